@@ -1,0 +1,39 @@
+# Two entry points, both self-bootstrapping: `make demo` and `make test`.
+VENV := .venv
+PY := $(VENV)/bin/python
+STAMP := $(VENV)/.installed
+
+# A Python 3.12 interpreter: on PATH, or one pyenv keeps without making it global.
+PYTHON312 ?= $(shell for p in python3.12 $$HOME/.pyenv/versions/3.12*/bin/python3.12 \
+	/usr/local/bin/python3.12 /usr/bin/python3.12; do \
+	"$$p" -c 'import sys; assert sys.version_info[:2] == (3, 12)' >/dev/null 2>&1 \
+	&& { echo "$$p"; break; }; done)
+
+.PHONY: demo test test-slow lint bench clean
+
+$(PY):
+	@test -n "$(PYTHON312)" || { echo "error: python3.12 not found (install it or set PYTHON312=/path/to/python3.12)"; exit 2; }
+	$(PYTHON312) -m venv $(VENV)
+
+$(STAMP): pyproject.toml | $(PY)
+	$(PY) -m pip install --quiet --upgrade pip
+	$(PY) -m pip install --quiet -e ".[dev]"
+	@touch $(STAMP)
+
+demo: $(STAMP)
+	$(VENV)/bin/rocking-contact validate
+
+test: $(STAMP)
+	$(PY) -m pytest -q -m "not slow"
+
+test-slow: $(STAMP)
+	$(PY) -m pytest -q -m slow
+
+lint: $(STAMP)
+	$(VENV)/bin/ruff check rocking_contact tests benchmarks
+
+bench: $(STAMP)
+	$(PY) benchmarks/discrete_steps.py
+
+clean:
+	rm -rf $(VENV) results report .pytest_cache

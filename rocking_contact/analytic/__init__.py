@@ -1,0 +1,1 @@
+"""Analytic and semi-analytic reference solutions; case-file references come from here."""

@@ -1,0 +1,87 @@
+"""The Python API that the command line wraps: load a case, run it, compare, write.
+
+Example::
+
+    import rocking_contact as rc
+    case = rc.load_case("sdnd101a", {"time.step": 1e-4})
+    result = rc.run(case, out="results/sdnd101a")
+    print(rc.format_table(result.case, result.checks))
+"""
+
+from __future__ import annotations
+
+import sys
+import time
+from pathlib import Path
+from typing import Any
+
+from rocking_contact import results
+from rocking_contact.config import kind_module, load_case
+from rocking_contact.post.references import compare, evaluate_all, format_table
+from rocking_contact.progress import Progress
+from rocking_contact.results import RunResult, SolverFailure
+
+__all__ = ["load_case", "run", "format_table", "default_out_dir"]
+
+
+def mpi_rank() -> int:
+    """Rank in MPI_COMM_WORLD if a runner has started MPI, else 0."""
+    mpi = sys.modules.get("mpi4py.MPI")
+    return mpi.COMM_WORLD.rank if mpi is not None else 0  # type: ignore[attr-defined]
+
+
+def default_out_dir(case: Any) -> Path:
+    """``results/<case name>/`` under the current directory."""
+    return Path("results") / case.case.name
+
+
+def finish(case: Any, result: RunResult) -> RunResult:
+    """Add the case's ``[[quantity]]`` values and the reference checks to a result."""
+    result.quantities.update(evaluate_all(case.quantity, result.history))
+    step = getattr(case.time, "step", None)
+    result.checks = compare(case.reference, result.quantities, step=step)
+    return result
+
+
+def run(
+    case: Any,
+    *,
+    out: str | Path | None = None,
+    quiet: bool = False,
+    write: bool = True,
+    plots: bool = True,
+) -> RunResult:
+    """Run a loaded case, compare it with its references and write its results.
+
+    Args:
+        case: a schema object from :func:`load_case`.
+        out: results directory (default ``results/<case>/``); nothing is written if
+            ``write`` is False.
+        quiet: no progress bar.
+        plots: also draw the PNG plots.
+
+    Raises:
+        SolverFailure: the run stopped early; what it computed is written to ``out`` first.
+    """
+    module = kind_module(case.case.kind)
+    progress = Progress(case.time.start, case.time.end, case.case.name,
+                        enabled=not quiet and mpi_rank() == 0)
+    out_dir = Path(out) if out is not None else default_out_dir(case)
+    t0 = time.perf_counter()
+    try:
+        result = module.run(case, progress=progress)
+    except SolverFailure as exc:
+        progress.close()
+        if exc.partial is not None:
+            exc.partial.status = f"failed: {exc}"
+            exc.partial.timing.setdefault("wall_s", time.perf_counter() - t0)
+            finish(case, exc.partial)
+            if write and mpi_rank() == 0:
+                results.write(exc.partial, out_dir, plots=plots)
+        raise
+    progress.close()
+    result.timing.setdefault("wall_s", time.perf_counter() - t0)
+    finish(case, result)
+    if write and mpi_rank() == 0:
+        results.write(result, out_dir, plots=plots)
+    return result

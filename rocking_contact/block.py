@@ -1,0 +1,103 @@
+"""Parameters of the block-on-table model (SDNV105), shared by the FEM cases and the
+rigid-body reference solver, so that both read the same case-file keys.
+
+Geometry (m), y up, origin at the block's bottom-left corner O; the block spans
+[0, 2b] x [0, 2l]; the table top is at y = 0 from ``table_left`` to ``table_right``.
+Defaults are the SDNV105 values (CASES.md section 1 restated in the case files).
+
+Case-file sections: ``[geometry]``, ``[material.block]``, ``[material.table]``,
+``[loading]``, ``[preload]``.
+"""
+
+from __future__ import annotations
+
+import math
+from dataclasses import dataclass
+
+from rocking_contact.config import FINITE, NONNEGATIVE, POSITIVE, in_range, param
+
+
+@dataclass(kw_only=True)
+class Geometry:
+    """``[geometry]``: the block and its table (m)."""
+
+    half_width: float = param(0.18, unit="m", check=POSITIVE, doc="b")
+    half_height: float = param(0.40, unit="m", check=POSITIVE, doc="l")
+    thickness: float = param(1.0, unit="m", check=POSITIVE, doc="e, out of plane")
+    table_left: float = param(-0.18, unit="m", check=FINITE, doc="x of the table's left end")
+    table_right: float = param(0.54, unit="m", check=FINITE, doc="x of the table's right end")
+    table_thickness: float = param(0.08, unit="m", check=POSITIVE)
+
+    def validate(self) -> None:
+        if self.table_left > 0.0:
+            raise ValueError(f"table_left: {self.table_left:g} must be <= 0 (under corner O)")
+        if self.table_right < 2 * self.half_width:
+            raise ValueError(
+                f"table_right: {self.table_right:g} must be >= 2 b = {2 * self.half_width:g}")
+
+    @property
+    def radius(self) -> float:
+        """R = sqrt(b^2 + l^2), distance from a base corner to the centre of mass (m)."""
+        return math.hypot(self.half_width, self.half_height)
+
+
+@dataclass(kw_only=True)
+class Material:
+    """``[material.block]`` / ``[material.table]``: isotropic elastic, plane stress.
+
+    Rayleigh damping C = rayleigh_stiffness K + rayleigh_mass M (Code_Aster's AMOR_ALPHA is
+    ``rayleigh_stiffness``, AMOR_BETA ``rayleigh_mass``).
+    """
+
+    young: float = param(unit="Pa", check=POSITIVE)
+    poisson: float = param(check=in_range(-0.99, 0.499))
+    density: float = param(unit="kg/m3", check=POSITIVE)
+    rayleigh_stiffness: float = param(0.0, unit="s", check=NONNEGATIVE)
+    rayleigh_mass: float = param(0.0, unit="1/s", check=NONNEGATIVE)
+
+
+def block_material() -> Material:
+    """SDNV105 block material."""
+    return Material(young=6.0e11, poisson=0.2, density=1450.0, rayleigh_stiffness=1.0e-4)
+
+
+def table_material() -> Material:
+    """SDNV105 table material."""
+    return Material(young=1.0e14, poisson=0.3, density=2500.0, rayleigh_stiffness=1.0e-3)
+
+
+@dataclass(kw_only=True)
+class Materials:
+    """``[material]``: one table per region."""
+
+    block: Material = param(default_factory=block_material)
+    table: Material = param(default_factory=table_material)
+
+
+@dataclass(kw_only=True)
+class Loading:
+    """``[loading]``: gravity along -y (m/s^2)."""
+
+    gravity: float = param(9.81, unit="m/s2", check=NONNEGATIVE)
+
+
+@dataclass(kw_only=True)
+class Preload:
+    """``[preload]``: the static tilt before release at t = 0.
+
+    The top-middle point C1 is pulled horizontally by ``-2 l tilt`` (dx = -0.008 m for
+    0.01 rad) with the base held at ``pivot`` in x, which rotates the block by ``tilt``
+    (rad, positive lifting corner A) about corner O.
+    """
+
+    tilt: float = param(0.01, unit="rad", check=in_range(0.0, 0.5))
+    pivot: str = param("O1", doc="base point held in x during the tilt (O1: test A, O: B)")
+
+    def validate(self) -> None:
+        if self.pivot not in ("O", "O1"):
+            raise ValueError(f"pivot: got {self.pivot!r}, allowed: 'O', 'O1'")
+
+
+def block_mass(geometry: Geometry, block: Material) -> float:
+    """M = 4 rho b l e (kg): 417.6 kg for SDNV105."""
+    return 4.0 * block.density * geometry.half_width * geometry.half_height * geometry.thickness

@@ -1,0 +1,158 @@
+"""The ``rocking-contact`` command line.
+
+Subcommands: ``list``, ``run``, ``validate`` here, and the ones in :data:`PLUGINS`, each a
+module with ``add_arguments(parser)`` and ``main(args) -> int`` (imported only when used,
+so that ``--help`` stays fast). Bad input (case file, ``--set``) prints one
+line and exits with code 2; a solver failure prints where it happened, keeps the results
+computed so far on disk and exits with code 1; ``validate`` exits with 1 when a check fails.
+"""
+
+from __future__ import annotations
+
+import argparse
+import sys
+from collections.abc import Sequence
+from pathlib import Path
+
+EXIT_OK, EXIT_FAILED, EXIT_BAD_INPUT = 0, 1, 2
+
+#: subcommand -> (module, one-line help). A module that is absent is not offered.
+PLUGINS: dict[str, tuple[str, str]] = {
+    "mesh": ("rocking_contact.geometry.cli", "write the block-on-table mesh for inspection"),
+    "rigid": ("rocking_contact.analytic.rigid_cli", "rigid-block rocking reference solution"),
+    "view": ("rocking_contact.viz.cli", "look at a result: pyvista scene, screenshot, movie"),
+    "report": ("rocking_contact.report.cli", "HTML/Markdown validation report"),
+}
+
+
+def _parser() -> argparse.ArgumentParser:
+    from rocking_contact import __version__
+
+    p = argparse.ArgumentParser(
+        prog="rocking-contact",
+        description="Impact, rocking and friction dynamics, validated against references.",
+    )
+    p.add_argument("--version", action="version", version=f"rocking-contact {__version__}")
+    sub = p.add_subparsers(dest="command", required=True, metavar="COMMAND")
+
+    sub.add_parser("list", help="list the shipped cases with their titles")
+
+    def add_case_options(sp: argparse.ArgumentParser) -> None:
+        sp.add_argument("--set", dest="overrides", action="append", default=[],
+                        metavar="SECTION.KEY=VALUE",
+                        help="override a case-file value (repeatable), e.g. time.step=1e-4")
+        sp.add_argument("--quiet", "-q", action="store_true", help="no progress bar")
+        sp.add_argument("--no-plots", action="store_true", help="skip the PNG plots")
+
+    r = sub.add_parser("run", help="run one case and write its results")
+    r.add_argument("case", help="shipped case name or path to a case TOML file")
+    r.add_argument("--out", type=Path, help="results directory (default results/<case>/)")
+    add_case_options(r)
+
+    v = sub.add_parser("validate", help="run cases and compare them with their references")
+    v.add_argument("cases", nargs="*", help="case names or files (default: every shipped case)")
+    v.add_argument("--out", type=Path, default=Path("results"),
+                   help="parent directory of the per-case results (default results/)")
+    add_case_options(v)
+
+    import importlib.util
+
+    for name, (module, help_text) in PLUGINS.items():
+        try:
+            present = importlib.util.find_spec(module) is not None
+        except ModuleNotFoundError:  # its parent package is not there either
+            present = False
+        if present:
+            sp = sub.add_parser(name, help=help_text)
+            sp.set_defaults(plugin=module)
+            importlib.import_module(module).add_arguments(sp)
+    return p
+
+
+def _cmd_list() -> int:
+    from rocking_contact.config import CaseError, read_toml, shipped_cases
+
+    cases = shipped_cases()
+    width = max((len(n) for n in cases), default=0)
+    for name, path in cases.items():
+        try:
+            info = read_toml(path).get("case", {})
+            title, kind = info.get("title", "?"), info.get("kind", "?")
+        except CaseError as exc:
+            title, kind = f"(unreadable: {exc.problem})", "?"
+        print(f"{name.ljust(width)}  [{kind}]  {title}")
+    return EXIT_OK
+
+
+def _cmd_run(args: argparse.Namespace) -> int:
+    import rocking_contact as rc
+    from rocking_contact.api import default_out_dir, mpi_rank
+
+    case = rc.load_case(args.case, args.overrides)
+    out = args.out or default_out_dir(case)
+    result = rc.run(case, out=out, quiet=args.quiet, plots=not args.no_plots)
+    if mpi_rank() == 0:
+        if result.checks and not args.quiet:
+            print(rc.format_table(result.case, result.checks))
+        print(f"{result.case}: {result.timing.get('steps', '?')} steps, "
+              f"{result.timing['wall_s']:.2f} s wall; results in {out}/")
+    return EXIT_OK
+
+
+def _cmd_validate(args: argparse.Namespace) -> int:
+    import rocking_contact as rc
+    from rocking_contact.api import mpi_rank
+    from rocking_contact.config import shipped_cases
+
+    names = args.cases or list(shipped_cases())
+    cases = [rc.load_case(name, args.overrides) for name in names]  # all inputs checked first
+    failed: list[str] = []
+    for case in cases:
+        result = rc.run(case, out=args.out / case.case.name, quiet=args.quiet,
+                        plots=not args.no_plots)
+        n_checks = sum(c["passed"] is not None for c in result.checks)
+        if not result.passed or n_checks == 0:
+            failed.append(case.case.name)
+        if mpi_rank() == 0:
+            print(rc.format_table(result.case, result.checks))
+            print(f"   {result.timing.get('steps', '?')} steps, "
+                  f"{result.timing['wall_s']:.2f} s wall, {n_checks} checks\n")
+    if mpi_rank() == 0:
+        if failed:
+            print(f"FAILED: {', '.join(failed)}")
+        else:
+            print(f"all {len(cases)} case(s) pass their reference checks")
+    return EXIT_FAILED if failed else EXIT_OK
+
+
+def main(argv: Sequence[str] | None = None) -> int:
+    """Entry point of ``rocking-contact``; returns the process exit code."""
+    args = _parser().parse_args(argv)
+    from rocking_contact.config import CaseError
+    from rocking_contact.results import SolverFailure
+
+    try:
+        if args.command == "list":
+            return _cmd_list()
+        if args.command == "run":
+            return _cmd_run(args)
+        if args.command == "validate":
+            return _cmd_validate(args)
+        if hasattr(args, "plugin"):
+            import importlib
+
+            return int(importlib.import_module(args.plugin).main(args))
+    except CaseError as exc:
+        print(f"error: {exc}", file=sys.stderr)
+        return EXIT_BAD_INPUT
+    except SolverFailure as exc:
+        print(f"error: solver failed: {exc} (results so far were written)", file=sys.stderr)
+        return EXIT_FAILED
+    except KeyboardInterrupt:
+        print("interrupted", file=sys.stderr)
+        return 130
+    raise AssertionError(args.command)
+
+
+if __name__ == "__main__":
+    sys.exit(main())

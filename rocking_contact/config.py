@@ -1,0 +1,454 @@
+"""Case files: typed, validated, overridable.
+
+A case file is TOML data (never code). Its schema is a tree of dataclasses: every field is
+typed, may carry a default, a unit, a short doc and a constraint. :func:`build` turns the
+parsed TOML into that tree and reports the first problem as a :class:`CaseError` naming the
+file, the key, what is wrong and what is allowed, so that the command line can print one
+line and exit with code 2.
+
+Constraints are declared with :func:`param`::
+
+    step: float = param(doc="time step", unit="s", check=POSITIVE)
+
+Overrides ``section.key=value`` (``--set`` on the command line) are applied to the parsed
+TOML before validation, so they are checked exactly like the file; list items are addressed
+by index (``model.shock.0.kn=2e6``).
+"""
+
+from __future__ import annotations
+
+import dataclasses
+import math
+import tomllib
+import types
+import typing
+from collections.abc import Callable, Mapping
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import Any, Literal
+
+
+class CaseError(ValueError):
+    """A problem in a case file or an override: one line for the user.
+
+    Attributes:
+        file: the case file (or ``"--set"``) the problem comes from.
+        key: dotted key of the offending value (``time.step``); empty for the whole file.
+        problem: what is wrong and what is allowed.
+    """
+
+    def __init__(self, file: str, key: str, problem: str):
+        self.file, self.key, self.problem = file, key, problem
+        where = f"{file}: {key}: " if key else f"{file}: "
+        super().__init__(where + problem)
+
+
+@dataclass(frozen=True)
+class Check:
+    """A constraint on a scalar value, with the words used to explain it."""
+
+    test: Callable[[Any], bool]
+    allowed: str
+
+
+POSITIVE = Check(lambda x: x > 0, "a number > 0")
+NONNEGATIVE = Check(lambda x: x >= 0, "a number >= 0")
+FINITE = Check(lambda x: math.isfinite(x), "a finite number")
+
+
+def in_range(lo: float, hi: float) -> Check:
+    """Closed interval constraint ``lo <= x <= hi``."""
+    return Check(lambda x: lo <= x <= hi, f"a number in [{lo:g}, {hi:g}]")
+
+
+def param(
+    default: Any = dataclasses.MISSING,
+    *,
+    doc: str = "",
+    unit: str = "",
+    check: Check | None = None,
+    default_factory: Any = dataclasses.MISSING,
+) -> Any:
+    """A schema field: default, documentation, unit and optional constraint."""
+    meta = {"doc": doc, "unit": unit, "check": check}
+    if default_factory is not dataclasses.MISSING:
+        return field(default_factory=default_factory, metadata=meta)
+    return field(default=default, metadata=meta)
+
+
+def _type_name(tp: Any) -> str:
+    origin = typing.get_origin(tp)
+    if tp is float:
+        return "a number"
+    if tp is int:
+        return "an integer"
+    if tp is bool:
+        return "true or false"
+    if tp is str:
+        return "a string"
+    if origin is Literal:
+        return "one of " + ", ".join(repr(a) for a in typing.get_args(tp))
+    if origin in (list, tuple):
+        args = typing.get_args(tp)
+        if origin is tuple and args and args[-1] is not Ellipsis:
+            return f"a list of {len(args)} values ({_type_name(args[0])} each)"
+        return f"a list ({_type_name(args[0])} each)"
+    if origin in (typing.Union, types.UnionType):
+        return " or ".join(_type_name(a) for a in typing.get_args(tp) if a is not type(None))
+    if dataclasses.is_dataclass(tp):
+        return "a table"
+    return getattr(tp, "__name__", str(tp))
+
+
+def _describe(value: Any) -> str:
+    text = repr(value)
+    return text if len(text) <= 40 else text[:37] + "..."
+
+
+def _convert(tp: Any, value: Any, key: str, file: str) -> Any:
+    """Convert one TOML value to the annotated type, or raise a CaseError."""
+    origin = typing.get_origin(tp)
+
+    def fail() -> typing.NoReturn:
+        raise CaseError(file, key, f"expected {_type_name(tp)}, got {_describe(value)}")
+
+    if origin in (typing.Union, types.UnionType):
+        args = [a for a in typing.get_args(tp) if a is not type(None)]
+        if value is None:
+            return None
+        for arg in args:
+            try:
+                return _convert(arg, value, key, file)
+            except CaseError:
+                continue
+        fail()
+    if tp is float:
+        if isinstance(value, bool) or not isinstance(value, int | float):
+            fail()
+        return float(value)
+    if tp is int:
+        if isinstance(value, bool) or not isinstance(value, int):
+            fail()
+        return value
+    if tp is bool:
+        if not isinstance(value, bool):
+            fail()
+        return value
+    if tp is str:
+        if not isinstance(value, str):
+            fail()
+        return value
+    if tp is Any:
+        return value
+    if origin is Literal:
+        if value not in typing.get_args(tp):
+            fail()
+        return value
+    if origin is list or origin is tuple:
+        if not isinstance(value, list | tuple):
+            fail()
+        args = typing.get_args(tp)
+        if origin is tuple and args[-1] is not Ellipsis:
+            if len(value) != len(args):
+                fail()
+            return tuple(
+                _convert(a, v, f"{key}[{i}]", file) for i, (a, v) in enumerate(zip(args, value))
+            )
+        items = [_convert(args[0], v, f"{key}[{i}]", file) for i, v in enumerate(value)]
+        return tuple(items) if origin is tuple else items
+    if dataclasses.is_dataclass(tp):
+        if not isinstance(value, Mapping):
+            fail()
+        return build(tp, value, file=file, prefix=key)
+    raise TypeError(f"schema type {tp!r} at {key} is not supported")  # a bug in a schema
+
+
+def build[T](cls: type[T], data: Mapping[str, Any], *, file: str, prefix: str = "") -> T:
+    """Build the dataclass ``cls`` from parsed TOML ``data``, validating every value.
+
+    Unknown keys, missing required keys, wrong types and failed constraints raise
+    :class:`CaseError`. After construction, a ``validate(self)`` method on the class (if any)
+    is called for cross-field rules; it raises ``ValueError("key: problem")`` with a key
+    relative to ``prefix``.
+    """
+    hints = typing.get_type_hints(cls)
+    fields = {f.name: f for f in dataclasses.fields(cls)}  # type: ignore[arg-type]
+    for key in data:
+        if key not in fields:
+            allowed = ", ".join(fields)
+            raise CaseError(file, _join(prefix, key), f"unknown key (allowed: {allowed})")
+    kwargs: dict[str, Any] = {}
+    for name, f in fields.items():
+        key = _join(prefix, name)
+        if name not in data:
+            if f.default is dataclasses.MISSING and f.default_factory is dataclasses.MISSING:
+                raise CaseError(file, key, f"missing (expected {_type_name(hints[name])})")
+            continue
+        value = _convert(hints[name], data[name], key, file)
+        check: Check | None = f.metadata.get("check")
+        if check is not None and value is not None:
+            for i, item in enumerate(value if isinstance(value, list | tuple) else [value]):
+                if not check.test(item):
+                    where = key if not isinstance(value, list | tuple) else f"{key}[{i}]"
+                    raise CaseError(file, where, f"got {_describe(item)}, allowed: {check.allowed}")
+        kwargs[name] = value
+    obj = cls(**kwargs)
+    validate = getattr(obj, "validate", None)
+    if validate is not None:
+        try:
+            validate()
+        except CaseError:
+            raise
+        except ValueError as exc:
+            sub, _, problem = str(exc).partition(": ")
+            raise CaseError(file, _join(prefix, sub), problem) from None
+    return obj
+
+
+def _join(prefix: str, key: str) -> str:
+    return f"{prefix}.{key}" if prefix else key
+
+
+def parse_override(text: str) -> tuple[list[str], Any]:
+    """Split ``section.key=value`` into a key path and a TOML-parsed value.
+
+    The value is read as a TOML literal (``1e-4``, ``true``, ``[1, 2]``, ``"name"``); if it
+    is not one, it is taken as a bare string (``scheme=newmark``).
+    """
+    key, sep, raw = text.partition("=")
+    if not sep or not key.strip():
+        raise CaseError("--set", text, "expected section.key=value")
+    path = [p for p in key.strip().split(".")]
+    if any(not p for p in path):
+        raise CaseError("--set", key, "empty component in the dotted key")
+    try:
+        value = tomllib.loads(f"v = {raw.strip()}")["v"]
+    except tomllib.TOMLDecodeError:
+        value = raw.strip()
+    return path, value
+
+
+def apply_overrides(data: dict[str, Any], overrides: Mapping[str, Any] | list[str]) -> None:
+    """Apply ``--set`` overrides in place; list items are addressed by integer index.
+
+    ``overrides`` is either a list of ``"a.b=value"`` strings (command line) or a mapping of
+    dotted keys to Python values (Python API).
+    """
+    items: list[tuple[list[str], Any]]
+    if isinstance(overrides, Mapping):
+        items = [(k.split("."), v) for k, v in overrides.items()]
+    else:
+        items = [parse_override(text) for text in overrides]
+    for path, value in items:
+        node: Any = data
+        for i, part in enumerate(path[:-1]):
+            where = ".".join(path[: i + 1])
+            if isinstance(node, list):
+                node = _list_item(node, part, where)
+            elif isinstance(node, dict):
+                node = node.setdefault(part, {})
+            else:
+                raise CaseError("--set", where, "is a value, not a table")
+        last = path[-1]
+        if isinstance(node, list):
+            index = _index(node, last, ".".join(path))
+            node[index] = value
+        elif isinstance(node, dict):
+            node[last] = value
+        else:
+            raise CaseError("--set", ".".join(path[:-1]), "is a value, not a table")
+
+
+def _index(items: list[Any], part: str, where: str) -> int:
+    if not part.isdigit() or int(part) >= len(items):
+        raise CaseError("--set", where, f"expected an index 0..{len(items) - 1}")
+    return int(part)
+
+
+def _list_item(items: list[Any], part: str, where: str) -> Any:
+    return items[_index(items, part, where)]
+
+
+# ---------------------------------------------------------------------------------------
+# Sections shared by every kind of case.
+
+
+@dataclass(kw_only=True)
+class CaseInfo:
+    """The ``[case]`` table: identity of the case."""
+
+    name: str = param(doc="short name, used for the results directory")
+    title: str = param(doc="one-line title shown by `rocking-contact list`")
+    kind: str = param(doc="model family: selects the schema and the runner")
+    description: str = param("", doc="free text: what the case is, where it comes from")
+
+
+@dataclass(kw_only=True)
+class Reference:
+    """A ``[[reference]]``: a published value to compare one computed quantity with.
+
+    ``tolerance_kind`` says how ``tolerance`` reads: ``relative`` (|ours - ref| <= tol |ref|),
+    ``absolute`` (in the quantity's unit) or ``steps`` (absolute, in multiples of the run's
+    time step: "within one time step"). A reference without ``tolerance`` is shown for
+    information and never decides pass or fail.
+    """
+
+    quantity: str = param(doc="name of a computed quantity")
+    value: float = param(doc="reference value", check=FINITE)
+    source: str = param(doc="where the value comes from (analytic, Code_Aster, LMGC90, ...)")
+    tolerance: float | None = param(None, doc="pass mark", check=POSITIVE)
+    tolerance_kind: Literal["relative", "absolute", "steps"] = param("relative")
+    note: str = param("", doc="how the value was obtained, caveats")
+
+    def validate(self) -> None:
+        if not self.source.strip():
+            raise ValueError("source: empty; say where the value comes from")
+
+
+@dataclass(kw_only=True)
+class QuantitySpec:
+    """A ``[[quantity]]``: a scalar extracted from a history column.
+
+    ``op`` is one of: ``at`` (linear interpolation at ``time``), ``max``, ``min``,
+    ``argmax``, ``argmin`` (instant of the extremum), ``integral`` (trapezoidal) over
+    ``window`` (the whole run if omitted), ``final`` (last value).
+    """
+
+    name: str = param(doc="quantity name used by references")
+    column: str = param(doc="history column, e.g. DY_NO1")
+    op: Literal["at", "max", "min", "argmax", "argmin", "integral", "final"] = param()
+    time: float | None = param(None, unit="s")
+    window: tuple[float, float] | None = param(None, unit="s")
+
+    def validate(self) -> None:
+        if self.op == "at" and self.time is None:
+            raise ValueError("time: required when op = 'at'")
+        if self.window is not None and self.window[1] <= self.window[0]:
+            raise ValueError(f"window: end {self.window[1]} is not after start {self.window[0]}")
+
+
+@dataclass(kw_only=True)
+class TimeSpan:
+    """The ``[time]`` table for uniform stepping."""
+
+    start: float = param(0.0, unit="s", check=FINITE)
+    end: float = param(unit="s", check=FINITE)
+    step: float = param(unit="s", check=POSITIVE)
+
+    def validate(self) -> None:
+        if self.end <= self.start:
+            raise ValueError(f"end: {self.end:g} is not after start {self.start:g}")
+        if self.step > self.end - self.start:
+            raise ValueError(f"step: {self.step:g} is longer than the run {self.end - self.start:g}")
+
+    @property
+    def n_steps(self) -> int:
+        """Number of steps; the last one lands on ``end`` to round-off."""
+        return int(round((self.end - self.start) / self.step))
+
+
+# ---------------------------------------------------------------------------------------
+# Loading.
+
+#: kind -> module holding ``SCHEMA`` (the case dataclass) and ``run(case, progress)``.
+KINDS: dict[str, str] = {
+    "discrete": "rocking_contact.discrete.runner",
+}
+
+
+def cases_dir() -> Path:
+    """Directory of the shipped case files (the repository's ``cases/``)."""
+    return Path(__file__).resolve().parent.parent / "cases"
+
+
+def shipped_cases() -> dict[str, Path]:
+    """Shipped case names mapped to their files, sorted by name."""
+    return {p.stem: p for p in sorted(cases_dir().glob("*.toml"))}
+
+
+def resolve_case_path(case: str | Path) -> Path:
+    """A shipped case name or a path to a TOML file -> the file's path."""
+    shipped = shipped_cases()
+    if isinstance(case, str) and case in shipped:
+        return shipped[case]
+    path = Path(case)
+    if path.suffix == ".toml" and path.is_file():
+        return path
+    names = ", ".join(shipped) or "none"
+    raise CaseError(str(case), "", f"no such case file or shipped case (shipped: {names})")
+
+
+def kind_module(kind: str, file: str = "") -> Any:
+    """Import the module that owns a case kind."""
+    import importlib
+
+    if kind not in KINDS:
+        raise CaseError(file, "case.kind", f"got {kind!r}, allowed: {', '.join(KINDS)}")
+    return importlib.import_module(KINDS[kind])
+
+
+def read_toml(path: Path) -> dict[str, Any]:
+    """Parse a TOML file, turning syntax errors into a one-line CaseError."""
+    try:
+        with open(path, "rb") as fh:
+            return tomllib.load(fh)
+    except tomllib.TOMLDecodeError as exc:
+        raise CaseError(str(path), "", f"not valid TOML: {exc}") from None
+    except OSError as exc:
+        raise CaseError(str(path), "", f"cannot read: {exc.strerror}") from None
+
+
+def load_case(
+    case: str | Path, overrides: Mapping[str, Any] | list[str] | None = None
+) -> Any:
+    """Read, override and validate a case file; returns the kind's schema object.
+
+    Args:
+        case: shipped case name (``"sdnd101a"``) or path to a TOML file.
+        overrides: ``["time.step=1e-4", ...]`` or ``{"time.step": 1e-4}``.
+    """
+    path = resolve_case_path(case)
+    data = read_toml(path)
+    file = str(path)
+    if overrides:
+        try:
+            apply_overrides(data, overrides)
+        except CaseError as exc:
+            raise CaseError(f"{file} (--set)", exc.key, exc.problem) from None
+        file = f"{file} (with --set)"
+    info = data.get("case")
+    if not isinstance(info, Mapping) or "kind" not in info:
+        raise CaseError(file, "case.kind", f"missing (allowed: {', '.join(KINDS)})")
+    module = kind_module(info["kind"], file)
+    obj = build(module.SCHEMA, data, file=file)
+    obj.source_file = path  # relative paths inside the case (records, meshes) start here
+    return obj
+
+
+def as_dict(obj: Any) -> Any:
+    """The fully resolved parameters of a case, as plain JSON-ready data."""
+    return dataclasses.asdict(obj)
+
+
+def schema_doc(cls: type, prefix: str = "") -> list[tuple[str, str, str, str]]:
+    """Rows (key, type, default, doc) describing a schema, for documentation."""
+    rows = []
+    hints = typing.get_type_hints(cls)
+    for f in dataclasses.fields(cls):
+        key = _join(prefix, f.name)
+        tp = hints[f.name]
+        inner = typing.get_args(tp)[0] if typing.get_origin(tp) is list else tp
+        if dataclasses.is_dataclass(inner):
+            rows.append((key, "table" if inner is tp else "list of tables", "", ""))
+            rows.extend(schema_doc(inner, key if inner is tp else key + ".N"))
+            continue
+        if f.default is not dataclasses.MISSING:
+            default = repr(f.default)
+        elif f.default_factory is not dataclasses.MISSING:
+            default = repr(f.default_factory())
+        else:
+            default = "(required)"
+        doc = f.metadata.get("doc", "")
+        unit = f.metadata.get("unit", "")
+        rows.append((key, _type_name(tp), default, f"{doc} [{unit}]" if unit else doc))
+    return rows

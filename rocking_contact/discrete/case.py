@@ -1,0 +1,260 @@
+"""Schema of a discrete (spring-mass with shocks) case file.
+
+Units are SI (m, kg, s, N). Displacements are relative to the moving support when a
+support acceleration is given (relative formulation, as Code_Aster's seismic load): the
+springs to ground and the obstacles move with the support.
+
+Sign conventions
+----------------
+A shock's ``normal`` points from the node toward the obstacle. The penetration is
+``p = u . n - gap``; the obstacle pushes back when ``p > 0`` with the normal force
+``FN = kn p + cn dp/dt`` (clipped at 0: obstacles never pull), acting along ``-n``.
+``gap < 0`` means an initial penetration (a preload, as in SDND100).
+"""
+
+from __future__ import annotations
+
+import math
+from dataclasses import dataclass
+from typing import Literal
+
+from rocking_contact.config import (
+    FINITE,
+    NONNEGATIVE,
+    POSITIVE,
+    CaseInfo,
+    QuantitySpec,
+    Reference,
+    TimeSpan,
+    in_range,
+    param,
+)
+
+Component = Literal["DX", "DY", "DZ"]
+COMPONENTS: tuple[Component, ...] = ("DX", "DY", "DZ")
+Vector = tuple[float, float, float]
+
+
+@dataclass(kw_only=True)
+class Node:
+    """A ``[[model.node]]``: a point with up to three translations."""
+
+    name: str = param(doc="node name (Code_Aster style, e.g. NO1)")
+    mass: float = param(0.0, unit="kg", check=NONNEGATIVE,
+                        doc="lumped mass; a node with free dofs needs mass > 0")
+    fixed: list[Component] = param(default_factory=list, doc="components held at zero")
+    position: Vector = param((0.0, 0.0, 0.0), unit="m", doc="for drawings only")
+    u0: Vector = param((0.0, 0.0, 0.0), unit="m", doc="initial displacement")
+    v0: Vector = param((0.0, 0.0, 0.0), unit="m/s", doc="initial velocity")
+
+    @property
+    def free(self) -> list[Component]:
+        """Components that move."""
+        return [c for c in COMPONENTS if c not in self.fixed]
+
+
+@dataclass(kw_only=True)
+class Spring:
+    """A ``[[model.spring]]``: diagonal stiffness between two nodes, or a node and ground."""
+
+    name: str = param()
+    nodes: list[str] = param(doc="one node (to ground) or two nodes")
+    stiffness: Vector = param(unit="N/m", check=NONNEGATIVE, doc="along global x, y, z")
+    damping: Vector = param((0.0, 0.0, 0.0), unit="N.s/m", check=NONNEGATIVE)
+
+
+@dataclass(kw_only=True)
+class Relation:
+    """A ``[[model.relation]]``: sum_i c_i u_i = 0 between dofs named ``NODE.DX``."""
+
+    dofs: list[str] = param(doc='e.g. ["NO1.DX", "NO1.DY"]')
+    coefficients: list[float] = param(doc="one per dof", check=FINITE)
+
+    def validate(self) -> None:
+        if len(self.dofs) != len(self.coefficients) or not self.dofs:
+            raise ValueError(
+                f"coefficients: {len(self.coefficients)} given for {len(self.dofs)} dofs")
+        if all(c == 0 for c in self.coefficients):
+            raise ValueError("coefficients: all zero")
+
+
+@dataclass(kw_only=True)
+class Shock:
+    """A ``[[model.shock]]``: a node against a plane obstacle (Code_Aster DIS_CHOC).
+
+    ``friction = "regularised"`` is Code_Aster's stick spring: the tangential force is
+    ``-kt (u_t - anchor) - ct v_t`` while it stays inside the Coulomb disc ``mu FN``; beyond
+    it the node slides and the anchor follows. ``friction = "exact"`` is the set-valued
+    Coulomb law (stick means zero tangential velocity; no tangential spring), solved at
+    velocity level (central differences only).
+    """
+
+    name: str = param(doc="shock name; history columns are FN_<name>, FT_<name>, ...")
+    node: str = param()
+    normal: Vector = param(doc="unit direction from the node toward the obstacle")
+    gap: float = param(0.0, unit="m", check=FINITE, doc="initial distance; < 0 = preload")
+    kn: float = param(unit="N/m", check=POSITIVE, doc="normal stiffness")
+    cn: float = param(0.0, unit="N.s/m", check=NONNEGATIVE, doc="normal damping")
+    kt: float = param(0.0, unit="N/m", check=NONNEGATIVE, doc="tangential stick stiffness")
+    ct: float = param(0.0, unit="N.s/m", check=NONNEGATIVE, doc="tangential damping")
+    mu: float = param(0.0, check=NONNEGATIVE, doc="Coulomb friction coefficient")
+    friction: Literal["regularised", "exact"] = param("regularised")
+
+    def validate(self) -> None:
+        if math.hypot(*self.normal) < 1e-12:
+            raise ValueError("normal: zero vector")
+
+
+@dataclass(kw_only=True)
+class TimeFunction:
+    """A scalar function of time: ``zero``, ``sine`` (amplitude sin(2 pi f t + phase)) or
+    ``table`` (linear interpolation in ``times``/``values``, or in a two-column CSV ``path``
+    of t, value; held constant outside)."""
+
+    type: Literal["zero", "sine", "table"] = param("zero")
+    amplitude: float = param(1.0, check=FINITE)
+    frequency: float = param(0.0, unit="Hz", check=NONNEGATIVE)
+    phase: float = param(0.0, unit="rad", check=FINITE)
+    times: list[float] = param(default_factory=list, unit="s", check=FINITE)
+    values: list[float] = param(default_factory=list, check=FINITE)
+    path: str = param("", doc="CSV record (t, value), relative to the case file")
+
+    def validate(self) -> None:
+        if self.type == "table":
+            if self.path:
+                return
+            if len(self.times) < 2 or len(self.times) != len(self.values):
+                raise ValueError("times: a table needs >= 2 times and as many values")
+            if any(b <= a for a, b in zip(self.times, self.times[1:])):
+                raise ValueError("times: must increase strictly")
+
+
+@dataclass(kw_only=True)
+class Support:
+    """``[model.support]``: acceleration of the support along ``direction`` (m/s^2)."""
+
+    direction: Vector = param((1.0, 0.0, 0.0))
+    acceleration: TimeFunction = param(default_factory=TimeFunction)
+
+
+@dataclass(kw_only=True)
+class Damping:
+    """``[model.damping]``: C = a M + b K (+ modal ratio), plus the springs' dampers."""
+
+    mass_coefficient: float = param(0.0, unit="1/s", check=NONNEGATIVE)
+    stiffness_coefficient: float = param(0.0, unit="s", check=NONNEGATIVE)
+    modal_ratio: float = param(0.0, check=in_range(0.0, 1.0), doc="xi, same for every mode")
+
+
+@dataclass(kw_only=True)
+class Model:
+    """``[model]``: nodes, springs, relations, shocks, damping, support, gravity."""
+
+    node: list[Node] = param()
+    spring: list[Spring] = param(default_factory=list)
+    relation: list[Relation] = param(default_factory=list)
+    shock: list[Shock] = param(default_factory=list)
+    damping: Damping = param(default_factory=Damping)
+    support: Support = param(default_factory=Support)
+    gravity: Vector = param((0.0, 0.0, 0.0), unit="m/s2", doc="gravity acceleration vector")
+
+    def validate(self) -> None:
+        names = [n.name for n in self.node]
+        nodes = {n.name: n for n in self.node}
+        if not names:
+            raise ValueError("node: at least one node is needed")
+        for i, node in enumerate(self.node):
+            if names.count(node.name) > 1:
+                raise ValueError(f"node[{i}].name: {node.name!r} defined twice")
+            if node.free and node.mass <= 0:
+                raise ValueError(
+                    f"node[{i}].mass: got {node.mass:g}, allowed: a number > 0 "
+                    f"(a node with free dofs needs mass; fix all its dofs to make a support)")
+        for i, s in enumerate(self.spring):
+            if not 1 <= len(s.nodes) <= 2:
+                raise ValueError(f"spring[{i}].nodes: give one node (to ground) or two")
+            for name in s.nodes:
+                if name not in nodes:
+                    raise ValueError(f"spring[{i}].nodes: unknown node {name!r} "
+                                     f"(nodes: {', '.join(names)})")
+        for i, r in enumerate(self.relation):
+            for dof in r.dofs:
+                node, _, comp = dof.partition(".")
+                if node not in nodes or comp not in COMPONENTS:
+                    raise ValueError(f"relation[{i}].dofs: {dof!r} is not NODE.DX|DY|DZ "
+                                     f"with NODE in {', '.join(names)}")
+        shock_names = [s.name for s in self.shock]
+        for i, s in enumerate(self.shock):
+            if shock_names.count(s.name) > 1:
+                raise ValueError(f"shock[{i}].name: {s.name!r} defined twice")
+            if s.node not in nodes:
+                raise ValueError(f"shock[{i}].node: unknown node {s.node!r} "
+                                 f"(nodes: {', '.join(names)})")
+            if not nodes[s.node].free:
+                raise ValueError(f"shock[{i}].node: {s.node!r} has no free dof")
+
+
+@dataclass(kw_only=True)
+class Solver:
+    """``[solver]``: solution space and time scheme.
+
+    ``space = "modal"`` projects on the ``modes`` lowest linear modes (0 = all) of the
+    constrained system, the shocks staying local forces; ``"physical"`` solves in the
+    independent dofs left by the fixed dofs and relations.
+    ``scheme``: ``central_difference`` (explicit), ``newmark`` (implicit, ``beta``,
+    ``gamma``), ``hht`` (Hilber-Hughes-Taylor with ``alpha`` in [-1/3, 0], beta and gamma
+    derived). Implicit steps solve the shock forces by Newton to ``newton_tol``.
+    """
+
+    space: Literal["modal", "physical"] = param("physical")
+    modes: int = param(0, check=NONNEGATIVE, doc="modes kept in modal space, 0 = all")
+    scheme: Literal["central_difference", "newmark", "hht"] = param("central_difference")
+    beta: float = param(0.25, check=in_range(0.0, 0.5))
+    gamma: float = param(0.5, check=in_range(0.5, 1.0))
+    alpha: float = param(0.0, check=in_range(-1.0 / 3.0, 0.0))
+    newton_tol: float = param(1e-10, check=POSITIVE, doc="relative residual of the shock forces")
+    newton_max_iter: int = param(30, check=POSITIVE)
+
+
+@dataclass(kw_only=True)
+class Output:
+    """``[output]``: what goes into history.csv."""
+
+    every: int = param(1, check=POSITIVE, doc="record every N steps")
+    nodes: list[str] = param(default_factory=list, doc="nodes recorded (default: all moving)")
+
+
+@dataclass(kw_only=True)
+class ImpactOptions:
+    """``[impacts]``: the impact post-processing (Code_Aster POST_DYNA_MODA_T IMPACT)."""
+
+    threshold: float = param(0.0, unit="N", check=NONNEGATIVE,
+                             doc="a shock is where the normal force exceeds this")
+    min_rest: float = param(0.0, unit="s", check=NONNEGATIVE,
+                            doc="shocks separated by a shorter rest are merged")
+    classes: int = param(8, check=POSITIVE, doc="force classes of the histogram")
+
+
+@dataclass(kw_only=True)
+class DiscreteCase:
+    """A discrete spring-mass case file (``case.kind = "discrete"``)."""
+
+    case: CaseInfo = param()
+    model: Model = param()
+    time: TimeSpan = param()
+    solver: Solver = param(default_factory=Solver)
+    output: Output = param(default_factory=Output)
+    impacts: ImpactOptions = param(default_factory=ImpactOptions)
+    quantity: list[QuantitySpec] = param(default_factory=list)
+    reference: list[Reference] = param(default_factory=list)
+
+    def validate(self) -> None:
+        names = {n.name for n in self.model.node}
+        for i, name in enumerate(self.output.nodes):
+            if name not in names:
+                raise ValueError(f"output.nodes[{i}]: unknown node {name!r}")
+        exact = [s.name for s in self.model.shock if s.friction == "exact"]
+        if exact and self.solver.scheme != "central_difference":
+            raise ValueError(
+                f"solver.scheme: exact Coulomb friction (shock {exact[0]}) is solved at "
+                f"velocity level by 'central_difference' only, got {self.solver.scheme!r}")

@@ -1,0 +1,489 @@
+"""Time integrators for discrete systems with shocks: explicit central differences and
+implicit Newmark / Hilber-Hughes-Taylor with Newton on the shock forces.
+
+Both step ``M x'' + C x' + K x = p gamma(t) + f_const + G^T F(G x, G x')`` (see
+:class:`~rocking_contact.discrete.system.DiscreteSystem`); ``F`` is the force of the
+obstacles on the shock nodes.
+
+Central differences (leapfrog form): ``v_{n+1/2} = v_{n-1/2} + dt a_n``,
+``x_{n+1} = x_n + dt v_{n+1/2}``. Velocity-dependent forces at ``t_n`` use the estimate
+``v_n ~ v_{n-1/2} + dt/2 a_{n-1}``; reported velocities are ``(v_{n-1/2} + v_{n+1/2})/2``.
+Exact Coulomb friction chooses the tangential force at ``t_n`` inside the disc ``mu FN``
+so that the node's tangential velocity ``v_{n+1/2}`` vanishes when it can (stick) and
+opposes the slip otherwise, by projected Gauss-Seidel on the Delassus operator
+``dt G M^-1 G^T``. Stable for ``dt < 2/omega_max`` (shocks closed).
+
+Newmark (beta, gamma) and HHT (alpha in [-1/3, 0], beta = (1-alpha)^2/4,
+gamma = 1/2 - alpha; equilibrium at t_{n+1+alpha} for the stiffness, damping and shock
+forces): with the effective matrix factorised once, each step is condensed on the shock
+nodes, ``d = d_free + (1+alpha) W F(d, d')`` with ``W = G K_eff^-1 G^T``, and solved by
+Newton with the consistent tangent of the shock law (Hilber, Hughes & Taylor 1977).
+
+The loops are compiled with numba; the Python classes own the state and counters
+(scipy.integrate style: ``advance`` does a chunk of steps and says whether it succeeded).
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+import numpy as np
+from numba import njit
+
+from rocking_contact.discrete.shock import project_disc, shock_force
+from rocking_contact.discrete.system import DiscreteSystem
+
+# Per-shock record channels, in order (history columns <NAME>_<shock>).
+SHOCK_CHANNELS = ("FN", "FT", "VN", "PN")
+
+
+@njit(cache=True)
+def _matvec(A, diag, x, out, sign):
+    """out += sign * A x (A diagonal when ``diag``)."""
+    n = x.size
+    if diag:
+        for i in range(n):
+            out[i] += sign * A[i, i] * x[i]
+    else:
+        for i in range(n):
+            s = 0.0
+            for k in range(n):
+                s += A[i, k] * x[k]
+            out[i] += sign * s
+
+
+@njit(cache=True)
+def _row3(G, j, x, out):
+    """out = G[3j:3j+3] @ x."""
+    n = x.size
+    for r in range(3):
+        s = 0.0
+        row = 3 * j + r
+        for i in range(n):
+            s += G[row, i] * x[i]
+        out[r] = s
+
+
+@njit(cache=True)
+def _add_GtF(G, j, F, out, scale):
+    n = out.size
+    for i in range(n):
+        out[i] += scale * (G[3 * j, i] * F[0] + G[3 * j + 1, i] * F[1] + G[3 * j + 2, i] * F[2])
+
+
+@njit(cache=True)
+def _record(rec, r, R, x, v, a, fn, ft, vn, pn):
+    no = R.shape[0]
+    for o in range(no):
+        sx, sv, sa = 0.0, 0.0, 0.0
+        for i in range(x.size):
+            sx += R[o, i] * x[i]
+            sv += R[o, i] * v[i]
+            sa += R[o, i] * a[i]
+        rec[r, o], rec[r, no + o], rec[r, 2 * no + o] = sx, sv, sa
+    base = 3 * no
+    ns = fn.size
+    for j in range(ns):
+        rec[r, base + j] = fn[j]
+        rec[r, base + ns + j] = ft[j]
+        rec[r, base + 2 * ns + j] = vn[j]
+        rec[r, base + 3 * ns + j] = pn[j]
+
+
+@njit(cache=True)
+def _cd_kernel(n_steps, final, step0, every, dt,
+               x, vh, a_prev, anchors, was_open,
+               Minv, K, C, diag, G, P, MiGt, rho, gam, p_sup, f_const,
+               R, rec, rec_index):
+    n = x.size
+    ns = P.shape[0]
+    d, dv = np.empty(3), np.empty(3)
+    F, anchor_new = np.empty(3), np.empty(3)
+    Jd, Jv = np.empty((3, 3)), np.empty((3, 3))
+    fn, ft, vn, pn = np.zeros(ns), np.zeros(ns), np.zeros(ns), np.zeros(ns)
+    ftx = np.zeros((ns, 3))
+    f, a, v_est, vh_new, v_out = np.empty(n), np.empty(n), np.empty(n), np.empty(n), np.empty(n)
+    r = rec_index
+    any_exact = False
+    for j in range(ns):
+        if P[j, 9] > 0.0:
+            any_exact = True
+    for i in range(n_steps + (1 if final else 0)):
+        step = step0 + i
+        for k in range(n):
+            v_est[k] = vh[k] + 0.5 * dt * a_prev[k]
+            f[k] = p_sup[k] * gam[i] + f_const[k]
+        _matvec(K, diag, x, f, -1.0)
+        _matvec(C, diag, v_est, f, -1.0)
+        for j in range(ns):
+            # Normal gap first: open shocks cost one row product.
+            nrm = P[j, 0:3]
+            dn = 0.0
+            for k in range(n):
+                dn += (G[3 * j, k] * nrm[0] + G[3 * j + 1, k] * nrm[1]
+                       + G[3 * j + 2, k] * nrm[2]) * x[k]
+            pn[j] = dn - P[j, 3]
+            if pn[j] <= 0.0:
+                fn[j], ft[j] = 0.0, 0.0
+                was_open[j] = True
+                continue
+            _row3(G, j, x, d)
+            _row3(G, j, v_est, dv)
+            if was_open[j]:
+                for c in range(3):
+                    anchors[j, c] = d[c] - dn * nrm[c]
+                was_open[j] = False
+            fn[j], ft[j], pn[j], _ = shock_force(P, j, d, dv, anchors[j], F, anchor_new,
+                                                  Jd, Jv, False)
+            for c in range(3):
+                anchors[j, c] = anchor_new[c]
+            if fn[j] > 0.0:
+                _add_GtF(G, j, F, f, 1.0)
+        for k in range(n):
+            a[k] = 0.0
+        _matvec(Minv, diag, f, a, 1.0)
+        if any_exact:
+            _exact_friction(dt, vh, a, G, P, MiGt, rho, fn, ftx, ft)
+        for k in range(n):
+            vh_new[k] = vh[k] + dt * a[k]
+            v_out[k] = 0.5 * (vh[k] + vh_new[k])
+        if step % every == 0 or (final and i == n_steps):
+            for j in range(ns):
+                vnj = 0.0
+                for k in range(n):
+                    vnj += (G[3 * j, k] * P[j, 0] + G[3 * j + 1, k] * P[j, 1]
+                            + G[3 * j + 2, k] * P[j, 2]) * v_out[k]
+                vn[j] = vnj
+            _record(rec, r, R, x, v_out, a, fn, ft, vn, pn)
+            rec[r, rec.shape[1] - 1] = step
+            r += 1
+        if i < n_steps:
+            for k in range(n):
+                vh[k] = vh_new[k]
+                x[k] += dt * vh_new[k]
+                a_prev[k] = a[k]
+    return r
+
+
+@njit(cache=True)
+def _exact_friction(dt, vh, a, G, P, MiGt, rho, fn, ftx, ft):
+    """Set-valued Coulomb at velocity level by projected Gauss-Seidel (see module doc)."""
+    ns = P.shape[0]
+    n = a.size
+    w, trial = np.empty(3), np.empty(3)
+    for j in range(ns):
+        for c in range(3):
+            ftx[j, c] = 0.0
+    for _sweep in range(200):
+        change, scale = 0.0, 0.0
+        for j in range(ns):
+            if P[j, 9] == 0.0 or fn[j] <= 0.0:
+                continue
+            nrm = P[j, 0:3]
+            for c in range(3):
+                s = 0.0
+                for k in range(n):
+                    s += G[3 * j + c, k] * (vh[k] + dt * a[k])
+                w[c] = s
+            wn = w[0] * nrm[0] + w[1] * nrm[1] + w[2] * nrm[2]
+            for c in range(3):
+                trial[c] = ftx[j, c] - rho[j] * (w[c] - wn * nrm[c])
+            tn = trial[0] * nrm[0] + trial[1] * nrm[1] + trial[2] * nrm[2]
+            for c in range(3):
+                trial[c] -= tn * nrm[c]
+            project_disc(trial, P[j, 8] * fn[j])
+            for c in range(3):
+                delta = trial[c] - ftx[j, c]
+                if delta != 0.0:
+                    for k in range(n):
+                        a[k] += MiGt[k, 3 * j + c] * delta
+                    change = max(change, abs(delta))
+                ftx[j, c] = trial[c]
+            scale = max(scale, P[j, 8] * fn[j])
+        if change <= 1e-13 * max(scale, 1e-300):
+            break
+    for j in range(ns):
+        if P[j, 9] > 0.0:
+            ft[j] = np.sqrt(ftx[j, 0] ** 2 + ftx[j, 1] ** 2 + ftx[j, 2] ** 2)
+
+
+@njit(cache=True)
+def _local_forces(P, G, dloc, vloc, anchors, Floc, anchors_new, Jd_all, Jv_all, out, want_jac):
+    """Forces of every shock from local displacements/velocities (3 ns vectors)."""
+    ns = P.shape[0]
+    F, an = np.empty(3), np.empty(3)
+    Jd, Jv = np.empty((3, 3)), np.empty((3, 3))
+    for j in range(ns):
+        fn, ft, pn, vn = shock_force(P, j, dloc[3 * j:3 * j + 3], vloc[3 * j:3 * j + 3],
+                                     anchors[j], F, an, Jd, Jv, want_jac)
+        out[j, 0], out[j, 1], out[j, 2], out[j, 3] = fn, ft, vn, pn
+        for c in range(3):
+            Floc[3 * j + c] = F[c]
+            anchors_new[j, c] = an[c]
+            if want_jac:
+                for m in range(3):
+                    Jd_all[j, c, m] = Jd[c, m]
+                    Jv_all[j, c, m] = Jv[c, m]
+
+
+@njit(cache=True)
+def _newmark_kernel(n_steps, final, step0, every, dt, beta, gamma, alpha,
+                    x, v, a, Floc, anchors, M, K, C, diag, Kinv, G, KiGt, W, P,
+                    gam, p_sup, f_const, tol, max_iter, R, rec, rec_index, stats):
+    """Implicit Newmark / HHT steps; returns (records written, steps done, status).
+
+    ``status`` is 0 on success, else the step's Newton failed and ``stats[2]`` holds the
+    last residual.
+    """
+    n = x.size
+    ns = P.shape[0]
+    nl = 3 * ns
+    c0 = 1.0 / (beta * dt * dt)
+    c1 = gamma / (beta * dt)
+    af = 1.0 + alpha
+    xt, vt, rhs, xf = np.empty(n), np.empty(n), np.empty(n), np.empty(n)
+    tmp, tmp2 = np.empty(n), np.empty(n)
+    dfree, dt_loc, vt_loc = np.empty(nl), np.empty(nl), np.empty(nl)
+    dloc, vloc, Fnew, res = np.empty(nl), np.empty(nl), np.empty(nl), np.empty(nl)
+    anchors_new = np.empty_like(anchors)
+    Jd_all, Jv_all = np.zeros((ns, 3, 3)), np.zeros((ns, 3, 3))
+    J = np.empty((nl, nl))
+    out = np.zeros((ns, 4))
+    vnow = np.empty(nl)
+    r = rec_index
+    for i in range(n_steps + (1 if final else 0)):
+        step = step0 + i
+        if step % every == 0 or (final and i == n_steps):
+            # Channels of the committed state at t_n.
+            for j in range(ns):
+                _row3(G, j, x, dloc[3 * j:3 * j + 3])
+                _row3(G, j, v, vnow[3 * j:3 * j + 3])
+            _local_forces(P, G, dloc, vnow, anchors, res, anchors_new, Jd_all, Jv_all, out,
+                          False)
+            _record(rec, r, R, x, v, a, out[:, 0], out[:, 1], out[:, 2], out[:, 3])
+            rec[r, rec.shape[1] - 1] = step
+            r += 1
+        if i == n_steps:
+            break
+        # Predictors and the right-hand side of K_eff x_{n+1} = rhs + af G^T F_{n+1}.
+        for k in range(n):
+            xt[k] = x[k] + dt * v[k] + dt * dt * (0.5 - beta) * a[k]
+            vt[k] = v[k] + dt * (1.0 - gamma) * a[k]
+            rhs[k] = af * (p_sup[k] * gam[i + 1] + f_const[k]) \
+                - alpha * (p_sup[k] * gam[i] + f_const[k])
+            tmp[k] = c0 * xt[k]
+            tmp2[k] = vt[k] - c1 * xt[k]
+        _matvec(M, diag, tmp, rhs, 1.0)
+        _matvec(C, diag, tmp2, rhs, -af)
+        if alpha != 0.0:
+            _matvec(C, diag, v, rhs, alpha)
+            _matvec(K, diag, x, rhs, alpha)
+            for j in range(ns):
+                _add_GtF(G, j, Floc[3 * j:3 * j + 3], rhs, -alpha)
+        for k in range(n):
+            xf[k] = 0.0
+        _matvec(Kinv, diag, rhs, xf, 1.0)
+        for j in range(ns):
+            _row3(G, j, xf, dfree[3 * j:3 * j + 3])
+            _row3(G, j, xt, dt_loc[3 * j:3 * j + 3])
+            _row3(G, j, vt, vt_loc[3 * j:3 * j + 3])
+        # Newton on the local displacements d: R(d) = d - d_free - af W F(d, d'(d)).
+        for q in range(nl):
+            dloc[q] = dfree[q]
+        converged = False
+        rnorm = 0.0
+        scale = 0.0
+        for q in range(nl):
+            scale = max(scale, abs(dfree[q]))
+        for j in range(ns):
+            scale = max(scale, abs(P[j, 3]))
+        scale = max(scale, 1e-300)
+        for it in range(max_iter + 1):
+            for q in range(nl):
+                vloc[q] = vt_loc[q] + c1 * (dloc[q] - dt_loc[q])
+            _local_forces(P, G, dloc, vloc, anchors, Fnew, anchors_new, Jd_all, Jv_all, out,
+                          True)
+            rnorm = 0.0
+            for q in range(nl):
+                s = 0.0
+                for m in range(nl):
+                    s += W[q, m] * Fnew[m]
+                res[q] = dloc[q] - dfree[q] - af * s
+                rnorm = max(rnorm, abs(res[q]))
+            stats[1] += 1
+            if rnorm <= tol * scale:
+                converged = True
+                break
+            if it == max_iter:
+                break
+            for q in range(nl):
+                for m in range(nl):
+                    J[q, m] = 1.0 if q == m else 0.0
+            for q in range(nl):
+                for j in range(ns):
+                    for c in range(3):
+                        jac = 0.0
+                        for m in range(3):
+                            jac += W[q, 3 * j + m] * (Jd_all[j, m, c] + c1 * Jv_all[j, m, c])
+                        J[q, 3 * j + c] -= af * jac
+            delta = np.linalg.solve(J, res)
+            for q in range(nl):
+                dloc[q] -= delta[q]
+        if not converged:
+            stats[2] = rnorm / scale
+            return r, i, 1
+        for k in range(n):
+            x[k] = xf[k]
+        for k in range(n):
+            s = 0.0
+            for q in range(nl):
+                s += KiGt[k, q] * Fnew[q]
+            x[k] += af * s
+            a_new = c0 * (x[k] - xt[k])
+            v[k] = vt[k] + gamma * dt * a_new
+            a[k] = a_new
+        for q in range(nl):
+            Floc[q] = Fnew[q]
+        for j in range(ns):
+            for c in range(3):
+                anchors[j, c] = anchors_new[j, c]
+        stats[0] += 1
+    return r, n_steps, 0
+
+
+@dataclass
+class Chunk:
+    """Records of a chunk of steps: ``rows`` (records x channels) and the step numbers."""
+
+    steps: np.ndarray
+    rows: np.ndarray
+
+
+class Integrator:
+    """State and counters of a discrete time integration.
+
+    Subclasses implement :meth:`_advance_impl`. To add a scheme: derive, set up the state in
+    ``__init__``, and advance ``n`` steps in ``_advance_impl``, filling the record buffer.
+
+    Args:
+        system: the assembled system.
+        dt: time step (s).
+        outputs: rows of the basis of the recorded physical dofs (``NODE.DX``...).
+        every: record every N steps.
+    """
+
+    def __init__(self, system: DiscreteSystem, dt: float, outputs: np.ndarray, every: int):
+        self.system, self.dt, self.R, self.every = system, dt, np.ascontiguousarray(outputs), every
+        ns = len(system.shock_names)
+        self.n_channels = 3 * self.R.shape[0] + len(SHOCK_CHANNELS) * ns + 1
+        self.step = 0
+        self.newton_iterations = 0
+        self.anchors = np.zeros((ns, 3))
+        G = system.G
+        self.P = np.ascontiguousarray(system.shock_params)
+        self.G = np.ascontiguousarray(G)
+
+    def advance(self, n_steps: int, gam: np.ndarray, final: bool) -> Chunk:
+        """Advance ``n_steps`` steps; ``gam`` holds the support acceleration at the
+        ``n_steps + 1`` instants t_step .. t_step+n. With ``final``, the state reached is
+        recorded too."""
+        n_rec = (n_steps + 1) // self.every + 2
+        rec = np.zeros((n_rec, self.n_channels))
+        r = self._advance_impl(n_steps, np.ascontiguousarray(gam), final, rec)
+        self.step += n_steps
+        rows = rec[:r]
+        return Chunk(steps=rows[:, -1].astype(np.int64), rows=rows[:, :-1])
+
+    def _advance_impl(self, n_steps: int, gam: np.ndarray, final: bool, rec: np.ndarray) -> int:
+        raise NotImplementedError
+
+
+class CentralDifference(Integrator):
+    """Explicit central differences (leapfrog), with exact Coulomb friction available."""
+
+    def __init__(self, system: DiscreteSystem, dt: float, outputs: np.ndarray, every: int,
+                 gamma0: float):
+        super().__init__(system, dt, outputs, every)
+        s = system
+        self.Minv = np.linalg.inv(s.M)
+        self.x = s.x0.copy()
+        ns = len(s.shock_names)
+        self.was_open = np.ones(ns, dtype=np.bool_)
+        MiGt = self.Minv @ s.G.T
+        self.MiGt = np.ascontiguousarray(MiGt)
+        W = dt * s.G @ MiGt
+        self.rho = np.zeros(ns)
+        for j in range(ns):
+            n = s.shock_params[j, :3]
+            Pt = np.eye(3) - np.outer(n, n)
+            lam = np.linalg.eigvalsh(Pt @ W[3 * j:3 * j + 3, 3 * j:3 * j + 3] @ Pt).max()
+            self.rho[j] = 1.0 / lam if lam > 0 else 0.0
+        # Start so that v_est(t0) = v0 and the first half step uses a(t0).
+        a0 = self._initial_acceleration(gamma0)
+        self.vh = s.v0 - 0.5 * dt * a0
+        self.a_prev = a0
+
+    def _initial_acceleration(self, gamma0: float) -> np.ndarray:
+        s = self.system
+        f = s.p_support * gamma0 + s.f_const - s.K @ s.x0 - s.C @ s.v0
+        return self.Minv @ f  # shocks are assumed open at t0 for this estimate only
+
+    def _advance_impl(self, n_steps: int, gam: np.ndarray, final: bool, rec: np.ndarray) -> int:
+        s = self.system
+        return _cd_kernel(n_steps, final, self.step, self.every, self.dt,
+                          self.x, self.vh, self.a_prev, self.anchors, self.was_open,
+                          self.Minv, s.K, s.C, s.diagonal, self.G, self.P, self.MiGt, self.rho,
+                          gam, s.p_support, s.f_const, self.R, rec, 0)
+
+
+class NewmarkFailure(RuntimeError):
+    """Newton on the shock forces did not converge."""
+
+
+class Newmark(Integrator):
+    """Implicit Newmark (beta, gamma) or HHT (alpha < 0), Newton on the shock forces."""
+
+    def __init__(self, system: DiscreteSystem, dt: float, outputs: np.ndarray, every: int,
+                 gamma0: float, *, beta: float, gamma: float, alpha: float,
+                 tol: float, max_iter: int):
+        super().__init__(system, dt, outputs, every)
+        s = system
+        self.beta, self.gamma, self.alpha = beta, gamma, alpha
+        self.tol, self.max_iter = tol, max_iter
+        af = 1.0 + alpha
+        Keff = s.M / (beta * dt * dt) + af * (gamma / (beta * dt) * s.C + s.K)
+        self.Kinv = np.linalg.inv(Keff)
+        self.KiGt = np.ascontiguousarray(self.Kinv @ s.G.T)
+        self.W = np.ascontiguousarray(s.G @ self.KiGt)
+        self.x, self.v = s.x0.copy(), s.v0.copy()
+        ns = len(s.shock_names)
+        self.Floc = np.zeros(3 * ns)
+        # Committed forces and anchors at t0 (anchors at the initial contact points).
+        out = np.zeros((ns, 4))
+        d, vloc = s.G @ self.x, s.G @ self.v
+        for j in range(ns):
+            n = s.shock_params[j, :3]
+            self.anchors[j] = d[3 * j:3 * j + 3] - (d[3 * j:3 * j + 3] @ n) * n
+        anchors_new = np.zeros_like(self.anchors)
+        _local_forces(self.P, self.G, d, vloc, self.anchors, self.Floc, anchors_new,
+                      np.zeros((ns, 3, 3)), np.zeros((ns, 3, 3)), out, False)
+        f = s.p_support * gamma0 + s.f_const - s.K @ self.x - s.C @ self.v + s.G.T @ self.Floc
+        self.a = np.linalg.solve(s.M, f)
+        self.stats = np.zeros(3)
+
+    def _advance_impl(self, n_steps: int, gam: np.ndarray, final: bool, rec: np.ndarray) -> int:
+        s = self.system
+        r, done, status = _newmark_kernel(
+            n_steps, final, self.step, self.every, self.dt, self.beta, self.gamma, self.alpha,
+            self.x, self.v, self.a, self.Floc, self.anchors, s.M, s.K, s.C, s.diagonal,
+            self.Kinv, self.G, self.KiGt, self.W, self.P, gam, s.p_support, s.f_const,
+            self.tol, self.max_iter, self.R, rec, 0, self.stats)
+        self.newton_iterations = int(self.stats[1])
+        if status:
+            self.step += done
+            self.failed_rows = rec[:r]
+            raise NewmarkFailure(
+                f"Newton on the shock forces did not converge at t = "
+                f"{(self.step + 1) * self.dt:.6g} s (step {self.step + 1}, dt = {self.dt:g} s),"
+                f" residual {self.stats[2]:.3e} relative after {self.max_iter} iterations")
+        return r

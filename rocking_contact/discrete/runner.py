@@ -1,0 +1,132 @@
+"""Run a discrete case: assemble, integrate in chunks, post-process the impacts."""
+
+from __future__ import annotations
+
+import sys
+import time
+from pathlib import Path
+from typing import Any
+
+import numpy as np
+
+from rocking_contact.config import as_dict
+from rocking_contact.discrete.case import COMPONENTS, DiscreteCase
+from rocking_contact.discrete.integrators import (
+    SHOCK_CHANNELS,
+    CentralDifference,
+    Chunk,
+    Integrator,
+    Newmark,
+    NewmarkFailure,
+)
+from rocking_contact.discrete.system import (
+    DiscreteSystem,
+    assemble,
+    critical_step,
+    time_function_values,
+)
+from rocking_contact.post import impacts as impact_post
+from rocking_contact.progress import Progress
+from rocking_contact.results import RunResult, SolverFailure
+
+SCHEMA = DiscreteCase
+
+#: history prefix of displacement, velocity and acceleration of a component
+_PREFIX = {"DX": ("DX", "VX", "AX"), "DY": ("DY", "VY", "AY"), "DZ": ("DZ", "VZ", "AZ")}
+
+
+def output_dofs(case: DiscreteCase) -> list[tuple[str, str]]:
+    """(node, component) pairs recorded in the history."""
+    names = case.output.nodes or [n.name for n in case.model.node if n.free]
+    nodes = {n.name: n for n in case.model.node}
+    return [(name, c) for name in names for c in COMPONENTS if c in nodes[name].free]
+
+
+def make_integrator(case: DiscreteCase, system: DiscreteSystem, outputs: np.ndarray,
+                    gamma0: float) -> Integrator:
+    """The integrator the case's ``[solver]`` asks for."""
+    s, dt, every = case.solver, case.time.step, case.output.every
+    if s.scheme == "central_difference":
+        return CentralDifference(system, dt, outputs, every, gamma0)
+    if s.scheme == "hht":
+        beta, gamma = (1 - s.alpha) ** 2 / 4, 0.5 - s.alpha
+        return Newmark(system, dt, outputs, every, gamma0, beta=beta, gamma=gamma,
+                       alpha=s.alpha, tol=s.newton_tol, max_iter=s.newton_max_iter)
+    return Newmark(system, dt, outputs, every, gamma0, beta=s.beta, gamma=s.gamma, alpha=0.0,
+                   tol=s.newton_tol, max_iter=s.newton_max_iter)
+
+
+def integrate(case: DiscreteCase, system: DiscreteSystem, progress: Progress | None = None,
+              base: Path | None = None) -> tuple[dict[str, np.ndarray], Integrator, str | None]:
+    """Step the case to its end; returns (history, integrator, failure message or None)."""
+    dofs = output_dofs(case)
+    outputs = system.rows([f"{n}.{c}" for n, c in dofs])
+    n_steps, dt, t0 = case.time.n_steps, case.time.step, case.time.start
+    times = t0 + dt * np.arange(n_steps + 1)
+    gam = time_function_values(case.model.support.acceleration, times, base)
+    integrator = make_integrator(case, system, outputs, float(gam[0]))
+    chunk_size = max(2000, n_steps // 200)
+    chunks: list[Chunk] = []
+    failure = None
+    done = 0
+    while done < n_steps:
+        n = min(chunk_size, n_steps - done)
+        final = done + n == n_steps
+        try:
+            chunks.append(integrator.advance(n, gam[done:done + n + 1], final))
+        except NewmarkFailure as exc:
+            rows = integrator.failed_rows  # type: ignore[attr-defined]
+            chunks.append(Chunk(steps=rows[:, -1].astype(np.int64), rows=rows[:, :-1]))
+            failure = str(exc)
+            break
+        done += n
+        if progress is not None:
+            progress.update(t0 + done * dt)
+    steps = np.concatenate([c.steps for c in chunks]) if chunks else np.zeros(0, np.int64)
+    rows = np.concatenate([c.rows for c in chunks]) if chunks else np.zeros((0, 0))
+    history: dict[str, np.ndarray] = {"time": t0 + dt * steps}
+    no = len(dofs)
+    for kind in range(3):
+        for o, (node, comp) in enumerate(dofs):
+            history[f"{_PREFIX[comp][kind]}_{node}"] = rows[:, kind * no + o]
+    ns = len(system.shock_names)
+    for c, channel in enumerate(SHOCK_CHANNELS):
+        for j, name in enumerate(system.shock_names):
+            history[f"{channel}_{name}"] = rows[:, 3 * no + c * ns + j]
+    return history, integrator, failure
+
+
+def run(case: DiscreteCase, *, progress: Progress | None = None,
+        base: Path | None = None) -> RunResult:
+    """Run a discrete case (see :mod:`rocking_contact.api` for the public entry point)."""
+    t_start = time.perf_counter()
+    if base is None and hasattr(case, "source_file"):
+        base = Path(case.source_file).parent
+    system = assemble(case.model, case.solver)
+    extra: dict[str, Any] = {
+        "unknowns": system.n,
+        "frequencies_hz": (system.omegas / (2 * np.pi)).tolist(),
+    }
+    if case.solver.scheme == "central_difference":
+        limit = critical_step(system)
+        extra["critical_step_s"] = limit
+        if case.time.step > limit:
+            print(f"warning: {case.case.name}: time.step {case.time.step:g} s exceeds the "
+                  f"central-difference stability limit {limit:.3g} s", file=sys.stderr)
+    history, integrator, failure = integrate(case, system, progress, base)
+    shocks = {s.name: (s.node, history[f"FN_{s.name}"], history[f"VN_{s.name}"],
+                       history[f"PN_{s.name}"]) for s in case.model.shock}
+    opts = case.impacts
+    impacts, stats, quantities = impact_post.analyse(
+        history["time"], shocks, threshold=opts.threshold, min_rest=opts.min_rest,
+        classes=opts.classes)
+    extra["impact_statistics"] = stats
+    result = RunResult(
+        case=case.case.name, kind=case.case.kind, parameters=as_dict(case), history=history,
+        quantities=quantities, impacts=impacts, extra=extra,
+        timing={"wall_s": time.perf_counter() - t_start, "steps": integrator.step,
+                "newton_iterations": integrator.newton_iterations},
+    )
+    if failure is not None:
+        raise SolverFailure(failure, result)
+    return result

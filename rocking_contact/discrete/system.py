@@ -1,0 +1,195 @@
+"""Assembly of a discrete model into the matrices the integrators step.
+
+Full dofs are (node, DX|DY|DZ) in node order. Fixed dofs and linear relations are
+eliminated by a basis ``T`` (``u = T q``) whose columns are independent physical dofs
+(master-slave elimination, pivots chosen by QR), so that "physical space" keeps the
+meaning of each unknown. In modal space the solution is ``u = T Phi eta`` with ``Phi`` the
+mass-normalised modes of the constrained system: the mass matrix is the identity and the
+stiffness and modal damping are diagonal, which the integrators exploit.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from pathlib import Path
+
+import numpy as np
+import scipy.linalg
+
+from rocking_contact.discrete.case import COMPONENTS, Model, Solver, TimeFunction
+
+SHOCK_PARAMS = ("nx", "ny", "nz", "gap", "kn", "cn", "kt", "ct", "mu", "exact")
+
+
+@dataclass
+class DiscreteSystem:
+    """Matrices of the equations of motion in the solution coordinates ``x``.
+
+    ``M x'' + C x' + K x + G^T F(G x, G x') = p_support * gamma(t) + f_const``, with
+    ``u_full = basis @ x``. When ``diagonal`` is True, ``M = I`` and ``K``, ``C`` are
+    diagonal (modal space).
+    """
+
+    dof_names: list[str]
+    basis: np.ndarray          # (n_full, n)
+    M: np.ndarray              # (n, n)
+    K: np.ndarray
+    C: np.ndarray
+    diagonal: bool
+    G: np.ndarray              # (3 * n_shocks, n): global x, y, z of each shock node
+    shock_params: np.ndarray   # (n_shocks, len(SHOCK_PARAMS))
+    shock_names: list[str]
+    p_support: np.ndarray      # (n,) load per unit support acceleration
+    f_const: np.ndarray        # (n,) constant load (gravity)
+    x0: np.ndarray
+    v0: np.ndarray
+    omegas: np.ndarray         # natural circular frequencies of the linear system (rad/s)
+
+    @property
+    def n(self) -> int:
+        """Number of unknowns."""
+        return self.basis.shape[1]
+
+    def rows(self, dofs: list[str]) -> np.ndarray:
+        """Rows of ``basis`` for the named full dofs (``NODE.DX``): physical values = rows @ x."""
+        index = {name: i for i, name in enumerate(self.dof_names)}
+        return self.basis[[index[d] for d in dofs], :]
+
+
+def _full_matrices(model: Model) -> tuple[list[str], np.ndarray, np.ndarray, np.ndarray]:
+    dofs = [f"{n.name}.{c}" for n in model.node for c in COMPONENTS]
+    index = {name: i for i, name in enumerate(dofs)}
+    nf = len(dofs)
+    M, K, C = np.zeros((nf, nf)), np.zeros((nf, nf)), np.zeros((nf, nf))
+    for node in model.node:
+        for c in COMPONENTS:
+            i = index[f"{node.name}.{c}"]
+            M[i, i] = node.mass
+    for spring in model.spring:
+        for axis, c in enumerate(COMPONENTS):
+            i = index[f"{spring.nodes[0]}.{c}"]
+            ends = [i] + ([index[f"{spring.nodes[1]}.{c}"]] if len(spring.nodes) == 2 else [])
+            sign = np.array([1.0, -1.0][: len(ends)])
+            for mat, value in ((K, spring.stiffness[axis]), (C, spring.damping[axis])):
+                mat[np.ix_(ends, ends)] += value * np.outer(sign, sign)
+    a, b = model.damping.mass_coefficient, model.damping.stiffness_coefficient
+    C += a * M + b * K
+    return dofs, M, K, C
+
+
+def constraint_basis(model: Model, dofs: list[str]) -> np.ndarray:
+    """Basis T of the displacements allowed by fixed dofs and relations (u = T q).
+
+    Its columns are unit vectors on the independent (master) dofs; slave dofs follow from
+    the relations. Masters are picked by a pivoted QR so the elimination is well
+    conditioned.
+    """
+    index = {name: i for i, name in enumerate(dofs)}
+    fixed = {index[f"{n.name}.{c}"] for n in model.node for c in n.fixed}
+    free = [i for i in range(len(dofs)) if i not in fixed]
+    col = {dof: j for j, dof in enumerate(free)}
+    rows = []
+    for rel in model.relation:
+        row = np.zeros(len(free))
+        for name, coef in zip(rel.dofs, rel.coefficients):
+            if index[name] in col:
+                row[col[index[name]]] += coef
+        if np.any(row):
+            rows.append(row)
+    T = np.zeros((len(dofs), len(free)))
+    T[free, range(len(free))] = 1.0
+    if not rows:
+        return T
+    A = np.array(rows)
+    _, r, piv = scipy.linalg.qr(A, pivoting=True, mode="economic")
+    rank = int(np.sum(np.abs(np.diag(r)) > 1e-12 * np.abs(r[0, 0])))
+    slaves, masters = piv[:rank], np.sort(piv[rank:])
+    # Rows of A spanning its range: solve A_s u_s = -A_m u_m in least squares.
+    coupling = -np.linalg.lstsq(A[:, slaves], A[:, masters], rcond=None)[0]
+    Tr = np.zeros((len(free), len(masters)))
+    Tr[masters, range(len(masters))] = 1.0
+    Tr[slaves, :] = coupling
+    return T @ Tr
+
+
+def time_function_values(f: TimeFunction, t: np.ndarray, base: Path | None = None) -> np.ndarray:
+    """Sample a :class:`TimeFunction` at the instants ``t``."""
+    if f.type == "zero":
+        return np.zeros_like(t)
+    if f.type == "sine":
+        return f.amplitude * np.sin(2.0 * np.pi * f.frequency * t + f.phase)
+    if f.path:
+        path = Path(f.path) if base is None else base / f.path
+        data = np.loadtxt(path, delimiter=",", ndmin=2)
+        times, values = data[:, 0], data[:, 1]
+    else:
+        times, values = np.asarray(f.times), np.asarray(f.values)
+    return f.amplitude * np.interp(t, times, values)
+
+
+def assemble(model: Model, solver: Solver) -> DiscreteSystem:
+    """Build the :class:`DiscreteSystem` of a model in the solver's space."""
+    dofs, M, K, C = _full_matrices(model)
+    index = {name: i for i, name in enumerate(dofs)}
+    T = constraint_basis(model, dofs)
+    Mq, Kq, Cq = T.T @ M @ T, T.T @ K @ T, T.T @ C @ T
+    w2, phi = scipy.linalg.eigh(Kq, Mq)
+    w2 = np.clip(w2, 0.0, None)
+    omegas = np.sqrt(w2)
+    xi = model.damping.modal_ratio
+    if solver.space == "modal":
+        keep = solver.modes or len(w2)
+        phi, omegas = phi[:, :keep], omegas[:keep]
+        basis = T @ phi
+        Mx, Kx = np.eye(keep), np.diag(omegas**2)
+        Cx = phi.T @ Cq @ phi
+        Cx = np.diag(np.diag(Cx)) if np.allclose(Cx, np.diag(np.diag(Cx))) else Cx
+        Cx = Cx + np.diag(2.0 * xi * omegas)
+        diagonal = bool(np.count_nonzero(Cx - np.diag(np.diag(Cx))) == 0)
+    else:
+        basis, Mx, Kx = T, Mq, Kq
+        # Modal damping expressed in physical coordinates: C = M Phi diag(2 xi w) Phi^T M.
+        Cx = Cq + Mq @ phi @ np.diag(2.0 * xi * omegas) @ phi.T @ Mq
+        diagonal = False
+    mass_full = np.diag(M)
+    drive = np.zeros(len(dofs))
+    gvec = np.zeros(len(dofs))
+    for node in model.node:
+        for axis, c in enumerate(COMPONENTS):
+            i = index[f"{node.name}.{c}"]
+            drive[i] = model.support.direction[axis]
+            gvec[i] = model.gravity[axis]
+    p_support = basis.T @ (-mass_full * drive)
+    f_const = basis.T @ (mass_full * gvec)
+    u0 = np.array([u for n in model.node for u in n.u0])
+    v0 = np.array([v for n in model.node for v in n.v0])
+    # M-orthogonal projection of the initial state on the solution space.
+    BtM = basis.T * mass_full
+    x0 = np.linalg.solve(BtM @ basis, BtM @ u0)
+    v0x = np.linalg.solve(BtM @ basis, BtM @ v0)
+    G = np.zeros((3 * len(model.shock), basis.shape[1]))
+    params = np.zeros((len(model.shock), len(SHOCK_PARAMS)))
+    for j, s in enumerate(model.shock):
+        for axis, c in enumerate(COMPONENTS):
+            G[3 * j + axis] = basis[index[f"{s.node}.{c}"]]
+        normal = np.asarray(s.normal) / np.linalg.norm(s.normal)
+        params[j] = [*normal, s.gap, s.kn, s.cn, s.kt, s.ct, s.mu,
+                     1.0 if s.friction == "exact" else 0.0]
+    return DiscreteSystem(
+        dof_names=dofs, basis=basis, M=Mx, K=Kx, C=Cx, diagonal=diagonal, G=G,
+        shock_params=params, shock_names=[s.name for s in model.shock],
+        p_support=p_support, f_const=f_const, x0=x0, v0=v0x, omegas=omegas,
+    )
+
+
+def critical_step(system: DiscreteSystem) -> float:
+    """Stability limit 2/omega_max of central differences, with every shock closed."""
+    K = system.K.copy()
+    for j in range(len(system.shock_names)):
+        n = system.shock_params[j, :3]
+        g = n @ system.G[3 * j:3 * j + 3]
+        kt = system.shock_params[j, 6]
+        gt = system.G[3 * j:3 * j + 3] - np.outer(n, g)
+        K += system.shock_params[j, 4] * np.outer(g, g) + kt * gt.T @ gt
+    w2 = scipy.linalg.eigvalsh(K, system.M)
+    return 2.0 / np.sqrt(max(w2.max(), 1e-300))

@@ -1,0 +1,1 @@
+"""Post-processing: quantities, impacts, comparison with references, plots."""

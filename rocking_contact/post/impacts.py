@@ -1,0 +1,128 @@
+"""Impact post-processing, after Code_Aster's POST_DYNA_MODA_T (option IMPACT).
+
+Definitions (for one shock, from its sampled normal force FN(t) >= 0 and normal velocity
+VN(t), positive toward the obstacle):
+
+- an *impact* is a maximal interval where FN > ``threshold``; two impacts separated by a
+  rest shorter than ``min_rest`` are merged into one;
+- ``start`` / ``end``: instants where the contact opens or closes, linearly interpolated
+  between samples: on the signed penetration PN when the threshold is 0 (FN is clipped at
+  0 and would put the crossing on a sample), on FN otherwise (an impact still open at the
+  end of the run has ``complete = False``);
+- ``duration = end - start``;
+- ``max_force`` and ``t_max``: the largest sample and its instant (as Code_Aster);
+- ``impulse``: trapezoidal integral of FN over [start, end] (N.s);
+- ``speed``: VN interpolated at ``start`` (m/s), the approach speed;
+- per shock: ``count``, ``max_abs_force`` (largest impact maximum), ``mean_max_force`` and
+  ``std_max_force`` (population standard deviation of the impact maxima) and a histogram of
+  the maxima in ``classes`` equal classes between 0 and ``max_abs_force``.
+"""
+
+from __future__ import annotations
+
+import math
+from typing import Any
+
+import numpy as np
+
+FIELDS = ("start", "end", "t_max", "max_force", "duration", "impulse", "speed")
+
+
+def _crossing(t: np.ndarray, y: np.ndarray, i: int, level: float) -> float:
+    """Instant where y crosses ``level`` between samples i and i+1 (linear)."""
+    y0, y1 = y[i], y[i + 1]
+    if y1 == y0:
+        return float(t[i])
+    return float(t[i] + (level - y0) / (y1 - y0) * (t[i + 1] - t[i]))
+
+
+def find_impacts(t: np.ndarray, fn: np.ndarray, vn: np.ndarray, pn: np.ndarray | None = None,
+                 *, threshold: float = 0.0, min_rest: float = 0.0) -> list[dict[str, Any]]:
+    """The impacts of one shock (see the module docstring for the definitions).
+
+    Args:
+        t: sample instants (s); fn: normal force (N); vn: normal velocity (m/s);
+        pn: signed penetration (m), used for the crossings when ``threshold`` is 0.
+    """
+    level, signal = (0.0, pn) if threshold == 0.0 and pn is not None else (threshold, fn)
+    above = fn > threshold
+    if not above.any():
+        return []
+    edges = np.diff(above.astype(np.int8))
+    starts = list(np.flatnonzero(edges == 1) + 1)
+    ends = list(np.flatnonzero(edges == -1))
+    if above[0]:
+        starts.insert(0, 0)
+    if above[-1]:
+        ends.append(len(fn) - 1)
+    runs = list(zip(starts, ends))
+    merged: list[list[int]] = []
+    for s, e in runs:
+        if merged and t[s] - t[merged[-1][1]] < min_rest:
+            merged[-1][1] = e
+        else:
+            merged.append([s, e])
+    impacts = []
+    for s, e in merged:
+        start = float(t[0]) if s == 0 else _crossing(t, signal, s - 1, level)
+        complete = e < len(fn) - 1
+        end = _crossing(t, signal, e, level) if complete else float(t[-1])
+        k = s + int(np.argmax(fn[s:e + 1]))
+        # Impulse: samples inside, plus the linear pieces from the crossings.
+        impulse = float(np.trapezoid(fn[s:e + 1], t[s:e + 1]))
+        impulse += 0.5 * (threshold + fn[s]) * (t[s] - start)
+        if complete:
+            impulse += 0.5 * (fn[e] + threshold) * (end - t[e])
+        speed = float(vn[0]) if s == 0 else float(np.interp(start, t[s - 1:s + 1], vn[s - 1:s + 1]))
+        impacts.append({
+            "start": start, "end": end, "t_max": float(t[k]), "max_force": float(fn[k]),
+            "duration": end - start, "impulse": float(impulse),
+            "speed": speed, "complete": bool(complete),
+        })
+    return impacts
+
+
+def statistics(impacts: list[dict[str, Any]], classes: int) -> dict[str, Any]:
+    """Global figures of one shock's impacts: max, mean, std of maxima, histogram."""
+    maxima = np.array([i["max_force"] for i in impacts])
+    if maxima.size == 0:
+        return {"count": 0, "max_abs_force": 0.0, "mean_max_force": math.nan,
+                "std_max_force": math.nan, "histogram": []}
+    top = float(maxima.max())
+    counts, bounds = np.histogram(maxima, bins=classes, range=(0.0, top if top > 0 else 1.0))
+    histogram = [{"class": c + 1, "lower": float(bounds[c]), "upper": float(bounds[c + 1]),
+                  "count": int(counts[c]), "probability": float(counts[c] / maxima.size)}
+                 for c in range(classes)]
+    return {"count": int(maxima.size), "max_abs_force": top,
+            "mean_max_force": float(maxima.mean()), "std_max_force": float(maxima.std()),
+            "histogram": histogram}
+
+
+def analyse(t: np.ndarray,
+            shocks: dict[str, tuple[str, np.ndarray, np.ndarray, np.ndarray | None]], *,
+            threshold: float, min_rest: float, classes: int
+            ) -> tuple[list[dict[str, Any]], dict[str, Any], dict[str, float]]:
+    """Impacts of every shock.
+
+    Args:
+        t: sample instants (s).
+        shocks: shock name -> (node name, FN, VN, PN samples; PN may be None).
+
+    Returns:
+        ``impacts`` (one entry per impact: shock, node, index from 1, the fields above),
+        ``stats`` (shock name -> :func:`statistics`), and the flat ``quantities``
+        ``impact.<shock>.<index>.<field>`` and ``impact.<shock>.<statistic>``.
+    """
+    impacts: list[dict[str, Any]] = []
+    stats: dict[str, Any] = {}
+    quantities: dict[str, float] = {}
+    for name, (node, fn, vn, pn) in shocks.items():
+        found = find_impacts(t, fn, vn, pn, threshold=threshold, min_rest=min_rest)
+        for k, imp in enumerate(found, start=1):
+            impacts.append({"shock": name, "node": node, "index": k, **imp})
+            for f in FIELDS:
+                quantities[f"impact.{name}.{k}.{f}"] = imp[f]
+        stats[name] = {"node": node, **statistics(found, classes)}
+        for key in ("count", "max_abs_force", "mean_max_force", "std_max_force"):
+            quantities[f"impact.{name}.{key}"] = float(stats[name][key])
+    return impacts, stats, quantities

@@ -1,0 +1,134 @@
+"""Scalar quantities from time histories, and their comparison with references."""
+
+from __future__ import annotations
+
+import math
+from collections.abc import Iterable, Mapping
+from typing import Any
+
+import numpy as np
+
+from rocking_contact.config import QuantitySpec, Reference
+
+
+def _window(t: np.ndarray, window: tuple[float, float] | None) -> np.ndarray:
+    if window is None:
+        return np.ones(t.shape, dtype=bool)
+    # A sample sitting on a window bound to round-off belongs to the window.
+    eps = 1e-9 * max(1.0, abs(window[1]))
+    return (t >= window[0] - eps) & (t <= window[1] + eps)
+
+
+def evaluate(spec: QuantitySpec, history: Mapping[str, np.ndarray]) -> float:
+    """Evaluate one ``[[quantity]]`` on the history; NaN if its window holds no sample."""
+    if spec.column not in history:
+        raise KeyError(spec.column)
+    t, y = np.asarray(history["time"]), np.asarray(history[spec.column])
+    if spec.op == "at":
+        assert spec.time is not None
+        if not t[0] - 1e-12 <= spec.time <= t[-1] + 1e-12:
+            return math.nan
+        return float(np.interp(spec.time, t, y))
+    if spec.op == "final":
+        return float(y[-1])
+    mask = _window(t, spec.window)
+    if not mask.any():
+        return math.nan
+    tw, yw = t[mask], y[mask]
+    if spec.op == "max":
+        return float(yw.max())
+    if spec.op == "min":
+        return float(yw.min())
+    if spec.op == "argmax":
+        return float(tw[np.argmax(yw)])
+    if spec.op == "argmin":
+        return float(tw[np.argmin(yw)])
+    if spec.op == "integral":
+        return float(np.trapezoid(yw, tw))
+    raise ValueError(spec.op)
+
+
+def evaluate_all(
+    specs: Iterable[QuantitySpec], history: Mapping[str, np.ndarray]
+) -> dict[str, float]:
+    """Evaluate every ``[[quantity]]``; a missing column yields NaN (reported by the check)."""
+    out = {}
+    for spec in specs:
+        try:
+            out[spec.name] = evaluate(spec, history)
+        except KeyError:
+            out[spec.name] = math.nan
+    return out
+
+
+def compare(
+    references: Iterable[Reference], quantities: Mapping[str, float], *, step: float | None
+) -> list[dict[str, Any]]:
+    """One check per reference: the value, its errors and whether it passes.
+
+    ``passed`` is None for references without a tolerance (shown for information).
+    """
+    checks = []
+    for ref in references:
+        value = quantities.get(ref.quantity, math.nan)
+        abs_err = abs(value - ref.value)
+        rel_err = abs_err / abs(ref.value) if ref.value != 0 else math.inf
+        if ref.tolerance is None:
+            passed, abs_tol = None, None
+        else:
+            if ref.tolerance_kind == "relative":
+                abs_tol = ref.tolerance * abs(ref.value)
+            elif ref.tolerance_kind == "steps":
+                abs_tol = ref.tolerance * (step if step is not None else math.nan)
+            else:
+                abs_tol = ref.tolerance
+            passed = bool(math.isfinite(value) and abs_err <= abs_tol)
+        checks.append({
+            "quantity": ref.quantity,
+            "reference": ref.value,
+            "value": value,
+            "abs_error": abs_err,
+            "rel_error": rel_err,
+            "tolerance": ref.tolerance,
+            "tolerance_kind": ref.tolerance_kind,
+            "abs_tolerance": abs_tol,
+            "source": ref.source,
+            "passed": passed,
+            "note": ref.note if math.isfinite(value) else "not computed",
+        })
+    return checks
+
+
+def _tol_text(check: Mapping[str, Any]) -> str:
+    tol = check["tolerance"]
+    if tol is None:
+        return "info"
+    suffix = {"relative": " rel", "absolute": " abs", "steps": " steps"}[check["tolerance_kind"]]
+    return f"{tol:g}{suffix}"
+
+
+def format_table(case: str, checks: list[Mapping[str, Any]]) -> str:
+    """A plain-text comparison table: quantity, reference, computed, error, tolerance..."""
+    header = ("quantity", "reference", "computed", "rel. error", "tolerance", "source", "pass")
+    rows = []
+    for c in checks:
+        value = c["value"]
+        rows.append((
+            c["quantity"],
+            f"{c['reference']:.6g}",
+            f"{value:.6g}" if value is not None and math.isfinite(value) else "—",
+            f"{c['rel_error']:.2e}" if c["rel_error"] is not None and math.isfinite(c["rel_error"]) else "—",
+            _tol_text(c),
+            c["source"],
+            {True: "ok", False: "FAIL", None: "-"}[c["passed"]],
+        ))
+    widths = [max(len(str(r[i])) for r in [header, *rows]) for i in range(len(header))]
+    widths[5] = min(widths[5], 34)
+
+    def line(r: tuple[str, ...]) -> str:
+        cells = [str(x)[: widths[i]].ljust(widths[i]) for i, x in enumerate(r)]
+        return "  ".join(cells).rstrip()
+
+    out = [f"== {case}", line(header), line(tuple("-" * w for w in widths))]
+    out += [line(r) for r in rows]
+    return "\n".join(out)

@@ -1,0 +1,128 @@
+"""The results of a run and the files they are written to.
+
+Every kind of case produces a :class:`RunResult`; :func:`write` puts it in a directory as
+
+- ``results.json``: ``case``, ``kind``, ``status``, ``parameters`` (fully resolved),
+  ``quantities`` (name -> value), ``impacts``, ``collisions``, ``checks``, ``timing``
+  (``wall_s``, ``steps``, ...) and kind-specific ``extra`` data;
+- ``history.csv``: a ``time`` column then one column per recorded quantity, named
+  ``<COMPONENT>_<NODE>`` in Code_Aster style (``DX_NO2``, ``VX_NO2``, ``FN_NO1``);
+- plots of the main time histories (PNG).
+"""
+
+from __future__ import annotations
+
+import json
+import math
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import Any
+
+import numpy as np
+
+RESULTS_FILE = "results.json"
+HISTORY_FILE = "history.csv"
+
+
+@dataclass
+class RunResult:
+    """Everything a run computed. Times in s, SI units throughout."""
+
+    case: str
+    kind: str
+    parameters: dict[str, Any]
+    history: dict[str, np.ndarray]
+    quantities: dict[str, float] = field(default_factory=dict)
+    impacts: list[dict[str, Any]] = field(default_factory=list)
+    collisions: list[dict[str, Any]] = field(default_factory=list)
+    checks: list[dict[str, Any]] = field(default_factory=list)
+    timing: dict[str, Any] = field(default_factory=dict)
+    extra: dict[str, Any] = field(default_factory=dict)
+    status: str = "completed"
+
+    @property
+    def passed(self) -> bool:
+        """True when every check with a pass mark passed (and the run completed)."""
+        return self.status == "completed" and all(
+            c["passed"] for c in self.checks if c["passed"] is not None
+        )
+
+    def to_json(self) -> dict[str, Any]:
+        """The ``results.json`` content."""
+        return _plain({
+            "case": self.case,
+            "kind": self.kind,
+            "status": self.status,
+            "parameters": self.parameters,
+            "quantities": self.quantities,
+            "impacts": self.impacts,
+            "collisions": self.collisions,
+            "checks": self.checks,
+            "timing": self.timing,
+            "extra": self.extra,
+        })
+
+
+class SolverFailure(RuntimeError):
+    """A run that could not continue; carries what was computed before the failure.
+
+    The message says where: simulated time, step size, residual.
+    """
+
+    def __init__(self, message: str, partial: RunResult | None = None):
+        super().__init__(message)
+        self.partial = partial
+
+
+def _plain(obj: Any) -> Any:
+    """Convert numpy scalars/arrays and non-finite floats to JSON-ready values."""
+    if isinstance(obj, dict):
+        return {str(k): _plain(v) for k, v in obj.items()}
+    if isinstance(obj, list | tuple):
+        return [_plain(v) for v in obj]
+    if isinstance(obj, np.ndarray):
+        return _plain(obj.tolist())
+    if isinstance(obj, np.generic):
+        return _plain(obj.item())
+    if isinstance(obj, float) and not math.isfinite(obj):
+        return None
+    return obj
+
+
+def write_history_csv(history: dict[str, np.ndarray], path: Path) -> None:
+    """Write the history columns (``time`` first) as CSV with full precision."""
+    names = ["time"] + [k for k in history if k != "time"]
+    data = np.column_stack([np.asarray(history[k], dtype=float) for k in names])
+    np.savetxt(path, data, delimiter=",", header=",".join(names), comments="", fmt="%.10e")
+
+
+def read_history_csv(path: Path) -> dict[str, np.ndarray]:
+    """Read a ``history.csv`` back into columns."""
+    with open(path) as fh:
+        names = fh.readline().strip().split(",")
+    data = np.loadtxt(path, delimiter=",", skiprows=1, ndmin=2)
+    return {name: data[:, i] for i, name in enumerate(names)}
+
+
+def write(result: RunResult, out_dir: Path, *, plots: bool = True) -> Path:
+    """Write ``results.json``, ``history.csv`` and the plots into ``out_dir``."""
+    out_dir.mkdir(parents=True, exist_ok=True)
+    with open(out_dir / RESULTS_FILE, "w") as fh:
+        json.dump(result.to_json(), fh, indent=2)
+        fh.write("\n")
+    if result.history:
+        write_history_csv(result.history, out_dir / HISTORY_FILE)
+    if plots and result.history:
+        from rocking_contact.post import plots as plotting
+
+        plotting.plot_run(result, out_dir)
+    return out_dir
+
+
+def load(out_dir: Path) -> tuple[dict[str, Any], dict[str, np.ndarray]]:
+    """Read a results directory: the ``results.json`` content and the history columns."""
+    with open(out_dir / RESULTS_FILE) as fh:
+        data = json.load(fh)
+    history_path = out_dir / HISTORY_FILE
+    history = read_history_csv(history_path) if history_path.exists() else {}
+    return data, history

@@ -62,6 +62,7 @@ def run(
 
     Raises:
         SolverFailure: the run stopped early; what it computed is written to ``out`` first.
+
     """
     module = kind_module(case.case.kind)
     progress = Progress(case.time.start, case.time.end, case.case.name,

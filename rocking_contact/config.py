@@ -35,6 +35,7 @@ class CaseError(ValueError):
         file: the case file (or ``"--set"``) the problem comes from.
         key: dotted key of the offending value (``time.step``); empty for the whole file.
         problem: what is wrong and what is allowed.
+
     """
 
     def __init__(self, file: str, key: str, problem: str):
@@ -406,6 +407,7 @@ def load_case(
     Args:
         case: shipped case name (``"sdnd101a"``) or path to a TOML file.
         overrides: ``["time.step=1e-4", ...]`` or ``{"time.step": 1e-4}``.
+
     """
     path = resolve_case_path(case)
     data = read_toml(path)

@@ -15,6 +15,7 @@ class Progress:
         label: text shown before the bar.
         enabled: False for ``--quiet`` (and on ranks other than 0 under MPI).
         delay: wall seconds before the bar first appears, so short runs stay silent.
+
     """
 
     def __init__(self, start: float, end: float, label: str = "", *, enabled: bool = True,

@@ -16,7 +16,7 @@ from scipy.integrate import solve_ivp
 
 def response(times: np.ndarray, *, m: float, k: float, kc: float, gap: float,
              acceleration: Callable[[float], float], rtol: float = 1e-12) -> np.ndarray:
-    """x (m) at the increasing ``times`` (s), starting from rest at t = 0."""
+    """X (m) at the increasing ``times`` (s), starting from rest at t = 0."""
     times = np.asarray(times, dtype=float)
 
     def rhs(contact: bool) -> Callable[[float, np.ndarray], list[float]]:

@@ -29,6 +29,7 @@ from rocking_contact.config import (
     in_range,
     param,
 )
+from rocking_contact.time_function import TimeFunction
 
 Component = Literal["DX", "DY", "DZ"]
 COMPONENTS: tuple[Component, ...] = ("DX", "DY", "DZ")
@@ -103,30 +104,6 @@ class Shock:
     def validate(self) -> None:
         if math.hypot(*self.normal) < 1e-12:
             raise ValueError("normal: zero vector")
-
-
-@dataclass(kw_only=True)
-class TimeFunction:
-    """A scalar function of time: ``zero``, ``sine`` (amplitude sin(2 pi f t + phase)) or
-    ``table`` (linear interpolation in ``times``/``values``, or in a two-column CSV ``path``
-    of t, value; held constant outside)."""
-
-    type: Literal["zero", "sine", "table"] = param("zero")
-    amplitude: float = param(1.0, check=FINITE)
-    frequency: float = param(0.0, unit="Hz", check=NONNEGATIVE)
-    phase: float = param(0.0, unit="rad", check=FINITE)
-    times: list[float] = param(default_factory=list, unit="s", check=FINITE)
-    values: list[float] = param(default_factory=list, check=FINITE)
-    path: str = param("", doc="CSV record (t, value), relative to the case file")
-
-    def validate(self) -> None:
-        if self.type == "table":
-            if self.path:
-                return
-            if len(self.times) < 2 or len(self.times) != len(self.values):
-                raise ValueError("times: a table needs >= 2 times and as many values")
-            if any(b <= a for a, b in zip(self.times, self.times[1:])):
-                raise ValueError("times: must increase strictly")
 
 
 @dataclass(kw_only=True)

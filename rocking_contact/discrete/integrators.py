@@ -39,7 +39,7 @@ SHOCK_CHANNELS = ("FN", "FT", "VN", "PN")
 
 @njit(cache=True)
 def _matvec(A, diag, x, out, sign):
-    """out += sign * A x (A diagonal when ``diag``)."""
+    """Out += sign * A x (A diagonal when ``diag``)."""
     n = x.size
     if diag:
         for i in range(n):
@@ -54,7 +54,7 @@ def _matvec(A, diag, x, out, sign):
 
 @njit(cache=True)
 def _row3(G, j, x, out):
-    """out = G[3j:3j+3] @ x."""
+    """Out = G[3j:3j+3] @ x."""
     n = x.size
     for r in range(3):
         s = 0.0
@@ -370,6 +370,7 @@ class Integrator:
         dt: time step (s).
         outputs: rows of the basis of the recorded physical dofs (``NODE.DX``...).
         every: record every N steps.
+
     """
 
     def __init__(self, system: DiscreteSystem, dt: float, outputs: np.ndarray, every: int):
@@ -386,7 +387,8 @@ class Integrator:
     def advance(self, n_steps: int, gam: np.ndarray, final: bool) -> Chunk:
         """Advance ``n_steps`` steps; ``gam`` holds the support acceleration at the
         ``n_steps + 1`` instants t_step .. t_step+n. With ``final``, the state reached is
-        recorded too."""
+        recorded too.
+        """
         n_rec = (n_steps + 1) // self.every + 2
         rec = np.zeros((n_rec, self.n_channels))
         r = self._advance_impl(n_steps, np.ascontiguousarray(gam), final, rec)

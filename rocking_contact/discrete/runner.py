@@ -19,15 +19,11 @@ from rocking_contact.discrete.integrators import (
     Newmark,
     NewmarkFailure,
 )
-from rocking_contact.discrete.system import (
-    DiscreteSystem,
-    assemble,
-    critical_step,
-    time_function_values,
-)
+from rocking_contact.discrete.system import DiscreteSystem, assemble, critical_step
 from rocking_contact.post import impacts as impact_post
 from rocking_contact.progress import Progress
 from rocking_contact.results import RunResult, SolverFailure
+from rocking_contact.time_function import time_function_values
 
 SCHEMA = DiscreteCase
 

@@ -11,12 +11,11 @@ stiffness and modal damping are diagonal, which the integrators exploit.
 from __future__ import annotations
 
 from dataclasses import dataclass
-from pathlib import Path
 
 import numpy as np
 import scipy.linalg
 
-from rocking_contact.discrete.case import COMPONENTS, Model, Solver, TimeFunction
+from rocking_contact.discrete.case import COMPONENTS, Model, Solver
 
 SHOCK_PARAMS = ("nx", "ny", "nz", "gap", "kn", "cn", "kt", "ct", "mu", "exact")
 
@@ -110,21 +109,6 @@ def constraint_basis(model: Model, dofs: list[str]) -> np.ndarray:
     Tr[masters, range(len(masters))] = 1.0
     Tr[slaves, :] = coupling
     return T @ Tr
-
-
-def time_function_values(f: TimeFunction, t: np.ndarray, base: Path | None = None) -> np.ndarray:
-    """Sample a :class:`TimeFunction` at the instants ``t``."""
-    if f.type == "zero":
-        return np.zeros_like(t)
-    if f.type == "sine":
-        return f.amplitude * np.sin(2.0 * np.pi * f.frequency * t + f.phase)
-    if f.path:
-        path = Path(f.path) if base is None else base / f.path
-        data = np.loadtxt(path, delimiter=",", ndmin=2)
-        times, values = data[:, 0], data[:, 1]
-    else:
-        times, values = np.asarray(f.times), np.asarray(f.values)
-    return f.amplitude * np.interp(t, times, values)
 
 
 def assemble(model: Model, solver: Solver) -> DiscreteSystem:

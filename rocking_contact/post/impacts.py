@@ -43,6 +43,7 @@ def find_impacts(t: np.ndarray, fn: np.ndarray, vn: np.ndarray, pn: np.ndarray |
     Args:
         t: sample instants (s); fn: normal force (N); vn: normal velocity (m/s);
         pn: signed penetration (m), used for the crossings when ``threshold`` is 0.
+
     """
     level, signal = (0.0, pn) if threshold == 0.0 and pn is not None else (threshold, fn)
     above = fn > threshold
@@ -112,6 +113,7 @@ def analyse(t: np.ndarray,
         ``impacts`` (one entry per impact: shock, node, index from 1, the fields above),
         ``stats`` (shock name -> :func:`statistics`), and the flat ``quantities``
         ``impact.<shock>.<index>.<field>`` and ``impact.<shock>.<statistic>``.
+
     """
     impacts: list[dict[str, Any]] = []
     stats: dict[str, Any] = {}

@@ -1,0 +1,55 @@
+"""Scalar functions of time given as data in case files (support and table accelerations).
+
+A case file is data, never code: a function is a ``type`` with its parameters, or a table
+of samples (inline or a CSV record).
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from pathlib import Path
+from typing import Literal
+
+import numpy as np
+
+from rocking_contact.config import FINITE, NONNEGATIVE, param
+
+
+@dataclass(kw_only=True)
+class TimeFunction:
+    """A scalar function of time: ``zero``, ``sine`` (amplitude sin(2 pi f t + phase)) or
+    ``table`` (linear interpolation in ``times``/``values``, or in a two-column CSV ``path``
+    of t, value; held constant outside).
+    """
+
+    type: Literal["zero", "sine", "table"] = param("zero")
+    amplitude: float = param(1.0, check=FINITE)
+    frequency: float = param(0.0, unit="Hz", check=NONNEGATIVE)
+    phase: float = param(0.0, unit="rad", check=FINITE)
+    times: list[float] = param(default_factory=list, unit="s", check=FINITE)
+    values: list[float] = param(default_factory=list, check=FINITE)
+    path: str = param("", doc="CSV record (t, value), relative to the case file")
+
+    def validate(self) -> None:
+        if self.type == "table":
+            if self.path:
+                return
+            if len(self.times) < 2 or len(self.times) != len(self.values):
+                raise ValueError("times: a table needs >= 2 times and as many values")
+            if any(b <= a for a, b in zip(self.times, self.times[1:])):
+                raise ValueError("times: must increase strictly")
+
+
+def time_function_values(f: TimeFunction, t: np.ndarray, base: Path | None = None) -> np.ndarray:
+    """Sample a :class:`TimeFunction` at the instants ``t``."""
+    if f.type == "zero":
+        return np.zeros_like(t)
+    if f.type == "sine":
+        return f.amplitude * np.sin(2.0 * np.pi * f.frequency * t + f.phase)
+    if f.path:
+        path = Path(f.path) if base is None else base / f.path
+        data = np.loadtxt(path, delimiter=",", ndmin=2)
+        times, values = data[:, 0], data[:, 1]
+    else:
+        times, values = np.asarray(f.times), np.asarray(f.values)
+    return f.amplitude * np.interp(t, times, values)

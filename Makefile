@@ -21,7 +21,8 @@ $(STAMP): pyproject.toml | $(PY)
 	@touch $(STAMP)
 
 demo: $(STAMP)
-	$(VENV)/bin/rocking-contact validate
+	$(VENV)/bin/rocking-contact validate; status=$$?; \
+	$(VENV)/bin/rocking-contact report --out report/ && exit $$status
 
 test: $(STAMP)
 	$(PY) -m pytest -q -m "not slow"

@@ -6,6 +6,7 @@ of samples (inline or a CSV record).
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Literal
@@ -40,16 +41,35 @@ class TimeFunction:
                 raise ValueError("times: must increase strictly")
 
 
+def table_samples(f: TimeFunction, base: Path | None = None) -> tuple[np.ndarray, np.ndarray]:
+    """The ``(times, values)`` of a ``table`` function, before ``amplitude`` is applied.
+
+    A CSV record (``path``, relative to ``base``) is read here, once per call.
+    """
+    if f.path:
+        path = Path(f.path) if base is None else base / f.path
+        data = np.loadtxt(path, delimiter=",", ndmin=2)
+        return data[:, 0], data[:, 1]
+    return np.asarray(f.times, dtype=float), np.asarray(f.values, dtype=float)
+
+
 def time_function_values(f: TimeFunction, t: np.ndarray, base: Path | None = None) -> np.ndarray:
     """Sample a :class:`TimeFunction` at the instants ``t``."""
     if f.type == "zero":
         return np.zeros_like(t)
     if f.type == "sine":
         return f.amplitude * np.sin(2.0 * np.pi * f.frequency * t + f.phase)
-    if f.path:
-        path = Path(f.path) if base is None else base / f.path
-        data = np.loadtxt(path, delimiter=",", ndmin=2)
-        times, values = data[:, 0], data[:, 1]
-    else:
-        times, values = np.asarray(f.times), np.asarray(f.values)
+    times, values = table_samples(f, base)
     return f.amplitude * np.interp(t, times, values)
+
+
+def time_function_callable(f: TimeFunction, base: Path | None = None) -> Callable[[float], float]:
+    """A scalar function ``t -> value`` for ODE right-hand sides and event functions.
+
+    Same values as :func:`time_function_values`; a CSV record is read once, here, not at
+    every call.
+    """
+    if f.type == "table":
+        times, values = table_samples(f, base)
+        return lambda t: f.amplitude * float(np.interp(t, times, values))
+    return lambda t: float(time_function_values(f, np.asarray(t, dtype=float), base))

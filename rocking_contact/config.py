@@ -399,6 +399,38 @@ def read_toml(path: Path) -> dict[str, Any]:
         raise CaseError(str(path), "", f"cannot read: {exc.strerror}") from None
 
 
+def merge(base: dict[str, Any], child: Mapping[str, Any]) -> dict[str, Any]:
+    """Deep merge for ``extends``: tables merge key by key, any other value (lists of
+    tables included) is replaced by the child's."""
+    out = dict(base)
+    for key, value in child.items():
+        if isinstance(value, Mapping) and isinstance(out.get(key), Mapping):
+            out[key] = merge(out[key], value)
+        else:
+            out[key] = value
+    return out
+
+
+def read_case_data(path: Path, _seen: tuple[Path, ...] = ()) -> dict[str, Any]:
+    """Parse a case file, resolving ``extends = "other.toml"`` (relative to the file).
+
+    A case that extends another inherits all its values and overrides some: tables merge,
+    lists (``[[reference]]``, ``[[quantity]]``) are replaced when the child gives them.
+    """
+    data = read_toml(path)
+    parent = data.pop("extends", None)
+    if parent is None:
+        return data
+    if not isinstance(parent, str):
+        raise CaseError(str(path), "extends", f"expected a file name, got {_describe(parent)}")
+    base = (path.parent / parent).resolve()
+    if base in _seen or base == path.resolve():
+        raise CaseError(str(path), "extends", f"{parent} extends itself (cycle)")
+    if not base.is_file():
+        raise CaseError(str(path), "extends", f"no such file {parent}")
+    return merge(read_case_data(base, (*_seen, path.resolve())), data)
+
+
 def load_case(
     case: str | Path, overrides: Mapping[str, Any] | list[str] | None = None
 ) -> Any:
@@ -410,7 +442,7 @@ def load_case(
 
     """
     path = resolve_case_path(case)
-    data = read_toml(path)
+    data = read_case_data(path)
     file = str(path)
     if overrides:
         try:

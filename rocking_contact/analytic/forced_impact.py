@@ -40,7 +40,8 @@ def response(times: np.ndarray, *, m: float, k: float, kc: float, gap: float,
                         atol=rtol * 1e-3, events=crossing, dense_output=True)
         t_stop = float(sol.t[-1])
         sel = (times >= t) & (times <= t_stop)
-        out[sel] = sol.sol(times[sel])[0]
+        if sel.any():
+            out[sel] = sol.sol(times[sel])[0]
         if sol.status != 1:
             break
         t = float(sol.t_events[0][0])

@@ -6,8 +6,12 @@ Both step ``M x'' + C x' + K x = p gamma(t) + f_const + G^T F(G x, G x')`` (see
 obstacles on the shock nodes.
 
 Central differences (leapfrog form): ``v_{n+1/2} = v_{n-1/2} + dt a_n``,
-``x_{n+1} = x_n + dt v_{n+1/2}``. Velocity-dependent forces at ``t_n`` use the estimate
-``v_n ~ v_{n-1/2} + dt/2 a_{n-1}``; reported velocities are ``(v_{n-1/2} + v_{n+1/2})/2``.
+``x_{n+1} = x_n + dt v_{n+1/2}``. The linear damping at ``t_n`` uses the estimate
+``v_n ~ v_{n-1/2} + dt/2 a_{n-1}``; the shock law uses the velocity predicted over the
+coming half step, ``v_{n-1/2} + dt a_{n-1}``, so that friction opposes the motion it acts
+on (as the exact law does; with ``v_n`` the stick-slip reversals of SDND100 drift in phase
+and the final stick misses the analytic value by 3%). Reported velocities are
+``(v_{n-1/2} + v_{n+1/2})/2``.
 Exact Coulomb friction chooses the tangential force at ``t_n`` inside the disc ``mu FN``
 so that the node's tangential velocity ``v_{n+1/2}`` vanishes when it can (stick) and
 opposes the slip otherwise, by projected Gauss-Seidel on the Delassus operator
@@ -30,7 +34,7 @@ from dataclasses import dataclass
 import numpy as np
 from numba import njit
 
-from rocking_contact.discrete.shock import project_disc, shock_force
+from rocking_contact.discrete.shock import STATE_SIZE, open_state, project_disc, shock_force
 from rocking_contact.discrete.system import DiscreteSystem
 
 # Per-shock record channels, in order (history columns <NAME>_<shock>).
@@ -92,17 +96,18 @@ def _record(rec, r, R, x, v, a, fn, ft, vn, pn):
 
 @njit(cache=True)
 def _cd_kernel(n_steps, final, step0, every, dt,
-               x, vh, a_prev, anchors, was_open,
+               x, vh, a_prev, state, was_open,
                Minv, K, C, diag, G, P, MiGt, rho, gam, p_sup, f_const,
                R, rec, rec_index):
     n = x.size
     ns = P.shape[0]
     d, dv = np.empty(3), np.empty(3)
-    F, anchor_new = np.empty(3), np.empty(3)
+    F, s_new = np.empty(3), np.empty(STATE_SIZE)
     Jd, Jv = np.empty((3, 3)), np.empty((3, 3))
     fn, ft, vn, pn = np.zeros(ns), np.zeros(ns), np.zeros(ns), np.zeros(ns)
     ftx = np.zeros((ns, 3))
     f, a, v_est, vh_new, v_out = np.empty(n), np.empty(n), np.empty(n), np.empty(n), np.empty(n)
+    v_pred = np.empty(n)
     r = rec_index
     any_exact = False
     for j in range(ns):
@@ -112,6 +117,7 @@ def _cd_kernel(n_steps, final, step0, every, dt,
         step = step0 + i
         for k in range(n):
             v_est[k] = vh[k] + 0.5 * dt * a_prev[k]
+            v_pred[k] = vh[k] + dt * a_prev[k]
             f[k] = p_sup[k] * gam[i] + f_const[k]
         _matvec(K, diag, x, f, -1.0)
         _matvec(C, diag, v_est, f, -1.0)
@@ -128,15 +134,14 @@ def _cd_kernel(n_steps, final, step0, every, dt,
                 was_open[j] = True
                 continue
             _row3(G, j, x, d)
-            _row3(G, j, v_est, dv)
+            _row3(G, j, v_pred, dv)
             if was_open[j]:
-                for c in range(3):
-                    anchors[j, c] = d[c] - dn * nrm[c]
+                open_state(d, nrm, state[j])
                 was_open[j] = False
-            fn[j], ft[j], pn[j], _ = shock_force(P, j, d, dv, anchors[j], F, anchor_new,
+            fn[j], ft[j], pn[j], _ = shock_force(P, j, d, dv, state[j], F, s_new,
                                                   Jd, Jv, False)
-            for c in range(3):
-                anchors[j, c] = anchor_new[c]
+            for c in range(STATE_SIZE):
+                state[j, c] = s_new[c]
             if fn[j] > 0.0:
                 _add_GtF(G, j, F, f, 1.0)
         for k in range(n):
@@ -208,18 +213,17 @@ def _exact_friction(dt, vh, a, G, P, MiGt, rho, fn, ftx, ft):
 
 
 @njit(cache=True)
-def _local_forces(P, G, dloc, vloc, anchors, Floc, anchors_new, Jd_all, Jv_all, out, want_jac):
+def _local_forces(P, G, dloc, vloc, state, Floc, state_new, Jd_all, Jv_all, out, want_jac):
     """Forces of every shock from local displacements/velocities (3 ns vectors)."""
     ns = P.shape[0]
-    F, an = np.empty(3), np.empty(3)
+    F = np.empty(3)
     Jd, Jv = np.empty((3, 3)), np.empty((3, 3))
     for j in range(ns):
         fn, ft, pn, vn = shock_force(P, j, dloc[3 * j:3 * j + 3], vloc[3 * j:3 * j + 3],
-                                     anchors[j], F, an, Jd, Jv, want_jac)
+                                     state[j], F, state_new[j], Jd, Jv, want_jac)
         out[j, 0], out[j, 1], out[j, 2], out[j, 3] = fn, ft, vn, pn
         for c in range(3):
             Floc[3 * j + c] = F[c]
-            anchors_new[j, c] = an[c]
             if want_jac:
                 for m in range(3):
                     Jd_all[j, c, m] = Jd[c, m]
@@ -228,7 +232,7 @@ def _local_forces(P, G, dloc, vloc, anchors, Floc, anchors_new, Jd_all, Jv_all, 
 
 @njit(cache=True)
 def _newmark_kernel(n_steps, final, step0, every, dt, beta, gamma, alpha,
-                    x, v, a, Floc, anchors, M, K, C, diag, Kinv, G, KiGt, W, P,
+                    x, v, a, Floc, state, M, K, C, diag, Kinv, G, KiGt, W, P,
                     gam, p_sup, f_const, tol, max_iter, R, rec, rec_index, stats):
     """Implicit Newmark / HHT steps; returns (records written, steps done, status).
 
@@ -245,7 +249,7 @@ def _newmark_kernel(n_steps, final, step0, every, dt, beta, gamma, alpha,
     tmp, tmp2 = np.empty(n), np.empty(n)
     dfree, dt_loc, vt_loc = np.empty(nl), np.empty(nl), np.empty(nl)
     dloc, vloc, Fnew, res = np.empty(nl), np.empty(nl), np.empty(nl), np.empty(nl)
-    anchors_new = np.empty_like(anchors)
+    state_new = np.empty_like(state)
     Jd_all, Jv_all = np.zeros((ns, 3, 3)), np.zeros((ns, 3, 3))
     J = np.empty((nl, nl))
     out = np.zeros((ns, 4))
@@ -258,8 +262,7 @@ def _newmark_kernel(n_steps, final, step0, every, dt, beta, gamma, alpha,
             for j in range(ns):
                 _row3(G, j, x, dloc[3 * j:3 * j + 3])
                 _row3(G, j, v, vnow[3 * j:3 * j + 3])
-            _local_forces(P, G, dloc, vnow, anchors, res, anchors_new, Jd_all, Jv_all, out,
-                          False)
+            _local_forces(P, G, dloc, vnow, state, res, state_new, Jd_all, Jv_all, out, False)
             _record(rec, r, R, x, v, a, out[:, 0], out[:, 1], out[:, 2], out[:, 3])
             rec[r, rec.shape[1] - 1] = step
             r += 1
@@ -301,8 +304,7 @@ def _newmark_kernel(n_steps, final, step0, every, dt, beta, gamma, alpha,
         for it in range(max_iter + 1):
             for q in range(nl):
                 vloc[q] = vt_loc[q] + c1 * (dloc[q] - dt_loc[q])
-            _local_forces(P, G, dloc, vloc, anchors, Fnew, anchors_new, Jd_all, Jv_all, out,
-                          True)
+            _local_forces(P, G, dloc, vloc, state, Fnew, state_new, Jd_all, Jv_all, out, True)
             rnorm = 0.0
             for q in range(nl):
                 s = 0.0
@@ -310,7 +312,6 @@ def _newmark_kernel(n_steps, final, step0, every, dt, beta, gamma, alpha,
                     s += W[q, m] * Fnew[m]
                 res[q] = dloc[q] - dfree[q] - af * s
                 rnorm = max(rnorm, abs(res[q]))
-            stats[1] += 1
             if rnorm <= tol * scale:
                 converged = True
                 break
@@ -327,6 +328,7 @@ def _newmark_kernel(n_steps, final, step0, every, dt, beta, gamma, alpha,
                             jac += W[q, 3 * j + m] * (Jd_all[j, m, c] + c1 * Jv_all[j, m, c])
                         J[q, 3 * j + c] -= af * jac
             delta = np.linalg.solve(J, res)
+            stats[1] += 1
             for q in range(nl):
                 dloc[q] -= delta[q]
         if not converged:
@@ -345,8 +347,8 @@ def _newmark_kernel(n_steps, final, step0, every, dt, beta, gamma, alpha,
         for q in range(nl):
             Floc[q] = Fnew[q]
         for j in range(ns):
-            for c in range(3):
-                anchors[j, c] = anchors_new[j, c]
+            for c in range(STATE_SIZE):
+                state[j, c] = state_new[j, c]
         stats[0] += 1
     return r, n_steps, 0
 
@@ -379,7 +381,7 @@ class Integrator:
         self.n_channels = 3 * self.R.shape[0] + len(SHOCK_CHANNELS) * ns + 1
         self.step = 0
         self.newton_iterations = 0
-        self.anchors = np.zeros((ns, 3))
+        self.state = np.zeros((ns, STATE_SIZE))
         G = system.G
         self.P = np.ascontiguousarray(system.shock_params)
         self.G = np.ascontiguousarray(G)
@@ -433,7 +435,7 @@ class CentralDifference(Integrator):
     def _advance_impl(self, n_steps: int, gam: np.ndarray, final: bool, rec: np.ndarray) -> int:
         s = self.system
         return _cd_kernel(n_steps, final, self.step, self.every, self.dt,
-                          self.x, self.vh, self.a_prev, self.anchors, self.was_open,
+                          self.x, self.vh, self.a_prev, self.state, self.was_open,
                           self.Minv, s.K, s.C, s.diagonal, self.G, self.P, self.MiGt, self.rho,
                           gam, s.p_support, s.f_const, self.R, rec, 0)
 
@@ -460,15 +462,15 @@ class Newmark(Integrator):
         self.x, self.v = s.x0.copy(), s.v0.copy()
         ns = len(s.shock_names)
         self.Floc = np.zeros(3 * ns)
-        # Committed forces and anchors at t0 (anchors at the initial contact points).
+        # Committed forces and shock states at t0, contacts starting where they are.
         out = np.zeros((ns, 4))
         d, vloc = s.G @ self.x, s.G @ self.v
         for j in range(ns):
-            n = s.shock_params[j, :3]
-            self.anchors[j] = d[3 * j:3 * j + 3] - (d[3 * j:3 * j + 3] @ n) * n
-        anchors_new = np.zeros_like(self.anchors)
-        _local_forces(self.P, self.G, d, vloc, self.anchors, self.Floc, anchors_new,
+            open_state(d[3 * j:3 * j + 3], self.P[j, :3], self.state[j])
+        state_new = np.zeros_like(self.state)
+        _local_forces(self.P, self.G, d, vloc, self.state, self.Floc, state_new,
                       np.zeros((ns, 3, 3)), np.zeros((ns, 3, 3)), out, False)
+        self.state[:] = state_new
         f = s.p_support * gamma0 + s.f_const - s.K @ self.x - s.C @ self.v + s.G.T @ self.Floc
         self.a = np.linalg.solve(s.M, f)
         self.stats = np.zeros(3)
@@ -477,7 +479,7 @@ class Newmark(Integrator):
         s = self.system
         r, done, status = _newmark_kernel(
             n_steps, final, self.step, self.every, self.dt, self.beta, self.gamma, self.alpha,
-            self.x, self.v, self.a, self.Floc, self.anchors, s.M, s.K, s.C, s.diagonal,
+            self.x, self.v, self.a, self.Floc, self.state, s.M, s.K, s.C, s.diagonal,
             self.Kinv, self.G, self.KiGt, self.W, self.P, gam, s.p_support, s.f_const,
             self.tol, self.max_iter, self.R, rec, 0, self.stats)
         self.newton_iterations = int(self.stats[1])

@@ -1,11 +1,23 @@
-"""The shock law of a node against a plane obstacle (compiled; see :mod:`.case` for the
-conventions).
+"""The shock law of a node against a plane obstacle (compiled; conventions in :mod:`.case`).
 
-One shock ``j`` has parameters ``P[j] = (nx, ny, nz, gap, kn, cn, kt, ct, mu, exact)`` and
-one state variable, the stick anchor (the tangential position where the stick spring is at
-rest). :func:`shock_force` returns the force *on the node* and, for Newton, its derivatives
-with respect to the node's displacement and velocity. The anchor is updated in a separate
-array so that a rejected Newton iterate leaves the committed state untouched.
+One shock ``j`` has parameters ``P[j] = (nx, ny, nz, gap, kn, cn, kt, ct, mu, exact)`` and a
+state row ``S[j] = (stick, Ft_old[3], xt_old[3], vt_old[3])``: whether it sticks, and the
+tangential force, tangential position and tangential velocity of the last evaluation.
+
+Normal force: ``FN = kn p + cn dp/dt`` for a penetration ``p > 0``, clipped at 0.
+
+Tangential force (``friction = "regularised"``, the stick-slip logic of Code_Aster's DIS_CHOC):
+
+- sliding continues while the tangential velocity ``vt`` keeps its direction
+  (``vt . vt_old >= 0``) and ``|vt| >`` :data:`SLIP_VELOCITY`: ``Ft = -mu FN vt/|vt|``;
+- otherwise the contact sticks through an incremental spring,
+  ``Ft = Ft_old - kt (xt - xt_old) - ct vt``; if ``|Ft| > mu FN`` it slides instead.
+
+So a reversal of the sliding velocity starts a stick phase from the force the contact had,
+and a new contact starts sliding if it arrives with a tangential velocity. The state is
+written to a separate row so that a rejected Newton iterate leaves the committed one intact.
+With ``friction = "exact"`` (or ``mu = 0``) this law gives no tangential force; the
+integrator solves the set-valued Coulomb law itself.
 """
 
 from __future__ import annotations
@@ -13,21 +25,35 @@ from __future__ import annotations
 import numpy as np
 from numba import njit
 
+#: state columns: stick flag, previous tangential force, position, velocity
+STATE_SIZE = 10
+#: below this tangential speed (m/s) a sliding contact is taken as stopped (as Code_Aster)
+SLIP_VELOCITY = 1.0e-6
+
 
 @njit(cache=True)
-def shock_force(P, j, d, dv, anchor, F, anchor_new, Jd, Jv, want_jac):  # noqa: D417
+def open_state(d, n, S_new):
+    """State of an open contact: nothing stored but the tangential position."""
+    dn = d[0] * n[0] + d[1] * n[1] + d[2] * n[2]
+    for i in range(STATE_SIZE):
+        S_new[i] = 0.0
+    for i in range(3):
+        S_new[4 + i] = d[i] - dn * n[i]
+
+
+@njit(cache=True)
+def shock_force(P, j, d, dv, S, F, S_new, Jd, Jv, want_jac):  # noqa: D417
     """Force on the node of shock ``j`` at displacement ``d`` and velocity ``dv`` (3-vectors).
 
-    Writes ``F`` (N), the updated anchor, and when ``want_jac`` the Jacobians
+    Writes ``F`` (N), the new state row ``S_new`` and, when ``want_jac``, the Jacobians
     ``Jd = dF/dd`` (N/m) and ``Jv = dF/d(dv)`` (N.s/m). Returns
     ``(FN, FT, penetration, normal velocity)`` with ``FN >= 0`` the normal force magnitude
     and ``FT`` the tangential force magnitude.
     """
-    nx, ny, nz = P[j, 0], P[j, 1], P[j, 2]
+    n = P[j, 0:3]
     gap, kn, cn, kt, ct, mu, exact = P[j, 3], P[j, 4], P[j, 5], P[j, 6], P[j, 7], P[j, 8], P[j, 9]
-    n = (nx, ny, nz)
-    dn = d[0] * nx + d[1] * ny + d[2] * nz
-    vn = dv[0] * nx + dv[1] * ny + dv[2] * nz
+    dn = d[0] * n[0] + d[1] * n[1] + d[2] * n[2]
+    vn = dv[0] * n[0] + dv[1] * n[1] + dv[2] * n[2]
     pen = dn - gap
     for i in range(3):
         F[i] = 0.0
@@ -36,15 +62,13 @@ def shock_force(P, j, d, dv, anchor, F, anchor_new, Jd, Jv, want_jac):  # noqa: 
                 Jd[i, k] = 0.0
                 Jv[i, k] = 0.0
     if pen <= 0.0:
-        # Open: the next contact starts sticking where it touches.
-        for i in range(3):
-            anchor_new[i] = d[i] - dn * n[i]
+        open_state(d, n, S_new)
         return 0.0, 0.0, pen, vn
     fn = kn * pen + cn * vn
     if fn <= 0.0:
-        # Closing penetration with damping that would pull: obstacles never pull.
-        for i in range(3):
-            anchor_new[i] = anchor[i]
+        # Penetrating but separating fast: damping would pull, and obstacles never pull.
+        for i in range(STATE_SIZE):
+            S_new[i] = S[i]
         return 0.0, 0.0, pen, vn
     for i in range(3):
         F[i] = -fn * n[i]
@@ -53,46 +77,45 @@ def shock_force(P, j, d, dv, anchor, F, anchor_new, Jd, Jv, want_jac):  # noqa: 
             for k in range(3):
                 Jd[i, k] -= kn * n[i] * n[k]
                 Jv[i, k] -= cn * n[i] * n[k]
-    if exact > 0.0 or (kt == 0.0 and ct == 0.0) or mu == 0.0:
-        # No stick spring (exact Coulomb is solved at velocity level by the integrator).
-        for i in range(3):
-            anchor_new[i] = d[i] - dn * n[i]
-        return fn, 0.0, pen, vn
-    trial = np.empty(3)
+    xt, vt, ft = np.empty(3), np.empty(3), np.empty(3)
     for i in range(3):
-        dt_i = d[i] - dn * n[i]
-        vt_i = dv[i] - vn * n[i]
-        trial[i] = -kt * (dt_i - anchor[i]) - ct * vt_i
-    tn = np.sqrt(trial[0] ** 2 + trial[1] ** 2 + trial[2] ** 2)
+        xt[i] = d[i] - dn * n[i]
+        vt[i] = dv[i] - vn * n[i]
+    if exact > 0.0 or mu == 0.0:
+        open_state(d, n, S_new)
+        return fn, 0.0, pen, vn
+    speed = np.sqrt(vt[0] ** 2 + vt[1] ** 2 + vt[2] ** 2)
+    same_way = vt[0] * S[7] + vt[1] * S[8] + vt[2] * S[9] >= 0.0
     limit = mu * fn
-    if tn <= limit:
+    sliding = S[0] == 0.0 and same_way and speed > SLIP_VELOCITY
+    if not sliding:
         for i in range(3):
-            F[i] += trial[i]
-            anchor_new[i] = anchor[i]
-        if want_jac:
+            ft[i] = S[1 + i] - kt * (xt[i] - S[4 + i]) - ct * vt[i]
+        sliding = np.sqrt(ft[0] ** 2 + ft[1] ** 2 + ft[2] ** 2) > limit
+        if not sliding and want_jac:
             for i in range(3):
                 for k in range(3):
                     pt = (1.0 if i == k else 0.0) - n[i] * n[k]
                     Jd[i, k] -= kt * pt
                     Jv[i, k] -= ct * pt
-        return fn, tn, pen, vn
-    # Sliding: the force sits on the Coulomb circle, the anchor follows the node.
-    for i in range(3):
-        e_i = trial[i] / tn
-        F[i] += limit * e_i
-        vt_i = dv[i] - vn * n[i]
-        dt_i = d[i] - dn * n[i]
-        anchor_new[i] = dt_i + (limit * e_i + ct * vt_i) / kt if kt > 0.0 else dt_i
-    if want_jac:
-        # dF_t = mu e dFN + (limit/|trial|) (P_t - e e^T) d(trial), e tangential.
+    if sliding:
         for i in range(3):
-            e_i = trial[i] / tn
-            for k in range(3):
-                e_k = trial[k] / tn
-                q = (1.0 if i == k else 0.0) - n[i] * n[k] - e_i * e_k
-                Jd[i, k] += mu * e_i * kn * n[k] - limit / tn * kt * q
-                Jv[i, k] += mu * e_i * cn * n[k] - limit / tn * ct * q
-    return fn, limit, pen, vn
+            ft[i] = -limit * vt[i] / speed if speed > 0.0 else 0.0
+        if want_jac and speed > 0.0:
+            # d(-mu FN e) = -mu e dFN - (mu FN / |vt|) (P_t - e e^T) d(vt)
+            for i in range(3):
+                e_i = vt[i] / speed
+                for k in range(3):
+                    q = (1.0 if i == k else 0.0) - n[i] * n[k] - e_i * vt[k] / speed
+                    Jd[i, k] -= mu * e_i * kn * n[k]
+                    Jv[i, k] -= mu * e_i * cn * n[k] + limit / speed * q
+    S_new[0] = 0.0 if sliding else 1.0
+    for i in range(3):
+        F[i] += ft[i]
+        S_new[1 + i] = ft[i]
+        S_new[4 + i] = xt[i]
+        S_new[7 + i] = vt[i]
+    return fn, np.sqrt(ft[0] ** 2 + ft[1] ** 2 + ft[2] ** 2), pen, vn
 
 
 @njit(cache=True)

@@ -34,7 +34,13 @@ from dataclasses import dataclass
 import numpy as np
 from numba import njit
 
-from rocking_contact.discrete.shock import STATE_SIZE, open_state, project_disc, shock_force
+from rocking_contact.discrete.shock import (
+    STATE_SIZE,
+    normal_force,
+    open_state,
+    project_disc,
+    shock_force,
+)
 from rocking_contact.discrete.system import DiscreteSystem
 
 # Per-shock record channels, in order (history columns <NAME>_<shock>).
@@ -97,7 +103,7 @@ def _record(rec, r, R, x, v, a, fn, ft, vn, pn):
 @njit(cache=True)
 def _cd_kernel(n_steps, final, step0, every, dt,
                x, vh, a_prev, state, was_open,
-               Minv, K, C, diag, G, P, MiGt, rho, gam, p_sup, f_const,
+               Minv, K, C, diag, G, Gn, P, MiGt, rho, gam, p_sup, f_const,
                R, rec, rec_index):
     n = x.size
     ns = P.shape[0]
@@ -122,21 +128,28 @@ def _cd_kernel(n_steps, final, step0, every, dt,
         _matvec(K, diag, x, f, -1.0)
         _matvec(C, diag, v_est, f, -1.0)
         for j in range(ns):
-            # Normal gap first: open shocks cost one row product.
-            nrm = P[j, 0:3]
+            # Normal gap first (one row of Gn): open shocks cost nothing more.
             dn = 0.0
             for k in range(n):
-                dn += (G[3 * j, k] * nrm[0] + G[3 * j + 1, k] * nrm[1]
-                       + G[3 * j + 2, k] * nrm[2]) * x[k]
+                dn += Gn[j, k] * x[k]
             pn[j] = dn - P[j, 3]
             if pn[j] <= 0.0:
                 fn[j], ft[j] = 0.0, 0.0
                 was_open[j] = True
                 continue
+            if P[j, 8] == 0.0:
+                # Frictionless: the force stays along the normal.
+                vnj = 0.0
+                for k in range(n):
+                    vnj += Gn[j, k] * v_pred[k]
+                fn[j], ft[j] = normal_force(P, j, pn[j], vnj), 0.0
+                for k in range(n):
+                    f[k] -= fn[j] * Gn[j, k]
+                continue
             _row3(G, j, x, d)
             _row3(G, j, v_pred, dv)
             if was_open[j]:
-                open_state(d, nrm, state[j])
+                open_state(d, P[j, 0:3], state[j])
                 was_open[j] = False
             fn[j], ft[j], pn[j], _ = shock_force(P, j, d, dv, state[j], F, s_new,
                                                   Jd, Jv, False)
@@ -156,8 +169,7 @@ def _cd_kernel(n_steps, final, step0, every, dt,
             for j in range(ns):
                 vnj = 0.0
                 for k in range(n):
-                    vnj += (G[3 * j, k] * P[j, 0] + G[3 * j + 1, k] * P[j, 1]
-                            + G[3 * j + 2, k] * P[j, 2]) * v_out[k]
+                    vnj += Gn[j, k] * v_out[k]
                 vn[j] = vnj
             _record(rec, r, R, x, v_out, a, fn, ft, vn, pn)
             rec[r, rec.shape[1] - 1] = step
@@ -385,6 +397,9 @@ class Integrator:
         G = system.G
         self.P = np.ascontiguousarray(system.shock_params)
         self.G = np.ascontiguousarray(G)
+        # Normal rows: Gn[j] @ x is the displacement of shock j's node along its normal.
+        self.Gn = np.ascontiguousarray(
+            np.einsum("jc,jcn->jn", self.P[:, :3], G.reshape(ns, 3, -1)))
 
     def advance(self, n_steps: int, gam: np.ndarray, final: bool) -> Chunk:
         """Advance ``n_steps`` steps; ``gam`` holds the support acceleration at the
@@ -436,7 +451,8 @@ class CentralDifference(Integrator):
         s = self.system
         return _cd_kernel(n_steps, final, self.step, self.every, self.dt,
                           self.x, self.vh, self.a_prev, self.state, self.was_open,
-                          self.Minv, s.K, s.C, s.diagonal, self.G, self.P, self.MiGt, self.rho,
+                          self.Minv, s.K, s.C, s.diagonal, self.G, self.Gn, self.P, self.MiGt,
+                          self.rho,
                           gam, s.p_support, s.f_const, self.R, rec, 0)
 
 

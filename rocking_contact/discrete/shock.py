@@ -42,6 +42,15 @@ def open_state(d, n, S_new):
 
 
 @njit(cache=True)
+def normal_force(P, j, pen, vn):
+    """Normal force magnitude (N) of shock ``j`` at penetration ``pen`` and normal velocity
+    ``vn``: ``kn pen + cn vn`` while penetrating, clipped at 0 (obstacles never pull)."""
+    if pen <= 0.0:
+        return 0.0
+    return max(P[j, 4] * pen + P[j, 5] * vn, 0.0)
+
+
+@njit(cache=True)
 def shock_force(P, j, d, dv, S, F, S_new, Jd, Jv, want_jac):  # noqa: D417
     """Force on the node of shock ``j`` at displacement ``d`` and velocity ``dv`` (3-vectors).
 
@@ -64,7 +73,7 @@ def shock_force(P, j, d, dv, S, F, S_new, Jd, Jv, want_jac):  # noqa: D417
     if pen <= 0.0:
         open_state(d, n, S_new)
         return 0.0, 0.0, pen, vn
-    fn = kn * pen + cn * vn
+    fn = normal_force(P, j, pen, vn)
     if fn <= 0.0:
         # Penetrating but separating fast: damping would pull, and obstacles never pull.
         for i in range(STATE_SIZE):

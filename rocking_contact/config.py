@@ -340,7 +340,8 @@ class TimeSpan:
         if self.end <= self.start:
             raise ValueError(f"end: {self.end:g} is not after start {self.start:g}")
         if self.step > self.end - self.start:
-            raise ValueError(f"step: {self.step:g} is longer than the run {self.end - self.start:g}")
+            span = self.end - self.start
+            raise ValueError(f"step: {self.step:g} is longer than the run {span:g}")
 
     @property
     def n_steps(self) -> int:

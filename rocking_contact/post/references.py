@@ -111,13 +111,17 @@ def format_table(case: str, checks: list[Mapping[str, Any]]) -> str:
     """A plain-text comparison table: quantity, reference, computed, error, tolerance..."""
     header = ("quantity", "reference", "computed", "rel. error", "tolerance", "source", "pass")
     rows = []
+
+    def number(x: Any, fmt: str) -> str:
+        return format(x, fmt) if x is not None and math.isfinite(x) else "—"
+
     for c in checks:
         value = c["value"]
         rows.append((
             c["quantity"],
             f"{c['reference']:.6g}",
-            f"{value:.6g}" if value is not None and math.isfinite(value) else "—",
-            f"{c['rel_error']:.2e}" if c["rel_error"] is not None and math.isfinite(c["rel_error"]) else "—",
+            number(value, ".6g"),
+            number(c["rel_error"], ".2e"),
             _tol_text(c),
             c["source"],
             {True: "ok", False: "FAIL", None: "-"}[c["passed"]],

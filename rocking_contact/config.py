@@ -355,6 +355,7 @@ class TimeSpan:
 #: kind -> module holding ``SCHEMA`` (the case dataclass) and ``run(case, progress)``.
 KINDS: dict[str, str] = {
     "discrete": "rocking_contact.discrete.runner",
+    "rigid": "rocking_contact.analytic.rigid_runner",
 }
 
 

@@ -43,6 +43,8 @@ from rocking_contact.discrete.shock import (
 )
 from rocking_contact.discrete.system import DiscreteSystem
 
+#: Newton iterations after which the stick/slip branch of each shock is kept fixed
+FREEZE_BRANCH_AFTER = 8
 # Per-shock record channels, in order (history columns <NAME>_<shock>).
 SHOCK_CHANNELS = ("FN", "FT", "VN", "PN")
 
@@ -225,14 +227,16 @@ def _exact_friction(dt, vh, a, G, P, MiGt, rho, fn, ftx, ft):
 
 
 @njit(cache=True)
-def _local_forces(P, G, dloc, vloc, state, Floc, state_new, Jd_all, Jv_all, out, want_jac):
+def _local_forces(P, G, dloc, vloc, state, Floc, state_new, Jd_all, Jv_all, out, want_jac,
+                  branch, slip_dir):
     """Forces of every shock from local displacements/velocities (3 ns vectors)."""
     ns = P.shape[0]
     F = np.empty(3)
     Jd, Jv = np.empty((3, 3)), np.empty((3, 3))
     for j in range(ns):
         fn, ft, pn, vn = shock_force(P, j, dloc[3 * j:3 * j + 3], vloc[3 * j:3 * j + 3],
-                                     state[j], F, state_new[j], Jd, Jv, want_jac)
+                                     state[j], F, state_new[j], Jd, Jv, want_jac, branch[j],
+                                     slip_dir[j])
         out[j, 0], out[j, 1], out[j, 2], out[j, 3] = fn, ft, vn, pn
         for c in range(3):
             Floc[3 * j + c] = F[c]
@@ -266,6 +270,9 @@ def _newmark_kernel(n_steps, final, step0, every, dt, beta, gamma, alpha,
     J = np.empty((nl, nl))
     out = np.zeros((ns, 4))
     vnow = np.empty(nl)
+    free_branch = np.full(ns, -1, dtype=np.int64)
+    branch = np.full(ns, -1, dtype=np.int64)
+    slip_dir = np.zeros((ns, 3))
     r = rec_index
     for i in range(n_steps + (1 if final else 0)):
         step = step0 + i
@@ -274,7 +281,8 @@ def _newmark_kernel(n_steps, final, step0, every, dt, beta, gamma, alpha,
             for j in range(ns):
                 _row3(G, j, x, dloc[3 * j:3 * j + 3])
                 _row3(G, j, v, vnow[3 * j:3 * j + 3])
-            _local_forces(P, G, dloc, vnow, state, res, state_new, Jd_all, Jv_all, out, False)
+            _local_forces(P, G, dloc, vnow, state, res, state_new, Jd_all, Jv_all, out, False,
+                          free_branch, slip_dir)
             _record(rec, r, R, x, v, a, out[:, 0], out[:, 1], out[:, 2], out[:, 3])
             rec[r, rec.shape[1] - 1] = step
             r += 1
@@ -306,6 +314,7 @@ def _newmark_kernel(n_steps, final, step0, every, dt, beta, gamma, alpha,
         for q in range(nl):
             dloc[q] = dfree[q]
         converged = False
+        branch[:] = -1
         rnorm = 0.0
         scale = 0.0
         for q in range(nl):
@@ -316,7 +325,15 @@ def _newmark_kernel(n_steps, final, step0, every, dt, beta, gamma, alpha,
         for it in range(max_iter + 1):
             for q in range(nl):
                 vloc[q] = vt_loc[q] + c1 * (dloc[q] - dt_loc[q])
-            _local_forces(P, G, dloc, vloc, state, Fnew, state_new, Jd_all, Jv_all, out, True)
+            if it == FREEZE_BRANCH_AFTER:
+                for j in range(ns):
+                    branch[j] = int(state_new[j, 0])
+                    speed = np.sqrt(state_new[j, 7] ** 2 + state_new[j, 8] ** 2
+                                    + state_new[j, 9] ** 2)
+                    for c in range(3):
+                        slip_dir[j, c] = state_new[j, 7 + c] / speed if speed > 0 else 0.0
+            _local_forces(P, G, dloc, vloc, state, Fnew, state_new, Jd_all, Jv_all, out, True,
+                          branch, slip_dir)
             rnorm = 0.0
             for q in range(nl):
                 s = 0.0
@@ -399,7 +416,7 @@ class Integrator:
         self.G = np.ascontiguousarray(G)
         # Normal rows: Gn[j] @ x is the displacement of shock j's node along its normal.
         self.Gn = np.ascontiguousarray(
-            np.einsum("jc,jcn->jn", self.P[:, :3], G.reshape(ns, 3, -1)))
+            np.einsum("jc,jcn->jn", self.P[:, :3], G.reshape(ns, 3, G.shape[1])))
 
     def advance(self, n_steps: int, gam: np.ndarray, final: bool) -> Chunk:
         """Advance ``n_steps`` steps; ``gam`` holds the support acceleration at the
@@ -485,7 +502,8 @@ class Newmark(Integrator):
             open_state(d[3 * j:3 * j + 3], self.P[j, :3], self.state[j])
         state_new = np.zeros_like(self.state)
         _local_forces(self.P, self.G, d, vloc, self.state, self.Floc, state_new,
-                      np.zeros((ns, 3, 3)), np.zeros((ns, 3, 3)), out, False)
+                      np.zeros((ns, 3, 3)), np.zeros((ns, 3, 3)), out, False,
+                      np.full(ns, -1, dtype=np.int64), np.zeros((ns, 3)))
         self.state[:] = state_new
         f = s.p_support * gamma0 + s.f_const - s.K @ self.x - s.C @ self.v + s.G.T @ self.Floc
         self.a = np.linalg.solve(s.M, f)

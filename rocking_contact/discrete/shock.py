@@ -51,11 +51,16 @@ def normal_force(P, j, pen, vn):
 
 
 @njit(cache=True)
-def shock_force(P, j, d, dv, S, F, S_new, Jd, Jv, want_jac):  # noqa: D417
+def shock_force(P, j, d, dv, S, F, S_new, Jd, Jv, want_jac, branch=-1,  # noqa: D417
+                direction=None):
     """Force on the node of shock ``j`` at displacement ``d`` and velocity ``dv`` (3-vectors).
 
     Writes ``F`` (N), the new state row ``S_new`` and, when ``want_jac``, the Jacobians
-    ``Jd = dF/dd`` (N/m) and ``Jv = dF/d(dv)`` (N.s/m). Returns
+    ``Jd = dF/dd`` (N/m) and ``Jv = dF/d(dv)`` (N.s/m). ``branch`` imposes the friction
+    branch (0 slide, 1 stick; -1 lets the law decide): Newton freezes it after a few
+    iterations, since the stick-slip decision can otherwise flip between iterates; with
+    ``branch = 0`` a given unit ``direction`` of the slip velocity fixes the friction force's
+    direction too (near a reversal -vt/|vt| would flip sign between iterates). Returns
     ``(FN, FT, penetration, normal velocity)`` with ``FN >= 0`` the normal force magnitude
     and ``FT`` the tangential force magnitude.
     """
@@ -96,18 +101,30 @@ def shock_force(P, j, d, dv, S, F, S_new, Jd, Jv, want_jac):  # noqa: D417
     speed = np.sqrt(vt[0] ** 2 + vt[1] ** 2 + vt[2] ** 2)
     same_way = vt[0] * S[7] + vt[1] * S[8] + vt[2] * S[9] >= 0.0
     limit = mu * fn
-    sliding = S[0] == 0.0 and same_way and speed > SLIP_VELOCITY
+    if branch >= 0:
+        sliding = branch == 0
+    else:
+        sliding = S[0] == 0.0 and same_way and speed > SLIP_VELOCITY
     if not sliding:
         for i in range(3):
             ft[i] = S[1 + i] - kt * (xt[i] - S[4 + i]) - ct * vt[i]
-        sliding = np.sqrt(ft[0] ** 2 + ft[1] ** 2 + ft[2] ** 2) > limit
+        if branch < 0:
+            sliding = np.sqrt(ft[0] ** 2 + ft[1] ** 2 + ft[2] ** 2) > limit
         if not sliding and want_jac:
             for i in range(3):
                 for k in range(3):
                     pt = (1.0 if i == k else 0.0) - n[i] * n[k]
                     Jd[i, k] -= kt * pt
                     Jv[i, k] -= ct * pt
-    if sliding:
+    if sliding and branch == 0 and direction is not None:
+        for i in range(3):
+            ft[i] = -limit * direction[i]
+        if want_jac:
+            for i in range(3):
+                for k in range(3):
+                    Jd[i, k] -= mu * direction[i] * kn * n[k]
+                    Jv[i, k] -= mu * direction[i] * cn * n[k]
+    elif sliding:
         for i in range(3):
             ft[i] = -limit * vt[i] / speed if speed > 0.0 else 0.0
         if want_jac and speed > 0.0:

@@ -1,0 +1,61 @@
+"""Impact post-processing on signals with known impacts."""
+
+import numpy as np
+import pytest
+
+from rocking_contact.post.impacts import analyse, find_impacts
+
+
+def half_sines(t, starts, duration, amplitude):
+    """Normal force pulses and a penetration that crosses zero smoothly at their ends."""
+    fn, pn = np.zeros_like(t), -np.ones_like(t)
+    for s in starts:
+        near = (t > s - duration / 2) & (t < s + 1.5 * duration)
+        pn[near] = np.sin(np.pi * (t[near] - s) / duration)
+        inside = (t > s) & (t < s + duration)
+        fn[inside] = amplitude * np.sin(np.pi * (t[inside] - s) / duration)
+    return fn, pn
+
+
+def test_half_sine_impacts_are_measured():
+    t = np.linspace(0.0, 1.0, 100001)
+    fn, pn = half_sines(t, [0.1, 0.5], 0.03, 1000.0)
+    vn = np.gradient(pn, t)
+    impacts = find_impacts(t, fn, vn, pn)
+    assert len(impacts) == 2
+    for imp, s in zip(impacts, [0.1, 0.5]):
+        assert imp["start"] == pytest.approx(s, abs=1e-7)
+        assert imp["duration"] == pytest.approx(0.03, abs=1e-7)
+        assert imp["max_force"] == pytest.approx(1000.0, rel=1e-6)
+        assert imp["t_max"] == pytest.approx(s + 0.015, abs=1e-5)
+        assert imp["impulse"] == pytest.approx(2 * 1000.0 * 0.03 / np.pi, rel=1e-6)
+        assert imp["speed"] == pytest.approx(np.pi / 0.03, rel=1e-3)
+
+
+def test_threshold_and_rest_duration_merge():
+    t = np.linspace(0.0, 1.0, 10001)
+    fn, pn = half_sines(t, [0.1, 0.135, 0.6], 0.03, 100.0)
+    vn = np.zeros_like(t)
+    assert len(find_impacts(t, fn, vn, pn)) == 3
+    assert len(find_impacts(t, fn, vn, pn, min_rest=0.01)) == 2
+    # A threshold above the peaks sees nothing; just below them, short impacts.
+    assert find_impacts(t, fn, vn, threshold=101.0) == []
+    short = find_impacts(t, fn, vn, threshold=99.0)
+    assert len(short) == 3 and all(i["duration"] < 0.005 for i in short)
+
+
+def test_statistics_and_quantities():
+    t = np.linspace(0.0, 1.0, 10001)
+    fn, pn = half_sines(t, [0.1, 0.5], 0.03, 100.0)
+    fn[(t > 0.5)] *= 3.0
+    impacts, stats, q = analyse(t, {"S": ("NO1", fn, np.zeros_like(t), pn)}, threshold=0.0,
+                                min_rest=0.0, classes=4)
+    s = stats["S"]
+    assert s["count"] == 2 and q["impact.S.count"] == 2
+    assert s["max_abs_force"] == pytest.approx(300.0, rel=1e-6)
+    assert s["mean_max_force"] == pytest.approx(200.0, rel=1e-6)
+    assert s["std_max_force"] == pytest.approx(100.0, rel=1e-6)
+    assert [c["count"] for c in s["histogram"]] == [0, 1, 0, 1]
+    assert sum(c["probability"] for c in s["histogram"]) == pytest.approx(1.0)
+    assert q["impact.S.2.max_force"] == pytest.approx(300.0, rel=1e-6)
+    assert impacts[0]["node"] == "NO1" and impacts[1]["index"] == 2

@@ -1,0 +1,135 @@
+"""Integrators and assembly of the discrete module on problems with known answers."""
+
+import numpy as np
+import pytest
+
+from rocking_contact.config import build
+from rocking_contact.discrete.case import DiscreteCase
+from rocking_contact.discrete.runner import integrate
+from rocking_contact.discrete.system import assemble
+
+
+def make_case(nodes, springs=(), shocks=(), relations=(), solver=None, end=0.2, step=1e-4,
+              support=None, damping=None, gravity=(0.0, 0.0, 0.0)):
+    model = {"node": list(nodes), "spring": list(springs), "shock": list(shocks),
+             "relation": list(relations), "gravity": list(gravity)}
+    if support:
+        model["support"] = support
+    if damping:
+        model["damping"] = damping
+    data = {"case": {"name": "t", "title": "t", "kind": "discrete"}, "model": model,
+            "time": {"start": 0.0, "end": end, "step": step},
+            "solver": solver or {}}
+    return build(DiscreteCase, data, file="<test>")
+
+
+def chain(n=3, v0=1.0):
+    nodes = [{"name": "N0", "fixed": ["DX", "DY", "DZ"]}]
+    springs = []
+    for i in range(1, n + 1):
+        nodes.append({"name": f"N{i}", "mass": float(i), "fixed": ["DY", "DZ"],
+                      "v0": [v0 if i == n else 0.0, 0.0, 0.0]})
+        springs.append({"name": f"K{i}", "nodes": [f"N{i - 1}", f"N{i}"],
+                        "stiffness": [1e4 * i, 0.0, 0.0]})
+    return nodes, springs
+
+
+def energy(case, history):
+    system = assemble(case.model, case.solver)
+    masses = {n.name: n.mass for n in case.model.node}
+    kin = sum(0.5 * masses[k[3:]] * history[k] ** 2 for k in history if k.startswith("VX_"))
+    u = {n.name: np.zeros_like(history["time"]) for n in case.model.node}
+    for k in history:
+        if k.startswith("DX_"):
+            u[k[3:]] = history[k]
+    pot = sum(0.5 * s.stiffness[0] * (u[s.nodes[1]] - u[s.nodes[0]]) ** 2
+              for s in case.model.spring)
+    assert system.n == 3
+    return kin + pot
+
+
+def test_average_acceleration_conserves_energy():
+    nodes, springs = chain()
+    case = make_case(nodes, springs, solver={"scheme": "newmark"}, end=0.1, step=1e-4)
+    history, _, failure = integrate(case, assemble(case.model, case.solver))
+    assert failure is None
+    e = energy(case, history)
+    assert np.abs(e - e[0]).max() <= 1e-10 * e[0]
+
+
+def test_hht_dissipates_and_central_difference_is_bounded():
+    nodes, springs = chain()
+    hht = make_case(nodes, springs, solver={"scheme": "hht", "alpha": -0.3}, end=1.0, step=1e-2)
+    e = energy(hht, integrate(hht, assemble(hht.model, hht.solver))[0])
+    assert e[-1] < 0.9 * e[0]  # (the physical energy of HHT need not decrease monotonically)
+    cd = make_case(nodes, springs, solver={"scheme": "central_difference"}, end=0.2, step=1e-4)
+    e = energy(cd, integrate(cd, assemble(cd.model, cd.solver))[0])
+    assert np.abs(e - e[0]).max() <= 1e-2 * e[0]
+
+
+@pytest.mark.parametrize("scheme", ["central_difference", "newmark"])
+def test_modal_and_physical_spaces_agree_with_all_modes(scheme):
+    nodes, springs = chain()
+    shocks = [{"name": "S", "node": "N3", "normal": [1.0, 0.0, 0.0], "gap": 1e-3,
+               "kn": 1e7}]
+    runs = []
+    for space in ("physical", "modal"):
+        case = make_case(nodes, springs, shocks, solver={"scheme": scheme, "space": space},
+                         end=0.1, step=1e-5)
+        runs.append(integrate(case, assemble(case.model, case.solver))[0])
+    assert runs[0]["FN_S"].max() > 0  # the shock is exercised
+    # Explicit: the same arithmetic up to round-off; implicit: up to Newton's tolerance.
+    tol = 1e-9 if scheme == "central_difference" else 1e-7
+    for key in runs[0]:
+        scale = np.abs(runs[0][key]).max()
+        assert np.abs(runs[1][key] - runs[0][key]).max() <= tol * scale, key
+
+
+def test_relation_keeps_dofs_equal():
+    nodes = [{"name": "P", "mass": 2.0, "fixed": ["DZ"], "u0": [1e-3, 1e-3, 0.0]}]
+    springs = [{"name": "K", "nodes": ["P"], "stiffness": [1e4, 3e4, 0.0]}]
+    relations = [{"dofs": ["P.DX", "P.DY"], "coefficients": [1.0, -1.0]}]
+    case = make_case(nodes, springs, relations=relations, end=0.05)
+    system = assemble(case.model, case.solver)
+    assert system.n == 1
+    history = integrate(case, system)[0]
+    np.testing.assert_allclose(history["DX_P"], history["DY_P"], rtol=0, atol=1e-15)
+    # One dof, mass 2 x 2 kg along the line, stiffness 1e4 + 3e4: w^2 = 4e4 / 4.
+    w = np.sqrt(4e4 / 4.0)
+    np.testing.assert_allclose(history["DX_P"], 1e-3 * np.cos(w * history["time"]),
+                               atol=2e-3 * 1e-3)
+
+
+def test_support_acceleration_relative_formulation():
+    """Constant support acceleration a0 with damping: the mass settles at -m a0 / K."""
+    nodes = [{"name": "S", "fixed": ["DX", "DY", "DZ"]},
+             {"name": "M", "mass": 10.0, "fixed": ["DY", "DZ"]}]
+    springs = [{"name": "K", "nodes": ["S", "M"], "stiffness": [1e4, 0, 0]}]
+    case = make_case(nodes, springs, end=3.0, step=1e-3,
+                     support={"acceleration": {"type": "table", "times": [0.0, 10.0],
+                                               "values": [3.0, 3.0]}},
+                     damping={"modal_ratio": 0.2}, solver={"scheme": "newmark"})
+    history = integrate(case, assemble(case.model, case.solver))[0]
+    assert history["DX_M"][-1] == pytest.approx(-10.0 * 3.0 / 1e4, rel=1e-6)
+
+
+def test_exact_friction_sticks_below_and_slides_above_the_threshold():
+    """A 1 kg block pressed by N = 10 N (mu = 0.5) and pulled by gravity along x.
+
+    The block starts at its normal equilibrium (penetration m g / kn) so that the normal
+    force is established from the first step.
+    """
+    for pull, slides in ((4.0, False), (8.0, True)):
+        nodes = [{"name": "B", "mass": 1.0}]
+        shocks = [{"name": "F", "node": "B", "normal": [0.0, 0.0, -1.0], "gap": -1e-5,
+                   "kn": 1e6, "cn": 2e3, "mu": 0.5, "friction": "exact"}]
+        case = make_case(nodes, shocks=shocks, gravity=(pull, 0.0, -10.0), end=0.2,
+                         step=1e-4)
+        history = integrate(case, assemble(case.model, case.solver))[0]
+        t, x = history["time"], history["DX_B"]
+        if slides:
+            late = t > 0.1
+            accel = np.polyfit(t[late], x[late], 2)[0] * 2
+            assert accel == pytest.approx(pull - 0.5 * 10.0, rel=1e-3)
+        else:
+            assert np.abs(x).max() <= 1e-12

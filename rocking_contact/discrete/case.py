@@ -141,7 +141,7 @@ class Model:
         if not names:
             raise ValueError("node: at least one node is needed")
         for i, node in enumerate(self.node):
-            if names.count(node.name) > 1:
+            if node.name in names[:i]:
                 raise ValueError(f"node[{i}].name: {node.name!r} defined twice")
             if node.free and node.mass <= 0:
                 raise ValueError(
@@ -162,7 +162,7 @@ class Model:
                                      f"with NODE in {', '.join(names)}")
         shock_names = [s.name for s in self.shock]
         for i, s in enumerate(self.shock):
-            if shock_names.count(s.name) > 1:
+            if s.name in shock_names[:i]:
                 raise ValueError(f"shock[{i}].name: {s.name!r} defined twice")
             if s.node not in nodes:
                 raise ValueError(f"shock[{i}].node: unknown node {s.node!r} "

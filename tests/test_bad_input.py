@@ -1,0 +1,106 @@
+"""Bad input: one line on stderr naming the file and key, exit code 2, no traceback."""
+
+import subprocess
+import sys
+from pathlib import Path
+
+import pytest
+
+from rocking_contact.cli import main
+
+CASE = "sdnd101a"
+
+# (--set overrides, words the message must contain)
+BAD_SETS = [
+    (["time.stpe=1e-4"], ["time.stpe", "unknown key", "allowed: start, end, step"]),
+    (["nosuch.section=1"], ["nosuch", "unknown key"]),
+    (["time.step=abc"], ["time.step", "expected a number", "'abc'"]),
+    (["time.step=0"], ["time.step", "> 0"]),
+    (["time.step=-1e-3"], ["time.step", "> 0"]),
+    (["time.end=-1"], ["time.end", "not after start"]),
+    (["model.node.0.mass=-1"], ["model.node[0].mass", ">= 0"]),
+    (["model.node.0.mass=0"], ["model.node[0].mass", "needs mass"]),
+    (["solver.scheme=rk4"], ["solver.scheme", "one of 'central_difference'"]),
+    (["model.shock.0.node=NO9"], ["model.shock[0].node", "unknown node 'NO9'"]),
+    (["model.shock.5.kn=1"], ["model.shock.5", "index"]),
+    (["model.node.0.v0=[1, 2]"], ["model.node[0].v0", "list of 3"]),
+    (["output.every=0"], ["output.every", "> 0"]),
+    (["solver.alpha=0.5"], ["solver.alpha", "[-0.333333, 0]"]),
+    (["model.shock.0.friction=exact", "solver.scheme=newmark"], ["solver.scheme", "exact"]),
+    (["model.spring.0.nodes=[]"], ["model.spring[0].nodes", "one node"]),
+    (["time.step"], ["--set", "section.key=value"]),
+]
+
+
+def assert_one_line_error(capsys, code, words):
+    captured = capsys.readouterr()
+    assert code == 2
+    lines = captured.err.strip().splitlines()
+    assert len(lines) == 1, captured.err
+    assert lines[0].startswith("error: ")
+    assert "Traceback" not in captured.err
+    for word in words:
+        assert word in lines[0], (word, lines[0])
+
+
+@pytest.mark.parametrize("overrides,words", BAD_SETS, ids=[" ".join(o) for o, _ in BAD_SETS])
+def test_bad_override(capsys, tmp_path, overrides, words):
+    argv = ["run", CASE, "--out", str(tmp_path)]
+    for o in overrides:
+        argv += ["--set", o]
+    assert_one_line_error(capsys, main(argv), words)
+    assert not (tmp_path / "results.json").exists()
+
+
+def write_case(tmp_path: Path, text: str) -> str:
+    path = tmp_path / "bad.toml"
+    path.write_text(text)
+    return str(path)
+
+
+GOOD = Path(__file__).parents[1] / "cases" / "sdnd101a.toml"
+
+BAD_FILES = [
+    ("missing reference source",
+     lambda t: t + '\n[[reference]]\nquantity = "x"\nvalue = 1.0\nsource = " "\n',
+     ["reference[15].source", "empty"]),
+    ("reference without source",
+     lambda t: t + '\n[[reference]]\nquantity = "x"\nvalue = 1.0\n',
+     ["reference[15].source", "missing"]),
+    ("invalid TOML", lambda t: t + "\n[time\n", ["not valid TOML"]),
+    ("missing required key", lambda t: t.replace("step = 5.0e-4", ""), ["time.step", "missing"]),
+    ("unknown kind", lambda t: t.replace('kind = "discrete"', 'kind = "fluid"'),
+     ["case.kind", "'fluid'", "allowed: discrete"]),
+    ("duplicate node", lambda t: t.replace('[[model.spring]]',
+                                           '[[model.node]]\nname = "NO1"\nmass = 1.0\n\n'
+                                           '[[model.spring]]'),
+     ["model.node[1].name", "defined twice"]),
+    ("extends missing file", lambda t: 'extends = "nowhere.toml"\n' + t,
+     ["extends", "nowhere.toml"]),
+]
+
+
+@pytest.mark.parametrize("label,edit,words", BAD_FILES, ids=[b[0] for b in BAD_FILES])
+def test_bad_case_file(capsys, tmp_path, label, edit, words):
+    path = write_case(tmp_path, edit(GOOD.read_text()))
+    assert_one_line_error(capsys, main(["run", path, "--out", str(tmp_path / "o")]),
+                          [path, *words])
+
+
+def test_unknown_case_name(capsys):
+    assert_one_line_error(capsys, main(["run", "sdnd999"]), ["sdnd999", "shipped:"])
+
+
+def test_validate_checks_every_input_before_running(capsys, tmp_path):
+    code = main(["validate", "sdnd101a", "nosuch", "--out", str(tmp_path)])
+    assert_one_line_error(capsys, code, ["nosuch"])
+    assert not (tmp_path / "sdnd101a").exists()
+
+
+def test_console_script_exit_code():
+    """The installed entry point gives exit code 2 and no traceback."""
+    exe = Path(sys.executable).parent / "rocking-contact"
+    proc = subprocess.run([str(exe), "run", CASE, "--set", "time.step=0"],
+                          capture_output=True, text=True)
+    assert proc.returncode == 2
+    assert proc.stderr.startswith("error: ") and "Traceback" not in proc.stderr

@@ -1,0 +1,64 @@
+"""The command line: list, run (files written), validate (exit codes), failures."""
+
+import json
+
+import pytest
+
+from rocking_contact.cli import main
+from rocking_contact.config import shipped_cases
+from rocking_contact.results import read_history_csv
+
+
+def test_list_shows_every_shipped_case(capsys):
+    assert main(["list"]) == 0
+    out = capsys.readouterr().out
+    for name in shipped_cases():
+        assert name in out
+
+
+def test_run_writes_results_history_and_plots(tmp_path, capsys):
+    out = tmp_path / "r"
+    assert main(["run", "sdnd101a", "--out", str(out), "--set", "time.end=0.4",
+                 "--quiet"]) == 0
+    data = json.loads((out / "results.json").read_text())
+    for key in ("case", "parameters", "quantities", "impacts", "checks", "timing"):
+        assert key in data
+    assert data["parameters"]["time"]["end"] == 0.4
+    assert data["timing"]["steps"] == 800 and data["timing"]["wall_s"] > 0
+    assert {"quantity", "reference", "value", "rel_error", "tolerance", "source",
+            "passed"} <= set(data["checks"][0])
+    impact = data["impacts"][0]
+    assert {"shock", "node", "index", "start", "t_max", "max_force", "duration", "impulse",
+            "speed"} <= set(impact)
+    history = read_history_csv(out / "history.csv")
+    assert list(history)[:2] == ["time", "DX_NO1"]
+    assert {"VX_NO1", "FN_NO1"} <= set(history)
+    assert history["time"][-1] == pytest.approx(0.4)
+    assert len(history["time"]) == 801
+    assert list(out.glob("*.png"))
+
+
+def test_validate_exit_codes(tmp_path, capsys):
+    assert main(["validate", "sdnd101a", "--out", str(tmp_path), "-q", "--no-plots"]) == 0
+    assert "all 1 case(s) pass" in capsys.readouterr().out
+    # A coarse step misses the force reference: the table says so and the exit code is 1.
+    code = main(["validate", "sdnd101a", "--out", str(tmp_path), "-q", "--no-plots",
+                 "--set", "time.step=2e-3"])
+    out = capsys.readouterr().out
+    assert code == 1 and "FAIL" in out and "FAILED: sdnd101a" in out
+
+
+def test_solver_failure_keeps_results_so_far(tmp_path, capsys):
+    """A Newton tolerance below round-off cannot be met once the shock closes: the run
+    stops, says where, and what it computed is on disk."""
+    out = tmp_path / "f"
+    code = main(["run", "sdnd101a", "--out", str(out), "-q", "--no-plots",
+                 "--set", "solver.scheme=newmark", "--set", "solver.newton_max_iter=3",
+                 "--set", "solver.newton_tol=1e-30"])
+    err = capsys.readouterr().err
+    assert code == 1
+    assert "t = " in err and "dt = " in err and "residual" in err
+    data = json.loads((out / "results.json").read_text())
+    assert data["status"].startswith("failed")
+    history = read_history_csv(out / "history.csv")
+    assert 0 < len(history["time"]) < 1001

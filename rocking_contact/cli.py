@@ -10,6 +10,7 @@ computed so far on disk and exits with code 1; ``validate`` exits with 1 when a 
 from __future__ import annotations
 
 import argparse
+import os
 import sys
 from collections.abc import Sequence
 from pathlib import Path
@@ -36,6 +37,9 @@ def _parser() -> argparse.ArgumentParser:
     sub = p.add_subparsers(dest="command", required=True, metavar="COMMAND")
 
     sub.add_parser("list", help="list the shipped cases with their titles")
+
+    k = sub.add_parser("keys", help="every case-file key of a kind: type, default, meaning")
+    k.add_argument("case", help="a case name or file (its kind is described), or a kind")
 
     def add_case_options(sp: argparse.ArgumentParser) -> None:
         sp.add_argument("--set", dest="overrides", action="append", default=[],
@@ -81,6 +85,32 @@ def _cmd_list() -> int:
         except CaseError as exc:
             title, kind = f"(unreadable: {exc.problem})", "?"
         print(f"{name.ljust(width)}  [{kind}]  {title}")
+    return EXIT_OK
+
+
+def _cmd_keys(args: argparse.Namespace) -> int:
+    from rocking_contact.config import (
+        KINDS,
+        kind_module,
+        read_case_data,
+        resolve_case_path,
+        schema_doc,
+    )
+
+    kind = args.case
+    if kind not in KINDS:
+        kind = read_case_data(resolve_case_path(args.case)).get("case", {}).get("kind", "")
+    rows = schema_doc(kind_module(kind, args.case).SCHEMA)
+    width = max(len(r[0]) for r in rows)
+    print(f"case-file keys of kind {kind!r} (override any with --set KEY=VALUE); "
+          "N indexes a list of tables")
+    for key, type_name, default, doc in rows:
+        if type_name in ("table", "list of tables"):
+            print(f"\n[{key}]  ({type_name})")
+            continue
+        text = f"{type_name}, default {default}" if default != "(required)" else \
+            f"{type_name}, required"
+        print(f"  {key.ljust(width)}  {text}" + (f"; {doc}" if doc else ""))
     return EXIT_OK
 
 
@@ -134,6 +164,8 @@ def main(argv: Sequence[str] | None = None) -> int:
     try:
         if args.command == "list":
             return _cmd_list()
+        if args.command == "keys":
+            return _cmd_keys(args)
         if args.command == "run":
             return _cmd_run(args)
         if args.command == "validate":
@@ -151,6 +183,9 @@ def main(argv: Sequence[str] | None = None) -> int:
     except KeyboardInterrupt:
         print("interrupted", file=sys.stderr)
         return 130
+    except BrokenPipeError:  # output piped into `head` and the like
+        sys.stdout = open(os.devnull, "w")  # noqa: SIM115  (no flush error at exit)
+        return EXIT_OK
     raise AssertionError(args.command)
 
 

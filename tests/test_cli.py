@@ -62,3 +62,12 @@ def test_solver_failure_keeps_results_so_far(tmp_path, capsys):
     assert data["status"].startswith("failed")
     history = read_history_csv(out / "history.csv")
     assert 0 < len(history["time"]) < 1001
+
+
+def test_keys_documents_every_key_of_a_kind(capsys):
+    assert main(["keys", "sdnd101a"]) == 0
+    out = capsys.readouterr().out
+    for key in ("time.step", "model.shock.N.kn", "solver.scheme", "impacts.min_rest",
+                "reference.N.tolerance_kind"):
+        assert key in out
+    assert "[N/m]" in out  # units are shown

@@ -1,0 +1,332 @@
+"""Event-driven integration of the rigid block's rocking (see :mod:`.rigid_block`).
+
+The motion is a chain of phases, each integrated until an event ends it:
+
+- *flight* about a corner: the rocking equation (nonlinear or linearised) is integrated by
+  scipy's DOP853 with a tight tolerance; events are found by a sign change between steps
+  and located by a root solve on the dense output (scipy's ``solve_ivp`` events):
+  ``impact`` (theta back to 0, terminal), ``apex`` (omega = 0, the largest lift) and
+  ``overturn`` (|theta| reaches the unstable equilibrium, terminal);
+- *impact*: the angular velocity jumps to ``e omega-`` and the pivot changes corner
+  (:meth:`~.rigid_block.RigidBlock.impact`); when the velocity left is negligible
+  (``REST_VELOCITY``) the block is set to rest, which also ends the accumulation of ever
+  shorter flights that a coefficient ``e < 1`` produces (a Zeno point, ~0.376 s for SDNV105);
+- *rest* flat on the table, until the table acceleration makes a corner's normal force
+  vanish (``uplift``: ``|ux| > (g + uy) b / l``), when the block starts rocking about the
+  other corner.
+
+Without table motion, the collision instants are the kinetic-energy maxima, as Code_Aster
+measures them. Everything is relative to the table.
+"""
+
+from __future__ import annotations
+
+import math
+from collections.abc import Callable
+from dataclasses import dataclass, field
+
+import numpy as np
+from scipy.integrate import solve_ivp
+
+from rocking_contact.analytic.rigid_block import (
+    PIVOT_SIGN,
+    Corner,
+    Equation,
+    Impact,
+    ImpactSequence,
+    Lift,
+    RigidBlock,
+    other_corner,
+)
+
+#: |omega| (rad/s) after an impact below which the block is set to rest: 1e-9 sqrt(g/R)
+#: in units of the block's own rate; the flight it would start lasts ~1e-10 s.
+REST_VELOCITY = 1.0e-9
+
+#: history columns, ``time`` first (the contract shared with the FEM SDNV105 cases)
+COLUMNS = ("time", "THETA", "OMEGA", "EKIN_BLOCK", "DY_O", "DY_A", "VY_O", "VY_A",
+           "RN_O", "RN_A", "RX_O", "RX_A")
+
+ScalarFunction = Callable[[float], float]
+
+
+@dataclass(frozen=True)
+class TableMotion:
+    """Acceleration of the table (m/s^2): ``horizontal`` ux(t) along +x, ``vertical``
+    uy(t) along +y (up); None means zero."""
+
+    horizontal: ScalarFunction | None = None
+    vertical: ScalarFunction | None = None
+
+    @property
+    def still(self) -> bool:
+        """True when the table does not move."""
+        return self.horizontal is None and self.vertical is None
+
+    def at(self, t: float) -> tuple[float, float]:
+        """(ux, uy) at ``t`` (s)."""
+        ux = self.horizontal(t) if self.horizontal is not None else 0.0
+        uy = self.vertical(t) if self.vertical is not None else 0.0
+        return ux, uy
+
+
+@dataclass(frozen=True)
+class RockingEvent:
+    """Something that changes the regime: ``uplift`` (rest -> rocking about ``corner``),
+    ``rest`` (the block lies flat), ``overturn`` (|theta| reached the unstable equilibrium
+    about ``corner``: the block topples); ``time`` in s."""
+
+    kind: str
+    time: float
+    corner: Corner | None = None
+    note: str = ""
+
+
+@dataclass
+class RockingMotion:
+    """What an integration found.
+
+    Attributes:
+        sequence: the impacts and the lifts (flight k follows impact k; 0 is the release).
+        events: uplifts, rests, overturn, in time order.
+        outcome: ``"rocking"`` (still moving at the end), ``"rest"`` or ``"overturned"``.
+        history: the columns of :data:`COLUMNS` on the sample grid plus the event instants
+            (an impact gives two rows at the same instant: just before and just after).
+
+    """
+
+    sequence: ImpactSequence
+    events: list[RockingEvent] = field(default_factory=list)
+    outcome: str = "rocking"
+    history: dict[str, np.ndarray] = field(default_factory=dict)
+
+
+class _History:
+    """Rows of the history, computed from the state (theta, omega) and the regime."""
+
+    def __init__(self, block: RigidBlock, table: TableMotion, equation: Equation):
+        self.block, self.table, self.equation = block, table, equation
+        self.rows: list[tuple[float, ...]] = []
+
+    def flight(self, t: float, theta: float, omega: float, pivot: Corner) -> None:
+        block = self.block
+        ux, uy = self.table.at(t)
+        theta_dd = block.angular_acceleration(theta, pivot, ux, uy, self.equation)
+        rn, rx = block.pivot_reaction(theta, omega, theta_dd, pivot, ux, uy)
+        lift, vy = block.lift(theta), block.lifted_velocity(theta, omega)
+        on_o = pivot == "O"
+        self.rows.append((t, theta, omega, block.kinetic_energy(omega),
+                          0.0 if on_o else lift, lift if on_o else 0.0,
+                          0.0 if on_o else vy, vy if on_o else 0.0,
+                          rn if on_o else 0.0, 0.0 if on_o else rn,
+                          rx if on_o else 0.0, 0.0 if on_o else rx))
+
+    def rest(self, t: float) -> None:
+        r = self.block.resting_reactions(*self.table.at(t))
+        self.rows.append((t, 0.0, 0.0, 0.0, 0.0, 0.0, 0.0, 0.0,
+                          r["RN_O"], r["RN_A"], r["RX_O"], r["RX_A"]))
+
+    def columns(self) -> dict[str, np.ndarray]:
+        data = np.array(self.rows, dtype=float).reshape(-1, len(COLUMNS))
+        return {name: data[:, i] for i, name in enumerate(COLUMNS)}
+
+
+def _event(fun: Callable[[float, np.ndarray], float], direction: float,
+           terminal: bool) -> Callable[[float, np.ndarray], float]:
+    fun.direction = direction  # type: ignore[attr-defined]
+    fun.terminal = terminal  # type: ignore[attr-defined]
+    return fun
+
+
+class RockingSimulation:
+    """Integrates the rocking of a rigid block with impacts, rests and uplifts.
+
+    Args:
+        block: the block.
+        equation: ``"nonlinear"`` (the manual's equations) or ``"linearised"`` (first order
+            in theta).
+        restitution: omega+/omega- at each impact (default: the block's, from the
+            angular momentum balance about the new pivot).
+        table: table acceleration (default: still table).
+        tolerance: relative tolerance of the integration; the events are located on the
+            dense output to machine precision, so instants are as good as the solution.
+        max_step: largest integration step (s); keep it below the time scale of the table
+            acceleration so that its features are seen.
+
+    """
+
+    def __init__(self, block: RigidBlock, equation: Equation = "nonlinear", *,
+                 restitution: float | None = None, table: TableMotion | None = None,
+                 tolerance: float = 1e-12, max_step: float = math.inf):
+        self.block, self.equation = block, equation
+        self.restitution = block.restitution if restitution is None else restitution
+        self.table = table if table is not None else TableMotion()
+        self.rtol, self.max_step = tolerance, max_step
+        self.rest_velocity = REST_VELOCITY * math.sqrt(block.gravity / block.radius)
+
+    # -- public ------------------------------------------------------------------------------
+
+    def run(self, tilt: float, start: float, end: float, samples: np.ndarray | None = None,
+            progress: Callable[[float], None] | None = None) -> RockingMotion:
+        """Release the block at rest from ``tilt`` (rad, >= 0: about O) at ``start`` and
+        follow it to ``end`` (s), recording the history at ``samples`` (s) and the events.
+
+        A zero tilt starts at rest flat on the table.
+        """
+        grid = np.asarray(samples if samples is not None else [start, end], dtype=float)
+        self._grid = grid[(grid >= start) & (grid <= end)]
+        self._next = 0  # index of the first grid instant not yet recorded
+        self._history = _History(self.block, self.table, self.equation)
+        impacts: list[Impact] = []
+        lifts: dict[int, Lift] = {}
+        events: list[RockingEvent] = []
+        t, theta, omega = start, tilt, 0.0
+        pivot: Corner | None = "O" if tilt > 0 else None
+        outcome = "rocking"
+        while t < end:
+            if progress is not None:
+                progress(t)
+            if pivot is None:
+                t, pivot = self._rest(t, end)
+                if pivot is None:
+                    outcome = "rest"
+                    break
+                events.append(RockingEvent("uplift", t, pivot,
+                                           f"corner {other_corner(pivot)} lifts"))
+                theta = omega = 0.0
+            if abs(theta) >= self.block.overturn_angle(self.equation):
+                events.append(RockingEvent("overturn", t, pivot, "released beyond the "
+                                           "unstable equilibrium"))
+                self._history.flight(t, theta, omega, pivot)
+                outcome = "overturned"
+                break
+            flight = len(impacts)
+            t, theta, omega, reason, apex = self._fly(t, theta, omega, pivot, end)
+            best = max(apex, key=lambda a: a.height, default=None)
+            if best is not None and (flight not in lifts or best.height > lifts[flight].height):
+                lifts[flight] = Lift(flight, best.corner, best.height, best.time)
+            if reason == "overturn":
+                events.append(RockingEvent("overturn", t, pivot, "passed the unstable "
+                                           "equilibrium: the block topples"))
+                outcome = "overturned"
+                break
+            if reason == "end":
+                break
+            landing = other_corner(pivot)
+            impact = self.block.impact(omega, landing, self.restitution,
+                                       index=len(impacts) + 1, time=t)
+            impacts.append(impact)
+            if abs(impact.omega_after) < self.rest_velocity:
+                self._history.rest(t)
+                events.append(RockingEvent("rest", t, None, "impact left no motion"))
+                pivot, theta, omega = None, 0.0, 0.0
+            else:
+                pivot, theta, omega = landing, 0.0, impact.omega_after
+                self._history.flight(t, theta, omega, pivot)
+        sequence = ImpactSequence(self.equation, self.restitution, impacts,
+                                  [lifts[k] for k in sorted(lifts)])
+        return RockingMotion(sequence, events, outcome, self._history.columns())
+
+    # -- phases ------------------------------------------------------------------------------
+
+    def _rhs(self, pivot: Corner) -> Callable[[float, np.ndarray], list[float]]:
+        block, table, equation = self.block, self.table, self.equation
+
+        def rhs(t: float, y: np.ndarray) -> list[float]:
+            ux, uy = table.at(t)
+            return [y[1], block.angular_acceleration(y[0], pivot, ux, uy, equation)]
+
+        return rhs
+
+    def _fly(self, t0: float, theta: float, omega: float, pivot: Corner,
+             end: float) -> tuple[float, float, float, str, list[Lift]]:
+        """One flight about ``pivot``; returns (t, theta, omega, reason, apexes) at its end,
+        reason in ``impact``, ``overturn``, ``end``."""
+        s = PIVOT_SIGN[pivot]
+        limit = self.block.overturn_angle(self.equation)
+        events = [
+            # theta returns to 0: from above about O, from below about A
+            _event(lambda t, y: y[0], -s, True),
+            # largest |theta|: omega changes sign toward the table
+            _event(lambda t, y: y[1], -s, False),
+            _event(lambda t, y: s * y[0] - limit, 1.0, True),
+        ]
+        sol = solve_ivp(self._rhs(pivot), (t0, end), [theta, omega], method="DOP853",
+                        rtol=self.rtol, atol=self.rtol * 1e-3, events=events,
+                        dense_output=True, max_step=self.max_step)
+        if sol.status < 0:
+            raise RuntimeError(f"rigid rocking integration failed at t = {sol.t[-1]:.9g} s: "
+                               f"{sol.message}")
+        t1, (theta1, omega1) = float(sol.t[-1]), sol.y[:, -1]
+        reason = "end"
+        for name, index in (("impact", 0), ("overturn", 2)):
+            if sol.t_events[index].size:
+                t1 = float(sol.t_events[index][0])
+                theta1, omega1 = sol.y_events[index][0]
+                reason = name
+        if reason == "impact":
+            theta1 = 0.0  # the root solve leaves ~1e-18: the corner is on the table
+        lifted = other_corner(pivot)
+        apexes = [Lift(0, lifted, self.block.lift(y[0]), float(ta))
+                  for ta, y in zip(sol.t_events[1], sol.y_events[1]) if ta > t0]
+        if theta != 0.0:  # a release from a tilt: the start is the highest point so far
+            apexes.append(Lift(0, lifted, self.block.lift(theta), t0))
+        self._record(sol.sol, t0, t1, pivot, apexes)
+        self._history.flight(t1, float(theta1), float(omega1), pivot)
+        return t1, float(theta1), float(omega1), reason, apexes
+
+    def _record(self, solution: Callable[[np.ndarray], np.ndarray], t0: float, t1: float,
+                pivot: Corner, apexes: list[Lift]) -> None:
+        """History rows in [t0, t1): the grid instants, plus the apexes."""
+        stop = int(np.searchsorted(self._grid, t1, side="left"))
+        times = list(self._grid[self._next:stop]) + [a.time for a in apexes if t0 < a.time < t1]
+        self._next = max(self._next, stop)
+        times = sorted(t for t in times if t >= t0)
+        if not times:
+            return
+        states = solution(np.array(times))
+        for t, theta, omega in zip(times, states[0], states[1]):
+            self._history.flight(float(t), float(theta), float(omega), pivot)
+
+    def _rest(self, t0: float, end: float) -> tuple[float, Corner | None]:
+        """Rest flat from ``t0``; returns (instant, pivot) of the uplift, or (end, None)."""
+        block, table = self.block, self.table
+
+        def margin(corner: Corner) -> Callable[[float, np.ndarray], float]:
+            # > 0 when the table acceleration tips the block onto ``corner``
+            s = PIVOT_SIGN[corner]
+
+            def g(t: float, y: np.ndarray) -> float:
+                ux, uy = table.at(t)
+                return s * ux - block.uplift_acceleration(uy)
+
+            return g
+
+        margins = {c: margin(c) for c in ("O", "A")}
+        for corner, g in margins.items():
+            if g(t0, np.zeros(1)) > 0:
+                self._record_rest(t0, t0)
+                return t0, corner
+        if table.still:
+            self._record_rest(t0, end)
+            self._history.rest(end)
+            return end, None
+        events = [_event(g, 1.0, True) for g in margins.values()]
+        sol = solve_ivp(lambda t, y: [0.0], (t0, end), [0.0], events=events,
+                        max_step=self.max_step, rtol=1e-6, atol=1.0)
+        for corner, found in zip(margins, sol.t_events):
+            if found.size:
+                t1 = float(found[0])
+                self._record_rest(t0, t1)
+                self._history.rest(t1)
+                return t1, corner
+        self._record_rest(t0, end)
+        self._history.rest(end)
+        return end, None
+
+    def _record_rest(self, t0: float, t1: float) -> None:
+        stop = int(np.searchsorted(self._grid, t1, side="left"))
+        for t in self._grid[self._next:stop]:
+            if t >= t0:
+                self._history.rest(float(t))
+        self._next = max(self._next, stop)

@@ -1,0 +1,375 @@
+"""The ``rigid`` kind: the rigid-block reference of SDNV105 as a case, and the comparison
+of any run's collisions with it.
+
+One run computes every level of the rigid solution for the same block and release:
+
+- ``closed_form``: the manual's first-order formulas (its "rigid body" table);
+- ``linearised`` and ``nonlinear``: the rigid equations integrated exactly, with impact
+  events (the manual's equation to first order in theta, and as it is);
+- ``recalage``: the manual's first-order chain with the effective elastic-body ratios
+  0.79 (square root of the energy) and 0.77 (flight times).
+
+Quantities carry the level as a prefix (``nonlinear.collision.2.time``); the unprefixed
+ones (``collision.2.time``, ``lift.1``, ...) and the ``collisions`` list are those of
+``[rigid] level``. The history is the integrated motion of that level (of the nonlinear
+equation when ``level = "closed_form"``, which has no time history). The closed forms only
+describe a release on a still table; with a table acceleration they are left out.
+
+Quantity names (k from 1; lifts from 0, the release):
+``<level>.collision.<k>.{time, kinetic_energy, kinetic_energy_after, energy_ratio,
+vy_before, percussion_y, percussion_x, omega_before}``, ``<level>.lift.<k>``,
+``<level>.restitution``; and ``restitution``, ``energy_ratio``, ``reaction.vertical``,
+``reaction.horizontal``, ``reaction.ratio``, ``percussion.ratio``, ``rocking_frequency``,
+``uplift.acceleration``, ``overturn.angle``, ``friction.max_ratio`` and the events
+``uplift.<n>.time``, ``rest.time``, ``overturn.time``.
+"""
+
+from __future__ import annotations
+
+import math
+import time
+from collections.abc import Callable, Mapping, Sequence
+from dataclasses import dataclass, replace
+from pathlib import Path
+from typing import Any, Literal
+
+import numpy as np
+
+from rocking_contact.analytic.rigid_block import (
+    ImpactSequence,
+    RigidBlock,
+    closed_form,
+    recalage,
+)
+from rocking_contact.analytic.rigid_motion import RockingMotion, RockingSimulation, TableMotion
+from rocking_contact.block import Geometry, Loading, Materials, Preload
+from rocking_contact.config import (
+    NONNEGATIVE,
+    POSITIVE,
+    CaseInfo,
+    QuantitySpec,
+    Reference,
+    TimeSpan,
+    as_dict,
+    in_range,
+    param,
+)
+from rocking_contact.progress import Progress
+from rocking_contact.results import RunResult, SolverFailure
+from rocking_contact.time_function import TimeFunction, time_function_callable
+
+Level = Literal["closed_form", "linearised", "nonlinear"]
+
+#: every level a run computes, in the order of the printed tables
+LEVELS = ("closed_form", "linearised", "nonlinear", "recalage")
+
+#: fields of an impact exported as quantities ``<level>.collision.<k>.<field>``
+IMPACT_FIELDS = ("time", "kinetic_energy", "kinetic_energy_after", "energy_ratio",
+                 "vy_before", "percussion_y", "percussion_x", "omega_before")
+
+
+@dataclass(kw_only=True)
+class RigidOptions:
+    """``[rigid]``: the rigid-block solution.
+
+    Table accelerations are ux(t) along +x and uy(t) along +y (up), in m/s^2.
+    """
+
+    level: Level = param("nonlinear", doc="level of the collisions list, the unprefixed "
+                         "quantities and the history: closed_form, linearised, nonlinear")
+    restitution: float | None = param(
+        None, check=in_range(0.0, 1.0),
+        doc="omega+/omega- at each impact; default from the angular momentum balance "
+            "about the new pivot, (2R^2 - 3b^2)/(2R^2)")
+    impacts: int = param(5, check=POSITIVE, doc="impacts tabulated and exported per level")
+    recalage_restitution: float = param(0.79, check=in_range(0.0, 1.0),
+                                        doc="recalage: ratio on sqrt(kinetic energy)")
+    recalage_interval_ratio: float = param(0.77, check=in_range(0.0, 1.0),
+                                           doc="recalage: ratio of successive flight times")
+    friction: float = param(0.9, check=NONNEGATIVE,
+                            doc="Coulomb coefficient, only to warn when the block would slide")
+    tolerance: float = param(1e-12, check=in_range(1e-13, 1e-6),
+                             doc="relative tolerance of the integration")
+    table_acceleration_x: TimeFunction = param(default_factory=TimeFunction, unit="m/s2")
+    table_acceleration_y: TimeFunction = param(default_factory=TimeFunction, unit="m/s2")
+
+    @property
+    def table_still(self) -> bool:
+        """True when no table acceleration is given."""
+        return self.table_acceleration_x.type == "zero" and self.table_acceleration_y.type == "zero"
+
+
+@dataclass(kw_only=True)
+class RigidCase:
+    """A rigid-block case file (``case.kind = "rigid"``).
+
+    ``[geometry]``, ``[material.block]`` (only ``density`` matters), ``[loading]`` and
+    ``[preload]`` (only ``tilt`` matters: the release angle about O) are the sections and
+    keys of the FEM SDNV105 cases, so ``--set preload.tilt=0.02`` means the same in both.
+    ``[time]``: the block is released at ``start``; the history is sampled every ``step``
+    up to ``end`` (plus the instants of the events).
+    """
+
+    case: CaseInfo = param()
+    geometry: Geometry = param(default_factory=Geometry)
+    material: Materials = param(default_factory=Materials)
+    loading: Loading = param(default_factory=Loading)
+    preload: Preload = param(default_factory=Preload)
+    rigid: RigidOptions = param(default_factory=RigidOptions)
+    time: TimeSpan = param()
+    quantity: list[QuantitySpec] = param(default_factory=list)
+    reference: list[Reference] = param(default_factory=list)
+
+    def validate(self) -> None:
+        if self.rigid.level == "closed_form" and not self.rigid.table_still:
+            raise ValueError("rigid.level: the closed form holds for a release on a still "
+                             "table only; with a table acceleration use 'linearised' or "
+                             "'nonlinear'")
+
+
+SCHEMA = RigidCase
+
+
+# ---------------------------------------------------------------------------------------
+# Solving every level.
+
+
+def block_of(case: Any) -> RigidBlock:
+    """The rigid block of any case with ``geometry``, ``material.block`` and ``loading``
+    (the rigid cases and the FEM SDNV105 cases)."""
+    return RigidBlock.from_parameters(case.geometry, case.material.block, case.loading)
+
+
+def table_motion(options: RigidOptions, base: Path | None = None) -> TableMotion:
+    """The table acceleration of ``[rigid]`` (CSV records relative to ``base``)."""
+
+    def function(f: TimeFunction) -> Callable[[float], float] | None:
+        return None if f.type == "zero" else time_function_callable(f, base)
+
+    return TableMotion(function(options.table_acceleration_x),
+                       function(options.table_acceleration_y))
+
+
+def rigid_levels(block: RigidBlock, tilt: float, *, count: int = 5, start: float = 0.0,
+                 end: float, restitution: float | None = None,
+                 table: TableMotion | None = None, recalage_ratios: tuple[float, float] = (
+                     0.79, 0.77), tolerance: float = 1e-12,
+                 samples: np.ndarray | None = None, max_step: float = math.inf,
+                 progress: Callable[[float], None] | None = None,
+                 ) -> tuple[dict[str, ImpactSequence], dict[str, RockingMotion]]:
+    """Every level of the rigid solution for a release at rest from ``tilt`` (rad) about O.
+
+    Args:
+        block: the block.
+        tilt: release angle (rad).
+        count: impacts of the closed-form levels (the integrated ones keep all they find).
+        start, end: release instant and end of the integration (s); the closed forms also
+            leave out impacts after ``end`` (times are absolute: impact 1 is at start + t1).
+        restitution: omega+/omega- (default: the block's angular momentum balance).
+        table: table acceleration; when given, the closed-form levels are left out.
+        recalage_ratios: (ratio on sqrt(energy), ratio of flight times) of ``recalage``.
+        tolerance: relative tolerance of the integration.
+        samples: history instants (s) of the integrated levels.
+        max_step: largest integration step (s).
+        progress: called with the simulated time (s) now and then.
+
+    Returns:
+        ``(sequences, motions)``: level -> :class:`ImpactSequence` for every level
+        computed, and level -> :class:`RockingMotion` for the integrated ones.
+
+    """
+    table = table if table is not None else TableMotion()
+    sequences: dict[str, ImpactSequence] = {}
+    motions: dict[str, RockingMotion] = {}
+    if table.still:
+        span = end - start
+        sequences["closed_form"] = _shifted(closed_form(block, tilt, count, restitution,
+                                                        end=span), start)
+        sequences["recalage"] = _shifted(recalage(
+            block, tilt, count, velocity_ratio=recalage_ratios[0],
+            interval_ratio=recalage_ratios[1], end=span), start)
+    for equation in ("linearised", "nonlinear"):
+        simulation = RockingSimulation(block, equation, restitution=restitution, table=table,
+                                       tolerance=tolerance, max_step=max_step)
+        motion = simulation.run(tilt, start, end, samples, progress)
+        motions[equation] = motion
+        sequences[equation] = motion.sequence
+    return {level: sequences[level] for level in LEVELS if level in sequences}, motions
+
+
+def _shifted(sequence: ImpactSequence, start: float) -> ImpactSequence:
+    """A closed-form sequence (times from the release) in absolute time."""
+    if start == 0.0:
+        return sequence
+    return replace(sequence, impacts=[replace(i, time=i.time + start) for i in sequence.impacts])
+
+
+def sequence_quantities(sequence: ImpactSequence, count: int, prefix: str = "") -> dict[str, float]:
+    """``<prefix>collision.<k>.<field>`` for the first ``count`` impacts, ``<prefix>lift.<k>``
+    (k = 0 .. count) and ``<prefix>restitution``."""
+    out: dict[str, float] = {f"{prefix}restitution": sequence.restitution}
+    for impact in sequence.impacts[:count]:
+        values = impact.as_dict()
+        for name in IMPACT_FIELDS:
+            out[f"{prefix}collision.{impact.index}.{name}"] = float(values[name])
+    for lift in sequence.lifts[:count + 1]:
+        out[f"{prefix}lift.{lift.index}"] = lift.height
+    return out
+
+
+def collisions_of(sequence: ImpactSequence) -> list[dict[str, Any]]:
+    """The ``collisions`` list of a result: ``index``, ``time``, ``kinetic_energy`` (just
+    before the impact), then the other fields of :class:`Impact`."""
+    return [impact.as_dict() for impact in sequence.impacts]
+
+
+def _flight_checks(history: Mapping[str, np.ndarray],
+                   friction: float) -> tuple[dict[str, float], list[str]]:
+    """Largest |RX|/RN in flight, and warnings if the block would slide or jump."""
+    flying = history["EKIN_BLOCK"] > 0.0
+    rn = (history["RN_O"] + history["RN_A"])[flying]
+    rx = (history["RX_O"] + history["RX_A"])[flying]
+    warnings = []
+    if rn.size and rn.min() <= 0.0:
+        warnings.append(f"the pivot's normal force reaches {rn.min():.4g} N: the block would "
+                        "jump (not modelled)")
+    ratio = float(np.max(np.abs(rx[rn > 0]) / rn[rn > 0])) if (rn > 0).any() else math.nan
+    if ratio > friction:
+        warnings.append(f"|RX|/RN reaches {ratio:.4f} > friction {friction:g}: the block "
+                        "would slide (not modelled)")
+    return {"friction.max_ratio": ratio}, warnings
+
+
+def _global_quantities(block: RigidBlock, chosen: ImpactSequence,
+                       motion: RockingMotion) -> dict[str, float]:
+    vertical, horizontal = block.free_flight_reactions()
+    out = {
+        "restitution": chosen.restitution,
+        "energy_ratio": chosen.restitution**2,
+        "reaction.vertical": vertical,
+        "reaction.horizontal": horizontal,
+        "reaction.ratio": abs(horizontal) / vertical,
+        "rocking_frequency": block.rocking_frequency,
+        "uplift.acceleration": block.uplift_acceleration(),
+        "overturn.angle": block.overturn_angle(),
+    }
+    if chosen.impacts:
+        first = chosen.impacts[0]
+        out["percussion.ratio"] = abs(first.percussion_x) / first.percussion_y
+    uplifts = [e for e in motion.events if e.kind == "uplift"]
+    for n, event in enumerate(uplifts, start=1):
+        out[f"uplift.{n}.time"] = event.time
+    for event in motion.events:
+        if event.kind in ("rest", "overturn"):
+            out.setdefault(f"{event.kind}.time", event.time)
+    return out
+
+
+def run(case: RigidCase, *, progress: Progress | None = None) -> RunResult:
+    """Run a rigid case (see :mod:`rocking_contact.api` for the public entry point)."""
+    t_wall = time.perf_counter()
+    opts, span = case.rigid, case.time
+    base = Path(case.source_file).parent if hasattr(case, "source_file") else None
+    block = block_of(case)
+    table = table_motion(opts, base)
+    samples = span.start + span.step * np.arange(span.n_steps + 1)
+    try:
+        sequences, motions = rigid_levels(
+            block, case.preload.tilt, count=opts.impacts, start=span.start, end=span.end,
+            restitution=opts.restitution, table=table,
+            recalage_ratios=(opts.recalage_restitution, opts.recalage_interval_ratio),
+            tolerance=opts.tolerance, samples=samples,
+            max_step=math.inf if table.still else span.step,
+            progress=None if progress is None else progress.update)
+    except RuntimeError as exc:
+        raise SolverFailure(str(exc)) from None
+    history_level = "nonlinear" if opts.level == "closed_form" else opts.level
+    motion = motions[history_level]
+    chosen = sequences[opts.level]
+    quantities: dict[str, float] = {}
+    for level, sequence in sequences.items():
+        quantities.update(sequence_quantities(sequence, opts.impacts, f"{level}."))
+    quantities.update(sequence_quantities(chosen, opts.impacts))
+    quantities.update(_global_quantities(block, chosen, motion))
+    flight, warnings = _flight_checks(motion.history, opts.friction)
+    quantities.update(flight)
+    extra = {
+        "level": opts.level,
+        "history_level": history_level,
+        "outcome": motion.outcome,
+        "events": [vars(e) for e in motion.events],
+        "warnings": warnings,
+        "levels": {level: {"restitution": s.restitution,
+                           "impacts": collisions_of(s),
+                           "lifts": [vars(lift) for lift in s.lifts]}
+                   for level, s in sequences.items()},
+        "block": {"mass": block.mass, "radius": block.radius, "inertia": block.inertia,
+                  "theta0": block.theta0},
+    }
+    return RunResult(
+        case=case.case.name, kind=case.case.kind, parameters=as_dict(case),
+        history=motion.history, quantities=quantities, collisions=collisions_of(chosen),
+        extra=extra, timing={"wall_s": time.perf_counter() - t_wall,
+                             "steps": len(motion.history["time"])})
+
+
+# ---------------------------------------------------------------------------------------
+# Comparing another run's collisions with the rigid levels (for the FEM SDNV105 cases).
+
+
+def reference_collisions(case: Any, *, count: int = 5, release: float = 0.0,
+                         end: float | None = None) -> dict[str, ImpactSequence]:
+    """The rigid levels for the block and the tilt of any SDNV105 case.
+
+    Args:
+        case: a case with ``geometry``, ``material.block``, ``loading``, ``preload.tilt``
+            (and ``time.end`` when ``end`` is not given).
+        count: impacts of the closed-form levels.
+        release: instant of the release (s); SDNV105 releases at t = 0.
+        end: end of the integration (s), default ``case.time.end``.
+
+    Returns:
+        level -> :class:`ImpactSequence` for ``closed_form``, ``linearised``,
+        ``nonlinear``, ``recalage``.
+
+    """
+    stop = case.time.end if end is None else end
+    sequences, _ = rigid_levels(block_of(case), case.preload.tilt, count=count,
+                                start=release, end=stop)
+    return sequences
+
+
+def compare_collisions(collisions: Sequence[Mapping[str, Any]],
+                       references: Mapping[str, ImpactSequence], *, release: float = 0.0
+                       ) -> tuple[list[dict[str, Any]], dict[str, float]]:
+    """Compare a run's collisions (``index``, ``time``, ``kinetic_energy``) with each level.
+
+    Instants are compared as times since the ``release`` (s): ``time_error`` is
+    ``(t - release) / (t_level - release) - 1``.
+
+    Returns:
+        ``rows``: one per collision of the run, with, per level, the level's ``time`` and
+        ``kinetic_energy`` and the relative differences ``time_error`` and
+        ``energy_error`` ((ours - level) / level);
+        ``quantities``: ``rigid.<level>.collision.<k>.{time, kinetic_energy, time_error,
+        energy_error}``, ready to merge into a result's quantities.
+
+    """
+    rows: list[dict[str, Any]] = []
+    quantities: dict[str, float] = {}
+    for collision in collisions:
+        k = int(collision["index"])
+        row: dict[str, Any] = {"index": k, "time": collision["time"],
+                               "kinetic_energy": collision["kinetic_energy"], "levels": {}}
+        for level, sequence in references.items():
+            if k > len(sequence.impacts):
+                continue
+            ref = sequence.impacts[k - 1]
+            values = {"time": ref.time, "kinetic_energy": ref.kinetic_energy,
+                      "time_error": (collision["time"] - release) / (ref.time - release) - 1,
+                      "energy_error": collision["kinetic_energy"] / ref.kinetic_energy - 1.0}
+            row["levels"][level] = values
+            for name, value in values.items():
+                quantities[f"rigid.{level}.collision.{k}.{name}"] = value
+        rows.append(row)
+    return rows, quantities

@@ -1,0 +1,328 @@
+"""Rigid-block rocking (SDNV105 section 2.1): the manual's tables, the integrated equations,
+impacts, reactions, table accelerations, uplift, overturning, the ``rigid`` kind and CLI.
+
+The reference numbers are the published ones (CASES.md section 1), typed here as data.
+"""
+
+import json
+import math
+
+import numpy as np
+import pytest
+
+import rocking_contact as rc
+from rocking_contact import cli
+from rocking_contact.analytic.rigid_block import RigidBlock, closed_form, recalage
+from rocking_contact.analytic.rigid_motion import RockingSimulation, TableMotion
+from rocking_contact.analytic.rigid_runner import compare_collisions, reference_collisions
+from rocking_contact.block import Geometry, Loading, Materials, Preload
+from rocking_contact.results import read_history_csv
+
+TILT = 0.01
+BLOCK = RigidBlock(half_width=0.18, half_height=0.40, mass=417.6, gravity=9.81)
+
+# The manual's rigid table: t_k (s), Ekin before (J), corner, v_y before (m/s), I_y (N.s).
+RIGID_TABLE = [
+    (0.05440978, 7.373981, "A", -0.133572, 48.73),
+    (0.13574, 4.119169, "O", -0.099832, 36.42),
+    (0.196529, 2.301003, "A", -0.074615, 27.22),
+    (0.241961, 1.28536, "O", -0.055767, 20.35),
+    (0.27592, 0.718013, "A", -0.04168, 15.21),
+]
+RIGID_LIFTS = [0.003600, 0.002011, 0.001123, 0.000628, 0.000351, 0.000196]
+# Recalage: t_k, Ekin before, v_y before, I_y; lifts after impacts 1..5.
+RECALAGE_TABLE = [
+    (0.05440978, 7.373981, -0.13357229, 48.73),
+    (0.138201, 4.6021, -0.1055221, 37.52),
+    (0.202720, 2.8722, -0.083362, 28.89),
+    (0.252400, 1.7925, -0.065856, 22.24),
+    (0.29065, 1.1187, -0.052026, 17.12),
+]
+RECALAGE_LIFTS = [0.002247, 0.001402, 0.000875, 0.000546, 0.000341]
+# The rigid equations integrated exactly with the restitution 0.7474: t_k, Ekin before.
+INTEGRATED = {
+    "linearised": [(0.05440978, 7.292048), (0.13520138, 4.073401), (0.19536373, 2.275437),
+                   (0.24023766, 1.271079), (0.27373851, 0.710035)],
+    "nonlinear": [(0.05441079, 7.291925), (0.13520238, 4.073332), (0.19536438, 2.275399),
+                  (0.24023796, 1.271057), (0.27373854, 0.710024)],
+}
+# Published to 1e-6 m: half a unit of the last digit.
+LIFT_ROUNDING = 5e-7
+
+
+def rel(a, b):
+    return abs(a - b) / abs(b)
+
+
+@pytest.fixture(scope="module")
+def motions():
+    return {eq: RockingSimulation(BLOCK, eq).run(TILT, 0.0, 0.33) for eq in INTEGRATED}
+
+
+# -- the manual's tables ------------------------------------------------------------------
+
+
+def test_closed_form_reproduces_the_rigid_table():
+    seq = closed_form(BLOCK, TILT, 5)
+    assert len(seq.impacts) == 5
+    for imp, (t, ekin, corner, vy, iy) in zip(seq.impacts, RIGID_TABLE):
+        assert imp.corner == corner
+        assert rel(imp.time, t) < 1e-3
+        assert rel(imp.kinetic_energy, ekin) < 1e-3
+        assert rel(imp.vy_before, vy) < 1e-3
+        assert rel(imp.percussion_y, iy) < 1e-3
+    heights = [lift.height for lift in seq.lifts]
+    assert [lift.corner for lift in seq.lifts] == ["A", "O", "A", "O", "A", "O"]
+    assert np.allclose(heights, RIGID_LIFTS, rtol=0, atol=LIFT_ROUNDING)
+
+
+def test_recalage_reproduces_the_manual_from_079_and_077():
+    seq = recalage(BLOCK, TILT, 5, velocity_ratio=0.79, interval_ratio=0.77)
+    for imp, (t, ekin, vy, iy) in zip(seq.impacts, RECALAGE_TABLE, strict=True):
+        assert rel(imp.time, t) < 1e-3
+        assert rel(imp.kinetic_energy, ekin) < 1e-3
+        assert rel(imp.vy_before, vy) < 1e-3
+        assert rel(imp.percussion_y, iy) < 1e-3
+    assert np.allclose([lift.height for lift in seq.lifts[1:]], RECALAGE_LIFTS, rtol=0,
+                       atol=LIFT_ROUNDING)
+
+
+@pytest.mark.parametrize("equation", ["linearised", "nonlinear"])
+def test_integrated_equations_match_the_independent_integration(motions, equation):
+    impacts = motions[equation].sequence.impacts
+    for imp, (t, ekin) in zip(impacts, INTEGRATED[equation]):
+        assert rel(imp.time, t) < 1e-5
+        assert rel(imp.kinetic_energy, ekin) < 1e-5
+    assert [i.corner for i in impacts[:5]] == ["A", "O", "A", "O", "A"]
+
+
+def test_closed_form_is_about_one_percent_off_the_integrated_equations(motions):
+    cf = closed_form(BLOCK, TILT, 5).impacts
+    nl = motions["nonlinear"].sequence.impacts
+    energy = [c.kinetic_energy / n.kinetic_energy - 1 for c, n in zip(cf, nl)]
+    late = [c.time / n.time - 1 for c, n in zip(cf, nl)]
+    assert all(0.010 < e < 0.012 for e in energy)
+    assert max(late) == pytest.approx(0.008, abs=5e-4)
+    # the energy it adds is the dropped -M g l tilt^2 / 2 (linearised equation)
+    lin = motions["linearised"].sequence.impacts[0]
+    dropped = BLOCK.mass * BLOCK.gravity * BLOCK.half_height * TILT**2 / 2
+    assert cf[0].kinetic_energy - lin.kinetic_energy == pytest.approx(dropped, rel=1e-8)
+
+
+# -- mechanics: impacts, energy, reactions ------------------------------------------------
+
+
+def test_restitution_from_angular_momentum_and_energy_ratio():
+    b, r2 = BLOCK.half_width, BLOCK.radius**2
+    assert BLOCK.restitution == pytest.approx((2 * r2 - 3 * b * b) / (2 * r2), rel=1e-14)
+    assert BLOCK.restitution == pytest.approx(0.7474, abs=5e-5)
+    assert BLOCK.restitution**2 == pytest.approx(0.5586086, rel=1e-6)
+    assert BLOCK.rocking_frequency == pytest.approx(4.0956, rel=1e-4)
+
+
+def test_energy_lost_per_impact_and_conserved_in_flight(motions):
+    e2 = BLOCK.restitution**2
+    impacts = motions["nonlinear"].sequence.impacts
+    for imp in impacts:
+        assert imp.energy_ratio == pytest.approx(e2, rel=1e-12)
+    # no loss in flight: the next impact comes with the energy the last one left
+    for before, after in zip(impacts, impacts[1:]):
+        assert after.kinetic_energy == pytest.approx(before.kinetic_energy_after, rel=1e-9)
+    # first impact: the potential energy released, M g (b sin + l cos - l)
+    b, h = BLOCK.half_width, BLOCK.half_height
+    drop = BLOCK.mass * BLOCK.gravity * (b * math.sin(TILT) + h * math.cos(TILT) - h)
+    assert impacts[0].kinetic_energy == pytest.approx(drop, rel=1e-10)
+
+
+def test_linearised_first_impact_is_the_cosh_root():
+    """Event location against the closed-form solution of the linearised equation."""
+    ratio = BLOCK.half_width / BLOCK.half_height
+    p = math.sqrt(3 * BLOCK.gravity * BLOCK.half_height / (4 * BLOCK.radius**2))
+    t1 = math.acosh(ratio / (ratio - TILT)) / p
+    motion = RockingSimulation(BLOCK, "linearised").run(TILT, 0.0, 0.1)
+    assert motion.sequence.impacts[0].time == pytest.approx(t1, rel=1e-11)
+
+
+def test_percussions_at_impact():
+    imp = BLOCK.impact(-0.37, "A")
+    b, r2 = BLOCK.half_width, BLOCK.radius**2
+    assert imp.percussion_y == pytest.approx((4 * r2 - 3 * b * b) / (2 * r2) * BLOCK.mass * b
+                                             * 0.37, rel=1e-12)
+    assert abs(imp.percussion_x) / imp.percussion_y == pytest.approx(0.3212, rel=1e-3)
+    assert imp.percussion_x > 0  # on A, same sign as RX_A
+    assert BLOCK.impact(0.37, "O").percussion_x < 0
+
+
+def test_free_flight_reactions():
+    vertical, horizontal = BLOCK.free_flight_reactions()
+    assert vertical == pytest.approx(3579.25, rel=1e-5)
+    assert horizontal == pytest.approx(-1149.79, rel=1e-5)
+    assert abs(horizontal) / vertical == pytest.approx(0.3212, rel=1e-3)
+    # the exact reaction at theta = 0, omega = 0 is the same, with the sign of the corner
+    for corner, sign in (("O", -1.0), ("A", 1.0)):
+        theta_dd = BLOCK.angular_acceleration(0.0, corner)
+        rn, rx = BLOCK.pivot_reaction(0.0, 0.0, theta_dd, corner)
+        assert rn == pytest.approx(3579.25, rel=1e-5)
+        assert rx == pytest.approx(sign * 1149.79, rel=1e-5)
+
+
+def test_history_reactions_and_corners(motions):
+    h = motions["nonlinear"].history
+    t = h["time"]
+    first = (t > 0) & (t < 0.054)
+    assert np.all(h["RN_A"][first] == 0) and np.all(h["RN_O"][first] > 3570)
+    assert np.all(h["RX_O"][first] < 0)
+    second = (t > 0.055) & (t < 0.135)
+    assert np.all(h["RX_A"][second] > 0) and np.all(h["DY_A"][second] == 0)
+    assert h["DY_O"][second].max() == pytest.approx(
+        motions["nonlinear"].sequence.lifts[1].height, rel=1e-12)
+
+
+# -- table acceleration, uplift, overturning ----------------------------------------------
+
+
+def constant(value):
+    return lambda t: value
+
+
+@pytest.mark.parametrize("sign,corner", [(1.0, "O"), (-1.0, "A")])
+def test_constant_table_acceleration_uplift_threshold(sign, corner):
+    """A block at rest lifts iff |ux| > g b / l; onto O when the table pulls to +x."""
+    threshold = BLOCK.uplift_acceleration()
+    assert threshold == pytest.approx(9.81 * 0.18 / 0.40)
+    below = RockingSimulation(BLOCK, table=TableMotion(constant(sign * 0.99 * threshold)))
+    quiet = below.run(0.0, 0.0, 0.2)
+    assert quiet.outcome == "rest" and not quiet.events and not quiet.sequence.impacts
+    above = RockingSimulation(BLOCK, table=TableMotion(constant(sign * 1.01 * threshold)))
+    moving = above.run(0.0, 0.0, 2.0)
+    uplift = moving.events[0]
+    assert (uplift.kind, uplift.time, uplift.corner) == ("uplift", 0.0, corner)
+    # held above the threshold, nothing brings it back: it topples over the same corner
+    assert moving.outcome == "overturned" and moving.events[-1].kind == "overturn"
+    assert moving.events[-1].corner == corner
+    theta = moving.history["THETA"][-1]
+    assert sign * theta == pytest.approx(math.atan(0.18 / 0.40), rel=1e-9)
+
+
+def test_uplift_instant_of_a_ramp_and_vertical_acceleration():
+    threshold = BLOCK.uplift_acceleration()
+    ramp = RockingSimulation(BLOCK, table=TableMotion(lambda t: 2.0 * threshold * t),
+                             max_step=1e-2)
+    motion = ramp.run(0.0, 0.0, 0.6)
+    assert motion.events[0].kind == "uplift"
+    assert motion.events[0].time == pytest.approx(0.5, rel=1e-12)
+    # the table falling at g/2 halves the threshold
+    assert BLOCK.uplift_acceleration(-BLOCK.gravity / 2) == pytest.approx(threshold / 2)
+    lighter = RockingSimulation(BLOCK, table=TableMotion(constant(0.6 * threshold),
+                                                         constant(-BLOCK.gravity / 2)))
+    assert lighter.run(0.0, 0.0, 0.05).events[0].kind == "uplift"
+
+
+def test_mirror_symmetry_under_table_acceleration():
+    table = TableMotion(lambda t: 6.0 * math.sin(2 * math.pi * 2.0 * t))
+    mirror = TableMotion(lambda t: -6.0 * math.sin(2 * math.pi * 2.0 * t))
+    a = RockingSimulation(BLOCK, table=table, max_step=1e-3).run(0.0, 0.0, 1.0)
+    b = RockingSimulation(BLOCK, table=mirror, max_step=1e-3).run(0.0, 0.0, 1.0)
+    assert len(a.sequence.impacts) >= 2
+    assert [i.time for i in a.sequence.impacts] == pytest.approx(
+        [i.time for i in b.sequence.impacts], rel=1e-9)
+    assert np.allclose(a.history["THETA"], -b.history["THETA"], atol=1e-12)
+
+
+def test_overturning_from_a_large_tilt():
+    alpha = math.atan(0.18 / 0.40)
+    topples = RockingSimulation(BLOCK).run(alpha + 0.02, 0.0, 0.33)
+    assert topples.outcome == "overturned" and topples.events[0].time == 0.0
+    rocks = RockingSimulation(BLOCK).run(alpha - 0.02, 0.0, 3.0)
+    assert rocks.outcome == "rest" and len(rocks.sequence.impacts) > 5
+    assert not any(e.kind == "overturn" for e in rocks.events)
+
+
+def test_rest_after_the_accumulation_of_impacts():
+    motion = RockingSimulation(BLOCK).run(TILT, 0.0, 0.6)
+    assert motion.outcome == "rest"
+    rest = motion.events[-1]
+    # the flights shrink geometrically (ratio ~e): they end near t1 + 2 t1 e / (1 - e)
+    e, t1 = BLOCK.restitution, motion.sequence.impacts[0].time
+    assert rest.time == pytest.approx(t1 + 2 * t1 * e / (1 - e), rel=1e-2)
+    assert motion.history["EKIN_BLOCK"][-1] == 0.0
+
+
+# -- the rigid kind, its case file and the command line -----------------------------------
+
+
+def test_case_uses_the_shared_block_sections():
+    case = rc.load_case("sdnv105_rigid", ["preload.tilt=0.02", "material.block.density=1000",
+                                          "loading.gravity=9.8", "geometry.half_width=0.2"])
+    assert isinstance(case.geometry, Geometry) and isinstance(case.material, Materials)
+    assert isinstance(case.loading, Loading) and isinstance(case.preload, Preload)
+    assert (case.preload.tilt, case.material.block.density) == (0.02, 1000.0)
+    assert (case.loading.gravity, case.geometry.half_width) == (9.8, 0.2)
+
+
+def test_shipped_case_passes_its_references(tmp_path):
+    result = rc.run(rc.load_case("sdnv105_rigid"), out=tmp_path, plots=False, quiet=True)
+    graded = [c for c in result.checks if c["passed"] is not None]
+    assert len(graded) > 60
+    assert all(c["passed"] for c in graded), rc.format_table(result.case, result.checks)
+    sources = {c["source"] for c in graded}
+    assert {"analytic rigid, closed form (SDNV105 manual)", "analytic rigid, integrated",
+            "recalage (SDNV105 manual)"} <= sources
+    data = json.loads((tmp_path / "results.json").read_text())
+    assert [c["index"] for c in data["collisions"][:5]] == [1, 2, 3, 4, 5]
+    quantities = data["quantities"]
+    assert quantities["collision.2.time"] == quantities["nonlinear.collision.2.time"]
+    columns = read_history_csv(tmp_path / "history.csv")
+    assert list(columns) == ["time", "THETA", "OMEGA", "EKIN_BLOCK", "DY_O", "DY_A", "VY_O",
+                             "VY_A", "RN_O", "RN_A", "RX_O", "RX_A"]
+    # the kinetic-energy maximum of the history is the collision (Code_Aster's measure)
+    t, ekin = columns["time"], columns["EKIN_BLOCK"]
+    window = (t >= 0.10) & (t <= 0.33)
+    assert t[window][np.argmax(ekin[window])] == pytest.approx(
+        data["collisions"][1]["time"], abs=1e-9)
+
+
+def test_table_acceleration_from_a_csv_record(tmp_path):
+    threshold = 9.81 * 0.18 / 0.40
+    record = tmp_path / "table.csv"
+    np.savetxt(record, [[0.0, 0.0], [0.2, 2.0 * threshold]], delimiter=",")
+    case = rc.load_case("sdnv105_rigid", {
+        "preload.tilt": 0.0, "time.end": 0.2,
+        "rigid.table_acceleration_x": {"type": "table", "path": str(record)}})
+    result = rc.run(case, write=False, quiet=True)
+    assert result.quantities["uplift.1.time"] == pytest.approx(0.1, rel=1e-10)
+    assert "closed_form.collision.1.time" not in result.quantities
+
+
+def test_compare_collisions_api():
+    case = rc.load_case("sdnv105_rigid")
+    refs = reference_collisions(case)
+    assert list(refs) == ["closed_form", "linearised", "nonlinear", "recalage"]
+    ours = [{"index": i.index, "time": i.time, "kinetic_energy": i.kinetic_energy}
+            for i in refs["nonlinear"].impacts[:5]]
+    rows, quantities = compare_collisions(ours, refs)
+    assert len(rows) == 5
+    assert quantities["rigid.nonlinear.collision.3.time_error"] == 0.0
+    assert quantities["rigid.closed_form.collision.1.energy_error"] == pytest.approx(
+        7.291925 / 7.373981 - 1, rel=1e-5)
+
+
+def test_cli_prints_the_levels_side_by_side(tmp_path, capsys):
+    code = cli.main(["rigid", "--quiet", "--no-plots", "--out", str(tmp_path)])
+    out = capsys.readouterr().out
+    assert code == 0
+    assert "closed form" in out and "nonlinear" in out and "recalage" in out
+    assert "0.05441079" in out and "+1.13 %" in out
+    assert (tmp_path / "results.json").is_file() and (tmp_path / "history.csv").is_file()
+
+
+@pytest.mark.parametrize("override", ["preload.tilt=abc", "preload.tilt=0.7",
+                                      "rigid.level=exact", "geometry.width=1",
+                                      "material.block.density=-1"])
+def test_cli_bad_input_is_one_line_and_exit_2(tmp_path, capsys, override):
+    code = cli.main(["rigid", "--quiet", "--no-plots", "--out", str(tmp_path),
+                     "--set", override])
+    err = capsys.readouterr().err.strip()
+    assert code == 2
+    assert err.startswith("error: ") and "\n" not in err
+    assert override.split("=")[0] in err

@@ -1,0 +1,87 @@
+"""A run's resolved parameters as (key, value, unit) rows.
+
+The keys are the case file's dotted keys, with list items named after their ``name``
+(``model.shock[NO1].kn``) or their index; the units come from the case kind's schema
+(the ``unit`` of each :func:`rocking_contact.config.param`), so a new kind of case shows
+its units with no change here. The ``case``, ``quantity`` and ``reference`` sections are
+shown elsewhere in the report.
+"""
+
+from __future__ import annotations
+
+import dataclasses
+import re
+import typing
+from collections.abc import Mapping
+from typing import Any
+
+from rocking_contact.report.document import number
+
+#: top-level sections the report shows in other tables
+SHOWN_ELSEWHERE = frozenset({"case", "quantity", "reference"})
+#: longest list written out in full
+_LIST_ITEMS = 8
+
+
+def _text(value: Any) -> str:
+    if isinstance(value, list | tuple):
+        items = [_text(v) for v in value]
+        if len(items) > _LIST_ITEMS:
+            items = items[:3] + ["…"] + items[-2:] + [f"({len(value)} values)"]
+        return "[" + ", ".join(items) + "]"
+    if isinstance(value, str):
+        return value.strip() or '""'
+    return number(value)
+
+
+def flatten(params: Mapping[str, Any], prefix: str = "") -> list[tuple[str, str]]:
+    """(dotted key, value text) of every leaf of the parameters."""
+    rows: list[tuple[str, str]] = []
+    for key, value in params.items():
+        if not prefix and key in SHOWN_ELSEWHERE:
+            continue
+        if key == "name" and prefix.endswith(f"[{value}]"):
+            continue  # already in the item's selector
+        path = f"{prefix}.{key}" if prefix else key
+        if isinstance(value, Mapping):
+            rows += flatten(value, path)
+        elif isinstance(value, list) and value and all(isinstance(v, Mapping) for v in value):
+            for i, item in enumerate(value):
+                rows += flatten(item, f"{path}[{item.get('name', i)}]")
+        else:
+            rows.append((path, _text(value)))
+    return rows
+
+
+def schema_units(cls: type, prefix: str = "") -> dict[str, str]:
+    """Dotted key (list items without selector) -> unit, from a case schema's fields."""
+    units: dict[str, str] = {}
+    hints = typing.get_type_hints(cls)
+    for f in dataclasses.fields(cls):
+        key = f"{prefix}.{f.name}" if prefix else f.name
+        tp = hints[f.name]
+        inner = typing.get_args(tp)[0] if typing.get_origin(tp) is list else tp
+        if dataclasses.is_dataclass(inner):
+            units.update(schema_units(inner, key))  # type: ignore[arg-type]
+        elif f.metadata.get("unit"):
+            units[key] = f.metadata["unit"]
+    return units
+
+
+def kind_units(kind: str) -> dict[str, str]:
+    """Units of a case kind's keys; empty when the kind's schema cannot be loaded."""
+    from rocking_contact.config import CaseError, kind_module
+
+    try:
+        schema = getattr(kind_module(kind), "SCHEMA", None)
+    except (CaseError, ImportError):
+        return {}
+    return schema_units(schema) if dataclasses.is_dataclass(schema) else {}
+
+
+def parameter_rows(params: Mapping[str, Any]) -> list[tuple[str, str, str]]:
+    """(key, value, unit) of the resolved parameters of a run."""
+    kind = (params.get("case") or {}).get("kind", "")
+    units = kind_units(kind) if kind else {}
+    return [(key, value, units.get(re.sub(r"\[[^\]]*\]", "", key), ""))
+            for key, value in flatten(params)]

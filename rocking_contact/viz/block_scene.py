@@ -1,0 +1,246 @@
+"""The block-on-table scene: the deformed block coloured by a stress, the table, and the
+contact reactions as arrows at the base nodes.
+
+The block's motion comes from the FEM fields (:class:`FieldMotion`, ``fields.pvd``) or,
+for a result without fields such as the rigid-body reference, from the corner lifts of
+the history (:class:`RigidMotion`). Displacements are amplified (``scale``; by default a
+1-2-5 factor that makes the largest lift about 8 % of the block's height) because a
+0.01 rad tilt is invisible at true scale; the reference outline is drawn in grey.
+
+Reactions: a dataset point array ``reaction`` (force vectors at the nodes, N) is drawn
+when the fields have one; otherwise the history columns ``RN_<node>`` (normal, along +y)
+and ``RX_<node>`` (tangential, along +x) at nodes whose position is known: O = (0, 0) and
+A = (2b, 0), plus any in ``results.json`` ``extra["node_positions"]`` ({node: [x, y]}).
+Arrows point at the node, as the table's push on the block.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Mapping
+from typing import Any, Protocol
+
+import numpy as np
+
+from rocking_contact.viz.fields import FieldSeries, displacement_3d
+from rocking_contact.viz.rigid import block_mesh, rigid_displacement, tilt_from_lifts
+from rocking_contact.viz.scene import TEXT_FONT, Scene, arrows, nice_factor
+
+#: field -> (words, colour map, symmetric range about zero)
+FIELD_STYLE: dict[str, tuple[str, str, bool]] = {
+    "von_mises": ("von Mises stress", "viridis", False),
+    "sigma_yy": ("vertical stress sigma_yy", "RdBu_r", True),
+}
+BLOCK_COLOUR, TABLE_COLOUR, ARROW_COLOUR = "#C8B89A", "#9A9A9A", "#D55E00"
+#: largest lift drawn, as a fraction of the block height, when the scale is automatic
+LIFT_FRACTION = 0.08
+#: length of the largest reaction arrow, as a fraction of the block height
+ARROW_FRACTION = 0.3
+
+
+class BlockMotion(Protocol):
+    """Where the block is at each instant."""
+
+    reference: Any
+
+    def at(self, t: float) -> Any:
+        """A dataset on the reference mesh with point data ``u`` (and maybe stresses)."""
+        ...
+
+
+class FieldMotion:
+    """The block's motion and stresses from the FEM field series."""
+
+    def __init__(self, series: FieldSeries):
+        self.series = series
+        self.reference = series.reference
+
+    def at(self, t: float) -> Any:
+        """The interpolated fields at ``t``."""
+        return self.series.at(t)
+
+
+class RigidMotion:
+    """A rigid block tilted about its pivot corner, from the history's corner lifts."""
+
+    def __init__(self, history: Mapping[str, np.ndarray], half_width: float,
+                 half_height: float):
+        self.history, self.b = history, half_width
+        self.reference = block_mesh(half_width, half_height)
+
+    def at(self, t: float) -> Any:
+        """The reference mesh with the rigid displacement ``u`` at ``t``."""
+        time = self.history["time"]
+        phi = tilt_from_lifts(float(np.interp(t, time, self.history["DY_O"])),
+                              float(np.interp(t, time, self.history["DY_A"])), self.b)
+        out = self.reference.copy()
+        out.point_data["u"] = rigid_displacement(out.points, phi, self.b)
+        return out
+
+
+def _unit(magnitude: float) -> tuple[float, str]:
+    """Divisor and unit name for stresses of this magnitude (Pa)."""
+    for divisor, name in ((1e9, "GPa"), (1e6, "MPa"), (1e3, "kPa")):
+        if magnitude >= divisor:
+            return divisor, name
+    return 1.0, "Pa"
+
+
+class BlockScene(Scene):
+    """The block on its table (see the module docstring).
+
+    Args:
+        data: the ``results.json`` content (``parameters.geometry`` is used).
+        history: the history columns.
+        motion: where the block is at each instant.
+        field: stress array to colour by, or None for a plain block.
+        scale: displacement amplification; None for automatic.
+
+    """
+
+    def __init__(self, data: Mapping[str, Any], history: Mapping[str, np.ndarray],
+                 motion: BlockMotion, *, field: str | None, scale: float | None,
+                 times: np.ndarray | None = None):
+        super().__init__(data, history)
+        geometry = (data.get("parameters") or {}).get("geometry") or {}
+        self.b = float(geometry.get("half_width", 0.18))
+        self.l = float(geometry.get("half_height", 0.40))
+        self.table = (float(geometry.get("table_left", -self.b)),
+                      float(geometry.get("table_right", 3 * self.b)),
+                      float(geometry.get("table_thickness", 0.08)))
+        self.motion, self.field = motion, field
+        self._times = times
+        self.scale = scale if scale is not None else self._auto_scale()
+        self.clim: tuple[float, float] | None = None
+        self.mesh: Any = None
+        self._ref_points = np.asarray(motion.reference.points, dtype=float)
+        self.nodes = self._reaction_nodes()
+        peak = max((float(np.hypot(self.history.get(f"RN_{n}", 0.0),
+                                   self.history.get(f"RX_{n}", 0.0)).max())
+                    for n in self.nodes), default=0.0)
+        self.force_scale = ARROW_FRACTION * 2 * self.l / peak if peak > 0 else 0.0
+
+    @property
+    def times(self) -> np.ndarray:
+        """Output instants of the fields, or the history's."""
+        return self._times if self._times is not None else super().times
+
+    def _auto_scale(self) -> float:
+        lift = self.peak(["DY_O", "DY_A"])
+        if lift == 0.0 and isinstance(self.motion, FieldMotion):
+            series = self.motion.series
+            lift = max(float(np.abs(series.dataset(i).point_data["u"]).max())
+                       for i in range(series.times.size))
+        return nice_factor(LIFT_FRACTION * 2 * self.l / lift) if lift > 0 else 1.0
+
+    def _reaction_nodes(self) -> dict[str, np.ndarray]:
+        """Nodes with reaction columns and a known position: name -> (x, y, 0)."""
+        known = {"O": (0.0, 0.0), "A": (2 * self.b, 0.0)}
+        known.update({k: tuple(v) for k, v in
+                      ((self.data.get("extra") or {}).get("node_positions") or {}).items()})
+        return {name: np.array([xy[0], xy[1], 0.0]) for name, xy in known.items()
+                if f"RN_{name}" in self.history or f"RX_{name}" in self.history}
+
+    def _nearest_point(self, position: np.ndarray) -> int:
+        return int(np.argmin(np.linalg.norm(self._ref_points - position, axis=1)))
+
+    def bounds(self) -> tuple[float, float, float, float, float, float]:
+        left, right, thick = self.table
+        arrow = ARROW_FRACTION * 2 * self.l if self.force_scale else 0.0
+        return (min(left, -0.1 * self.b) - 0.05, max(right, 2.1 * self.b) + 0.05,
+                -thick - arrow - 0.03, 2 * self.l * 1.12, 0.0, 0.0)
+
+    def build(self) -> None:
+        import pyvista as pv
+
+        pl = self.plotter
+        left, right, thick = self.table
+        if self._ref_points[:, 1].min() > -1e-9:  # the mesh has no table: draw one
+            table = pv.Box((left, right, -thick, 0.0, -1e-3, -1e-3))
+            pl.add_mesh(table, color=TABLE_COLOUR, name="table", lighting=False)
+        outline = self.motion.reference.extract_surface(algorithm=None).extract_feature_edges(
+            boundary_edges=True, feature_edges=False, manifold_edges=False,
+            non_manifold_edges=False)
+        pl.add_mesh(outline, color="#7F7F7F", line_width=1.5, name="reference")
+        self.mesh = self.motion.reference.copy()
+        for name in list(self.mesh.point_data.keys()) + list(self.mesh.cell_data.keys()):
+            self.mesh.point_data.pop(name, None)
+            self.mesh.cell_data.pop(name, None)
+        if self.field is None:
+            pl.add_mesh(self.mesh, color=BLOCK_COLOUR, show_edges=True, edge_color="#6B5B45",
+                        lighting=False,
+                        name="block")
+        else:
+            self._add_coloured_block()
+        pl.add_text(f"displacements x {self.scale:g}", position="lower_right",
+                    font_size=TEXT_FONT, color="black", name="scale")
+
+    def _add_coloured_block(self) -> None:
+        words, cmap, symmetric = FIELD_STYLE.get(self.field, (self.field, "viridis", False))
+        first = self.motion.at(self.t_start)
+        lo, hi = self.clim or self._range(first)
+        self._divisor, unit = _unit(max(abs(lo), abs(hi)))
+        on_points = self.field in first.point_data.keys()
+        values = (first.point_data if on_points else first.cell_data)[self.field]
+        target = self.mesh.point_data if on_points else self.mesh.cell_data
+        target["display"] = np.asarray(values, dtype=float) / self._divisor
+        self._on_points = on_points
+        clim = (lo / self._divisor, hi / self._divisor)
+        if symmetric:
+            half = max(abs(clim[0]), abs(clim[1]))
+            clim = (-half, half)
+        self.plotter.add_mesh(
+            self.mesh, scalars="display", cmap=cmap, clim=clim, show_edges=True,
+            edge_color="#555555", name="block", preference="point" if on_points else "cell",
+            lighting=False,
+            scalar_bar_args={"title": f"{words}\n({unit})\n", "vertical": True,
+                             "position_x": 0.82, "position_y": 0.25, "height": 0.5,
+                             "width": 0.08, "fmt": "%.3g", "title_font_size": 14,
+                             "label_font_size": 13, "color": "black"})
+
+    def _range(self, dataset: Any) -> tuple[float, float]:
+        values = dataset.get_array(self.field)
+        lo, hi = float(np.min(values)), float(np.max(values))
+        return (lo, hi) if hi > lo else (lo - 1.0, hi + 1.0)
+
+    def fix_colour_range(self) -> None:
+        """One colour range for the whole series (set before :meth:`add_to`)."""
+        if self.field is not None and isinstance(self.motion, FieldMotion):
+            lo, hi = self.motion.series.value_range(self.field)
+            self.clim = (lo, hi) if hi > lo else (lo - 1.0, hi + 1.0)
+
+    def move(self, t: float) -> list[str]:
+        state = self.motion.at(t)
+        u = displacement_3d(state.point_data["u"])
+        self.mesh.points = self._ref_points + self.scale * u
+        if self.field is not None:
+            values = (state.point_data if self._on_points else state.cell_data)[self.field]
+            data = self.mesh.point_data if self._on_points else self.mesh.cell_data
+            data["display"][:] = np.asarray(values, dtype=float) / self._divisor
+        self.mesh.Modified()
+        return self._draw_reactions(t, state, u)
+
+    def _draw_reactions(self, t: float, state: Any, u: np.ndarray) -> list[str]:
+        """Arrows of the reactions at ``t``; returns their values as text lines."""
+        if "reaction" in state.point_data.keys():
+            forces = displacement_3d(state.point_data["reaction"])
+            idx = np.flatnonzero(np.linalg.norm(forces, axis=1) > 0)
+            heads = self._ref_points[idx] + self.scale * u[idx]
+            forces = forces[idx]
+            peak = float(np.linalg.norm(forces, axis=1).max(initial=0.0))
+            scale = ARROW_FRACTION * 2 * self.l / peak if peak > 0 else 0.0
+            lines = []
+        else:
+            idx = [self._nearest_point(p) for p in self.nodes.values()]
+            heads = np.array([self.nodes[n] + self.scale * u[i]
+                              for n, i in zip(self.nodes, idx)]).reshape(-1, 3)
+            forces = np.array([[self.value(f"RX_{n}", t), self.value(f"RN_{n}", t), 0.0]
+                               for n in self.nodes]).reshape(-1, 3)
+            scale = self.force_scale
+            lines = [f"{n}: RN {f[1]:9.1f}   RX {f[0]:9.1f}" for n, f in zip(self.nodes, forces)]
+        if scale > 0 and np.any(forces != 0):
+            vectors = forces * scale
+            self.plotter.add_mesh(arrows(heads - vectors, vectors), color=ARROW_COLOUR,
+                                  name="reactions")
+        else:
+            self.plotter.remove_actor("reactions")
+        return ["reactions on the block (N):", *lines] if lines else []

@@ -1,0 +1,105 @@
+"""Names and units of the history columns.
+
+A history column is named ``<COMPONENT>_<WHERE>`` in Code_Aster style: ``DY_O`` is the
+vertical displacement of node O, ``FN_NO1`` the normal force of shock NO1, ``EKIN_BLOCK``
+the kinetic energy of the block. A few whole names (``ENERGY_RESIDUAL``) are channels of
+their own. Unknown components are still drawn, labelled with their raw name.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterable
+from dataclasses import dataclass
+
+#: component -> (description, SI unit)
+COMPONENTS: dict[str, tuple[str, str]] = {
+    "DX": ("displacement x", "m"),
+    "DY": ("displacement y", "m"),
+    "DZ": ("displacement z", "m"),
+    "VX": ("velocity x", "m/s"),
+    "VY": ("velocity y", "m/s"),
+    "VZ": ("velocity z", "m/s"),
+    "AX": ("acceleration x", "m/s²"),
+    "AY": ("acceleration y", "m/s²"),
+    "AZ": ("acceleration z", "m/s²"),
+    "FN": ("normal force", "N"),
+    "FT": ("tangential force", "N"),
+    "VN": ("normal velocity", "m/s"),
+    "PN": ("penetration", "m"),
+    "RN": ("normal reaction", "N"),
+    "RX": ("tangential reaction", "N"),
+    "RY": ("reaction y", "N"),
+    "EKIN": ("kinetic energy", "J"),
+    "EELAS": ("elastic energy", "J"),
+    "EPOT": ("potential energy", "J"),
+    "EGRAV": ("gravity potential energy", "J"),
+    "EDAMP": ("energy dissipated by damping", "J"),
+    "EFRIC": ("energy dissipated by friction", "J"),
+    "ECONT": ("energy lost in contact", "J"),
+    "EWORK": ("work of external forces", "J"),
+    "ETOT": ("total energy", "J"),
+    "THETA": ("tilt angle", "rad"),
+    "OMEGA": ("angular velocity", "rad/s"),
+}
+
+#: whole column names that are not ``<COMPONENT>_<WHERE>``
+WHOLE_NAMES: dict[str, tuple[str, str]] = {
+    "ENERGY_RESIDUAL": ("energy balance residual", "J"),
+}
+
+
+@dataclass(frozen=True)
+class Channel:
+    """One history column, split into its component and its location."""
+
+    name: str
+    component: str
+    where: str
+
+    @classmethod
+    def parse(cls, name: str) -> Channel:
+        """Split ``DY_O`` into component ``DY`` and location ``O``."""
+        if name in WHOLE_NAMES:
+            return cls(name, name, "")
+        component, _, where = name.partition("_")
+        return cls(name, component, where)
+
+    @property
+    def description(self) -> str:
+        """What the column holds, in words (the raw name when unknown)."""
+        table = WHOLE_NAMES if self.name in WHOLE_NAMES else COMPONENTS
+        key = self.name if self.name in WHOLE_NAMES else self.component
+        return table[key][0] if key in table else self.name
+
+    @property
+    def unit(self) -> str:
+        """SI unit of the column, empty when unknown."""
+        if self.name in WHOLE_NAMES:
+            return WHOLE_NAMES[self.name][1]
+        return COMPONENTS.get(self.component, ("", ""))[1]
+
+    @property
+    def label(self) -> str:
+        """Legend text: ``displacement y at O (DY_O)``, ``kinetic energy of the block ...``."""
+        if self.description == self.name:
+            return self.name
+        if not self.where:
+            return f"{self.description} ({self.name})"
+        # energies belong to a body (EKIN_BLOCK), the other channels sit at a node or shock
+        where = f"of the {self.where.lower()}" if self.unit == "J" else f"at {self.where}"
+        return f"{self.description} {where} ({self.name})"
+
+
+def columns_of(history: Iterable[str], components: Iterable[str]) -> list[str]:
+    """The history columns whose component is one of ``components``, in history order."""
+    wanted = set(components)
+    return [name for name in history if name != "time" and Channel.parse(name).component in wanted]
+
+
+def kinetic_energy_column(history: Iterable[str]) -> str | None:
+    """The block's kinetic-energy column (``EKIN_BLOCK``, or any ``EKIN*``), if any."""
+    names = [n for n in history if n != "time"]
+    for preferred in ("EKIN_BLOCK", "EKIN"):
+        if preferred in names:
+            return preferred
+    return next((n for n in names if n.startswith("EKIN")), None)

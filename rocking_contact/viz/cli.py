@@ -1,0 +1,80 @@
+"""``rocking-contact view RESULT_DIR``: look at a result in pyvista.
+
+Without ``--screenshot`` or ``--movie`` a window opens with a time slider (a display is
+needed); with them, rendering is offscreen and works on a headless machine. pyvista is
+imported only when the command runs.
+"""
+
+from __future__ import annotations
+
+import argparse
+import os
+import sys
+from pathlib import Path
+
+
+def add_arguments(parser: argparse.ArgumentParser) -> None:
+    """The ``view`` subcommand's options."""
+    parser.add_argument("result", type=Path,
+                        help="results directory (or a case name: results/<case>/)")
+    parser.add_argument("--field", default="auto",
+                        help="FEM stress to colour by: von_mises, sigma_yy, none "
+                             "(default: von_mises if present, else sigma_yy)")
+    parser.add_argument("--scale", type=float, default=None, metavar="FACTOR",
+                        help="displacement amplification (default: automatic, shown on the view)")
+    parser.add_argument("--screenshot", type=Path, metavar="FILE.png",
+                        help="write a PNG offscreen instead of opening a window")
+    parser.add_argument("--time", type=float, default=None, metavar="T",
+                        help="instant of the screenshot in s (default: the first)")
+    parser.add_argument("--movie", type=Path, metavar="FILE.gif|FILE.mp4",
+                        help="write a movie offscreen instead of opening a window")
+    parser.add_argument("--fps", type=int, default=20, help="movie frames per second (default 20)")
+    parser.add_argument("--frames", type=int, default=100,
+                        help="movie frames, evenly spaced over the run (default 100)")
+    parser.add_argument("--window-size", type=int, nargs=2, default=None, metavar=("W", "H"),
+                        help="image size in pixels (default 900 900)")
+
+
+def _result_dir(arg: Path) -> Path:
+    """A results directory, or ``results/<name>`` when given a bare case name."""
+    if arg.is_dir() or len(arg.parts) > 1:
+        return arg
+    return Path("results") / arg
+
+
+def main(args: argparse.Namespace) -> int:
+    """Run ``view``; returns the exit code (2 on bad input)."""
+    from rocking_contact.viz import render
+
+    window = tuple(args.window_size) if args.window_size else render.WINDOW
+    try:
+        if args.scale is not None and args.scale <= 0:
+            raise render.ViewError(f"--scale {args.scale:g}: must be > 0")
+        if args.fps <= 0:
+            raise render.ViewError(f"--fps {args.fps}: must be > 0")
+        if min(window) < 16:
+            raise render.ViewError("--window-size: at least 16 x 16 pixels")
+        if args.time is not None and args.screenshot is None:
+            raise render.ViewError("--time goes with --screenshot")
+        scene = render.open_scene(_result_dir(args.result),
+                                  render.ViewOptions(field=args.field, scale=args.scale))
+        if args.screenshot is None and args.movie is None:
+            if sys.platform.startswith("linux") and not os.environ.get("DISPLAY") \
+                    and not os.environ.get("WAYLAND_DISPLAY"):
+                raise render.ViewError("no display: use --screenshot FILE.png or --movie FILE.gif")
+            render.interactive(scene, window)
+            return 0
+        if args.screenshot is not None:
+            render.screenshot(scene, args.screenshot, time=args.time, window_size=window)
+            print(f"wrote {args.screenshot}")
+        if args.movie is not None:
+            if args.screenshot is not None:  # a fresh scene: the screenshot's plotter is closed
+                scene = render.open_scene(_result_dir(args.result),
+                                          render.ViewOptions(field=args.field, scale=args.scale))
+            n = render.movie(scene, args.movie, frames=args.frames, fps=args.fps,
+                             window_size=window)
+            print(f"wrote {args.movie} ({n} frames)")
+    except (render.ViewError, OSError) as exc:
+        print(f"error: {exc}", file=sys.stderr)
+        return 2
+    return 0

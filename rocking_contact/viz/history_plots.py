@@ -1,0 +1,236 @@
+"""The time-history plots written by every run (PNG and SVG), with their references.
+
+Which plots a run gets follows from the columns of its history, not from its kind, so a
+new case is drawn without a code change:
+
+- ``kinetic_energy``: ``EKIN*``, with the collision instants and energy peaks of the
+  references and our own collision instants;
+- ``displacement`` / ``velocity``: ``D*`` / ``V*`` (block corners, discrete nodes);
+- ``reactions``: ``RN``/``RX`` at the block corners;
+- ``shock_force``: ``FN``/``FT`` of the discrete shocks, impacts shaded;
+- ``energy_balance``: the energy terms and ``ENERGY_RESIDUAL``;
+- ``impact_histogram``: the impact-force classes of ``extra["impact_statistics"]``;
+- ``history_<COMPONENT>``: any other column, so that nothing a run records is hidden
+  (accelerations and the shocks' penetration and normal velocity excepted: they are in
+  ``history.csv`` and would only crowd the plots).
+
+References are drawn as :mod:`rocking_contact.viz.markers` places them.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Mapping, Sequence
+from dataclasses import dataclass
+from pathlib import Path
+from typing import Any
+
+import numpy as np
+
+from rocking_contact.viz import style
+from rocking_contact.viz.channels import Channel, columns_of, kinetic_energy_column
+from rocking_contact.viz.markers import Marker, reference_markers
+
+
+@dataclass(frozen=True)
+class HistoryFigure:
+    """One plot: the columns of some components against time, on one axis."""
+
+    stem: str
+    title: str
+    ylabel: str
+    components: tuple[str, ...]
+
+
+FIGURES: tuple[HistoryFigure, ...] = (
+    HistoryFigure("kinetic_energy", "Kinetic energy", "kinetic energy (J)", ("EKIN",)),
+    HistoryFigure("displacement", "Displacements", "displacement (m)", ("DX", "DY", "DZ")),
+    HistoryFigure("velocity", "Velocities", "velocity (m/s)", ("VX", "VY", "VZ")),
+    HistoryFigure("reactions", "Contact reactions (normal RN, tangential RX)", "force (N)",
+                  ("RN", "RX", "RY")),
+    HistoryFigure("shock_force", "Shock forces (normal FN, tangential FT)", "force (N)",
+                  ("FN", "FT")),
+)
+
+#: components left to history.csv (see the module docstring)
+NOT_PLOTTED = frozenset({"AX", "AY", "AZ", "VN", "PN"})
+RESIDUAL = "ENERGY_RESIDUAL"
+
+#: longest legend label of a reference source
+_LABEL_CHARS = 60
+
+
+def _short(text: str) -> str:
+    return text if len(text) <= _LABEL_CHARS else text[: _LABEL_CHARS - 1] + "…"
+
+
+def _drawn(history: Mapping[str, np.ndarray], names: list[str]) -> list[str]:
+    """Columns worth a curve: all-zero ones are dropped unless nothing else is left."""
+    moving = [n for n in names if np.any(np.asarray(history[n]) != 0)]
+    return moving or names[:1]
+
+
+def draw_markers(ax: Any, markers: Sequence[Marker], styles: style.MarkerStyles) -> None:
+    """Draw references on ``ax`` (points, horizontal segments, vertical lines)."""
+    for m in markers:
+        kw = styles(m.family, m.label)
+        dashes = kw.pop("linestyle_ref")
+        label = _short(m.label)
+        if m.shape == "point":
+            ax.plot([m.time], [m.value], label=label, **kw)
+        elif m.shape == "hline":
+            lo, hi = m.window if m.window else ax.get_xlim()
+            ax.hlines(m.value, lo, hi, colors=kw["color"], linestyles=[dashes], linewidth=1.1,
+                      label=label)
+        else:
+            ax.axvline(m.time, color=kw["color"], linestyle=dashes, linewidth=1.1, label=label)
+
+
+def _time_axis(ax: Any, t: np.ndarray) -> None:
+    ax.set_xlabel("time (s)")
+    ax.set_xlim(float(t[0]), float(t[-1]))
+
+
+def _history_figure(spec: HistoryFigure, data: Mapping[str, Any],
+                    history: Mapping[str, np.ndarray], columns: list[str],
+                    markers: Sequence[Marker], out_dir: Path) -> list[Path]:
+    t = np.asarray(history["time"])
+    fig, (ax,) = style.new_figure()
+    for name in columns:
+        ax.plot(t, history[name], label=Channel.parse(name).label)
+    _time_axis(ax, t)
+    if spec.stem == "kinetic_energy":
+        _our_collisions(ax, data.get("collisions") or [])
+    _shade_impacts(ax, data.get("impacts") or [])  # after the time axis: needs its limits
+    draw_markers(ax, [m for m in markers if m.column in columns], style.MarkerStyles())
+    ax.set(title=f"{data['case']}: {spec.title}", ylabel=spec.ylabel)
+    style.place_legend(ax)
+    return style.save_figure(fig, out_dir, spec.stem)
+
+
+def _our_collisions(ax: Any, collisions: Sequence[Mapping[str, Any]]) -> None:
+    pts = [(c["time"], c["kinetic_energy"]) for c in collisions
+           if c.get("time") is not None and c.get("kinetic_energy") is not None]
+    if pts:
+        tt, ee = zip(*pts)
+        ax.plot(tt, ee, linestyle="none", marker="o", markersize=4, color=style.PALETTE[1],
+                label="ours: collision (kinetic-energy maximum)")
+
+
+def _shade_impacts(ax: Any, impacts: Sequence[Mapping[str, Any]]) -> None:
+    """Grey bands over our impacts, unless contact is the rule rather than the event."""
+    spans = [(i["start"], i["end"]) for i in impacts
+             if i.get("start") is not None and i.get("end") is not None]
+    lo, hi = ax.get_xlim()
+    if sum(e - s for s, e in spans) > 0.5 * (hi - lo):  # a preloaded shock (SDND100)
+        return
+    for i, (start, end) in enumerate(spans):
+        ax.axvspan(start, end, color="0.85", zorder=0,
+                   label="impacts (ours, FN > 0)" if i == 0 else None)
+
+
+def _energy_balance(data: Mapping[str, Any], history: Mapping[str, np.ndarray],
+                    out_dir: Path) -> list[Path]:
+    """Energy terms (top) and the balance residual (bottom), when the run records them."""
+    terms = [n for n in history if n != "time" and n != RESIDUAL and n.startswith("E")]
+    has_residual = RESIDUAL in history
+    if not has_residual and len(terms) < 2:
+        return []  # the kinetic energy alone has its own plot
+    t = np.asarray(history["time"])
+    rows = [r for r, present in (("terms", bool(terms)), ("residual", has_residual)) if present]
+    fig, axes = style.new_figure(len(rows), height=3.2 * len(rows) + 0.6)
+    for ax, row in zip(axes, rows):
+        if row == "terms":
+            for name in terms:
+                ax.plot(t, history[name], label=Channel.parse(name).label)
+            ax.set_ylabel("energy (J)")
+            style.place_legend(ax, outside_above=3)
+        else:
+            ax.plot(t, history[RESIDUAL], color="black", label=Channel.parse(RESIDUAL).label)
+            ax.axhline(0.0, color="0.5", linewidth=0.8)
+            ax.set_ylabel("residual (J)")
+            style.place_legend(ax)
+    _time_axis(axes[-1], t)
+    fig.suptitle(f"{data['case']}: Energy balance")
+    return style.save_figure(fig, out_dir, "energy_balance")
+
+
+def _impact_histogram(data: Mapping[str, Any], out_dir: Path) -> list[Path]:
+    """Bars of the impact-maximum classes, one row per shock with impacts."""
+    stats = (data.get("extra") or {}).get("impact_statistics") or {}
+    shocks = {k: s for k, s in stats.items() if s.get("histogram") and s.get("count")}
+    if not shocks:
+        return []
+    fig, axes = style.new_figure(len(shocks), height=3.0 * len(shocks) + 0.8, sharex=False)
+    for ax, (name, s) in zip(axes, shocks.items()):
+        classes = s["histogram"]
+        lower = np.array([c["lower"] for c in classes])
+        width = np.array([c["upper"] - c["lower"] for c in classes])
+        counts = np.array([c["count"] for c in classes])
+        ax.bar(lower, counts, width=width, align="edge", color=style.PALETTE[0],
+               edgecolor="white", label=f"shock {name}: {s['count']} impacts")
+        for x, w, n, c in zip(lower, width, counts, classes):
+            if n:
+                ax.annotate(f"{n} ({c['probability']:.0%})", (x + w / 2, n), ha="center",
+                            va="bottom", fontsize=9, xytext=(0, 2), textcoords="offset points")
+        ax.set_ylim(0, counts.max() * 1.25)
+        ax.yaxis.get_major_locator().set_params(integer=True)
+        ax.set(xlabel="largest normal force of an impact (N)", ylabel="number of impacts")
+        ax.set_xlim(0, lower[-1] + width[-1])
+        text = (f"max {s['max_abs_force']:.6g} N\nmean {s['mean_max_force']:.6g} N\n"
+                f"std {s['std_max_force']:.3g} N")
+        ax.text(0.02, 0.95, text, transform=ax.transAxes, va="top", fontsize=9,
+                bbox={"boxstyle": "round", "facecolor": "white", "edgecolor": "0.7"})
+        ax.legend(loc="upper center")
+    fig.suptitle(f"{data['case']}: Histogram of impact forces")
+    return style.save_figure(fig, out_dir, "impact_histogram")
+
+
+def plot_results(data: Mapping[str, Any], history: Mapping[str, np.ndarray],
+                 out_dir: Path) -> list[Path]:
+    """Draw every plot a run's results call for into ``out_dir``; returns the files.
+
+    Args:
+        data: the ``results.json`` content.
+        history: the history columns (``time`` first).
+        out_dir: where the ``<stem>.png`` and ``<stem>.svg`` files go.
+
+    """
+    if "time" not in history or len(history["time"]) == 0:
+        return []
+    names = [n for n in history if n != "time"]
+    markers = reference_markers(data, names)
+    written: list[Path] = []
+    covered: set[str] = {RESIDUAL}
+    with style.figure_style():
+        for spec in FIGURES:
+            found = columns_of(names, spec.components)
+            covered.update(found)
+            if spec.stem == "kinetic_energy":
+                ekin = kinetic_energy_column(names)
+                found = [ekin] if ekin else []
+            if found:
+                written += _history_figure(spec, data, history, _drawn(history, found),
+                                           markers, out_dir)
+        written += _energy_balance(data, history, out_dir)
+        covered.update(n for n in names if n.startswith("E"))
+        written += _other_columns(data, history, names, covered, markers, out_dir)
+        written += _impact_histogram(data, out_dir)
+    return written
+
+
+def _other_columns(data: Mapping[str, Any], history: Mapping[str, np.ndarray],
+                   names: list[str], covered: set[str], markers: Sequence[Marker],
+                   out_dir: Path) -> list[Path]:
+    """One plot per component that no figure above shows."""
+    written: list[Path] = []
+    left = [n for n in names if n not in covered
+            and Channel.parse(n).component not in NOT_PLOTTED]
+    for component in dict.fromkeys(Channel.parse(n).component for n in left):
+        channel = Channel.parse(next(n for n in left if Channel.parse(n).component == component))
+        unit = f" ({channel.unit})" if channel.unit else ""
+        spec = HistoryFigure(f"history_{component}", channel.description.capitalize(),
+                             f"{channel.description}{unit}", (component,))
+        written += _history_figure(spec, data, history,
+                                   _drawn(history, columns_of(left, (component,))),
+                                   markers, out_dir)
+    return written

@@ -1,0 +1,162 @@
+"""Reference values of a run's ``checks`` turned into markers on its time-history plots.
+
+A reference knows nothing about plots; where it goes on one follows from its quantity:
+
+- a *pair* of quantities that locate one event: ``collision.<k>.time`` with
+  ``collision.<k>.kinetic_energy`` (the kinetic-energy maximum before impact k, SDNV105) and
+  ``impact.<shock>.<k>.t_max`` with ``impact.<shock>.<k>.max_force`` (discrete shocks) give
+  a point on the kinetic-energy or the ``FN_<shock>`` curve. When a source gives only one
+  of the two, our own value stands in for the other, so the marker still shows the
+  difference that the reference measures;
+- a ``[[quantity]]`` of the case (``parameters["quantity"]``) says its column and how it is
+  measured: ``at`` gives a point, ``max``/``min``/``final`` a horizontal segment over its
+  window, ``argmax``/``argmin`` a vertical line at the reference instant. ``integral``
+  values are not on a curve and are left to the report's table.
+
+Sources are grouped into families by how their text starts ("analytic rigid", "rigid",
+"recalage", "LMGC90", "Code_Aster", "analytic"); a family fixes the marker's look and the
+pairing falls back on it when the two halves of a pair quote different source texts. A
+marker's label is its source up to the first colon: "analytic: Kc v0 / wc" and "analytic:
+pi / wc" are one source, "analytic", whose formula differs per quantity.
+"""
+
+from __future__ import annotations
+
+import math
+import re
+from collections.abc import Mapping, Sequence
+from dataclasses import dataclass
+from typing import Any, Literal
+
+from rocking_contact.viz.channels import kinetic_energy_column
+
+#: source families, most specific first (matched on the start of the source, any case)
+FAMILIES: tuple[str, ...] = (
+    "analytic rigid", "rigid", "recalage", "LMGC90", "Code_Aster", "analytic")
+OTHER = "other"
+
+#: pattern of an event quantity -> (time field, value field)
+_EVENTS = {
+    "collision": (re.compile(r"^(collision\.\d+)\.(time|kinetic_energy)$"),
+                  ("time", "kinetic_energy")),
+    "impact": (re.compile(r"^(impact\.([^.]+)\.\d+)\.(t_max|max_force)$"),
+               ("t_max", "max_force")),
+}
+
+
+def source_family(source: str) -> str:
+    """The family of a reference source (``"Code_Aster SDNV105 A"`` -> ``"Code_Aster"``)."""
+    text = source.strip().lower().replace("-", "_")
+    for family in FAMILIES:
+        if text.startswith(family.lower().replace("-", "_")):
+            return family
+    return OTHER
+
+
+@dataclass(frozen=True)
+class Marker:
+    """One reference drawn on the plot of ``column``.
+
+    ``shape`` is ``point`` (at ``time``, ``value``), ``hline`` (``value`` over ``window``)
+    or ``vline`` (at ``time``).
+    """
+
+    column: str
+    shape: Literal["point", "hline", "vline"]
+    family: str
+    label: str
+    time: float | None = None
+    value: float | None = None
+    window: tuple[float, float] | None = None
+
+
+def _finite(x: Any) -> bool:
+    return isinstance(x, int | float) and math.isfinite(x)
+
+
+def source_label(source: str) -> str:
+    """A source's legend label: its text up to the first colon (``analytic: x`` -> ``analytic``)."""
+    return source.split(":", 1)[0].strip() or source_family(source)
+
+
+def event_markers(checks: Sequence[Mapping[str, Any]], quantities: Mapping[str, Any],
+                  history: Sequence[str]) -> list[Marker]:
+    """Points for the event pairs (collision instant and energy, impact instant and force)."""
+    # halves[(event, source)] = {field: (value, source)}
+    halves: dict[tuple[str, str], dict[str, tuple[float, str]]] = {}
+    columns: dict[str, str | None] = {}
+    for check in checks:
+        for kind, (pattern, _) in _EVENTS.items():
+            m = pattern.match(check["quantity"])
+            if m is None or not _finite(check.get("reference")):
+                continue
+            event, field = m.group(1), m.groups()[-1]
+            columns[event] = (kinetic_energy_column(history) if kind == "collision"
+                              else f"FN_{m.group(2)}")
+            halves.setdefault((event, check["source"]), {})[field] = (
+                float(check["reference"]), check["source"])
+    _pair_by_family(halves)
+    markers = []
+    for (event, _source), fields in halves.items():
+        column = columns[event]
+        if column is None or column not in history:
+            continue
+        kind = event.split(".", 1)[0]
+        time_field, value_field = _EVENTS[kind][1]
+        t, v = fields.get(time_field), fields.get(value_field)
+        label = source_label(next(half[1] for half in (t, v) if half is not None))
+        time = t[0] if t else quantities.get(f"{event}.{time_field}")
+        value = v[0] if v else quantities.get(f"{event}.{value_field}")
+        if _finite(time) and _finite(value):
+            markers.append(Marker(column, "point", source_family(label), label,
+                                  time=float(time), value=float(value)))
+    return markers
+
+
+def _pair_by_family(halves: dict[tuple[str, str], dict[str, tuple[float, str]]]) -> None:
+    """Merge lone halves of one event whose sources differ but belong to one family."""
+    lone = [key for key, fields in halves.items() if len(fields) == 1]
+    for key in lone:
+        if key not in halves or len(halves[key]) != 1:
+            continue
+        event, source = key
+        for other in lone:
+            if (other != key and other in halves and other[0] == event
+                    and len(halves[other]) == 1
+                    and source_family(other[1]) == source_family(source)
+                    and halves[other].keys() != halves[key].keys()):
+                halves[key].update(halves.pop(other))
+                break
+
+
+def quantity_markers(checks: Sequence[Mapping[str, Any]],
+                     specs: Sequence[Mapping[str, Any]],
+                     history: Sequence[str]) -> list[Marker]:
+    """Markers for references on the case's own ``[[quantity]]`` definitions."""
+    by_name = {s["name"]: s for s in specs}
+    markers = []
+    for check in checks:
+        spec = by_name.get(check["quantity"])
+        ref = check.get("reference")
+        if spec is None or spec.get("column") not in history or not _finite(ref):
+            continue
+        family, label = source_family(check["source"]), source_label(check["source"])
+        window = tuple(spec["window"]) if spec.get("window") else None
+        op = spec["op"]
+        if op == "at":
+            markers.append(Marker(spec["column"], "point", family, label,
+                                  time=spec["time"], value=ref))
+        elif op in ("max", "min", "final"):
+            markers.append(Marker(spec["column"], "hline", family, label, value=ref,
+                                  window=window))  # type: ignore[arg-type]
+        elif op in ("argmax", "argmin"):
+            markers.append(Marker(spec["column"], "vline", family, label, time=ref))
+    return markers
+
+
+def reference_markers(data: Mapping[str, Any], history: Sequence[str]) -> list[Marker]:
+    """Every marker a results.json content gives for the columns of ``history``."""
+    checks = data.get("checks") or []
+    specs = (data.get("parameters") or {}).get("quantity") or []
+    quantities = data.get("quantities") or {}
+    return event_markers(checks, quantities, history) + quantity_markers(checks, specs, history)

@@ -1,0 +1,169 @@
+"""Open a result as a scene and render it: screenshot, GIF/MP4 movie, interactive window.
+
+Which scene a result gets follows from what it holds: FEM fields (``extra["fields"]``)
+give the block coloured by a stress; block corner lifts (``DY_O`` and ``DY_A``) without
+fields give a rigid block; a discrete model (``parameters.model.node``) gives masses and
+springs. Offscreen rendering needs no display (VTK falls back on EGL or OSMesa).
+"""
+
+from __future__ import annotations
+
+import contextlib
+from collections.abc import Iterator
+from dataclasses import dataclass
+from pathlib import Path
+from typing import Any
+
+import numpy as np
+
+from rocking_contact import results
+from rocking_contact.viz.scene import Scene
+
+#: default window size (pixels) of screenshots and movies
+WINDOW = (900, 900)
+#: the stresses tried, in order, when none is asked for
+DEFAULT_FIELDS = ("von_mises", "sigma_yy")
+
+
+class ViewError(ValueError):
+    """A result that cannot be viewed as asked (one line for the user)."""
+
+
+@dataclass(frozen=True)
+class ViewOptions:
+    """How to draw a result.
+
+    Attributes:
+        field: stress to colour the block by; ``"auto"`` picks von Mises, then sigma_yy;
+            ``"none"`` draws a plain block.
+        scale: displacement amplification (None: automatic).
+
+    """
+
+    field: str = "auto"
+    scale: float | None = None
+
+
+def _pick_field(names: list[str], asked: str) -> str | None:
+    if asked == "none":
+        return None
+    if asked != "auto":
+        if asked not in names:
+            raise ViewError(f"no field {asked!r} in the results (fields: {', '.join(names)})")
+        return asked
+    return next((f for f in DEFAULT_FIELDS if f in names), None)
+
+
+def open_scene(result_dir: Path, options: ViewOptions = ViewOptions()) -> Scene:
+    """The scene that fits the results in ``result_dir``.
+
+    Raises:
+        ViewError: no results there, or nothing this viewer can draw.
+
+    """
+    from rocking_contact.viz.block_scene import BlockScene, FieldMotion, RigidMotion
+    from rocking_contact.viz.discrete_scene import DiscreteScene
+    from rocking_contact.viz.fields import FieldSeries
+
+    result_dir = Path(result_dir)
+    if not (result_dir / results.RESULTS_FILE).is_file():
+        raise ViewError(f"{result_dir}: no {results.RESULTS_FILE} (not a results directory)")
+    data, history = results.load(result_dir)
+    fields = (data.get("extra") or {}).get("fields")
+    if fields:
+        path = result_dir / fields
+        if not path.is_file():
+            raise ViewError(f"{path}: missing (results.json names it in extra.fields)")
+        try:
+            series = FieldSeries(path)
+        except ValueError as exc:  # an empty or unreadable collection
+            raise ViewError(str(exc)) from None
+        names = [n for n in series.array_names() if n not in ("u", "reaction")]
+        return BlockScene(data, history, FieldMotion(series),
+                          field=_pick_field(names, options.field), scale=options.scale,
+                          times=series.times)
+    if "DY_O" in history and "DY_A" in history:
+        geometry = (data.get("parameters") or {}).get("geometry") or {}
+        motion = RigidMotion(history, float(geometry.get("half_width", 0.18)),
+                             float(geometry.get("half_height", 0.40)))
+        return BlockScene(data, history, motion, field=None, scale=options.scale)
+    if ((data.get("parameters") or {}).get("model") or {}).get("node") and "time" in history:
+        return DiscreteScene(data, history, scale=options.scale)
+    raise ViewError(f"{result_dir}: nothing to draw (no fields, no block corners, no nodes)")
+
+
+def check_time(scene: Scene, t: float) -> float:
+    """``t`` if the run covers it, else a :class:`ViewError` naming the range."""
+    eps = 1e-9 * max(1.0, abs(scene.t_end))
+    if not (np.isfinite(t) and scene.t_start - eps <= t <= scene.t_end + eps):
+        raise ViewError(f"--time {t:g} is outside the run [{scene.t_start:g}, {scene.t_end:g}] s")
+    return min(max(t, scene.t_start), scene.t_end)
+
+
+@contextlib.contextmanager
+def offscreen_plotter(window_size: tuple[int, int] = WINDOW) -> Iterator[Any]:
+    """An offscreen pyvista plotter, closed on exit.
+
+    VTK first tries an X display and warns when there is none before it falls back on
+    EGL/OSMesa; the warning is noise on a headless machine, so it is silenced here.
+    """
+    import pyvista as pv
+
+    with pv.vtk_verbosity("error"):
+        plotter = pv.Plotter(off_screen=True, window_size=list(window_size))
+        try:
+            yield plotter
+        finally:
+            plotter.close()
+
+
+def screenshot(scene: Scene, path: Path, *, time: float | None = None,
+               window_size: tuple[int, int] = WINDOW) -> np.ndarray:
+    """Render the scene at ``time`` (default: its first instant) into a PNG; returns the image."""
+    t = scene.t_start if time is None else check_time(scene, time)
+    with offscreen_plotter(window_size) as plotter:
+        scene.add_to(plotter)
+        scene.update(t)
+        return plotter.screenshot(str(path), return_img=True)
+
+
+def frame_times(scene: Scene, frames: int) -> np.ndarray:
+    """``frames`` evenly spaced instants over the run, first and last included."""
+    return np.linspace(scene.t_start, scene.t_end, frames)
+
+
+def movie(scene: Scene, path: Path, *, frames: int = 100, fps: int = 20,
+          window_size: tuple[int, int] = WINDOW) -> int:
+    """Write a GIF or MP4 (by the file's suffix) of ``frames`` instants; returns the count.
+
+    The colours keep one range over the whole movie, so that frames compare.
+    """
+    suffix = path.suffix.lower()
+    if suffix not in (".gif", ".mp4"):
+        raise ViewError(f"{path}: a movie is a .gif or an .mp4")
+    if frames < 2:
+        raise ViewError(f"--frames {frames}: a movie needs at least 2 frames")
+    scene.fix_colour_range()
+    with offscreen_plotter(window_size) as plotter:
+        scene.add_to(plotter)
+        if suffix == ".gif":
+            plotter.open_gif(str(path), fps=fps)
+        else:
+            plotter.open_movie(str(path), framerate=fps, quality=7)
+        for t in frame_times(scene, frames):
+            scene.update(float(t))
+            plotter.write_frame()
+    return frames
+
+
+def interactive(scene: Scene, window_size: tuple[int, int] = WINDOW) -> None:
+    """Show the scene in a window with a time slider (needs a display)."""
+    import pyvista as pv
+
+    plotter = pv.Plotter(window_size=list(window_size))
+    scene.add_to(plotter)
+    plotter.add_slider_widget(scene.update, [scene.t_start, scene.t_end], value=scene.t_start,
+                              title="time (s)", fmt="%.4f", pointa=(0.25, 0.93),
+                              pointb=(0.75, 0.93), interaction_event="always",
+                              color="black", title_color="black")
+    plotter.show()

@@ -1,0 +1,124 @@
+"""What every pyvista scene of a result shares: the time range, labels, arrows, camera.
+
+A scene is built once on a plotter (:meth:`Scene.add_to`) and then moved to any instant
+(:meth:`Scene.update`); screenshots, movies and the interactive time slider all go
+through these two methods (:mod:`rocking_contact.viz.render`). The title sits in the upper
+left corner, the instant and the values shown (forces) in the lower left one, the
+displacement amplification in the lower right one.
+"""
+
+from __future__ import annotations
+
+import math
+import textwrap
+from abc import ABC, abstractmethod
+from collections.abc import Mapping
+from typing import Any
+
+import numpy as np
+
+#: font sizes (points) of the scene's texts, and the title's line length (characters)
+TITLE_FONT, TEXT_FONT, LABEL_FONT, TITLE_WIDTH = 12, 10, 16, 64
+
+
+def nice_factor(target: float) -> float:
+    """The largest of 1, 2, 5 x 10^k not above ``target`` (at least 1)."""
+    if not math.isfinite(target) or target <= 1.0:
+        return 1.0
+    exponent = math.floor(math.log10(target))
+    for mantissa in (5.0, 2.0, 1.0):
+        if mantissa * 10**exponent <= target:
+            return mantissa * 10**exponent
+    return 10.0**exponent
+
+
+def arrows(tails: np.ndarray, vectors: np.ndarray) -> Any:
+    """Arrow glyphs from ``tails`` along ``vectors`` (n x 3, already scaled to length)."""
+    import pyvista as pv
+
+    cloud = pv.PolyData(np.asarray(tails, dtype=float))
+    cloud.point_data["vector"] = np.asarray(vectors, dtype=float)
+    cloud.point_data["length"] = np.linalg.norm(vectors, axis=1)
+    arrow = pv.Arrow(tip_length=0.3, tip_radius=0.12, shaft_radius=0.045)
+    return cloud.glyph(orient="vector", scale="length", factor=1.0, geom=arrow)
+
+
+class Scene(ABC):
+    """A result drawn in pyvista, movable to any instant of its run.
+
+    Args:
+        data: the ``results.json`` content.
+        history: the history columns (may be empty for a fields-only result).
+
+    """
+
+    def __init__(self, data: Mapping[str, Any], history: Mapping[str, np.ndarray]):
+        self.data = data
+        self.history = history
+        self.plotter: Any = None
+
+    @property
+    def times(self) -> np.ndarray:
+        """Instants the result has data for (s)."""
+        return np.asarray(self.history["time"], dtype=float)
+
+    @property
+    def t_start(self) -> float:
+        """First instant (s)."""
+        return float(self.times[0])
+
+    @property
+    def t_end(self) -> float:
+        """Last instant (s)."""
+        return float(self.times[-1])
+
+    def value(self, column: str, t: float) -> float:
+        """History column ``column`` at ``t`` (linear interpolation; 0 if absent)."""
+        if column not in self.history:
+            return 0.0
+        return float(np.interp(t, self.history["time"], self.history[column]))
+
+    def peak(self, columns: list[str]) -> float:
+        """Largest absolute value of some history columns over the run (0 if none)."""
+        present = [np.abs(self.history[c]).max() for c in columns if c in self.history]
+        return float(max(present, default=0.0))
+
+    @property
+    def title(self) -> str:
+        """Case name and title."""
+        info = (self.data.get("parameters") or {}).get("case") or {}
+        title = info.get("title", "")
+        return f"{self.data['case']}: {title}" if title else str(self.data["case"])
+
+    def add_to(self, plotter: Any) -> None:
+        """Build the scene's actors on ``plotter`` at the first instant."""
+        self.plotter = plotter
+        plotter.set_background("white")
+        plotter.add_text(textwrap.fill(self.title, TITLE_WIDTH), position="upper_left",
+                         font_size=TITLE_FONT, color="black", name="title")
+        self.build()
+        plotter.view_xy()
+        plotter.enable_parallel_projection()
+        plotter.reset_camera(bounds=self.bounds())
+        self.update(self.t_start)
+
+    def update(self, t: float) -> None:
+        """Move every actor to instant ``t`` (s) and print what it shows, lower left."""
+        lines = self.move(t)
+        self.plotter.add_text("\n".join([f"t = {t:.5f} s", *lines]), position="lower_left",
+                              font_size=TEXT_FONT, color="black", name="info", font="courier")
+
+    @abstractmethod
+    def build(self) -> None:
+        """Add the actors (``self.plotter`` is set)."""
+
+    @abstractmethod
+    def move(self, t: float) -> list[str]:
+        """Move the actors to instant ``t`` (s); returns lines of values to print."""
+
+    @abstractmethod
+    def bounds(self) -> tuple[float, float, float, float, float, float]:
+        """Region the camera shows: (xmin, xmax, ymin, ymax, zmin, zmax) in drawing units."""
+
+    def fix_colour_range(self) -> None:  # noqa: B027  (optional hook, a no-op by default)
+        """Use one colour range for every instant (movies); nothing to do by default."""

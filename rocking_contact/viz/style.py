@@ -1,0 +1,123 @@
+"""Fonts, colours and markers shared by every figure, and the PNG + SVG writer.
+
+Figures are made with :class:`matplotlib.figure.Figure` directly (no pyplot, no global
+backend switch) inside :func:`figure_style`, a context that sets readable fonts for this
+project's figures only and leaves the caller's matplotlib settings alone.
+
+Colour is for our results: their curves are solid lines in the Okabe-Ito palette
+(distinguishable with the common colour-vision deficiencies). References are black: open
+markers (the curve stays visible under them) or thin lines, one marker shape and one line
+style per source family, so that a reference is never mistaken for one of our curves.
+"""
+
+from __future__ import annotations
+
+import contextlib
+from collections.abc import Iterator
+from pathlib import Path
+from typing import Any
+
+#: Okabe-Ito colours, black first
+PALETTE = ("#0072B2", "#D55E00", "#009E73", "#CC79A7", "#E69F00", "#56B4E9", "#000000",
+           "#F0E442")
+
+#: source family -> (marker, line style)
+FAMILY_STYLE: dict[str, tuple[str, Any]] = {
+    "analytic rigid": ("o", (0, (6, 2))),
+    "rigid": ("s", "--"),
+    "recalage": ("D", "-."),
+    "LMGC90": ("v", ":"),
+    "Code_Aster": ("^", (0, (3, 1, 1, 1, 1, 1))),
+    "analytic": ("X", "--"),
+    "other": ("P", ":"),
+}
+REFERENCE_COLOUR = "black"
+
+#: marker shapes used after the family's own when one family has several sources
+_ALTERNATES = ("p", "h", "*", "<", ">")
+
+RC: dict[str, Any] = {
+    "font.size": 11,
+    "axes.titlesize": 12,
+    "axes.labelsize": 11,
+    "legend.fontsize": 9,
+    "xtick.labelsize": 10,
+    "ytick.labelsize": 10,
+    "axes.grid": True,
+    "axes.axisbelow": True,
+    "grid.alpha": 0.3,
+    "lines.linewidth": 1.4,
+    "axes.prop_cycle": f"cycler('color', {list(PALETTE)!r})",
+    "axes.formatter.useoffset": False,
+    "axes.formatter.limits": (-4, 5),
+    "svg.hashsalt": "rocking_contact",  # same plot, same SVG bytes
+    "svg.fonttype": "none",  # text stays text: smaller, searchable
+}
+
+#: figure size (in) and PNG resolution (dpi): 1040 x 585 px, readable on a laptop screen
+FIGSIZE = (8.0, 4.5)
+DPI = 130
+
+
+@contextlib.contextmanager
+def figure_style() -> Iterator[None]:
+    """Use this project's figure settings inside the ``with`` block only."""
+    import matplotlib
+
+    with matplotlib.rc_context(RC):
+        yield
+
+
+def new_figure(nrows: int = 1, *, height: float | None = None, sharex: bool = True) -> Any:
+    """A figure with ``nrows`` stacked axes; returns ``(figure, [axes...])``."""
+    from matplotlib.figure import Figure
+
+    fig = Figure(figsize=(FIGSIZE[0], height or FIGSIZE[1]), layout="constrained")
+    axes = fig.subplots(nrows, 1, sharex=sharex, squeeze=False)[:, 0]
+    return fig, list(axes)
+
+
+def save_figure(fig: Any, out_dir: Path, stem: str) -> list[Path]:
+    """Write ``<stem>.png`` and ``<stem>.svg`` into ``out_dir``; returns both paths."""
+    out_dir.mkdir(parents=True, exist_ok=True)
+    png, svg = out_dir / f"{stem}.png", out_dir / f"{stem}.svg"
+    fig.savefig(png, dpi=DPI, metadata={"Software": None})
+    fig.savefig(svg, metadata={"Date": None, "Creator": None})
+    return [png, svg]
+
+
+class MarkerStyles:
+    """Reference look per legend label: the family's marker shape (then alternates when a
+    family has several sources) and line style."""
+
+    def __init__(self) -> None:
+        self._seen: dict[str, dict[str, int]] = {}
+
+    def __call__(self, family: str, label: str) -> dict[str, Any]:
+        """Keyword arguments for ``Axes.plot`` drawing this source's open markers, plus
+        ``linestyle_ref`` for its lines."""
+        first, dashes = FAMILY_STYLE.get(family, FAMILY_STYLE["other"])
+        labels = self._seen.setdefault(family, {})
+        index = labels.setdefault(label, len(labels))
+        shape = first if index == 0 else _ALTERNATES[(index - 1) % len(_ALTERNATES)]
+        return {"color": REFERENCE_COLOUR, "marker": shape, "markerfacecolor": "none",
+                "markeredgewidth": 1.3, "markersize": 8, "linestyle": "none",
+                "linestyle_ref": dashes}
+
+
+def place_legend(ax: Any, *, outside_above: int = 4) -> None:
+    """A legend without duplicate labels; below the axes, in columns, when it is long.
+
+    Below rather than beside: the time axis keeps the figure's whole width.
+    """
+    handles, labels = ax.get_legend_handles_labels()
+    unique = dict(zip(labels, handles))
+    if not unique:
+        return
+    if len(unique) > outside_above:
+        longest = max(len(label) for label in unique)
+        ncols = 1 if longest > 64 else 2 if longest > 30 else 3
+        ax.figure.legend(unique.values(), unique.keys(), loc="outside lower center",
+                         ncols=ncols)
+    else:
+        ax.legend(unique.values(), unique.keys(), loc="best")

@@ -10,6 +10,7 @@ Example::
 
 from __future__ import annotations
 
+import inspect
 import sys
 import time
 from pathlib import Path
@@ -70,7 +71,11 @@ def run(
     out_dir = Path(out) if out is not None else default_out_dir(case)
     t0 = time.perf_counter()
     try:
-        result = module.run(case, progress=progress)
+        # A kind whose run() takes out_dir writes files as it goes (streamed history,
+        # fields) into the directory the results go to; None when nothing is written.
+        kwargs = ({"out_dir": out_dir if write else None}
+                  if "out_dir" in inspect.signature(module.run).parameters else {})
+        result = module.run(case, progress=progress, **kwargs)
     except SolverFailure as exc:
         progress.close()
         if exc.partial is not None:

@@ -356,6 +356,7 @@ class TimeSpan:
 KINDS: dict[str, str] = {
     "discrete": "rocking_contact.discrete.runner",
     "rigid": "rocking_contact.analytic.rigid_runner",
+    "block": "rocking_contact.fem.runner",
 }
 
 

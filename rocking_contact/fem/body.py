@@ -1,0 +1,199 @@
+"""The discretised elastic bodies: function space, mass, forces, energies.
+
+The semi-discrete equation of motion is ``M a + g(u, v, t) = 0`` with
+
+    g(u, v, t) = f_int(u) + f_damp(u, v) - f_ext(t)            (N)
+
+``M`` is the consistent mass ``int rho a . w e dx`` (assembled once, no boundary
+conditions); ``f_ext`` is the weight ``int rho (0, -g) . w e dx``. Forces are evaluated at the
+point held in :attr:`ElasticBody.u` and :attr:`ElasticBody.v`: the caller (the step
+problem) fills these two Functions, owned and ghost values, then asks for the force or its
+tangent. Every vector is a ghosted PETSc vector of the body's space.
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+import numpy as np
+import ufl
+from dolfinx import fem, la
+from dolfinx.fem import petsc as fem_petsc
+from petsc4py import PETSc
+
+from rocking_contact.block import Material, Materials
+from rocking_contact.fem.kinematics import (
+    Kinematics,
+    LargeRotation,
+    MaterialFields,
+    SmallStrain,
+    assemble_vector_into,
+)
+from rocking_contact.fem.materials import plane_stress_lambda, shear_modulus
+from rocking_contact.geometry.layout import BLOCK, TABLE
+from rocking_contact.geometry.load import BlockMesh
+
+#: region -> attribute of :class:`~rocking_contact.block.Materials`
+REGION_MATERIAL = {BLOCK: "block", TABLE: "table"}
+
+
+def material_fields(block_mesh: BlockMesh, materials: Materials,
+                    thickness: float) -> MaterialFields:
+    """DG0 material parameters from the region of each cell."""
+    mesh = block_mesh.mesh
+    space = fem.functionspace(mesh, ("DG", 0))
+
+    def field(name: str, value: Any) -> fem.Function:
+        f = fem.Function(space, name=name)
+        for region in block_mesh.regions:
+            mat: Material = getattr(materials, REGION_MATERIAL[region])
+            f.x.array[block_mesh.cells(region)] = value(mat)
+        f.x.scatter_forward()
+        return f
+
+    return MaterialFields(
+        mu=field("mu", lambda m: shear_modulus(m.young, m.poisson)),
+        lmbda=field("lambda", lambda m: plane_stress_lambda(m.young, m.poisson)),
+        rho=field("rho", lambda m: m.density),
+        alpha=field("rayleigh_stiffness", lambda m: m.rayleigh_stiffness),
+        beta=field("rayleigh_mass", lambda m: m.rayleigh_mass),
+        thickness=thickness,
+    )
+
+
+class ElasticBody:
+    """The block (and table) as plane-stress elastic bodies with mass, damping and weight.
+
+    Args:
+        block_mesh: mesh and named groups.
+        materials: ``[material.block]`` and ``[material.table]``.
+        thickness: out-of-plane thickness e (m).
+        gravity: acceleration of gravity along -y (m/s^2).
+        kinematics: ``"small_strain"`` or ``"large_rotation"``.
+        order: Lagrange degree of the displacement (the mesh's geometry degree by default).
+
+    """
+
+    def __init__(self, block_mesh: BlockMesh, materials: Materials, *, thickness: float,
+                 gravity: float, kinematics: str = "large_rotation", order: int | None = None):
+        self.block_mesh = block_mesh
+        mesh = block_mesh.mesh
+        self.comm = mesh.comm
+        degree = order if order is not None else mesh.geometry.cmap.degree
+        #: Lagrange degree of the displacement
+        self.degree = degree
+        self.V = fem.functionspace(mesh, ("Lagrange", degree, (2,)))
+        self.fields = material_fields(block_mesh, materials, thickness)
+        #: evaluation point of the forces: displacement (m) and velocity (m/s)
+        self.u = fem.Function(self.V, name="u")
+        self.v = fem.Function(self.V, name="v")
+        kinds: dict[str, type[SmallStrain] | type[LargeRotation]] = {
+            "small_strain": SmallStrain, "large_rotation": LargeRotation}
+        if kinematics not in kinds:
+            raise ValueError(f"kinematics: got {kinematics!r}, allowed: {', '.join(kinds)}")
+        self.kinematics_name = kinematics
+        self.kinematics: Kinematics = kinds[kinematics](self.u, self.v, self.fields)
+
+        du, w = ufl.TrialFunction(self.V), ufl.TestFunction(self.V)
+        e, rho = thickness, self.fields.rho
+        dx = ufl.dx(domain=mesh)
+        self._mass_form = fem.form(rho * ufl.inner(du, w) * e * dx)
+        self.M = fem_petsc.assemble_matrix(self._mass_form)
+        self.M.assemble()
+        self.gravity = gravity
+        # A Constant, not a literal: UFL would drop a zero gravity and leave an empty form.
+        self._gravity = fem.Constant(mesh, np.array([0.0, -gravity], dtype=PETSc.ScalarType))
+        weight = fem.form(ufl.inner(self._gravity * rho, w) * e * dx)
+        self.f_ext = self.vector()
+        assemble_vector_into(weight, self.f_ext)
+        self._work = self.vector()
+        self._masks: dict[str, PETSc.Vec] = {}
+
+    # -- vectors and matrices ---------------------------------------------------------
+    @property
+    def linear(self) -> bool:
+        """True for small strain: forces are affine in (u, v), the tangent is constant."""
+        return self.kinematics.linear
+
+    def vector(self) -> PETSc.Vec:
+        """A new ghosted vector of the displacement space, zero."""
+        imap = self.V.dofmap.index_map
+        return la.petsc.create_vector([(imap, self.V.dofmap.index_map_bs)])
+
+    def matrix(self) -> PETSc.Mat:
+        """A new assembled zero matrix with the nonzero pattern of M (and of every tangent)."""
+        out = self.M.duplicate(copy=False)
+        out.zeroEntries()
+        return out
+
+    @property
+    def n_owned(self) -> int:
+        """Number of owned scalar dofs on this rank."""
+        return self.V.dofmap.index_map.size_local * self.V.dofmap.index_map_bs
+
+    @property
+    def n_global(self) -> int:
+        """Number of scalar dofs of the whole problem."""
+        return self.V.dofmap.index_map.size_global * self.V.dofmap.index_map_bs
+
+    # -- forces -------------------------------------------------------------------------
+    def force(self, out: PETSc.Vec) -> None:
+        """``out = g(u, v) = f_int(u) + f_damp(u, v) - f_ext`` at the evaluation point (N)."""
+        self.kinematics.internal(out)
+        out.axpy(-1.0, self.f_ext)
+        out.ghostUpdate(addv=PETSc.InsertMode.INSERT, mode=PETSc.ScatterMode.FORWARD)
+
+    def damping_force(self, out: PETSc.Vec) -> None:
+        """``f_damp(u, v)`` alone (N): internal force at (u, v) minus internal force at (u, 0)."""
+        self.kinematics.internal(out)
+        saved = self.v.x.array.copy()
+        self.v.x.array[:] = 0.0
+        self.kinematics.internal(self._work)
+        self.v.x.array[:] = saved
+        out.axpy(-1.0, self._work)
+
+    def tangent(self, cu: float, cv: float, out: PETSc.Mat) -> None:
+        """``out = cu dg/du + cv dg/dv`` at the evaluation point (no boundary conditions)."""
+        self.kinematics.tangent(cu, cv, out)
+
+    # -- energies (J) ---------------------------------------------------------------------
+    def region_mask(self, region: str) -> PETSc.Vec:
+        """1 on the dofs of a region's cells, 0 elsewhere (cached)."""
+        if region not in self._masks:
+            mask = self.vector()
+            dofs = self.block_mesh.dofs(self.V, region)
+            with mask.localForm() as local:
+                local.array[dofs] = 1.0
+            self._masks[region] = mask
+        return self._masks[region]
+
+    def kinetic_energy(self, v: PETSc.Vec, region: str | None = None) -> float:
+        """1/2 v^T M v, over one region's dofs if given.
+
+        The bodies share no dof, so M is block diagonal between them and the restriction
+        of ``v . (M v)`` to a region's dofs is that region's kinetic energy.
+        """
+        self.M.mult(v, self._work)
+        if region is None:
+            return 0.5 * self._work.dot(v)
+        self._work.pointwiseMult(self._work, self.region_mask(region))
+        return 0.5 * self._work.dot(v)
+
+    def strain_energy(self) -> float:
+        """Stored elastic energy at the evaluation displacement."""
+        return self.kinematics.strain_energy()
+
+    def gravity_potential(self, u: PETSc.Vec) -> float:
+        """``-f_ext . u = int rho g u_y e dx``: potential of gravity from the reference (J)."""
+        return -self.f_ext.dot(u)
+
+    def set_point(self, u: PETSc.Vec | np.ndarray, v: PETSc.Vec | np.ndarray | None) -> None:
+        """Copy a state (ghosted vectors or local arrays) into the evaluation point."""
+        for target, src in ((self.u, u), (self.v, v)):
+            if src is None:
+                target.x.array[:] = 0.0
+            elif isinstance(src, np.ndarray):
+                target.x.array[:] = src
+            else:
+                with src.localForm() as local:
+                    target.x.array[:] = local.array_r

@@ -1,0 +1,206 @@
+"""Schema of a ``block`` case file: the elastic block on its table (SDNV105 family).
+
+Shared sections (read the same way by the rigid-body reference solver):
+``[geometry]``, ``[material.block]``, ``[material.table]``, ``[loading]``, ``[preload]``
+(:mod:`rocking_contact.block`). Sections of this kind:
+
+- ``[mesh]``: layout ``aster`` | ``structured``, ``element_size``, ``cell``, ``order``, ``table``;
+- ``[kinematics]``: ``type = "large_rotation"`` (Code_Aster's GROT_GDEP, the default) or
+  ``"small_strain"``;
+- ``[initial]``: ``state = "preload"`` (static gravity, then the tilt, then release at
+  ``time.start`` with zero velocity) or ``"rest"`` (undeformed, with a uniform velocity);
+- ``[time]``: ``start``, ``end``, ``step`` and ``[[time.window]]`` (``start``, ``end``,
+  ``step``, optional ``alpha``) where the step (and the scheme's alpha) differ;
+- ``[scheme]``: ``type = "newmark"`` (``beta``, ``gamma``), ``"alpha_newmark"`` (Code_Aster
+  HHT with MODI_EQUI='NON', ``alpha``), ``"hht"`` (``alpha``) or ``"theta"`` (``theta``);
+- ``[solver]``: Newton tolerances, halvings, linear solver;
+- ``[[constraint]]``: supports of the dynamic phase (e.g. the pin at O that stands in for
+  contact until the contact treatments exist); the table's own supports (CTGROUND in y,
+  S1 in x) are always applied when the table is meshed;
+- ``[output]``: named points recorded, history and field intervals.
+
+Sign conventions: y up; the tilt rotates the block counter-clockwise about O (corner A
+lifts); ``THETA`` in the history is the rotation of the base chord OA (rad).
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from typing import Literal
+
+from rocking_contact.block import Geometry, Loading, Materials, Preload
+from rocking_contact.config import (
+    FINITE,
+    NONNEGATIVE,
+    POSITIVE,
+    CaseInfo,
+    QuantitySpec,
+    Reference,
+    in_range,
+    param,
+)
+from rocking_contact.geometry.layout import MeshSpec, curve_names, point_names, region_names
+from rocking_contact.time.schemes import (
+    HHT,
+    Newmark,
+    Scheme,
+    Theta,
+    alpha_modified_newmark,
+)
+
+Component = Literal["DX", "DY"]
+ALPHA_RANGE = in_range(-1.0 / 3.0, 0.0)
+
+
+@dataclass(kw_only=True)
+class Kinematics:
+    """``[kinematics]``: strain measure of the bodies."""
+
+    type: Literal["large_rotation", "small_strain"] = param(
+        "large_rotation", doc="large_rotation: Green-Lagrange (GROT_GDEP); small_strain: linear")
+
+
+@dataclass(kw_only=True)
+class Initial:
+    """``[initial]``: the state at ``time.start``."""
+
+    state: Literal["preload", "rest"] = param(
+        "preload", doc="preload: gravity then tilt, released at rest; rest: undeformed")
+    velocity: tuple[float, float] = param((0.0, 0.0), unit="m/s", check=FINITE,
+                                          doc="uniform initial velocity of the block (rest)")
+    preload_steps: int = param(1, check=POSITIVE,
+                               doc="pseudo-time steps of the tilt (halved on failure)")
+
+
+@dataclass(kw_only=True)
+class Window:
+    """A ``[[time.window]]``: a span with its own step (and scheme alpha)."""
+
+    start: float = param(unit="s", check=FINITE)
+    end: float = param(unit="s", check=FINITE)
+    step: float = param(unit="s", check=POSITIVE)
+    alpha: float | None = param(None, check=ALPHA_RANGE,
+                                doc="alpha of alpha_newmark / hht inside the window")
+
+    def validate(self) -> None:
+        if self.end <= self.start:
+            raise ValueError(f"end: {self.end:g} is not after start {self.start:g}")
+
+
+@dataclass(kw_only=True)
+class BlockTime:
+    """``[time]``: span, base step and windows."""
+
+    start: float = param(0.0, unit="s", check=FINITE, doc="release instant")
+    end: float = param(unit="s", check=FINITE)
+    step: float = param(unit="s", check=POSITIVE, doc="step outside windows")
+    window: list[Window] = param(default_factory=list)
+
+    def validate(self) -> None:
+        if self.end <= self.start:
+            raise ValueError(f"end: {self.end:g} is not after start {self.start:g}")
+        spans = sorted((w.start, w.end, i) for i, w in enumerate(self.window))
+        for (s0, e0, i0), (s1, _, i1) in zip(spans, spans[1:]):
+            if s1 < e0:
+                raise ValueError(f"window[{i1}].start: {s1:g} overlaps window[{i0}] "
+                                 f"[{s0:g}, {e0:g}]")
+
+
+@dataclass(kw_only=True)
+class SchemeSpec:
+    """``[scheme]``: the time scheme.
+
+    ``newmark`` uses ``beta``/``gamma``; ``alpha_newmark`` and ``hht`` derive them from
+    ``alpha`` (beta = (1-alpha)^2/4, gamma = 1/2 - alpha); ``theta`` uses ``theta``.
+    """
+
+    type: Literal["newmark", "alpha_newmark", "hht", "theta"] = param("newmark")
+    beta: float = param(0.25, check=in_range(1e-6, 0.5))
+    gamma: float = param(0.5, check=in_range(0.5, 1.0))
+    alpha: float = param(0.0, check=ALPHA_RANGE)
+    theta: float = param(0.5, check=in_range(0.5, 1.0))
+
+    def scheme(self, alpha: float | None = None) -> Scheme:
+        """The scheme object; ``alpha`` overrides the section's (a window's alpha)."""
+        a = self.alpha if alpha is None else alpha
+        if self.type == "newmark":
+            return Newmark(self.beta, self.gamma)
+        if self.type == "alpha_newmark":
+            return alpha_modified_newmark(a)
+        if self.type == "hht":
+            return HHT(a)
+        return Theta(self.theta)
+
+
+@dataclass(kw_only=True)
+class SolverSpec:
+    """``[solver]``: Newton iterations and the linear solver."""
+
+    rtol: float = param(1e-10, check=POSITIVE, doc="residual reduction in a step")
+    atol: float = param(1e-8, unit="N", check=POSITIVE, doc="absolute residual")
+    stol: float = param(1e-12, check=POSITIVE, doc="Newton update relative to the unknown")
+    max_iterations: int = param(25, check=POSITIVE)
+    max_halvings: int = param(5, check=NONNEGATIVE, doc="halvings of a failed step")
+    linear_solver: Literal["mumps", "superlu_dist", "petsc"] = param(
+        "mumps", doc="LU package ('petsc' is serial only)")
+
+
+@dataclass(kw_only=True)
+class Constraint:
+    """A ``[[constraint]]`` of the dynamic phase: prescribed displacement components."""
+
+    on: str = param(doc="named point, curve or region (O, CONHAUT, BLOCK, ...)")
+    components: list[Component] = param(default_factory=lambda: ["DX", "DY"])
+    value: float | None = param(None, unit="m",
+                                doc="prescribed value; omitted: held at the release value")
+
+
+@dataclass(kw_only=True)
+class Output:
+    """``[output]``: what is recorded."""
+
+    points: list[str] = param(default_factory=lambda: ["O", "A", "O1", "C1"],
+                              doc="named points with DX_, DY_, VX_, VY_ columns")
+    every: int = param(1, check=POSITIVE, doc="history row every N steps")
+    fields_every: int = param(0, check=NONNEGATIVE,
+                              doc="fields every N steps (0: first and last state only)")
+    xdmf: bool = param(True, doc="also write fields.xdmf")
+
+
+@dataclass(kw_only=True)
+class BlockCase:
+    """A ``block`` case file (``case.kind = "block"``)."""
+
+    case: CaseInfo = param()
+    geometry: Geometry = param(default_factory=Geometry)
+    material: Materials = param(default_factory=Materials)
+    loading: Loading = param(default_factory=Loading)
+    preload: Preload = param(default_factory=Preload)
+    mesh: MeshSpec = param(default_factory=MeshSpec)
+    kinematics: Kinematics = param(default_factory=Kinematics)
+    initial: Initial = param(default_factory=Initial)
+    time: BlockTime = param()
+    scheme: SchemeSpec = param(default_factory=SchemeSpec)
+    solver: SolverSpec = param(default_factory=SolverSpec)
+    constraint: list[Constraint] = param(default_factory=list)
+    output: Output = param(default_factory=Output)
+    quantity: list[QuantitySpec] = param(default_factory=list)
+    reference: list[Reference] = param(default_factory=list)
+
+    def validate(self) -> None:
+        points = point_names(self.geometry, self.mesh)
+        groups = points + curve_names(self.mesh) + region_names(self.mesh)
+        for i, name in enumerate(self.output.points):
+            if name not in points:
+                raise ValueError(f"output.points[{i}]: unknown point {name!r} "
+                                 f"(points: {', '.join(points)})")
+        for i, c in enumerate(self.constraint):
+            if c.on not in groups:
+                raise ValueError(f"constraint[{i}].on: unknown group {c.on!r} "
+                                 f"(groups: {', '.join(groups)})")
+            if not c.components:
+                raise ValueError(f"constraint[{i}].components: empty (allowed: DX, DY)")
+        for i, w in enumerate(self.time.window):
+            if w.alpha is not None and self.scheme.type not in ("alpha_newmark", "hht"):
+                raise ValueError(f"time.window[{i}].alpha: only for scheme.type "
+                                 f"'alpha_newmark' or 'hht', not {self.scheme.type!r}")

@@ -1,0 +1,95 @@
+"""Fields for ParaView and pyvista: ``fields.pvd`` (+ ``.vtu``) and ``fields.xdmf``.
+
+Point data, one time step per written state:
+
+- ``u``: displacement (m), the solution's own Lagrange space;
+- ``von_mises``, ``sigma_yy``: Cauchy stress measures (Pa), L2-projected on the scalar
+  Lagrange space of the same degree (stresses are discontinuous between cells; the
+  projection is the smooth field closest to them in the mean-square sense).
+
+The files are written collectively by all ranks (VTK writes one piece per rank and a
+``.pvtu`` index). XDMF stores the fields on the mesh's geometry nodes.
+"""
+
+from __future__ import annotations
+
+from pathlib import Path
+from typing import Any
+
+import numpy as np
+import ufl
+from dolfinx import fem, io
+from dolfinx.fem import petsc as fem_petsc
+from petsc4py import PETSc
+
+from rocking_contact.fem.body import ElasticBody
+from rocking_contact.fem.kinematics import assemble_vector_into
+from rocking_contact.fem.materials import von_mises_plane
+
+VTK_FILE, XDMF_FILE = "fields.pvd", "fields.xdmf"
+
+
+class FieldWriter:
+    """Writes displacement and stress fields of successive states.
+
+    Args:
+        body: the bodies; its evaluation point is used to compute stresses.
+        directory: results directory (created by rank 0 if needed).
+        xdmf: also write ``fields.xdmf``.
+        prefix: PETSc options prefix of the projection solver.
+
+    """
+
+    def __init__(self, body: ElasticBody, directory: Path, *, xdmf: bool = True,
+                 prefix: str = "fields_"):
+        self.body = body
+        comm = body.comm
+        if comm.rank == 0:
+            directory.mkdir(parents=True, exist_ok=True)
+        comm.barrier()
+        mesh = body.V.mesh
+        scalar = fem.functionspace(mesh, ("Lagrange", body.degree))
+        self.u = fem.Function(body.V, name="u")
+        self.von_mises = fem.Function(scalar, name="von_mises")
+        self.sigma_yy = fem.Function(scalar, name="sigma_yy")
+        q, p = ufl.TestFunction(scalar), ufl.TrialFunction(scalar)
+        dx = ufl.dx(domain=mesh)
+        self._mass = fem_petsc.assemble_matrix(fem.form(p * q * dx))
+        self._mass.assemble()
+        stress = body.kinematics.cauchy_stress()
+        self._rhs = [(self.von_mises, fem.form(von_mises_plane(stress) * q * dx)),
+                     (self.sigma_yy, fem.form(stress[1, 1] * q * dx))]
+        self._b = self._mass.createVecLeft()
+        self._ksp = PETSc.KSP().create(comm)
+        self._ksp.setOptionsPrefix(prefix)
+        self._ksp.setOperators(self._mass)
+        self._ksp.setType("cg")
+        self._ksp.getPC().setType("jacobi")
+        self._ksp.setTolerances(rtol=1e-12, atol=0.0, max_it=1000)
+        self._vtk = io.VTKFile(comm, str(directory / VTK_FILE), "w")
+        self._xdmf: Any = None
+        if xdmf:
+            self._xdmf = io.XDMFFile(comm, str(directory / XDMF_FILE), "w")
+            self._xdmf.write_mesh(mesh)
+
+    def write(self, t: float, u: np.ndarray) -> None:
+        """Write the state with displacement ``u`` (local array) at time ``t`` (s)."""
+        self.body.set_point(u, None)
+        self.u.x.array[:] = u
+        for target, form in self._rhs:
+            assemble_vector_into(form, self._b)
+            self._ksp.solve(self._b, target.x.petsc_vec)
+            target.x.scatter_forward()
+        self._vtk.write_function([self.u, self.von_mises, self.sigma_yy], t)
+        if self._xdmf is not None:
+            for f in (self.u, self.von_mises, self.sigma_yy):
+                self._xdmf.write_function(f, t)
+
+    def close(self) -> None:
+        """Close the files."""
+        self._vtk.close()
+        if self._xdmf is not None:
+            self._xdmf.close()
+        self._ksp.destroy()
+        self._mass.destroy()
+        self._b.destroy()

@@ -1,0 +1,198 @@
+"""Internal and damping forces of a plane-stress body: small strain or large rotation.
+
+Both give, at the evaluation point ``(u, v)`` held in two DOLFINx Functions,
+
+- ``internal(out)``: ``f_int(u) + f_damp(u, v)`` (N), assembled and ghost-accumulated;
+- ``tangent(cu, cv, out)``: ``cu d/du + cv d/dv`` of the same (N/m, N.s/m);
+- ``strain_energy()``: stored elastic energy (J);
+- ``cauchy_stress()``: UFL Cauchy stress for output (Pa).
+
+Rayleigh damping is ``C = alpha K + beta M`` region by region (``alpha`` = Code_Aster's
+AMOR_ALPHA, s; ``beta`` = AMOR_BETA, 1/s). In large rotation the stiffness part acts on the
+Green-Lagrange strain rate, ``alpha S(dE/dt) : dE``, so that it vanishes on every rigid
+motion, finite rotations included, and reduces to ``alpha K v`` for small displacements.
+
+Small strain (:class:`SmallStrain`) is linear: K and C are assembled once and every force is
+a matrix-vector product. Large rotation (:class:`LargeRotation`) is the total Lagrangian
+St Venant-Kirchhoff model of Code_Aster's GROT_GDEP: ``F = I + grad u``,
+``E = (F^T F - I)/2``, ``S = 2 mu E + lambda* tr(E) I`` (plane stress), forces
+``int S : sym(F^T grad w) e dx``; its tangent is UFL's derivative, with the two weights
+``cu`` and ``cv`` as ``fem.Constant`` so that a new step size does not recompile forms.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from typing import Any
+
+import ufl
+from dolfinx import fem
+from dolfinx.fem import petsc as fem_petsc
+from petsc4py import PETSc
+
+from rocking_contact.fem.materials import plane_stress, strain_energy_density
+
+
+@dataclass
+class MaterialFields:
+    """Cell-wise material parameters (DG0 Functions) and the out-of-plane thickness.
+
+    Attributes:
+        mu: shear modulus (Pa).
+        lmbda: plane-stress Lame coefficient (Pa).
+        rho: density (kg/m^3).
+        alpha: stiffness-proportional Rayleigh coefficient (s).
+        beta: mass-proportional Rayleigh coefficient (1/s).
+        thickness: e (m); every integral is multiplied by it.
+
+    """
+
+    mu: Any
+    lmbda: Any
+    rho: Any
+    alpha: Any
+    beta: Any
+    thickness: float
+
+
+def small_strain(u: Any) -> Any:
+    """The small strain, sym(grad u)."""
+    return ufl.sym(ufl.grad(u))
+
+
+def green_lagrange(u: Any) -> Any:
+    """E = (F^T F - I) / 2 with F = I + grad u, as (H + H^T + H^T H) / 2 with H = grad u.
+
+    The expanded form matters: F^T F - I subtracts numbers close to 1 and leaves an
+    absolute round-off of 1e-16 in E, i.e. a stress noise of 1e-16 E (0.01 Pa for the
+    SDNV105 table) that Newton cannot get below.
+    """
+    h = ufl.grad(u)
+    return 0.5 * (h + h.T + h.T * h)
+
+
+def strain_variation(u: Any, w: Any) -> Any:
+    """dE[w] = sym(F^T grad w): first variation (or rate, with w = v) of E at u."""
+    f = ufl.Identity(2) + ufl.grad(u)
+    return ufl.sym(f.T * ufl.grad(w))
+
+
+def _accumulate(vec: PETSc.Vec) -> None:
+    vec.ghostUpdate(addv=PETSc.InsertMode.ADD, mode=PETSc.ScatterMode.REVERSE)
+    vec.ghostUpdate(addv=PETSc.InsertMode.INSERT, mode=PETSc.ScatterMode.FORWARD)
+
+
+def assemble_vector_into(form: Any, out: PETSc.Vec) -> None:
+    """Assemble a linear form into ``out`` (zeroed first), owned and ghost values final."""
+    with out.localForm() as local:
+        local.set(0.0)
+    fem_petsc.assemble_vector(out, form)
+    _accumulate(out)
+
+
+def assemble_matrix_into(form: Any, out: PETSc.Mat) -> None:
+    """Assemble a bilinear form into ``out`` (zeroed first), without boundary conditions."""
+    out.zeroEntries()
+    fem_petsc.assemble_matrix(out, form)
+    out.assemble()
+
+
+class _Forces:
+    """Common state: the evaluation point, the material, the thickness and the measure.
+
+    Args:
+        u, v: the evaluation point (Functions of the body's space).
+        fields: material parameters.
+
+    """
+
+    def __init__(self, u: Any, v: Any, fields: MaterialFields):
+        self.u, self.v, self.fields = u, v, fields
+        self.space = u.function_space
+        self.e = fields.thickness
+        self.dx = ufl.dx(domain=self.space.mesh)
+
+
+class SmallStrain(_Forces):
+    """Linear elasticity: ``f_int + f_damp = K u + C v`` with K, C assembled once."""
+
+    linear = True
+
+    def __init__(self, u: Any, v: Any, fields: MaterialFields):
+        super().__init__(u, v, fields)
+        du, w = ufl.TrialFunction(self.space), ufl.TestFunction(self.space)
+        m, e, dx = fields, self.e, self.dx
+        stiffness = fem.form(ufl.inner(plane_stress(small_strain(du), m.mu, m.lmbda),
+                                       small_strain(w)) * e * dx)
+        damping = fem.form((m.alpha * ufl.inner(plane_stress(small_strain(du), m.mu, m.lmbda),
+                                                small_strain(w))
+                            + m.beta * m.rho * ufl.inner(du, w)) * e * dx)
+        self.K = fem_petsc.assemble_matrix(stiffness)
+        self.K.assemble()
+        self.C = fem_petsc.assemble_matrix(damping)
+        self.C.assemble()
+        self._work = self.K.createVecLeft()
+
+    def internal(self, out: PETSc.Vec) -> None:
+        self.K.mult(self.u.x.petsc_vec, out)
+        self.C.multAdd(self.v.x.petsc_vec, out, out)
+        out.ghostUpdate(addv=PETSc.InsertMode.INSERT, mode=PETSc.ScatterMode.FORWARD)
+
+    def tangent(self, cu: float, cv: float, out: PETSc.Mat) -> None:
+        out.zeroEntries()
+        out.axpy(cu, self.K, PETSc.Mat.Structure.SAME_NONZERO_PATTERN)
+        out.axpy(cv, self.C, PETSc.Mat.Structure.SAME_NONZERO_PATTERN)
+
+    def strain_energy(self) -> float:
+        """1/2 u^T K u (J)."""
+        self.K.mult(self.u.x.petsc_vec, self._work)
+        return 0.5 * self._work.dot(self.u.x.petsc_vec)
+
+    def cauchy_stress(self) -> Any:
+        m = self.fields
+        return plane_stress(small_strain(self.u), m.mu, m.lmbda)
+
+
+class LargeRotation(_Forces):
+    """St Venant-Kirchhoff, total Lagrangian, plane stress (Code_Aster GROT_GDEP)."""
+
+    linear = False
+
+    def __init__(self, u: Any, v: Any, fields: MaterialFields):
+        super().__init__(u, v, fields)
+        mesh = self.space.mesh
+        w, du = ufl.TestFunction(self.space), ufl.TrialFunction(self.space)
+        m, e, dx = fields, self.e, self.dx
+        elastic = plane_stress(green_lagrange(u), m.mu, m.lmbda)
+        viscous = m.alpha * plane_stress(strain_variation(u, v), m.mu, m.lmbda)
+        residual = (ufl.inner(elastic + viscous, strain_variation(u, w))
+                    + m.beta * m.rho * ufl.inner(v, w)) * e * dx
+        self.cu = fem.Constant(mesh, PETSc.ScalarType(1.0))
+        self.cv = fem.Constant(mesh, PETSc.ScalarType(0.0))
+        jacobian = (self.cu * ufl.derivative(residual, u, du)
+                    + self.cv * ufl.derivative(residual, v, du))
+        self._residual = fem.form(residual)
+        self._jacobian = fem.form(jacobian)
+        self._energy = fem.form(strain_energy_density(green_lagrange(u), m.mu, m.lmbda) * e * dx)
+
+    def internal(self, out: PETSc.Vec) -> None:
+        assemble_vector_into(self._residual, out)
+
+    def tangent(self, cu: float, cv: float, out: PETSc.Mat) -> None:
+        self.cu.value = cu
+        self.cv.value = cv
+        assemble_matrix_into(self._jacobian, out)
+
+    def strain_energy(self) -> float:
+        """Stored energy, int W(E) e dx (J)."""
+        return self.space.mesh.comm.allreduce(fem.assemble_scalar(self._energy))
+
+    def cauchy_stress(self) -> Any:
+        """Cauchy stress F S F^T / det F (in-plane; the thickness change is neglected)."""
+        m = self.fields
+        f = ufl.Identity(2) + ufl.grad(self.u)
+        s = plane_stress(green_lagrange(self.u), m.mu, m.lmbda)
+        return f * s * f.T / ufl.det(f)
+
+
+Kinematics = SmallStrain | LargeRotation

@@ -1,0 +1,110 @@
+"""The preload of SDNV105: static gravity, then the tilt, then the supports of the release.
+
+Code_Aster reaches the tilted equilibrium dynamically, with strong numerical damping; an
+elastic body has one static equilibrium for given loads and supports, so two static solves
+give the same state exactly:
+
+1. gravity on a frictionless base: the block's base (CONHAUT) held in y, O1 held in x
+   (it removes the free horizontal translation);
+2. the tilt: the top-middle point C1 pulled in x to ``-2 l tilt`` (-0.008 m for 0.01 rad),
+   the pivot (``preload.pivot``: O1 for Code_Aster's test A, O for test B) held in x at its
+   gravity value, and the corner O held in y. O stands in for the table contact until the
+   contact treatments exist: it is the point the block pivots on, the rest of the base
+   lifts off.
+
+With the pivot at O1 (test A) the base keeps O1's abscissa, so a rigid rotation theta about
+O gives ``2 l sin(theta) = 0.008``: theta = 0.0100002 rad and A lifts by
+``2 b sin(theta) = 0.0036 m`` exactly. With the pivot at O (test B) in large rotation,
+``b (cos(theta) - 1) - 2 l sin(theta) = -0.008`` gives theta = 0.0099887 rad and a lift of
+0.0035959 m (Code_Aster's test B reached 0.0035958 m). Small strain gives 0.01 rad and
+0.0036 m in both.
+
+The table (if meshed) is always held: CTGROUND in y, S1 in x.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+import numpy as np
+
+from rocking_contact.block import Geometry, Preload
+from rocking_contact.fem.body import ElasticBody
+from rocking_contact.fem.constraints import Prescribed, fix, hold
+from rocking_contact.geometry.layout import TABLE
+from rocking_contact.solvers.driver import StepDriver
+from rocking_contact.solvers.step import StepProblem
+from rocking_contact.time.schemes import Static
+
+
+def table_supports(body: ElasticBody) -> list[Prescribed]:
+    """The table's own supports: CTGROUND in y, S1 in x (none without a table)."""
+    if TABLE not in body.block_mesh.regions:
+        return []
+    return [fix(body, "CTGROUND", ["DY"]), fix(body, "S1", ["DX"])]
+
+
+def gravity_supports(body: ElasticBody) -> list[Prescribed]:
+    """Frictionless base: CONHAUT in y, O1 in x; plus the table's supports."""
+    return [*table_supports(body), fix(body, "CONHAUT", ["DY"]), fix(body, "O1", ["DX"])]
+
+
+def tilt_supports(body: ElasticBody, geometry: Geometry, preload: Preload,
+                  u: np.ndarray) -> list[Prescribed]:
+    """C1 pulled to ``-2 l tilt`` in x over pseudo-time [0, 1], pivot held in x, O in y.
+
+    Args:
+        body: the bodies.
+        geometry: for l (m).
+        preload: tilt (rad) and pivot.
+        u: displacement at the start of the tilt (local array); C1 starts from its value.
+
+    """
+    dofs = hold(body, "C1", ["DX"], u).dofs
+    start = u[dofs].copy()
+    target = -2.0 * geometry.half_height * preload.tilt
+    pull = Prescribed(f"C1: DX -> {target:g} m", dofs, target - start, factor=ramp, start=start)
+    return [*table_supports(body), fix(body, "O", ["DY"]), hold(body, preload.pivot, ["DX"], u),
+            pull]
+
+
+def ramp(tau: float) -> float:
+    """0 -> 1 over pseudo-time [0, 1], constant outside."""
+    return min(max(tau, 0.0), 1.0)
+
+
+@dataclass
+class PreloadResult:
+    """States after each static phase (local arrays) and solver counters."""
+
+    gravity: np.ndarray
+    tilted: np.ndarray
+    newton_iterations: int
+
+
+def static_preload(problem: StepProblem, driver: StepDriver, geometry: Geometry,
+                   preload: Preload, *, steps: int = 1) -> PreloadResult:
+    """Gravity then tilt, by static solves in pseudo-time; the problem ends in the tilt.
+
+    Args:
+        problem: starts from its current state (normally at rest, undeformed).
+        driver: the step driver of ``problem`` (halves a failed pseudo-time step).
+        geometry: block dimensions.
+        preload: tilt and pivot.
+        steps: pseudo-time steps of the tilt.
+
+    """
+    body = problem.body
+    static = Static()
+    iterations = driver.stats.newton_iterations
+    problem.set_prescribed(gravity_supports(body))
+    problem.set_state(v=np.zeros_like(problem.v.x.array), a=np.zeros_like(problem.a.x.array),
+                      t=0.0)
+    driver.advance(1.0, static)
+    gravity = problem.u.x.array.copy()
+    if preload.tilt > 0.0:
+        problem.set_prescribed(tilt_supports(body, geometry, preload, gravity))
+        problem.set_state(t=0.0)
+        driver.run((k / steps, static) for k in range(1, steps + 1))
+    return PreloadResult(gravity=gravity, tilted=problem.u.x.array.copy(),
+                         newton_iterations=driver.stats.newton_iterations - iterations)

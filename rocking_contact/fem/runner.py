@@ -1,0 +1,207 @@
+"""Run a ``block`` case: mesh, bodies, preload, time integration, history and fields.
+
+The run (see :mod:`rocking_contact.fem.case` for the case file):
+
+1. mesh the block and table (Gmsh on rank 0, distributed by DOLFINx);
+2. build the bodies (small strain or large rotation);
+3. initial state: the static preload (gravity, tilt) released at rest, or rest;
+4. integrate from ``time.start`` to ``time.end`` with the scheme, windows and supports of
+   the case, streaming ``history.csv`` and writing ``fields.pvd`` / ``fields.xdmf`` into the
+   results directory as it goes.
+
+A step that fails after every halving raises :class:`~rocking_contact.results.SolverFailure`
+with what was computed so far.
+"""
+
+from __future__ import annotations
+
+import time
+from collections.abc import Iterator
+from pathlib import Path
+from typing import Any
+
+import numpy as np
+from mpi4py import MPI
+
+from rocking_contact.config import as_dict
+from rocking_contact.fem.body import ElasticBody
+from rocking_contact.fem.case import BlockCase
+from rocking_contact.fem.constraints import Prescribed, fix, hold
+from rocking_contact.fem.fields import VTK_FILE, FieldWriter
+from rocking_contact.fem.preload import static_preload, table_supports
+from rocking_contact.fem.probes import Recorder
+from rocking_contact.geometry.layout import BLOCK
+from rocking_contact.geometry.load import create_block_mesh
+from rocking_contact.progress import Progress
+from rocking_contact.results import HISTORY_FILE, RunResult, SolverFailure
+from rocking_contact.solvers.driver import DriverStats, StepDriver, StepFailure, StepInfo
+from rocking_contact.solvers.history import History
+from rocking_contact.solvers.newton import NewtonOptions, NewtonSolver
+from rocking_contact.solvers.step import StepProblem
+from rocking_contact.time.grid import segments
+from rocking_contact.time.schemes import Scheme
+
+SCHEMA = BlockCase
+
+#: PETSc options prefix of the block's step solver
+PREFIX = "block_"
+
+
+def build_body(case: BlockCase, comm: MPI.Comm = MPI.COMM_WORLD) -> ElasticBody:
+    """Mesh and bodies of a case."""
+    block_mesh = create_block_mesh(comm, case.geometry, case.mesh)
+    return ElasticBody(block_mesh, case.material, thickness=case.geometry.thickness,
+                       gravity=case.loading.gravity, kinematics=case.kinematics.type,
+                       order=case.mesh.order)
+
+
+def dynamic_supports(case: BlockCase, body: ElasticBody, u: np.ndarray) -> list[Prescribed]:
+    """The table's supports and the case's ``[[constraint]]`` (held at ``u`` if no value)."""
+    out = table_supports(body)
+    for c in case.constraint:
+        if c.value is None:
+            out.append(hold(body, c.on, c.components, u))
+        else:
+            out.append(fix(body, c.on, c.components, c.value))
+    return out
+
+
+def time_steps(case: BlockCase) -> Iterator[tuple[float, Scheme]]:
+    """(end time, scheme) of every step of the case's grid."""
+    t = case.time
+    windows = [(w.start, w.end, w.step) for w in t.window]
+    for seg in segments(t.start, t.end, t.step, windows):
+        alpha = None if seg.window is None else t.window[seg.window].alpha
+        scheme = case.scheme.scheme(alpha)
+        for t1 in seg.times():
+            yield float(t1), scheme
+
+
+def newton_options(case: BlockCase) -> NewtonOptions:
+    """Newton settings from ``[solver]``."""
+    s = case.solver
+    return NewtonOptions(rtol=s.rtol, atol=s.atol, stol=s.stol, max_iterations=s.max_iterations,
+                         linear_solver=s.linear_solver)
+
+
+class _Output:
+    """History rows every N steps, fields every M steps, progress; the last state always."""
+
+    def __init__(self, case: BlockCase, body: ElasticBody, out_dir: Path | None,
+                 progress: Progress | None):
+        comm = body.comm
+        self.every, self.fields_every = case.output.every, case.output.fields_every
+        self.recorder = Recorder(body, case.output.points, 2 * case.geometry.half_width)
+        path = out_dir / HISTORY_FILE if out_dir is not None else None
+        self.history = History(path, write=comm.rank == 0)
+        self.fields = (FieldWriter(body, out_dir, xdmf=case.output.xdmf)
+                       if out_dir is not None else None)
+        self.progress = progress
+        self.count = 0
+        self._info: StepInfo | None = None
+        self._row_t = self._fields_t = np.nan
+
+    def record(self, problem: StepProblem, info: StepInfo | None) -> None:
+        """Observer of the step driver (``info`` None for the initial state)."""
+        self._info = info
+        if info is not None:
+            self.count += 1
+        if info is None or self.count % self.every == 0:
+            self._row(problem)
+        if self.fields is not None and (
+                info is None or (self.fields_every > 0 and self.count % self.fields_every == 0)):
+            self._write_fields(problem)
+        if self.progress is not None and info is not None:
+            self.progress.update(problem.t, f"h={info.h:.2g}")
+
+    def _row(self, problem: StepProblem) -> None:
+        row = self.recorder.row(problem.t, problem.u.x.array, problem.v.x.array)
+        row["DT"] = self._info.h if self._info else 0.0
+        row["NEWTON"] = self._info.iterations if self._info else 0
+        row.update(problem.columns())
+        self.history.append(row)
+        self._row_t = problem.t
+
+    def _write_fields(self, problem: StepProblem) -> None:
+        assert self.fields is not None
+        self.fields.write(problem.t, problem.u.x.array)
+        self._fields_t = problem.t
+
+    def finish(self, problem: StepProblem) -> None:
+        """Record the last state if the intervals skipped it; close the files."""
+        if self.history.names and self._row_t != problem.t:
+            self._row(problem)
+        if self.fields is not None:
+            if self._fields_t != problem.t and self.history.names:
+                self._write_fields(problem)
+            self.fields.close()
+        self.history.close()
+
+
+def run(case: BlockCase, *, progress: Progress | None = None, out_dir: Path | None = None,
+        comm: MPI.Comm = MPI.COMM_WORLD) -> RunResult:
+    """Run a block case (see :func:`rocking_contact.api.run` for the public entry point).
+
+    Args:
+        case: the loaded case.
+        progress: progress bar over simulated time.
+        out_dir: results directory for the streamed history and the fields (None: none).
+        comm: communicator of the mesh.
+
+    """
+    t_start = time.perf_counter()
+    body = build_body(case, comm)
+    problem = StepProblem(body, t0=case.time.start)
+    solver = NewtonSolver(problem, prefix=PREFIX, options=newton_options(case))
+    driver = StepDriver(problem, solver, max_halvings=case.solver.max_halvings)
+    extra: dict[str, Any] = {
+        "dofs": body.n_global, "ranks": comm.size, "kinematics": body.kinematics_name,
+        "scheme": case.scheme.scheme().describe(),
+        "cells": body.V.mesh.topology.index_map(2).size_global,
+    }
+    output = _Output(case, body, out_dir, progress)
+    timing: dict[str, Any] = {}
+
+    def result(status: str = "completed") -> RunResult:
+        stats = driver.stats
+        timing.update({"wall_s": time.perf_counter() - t_start, "steps": stats.steps,
+                       "newton_iterations": stats.newton_iterations, "halvings": stats.halvings,
+                       "jacobian_builds": problem.jacobian_builds})
+        return RunResult(case=case.case.name, kind=case.case.kind, parameters=as_dict(case),
+                         history=output.history.columns() if output.history.names else {},
+                         extra=extra, timing=timing, status=status)
+
+    try:
+        u0 = np.zeros_like(problem.u.x.array)
+        v0 = np.zeros_like(u0)
+        if case.initial.state == "preload":
+            pre = static_preload(problem, driver, case.geometry, case.preload,
+                                 steps=case.initial.preload_steps)
+            u0 = pre.tilted
+            zero = np.zeros_like(u0)
+            extra["preload"] = {
+                "gravity": output.recorder.row(case.time.start, pre.gravity, zero),
+                "tilt": output.recorder.row(case.time.start, pre.tilted, zero),
+                "newton_iterations": pre.newton_iterations,
+            }
+            driver.stats = DriverStats()  # the run's counters are the dynamic phase's
+        else:
+            block_dofs = body.block_mesh.dofs(body.V, BLOCK)
+            for c, value in enumerate(case.initial.velocity):
+                v0[block_dofs[block_dofs % 2 == c]] = value
+        problem.set_prescribed(dynamic_supports(case, body, u0))
+        problem.set_state(u=u0, v=v0, t=case.time.start)
+        problem.initial_acceleration(linear_solver=case.solver.linear_solver)
+        setup = time.perf_counter() - t_start
+        output.record(problem, None)
+        driver.observers.append(output.record)
+        driver.run(time_steps(case))
+    except StepFailure as exc:
+        output.finish(problem)
+        raise SolverFailure(str(exc), result(f"failed: {exc}")) from exc
+    output.finish(problem)
+    timing["setup_s"] = setup
+    if out_dir is not None:
+        extra["fields"] = VTK_FILE
+    solver.destroy()
+    return result()

@@ -1,0 +1,12 @@
+"""Solving the time-discrete equations: the step problem, its SNES, the step driver.
+
+- :mod:`~rocking_contact.solvers.step`: :class:`~.step.StepProblem`, the equation of one
+  step ``R(x) = 0`` built from a body, a scheme stage and prescribed displacements, with
+  the seam where contact treatments add their terms (:class:`~.step.Contribution`,
+  :class:`~.step.Corrector`);
+- :mod:`~rocking_contact.solvers.newton`: the prefixed PETSc SNES around it (one factorised
+  solve per step for linear problems);
+- :mod:`~rocking_contact.solvers.driver`: the time loop: predictor, solve, accept, or halve
+  the step and retry;
+- :mod:`~rocking_contact.solvers.history`: time histories streamed to CSV as they grow.
+"""

@@ -1,0 +1,61 @@
+"""Time histories that grow row by row and are streamed to a CSV file as they grow.
+
+The columns are fixed by the first row (``time`` first). Every rank keeps the rows (their
+values are global, computed with collective reductions), only ``writer_rank`` writes the
+file, flushing every ``flush_every`` rows, so that a run that stops (failure, kill) leaves
+its history on disk.
+"""
+
+from __future__ import annotations
+
+from pathlib import Path
+from typing import TextIO
+
+import numpy as np
+
+
+class History:
+    """Columns of floats, appended row by row and optionally streamed to CSV.
+
+    Args:
+        path: the CSV file (None: memory only).
+        write: True on the rank that writes (rank 0).
+        flush_every: rows between flushes of the file.
+
+    """
+
+    def __init__(self, path: Path | None = None, *, write: bool = True, flush_every: int = 50):
+        self.path = path if write else None
+        self.flush_every = flush_every
+        self.names: list[str] = []
+        self.rows: list[list[float]] = []
+        self._fh: TextIO | None = None
+
+    def append(self, row: dict[str, float]) -> None:
+        """Add a row; the first row fixes the columns (``time`` first)."""
+        if not self.names:
+            self.names = ["time"] + [k for k in row if k != "time"]
+            if self.path is not None:
+                self.path.parent.mkdir(parents=True, exist_ok=True)
+                self._fh = open(self.path, "w")
+                self._fh.write(",".join(self.names) + "\n")
+        missing = set(self.names) - set(row)
+        if missing or len(row) != len(self.names):
+            raise KeyError(f"history row columns differ from the first row: {sorted(missing)}")
+        values = [float(row[k]) for k in self.names]
+        self.rows.append(values)
+        if self._fh is not None:
+            self._fh.write(",".join(f"{v:.10e}" for v in values) + "\n")
+            if len(self.rows) % self.flush_every == 0:
+                self._fh.flush()
+
+    def columns(self) -> dict[str, np.ndarray]:
+        """The history as ``name -> array``."""
+        data = np.array(self.rows, dtype=float).reshape(len(self.rows), len(self.names))
+        return {name: data[:, i] for i, name in enumerate(self.names)}
+
+    def close(self) -> None:
+        """Flush and close the stream."""
+        if self._fh is not None:
+            self._fh.close()
+            self._fh = None

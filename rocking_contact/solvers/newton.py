@@ -1,0 +1,134 @@
+"""A prefixed PETSc SNES around a :class:`~rocking_contact.solvers.step.StepProblem`.
+
+Modelled on ``dolfinx.fem.petsc.NonlinearProblem``: the solver owns its SNES, takes a
+mandatory options prefix, pushes user options under that prefix only and removes them
+afterwards (no global side effect). The linear solver is a direct LU factorisation (MUMPS by
+default) of the step Jacobian.
+
+A linear problem (small strain, no nonlinear contribution) uses SNES type ``ksponly``: one
+solve per step, exact for an affine residual; the step problem leaves the Jacobian untouched
+while the step size is unchanged, so PETSc keeps the factorisation (PCSetUp does nothing
+for an operator whose state has not changed).
+"""
+
+from __future__ import annotations
+
+import math
+from dataclasses import dataclass
+from typing import Any
+
+from petsc4py import PETSc
+
+
+@dataclass
+class NewtonReport:
+    """Outcome of one solve.
+
+    Attributes:
+        converged: the step can be accepted.
+        iterations: Newton iterations (1 for a linear solve).
+        residual: final residual norm (N), NaN if not computed.
+        reason: PETSc's converged reason, or a message.
+
+    """
+
+    converged: bool
+    iterations: int
+    residual: float
+    reason: str
+
+
+@dataclass(kw_only=True)
+class NewtonOptions:
+    """Convergence of the Newton iterations.
+
+    Attributes:
+        rtol: residual reduction relative to the step's first residual.
+        atol: absolute residual (N).
+        stol: Newton update relative to the unknown.
+        max_iterations: iterations before the step is declared failed.
+        linear_solver: PETSc factorisation package (``mumps``, ``superlu_dist``, ``petsc``).
+        petsc_options: extra options under the solver's prefix (``snes_monitor``: ...).
+
+    """
+
+    rtol: float = 1e-10
+    atol: float = 1e-10
+    stol: float = 1e-12
+    max_iterations: int = 25
+    linear_solver: str = "mumps"
+    petsc_options: dict[str, Any] | None = None
+
+
+_REASONS = {v: k for k, v in vars(PETSc.SNES.ConvergedReason).items() if not k.startswith("_")}
+
+
+class NewtonSolver:
+    """SNES for the step equation of ``problem``.
+
+    Args:
+        problem: has ``comm``, ``linear``, ``J`` (matrix), ``vector()``, ``residual`` and
+            ``jacobian`` with the SNES callback signatures.
+        prefix: PETSc options prefix, e.g. ``"block_"`` (mandatory, ends with ``_``).
+        options: tolerances and linear solver.
+
+    """
+
+    def __init__(self, problem: Any, *, prefix: str, options: NewtonOptions | None = None):
+        if not prefix:
+            raise ValueError("prefix: empty; give a PETSc options prefix such as 'block_'")
+        opts = options or NewtonOptions()
+        self.problem = problem
+        self.prefix = prefix
+        self.snes = PETSc.SNES().create(problem.comm)
+        self.snes.setOptionsPrefix(prefix)
+        self.F = problem.vector()
+        self.F.setOptionsPrefix(f"{prefix}F_")
+        problem.J.setOptionsPrefix(f"{prefix}J_")
+        self.snes.setFunction(problem.residual, self.F)
+        self.snes.setJacobian(problem.jacobian, problem.J)
+        self.snes.setType("ksponly" if problem.linear else "newtonls")
+        self.snes.getLineSearch().setType("basic")
+        self.snes.setTolerances(rtol=opts.rtol, atol=opts.atol, stol=opts.stol,
+                                max_it=opts.max_iterations)
+        ksp = self.snes.getKSP()
+        ksp.setType("preonly")
+        ksp.getPC().setType("lu")
+        ksp.getPC().setFactorSolverType(opts.linear_solver)
+        petsc_options = opts.petsc_options or {}
+        db = PETSc.Options()
+        db.prefixPush(prefix)
+        for key, value in petsc_options.items():
+            db[key] = value
+        self.snes.setFromOptions()
+        for key in petsc_options:
+            del db[key]
+        db.prefixPop()
+
+    def solve(self, x: PETSc.Vec) -> NewtonReport:
+        """Solve ``R(x) = 0`` from the initial guess in ``x`` (ghosts updated on return)."""
+        try:
+            self.snes.solve(None, x)
+        except PETSc.Error as exc:
+            return NewtonReport(False, self.snes.getIterationNumber(), math.nan,
+                                f"PETSc error {exc.ierr}")
+        x.ghostUpdate(addv=PETSc.InsertMode.INSERT, mode=PETSc.ScatterMode.FORWARD)
+        reason = self.snes.getConvergedReason()
+        iterations = max(self.snes.getIterationNumber(), 1)
+        norm = self.snes.getFunctionNorm() if not self.problem.linear else math.nan
+        finite = math.isfinite(x.norm())
+        return NewtonReport(reason > 0 and finite, iterations, norm,
+                            _REASONS.get(reason, str(reason)) if finite else "not finite")
+
+    def solve_linear(self, b: PETSc.Vec, y: PETSc.Vec) -> None:
+        """``y = J^-1 b`` with the current factorisation of the step Jacobian.
+
+        For condensed contact problems (a Delassus operator ``H J^-1 H^T``): valid after a
+        solve of the current step, while the step size is unchanged.
+        """
+        self.snes.getKSP().solve(b, y)
+
+    def destroy(self) -> None:
+        """Free the PETSc objects owned here."""
+        self.snes.destroy()
+        self.F.destroy()

@@ -1,0 +1,321 @@
+"""The equation of one time step, and the seam where contact treatments plug in.
+
+For a step ``t_n -> t_n + h`` with the :class:`~rocking_contact.time.schemes.Stage` of a
+scheme, the unknown ``x`` (end displacement, or end velocity for the theta-method) solves
+
+    R(x) = M a*(x) + w1 g(u1(x), v1(x)) + w0 g(u_n, v_n) + sum_c r_c(x) = 0      (N)
+
+with ``g`` the body's force (:mod:`rocking_contact.fem.body`) and ``r_c`` the residuals of
+the contributions (contact). Rows of prescribed dofs read ``x_i - xbar_i`` where ``xbar`` is
+the unknown that gives the prescribed displacement. The Jacobian is
+
+    J = a*.x M + w1 u1.x dg/du + w1 v1.x dg/dv + sum_c dr_c/dx,
+
+with the prescribed rows replaced by identity rows (columns are kept: the matrix is
+unsymmetric but no lifting is needed, and LU does not mind).
+
+For a linear problem (small strain, no nonlinear contribution) ``J`` is a combination of the
+constant M, K and C: it is rebuilt only when the stage coefficients change (new step size or
+scheme), and otherwise left untouched so that PETSc reuses its factorisation.
+
+Contact seam
+------------
+A contact treatment plugs in in one of two ways, both given to :class:`StepProblem`:
+
+1. :class:`Contribution`: residual and Jacobian terms added around the elastic ones, solved
+   by the SNES with the rest (Lagrange multipliers on a primal-dual active set, penalty
+   shock springs, augmented Lagrangian). Called at each Newton iteration with the current
+   unknown; ``begin_step`` sees the start state and the stage (predicted gaps, active set),
+   ``accept`` the end state. A contribution whose terms are affine in ``x`` with a
+   Jacobian that changes only with the stage may say ``linear = True`` (the problem then
+   stays on the one-solve path).
+2. :class:`Corrector`: a condensed local problem solved after the free step (no contact),
+   with the factorised Jacobian ``K_eff`` of the step: ``W = H K_eff^-1 H^T`` (Delassus)
+   by a few solves with :meth:`~rocking_contact.solvers.newton.NewtonSolver.solve_linear`,
+   the local contact problem in the impulses or forces ``lambda``, then
+   ``x <- x + K_eff^-1 H^T lambda``. This is the LMGC90 / Siconos way and suits the
+   theta-method (Moreau-Jean), whose residual is a force: an impulse ``P`` over the step
+   enters it as ``-P / h``.
+
+Both see the body (named groups, space), the start state ``u``, ``v``, ``a`` at ``t``, the
+step's ``stage`` and end time ``t1``, and may add history columns (:meth:`columns`).
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from typing import Any, Protocol
+
+import numpy as np
+from dolfinx import fem
+from petsc4py import PETSc
+
+from rocking_contact.fem.body import ElasticBody
+from rocking_contact.fem.constraints import Prescribed, merge
+from rocking_contact.time.schemes import Affine, Scheme, Stage
+
+
+class Contribution(Protocol):
+    """Terms added to the step equation (a contact treatment, a spring, a penalty)."""
+
+    linear: bool
+
+    def begin_step(self, problem: StepProblem) -> None:
+        """Called once per step attempt, before the predictor."""
+
+    def add_residual(self, problem: StepProblem, x: PETSc.Vec, r: PETSc.Vec) -> None:
+        """Add ``r_c(x)`` (N) to ``r`` (owned entries)."""
+
+    def add_jacobian(self, problem: StepProblem, x: PETSc.Vec, jac: PETSc.Mat) -> None:
+        """Add ``dr_c/dx`` to ``jac`` (assembled on return)."""
+
+    def accept(self, problem: StepProblem) -> None:
+        """The step is accepted; the problem's state is the end state."""
+
+    def columns(self, problem: StepProblem) -> dict[str, float]:
+        """History values (same on every rank), e.g. ``{"FN_O": ...}``."""
+
+
+class Corrector(Protocol):
+    """A condensed local problem solved after the free (contact-less) step."""
+
+    def begin_step(self, problem: StepProblem) -> None:
+        """Called once per step attempt, before the predictor."""
+
+    def correct(self, problem: StepProblem, solver: Any, x: PETSc.Vec) -> bool:
+        """Correct the free solution ``x`` in place; False rejects the step (it is halved)."""
+
+    def accept(self, problem: StepProblem) -> None:
+        """The step is accepted."""
+
+    def columns(self, problem: StepProblem) -> dict[str, float]:
+        """History values (same on every rank)."""
+
+
+def combine(f: Affine, x: np.ndarray | None, u: np.ndarray, v: np.ndarray,
+            a: np.ndarray, out: np.ndarray) -> np.ndarray:
+    """``out = f.x x + f.u u + f.v v + f.a a`` on local arrays, skipping zero terms."""
+    out[:] = 0.0
+    for coef, arr in ((f.x, x), (f.u, u), (f.v, v), (f.a, a)):
+        if coef != 0.0 and arr is not None:
+            out += coef * arr
+    return out
+
+
+class StepProblem:
+    """The state of the time integration and the equation of its current step.
+
+    Args:
+        body: the discretised bodies.
+        prescribed: prescribed displacements (supports, imposed motions).
+        contributions: residual/Jacobian terms (see the module docstring).
+        correctors: condensed local problems (see the module docstring).
+        t0: start time (s).
+
+    Attributes:
+        u, v, a: state at time :attr:`t` (Functions: m, m/s, m/s^2).
+        stage: the equations of the step being solved.
+        t1: end time of that step (s).
+
+    """
+
+    def __init__(self, body: ElasticBody, prescribed: Sequence[Prescribed] = (),
+                 contributions: Sequence[Contribution] = (),
+                 correctors: Sequence[Corrector] = (), *, t0: float = 0.0):
+        self.body = body
+        self.comm = body.comm
+        V = body.V
+        self.u = fem.Function(V, name="u")
+        self.v = fem.Function(V, name="v")
+        self.a = fem.Function(V, name="a")
+        self.t = t0
+        self.prescribed = list(prescribed)
+        self.contributions = list(contributions)
+        self.correctors = list(correctors)
+        self.J = body.matrix()
+        # Zeroing rows of prescribed dofs must keep the pattern for later axpy's.
+        self.J.setOption(PETSc.Mat.Option.KEEP_NONZERO_PATTERN, True)
+        self.stage: Stage | None = None
+        self.scheme: Scheme | None = None
+        self.t1 = t0
+        self._g_n = body.vector()
+        self._g_n_valid = False
+        self._inertia = body.vector()
+        self._x_work = np.zeros_like(self.u.x.array)
+        self._jacobian_key: tuple[float, float, float] | None = None
+        self.jacobian_builds = 0
+        self._dofs = np.zeros(0, np.int32)
+        self._xbar = np.zeros(0)
+        self._rows_global = np.zeros(0, np.int32)
+        self._owned_mask = np.zeros(0, bool)
+
+    # -- set-up ---------------------------------------------------------------------------
+    @property
+    def linear(self) -> bool:
+        """One solve per step, Jacobian rebuilt only when the stage changes."""
+        return self.body.linear and all(c.linear for c in self.contributions)
+
+    def vector(self) -> PETSc.Vec:
+        """A ghosted vector of the unknown's space."""
+        return self.body.vector()
+
+    def set_state(self, u: np.ndarray | None = None, v: np.ndarray | None = None,
+                  a: np.ndarray | None = None, t: float | None = None) -> None:
+        """Overwrite the state (local arrays, owned and ghost); None leaves a field as is."""
+        for fn, arr in ((self.u, u), (self.v, v), (self.a, a)):
+            if arr is not None:
+                fn.x.array[:] = arr
+        if t is not None:
+            self.t = self.t1 = t
+        self._g_n_valid = False
+
+    def set_prescribed(self, prescribed: Sequence[Prescribed]) -> None:
+        """Replace the prescribed displacements (a new phase); the Jacobian is rebuilt."""
+        self.prescribed = list(prescribed)
+        self._jacobian_key = None
+
+    def initial_acceleration(self, *, linear_solver: str = "mumps") -> None:
+        """Solve ``M a = -g(u, v, t)`` for the state's acceleration; 0 on prescribed dofs."""
+        self.body.set_point(self.u.x.array, self.v.x.array)
+        rhs = self.body.vector()
+        self.body.force(rhs)
+        rhs.scale(-1.0)
+        mass = self.body.M.copy()
+        dofs, _ = merge(self.prescribed, self.t)
+        rows = self._global_rows(dofs)
+        mass.zeroRows(rows, diag=1.0)
+        rhs.setValues(rows, np.zeros(len(rows)))
+        rhs.assemble()
+        ksp = PETSc.KSP().create(self.comm)
+        ksp.setOptionsPrefix("initial_acceleration_")
+        ksp.setOperators(mass)
+        ksp.setType("preonly")
+        ksp.getPC().setType("lu")
+        ksp.getPC().setFactorSolverType(linear_solver)
+        ksp.solve(rhs, self.a.x.petsc_vec)
+        self.a.x.scatter_forward()
+        ksp.destroy()
+        mass.destroy()
+        rhs.destroy()
+
+    def _global_rows(self, dofs: np.ndarray) -> np.ndarray:
+        """Owned dofs among ``dofs`` (local), as global row indices."""
+        imap, bs = self.body.V.dofmap.index_map, self.body.V.dofmap.index_map_bs
+        owned = dofs[dofs < imap.size_local * bs]
+        return (owned + imap.local_range[0] * bs).astype(PETSc.IntType)
+
+    # -- one step -------------------------------------------------------------------------
+    def begin(self, t1: float, scheme: Scheme) -> None:
+        """Set up the step ``t -> t1`` with ``scheme``."""
+        h = t1 - self.t
+        # Grid times are sums of steps: a step "equal" to the previous one differs from it
+        # by round-off. Reuse the previous stage then, so that a linear problem keeps its
+        # factorisation (the time itself still lands on t1).
+        same = (self.stage is not None and scheme == self.scheme
+                and abs(h - self.stage.h) <= 1e-9 * self.stage.h)
+        if not same:
+            self.stage = scheme.stage(h)
+        self.scheme = scheme
+        self.t1 = t1
+        stage = self.stage
+        assert stage is not None
+        if stage.w0 != 0.0 and not self._g_n_valid:
+            self.body.set_point(self.u.x.array, self.v.x.array)
+            self.body.force(self._g_n)
+            self._g_n_valid = True
+        dofs, ubar = merge(self.prescribed, t1)
+        f = stage.u
+        state = (self.u.x.array[dofs], self.v.x.array[dofs], self.a.x.array[dofs])
+        self._dofs = dofs
+        self._xbar = (ubar - f.u * state[0] - f.v * state[1] - f.a * state[2]) / f.x
+        self._rows_global = self._global_rows(dofs)
+        self._owned_mask = dofs < self.body.n_owned
+        for c in (*self.contributions, *self.correctors):
+            c.begin_step(self)
+
+    def predictor(self, x: PETSc.Vec) -> None:
+        """First guess of the unknown, prescribed values included."""
+        assert self.stage is not None
+        with x.localForm() as local:
+            combine(self.stage.predictor, None, self.u.x.array, self.v.x.array,
+                    self.a.x.array, local.array)
+            local.array[self._dofs] = self._xbar
+
+    def end_state(self, x: PETSc.Vec) -> None:
+        """Put ``u1(x)``, ``v1(x)`` in the body's evaluation point (x's ghosts up to date)."""
+        assert self.stage is not None
+        s = self.stage
+        with x.localForm() as local:
+            xa = local.array_r
+            combine(s.u, xa, self.u.x.array, self.v.x.array, self.a.x.array,
+                    self.body.u.x.array)
+            combine(s.v, xa, self.u.x.array, self.v.x.array, self.a.x.array,
+                    self.body.v.x.array)
+
+    def residual(self, _snes: Any, x: PETSc.Vec, r: PETSc.Vec) -> None:
+        """SNES function callback: ``r = R(x)``."""
+        assert self.stage is not None
+        s = self.stage
+        x.ghostUpdate(addv=PETSc.InsertMode.INSERT, mode=PETSc.ScatterMode.FORWARD)
+        self.end_state(x)
+        self.body.force(r)
+        r.scale(s.w1)
+        if s.w0 != 0.0:
+            r.axpy(s.w0, self._g_n)
+        if s.a != Affine(0.0, 0.0, 0.0, 0.0):
+            with x.localForm() as local, self._inertia.localForm() as inertia:
+                combine(s.a, local.array_r, self.u.x.array, self.v.x.array,
+                        self.a.x.array, inertia.array)
+            self.body.M.multAdd(self._inertia, r, r)
+        for c in self.contributions:
+            c.add_residual(self, x, r)
+        owned = self._dofs[self._owned_mask]
+        r.array[owned] = x.array_r[owned] - self._xbar[self._owned_mask]
+
+    def jacobian(self, _snes: Any, x: PETSc.Vec, jac: PETSc.Mat, _p: PETSc.Mat) -> None:
+        """SNES Jacobian callback (``jac`` is :attr:`J`)."""
+        assert self.stage is not None
+        s = self.stage
+        key = (s.mass_coefficient, s.stiffness_coefficient, s.damping_coefficient)
+        if self.linear and key == self._jacobian_key:
+            return  # unchanged operator: PETSc keeps its factorisation
+        if not self.body.linear:
+            x.ghostUpdate(addv=PETSc.InsertMode.INSERT, mode=PETSc.ScatterMode.FORWARD)
+            self.end_state(x)
+        self.body.tangent(s.stiffness_coefficient, s.damping_coefficient, jac)
+        if s.mass_coefficient != 0.0:
+            jac.axpy(s.mass_coefficient, self.body.M, PETSc.Mat.Structure.SAME_NONZERO_PATTERN)
+        for c in self.contributions:
+            c.add_jacobian(self, x, jac)
+        jac.zeroRows(self._rows_global, diag=1.0)
+        self._jacobian_key = key
+        self.jacobian_builds += 1
+
+    def invalidate_jacobian(self) -> None:
+        """Force a rebuild at the next Jacobian evaluation (e.g. a contribution changed)."""
+        self._jacobian_key = None
+
+    def accept(self, x: PETSc.Vec) -> None:
+        """Make the end state of the solved step the new state."""
+        assert self.stage is not None
+        s = self.stage
+        with x.localForm() as local:
+            xa = local.array_r
+            u, v, a = self.u.x.array, self.v.x.array, self.a.x.array
+            u1 = combine(s.u, xa, u, v, a, np.empty_like(u))
+            v1 = combine(s.v, xa, u, v, a, np.empty_like(v))
+            combine(s.a, xa, u, v, a, self._x_work)
+        self.u.x.array[:] = u1
+        self.v.x.array[:] = v1
+        self.a.x.array[:] = self._x_work
+        self.t = self.t1
+        self._g_n_valid = False
+        for c in (*self.contributions, *self.correctors):
+            c.accept(self)
+
+    def columns(self) -> dict[str, float]:
+        """History values of the contributions and correctors."""
+        out: dict[str, float] = {}
+        for c in (*self.contributions, *self.correctors):
+            out.update(c.columns(self))
+        return out

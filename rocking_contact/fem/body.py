@@ -79,7 +79,7 @@ class ElasticBody:
         self.block_mesh = block_mesh
         mesh = block_mesh.mesh
         self.comm = mesh.comm
-        degree = order if order is not None else mesh.geometry.cmap.degree
+        degree = order if order is not None else mesh.geometry.cmaps[0].degree
         #: Lagrange degree of the displacement
         self.degree = degree
         self.V = fem.functionspace(mesh, ("Lagrange", degree, (2,)))

@@ -18,7 +18,7 @@ from typing import Any
 
 import numpy as np
 import ufl
-from dolfinx import fem, io
+from dolfinx import fem, io, la
 from dolfinx.fem import petsc as fem_petsc
 from petsc4py import PETSc
 
@@ -59,7 +59,8 @@ class FieldWriter:
         stress = body.kinematics.cauchy_stress()
         self._rhs = [(self.von_mises, fem.form(von_mises_plane(stress) * q * dx)),
                      (self.sigma_yy, fem.form(stress[1, 1] * q * dx))]
-        self._b = self._mass.createVecLeft()
+        # ghosted: DOLFINx assembles into the local form, ghosts included
+        self._b = la.petsc.create_vector([(scalar.dofmap.index_map, 1)])
         self._ksp = PETSc.KSP().create(comm)
         self._ksp.setOptionsPrefix(prefix)
         self._ksp.setOperators(self._mass)

@@ -16,7 +16,7 @@ with what was computed so far.
 from __future__ import annotations
 
 import time
-from collections.abc import Iterator
+from collections.abc import Iterator, Sequence
 from pathlib import Path
 from typing import Any
 
@@ -37,7 +37,7 @@ from rocking_contact.results import HISTORY_FILE, RunResult, SolverFailure
 from rocking_contact.solvers.driver import DriverStats, StepDriver, StepFailure, StepInfo
 from rocking_contact.solvers.history import History
 from rocking_contact.solvers.newton import NewtonOptions, NewtonSolver
-from rocking_contact.solvers.step import StepProblem
+from rocking_contact.solvers.step import Contribution, Corrector, StepProblem
 from rocking_contact.time.grid import segments
 from rocking_contact.time.schemes import Scheme
 
@@ -150,8 +150,36 @@ def run(case: BlockCase, *, progress: Progress | None = None, out_dir: Path | No
 
     """
     t_start = time.perf_counter()
-    body = build_body(case, comm)
-    problem = StepProblem(body, t0=case.time.start)
+    result = simulate(case, build_body(case, comm), progress=progress, out_dir=out_dir)
+    result.timing["wall_s"] = time.perf_counter() - t_start
+    return result
+
+
+def simulate(case: BlockCase, body: ElasticBody, *, contributions: Sequence[Contribution] = (),
+             correctors: Sequence[Corrector] = (), progress: Progress | None = None,
+             out_dir: Path | None = None) -> RunResult:
+    """Preload and integrate a case on given bodies, with contact terms if any.
+
+    This is where contact treatments plug in (see :mod:`rocking_contact.solvers.step`):
+    their contributions and correctors take part in every step, the static preload's
+    included (its steps use the :class:`~rocking_contact.time.schemes.Static` scheme).
+
+    Args:
+        case: the loaded case.
+        body: the bodies (:func:`build_body`).
+        contributions: residual/Jacobian terms added to every step equation.
+        correctors: condensed local problems solved after every free step.
+        progress: progress bar over simulated time.
+        out_dir: results directory for the streamed history and the fields (None: none).
+
+    Raises:
+        SolverFailure: a step failed after every halving; carries the partial result.
+
+    """
+    t_start = time.perf_counter()
+    comm = body.comm
+    problem = StepProblem(body, contributions=contributions, correctors=correctors,
+                          t0=case.time.start)
     solver = NewtonSolver(problem, prefix=PREFIX, options=newton_options(case))
     driver = StepDriver(problem, solver, max_halvings=case.solver.max_halvings)
     extra: dict[str, Any] = {
@@ -200,8 +228,8 @@ def run(case: BlockCase, *, progress: Progress | None = None, out_dir: Path | No
         output.finish(problem)
         raise SolverFailure(str(exc), result(f"failed: {exc}")) from exc
     output.finish(problem)
+    solver.destroy()
     timing["setup_s"] = setup
     if out_dir is not None:
         extra["fields"] = VTK_FILE
-    solver.destroy()
     return result()

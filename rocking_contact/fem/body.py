@@ -138,10 +138,13 @@ class ElasticBody:
 
     # -- forces -------------------------------------------------------------------------
     def force(self, out: PETSc.Vec) -> None:
-        """``out = g(u, v) = f_int(u) + f_damp(u, v) - f_ext`` at the evaluation point (N)."""
+        """``out = g(u, v) = f_int(u) + f_damp(u, v) - f_ext`` at the evaluation point (N).
+
+        Owned entries are final; ghost entries are not updated (forces are only combined
+        and dotted on owned rows).
+        """
         self.kinematics.internal(out)
         out.axpy(-1.0, self.f_ext)
-        out.ghostUpdate(addv=PETSc.InsertMode.INSERT, mode=PETSc.ScatterMode.FORWARD)
 
     def damping_force(self, out: PETSc.Vec) -> None:
         """``f_damp(u, v)`` alone (N): internal force at (u, v) minus internal force at (u, 0)."""

@@ -2,7 +2,7 @@
 
 Both give, at the evaluation point ``(u, v)`` held in two DOLFINx Functions,
 
-- ``internal(out)``: ``f_int(u) + f_damp(u, v)`` (N), assembled and ghost-accumulated;
+- ``internal(out)``: ``f_int(u) + f_damp(u, v)`` (N), owned entries final;
 - ``tangent(cu, cv, out)``: ``cu d/du + cv d/dv`` of the same (N/m, N.s/m);
 - ``strain_energy()``: stored elastic energy (J);
 - ``cauchy_stress()``: UFL Cauchy stress for output (Pa).
@@ -134,9 +134,9 @@ class SmallStrain(_Forces):
         self._work = self.K.createVecLeft()
 
     def internal(self, out: PETSc.Vec) -> None:
+        # Owned entries only: forces feed algebra on owned rows (no ghost update needed).
         self.K.mult(self.u.x.petsc_vec, out)
         self.C.multAdd(self.v.x.petsc_vec, out, out)
-        out.ghostUpdate(addv=PETSc.InsertMode.INSERT, mode=PETSc.ScatterMode.FORWARD)
 
     def tangent(self, cu: float, cv: float, out: PETSc.Mat) -> None:
         out.zeroEntries()

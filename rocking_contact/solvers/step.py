@@ -51,7 +51,7 @@ from dolfinx import fem
 from petsc4py import PETSc
 
 from rocking_contact.fem.body import ElasticBody
-from rocking_contact.fem.constraints import Prescribed, merge
+from rocking_contact.fem.constraints import Prescribed, constant, merge
 from rocking_contact.time.schemes import Affine, Scheme, Stage
 
 
@@ -148,6 +148,7 @@ class StepProblem:
         self._xbar = np.zeros(0)
         self._rows_global = np.zeros(0, np.int32)
         self._owned_mask = np.zeros(0, bool)
+        self._merged: tuple[np.ndarray, np.ndarray] | None = None
 
     # -- set-up ---------------------------------------------------------------------------
     @property
@@ -173,6 +174,15 @@ class StepProblem:
         """Replace the prescribed displacements (a new phase); the Jacobian is rebuilt."""
         self.prescribed = list(prescribed)
         self._jacobian_key = None
+        self._merged = None
+
+    def _prescribed_at(self, t: float) -> tuple[np.ndarray, np.ndarray]:
+        """Prescribed dofs and displacements at t; merged once when none depends on time."""
+        if any(p.factor is not constant for p in self.prescribed):
+            return merge(self.prescribed, t)
+        if self._merged is None:
+            self._merged = merge(self.prescribed, t)
+        return self._merged
 
     def initial_acceleration(self, *, linear_solver: str = "mumps") -> None:
         """Solve ``M a = -g(u, v, t)`` for the state's acceleration; 0 on prescribed dofs."""
@@ -223,7 +233,7 @@ class StepProblem:
             self.body.set_point(self.u.x.array, self.v.x.array)
             self.body.force(self._g_n)
             self._g_n_valid = True
-        dofs, ubar = merge(self.prescribed, t1)
+        dofs, ubar = self._prescribed_at(t1)
         f = stage.u
         state = (self.u.x.array[dofs], self.v.x.array[dofs], self.a.x.array[dofs])
         self._dofs = dofs

@@ -356,7 +356,7 @@ def versions_section() -> Section:
     return Section("versions", "Software stack", [
         Paragraph("Versions of the software this report was made with; a run made with "
                   "another stack says so in its own directory."),
-        Table("versions", "Versions", ["component", "version"], rows)])
+        Table("stack-versions", "Versions", ["component", "version"], rows)])
 
 
 def build(cases: Sequence[CaseResult], figures_dir: Path, *, views: bool = True) -> Document:

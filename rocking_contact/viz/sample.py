@@ -33,11 +33,14 @@ def tilt(t: np.ndarray, *, theta0: float = 0.01, first: float = 0.0544,
     The block falls from ``theta0`` onto corner A at ``first``; each later flight is an
     arch about the other corner, ``ratio`` times shorter and ``ratio**2`` times lower than
     the one before (so the angular speed at impact drops by ``ratio``, as in rocking).
+    The flights' durations add up to a finite time (as real rocking does): once a flight
+    would be shorter than two samples the block stays at rest.
     """
     phi = np.zeros_like(t)
     phi[t <= first] = theta0 * np.cos(0.5 * np.pi * t[t <= first] / first)
     impacts, start, k = [first], first, 1
-    while start < t[-1]:
+    shortest = 2 * (t[1] - t[0]) if t.size > 1 else 0.0
+    while start < t[-1] and 2 * first * ratio**k > shortest:
         duration, amplitude = 2 * first * ratio**k, theta0 * ratio ** (2 * k)
         inside = (t > start) & (t <= start + duration)
         phi[inside] = (-1) ** k * amplitude * np.sin(np.pi * (t[inside] - start) / duration)

@@ -1,0 +1,214 @@
+"""The validation report: valid, self-contained HTML whose tables say what results.json says."""
+
+import base64
+import io
+import math
+import re
+
+import html5lib
+import pytest
+from PIL import Image
+
+from rocking_contact import results
+from rocking_contact.cli import main
+from rocking_contact.report.cli import HTML_FILE, MARKDOWN_FILE, write_report
+from rocking_contact.report.content import ReportError, tolerance_text
+
+
+def parse_html(text):
+    """Strict HTML5 parsing: any parse error raises."""
+    return html5lib.HTMLParser(strict=True, namespaceHTMLElements=False).parse(text)
+
+
+@pytest.fixture(scope="module")
+def page(report_dir):
+    return (report_dir / HTML_FILE).read_text(encoding="utf-8")
+
+
+@pytest.fixture(scope="module")
+def tree(page):
+    return parse_html(page)
+
+
+def table(tree, table_id):
+    """Header and body rows (cell texts) of the table with this id."""
+    node = tree.find(f".//table[@id='{table_id}']")
+    assert node is not None, table_id
+    header = ["".join(th.itertext()) for th in node.findall("./thead/tr/th")]
+    rows = [["".join(td.itertext()) for td in tr.findall("td")]
+            for tr in node.findall("./tbody/tr")]
+    return header, rows
+
+
+def shown(text, value, digits=7):
+    """True when ``text`` is ``value`` written with ``digits`` significant digits."""
+    if value is None or (isinstance(value, float) and not math.isfinite(value)):
+        return text == "—"
+    return math.isclose(float(text), value, rel_tol=0.5 * 10 ** (1 - digits), abs_tol=1e-300)
+
+
+def all_results(results_dir):
+    return {p.name: results.load(p)[0] for p in sorted(results_dir.iterdir())}
+
+
+def test_html_is_valid_html5(page, tree):
+    parse_html(page)
+    # what the parser does not check: unique ids, a language, a title
+    ids = [el.get("id") for el in tree.iter() if el.get("id")]
+    assert len(ids) == len(set(ids))
+    assert tree.get("lang") == "en" and tree.find("./head/title").text
+    with pytest.raises(html5lib.html5parser.ParseError):  # the check can fail
+        parse_html("<!DOCTYPE html><html><head><title>x</title></head>"
+                   "<body><table><tr><td>1</td></table></p></body></html>")
+
+
+def test_html_needs_no_network(page, tree):
+    assert not re.search(r"<script|<link|@import|url\(", page, re.IGNORECASE)
+    assert not re.search(r"""(src|href)\s*=\s*["']?(https?:|//)""", page, re.IGNORECASE)
+    images = tree.findall(".//img")
+    assert len(images) >= 10
+    for img in images:
+        src = img.get("src")
+        assert src.startswith("data:image/png;base64,") and img.get("alt")
+        Image.open(io.BytesIO(base64.b64decode(src.split(",", 1)[1]))).verify()
+    for link in tree.findall(".//a"):
+        assert link.get("href").startswith("#")
+        assert tree.find(f".//*[@id='{link.get('href')[1:]}']") is not None
+
+
+def test_comparison_tables_match_results_json(tree, results_dir):
+    for case, data in all_results(results_dir).items():
+        header, rows = table(tree, f"checks-{case}")
+        assert header == ["quantity", "reference", "source", "ours", "rel. error",
+                          "tolerance", "pass", "note"]
+        assert len(rows) == len(data["checks"]) > 0
+        for row, check in zip(rows, data["checks"]):
+            quantity, ref, source, ours, rel, tol, mark, note = row
+            assert quantity == check["quantity"] and source == check["source"]
+            assert shown(ref, check["reference"]) and shown(ours, check["value"])
+            assert shown(rel, check["rel_error"], digits=3)
+            assert tol == tolerance_text(check)
+            assert mark == {True: "pass", False: "FAIL", None: "info"}[check["passed"]]
+            assert note == (check["note"] or "")
+
+
+def test_event_and_run_tables_match_results_json(tree, results_dir):
+    for case, data in all_results(results_dir).items():
+        if data["collisions"]:
+            header, rows = table(tree, f"collisions-{case}")
+            keys = list(dict.fromkeys(k for c in data["collisions"] for k in c))
+            assert len(header) == len(keys) and len(rows) == len(data["collisions"])
+            for row, collision in zip(rows, data["collisions"]):
+                for text, key in zip(row, keys):
+                    value = collision[key]
+                    assert text == value if isinstance(value, str) else shown(text, value)
+        if data["impacts"]:
+            _, rows = table(tree, f"impacts-{case}")
+            for row, impact in zip(rows, data["impacts"], strict=True):
+                assert row[0] == impact["shock"] and int(row[1]) == impact["index"]
+                for text, key in zip(row[2:], ("start", "t_max", "max_force", "duration",
+                                               "impulse", "speed")):
+                    assert shown(text, impact[key])
+        for shock, stats in (data["extra"].get("impact_statistics") or {}).items():
+            _, rows = table(tree, f"impact-statistics-{case}")
+            row = next(r for r in rows if r[0] == shock)
+            assert int(row[2]) == stats["count"] and shown(row[3], stats["max_abs_force"])
+        _, rows = table(tree, f"run-{case}")
+        run = dict(rows)
+        assert run["status"] == data["status"]
+        assert int(run["time steps"]) == data["timing"]["steps"]
+        assert shown(run["wall time (s)"], data["timing"]["wall_s"], digits=4)
+        if "newton_iterations" in data["timing"]:
+            assert int(run["Newton iterations"]) == data["timing"]["newton_iterations"]
+
+
+def test_summary_counts_each_case(tree, results_dir):
+    _, rows = table(tree, "summary")
+    everything = all_results(results_dir)
+    assert [r[0] for r in rows] == list(everything)
+    for row in rows:
+        checks = everything[row[0]]["checks"]
+        marks = [c["passed"] for c in checks]
+        assert [int(x) for x in row[3:6]] == [marks.count(True), marks.count(False),
+                                              marks.count(None)]
+        assert row[7] == ("FAIL" if False in marks else "PASS")
+
+
+def test_parameters_with_units_and_stack_versions(tree):
+    _, rows = table(tree, "parameters-sdnd101a")
+    params = {r[0]: (r[1], r[2]) for r in rows}
+    assert params["model.shock[NO1].kn"] == ("1000000", "N/m")
+    assert params["time.step"] == ("0.0005", "s")
+    assert not any(k.startswith(("reference", "quantity", "case.")) for k in params)
+    _, rows = table(tree, "stack-versions")
+    versions = dict(rows)
+    for component in ("Python", "numpy", "dolfinx (dolfinx-solver-real)", "PETSc (library)",
+                      "gmsh", "pyvista", "vtk", "matplotlib"):
+        assert versions[component] not in ("", "not installed"), component
+
+
+def test_sdnv105_treatments_share_one_figure(tree, report_dir):
+    section = tree.find(".//section[@id='comparisons']")
+    assert section is not None
+    caption = "".join(section.find(".//figcaption").itertext())
+    for case in ("sdnv105_rigid", "sdnv105_sample", "sdnv105_sample_b"):
+        assert case in caption
+    assert (report_dir / "figures" / "sdnv105_kinetic_energy.svg").is_file()
+
+
+def test_case_sections_embed_every_figure_they_made(tree, report_dir, results_dir):
+    expected = {"sdnd101a": {"shock_force", "impact_histogram", "view_start", "view_event"},
+                "sdnv105_sample": {"kinetic_energy", "reactions", "energy_balance",
+                                   "view_start", "view_event"}}
+    for case in all_results(results_dir):
+        pngs = sorted((report_dir / "figures" / case).glob("*.png"))
+        assert expected.get(case, set()) <= {p.stem for p in pngs}
+        section = tree.find(f".//section[@id='case-{case}']")
+        embedded = [base64.b64decode(img.get("src").split(",", 1)[1])
+                    for img in section.findall(".//img")]
+        assert sorted(embedded) == sorted(p.read_bytes() for p in pngs)
+
+
+def markdown_tables(text):
+    """Caption -> rows of cell texts of the Markdown tables, in order of appearance."""
+    tables, caption = [], None
+    for block in text.split("\n\n"):
+        lines = block.strip().splitlines()
+        if len(lines) == 1 and lines[0].startswith("**") and lines[0].endswith("**"):
+            caption = lines[0].strip("*")
+        elif lines and lines[0].startswith("|") and caption:
+            rows = [[c.strip().replace("\\|", "|") for c in re.split(r"(?<!\\)\|", line)[1:-1]]
+                    for line in lines[2:]]
+            tables.append((caption, rows))
+    return tables
+
+
+def test_markdown_twin_has_the_same_tables(report_dir, tree):
+    md = (report_dir / MARKDOWN_FILE).read_text(encoding="utf-8")
+    tables = markdown_tables(md)
+    html_tables = tree.findall(".//table")
+    assert len(tables) == len(html_tables)
+    for (caption, rows), node in zip(tables, html_tables):
+        assert caption == "".join(node.find("caption").itertext())
+        html_rows = [[" ".join("".join(td.itertext()).split()) for td in tr.findall("td")]
+                     for tr in node.findall("./tbody/tr")]
+        linked = [[re.sub(r"^\[(.*)\]\(#.*\)$", r"\1", c) for c in r] for r in rows]
+        assert linked == html_rows, caption
+    for link in re.findall(r"!\[[^\]]*\]\(([^)]+)\)", md):
+        assert (report_dir / link).is_file()
+
+
+def test_comparison_needs_two_treatments(results_dir, tmp_path):
+    page = write_report(["sdnd101a", "sdnv105_sample"], results_dir, tmp_path, views=False)
+    tree = parse_html(page.read_text(encoding="utf-8"))
+    assert tree.find(".//section[@id='comparisons']") is None
+    assert [r[0] for r in table(tree, "summary")[1]] == ["sdnd101a", "sdnv105_sample"]
+
+
+def test_missing_results_are_bad_input(results_dir, tmp_path, capsys):
+    with pytest.raises(ReportError):
+        write_report([], tmp_path / "empty", tmp_path / "r")
+    assert main(["report", "nosuchcase", "--results", str(results_dir),
+                 "--out", str(tmp_path / "r")]) == 2
+    err = capsys.readouterr().err
+    assert "nosuchcase" in err and err.count("\n") == 1

@@ -1,0 +1,90 @@
+"""The plots every run writes: which ones, readable, with their references drawn."""
+
+import xml.etree.ElementTree as ET
+
+import numpy as np
+from matplotlib.figure import Figure
+from PIL import Image
+
+from rocking_contact import results
+from rocking_contact.viz.history_plots import draw_markers, plot_results
+from rocking_contact.viz.markers import Marker
+from rocking_contact.viz.style import MarkerStyles
+
+#: a plot is "not blank" above this grey-level standard deviation (0-255)
+MIN_STD = 10.0
+
+
+def svg_text(path):
+    """Every text of an SVG (matplotlib keeps text as text: svg.fonttype = none)."""
+    root = ET.parse(path).getroot()
+    assert root.tag.endswith("svg")
+    return " ".join(t for el in root.iter() if el.tag.endswith("text")
+                    for t in el.itertext())
+
+
+def grey(path):
+    return np.asarray(Image.open(path).convert("L"), dtype=float)
+
+
+def test_discrete_run_plots_histories_and_histogram(discrete_dir):
+    stems = {"displacement", "velocity", "shock_force", "impact_histogram"}
+    for stem in stems:
+        png, svg = discrete_dir / f"{stem}.png", discrete_dir / f"{stem}.svg"
+        assert grey(png).std() > MIN_STD, stem
+        assert "(" in svg_text(svg)  # axis labels carry units
+    text = svg_text(discrete_dir / "shock_force.svg")
+    assert "force (N)" in text and "time (s)" in text
+    # the references of the shock maxima, one legend entry per source
+    assert "analytic" in text and "Code_Aster SDND101 A" in text
+    hist = svg_text(discrete_dir / "impact_histogram.svg")
+    assert "number of impacts" in hist and "2 impacts" in hist
+
+
+def test_block_result_plots_energy_corners_reactions_balance(block_dir, tmp_path):
+    data, history = results.load(block_dir)
+    written = plot_results(data, history, tmp_path)
+    stems = {p.stem for p in written}
+    assert stems == {"kinetic_energy", "displacement", "velocity", "reactions",
+                     "energy_balance"}
+    assert {p.suffix for p in written} == {".png", ".svg"}
+    text = svg_text(tmp_path / "kinetic_energy.svg")
+    assert "kinetic energy (J)" in text
+    for source in ("rigid (sample)", "recalage (sample)", "LMGC90 (sample)",
+                   "Code_Aster (sample)", "ours: collision"):
+        assert source in text
+    assert "normal reaction at O (RN_O)" in svg_text(tmp_path / "reactions.svg")
+    assert "residual (J)" in svg_text(tmp_path / "energy_balance.svg")
+    assert grey(tmp_path / "reactions.png").std() > MIN_STD
+
+
+def test_markers_land_where_the_references_are():
+    fig = Figure()
+    ax = fig.subplots()
+    ax.set_xlim(0, 1)
+    markers = [Marker("EKIN", "point", "LMGC90", "LMGC90", time=0.0546, value=7.23),
+               Marker("DY_A", "hline", "rigid", "rigid", value=0.0036, window=(0.0, 0.33)),
+               Marker("DY_A", "vline", "rigid", "rigid", time=0.2)]
+    draw_markers(ax, markers, MarkerStyles())
+    points = [(tuple(line.get_xdata()), tuple(line.get_ydata())) for line in ax.lines]
+    assert ((0.0546,), (7.23,)) in points
+    assert ((0.2, 0.2), (0, 1)) in points  # the vertical line spans the axes
+    segments = ax.collections[0].get_segments()[0]
+    assert np.allclose(segments, [[0.0, 0.0036], [0.33, 0.0036]])
+    assert all(line.get_color() == "black" for line in ax.lines)  # references are black
+
+
+def test_unknown_columns_get_a_plot_of_their_own_and_accelerations_none(tmp_path):
+    t = np.linspace(0, 1, 11)
+    history = {"time": t, "THETA": 0.01 * np.cos(t), "FOO_X": t, "AX_NO1": t}
+    written = {p.name for p in plot_results({"case": "x"}, history, tmp_path)}
+    assert written == {"history_THETA.png", "history_THETA.svg", "history_FOO.png",
+                       "history_FOO.svg"}
+    assert "tilt angle (rad)" in svg_text(tmp_path / "history_THETA.svg")
+
+
+def test_kinetic_energy_alone_makes_no_energy_balance(tmp_path):
+    t = np.linspace(0, 1, 11)
+    written = {p.stem for p in plot_results({"case": "x"}, {"time": t, "EKIN_BLOCK": t},
+                                            tmp_path)}
+    assert written == {"kinetic_energy"}

@@ -1,0 +1,83 @@
+"""Reference values become markers where their quantity lies on a curve."""
+
+import pytest
+
+from rocking_contact.viz.markers import (
+    quantity_markers,
+    reference_markers,
+    source_family,
+    source_label,
+)
+
+
+def check(quantity, reference, source, passed=True):
+    return {"quantity": quantity, "reference": reference, "source": source, "passed": passed}
+
+
+@pytest.mark.parametrize("source, family", [
+    ("analytic rigid, closed form (SDNV105 manual)", "analytic rigid"),
+    ("rigid (manual)", "rigid"),
+    ("recalage (SDNV105 manual)", "recalage"),
+    ("LMGC90 (SDNV105 manual), elastic body", "LMGC90"),
+    ("Code_Aster SDNV105 A", "Code_Aster"),
+    ("code-aster B", "Code_Aster"),
+    ("analytic: Kc v0 / wc", "analytic"),
+    ("a colleague", "other"),
+])
+def test_source_family(source, family):
+    assert source_family(source) == family
+
+
+def test_label_drops_the_formula_after_the_colon():
+    assert source_label("analytic: pi / wc") == "analytic"
+    assert source_label("Code_Aster SDNV105 A") == "Code_Aster SDNV105 A"
+
+
+def test_collision_pairs_become_points_on_the_kinetic_energy():
+    checks = [check("collision.1.time", 0.0546, "LMGC90 (manual)"),
+              check("collision.1.kinetic_energy", 7.23255, "LMGC90 (manual)"),
+              check("collision.2.time", 0.1357, "rigid"),  # energy missing: ours stands in
+              check("collision.2.kinetic_energy", 4.6, "recalage"),
+              check("collision.2.time", 0.1382, "recalage"),
+              check("dy_max", 0.0036, "rigid")]  # no [[quantity]] spec: no marker
+    quantities = {"collision.2.kinetic_energy": 4.07}
+    markers = reference_markers({"checks": checks, "quantities": quantities},
+                                ["EKIN_BLOCK", "DY_A"])
+    points = {(m.label, m.time, m.value) for m in markers}
+    assert points == {("LMGC90 (manual)", 0.0546, 7.23255), ("rigid", 0.1357, 4.07),
+                      ("recalage", 0.1382, 4.6)}
+    assert all(m.column == "EKIN_BLOCK" and m.shape == "point" for m in markers)
+
+
+def test_impact_halves_with_different_formulas_pair_within_their_family():
+    checks = [check("impact.NO1.1.t_max", 0.01563, "analytic: pi / (2 wc)"),
+              check("impact.NO1.1.max_force", 9950.37, "analytic: Kc v0 / wc"),
+              check("impact.NO1.1.max_force", 9952.69, "Code_Aster SDND101 A")]
+    markers = reference_markers({"checks": checks,
+                                 "quantities": {"impact.NO1.1.t_max": 0.0155}},
+                                ["FN_NO1"])
+    assert {(m.label, m.time, m.value) for m in markers} == {
+        ("analytic", 0.01563, 9950.37), ("Code_Aster SDND101 A", 0.0155, 9952.69)}
+
+
+def test_no_marker_for_a_column_the_run_does_not_record():
+    checks = [check("collision.1.time", 0.05, "rigid"),
+              check("collision.1.kinetic_energy", 7.3, "rigid")]
+    assert reference_markers({"checks": checks}, ["DX_NO1"]) == []
+
+
+def test_quantity_specs_give_points_segments_and_lines():
+    specs = [{"name": "d_at", "column": "DX_NO2", "op": "at", "time": 0.1, "window": None},
+             {"name": "d_max", "column": "DY_A", "op": "max", "time": None,
+              "window": [0.0, 0.33]},
+             {"name": "t_peak", "column": "DY_A", "op": "argmax", "time": None, "window": None},
+             {"name": "impulse", "column": "RN_A", "op": "integral", "time": None,
+              "window": [0.05, 0.06]}]
+    checks = [check("d_at", -1.6e-4, "Code_Aster"), check("d_max", 0.0036, "rigid"),
+              check("t_peak", 0.02, "rigid"), check("impulse", 41.9, "Code_Aster")]
+    markers = {m.column + ":" + m.shape: m
+               for m in quantity_markers(checks, specs, ["DX_NO2", "DY_A", "RN_A"])}
+    assert set(markers) == {"DX_NO2:point", "DY_A:hline", "DY_A:vline"}
+    assert (markers["DX_NO2:point"].time, markers["DX_NO2:point"].value) == (0.1, -1.6e-4)
+    assert markers["DY_A:hline"].window == (0.0, 0.33)
+    assert markers["DY_A:vline"].time == 0.02

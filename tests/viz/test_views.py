@@ -1,0 +1,114 @@
+"""Offscreen pyvista views: screenshots are drawn and move with time; movies have their frames."""
+
+import subprocess
+import sys
+
+import imageio_ffmpeg
+import numpy as np
+import pytest
+from PIL import Image
+
+from rocking_contact.cli import main
+from rocking_contact.viz import render
+
+#: a picture is "not blank" above this grey-level standard deviation (0-255)
+MIN_STD = 10.0
+#: two instants differ when this fraction of the pixels changed
+MIN_CHANGED = 0.005
+SMALL = (320, 320)
+
+
+def grey(image):
+    return np.asarray(Image.fromarray(np.asarray(image)).convert("L"), dtype=float)
+
+
+def changed_fraction(a, b):
+    return float(np.mean(np.abs(grey(a) - grey(b)) > 8))
+
+
+@pytest.mark.parametrize("fixture", ["block_dir", "discrete_dir"])
+def test_screenshot_is_drawn_and_two_instants_differ(fixture, request, tmp_path):
+    result = request.getfixturevalue(fixture)
+    first = tmp_path / "first.png"
+    image_a = render.screenshot(render.open_scene(result), first, time=0.0, window_size=SMALL)
+    image_b = render.screenshot(render.open_scene(result), tmp_path / "later.png", time=0.02,
+                                window_size=SMALL)
+    on_disk = np.asarray(Image.open(first))
+    assert on_disk.shape[:2] == (SMALL[1], SMALL[0])
+    assert grey(on_disk).std() > MIN_STD
+    assert changed_fraction(image_a, image_b) > MIN_CHANGED
+
+
+def test_block_scene_colours_by_the_asked_stress(block_dir, tmp_path):
+    vm = render.screenshot(render.open_scene(block_dir, render.ViewOptions(field="von_mises")),
+                           tmp_path / "vm.png", time=0.03, window_size=SMALL)
+    syy = render.screenshot(render.open_scene(block_dir, render.ViewOptions(field="sigma_yy")),
+                            tmp_path / "syy.png", time=0.03, window_size=SMALL)
+    plain = render.screenshot(render.open_scene(block_dir, render.ViewOptions(field="none")),
+                              tmp_path / "plain.png", time=0.03, window_size=SMALL)
+    assert changed_fraction(vm, syy) > MIN_CHANGED
+    assert changed_fraction(vm, plain) > MIN_CHANGED
+
+
+def test_scale_and_reactions_follow_the_history(block_dir):
+    scene = render.open_scene(block_dir)
+    assert scene.scale == 10  # 8 % of 0.8 m over a 3.6 mm lift, rounded down to 1-2-5
+    assert set(scene.nodes) == {"O", "A"}
+    explicit = render.open_scene(block_dir, render.ViewOptions(scale=3.0))
+    assert explicit.scale == 3.0
+
+
+def test_gif_has_the_asked_number_of_frames(block_dir, tmp_path):
+    path = tmp_path / "rocking.gif"
+    assert render.movie(render.open_scene(block_dir), path, frames=7, fps=10,
+                        window_size=SMALL) == 7
+    with Image.open(path) as gif:
+        assert gif.n_frames == 7
+
+
+def test_mp4_has_the_asked_number_of_frames(discrete_dir, tmp_path):
+    path = tmp_path / "bounce.mp4"
+    render.movie(render.open_scene(discrete_dir), path, frames=6, fps=10, window_size=(320, 320))
+    frames, _ = imageio_ffmpeg.count_frames_and_secs(str(path))
+    assert frames == 6
+
+
+def test_view_command_writes_a_screenshot(block_dir, tmp_path, capsys):
+    out = tmp_path / "shot.png"
+    assert main(["view", str(block_dir), "--screenshot", str(out), "--time", "0.1",
+                 "--window-size", "200", "200", "--field", "sigma_yy"]) == 0
+    assert Image.open(out).size == (200, 200)
+
+
+@pytest.mark.parametrize("args, message", [
+    (["view", "{missing}", "--screenshot", "{out}"], "no results.json"),
+    (["view", "{block}", "--screenshot", "{out}", "--time", "5"], "outside the run"),
+    (["view", "{block}", "--screenshot", "{out}", "--field", "pressure"], "no field"),
+    (["view", "{block}", "--movie", "{tmp}/m.avi"], ".gif or an .mp4"),
+    (["view", "{block}", "--movie", "{tmp}/m.gif", "--frames", "1"], "at least 2 frames"),
+    (["view", "{block}", "--time", "0.1"], "--time goes with --screenshot"),
+    (["view", "{block}", "--screenshot", "{out}", "--scale", "-1"], "must be > 0"),
+])
+def test_bad_input_is_one_line_and_exit_code_2(args, message, block_dir, tmp_path, capsys):
+    names = {"missing": tmp_path / "nothing", "block": block_dir, "out": tmp_path / "s.png",
+             "tmp": tmp_path}
+    assert main([a.format(**names) for a in args]) == 2
+    err = capsys.readouterr().err
+    assert message in err and err.count("\n") == 1
+
+
+def test_no_display_means_offscreen_options(block_dir, monkeypatch, capsys):
+    monkeypatch.delenv("DISPLAY", raising=False)
+    monkeypatch.delenv("WAYLAND_DISPLAY", raising=False)
+    if not sys.platform.startswith("linux"):
+        pytest.skip("the display check is for Linux")
+    assert main(["view", str(block_dir)]) == 2
+    assert "no display" in capsys.readouterr().err
+
+
+def test_view_and_report_commands_import_no_drawing_library():
+    code = ("import sys, rocking_contact.viz.cli, rocking_contact.report.cli; "
+            "print(sorted(m for m in ('pyvista', 'vtk', 'matplotlib') if m in sys.modules))")
+    out = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True,
+                         check=True).stdout
+    assert out.strip() == "[]"

@@ -248,7 +248,8 @@ def _view_time(data: Mapping[str, Any]) -> float | None:
 
 
 def view_figures(result: CaseResult, out_dir: Path) -> list[Figure | Paragraph]:
-    """Pictures of the result (pyvista) at its start and at its first event, or why none."""
+    """Pictures of the result (pyvista) at its start and at its first event (else its end),
+    or why there are none."""
     from rocking_contact.viz import render
 
     try:
@@ -259,6 +260,8 @@ def view_figures(result: CaseResult, out_dir: Path) -> list[Figure | Paragraph]:
     instants = {"start": scene.t_start}
     if event is not None and scene.t_start < event <= scene.t_end:
         instants["event"] = event
+    elif scene.t_end > scene.t_start:
+        instants["end"] = scene.t_end
     out_dir.mkdir(parents=True, exist_ok=True)
     out: list[Figure | Paragraph] = []
     for label, t in instants.items():
@@ -268,7 +271,8 @@ def view_figures(result: CaseResult, out_dir: Path) -> list[Figure | Paragraph]:
                               window_size=(800, 800))
         except Exception as exc:  # noqa: BLE001  (a machine without OpenGL still gets a report)
             return [Paragraph(f"No 3D view: rendering failed ({exc}).")]
-        what = "start of the run" if label == "start" else "first collision or impact"
+        what = {"start": "start of the run", "event": "first collision or impact",
+                "end": "end of the run"}[label]
         out.append(Figure(path, f"{CAPTIONS['view']} At the {what}, t = {t:.5g} s."))
     return out
 

@@ -3,9 +3,11 @@ contact reactions as arrows at the base nodes.
 
 The block's motion comes from the FEM fields (:class:`FieldMotion`, ``fields.pvd``) or,
 for a result without fields such as the rigid-body reference, from the corner lifts of
-the history (:class:`RigidMotion`). Displacements are amplified (``scale``; by default a
-1-2-5 factor that makes the largest lift about 8 % of the block's height) because a
-0.01 rad tilt is invisible at true scale; the reference outline is drawn in grey.
+the history (:class:`RigidMotion`). Stresses are coloured over their range on the whole
+run, so that pictures at different instants compare. Displacements are amplified
+(``scale``; by default a 1-2-5 factor that makes the largest lift about 8 % of the block's
+height) because a 0.01 rad tilt is invisible at true scale; the reference outline is
+drawn in grey.
 
 Reactions: a dataset point array ``reaction`` (force vectors at the nodes, N) is drawn
 when the fields have one; otherwise the history columns ``RN_<node>`` (normal, along +y)
@@ -110,7 +112,6 @@ class BlockScene(Scene):
         self.motion, self.field = motion, field
         self._times = times
         self.scale = scale if scale is not None else self._auto_scale()
-        self.clim: tuple[float, float] | None = None
         self.mesh: Any = None
         self._ref_points = np.asarray(motion.reference.points, dtype=float)
         self.nodes = self._reaction_nodes()
@@ -177,7 +178,7 @@ class BlockScene(Scene):
     def _add_coloured_block(self) -> None:
         words, cmap, symmetric = FIELD_STYLE.get(self.field, (self.field, "viridis", False))
         first = self.motion.at(self.t_start)
-        lo, hi = self.clim or self._range(first)
+        lo, hi = self._range()
         self._divisor, unit = _unit(max(abs(lo), abs(hi)))
         on_points = self.field in first.point_data.keys()
         values = (first.point_data if on_points else first.cell_data)[self.field]
@@ -197,16 +198,11 @@ class BlockScene(Scene):
                              "width": 0.08, "fmt": "%.3g", "title_font_size": 14,
                              "label_font_size": 13, "color": "black"})
 
-    def _range(self, dataset: Any) -> tuple[float, float]:
-        values = dataset.get_array(self.field)
-        lo, hi = float(np.min(values)), float(np.max(values))
+    def _range(self) -> tuple[float, float]:
+        """The field's range over every output: pictures at any instant compare."""
+        assert isinstance(self.motion, FieldMotion)  # only fields carry stresses
+        lo, hi = self.motion.series.value_range(self.field)
         return (lo, hi) if hi > lo else (lo - 1.0, hi + 1.0)
-
-    def fix_colour_range(self) -> None:
-        """One colour range for the whole series (set before :meth:`add_to`)."""
-        if self.field is not None and isinstance(self.motion, FieldMotion):
-            lo, hi = self.motion.series.value_range(self.field)
-            self.clim = (lo, hi) if hi > lo else (lo - 1.0, hi + 1.0)
 
     def move(self, t: float) -> list[str]:
         state = self.motion.at(t)

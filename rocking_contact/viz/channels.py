@@ -39,12 +39,15 @@ COMPONENTS: dict[str, tuple[str, str]] = {
     "EWORK": ("work of external forces", "J"),
     "ETOT": ("total energy", "J"),
     "THETA": ("tilt angle", "rad"),
+    "DT": ("time step", "s"),
+    "NEWTON": ("Newton iterations per step", ""),
     "OMEGA": ("angular velocity", "rad/s"),
 }
 
 #: whole column names that are not ``<COMPONENT>_<WHERE>``
 WHOLE_NAMES: dict[str, tuple[str, str]] = {
     "ENERGY_RESIDUAL": ("energy balance residual", "J"),
+    "EPOT_GRAV": ("gravity potential energy", "J"),
 }
 
 

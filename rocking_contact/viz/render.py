@@ -134,16 +134,12 @@ def frame_times(scene: Scene, frames: int) -> np.ndarray:
 
 def movie(scene: Scene, path: Path, *, frames: int = 100, fps: int = 20,
           window_size: tuple[int, int] = WINDOW) -> int:
-    """Write a GIF or MP4 (by the file's suffix) of ``frames`` instants; returns the count.
-
-    The colours keep one range over the whole movie, so that frames compare.
-    """
+    """Write a GIF or MP4 (by the file's suffix) of ``frames`` instants; returns the count."""
     suffix = path.suffix.lower()
     if suffix not in (".gif", ".mp4"):
         raise ViewError(f"{path}: a movie is a .gif or an .mp4")
     if frames < 2:
         raise ViewError(f"--frames {frames}: a movie needs at least 2 frames")
-    scene.fix_colour_range()
     with offscreen_plotter(window_size) as plotter:
         scene.add_to(plotter)
         if suffix == ".gif":

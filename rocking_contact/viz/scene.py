@@ -119,6 +119,3 @@ class Scene(ABC):
     @abstractmethod
     def bounds(self) -> tuple[float, float, float, float, float, float]:
         """Region the camera shows: (xmin, xmax, ymin, ymax, zmin, zmax) in drawing units."""
-
-    def fix_colour_range(self) -> None:  # noqa: B027  (optional hook, a no-op by default)
-        """Use one colour range for every instant (movies); nothing to do by default."""

@@ -60,3 +60,34 @@ def test_tilt_from_corner_lifts_inverts_the_rigid_rotation(phi):
     u = rigid_displacement(corners, phi, 0.18)
     assert tilt_from_lifts(u[0, 1], u[1, 1], 0.18) == pytest.approx(phi, abs=1e-12)
     assert min(u[0, 1], u[1, 1]) == pytest.approx(0.0, abs=1e-15)  # the pivot stays down
+
+
+def test_a_dolfinx_written_series_is_viewed(tmp_path):
+    """The real writer: VTKFile, a 2-component u and a DG0 stress written one by one."""
+    import json
+
+    import dolfinx_solver  # noqa: F401  (before dolfinx)
+    from dolfinx import fem, io, mesh
+    from mpi4py import MPI
+
+    from rocking_contact.viz import render
+
+    domain = mesh.create_rectangle(MPI.COMM_SELF, [[0.0, 0.0], [0.36, 0.8]], [2, 4],
+                                   mesh.CellType.quadrilateral)
+    u = fem.Function(fem.functionspace(domain, ("Lagrange", 1, (2,))), name="u")
+    stress = fem.Function(fem.functionspace(domain, ("DG", 0)), name="von_mises")
+    with io.VTKFile(MPI.COMM_SELF, str(tmp_path / "fields.pvd"), "w") as vtk:
+        for t, lift in ((0.0, 0.0), (0.05, 0.01)):
+            u.interpolate(lambda x, lift=lift: np.vstack([0 * x[0], lift * x[0] / 0.36]))
+            stress.x.array[:] = 1e3 * (1 + lift)
+            vtk.write_function([u], t)
+            vtk.write_function([stress], t)
+    (tmp_path / "results.json").write_text(json.dumps({
+        "case": "dolfinx_written", "kind": "fem", "status": "completed",
+        "parameters": {"geometry": {"half_width": 0.18, "half_height": 0.4}},
+        "checks": [], "extra": {"fields": "fields.pvd"}}))
+    scene = render.open_scene(tmp_path)
+    assert scene.field == "von_mises" and list(scene.times) == [0.0, 0.05]
+    image = render.screenshot(scene, tmp_path / "shot.png", time=0.05, window_size=(240, 240))
+    assert np.asarray(image).std() > 10
+    assert set(FieldSeries(tmp_path / "fields.pvd").dataset(1).celltypes) == {pv.CellType.QUAD}

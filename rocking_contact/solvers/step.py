@@ -160,6 +160,11 @@ class StepProblem:
         """A ghosted vector of the unknown's space."""
         return self.body.vector()
 
+    @property
+    def prescribed_dofs(self) -> np.ndarray:
+        """Local dofs (owned and ghost) prescribed in the current step (after :meth:`begin`)."""
+        return self._dofs
+
     def set_state(self, u: np.ndarray | None = None, v: np.ndarray | None = None,
                   a: np.ndarray | None = None, t: float | None = None) -> None:
         """Overwrite the state (local arrays, owned and ghost); None leaves a field as is."""

@@ -10,6 +10,11 @@ the drawing has its own length unit U (the largest distance between nodes, or a 
 drawing for one node) and displacements are amplified to make the largest one 0.3 U.
 A wall stands where the amplified node touches it (sphere radius plus the amplified gap);
 a preloaded shock (gap < 0) is drawn touching at rest.
+
+The camera looks across the motion: the motion's main direction d (the leading singular
+vector of the recorded displacements) runs left to right, and the first obstacle's normal
+n points up when it is not along d (SDND100: motion along x = y, a plane below z), so
+that both the motion and the wall are seen edge-on; otherwise the view is the x-y plane.
 """
 
 from __future__ import annotations
@@ -27,21 +32,24 @@ WALL_COLOUR, FORCE_COLOUR = "#9A9A9A", "#D55E00"
 RADIUS, MOTION, ANCHOR_DISTANCE, FORCE_LENGTH, COILS = 0.12, 0.3, 1.0, 0.5, 8
 
 
-def zigzag(a: np.ndarray, b: np.ndarray, width: float, coils: int = COILS) -> Any:
-    """A spring drawn as a zigzag polyline from ``a`` to ``b``."""
+def zigzag(a: np.ndarray, b: np.ndarray, width: float, side: np.ndarray,
+           coils: int = COILS) -> Any:
+    """A spring drawn as a zigzag polyline from ``a`` to ``b``, its teeth along ``side``
+    (made perpendicular to the spring; the screen's up direction keeps them visible)."""
     import pyvista as pv
 
     axis = b - a
     length = float(np.linalg.norm(axis))
     direction = axis / length if length > 0 else np.array([1.0, 0.0, 0.0])
-    side = np.cross(direction, [0.0, 0.0, 1.0])
-    if np.linalg.norm(side) < 1e-9:  # a spring along z zigzags along x
-        side = np.array([1.0, 0.0, 0.0])
+    side = np.asarray(side, dtype=float) - np.dot(side, direction) * direction
+    if np.linalg.norm(side) < 1e-9:  # a spring along the screen's up direction
+        side = np.cross(direction, [0.0, 0.0, 1.0]) if abs(direction[2]) < 0.9 else np.array(
+            [1.0, 0.0, 0.0])
     side /= np.linalg.norm(side)
     s = np.concatenate([[0.0, 0.1], np.linspace(0.15, 0.85, 2 * coils + 1), [0.9, 1.0]])
+    teeth = np.arange(2 * coils + 1)
     offsets = np.zeros_like(s)
-    offsets[2:-2] = width * np.where(np.arange(2 * coils + 1) % 2 == 0, 0.0,
-                                     np.where(np.arange(2 * coils + 1) % 4 == 1, 1.0, -1.0))
+    offsets[2:-2] = width * np.where(teeth % 2 == 0, 0.0, np.where(teeth % 4 == 1, 1.0, -1.0))
     points = a + np.outer(s, axis) + np.outer(offsets, side)
     return pv.lines_from_points(points)
 
@@ -70,6 +78,7 @@ class DiscreteScene(Scene):
         motion = self.peak([c for c in history if c[:2] in ("DX", "DY", "DZ")])
         self.scale = scale if scale is not None else (
             nice_factor(MOTION * self.unit / motion) if motion > 0 else 1.0)
+        self.along, self.up, self.view = self._frame()
         peak_force = self.peak([f"FN_{s['name']}" for s in self.shocks])
         self.force_scale = FORCE_LENGTH * self.unit / peak_force if peak_force > 0 else 0.0
         self._actors: dict[str, Any] = {}
@@ -83,14 +92,37 @@ class DiscreteScene(Scene):
         n = np.asarray(shock["normal"], dtype=float)
         return n / np.linalg.norm(n)
 
+    def _motion_direction(self) -> np.ndarray:
+        """Unit main direction of the displacements (x when nothing moves)."""
+        samples = [np.column_stack([self.history.get(f"{c}_{n}", np.zeros_like(self.times))
+                                    for c in ("DX", "DY", "DZ")]) for n in self.nodes]
+        motion = np.vstack(samples) if samples else np.zeros((1, 3))
+        if not np.any(motion):
+            return np.array([1.0, 0.0, 0.0])
+        direction = np.linalg.svd(motion, full_matrices=False)[2][0]
+        return direction * np.sign(direction[np.argmax(np.abs(direction))])
+
+    def _frame(self) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
+        """(along, up, view): screen right, screen up and camera direction, unit vectors."""
+        d = self._motion_direction()
+        normals = [self._unit_normal(s) for s in self.shocks]
+        if normals and np.linalg.norm(np.cross(d, normals[0])) > 1e-6:
+            n = normals[0]
+            up = n - np.dot(n, d) * d
+            up /= np.linalg.norm(up)
+            return d, up, np.cross(d, up)
+        if normals and np.dot(d, normals[0]) < 0:
+            d = -d  # the obstacle on the right
+        view = np.array([0.0, 0.0, 1.0]) if abs(d[2]) < 0.9 else np.array([0.0, 1.0, 0.0])
+        up = np.cross(view, d)
+        return d, up / np.linalg.norm(up), view
+
+    def camera_axes(self) -> tuple[np.ndarray, np.ndarray]:
+        return self.view, self.up
+
     def _anchor(self, node: str) -> np.ndarray:
-        """Ground end of a one-node spring: away from the node's obstacle, else along -x."""
-        away = np.array([-1.0, 0.0, 0.0])
-        for shock in self.shocks:
-            if shock["node"] == node:
-                away = -self._unit_normal(shock)
-                break
-        return self.rest[node] + ANCHOR_DISTANCE * self.unit * away
+        """Ground end of a one-node spring: on the left of the node, along the motion."""
+        return self.rest[node] - ANCHOR_DISTANCE * self.unit * self.along
 
     def bounds(self) -> tuple[float, float, float, float, float, float]:
         pts = list(self.rest.values())
@@ -102,6 +134,21 @@ class DiscreteScene(Scene):
         lo, hi = pts.min(axis=0) - margin, pts.max(axis=0) + margin
         return (lo[0], hi[0], lo[1], hi[1], lo[2], hi[2])
 
+    def _plate(self, centre: np.ndarray, normal: np.ndarray, length: float,
+                thickness: float) -> Any:
+        """A plate normal to ``normal`` (walls, ground anchors), seen edge-on: ``length``
+        across the screen, ``thickness`` along ``normal`` (drawing units)."""
+        import pyvista as pv
+
+        across = np.cross(self.view, normal)
+        across = across / np.linalg.norm(across) if np.linalg.norm(across) > 1e-9 else self.up
+        depth = np.cross(normal, across)
+        plate = pv.Cube(x_length=thickness, y_length=length, z_length=0.3 * self.unit)
+        frame = np.eye(4)
+        frame[:3, :3] = np.column_stack([normal, across, depth])
+        frame[:3, 3] = centre
+        return plate.transform(frame, inplace=False)
+
     def build(self) -> None:
         import pyvista as pv
 
@@ -110,17 +157,12 @@ class DiscreteScene(Scene):
             n = self._unit_normal(shock)
             gap = max(float(shock.get("gap", 0.0)), 0.0)
             centre = self.rest[shock["node"]] + (r + self.scale * gap + 0.015 * self.unit) * n
-            wall = pv.Cube(center=centre, x_length=0.03 * self.unit, y_length=1.2 * self.unit,
-                           z_length=0.3 * self.unit)
-            wall.rotate_vector(np.cross([1.0, 0.0, 0.0], n) if abs(n[0]) < 1 else [0, 0, 1],
-                               float(np.degrees(np.arccos(np.clip(n[0], -1, 1)))),
-                               point=centre, inplace=True)
-            pl.add_mesh(wall, color=WALL_COLOUR, name=f"wall_{shock['name']}")
+            pl.add_mesh(self._plate(centre, n, 1.2 * self.unit, 0.03 * self.unit),
+                        color=WALL_COLOUR, name=f"wall_{shock['name']}")
         for spring in self.springs:
             if len(spring["nodes"]) == 1:
                 anchor = self._anchor(spring["nodes"][0])
-                pl.add_mesh(pv.Cube(center=anchor, x_length=0.06 * self.unit,
-                                    y_length=0.4 * self.unit, z_length=0.3 * self.unit),
+                pl.add_mesh(self._plate(anchor, self.along, 0.4 * self.unit, 0.06 * self.unit),
                             color=SUPPORT_COLOUR, name=f"ground_{spring['name']}")
         for name, node in self.nodes.items():
             free = len(node.get("fixed") or []) < 3
@@ -128,7 +170,7 @@ class DiscreteScene(Scene):
                 x_length=1.2 * r, y_length=1.2 * r, z_length=1.2 * r)
             self._actors[name] = pl.add_mesh(body, color=MASS_COLOUR if free else SUPPORT_COLOUR,
                                              smooth_shading=True, name=f"node_{name}")
-            pl.add_point_labels([self.rest[name] + np.array([0, 1.6 * r, 0])], [name],
+            pl.add_point_labels([self.rest[name] + 1.6 * r * self.up], [name],
                                 font_size=LABEL_FONT, text_color="black", shape=None,
                                 show_points=False, name=f"label_{name}",
                                 always_visible=True)
@@ -144,7 +186,8 @@ class DiscreteScene(Scene):
             ends = [where[n] for n in spring["nodes"]]
             a = ends[0] if len(ends) == 2 else self._anchor(spring["nodes"][0])
             b = ends[-1]
-            pl.add_mesh(zigzag(a, b, 0.05 * self.unit), color=SPRING_COLOUR, line_width=2,
+            pl.add_mesh(zigzag(a, b, 0.05 * self.unit, self.up), color=SPRING_COLOUR,
+                        line_width=2,
                         name=f"spring_{spring['name']}")
         lines = []
         for name in self.nodes:

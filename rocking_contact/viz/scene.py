@@ -97,7 +97,8 @@ class Scene(ABC):
         plotter.add_text(textwrap.fill(self.title, TITLE_WIDTH), position="upper_left",
                          font_size=TITLE_FONT, color="black", name="title")
         self.build()
-        plotter.view_xy()
+        view, up = self.camera_axes()
+        plotter.view_vector(view, viewup=up)
         plotter.enable_parallel_projection()
         plotter.reset_camera(bounds=self.bounds())
         self.update(self.t_start)
@@ -115,6 +116,11 @@ class Scene(ABC):
     @abstractmethod
     def move(self, t: float) -> list[str]:
         """Move the actors to instant ``t`` (s); returns lines of values to print."""
+
+    def camera_axes(self) -> tuple[np.ndarray, np.ndarray]:
+        """Direction the camera looks from and the screen's up direction (default: the x-y
+        plane, y up)."""
+        return np.array([0.0, 0.0, 1.0]), np.array([0.0, 1.0, 0.0])
 
     @abstractmethod
     def bounds(self) -> tuple[float, float, float, float, float, float]:

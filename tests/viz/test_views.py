@@ -112,3 +112,21 @@ def test_view_and_report_commands_import_no_drawing_library():
     out = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True,
                          check=True).stdout
     assert out.strip() == "[]"
+
+
+def test_discrete_camera_sees_motion_and_obstacle_edge_on():
+    """SDND100's layout: motion along x = y, a plane normal to z pressing the mass."""
+    from rocking_contact.viz.discrete_scene import DiscreteScene
+
+    t = np.linspace(0, 1, 50)
+    d = 1e-3 * np.cos(10 * t)
+    data = {"case": "plane", "parameters": {"model": {
+        "node": [{"name": "N", "mass": 1.0, "position": [0, 0, 0], "fixed": ["DZ"]}],
+        "spring": [{"name": "K", "nodes": ["N"]}],
+        "shock": [{"name": "S", "node": "N", "normal": [0, 0, 1], "gap": -0.5}]}}}
+    scene = DiscreteScene(data, {"time": t, "DX_N": d, "DY_N": d, "FN_S": 10 + 0 * t})
+    assert np.allclose(scene.along, [2**-0.5, 2**-0.5, 0])
+    assert np.allclose(scene.up, [0, 0, 1])
+    assert abs(np.dot(scene.view, scene.along)) < 1e-12
+    assert abs(np.dot(scene.view, scene.up)) < 1e-12
+    assert np.allclose(scene._anchor("N"), -scene.unit * scene.along)

@@ -3,7 +3,9 @@
 A reference knows nothing about plots; where it goes on one follows from its quantity:
 
 - a *pair* of quantities that locate one event: ``collision.<k>.time`` with
-  ``collision.<k>.kinetic_energy`` (the kinetic-energy maximum before impact k, SDNV105) and
+  ``collision.<k>.kinetic_energy`` (the kinetic-energy maximum before impact k, SDNV105;
+  also with one prefix, ``recalage.collision.<k>.time``, when a run computes several
+  solutions each checked against its own reference: Figure 6-a shows them all) and
   ``impact.<shock>.<k>.t_max`` with ``impact.<shock>.<k>.max_force`` (discrete shocks) give
   a point on the kinetic-energy or the ``FN_<shock>`` curve. When a source gives only one
   of the two, our own value stands in for the other, so the marker still shows the
@@ -37,7 +39,7 @@ OTHER = "other"
 
 #: pattern of an event quantity -> (time field, value field)
 _EVENTS = {
-    "collision": (re.compile(r"^(collision\.\d+)\.(time|kinetic_energy)$"),
+    "collision": (re.compile(r"^((?:[A-Za-z_]\w*\.)?collision\.\d+)\.(time|kinetic_energy)$"),
                   ("time", "kinetic_energy")),
     "impact": (re.compile(r"^(impact\.([^.]+)\.\d+)\.(t_max|max_force)$"),
                ("t_max", "max_force")),
@@ -85,12 +87,14 @@ def event_markers(checks: Sequence[Mapping[str, Any]], quantities: Mapping[str, 
     # halves[(event, source)] = {field: (value, source)}
     halves: dict[tuple[str, str], dict[str, tuple[float, str]]] = {}
     columns: dict[str, str | None] = {}
+    kinds: dict[str, str] = {}
     for check in checks:
         for kind, (pattern, _) in _EVENTS.items():
             m = pattern.match(check["quantity"])
             if m is None or not _finite(check.get("reference")):
                 continue
             event, field = m.group(1), m.groups()[-1]
+            kinds[event] = kind
             columns[event] = (kinetic_energy_column(history) if kind == "collision"
                               else f"FN_{m.group(2)}")
             halves.setdefault((event, check["source"]), {})[field] = (
@@ -101,8 +105,7 @@ def event_markers(checks: Sequence[Mapping[str, Any]], quantities: Mapping[str, 
         column = columns[event]
         if column is None or column not in history:
             continue
-        kind = event.split(".", 1)[0]
-        time_field, value_field = _EVENTS[kind][1]
+        time_field, value_field = _EVENTS[kinds[event]][1]
         t, v = fields.get(time_field), fields.get(value_field)
         label = source_label(next(half[1] for half in (t, v) if half is not None))
         time = t[0] if t else quantities.get(f"{event}.{time_field}")

@@ -111,7 +111,9 @@ def place_legend(ax: Any, *, outside_above: int = 4) -> None:
     Below rather than beside: the time axis keeps the figure's whole width.
     """
     handles, labels = ax.get_legend_handles_labels()
-    unique = dict(zip(labels, handles))
+    unique: dict[str, Any] = {}
+    for label, handle in zip(labels, handles):
+        unique.setdefault(label, handle)  # a source's marker before its lines
     if not unique:
         return
     if len(unique) > outside_above:

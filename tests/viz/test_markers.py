@@ -81,3 +81,16 @@ def test_quantity_specs_give_points_segments_and_lines():
     assert (markers["DX_NO2:point"].time, markers["DX_NO2:point"].value) == (0.1, -1.6e-4)
     assert markers["DY_A:hline"].window == (0.0, 0.33)
     assert markers["DY_A:vline"].time == 0.02
+
+
+def test_prefixed_collisions_of_other_solutions_are_references_too():
+    """A run that also computes the closed form checks closed_form.collision.k.*."""
+    checks = [check("closed_form.collision.1.time", 0.05441, "analytic rigid, closed form"),
+              check("closed_form.collision.1.kinetic_energy", 7.374,
+                    "analytic rigid, closed form"),
+              check("recalage.collision.2.time", 0.1382, "recalage (manual)"),
+              check("recalage.collision.2.kinetic_energy", 4.6021, "recalage (manual)"),
+              check("closed_form.lift.1", 0.002011, "analytic rigid, closed form")]
+    markers = reference_markers({"checks": checks}, ["EKIN_BLOCK"])
+    assert {(m.family, m.time, m.value) for m in markers} == {
+        ("analytic rigid", 0.05441, 7.374), ("recalage", 0.1382, 4.6021)}

@@ -21,6 +21,8 @@ from rocking_contact.viz.scene import Scene
 
 #: default window size (pixels) of screenshots and movies
 WINDOW = (900, 900)
+#: camera zoom of the interactive window (< 1 leaves room for the time slider)
+SLIDER_ZOOM = 0.78
 #: the stresses tried, in order, when none is asked for
 DEFAULT_FIELDS = ("von_mises", "sigma_yy")
 
@@ -152,14 +154,21 @@ def movie(scene: Scene, path: Path, *, frames: int = 100, fps: int = 20,
     return frames
 
 
-def interactive(scene: Scene, window_size: tuple[int, int] = WINDOW) -> None:
-    """Show the scene in a window with a time slider (needs a display)."""
+def interactive_plotter(scene: Scene, window_size: tuple[int, int] = WINDOW, *,
+                        off_screen: bool = False) -> Any:
+    """A plotter showing the scene with a time slider under the title."""
     import pyvista as pv
 
-    plotter = pv.Plotter(window_size=list(window_size))
+    plotter = pv.Plotter(window_size=list(window_size), off_screen=off_screen)
     scene.add_to(plotter)
+    plotter.camera.zoom(SLIDER_ZOOM)  # room for the slider above the scene
     plotter.add_slider_widget(scene.update, [scene.t_start, scene.t_end], value=scene.t_start,
-                              title="time (s)", fmt="%.4f", pointa=(0.25, 0.93),
-                              pointb=(0.75, 0.93), interaction_event="always",
-                              color="black", title_color="black")
-    plotter.show()
+                              title="time (s)", fmt="%.4f", pointa=(0.3, 0.9),
+                              pointb=(0.7, 0.9), interaction_event="always",
+                              color="black", title_color="black", title_height=0.02)
+    return plotter
+
+
+def interactive(scene: Scene, window_size: tuple[int, int] = WINDOW) -> None:
+    """Show the scene in a window with a time slider (needs a display)."""
+    interactive_plotter(scene, window_size).show()

@@ -130,3 +130,23 @@ def test_discrete_camera_sees_motion_and_obstacle_edge_on():
     assert abs(np.dot(scene.view, scene.along)) < 1e-12
     assert abs(np.dot(scene.view, scene.up)) < 1e-12
     assert np.allclose(scene._anchor("N"), -scene.unit * scene.along)
+
+
+def test_interactive_time_slider_moves_the_scene(block_dir):
+    import pyvista as pv
+
+    scene = render.open_scene(block_dir)
+    with pv.vtk_verbosity("error"):
+        plotter = render.interactive_plotter(scene, SMALL, off_screen=True)
+        try:
+            (slider,) = plotter.widgets.slider_widgets
+            rep = slider.GetRepresentation()
+            assert (rep.GetMinimumValue(), rep.GetMaximumValue()) == (scene.t_start,
+                                                                      scene.t_end)
+            before = plotter.screenshot(return_img=True)
+            rep.SetValue(0.1)
+            slider.InvokeEvent("InteractionEvent")
+            after = plotter.screenshot(return_img=True)
+        finally:
+            plotter.close()
+    assert changed_fraction(before, after) > MIN_CHANGED

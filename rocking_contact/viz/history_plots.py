@@ -167,7 +167,8 @@ def _impact_histogram(data: Mapping[str, Any], out_dir: Path) -> list[Path]:
         width = np.array([c["upper"] - c["lower"] for c in classes])
         counts = np.array([c["count"] for c in classes])
         ax.bar(lower, counts, width=width, align="edge", color=style.PALETTE[0],
-               edgecolor="white", label=f"shock {name}: {s['count']} impacts")
+               edgecolor="white",
+               label=f"shock {name}: {s['count']} impact{'s' if s['count'] != 1 else ''}")
         for x, w, n, c in zip(lower, width, counts, classes):
             if n:
                 ax.annotate(f"{n} ({c['probability']:.0%})", (x + w / 2, n), ha="center",

@@ -33,10 +33,11 @@ from pathlib import Path
 SIZES = (0.03, 0.009, 0.0028)
 
 
-def worker(sizes: list[float], steps: int, out: Path) -> None:
-    import rocking_contact  # noqa: F401  (before dolfinx/petsc4py)
+def measure(size: float, steps: int) -> dict:
+    """Time the steps and solves of one mesh (collective)."""
     from mpi4py import MPI
 
+    import rocking_contact  # noqa: F401  (before dolfinx/petsc4py)
     from rocking_contact.block import Geometry, Materials
     from rocking_contact.fem.body import ElasticBody
     from rocking_contact.fem.constraints import fix
@@ -49,7 +50,6 @@ def worker(sizes: list[float], steps: int, out: Path) -> None:
     from rocking_contact.time.schemes import Newmark
 
     comm = MPI.COMM_WORLD
-    rows = []
 
     def timed(fn) -> float:
         comm.barrier()
@@ -58,34 +58,35 @@ def worker(sizes: list[float], steps: int, out: Path) -> None:
         comm.barrier()
         return comm.allreduce(time.perf_counter() - t0, op=MPI.MAX)
 
-    for size in sizes:
-        mesh = create_block_mesh(comm, Geometry(), MeshSpec(element_size=size))
-        body = ElasticBody(mesh, Materials(), thickness=1.0, gravity=9.81,
-                           kinematics="small_strain")
-        supports = [*table_supports(body), fix(body, "CONHAUT", ["DX", "DY"])]
-        problem = StepProblem(body, supports)
-        solver = NewtonSolver(problem, prefix="bench_")
-        driver = StepDriver(problem, solver, max_halvings=0)
-        problem.initial_acceleration()
-        h = 1e-5
-        scheme = Newmark.average_acceleration()
-        first = timed(lambda: driver.advance(h, scheme))  # builds and factorises K_eff
-        step_times = []
-        for k in range(steps):
-            t1 = (k + 2) * h
-            step_times.append(timed(lambda t1=t1: driver.advance(t1, scheme)))
-        ksp = solver.snes.getKSP()
-        b, x = problem.vector(), problem.vector()
-        b.setRandom()
-        solve_times = [timed(lambda: ksp.solve(b, x)) for _ in range(steps)]
-        residual_times = [timed(lambda: problem.residual(None, x, b)) for _ in range(steps)]
-        rows.append({"size": size, "dofs": body.n_global, "ranks": comm.size,
-                     "first_step_s": first, "step_s": statistics.median(step_times),
-                     "solve_s": statistics.median(solve_times),
-                     "residual_s": statistics.median(residual_times),
-                     "jacobian_builds": problem.jacobian_builds})
-        solver.destroy()
-    if comm.rank == 0:
+    mesh = create_block_mesh(comm, Geometry(), MeshSpec(element_size=size))
+    body = ElasticBody(mesh, Materials(), thickness=1.0, gravity=9.81, kinematics="small_strain")
+    supports = [*table_supports(body), fix(body, "CONHAUT", ["DX", "DY"])]
+    problem = StepProblem(body, supports)
+    solver = NewtonSolver(problem, prefix="bench_")
+    driver = StepDriver(problem, solver, max_halvings=0)
+    problem.initial_acceleration()
+    h = 1e-5
+    scheme = Newmark.average_acceleration()
+    first = timed(lambda: driver.advance(h, scheme))  # builds and factorises K_eff
+    step_times = [timed(lambda t1=(k + 2) * h: driver.advance(t1, scheme)) for k in range(steps)]
+    ksp = solver.snes.getKSP()
+    b, x = problem.vector(), problem.vector()
+    b.setRandom()
+    solve_times = [timed(lambda: ksp.solve(b, x)) for _ in range(steps)]
+    residual_times = [timed(lambda: problem.residual(None, x, b)) for _ in range(steps)]
+    solver.destroy()
+    return {"size": size, "dofs": body.n_global, "ranks": comm.size, "first_step_s": first,
+            "step_s": statistics.median(step_times), "solve_s": statistics.median(solve_times),
+            "residual_s": statistics.median(residual_times),
+            "jacobian_builds": problem.jacobian_builds}
+
+
+def worker(sizes: list[float], steps: int, out: Path) -> None:
+    """Measure every mesh on this communicator; rank 0 writes the rows as JSON."""
+    from mpi4py import MPI
+
+    rows = [measure(size, steps) for size in sizes]
+    if MPI.COMM_WORLD.rank == 0:
         out.write_text(json.dumps(rows))
 
 

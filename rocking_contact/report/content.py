@@ -1,12 +1,13 @@
 """What the validation report says, built from results directories.
 
-For each case: its title, description and verdict; the comparison with the references
-(quantity, reference and its source, ours, relative error, tolerance, pass, note); the
-collisions or impacts it found; its figures (redrawn from ``results.json`` and
-``history.csv`` with :mod:`rocking_contact.viz.history_plots`, plus a pyvista view when
-the result can be drawn); its steps, iterations and wall time; and its resolved
-parameters with their units. Before the cases: a summary table and, for every validation
-case with two treatments or more, the kinetic-energy comparison (Figure 6-a of SDNV105).
+For each case: its title, description and verdict; its resolved parameters with their
+units (collapsed); the comparison with the references (quantity, reference and its
+source, ours, relative error, tolerance, pass, note); the collisions or impacts it found;
+its steps, iterations and wall time; its figures (redrawn from ``results.json`` and
+``history.csv`` with :mod:`rocking_contact.viz.history_plots`, plus pyvista views when the
+result can be drawn); and how its quantities are measured. Before the cases: a summary
+table and, for every validation case with two treatments or more, the kinetic-energy
+comparison (Figure 6-a of SDNV105).
 After them: the versions of the stack. Nothing here knows a case by name.
 """
 
@@ -51,7 +52,7 @@ CAPTIONS: dict[str, str] = {
                    "references' instant and value of the largest force of each impact.",
     "energy_balance": "Energy terms (top) and the energy-balance residual (bottom).",
     "impact_histogram": "Histogram of the largest normal force of each impact.",
-    "view": "The result drawn by `rocking-contact view` (displacements amplified).",
+    "view": "The result as rocking-contact view draws it (displacements amplified).",
 }
 
 #: timing key -> row label
@@ -229,9 +230,18 @@ def quantities_table(case: str, specs: Sequence[Mapping[str, Any]]) -> Table:
                  ["quantity", "column", "operation", "where"], rows, collapsed=True)
 
 
+def _is_number(text: str) -> bool:
+    try:
+        float(text)
+    except ValueError:
+        return False
+    return True
+
+
 def parameters_table(case: str, params: Mapping[str, Any]) -> Table:
     """The resolved parameters of the run."""
-    rows = [[Cell(k, "code"), Cell(v, "num"), Cell(u)] for k, v, u in parameter_rows(params)]
+    rows = [[Cell(k, "code"), Cell(v, "num" if _is_number(v) else ""), Cell(u)]
+            for k, v, u in parameter_rows(params)]
     return Table(f"parameters-{case}", "Model and parameters (resolved case)",
                  ["key", "value", "unit"], rows, collapsed=True)
 
@@ -291,6 +301,7 @@ def case_section(result: CaseResult, figures_dir: Path, *, views: bool) -> Secti
         f"Kind: {data.get('kind', '?')}. Status: {data.get('status', '?')}. "
         f"Checks: {passed} pass, {failed} fail, {info_only} for information. "
         f"Results: {result.directory}."))
+    blocks.append(parameters_table(case, data.get("parameters") or {}))
     if data.get("checks"):
         blocks.append(checks_table(case, data["checks"]))
     if data.get("collisions"):
@@ -305,7 +316,6 @@ def case_section(result: CaseResult, figures_dir: Path, *, views: bool) -> Secti
     specs = (data.get("parameters") or {}).get("quantity") or []
     if specs:
         blocks.append(quantities_table(case, specs))
-    blocks.append(parameters_table(case, data.get("parameters") or {}))
     return Section(f"case-{case}", case, blocks, badge=verdict(data))
 
 

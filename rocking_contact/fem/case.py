@@ -17,7 +17,9 @@ Shared sections (read the same way by the rigid-body reference solver):
 - ``[[constraint]]``: supports of the dynamic phase (e.g. the pin at O that stands in for
   contact until the contact treatments exist); the table's own supports (CTGROUND in y,
   S1 in x) are always applied when the table is meshed;
-- ``[output]``: named points recorded, history and field intervals.
+- ``[output]``: named points recorded, history and field intervals;
+- ``[contact]``: the contact treatment (:mod:`rocking_contact.contact.spec`);
+- ``[collisions]``: how collision instants are measured (:mod:`rocking_contact.post.collisions`).
 
 Sign conventions: y up; the tilt rotates the block counter-clockwise about O (corner A
 lifts); ``THETA`` in the history is the rotation of the base chord OA (rad).
@@ -39,7 +41,9 @@ from rocking_contact.config import (
     in_range,
     param,
 )
+from rocking_contact.contact.spec import ContactSpec, check_against_model
 from rocking_contact.geometry.layout import MeshSpec, curve_names, point_names, region_names
+from rocking_contact.post.collisions import CollisionSpec
 from rocking_contact.time.schemes import (
     HHT,
     Newmark,
@@ -184,6 +188,8 @@ class BlockCase:
     solver: SolverSpec = param(default_factory=SolverSpec)
     constraint: list[Constraint] = param(default_factory=list)
     output: Output = param(default_factory=Output)
+    contact: ContactSpec = param(default_factory=ContactSpec)
+    collisions: CollisionSpec = param(default_factory=CollisionSpec)
     quantity: list[QuantitySpec] = param(default_factory=list)
     reference: list[Reference] = param(default_factory=list)
 
@@ -200,6 +206,7 @@ class BlockCase:
                                  f"(groups: {', '.join(groups)})")
             if not c.components:
                 raise ValueError(f"constraint[{i}].components: empty (allowed: DX, DY)")
+        check_against_model(self, points, curve_names(self.mesh))
         for i, w in enumerate(self.time.window):
             if w.alpha is not None and self.scheme.type not in ("alpha_newmark", "hht"):
                 raise ValueError(f"time.window[{i}].alpha: only for scheme.type "

@@ -24,6 +24,7 @@ import numpy as np
 from mpi4py import MPI
 
 from rocking_contact.config import as_dict
+from rocking_contact.contact import model as contact_model
 from rocking_contact.fem.body import ElasticBody
 from rocking_contact.fem.case import BlockCase
 from rocking_contact.fem.constraints import Prescribed, fix, hold
@@ -32,6 +33,9 @@ from rocking_contact.fem.preload import static_preload, table_supports
 from rocking_contact.fem.probes import Recorder
 from rocking_contact.geometry.layout import BLOCK
 from rocking_contact.geometry.load import create_block_mesh
+from rocking_contact.post.collisions import annotate as annotate_collisions
+from rocking_contact.post.collisions import iteration_statistics
+from rocking_contact.post.energy import summary as energy_summary
 from rocking_contact.progress import Progress
 from rocking_contact.results import HISTORY_FILE, RunResult, SolverFailure
 from rocking_contact.solvers.driver import DriverStats, StepDriver, StepFailure, StepInfo
@@ -150,9 +154,34 @@ def run(case: BlockCase, *, progress: Progress | None = None, out_dir: Path | No
 
     """
     t_start = time.perf_counter()
-    result = simulate(case, build_body(case, comm), progress=progress, out_dir=out_dir)
+    body = build_body(case, comm)
+    model = contact_model.build(case, body)
+    try:
+        result = simulate(case, body, contributions=model.contributions,
+                          correctors=model.correctors, progress=progress, out_dir=out_dir)
+    except SolverFailure as exc:
+        # One line: where (the driver's message) and which contacts were active.
+        state = model.describe()
+        message = f"{exc}; {state}" if state else str(exc)
+        if exc.partial is not None:
+            finish_contact(case, exc.partial, model)
+            exc.partial.status = f"failed: {message}"
+        raise SolverFailure(message, exc.partial) from exc
+    finish_contact(case, result, model)
     result.timing["wall_s"] = time.perf_counter() - t_start
     return result
+
+
+def finish_contact(case: BlockCase, result: RunResult, model: contact_model.ContactModel) -> None:
+    """Collisions, energy balance and contact counters of a (possibly partial) run."""
+    annotate_collisions(case, result)
+    energy = energy_summary(result.history)
+    if energy:
+        result.extra["energy"] = energy
+        result.quantities["energy.residual.final"] = energy["residual_final"]
+        result.quantities["energy.residual.max_abs"] = energy["residual_max_abs"]
+    result.timing.update(model.statistics())
+    result.timing.update(iteration_statistics(result.history))
 
 
 def simulate(case: BlockCase, body: ElasticBody, *, contributions: Sequence[Contribution] = (),

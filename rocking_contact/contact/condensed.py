@@ -1,0 +1,421 @@
+"""Contact by condensation on the Delassus operator: the Newton loop shared by the Lagrange
+(SDNV105 A) and continuous (SDNV105 C) treatments.
+
+The step equation with contact is ``R(x) - H(x)^T lambda = 0`` plus the Signorini-Coulomb
+conditions on the relative displacements ``q(x)`` at the end of the step
+(:mod:`rocking_contact.contact.local`). The treatment is a
+:class:`~rocking_contact.solvers.step.Corrector`: the step driver first solves the free
+step (no contact) with the SNES, then :meth:`CondensedContact.correct` runs Newton's method
+on the coupled problem, each iteration eliminating the displacement correction:
+
+1. ``r = R(x)`` (the SNES's residual callback) and, for a nonlinear body, the Jacobian
+   ``J`` at ``x`` (factorised once by the SNES's own KSP, reused by every solve below);
+2. ``dx_free = -J^-1 r`` and ``Z = J^-1 H^T`` on the candidate contacts (gap below
+   ``contact.search_distance`` or force > 0): one solve per contact row;
+3. the local problem ``q = q(x) + H dx_free + W lambda`` with ``W = H Z`` (m/N, the
+   Delassus operator): the Lagrange treatment solves it exactly (primal-dual active set),
+   the continuous one takes one generalised Newton step of the Alart-Curnier system (which
+   is one Newton step of the whole coupled system, condensed);
+4. ``x <- x + dx_free + Z lambda``.
+
+It stops when the equilibrium residual ``|R(x) - H^T lambda|`` and the complementarity
+residual ``max |Phi|`` are below ``contact.tolerance`` times the norm of the weight vector;
+otherwise the step is rejected (the driver halves it). For a linear body (small strain) the
+Jacobian is constant over a step size and ``Z`` is cached: a step costs the free solve, a
+few back-substitutions and the small dense problem, as in LMGC90 and Siconos.
+
+At the release, the acceleration of the free state (computed by the step problem without
+contact) is corrected by the reactions of the closed contacts: the same local problem at
+the acceleration level (``a_N >= 0``, ``lambda_N >= 0``; tangential acceleration zero while
+sticking) with ``W = H M^-1 H^T``, so that the first step does not start with the base
+falling freely. The contact is idle during the static preload (supports hold the base).
+
+Energy: the work of the contact forces on the bodies is accumulated with the trapezoidal
+rule, ``W += 1/2 (F_n + F_{n+1}) . (u_{n+1} - u_n)`` with ``F = H^T lambda``, split into
+its normal and tangential (friction) parts; :meth:`absorbed_energy` is its opposite.
+"""
+
+from __future__ import annotations
+
+import math
+from typing import Any
+
+import numpy as np
+from mpi4py import MPI
+from petsc4py import PETSc
+
+from rocking_contact.contact.kinematics import ContactGeometry, ContactKinematics
+from rocking_contact.contact.local import (
+    LocalProblem,
+    LocalSolution,
+    Status,
+    complementarity,
+    solve_active_set,
+)
+from rocking_contact.contact.spec import ContactSpec
+from rocking_contact.fem.body import ElasticBody
+from rocking_contact.fem.constraints import merge
+from rocking_contact.solvers.step import StepProblem, combine
+from rocking_contact.time.schemes import Static
+
+#: history column names of a contact's state
+STATUS_NAMES = {Status.OPEN: "open", Status.STICK: "stick", Status.SLIP: "slip"}
+
+
+class CondensedContact:
+    """Base of the condensed treatments (a :class:`~rocking_contact.solvers.step.Corrector`).
+
+    Subclasses implement :meth:`local_solve` and may set :attr:`weights`.
+
+    Args:
+        body: the bodies.
+        spec: the ``[contact]`` section.
+        kinematics: pairing and H of the block base on the table top.
+
+    Attributes:
+        lam: contact forces of the last accepted step (N), (N, T) per slave node.
+        status: :class:`~rocking_contact.contact.local.Status` of each contact.
+        iterations: Newton iterations of the last step attempt.
+        total_iterations, local_iterations, max_iterations_per_step: counters.
+
+    """
+
+    #: name shown in messages
+    name = "condensed"
+
+    def __init__(self, body: ElasticBody, spec: ContactSpec, kinematics: ContactKinematics):
+        self.body = body
+        self.spec = spec
+        self.kin = kinematics
+        self.comm = body.comm
+        ns = kinematics.n_contacts
+        self.lam = np.zeros(2 * ns)
+        self.status = np.zeros(ns, dtype=np.int64)
+        self.weights: np.ndarray | None = None
+        self.f_scale = max(body.f_ext.norm(), 1e-300)
+        self.tol = spec.tolerance * self.f_scale
+        self.idle = True
+        self.released = False
+        self.iterations = 0
+        self.total_iterations = 0
+        self.local_iterations = 0
+        self.max_iterations_per_step = 0
+        self.steps = 0
+        self.work_normal = 0.0
+        self.work_tangential = 0.0
+        self._geometry: ContactGeometry | None = None
+        self._u0 = np.zeros(kinematics.n_dofs)
+        self._trial_lam = self.lam.copy()
+        self._trial_status = self.status.copy()
+        self._prescribed_owned = np.zeros(0, np.int32)
+        self._blocked = np.zeros(kinematics.n_dofs, dtype=bool)
+        self._forces0_split = (np.zeros(kinematics.n_dofs), np.zeros(kinematics.n_dofs))
+        self._cache_key: tuple[Any, ...] | None = None
+        self._cache: dict[int, tuple[PETSc.Vec, np.ndarray]] = {}
+        self._last_residual = math.nan
+
+    # -- the local law (subclasses) ------------------------------------------------------
+    def local_solve(self, problem: LocalProblem, lam0: np.ndarray) -> LocalSolution:
+        """Forces of the condensed problem of one Newton iteration."""
+        raise NotImplementedError
+
+    def local_problem(self, W: np.ndarray, q_free: np.ndarray,
+                      contacts: np.ndarray) -> LocalProblem:
+        """The local problem of the given contacts (augmentation scaled on W)."""
+        weights = None if self.weights is None else self.weights[contacts]
+        return LocalProblem.scaled(W, q_free, np.full(len(contacts), self.spec.mu),
+                                   (self.spec.augmentation_normal,
+                                    self.spec.augmentation_tangential), weights)
+
+    # -- Corrector protocol -----------------------------------------------------------------
+    def begin_step(self, problem: StepProblem) -> None:
+        """Idle in the static preload; at the first dynamic step, the release."""
+        self.idle = isinstance(problem.scheme, Static)
+        if self.idle:
+            return
+        if not self.released:
+            self.release(problem)
+        self._u0 = self.kin.values(problem.u.x.array)
+        self._set_supports(problem, problem.t1)
+        self.iterations = 0
+
+    def correct(self, problem: StepProblem, solver: Any, x: PETSc.Vec) -> bool:
+        """Newton on the coupled problem from the free solution ``x`` (modified in place)."""
+        if self.idle:
+            return True
+        stage = problem.stage
+        assert stage is not None
+        ux = stage.u.x
+        r = problem.vector()
+        dx = problem.vector()
+        lam = self.lam.copy()
+        converged = False
+        change = math.inf
+        for it in range(self.spec.max_iterations + 1):
+            u1 = self._end_displacement(problem, x)
+            geometry = self.kin.geometry(u1)
+            q = self._relative(geometry, u1)
+            problem.residual(None, x, r)
+            forces = geometry.H.T @ lam
+            self._zero_prescribed_forces(forces)
+            self.kin.add_forces(forces, r.array, -1.0)
+            equilibrium = r.norm()
+            contacts = self._candidates(geometry, lam)
+            if it > 0:
+                phi = self._complementarity(lam, q, contacts)
+                self._last_residual = max(equilibrium, phi)
+                # Equilibrium within tolerance, or Newton stagnating at round-off (large
+                # rotation: a strain round-off of 1e-17 in the thin columns of the Code_Aster
+                # mesh is 1e-4 N of residual, above tolerance for no fault of the solve).
+                settled = equilibrium <= self.tol or change <= self.spec.step_tolerance * x.norm(
+                    PETSc.NormType.NORM_INFINITY)
+                if phi <= self.tol and settled:
+                    converged = True
+                    break
+            if it == self.spec.max_iterations:
+                break
+            if not problem.linear:
+                problem.jacobian(None, x, problem.J, problem.J)
+            # Undo the contact forces: dx_free answers the body's residual alone.
+            self.kin.add_forces(forces, r.array, 1.0)
+            r.scale(-1.0)
+            solver.solve_linear(r, dx)
+            columns, Zc = self._delassus_columns(problem, solver, geometry, contacts)
+            rows = geometry.rows(contacts)
+            Hr = ux * geometry.H[rows]
+            W = Hr @ Zc
+            dq = Hr @ self.kin.values(dx.array)
+            local = self.local_solve(self.local_problem(W, q[rows] + dq, contacts),
+                                     lam[rows])
+            self.local_iterations += local.iterations
+            lam = np.zeros_like(lam)
+            lam[rows] = local.lam
+            for j, z in enumerate(columns):
+                if local.lam[j] != 0.0:
+                    dx.axpy(local.lam[j], z)
+            change = dx.norm(PETSc.NormType.NORM_INFINITY)
+            x.axpy(1.0, dx)
+            x.ghostUpdate(addv=PETSc.InsertMode.INSERT, mode=PETSc.ScatterMode.FORWARD)
+            self._drop_uncached(columns)
+            self.iterations += 1
+        r.destroy()
+        dx.destroy()
+        self.total_iterations += self.iterations
+        if not converged:
+            self._trial_lam = lam
+            return False
+        self._geometry = geometry
+        self._trial_lam = lam
+        self._trial_status = self._status(lam, q, geometry)
+        return True
+
+    def accept(self, problem: StepProblem) -> None:
+        """Commit the forces; accumulate the work of the contact forces."""
+        if self.idle:
+            return
+        u1 = self.kin.values(problem.u.x.array)
+        geometry = self._geometry if self._geometry is not None else self.kin.geometry(u1)
+        self.lam = self._trial_lam
+        self.status = self._trial_status
+        du = u1 - self._u0
+        lam_n, lam_t = self.lam.copy(), self.lam.copy()
+        lam_n[1::2] = 0.0
+        lam_t[0::2] = 0.0
+        f_n, f_t = geometry.H.T @ lam_n, geometry.H.T @ lam_t
+        f0_n, f0_t = self._forces0_split
+        self.work_normal += 0.5 * float((f0_n + f_n) @ du)
+        self.work_tangential += 0.5 * float((f0_t + f_t) @ du)
+        self._forces0_split = (f_n, f_t)
+        self.steps += 1
+        self.max_iterations_per_step = max(self.max_iterations_per_step, self.iterations)
+
+    def columns(self, problem: StepProblem) -> dict[str, float]:
+        """``RN_<P>``, ``RX_<P>`` (N) at the named base points, the number of closed and
+        sliding contacts, the step's contact iterations and the energy taken by contact."""
+        if not self.released:
+            # The runner records the released state (t0) before the first step.
+            self.release(problem)
+        geometry = self._geometry if self._geometry is not None else self.kin.geometry(
+            self.kin.values(problem.u.x.array))
+        out: dict[str, float] = {}
+        lam = self.lam.reshape(-1, 2)
+        for name, i in self.kin.named.items():
+            out[f"RN_{name}"] = float(lam[i, 0])
+            out[f"RX_{name}"] = float(-(lam[i, 0] * geometry.normal[i, 0]
+                                        + lam[i, 1] * geometry.tangent[i, 0]))
+        out["CONTACTS"] = float(np.count_nonzero(self.status != Status.OPEN))
+        out["SLIDING"] = float(np.count_nonzero(self.status == Status.SLIP))
+        out["CONTACT_ITERATIONS"] = float(self.iterations)
+        out["ECONTACT"] = self.absorbed_energy()
+        out["EFRICTION"] = -self.work_tangential
+        return out
+
+    # -- energy and messages ----------------------------------------------------------
+    def absorbed_energy(self) -> float:
+        """Energy taken from the bodies by the contact forces since the release (J)."""
+        return -(self.work_normal + self.work_tangential)
+
+    def describe(self) -> str:
+        """The contacts' state, for a failure message."""
+        lam = self._trial_lam.reshape(-1, 2)
+        names = {i: n for n, i in self.kin.named.items()}
+        closed = [f"{names.get(i, f'#{i}')} (RN {lam[i, 0]:.4g} N)"
+                  for i in np.flatnonzero(lam[:, 0] > 0.0)]
+        text = ", ".join(closed) if closed else "none"
+        return f"active contacts: {text}; contact residual {self._last_residual:.3e} N"
+
+    # -- the release -------------------------------------------------------------------
+    def release(self, problem: StepProblem) -> None:
+        """Correct the initial acceleration by the reactions of the closed contacts."""
+        self.released = True
+        self._forces0_split = (np.zeros(self.kin.n_dofs), np.zeros(self.kin.n_dofs))
+        u = self.kin.values(problem.u.x.array)
+        geometry = self.kin.geometry(u)
+        closed = np.flatnonzero(geometry.paired & (np.abs(geometry.gap)
+                                                   <= self.spec.closed_gap))
+        if not len(closed):
+            return
+        self._set_supports(problem, problem.t)
+        mass = self.body.M.copy()
+        imap = self.body.V.dofmap.index_map
+        start = imap.local_range[0] * self.body.V.dofmap.index_map_bs
+        mass.zeroRows((self._prescribed_owned + start).astype(PETSc.IntType), diag=1.0)
+        ksp = PETSc.KSP().create(self.comm)
+        ksp.setOptionsPrefix("contact_release_")
+        ksp.setOperators(mass)
+        ksp.setType("preonly")
+        ksp.getPC().setType("lu")
+        ksp.getPC().setFactorSolverType("mumps")
+        rows = geometry.rows(closed)
+        columns, Zc = [], np.zeros((self.kin.n_dofs, len(rows)))
+        for j, row in enumerate(rows):
+            z = self._solve_column(geometry.H[row], ksp.solve)
+            columns.append(z)
+            Zc[:, j] = self.kin.values(z.array)
+        Hr = geometry.H[rows]
+        a = self.kin.values(problem.a.x.array)
+        local = solve_active_set(self.local_problem(Hr @ Zc, Hr @ a, closed),
+                                 tol=self.tol, max_iterations=self.spec.local_iterations)
+        for j, z in enumerate(columns):
+            problem.a.x.petsc_vec.axpy(local.lam[j], z)
+            z.destroy()
+        problem.a.x.scatter_forward()
+        ksp.destroy()
+        mass.destroy()
+        self.lam[rows] = local.lam
+        self._trial_lam = self.lam.copy()
+        self.status[closed] = local.status
+        self._trial_status = self.status.copy()
+        lam_n, lam_t = self.lam.copy(), self.lam.copy()
+        lam_n[1::2] = 0.0
+        lam_t[0::2] = 0.0
+        self._forces0_split = (geometry.H.T @ lam_n, geometry.H.T @ lam_t)
+
+    # -- helpers -----------------------------------------------------------------------
+    def _end_displacement(self, problem: StepProblem, x: PETSc.Vec) -> np.ndarray:
+        """Displacements of the contact dofs at the end of the step for the unknown x."""
+        stage = problem.stage
+        assert stage is not None
+        with x.localForm() as local:
+            xs, us, vs, acc = self.kin.values_many(
+                [local.array_r, problem.u.x.array, problem.v.x.array, problem.a.x.array])
+        return combine(stage.u, xs, us, vs, acc, np.empty_like(xs))
+
+    def _relative(self, geometry: ContactGeometry, u1: np.ndarray) -> np.ndarray:
+        """``q``: the gap and the slip over the step of each contact (m)."""
+        q = geometry.H @ (u1 - self._u0)
+        q[0::2] = np.where(geometry.paired, geometry.gap, np.inf)
+        return q
+
+    def _candidates(self, geometry: ContactGeometry, lam: np.ndarray) -> np.ndarray:
+        near = geometry.paired & (geometry.gap <= self.spec.search_distance)
+        return np.flatnonzero(near | (lam[0::2] > 0.0))
+
+    def _complementarity(self, lam: np.ndarray, q: np.ndarray, contacts: np.ndarray) -> float:
+        """``max |Phi|`` (N) on the candidate contacts, with the forces ``lam``."""
+        if not len(contacts):
+            return 0.0
+        rows = np.stack([2 * contacts, 2 * contacts + 1], axis=1).ravel()
+        # Gaps and slips are measured in force units with tol / gap_tolerance (N/m): Phi
+        # below tol means forces within tol and gaps within gap_tolerance.
+        stiffness = self.tol / self.spec.gap_tolerance
+        rho = np.full((len(contacts), 2), stiffness)
+        phi, _, _, _ = complementarity(lam[rows], q[rows], np.full(len(contacts), self.spec.mu),
+                                       rho)
+        return float(np.max(np.abs(phi)))
+
+    def _status(self, lam: np.ndarray, q: np.ndarray,
+                geometry: ContactGeometry) -> np.ndarray:
+        lam2 = lam.reshape(-1, 2)
+        closed = lam2[:, 0] > 0.0
+        slip = closed & (np.abs(lam2[:, 1]) >= self.spec.mu * lam2[:, 0] * (1 - 1e-9)) & (
+            np.abs(q[1::2]) > 1e-14)
+        return np.where(closed, np.where(slip, Status.SLIP, Status.STICK),
+                        Status.OPEN).astype(np.int64)
+
+    def _set_supports(self, problem: StepProblem, t: float) -> None:
+        """The prescribed dofs at ``t``: owned ones, and which contact dofs are prescribed."""
+        dofs, _ = merge(problem.prescribed, t)
+        self._prescribed_owned = dofs[dofs < self.body.n_owned]
+        mask = np.zeros(self.kin.n_dofs)
+        owned = self.kin.local_dofs >= 0
+        mask[owned] = np.isin(self.kin.local_dofs[owned], self._prescribed_owned)
+        total = np.empty_like(mask)
+        self.comm.Allreduce(mask, total, op=MPI.SUM)
+        self._blocked = total > 0
+
+    def _zero_prescribed_forces(self, forces: np.ndarray) -> None:
+        """Supports take the contact force on prescribed dofs (their rows stay x - xbar)."""
+        forces[self._blocked] = 0.0
+
+    def _solve_column(self, h_row: np.ndarray, solve: Any) -> PETSc.Vec:
+        """``K^-1 H^T e_row`` with the contact forces on prescribed dofs dropped."""
+        e = self.body.vector()
+        forces = h_row.copy()
+        self._zero_prescribed_forces(forces)
+        self.kin.add_forces(forces, e.array)
+        z = self.body.vector()
+        solve(e, z)
+        e.destroy()
+        return z
+
+    def _delassus_columns(self, problem: StepProblem, solver: Any, geometry: ContactGeometry,
+                          contacts: np.ndarray) -> tuple[list[PETSc.Vec], np.ndarray]:
+        """``Z = J^-1 H^T`` for the rows of the given contacts, and its contact-dof values.
+
+        For a linear problem the columns are cached while the step size and H are the
+        same (the factorisation is the same).
+        """
+        rows = geometry.rows(contacts)
+        if problem.linear:
+            stage = problem.stage
+            assert stage is not None
+            key = (stage.mass_coefficient, stage.stiffness_coefficient,
+                   stage.damping_coefficient, geometry.H.tobytes(),
+                   self._prescribed_owned.tobytes())
+            if key != self._cache_key:
+                for z, _ in self._cache.values():
+                    z.destroy()
+                self._cache, self._cache_key = {}, key
+            missing = [row for row in rows if row not in self._cache]
+            for row in missing:
+                z = self._solve_column(geometry.H[row], solver.solve_linear)
+                self._cache[row] = (z, np.zeros(0))
+            if missing:
+                values = self.kin.values_many([self._cache[row][0].array for row in missing])
+                for row, v in zip(missing, values):
+                    self._cache[row] = (self._cache[row][0], v)
+            columns = [self._cache[row][0] for row in rows]
+            Zc = np.array([self._cache[row][1] for row in rows]).T.reshape(
+                self.kin.n_dofs, len(rows))
+            return columns, Zc
+        columns = [self._solve_column(geometry.H[row], solver.solve_linear) for row in rows]
+        values = self.kin.values_many([z.array for z in columns]) if columns else np.zeros(
+            (0, self.kin.n_dofs))
+        return columns, values.T.reshape(self.kin.n_dofs, len(rows))
+
+    def _drop_uncached(self, columns: list[PETSc.Vec]) -> None:
+        cached = {id(z) for z, _ in self._cache.values()}
+        for z in columns:
+            if id(z) not in cached:
+                z.destroy()

@@ -1,0 +1,416 @@
+"""Contact kinematics: the block base (slave nodes) against the table top (master polyline).
+
+The relation (Siconos' word) between the nodal unknowns and the contact's local coordinates.
+
+Pairing
+-------
+The slave side is the set of nodes of the slave curve (``CONHAUT``, the block base); the
+master side is the polyline through the nodes of the master curve (``CONBAS``, the table
+top), ordered along it. A slave node is paired
+
+- **node-to-node** with the master node it coincides with in the reference configuration
+  (O/S0, O1/S1, A/S2 on the Code_Aster mesh; every base node on the structured mesh): the
+  pair is kept for the whole run, as in Code_Aster;
+- **node-to-segment** otherwise: with its orthogonal projection ``xi`` in [0, 1] on the
+  nearest master segment (B1 and B2 of the Code_Aster mesh), recomputed at every update;
+- **unpaired** when it projects outside the table (never active).
+
+Local coordinates (m)
+---------------------
+For slave node ``i`` at ``x_s`` paired with master point ``x_m = sum_k w_k x_k`` (weights
+``(1 - xi, xi)``, or ``(1, 0)`` node-to-node):
+
+- normal ``n``: unit normal of the master segment pointing out of the table (+y for
+  SDNV105), the normalised mean of the two segment normals at a master node;
+  tangent ``t = (n_y, -n_x)`` (+x for SDNV105);
+- gap ``g = n . (x_s - x_m)`` (positive open, negative penetrating);
+- relative displacement ``q = (n . (u_s - u_m), t . (u_s - u_m))``: its tangential part,
+  measured between two instants, is the slip.
+
+With ``large_rotation`` the positions are the current ones ``x = X + u`` (pairing,
+normals and gaps updated with the geometry); with small strain the pairing and normals stay
+those of the reference configuration and ``g`` is affine in ``u``.
+
+Operator H and sign conventions
+-------------------------------
+``H`` (rows ``2i`` normal, ``2i + 1`` tangential of contact ``i``) maps the displacements of
+the *contact dofs* (the slave then the master nodes, x and y each; see
+:attr:`ContactKinematics.global_dofs`) to the relative displacements: ``dq = H du`` and
+``dg = H_N du`` (the normal's own variation is neglected: the SDNV105 table is 170 times
+stiffer than the block, its top stays flat). The contact force on the bodies is
+``F = H^T lambda`` with ``lambda = (lambda_N, lambda_T)`` per contact: ``lambda_N >= 0``
+pushes the slave along ``+n`` (compression positive, Code_Aster's RN) and the master along
+``-n``; ``lambda_T`` is the tangential force on the slave along ``+t``. The force the block
+exerts on the table along x is ``RX = -(lambda_N n_x + lambda_T t_x)`` (Code_Aster's sign:
+RX_O = -1149.79 N while the block rocks on O).
+
+Velocities map the same way (``H v``), which is what a velocity-level (theta-scheme)
+corrector needs: its local law acts on ``H v_{n+1}``, with ``H`` and the gaps of the
+predicted positions.
+
+Parallel layout
+---------------
+The contact nodes are few (one per base node). Every rank gathers their global dof indices
+and reference coordinates once (``allgather``), and their displacements at each update (one
+``Allreduce``), so every rank computes the same geometry in the same order, whatever the
+partition: results do not depend on the number of ranks. A contact's row is attributed to
+the rank that owns its slave node (:attr:`ContactKinematics.owner`); contact forces are
+added by each rank to the dofs it owns (:meth:`ContactKinematics.add_forces`), and
+:meth:`ContactKinematics.petsc_operator` builds H as a distributed PETSc matrix whose rows
+live on the slave node's rank.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from enum import IntEnum
+
+import numpy as np
+import scipy.sparse as sp
+from mpi4py import MPI
+from petsc4py import PETSc
+
+from rocking_contact.fem.body import ElasticBody
+
+#: relative distance (to the smallest master segment) under which nodes coincide
+COINCIDENT = 1e-9
+
+
+class Pairing(IntEnum):
+    """How a slave node is paired."""
+
+    UNPAIRED = 0
+    NODE_TO_NODE = 1
+    NODE_TO_SEGMENT = 2
+
+
+@dataclass(frozen=True)
+class NodeSet:
+    """Nodes of a named curve gathered on every rank, ordered along the curve (by x, y).
+
+    Attributes:
+        global_nodes: global (blocked) index of each node.
+        X: reference coordinates (m), shape (n, 2).
+        owner: rank owning each node.
+        local: this rank's local (owned) node index, -1 where it does not own it.
+
+    """
+
+    global_nodes: np.ndarray
+    X: np.ndarray
+    owner: np.ndarray
+    local: np.ndarray
+
+    def __len__(self) -> int:
+        return len(self.global_nodes)
+
+
+def gather_nodes(body: ElasticBody, name: str) -> NodeSet:
+    """The nodes of a named curve or point, on every rank, in the same order."""
+    V = body.V
+    bs = V.dofmap.index_map_bs
+    imap = V.dofmap.index_map
+    nodes = np.unique(body.block_mesh.dofs(V, name, 0) // bs)
+    owned = nodes[nodes < imap.size_local]
+    coords = V.tabulate_dof_coordinates()[owned, :2]
+    glob = imap.local_to_global(owned.astype(np.int32))
+    comm = body.comm
+    parts = comm.allgather((glob, coords, np.full(len(owned), comm.rank)))
+    g = np.concatenate([p[0] for p in parts]).astype(np.int64)
+    X = np.concatenate([p[1] for p in parts]).reshape(-1, 2)
+    owner = np.concatenate([p[2] for p in parts]).astype(np.int32)
+    order = np.lexsort((X[:, 1], X[:, 0]))
+    g, X, owner = g[order], X[order], owner[order]
+    start = imap.local_range[0]
+    local = np.where(owner == comm.rank, g - start, -1).astype(np.int64)
+    return NodeSet(g, X, owner, local)
+
+
+@dataclass(frozen=True)
+class ContactGeometry:
+    """The contacts at one configuration (every array is the same on every rank).
+
+    Attributes:
+        pairing: :class:`Pairing` of each slave node.
+        gap: normal gap (m), ``+inf`` for unpaired nodes.
+        normal, tangent: unit vectors, shape (ns, 2).
+        masters: master node indices (two; equal for node-to-node), shape (ns, 2).
+        weights: their weights in the master point, shape (ns, 2).
+        H: relative displacements of the contact dofs, shape (2 ns, 2 (ns + nm)).
+
+    """
+
+    pairing: np.ndarray
+    gap: np.ndarray
+    normal: np.ndarray
+    tangent: np.ndarray
+    masters: np.ndarray
+    weights: np.ndarray
+    H: np.ndarray
+
+    @property
+    def paired(self) -> np.ndarray:
+        """Mask of the paired slave nodes."""
+        return self.pairing != Pairing.UNPAIRED
+
+    def rows(self, contacts: np.ndarray) -> np.ndarray:
+        """Row indices of H for the given contacts, (N, T) interleaved."""
+        contacts = np.asarray(contacts, dtype=np.int64)
+        return np.stack([2 * contacts, 2 * contacts + 1], axis=1).ravel()
+
+
+class ContactKinematics:
+    """Pairing, gaps and the operator H of a slave curve against a master polyline.
+
+    Args:
+        body: the bodies (its mesh holds the named curves).
+        slave: slave curve (``CONHAUT``).
+        master: master curve (``CONBAS``).
+        large_rotation: update the geometry with the displacements (else the reference
+            pairing and normals are kept and the gap is affine in u).
+        names: named points to look up among the slave nodes (those present are kept).
+
+    Attributes:
+        slave, master: the gathered nodes.
+        global_dofs: global dof of every contact dof, slave nodes first (x, y each).
+        local_dofs: this rank's local dof of each, -1 where it does not own it.
+        owner: rank owning each contact (its slave node).
+        named: point name -> slave index.
+
+    """
+
+    def __init__(self, body: ElasticBody, slave: str = "CONHAUT", master: str = "CONBAS", *,
+                 large_rotation: bool = True, names: tuple[str, ...] = ("O", "O1", "A")):
+        self.comm = body.comm
+        self.large_rotation = large_rotation
+        self.slave = gather_nodes(body, slave)
+        self.master = gather_nodes(body, master)
+        bs = body.V.dofmap.index_map_bs
+        nodes = np.concatenate([self.slave.global_nodes, self.master.global_nodes])
+        local = np.concatenate([self.slave.local, self.master.local])
+        self.global_dofs = (bs * nodes[:, None] + np.arange(2)).ravel().astype(PETSc.IntType)
+        self.local_dofs = np.where(local[:, None] >= 0, bs * local[:, None] + np.arange(2),
+                                   -1).ravel()
+        self._mine = np.flatnonzero(self.local_dofs >= 0)
+        self.owner = self.slave.owner
+        self.named = self._find_named(body, names)
+        self._segment_min = self._smallest_segment()
+        self._reference_pairs = self._coincident_pairs()
+
+    # -- set-up -------------------------------------------------------------------------
+    @property
+    def n_contacts(self) -> int:
+        """Number of slave nodes (contacts), paired or not."""
+        return len(self.slave)
+
+    @property
+    def n_dofs(self) -> int:
+        """Number of contact dofs (2 per slave and per master node)."""
+        return len(self.global_dofs)
+
+    def _find_named(self, body: ElasticBody, names: tuple[str, ...]) -> dict[str, int]:
+        out = {}
+        for name in names:
+            if name not in body.block_mesh.groups:
+                continue
+            node = gather_nodes(body, name).global_nodes
+            hit = np.flatnonzero(np.isin(self.slave.global_nodes, node))
+            if len(hit):
+                out[name] = int(hit[0])
+        return out
+
+    def _smallest_segment(self) -> float:
+        d = np.diff(self.master.X, axis=0)
+        lengths = np.hypot(d[:, 0], d[:, 1])
+        return float(lengths.min()) if len(lengths) else 1.0
+
+    def _coincident_pairs(self) -> np.ndarray:
+        """Master node coinciding with each slave node in the reference (-1: none)."""
+        out = np.full(len(self.slave), -1, dtype=np.int64)
+        if not len(self.master):
+            return out
+        for i, x in enumerate(self.slave.X):
+            dist = np.hypot(*(self.master.X - x).T)
+            j = int(np.argmin(dist))
+            if dist[j] <= COINCIDENT * self._segment_min:
+                out[i] = j
+        return out
+
+    # -- values ---------------------------------------------------------------------------
+    def values(self, array: np.ndarray) -> np.ndarray:
+        """Values of a local dof array (owned first) at the contact dofs, on every rank."""
+        local = np.zeros(self.n_dofs)
+        local[self._mine] = array[self.local_dofs[self._mine]]
+        out = np.empty_like(local)
+        self.comm.Allreduce(local, out, op=MPI.SUM)
+        return out
+
+    def values_many(self, arrays: list[np.ndarray]) -> np.ndarray:
+        """:meth:`values` of several arrays with one reduction, shape (len(arrays), n)."""
+        local = np.zeros((len(arrays), self.n_dofs))
+        for k, array in enumerate(arrays):
+            local[k, self._mine] = array[self.local_dofs[self._mine]]
+        out = np.empty_like(local)
+        self.comm.Allreduce(local, out, op=MPI.SUM)
+        return out
+
+    def add_forces(self, forces: np.ndarray, array: np.ndarray, scale: float = 1.0) -> None:
+        """``array[dof] += scale * forces`` on the contact dofs this rank owns.
+
+        Args:
+            forces: one value per contact dof (e.g. ``H^T lambda``), the same on every rank.
+            array: a local dof array (owned entries first), e.g. ``vec.array``.
+            scale: factor.
+
+        """
+        np.add.at(array, self.local_dofs[self._mine], scale * forces[self._mine])
+
+    # -- geometry -----------------------------------------------------------------------
+    def geometry(self, u: np.ndarray) -> ContactGeometry:
+        """Pairing, gaps, frames and H at the contact-dof displacements ``u`` (m)."""
+        ns, nm = len(self.slave), len(self.master)
+        us, um = u[:2 * ns].reshape(ns, 2), u[2 * ns:].reshape(nm, 2)
+        if self.large_rotation:
+            xs, xm = self.slave.X + us, self.master.X + um
+        else:
+            xs, xm = self.slave.X, self.master.X
+        seg_t, seg_n = _segment_frames(xm)
+        pairing = np.zeros(ns, dtype=np.int64)
+        gap = np.full(ns, np.inf)
+        normal = np.zeros((ns, 2))
+        normal[:, 1] = 1.0
+        masters = np.zeros((ns, 2), dtype=np.int64)
+        weights = np.zeros((ns, 2))
+        for i in range(ns):
+            j = self._reference_pairs[i]
+            if j >= 0:
+                pairing[i] = Pairing.NODE_TO_NODE
+                masters[i] = (j, j)
+                weights[i] = (1.0, 0.0)
+                normal[i] = _node_normal(seg_n, j)
+            else:
+                found = _project(xs[i], xm, seg_t)
+                if found is None:
+                    continue
+                k, xi = found
+                pairing[i] = Pairing.NODE_TO_SEGMENT
+                masters[i] = (k, k + 1)
+                weights[i] = (1.0 - xi, xi)
+                normal[i] = seg_n[k]
+        tangent = np.stack([normal[:, 1], -normal[:, 0]], axis=1)
+        H = np.zeros((2 * ns, 2 * (ns + nm)))
+        Xm = self.master.X
+        for i in np.flatnonzero(pairing):
+            w, m = weights[i], masters[i]
+            # Coincident nodes have the same reference position: drop its round-off.
+            offset = (np.zeros(2) if pairing[i] == Pairing.NODE_TO_NODE
+                      else self.slave.X[i] - w[0] * Xm[m[0]] - w[1] * Xm[m[1]])
+            gap[i] = float(normal[i] @ (offset + us[i] - w[0] * um[m[0]] - w[1] * um[m[1]]))
+            for r, e in ((2 * i, normal[i]), (2 * i + 1, tangent[i])):
+                H[r, 2 * i:2 * i + 2] = e
+                for m, w in zip(masters[i], weights[i]):
+                    if w != 0.0:
+                        H[r, 2 * (ns + m):2 * (ns + m) + 2] -= w * e
+        return ContactGeometry(pairing=pairing, gap=gap, normal=normal, tangent=tangent,
+                               masters=masters, weights=weights, H=H)
+
+    # -- a distributed H ---------------------------------------------------------------
+    def petsc_operator(self, geometry: ContactGeometry, body: ElasticBody) -> PETSc.Mat:
+        """H as a PETSc AIJ matrix (2 ns rows x the body's dofs); a contact's two rows live
+        on the rank that owns its slave node (the caller destroys it)."""
+        comm = body.comm
+        mine = np.flatnonzero(self.owner == comm.rank)
+        n_local_rows = 2 * len(mine)
+        n_owned = body.n_owned
+        H = PETSc.Mat().createAIJ(((n_local_rows, None), (n_owned, body.n_global)),
+                                  nnz=(6, 6), comm=comm)
+        H.setOption(PETSc.Mat.Option.NEW_NONZERO_ALLOCATION_ERR, False)
+        # Global row numbering: contacts in the order of the ranks owning them.
+        counts = comm.allgather(len(mine))
+        first = 2 * sum(counts[:comm.rank])
+        for k, i in enumerate(mine):
+            for r in (0, 1):
+                row = geometry.H[2 * i + r]
+                cols = np.flatnonzero(row)
+                H.setValues(first + 2 * k + r, self.global_dofs[cols], row[cols])
+        H.assemble()
+        return H
+
+
+def _segment_frames(xm: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
+    """Unit tangents and outward normals (tangent turned +90 degrees) of the segments."""
+    d = np.diff(xm, axis=0)
+    t = d / np.hypot(d[:, 0], d[:, 1])[:, None]
+    return t, np.stack([-t[:, 1], t[:, 0]], axis=1)
+
+
+def _node_normal(seg_n: np.ndarray, j: int) -> np.ndarray:
+    """Normal at master node j: normalised mean of its segments' normals."""
+    adjacent = [seg_n[k] for k in (j - 1, j) if 0 <= k < len(seg_n)]
+    n = np.sum(adjacent, axis=0)
+    return n / np.hypot(*n)
+
+
+def _project(x: np.ndarray, xm: np.ndarray, seg_t: np.ndarray) -> tuple[int, float] | None:
+    """Nearest segment (k, xi in [0, 1]) of the master polyline whose span holds the
+    orthogonal projection of ``x``; None outside the polyline."""
+    best: tuple[int, float] | None = None
+    best_distance = np.inf
+    for k in range(len(seg_t)):
+        length = float(np.hypot(*(xm[k + 1] - xm[k])))
+        xi = float((x - xm[k]) @ seg_t[k]) / length
+        if -1e-12 <= xi <= 1.0 + 1e-12:
+            d = x - xm[k]
+            distance = abs(float(seg_t[k, 0] * d[1] - seg_t[k, 1] * d[0]))
+            if distance < best_distance:
+                best, best_distance = (k, min(max(xi, 0.0), 1.0)), distance
+    return best
+
+
+class Relation:
+    """The kinematics seen as a Siconos-style *relation* over this rank's owned dofs.
+
+    What a velocity-level (theta-scheme) corrector needs, every method collective and
+    every result the same on every rank:
+
+    - :attr:`keys`: identity of each contact (the slave node's global index);
+    - :meth:`gaps`: gaps (m) at a displacement given as a local dof array;
+    - :meth:`operator`: H at that displacement as a scipy CSR matrix (2 rows per contact,
+      ``[N_0, T_0, N_1, ...]``) over the *owned* dofs of this rank, so that
+      ``allreduce(H @ v[:n_owned])`` is the relative velocity of every contact;
+    - :meth:`contact_at`: the contact of a named base point.
+
+    Args:
+        kinematics: the pairing and geometry.
+        n_owned: owned scalar dofs of this rank (the operator's column count).
+
+    """
+
+    def __init__(self, kinematics: ContactKinematics, n_owned: int):
+        self.kin = kinematics
+        self.n_owned = n_owned
+
+    @property
+    def keys(self) -> list[int]:
+        """Global node index of each contact's slave node."""
+        return [int(g) for g in self.kin.slave.global_nodes]
+
+    def geometry(self, u: np.ndarray) -> ContactGeometry:
+        """The geometry at a local dof array of displacements."""
+        return self.kin.geometry(self.kin.values(u))
+
+    def gaps(self, u: np.ndarray) -> np.ndarray:
+        """Gaps (m); ``+inf`` for slave nodes off the table."""
+        return self.geometry(u).gap
+
+    def operator(self, u: np.ndarray) -> sp.csr_matrix:
+        """H at ``u`` over this rank's owned dofs (columns it does not own are dropped)."""
+        H = self.geometry(u).H
+        mine = np.flatnonzero(self.kin.local_dofs >= 0)
+        rows, cols = np.nonzero(H[:, mine])
+        return sp.csr_matrix((H[:, mine][rows, cols], (rows, self.kin.local_dofs[mine][cols])),
+                             shape=(H.shape[0], self.n_owned))
+
+    def contact_at(self, point: str) -> int | None:
+        """Index of the contact whose slave node is the named point (None if none)."""
+        return self.kin.named.get(point)

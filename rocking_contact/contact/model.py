@@ -1,0 +1,114 @@
+"""The contact terms of a block run: the treatment of ``contact.treatment`` and the energy
+balance.
+
+:func:`build` turns a case's ``[contact]`` into the terms the step problem takes (see
+:mod:`rocking_contact.solvers.step`). A new treatment registers a factory in
+:data:`TREATMENTS` (one line) and is selected by ``contact.treatment``.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+from dataclasses import dataclass, field
+from typing import Any
+
+from rocking_contact.contact.spec import ContactSpec
+from rocking_contact.fem.body import ElasticBody
+from rocking_contact.post.energy import EnergyBalance
+
+__all__ = ["ContactModel", "ContactSpec", "TREATMENTS", "build"]
+
+
+@dataclass
+class ContactModel:
+    """What a contact treatment adds to a run.
+
+    Attributes:
+        contributions: terms of the step equation (the SNES solves them).
+        correctors: condensed problems solved after the free step.
+        treatment: the contact treatment object (None without contact).
+        energy: the run's energy balance (always present).
+
+    """
+
+    contributions: list[Any] = field(default_factory=list)
+    correctors: list[Any] = field(default_factory=list)
+    treatment: Any = None
+    energy: EnergyBalance | None = None
+
+    def describe(self) -> str:
+        """The contacts' state (for a failure message); empty without contact."""
+        return self.treatment.describe() if self.treatment is not None else ""
+
+    def statistics(self) -> dict[str, float]:
+        """Counters of the contact solves (Newton iterations of a condensed treatment)."""
+        t = self.treatment
+        if t is None or not hasattr(t, "total_iterations"):
+            return {}
+        return {"contact_iterations": t.total_iterations,
+                "contact_local_iterations": t.local_iterations,
+                "contact_iterations_max_per_step": t.max_iterations_per_step}
+
+
+def _table_kinematics(case: Any, body: ElasticBody) -> Any:
+    from rocking_contact.contact.kinematics import ContactKinematics
+
+    spec: ContactSpec = case.contact
+    return ContactKinematics(body, spec.slave, spec.master,
+                             large_rotation=case.kinematics.type == "large_rotation",
+                             names=tuple(case.output.points))
+
+
+def _lagrange(case: Any, body: ElasticBody) -> ContactModel:
+    from rocking_contact.contact.lagrange import LagrangeContact
+
+    treatment = LagrangeContact(body, case.contact, _table_kinematics(case, body))
+    return ContactModel(correctors=[treatment], treatment=treatment)
+
+
+def _continuous(case: Any, body: ElasticBody) -> ContactModel:
+    from rocking_contact.contact.continuous import ContinuousContact
+
+    treatment = ContinuousContact(body, case.contact, _table_kinematics(case, body))
+    return ContactModel(correctors=[treatment], treatment=treatment)
+
+
+def _penalty(case: Any, body: ElasticBody) -> ContactModel:
+    from rocking_contact.contact.penalty import PenaltySprings
+
+    treatment = PenaltySprings(body, case.contact)
+    return ContactModel(contributions=[treatment], treatment=treatment)
+
+
+def _theta(case: Any, body: ElasticBody) -> ContactModel:
+    try:
+        from rocking_contact.contact import theta  # type: ignore[attr-defined]
+    except ImportError:
+        raise ValueError("contact.treatment: 'theta' is not available in this version "
+                         "(allowed: none, lagrange, penalty, continuous)") from None
+    return theta.build(case, body, _table_kinematics(case, body))
+
+
+#: contact.treatment -> factory of the :class:`ContactModel`
+TREATMENTS: dict[str, Callable[[Any, ElasticBody], ContactModel]] = {
+    "none": lambda case, body: ContactModel(),
+    "lagrange": _lagrange,
+    "penalty": _penalty,
+    "continuous": _continuous,
+    "theta": _theta,
+}
+
+
+def build(case: Any, body: ElasticBody) -> ContactModel:
+    """The contact terms of a block case and its energy balance.
+
+    Args:
+        case: a block case (``contact``, ``kinematics``, ``output`` sections).
+        body: its bodies.
+
+    """
+    model = TREATMENTS[case.contact.treatment](case, body)
+    sources = [model.treatment] if model.treatment is not None else []
+    model.energy = EnergyBalance(body, sources)
+    model.contributions.append(model.energy)
+    return model

@@ -1,0 +1,227 @@
+"""Penalised shock springs (SDNV105 B): point springs between base nodes and the ground.
+
+Each ``[[contact.spring]]`` is a shock element of the discrete module — Code_Aster's
+DIS_CHOC law, compiled in :func:`rocking_contact.discrete.shock.shock_force` and reused
+here as it is: normal stiffness and damping on the penetration ``p = gap - u_y`` (the
+ground is the plane y = 0 below the block, the spring is vertical), clipped at zero (the
+ground never pulls); a tangential stick spring (stiffness and damping, incremental) capped
+by Coulomb, with the stick-slip logic and state row of that law. There is no table in the
+model (``mesh.table = false``).
+
+The springs are a :class:`~rocking_contact.solvers.step.Contribution`: their forces and
+consistent tangents enter the step equation solved by the SNES,
+
+    R(x) -= F(u1(x), v1(x)),     J -= dF/du u1.x + dF/dv v1.x,
+
+with ``u1``, ``v1`` the end-of-step displacement and velocity of the node (3-vectors, z
+zero). The state row of a spring is evaluated at every residual into a trial row and
+committed when the step is accepted; after a few residual evaluations of a step the
+friction branch (stick or slip, and the slip direction) is frozen, as the discrete
+integrators do (:data:`rocking_contact.discrete.integrators.FREEZE_BRANCH_AFTER`), so that
+the stick-slip decision cannot flip between Newton iterates.
+
+Signs: ``RN`` is the spring's normal force (N, compression positive); ``RX`` the force the
+block exerts on the ground along x (minus the spring's force on the node).
+
+Energy: the springs' work on the block, trapezoidal rule on the node displacements;
+``ESPRING`` is what they store (``kn p^2 / 2`` plus ``Ft^2 / (2 kt)`` of a sticking spring),
+the rest of the absorbed energy is dissipated (dampers and friction).
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+import numpy as np
+from petsc4py import PETSc
+
+from rocking_contact.contact.kinematics import gather_nodes
+from rocking_contact.contact.spec import ContactSpec
+from rocking_contact.discrete.integrators import FREEZE_BRANCH_AFTER
+from rocking_contact.discrete.shock import STATE_SIZE, shock_force
+from rocking_contact.fem.body import ElasticBody
+from rocking_contact.solvers.step import StepProblem, combine
+from rocking_contact.time.schemes import Static
+
+#: direction from the node toward the ground (the shock law's normal)
+DOWN = (0.0, -1.0, 0.0)
+
+
+class PenaltySprings:
+    """Point shock springs to the ground (a Contribution).
+
+    Args:
+        body: the bodies.
+        spec: the ``[contact]`` section (springs and the default Coulomb coefficient).
+
+    """
+
+    linear = False
+    name = "penalty"
+
+    def __init__(self, body: ElasticBody, spec: ContactSpec):
+        self.body = body
+        self.comm = body.comm
+        springs = spec.spring
+        self.names = [s.on for s in springs]
+        n = len(springs)
+        self.P = np.zeros((n, 10))
+        for j, s in enumerate(springs):
+            mu = spec.mu if s.mu is None else s.mu
+            self.P[j] = (*DOWN, s.gap, s.normal_stiffness, s.normal_damping,
+                         s.tangential_stiffness, s.tangential_damping, mu, 0.0)
+        bs = body.V.dofmap.index_map_bs
+        imap = body.V.dofmap.index_map
+        start = imap.local_range[0]
+        self._local = np.full((n, 2), -1, dtype=np.int64)
+        self._global = np.zeros((n, 2), dtype=PETSc.IntType)
+        for j, name in enumerate(self.names):
+            nodes = gather_nodes(body, name)
+            g = int(nodes.global_nodes[0])
+            self._global[j] = (bs * g, bs * g + 1)
+            if nodes.owner[0] == self.comm.rank:
+                self._local[j] = (bs * (g - start), bs * (g - start) + 1)
+        self.S = np.zeros((n, STATE_SIZE))
+        self.S_trial = np.zeros_like(self.S)
+        self.force = np.zeros((n, 3))
+        self.trial_force = np.zeros((n, 3))
+        self.normal = np.zeros(n)
+        self.trial_normal = np.zeros(n)
+        self._Jd = np.zeros((n, 3, 3))
+        self._Jv = np.zeros((n, 3, 3))
+        self._branch = np.full(n, -1, dtype=np.int64)
+        self._direction = np.zeros((n, 3))
+        self._calls = 0
+        self._idle = True
+        self._d0 = np.zeros((n, 3))
+        self.work = 0.0
+        self.penetration = np.zeros(n)
+
+    # -- node values ----------------------------------------------------------------
+    def _gather(self, arrays: list[np.ndarray]) -> np.ndarray:
+        """Values at the spring nodes (x, y) of local arrays, on every rank: (k, n, 2)."""
+        out = np.zeros((len(arrays), len(self.names), 2))
+        mine = self._local[:, 0] >= 0
+        for k, array in enumerate(arrays):
+            out[k, mine] = array[self._local[mine]]
+        total = np.empty_like(out)
+        self.comm.Allreduce(out, total)
+        return total
+
+    def _end_state(self, problem: StepProblem, x: PETSc.Vec) -> tuple[np.ndarray, np.ndarray]:
+        """End-of-step displacement and velocity of the spring nodes, as 3-vectors."""
+        s = problem.stage
+        assert s is not None
+        with x.localForm() as local:
+            xs, us, vs, acc = self._gather(
+                [local.array_r, problem.u.x.array, problem.v.x.array, problem.a.x.array])
+        d = np.zeros((len(self.names), 3))
+        dv = np.zeros_like(d)
+        d[:, :2] = combine(s.u, xs, us, vs, acc, np.empty_like(xs))
+        dv[:, :2] = combine(s.v, xs, us, vs, acc, np.empty_like(xs))
+        return d, dv
+
+    # -- Contribution protocol -------------------------------------------------------
+    def begin_step(self, problem: StepProblem) -> None:
+        """Idle during the static preload; reset the branch freezing of the step."""
+        self._idle = isinstance(problem.scheme, Static)
+        self._calls = 0
+        self._branch[:] = -1
+        if not self._idle:
+            u = self._gather([problem.u.x.array])[0]
+            self._d0[:, :2] = u
+
+    def add_residual(self, problem: StepProblem, x: PETSc.Vec, r: PETSc.Vec) -> None:
+        """Evaluate every spring at the end of the step; ``r -= F`` on owned rows."""
+        if self._idle:
+            return
+        if self._calls == FREEZE_BRANCH_AFTER:
+            self._freeze_branches()
+        self._calls += 1
+        d, dv = self._end_state(problem, x)
+        F = np.empty(3)
+        Jd, Jv = np.empty((3, 3)), np.empty((3, 3))
+        for j in range(len(self.names)):
+            direction = self._direction[j] if self._branch[j] == 0 else None
+            fn, _, _, _ = shock_force(self.P, j, d[j], dv[j], self.S[j], F, self.S_trial[j],
+                                      Jd, Jv, True, self._branch[j], direction)
+            self.trial_force[j] = F
+            self.trial_normal[j] = fn
+            self._Jd[j], self._Jv[j] = Jd, Jv
+            mine = self._local[j]
+            if mine[0] >= 0:
+                r.array[mine] -= F[:2]
+
+    def _freeze_branches(self) -> None:
+        """Keep the stick/slip branch and the slip direction of the last evaluation."""
+        for j in range(len(self.names)):
+            self._branch[j] = int(self.S_trial[j, 0])
+            vt = self.S_trial[j, 7:10]
+            speed = float(np.linalg.norm(vt))
+            self._direction[j] = vt / speed if speed > 0.0 else 0.0
+
+    def add_jacobian(self, problem: StepProblem, x: PETSc.Vec, jac: PETSc.Mat) -> None:
+        """``J -= dF/du u1.x + dF/dv v1.x`` on owned rows (from the last residual)."""
+        if self._idle:
+            jac.assemble()
+            return
+        s = problem.stage
+        assert s is not None
+        for j in range(len(self.names)):
+            if self._local[j, 0] < 0:
+                continue
+            block = -(self._Jd[j, :2, :2] * s.u.x + self._Jv[j, :2, :2] * s.v.x)
+            jac.setValues(self._global[j], self._global[j], block.ravel(),
+                          addv=PETSc.InsertMode.ADD_VALUES)
+        jac.assemble()
+
+    def accept(self, problem: StepProblem) -> None:
+        """Commit the state rows; accumulate the springs' work on the block."""
+        if self._idle:
+            return
+        d1 = np.zeros_like(self._d0)
+        d1[:, :2] = self._gather([problem.u.x.array])[0]
+        self.work += 0.5 * float(np.sum((self.force + self.trial_force) * (d1 - self._d0)))
+        self.S[:] = self.S_trial
+        self.force[:] = self.trial_force
+        self.normal[:] = self.trial_normal
+        self.penetration[:] = np.maximum(-d1[:, 1] - self.P[:, 3], 0.0)
+
+    # -- outputs ---------------------------------------------------------------------
+    def stored_energy(self) -> float:
+        """Energy stored in the springs (J): normal ``kn p^2 / 2``, sticking tangential
+        ``Ft^2 / (2 kt)``."""
+        total = 0.0
+        for j in range(len(self.names)):
+            kn, kt = self.P[j, 4], self.P[j, 6]
+            total += 0.5 * kn * self.penetration[j] ** 2
+            if self.normal[j] > 0.0 and self.S[j, 0] == 1.0 and kt > 0.0:
+                ft = self.S[j, 1:4]
+                total += 0.5 * float(ft @ ft) / kt
+        return total
+
+    def absorbed_energy(self) -> float:
+        """Energy taken from the block by the springs since the release (J)."""
+        return -self.work
+
+    def columns(self, problem: StepProblem) -> dict[str, float]:
+        """``RN_<P>``, ``RX_<P>`` (N), the number of closed springs, the energies (J)."""
+        out: dict[str, float] = {}
+        for j, name in enumerate(self.names):
+            out[f"RN_{name}"] = float(self.normal[j])
+            out[f"RX_{name}"] = float(-self.force[j, 0])
+        out["CONTACTS"] = float(np.count_nonzero(self.normal > 0.0))
+        out["SLIDING"] = float(np.count_nonzero((self.normal > 0.0) & (self.S[:, 0] == 0.0)))
+        out["ECONTACT"] = self.absorbed_energy()
+        out["ESPRING"] = self.stored_energy()
+        return out
+
+    def describe(self) -> str:
+        """The springs' state, for a failure message."""
+        closed = [f"{n} (RN {f:.4g} N)" for n, f in zip(self.names, self.trial_normal)
+                  if f > 0.0]
+        return "active contacts: " + (", ".join(closed) if closed else "none")
+
+    def statistics(self) -> dict[str, Any]:
+        """Counters for the results (none beyond the SNES's)."""
+        return {}

@@ -1,0 +1,116 @@
+"""The ``[contact]`` section of a ``block`` case: which treatment, friction, its parameters.
+
+Treatments (``treatment``):
+
+- ``none``: no contact (supports of ``[[constraint]]`` only, e.g. a pinned corner);
+- ``lagrange``: nodal Lagrange multipliers on the block base (slave, ``slave``) against the
+  table top (master, ``master``), Signorini and Coulomb solved exactly at every Newton
+  iteration by a primal-dual active set on the condensed (Delassus) problem — SDNV105 A;
+- ``penalty``: point shock springs between named base points and the ground
+  (``[[contact.spring]]``), the compiled law of :mod:`rocking_contact.discrete.shock` —
+  SDNV105 B (no table in the model);
+- ``continuous``: contact pressures with nodal quadrature weights, Alart-Curnier augmented
+  Lagrangian, one generalised Newton step of the coupled problem per iteration —
+  SDNV105 C;
+- ``theta``: the velocity-level Signorini-Moreau law for the theta-scheme (Moreau-Jean),
+  SDNV105 D (another module builds it on :mod:`rocking_contact.contact.kinematics`).
+
+Friction: ``mu`` acts from the release on. While gravity is applied (the static preload)
+the base is held by supports (:mod:`rocking_contact.fem.preload`), which is the frictionless
+equilibrium of CASES.md: every treatment is idle during the preload.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from typing import Any, Literal
+
+from rocking_contact.config import NONNEGATIVE, POSITIVE, in_range, param
+
+Treatment = Literal["none", "lagrange", "penalty", "continuous", "theta"]
+
+#: treatments that pair the block base with a meshed table
+TABLE_TREATMENTS = ("lagrange", "continuous", "theta")
+
+
+@dataclass(kw_only=True)
+class ShockSpring:
+    """A ``[[contact.spring]]``: a point shock spring between a named node and the ground.
+
+    The spring is vertical (Code_Aster's DIS_T oriented by VECT_X_Y); the penetration is
+    ``gap - u_y`` of the node. Defaults are the SDNV105 B values that Code_Aster's test ran.
+    """
+
+    on: str = param(doc="named point of the block base (O, O1, A)")
+    normal_stiffness: float = param(3.0e10, unit="N/m", check=POSITIVE)
+    normal_damping: float = param(9.0e6, unit="N.s/m", check=NONNEGATIVE)
+    tangential_stiffness: float = param(1.0e7, unit="N/m", check=NONNEGATIVE,
+                                        doc="stick spring (Code_Aster RIGI_TAN)")
+    tangential_damping: float = param(1.0e4, unit="N.s/m", check=NONNEGATIVE)
+    mu: float | None = param(None, check=NONNEGATIVE, doc="Coulomb; default contact.mu")
+    gap: float = param(0.0, unit="m", doc="initial gap (negative: initial penetration)")
+
+
+@dataclass(kw_only=True)
+class ContactSpec:
+    """``[contact]``: the contact treatment of the dynamic phase.
+
+    ``augmentation_*`` scale the augmentation coefficients of the complementarity
+    functions, relative to ``1 / mean(diag W)`` (W the Delassus operator of the step, so the
+    scaled coefficients are dimensionless); they change the Newton path, not the solution.
+    """
+
+    treatment: Treatment = param("none", doc="none | lagrange | penalty | continuous | theta")
+    slave: str = param("CONHAUT", doc="slave curve (block base)")
+    master: str = param("CONBAS", doc="master curve (table top)")
+    mu: float = param(0.9, check=NONNEGATIVE, doc="Coulomb coefficient after the release")
+    search_distance: float = param(
+        1.0e-4, unit="m", check=POSITIVE,
+        doc="contacts whose gap is below this enter the local problem")
+    closed_gap: float = param(
+        1.0e-9, unit="m", check=POSITIVE,
+        doc="contacts with |gap| below this are closed at the release")
+    gap_tolerance: float = param(
+        1.0e-12, unit="m", check=POSITIVE,
+        doc="penetration and stick slip accepted at convergence")
+    augmentation_normal: float = param(1.0, check=POSITIVE, doc="rho_N * mean(diag W)")
+    augmentation_tangential: float = param(1.0, check=POSITIVE, doc="rho_T * mean(diag W)")
+    tolerance: float = param(1.0e-9, check=in_range(1e-15, 1e-3),
+                             doc="equilibrium and complementarity residuals, relative "
+                                 "to the norm of the weight vector")
+    step_tolerance: float = param(
+        1.0e-12, check=in_range(0.0, 1e-3),
+        doc="or the last Newton correction relative to the unknown (max norms)")
+    max_iterations: int = param(25, check=POSITIVE,
+                                doc="Newton iterations of the contact solve in a step")
+    local_iterations: int = param(50, check=POSITIVE,
+                                  doc="active-set iterations of one local problem")
+    spring: list[ShockSpring] = param(default_factory=list, doc="penalty: point springs")
+
+    def validate(self) -> None:
+        if self.treatment == "penalty" and not self.spring:
+            raise ValueError("spring: treatment 'penalty' needs at least one "
+                             "[[contact.spring]]")
+        if self.treatment != "penalty" and self.spring:
+            raise ValueError(f"spring: only for treatment 'penalty', not {self.treatment!r}")
+
+
+def check_against_model(case: Any, points: list[str], curves: list[str]) -> None:
+    """Cross-checks with the mesh (called by the block schema's ``validate``).
+
+    Raises:
+        ValueError: ``"contact.<key>: problem"``.
+
+    """
+    spec: ContactSpec = case.contact
+    if spec.treatment in TABLE_TREATMENTS:
+        for key in ("slave", "master"):
+            name = getattr(spec, key)
+            if name not in curves:
+                raise ValueError(f"contact.{key}: unknown curve {name!r} (curves: "
+                                 f"{', '.join(curves)}; a table treatment needs "
+                                 "mesh.table = true)")
+    for i, spring in enumerate(spec.spring):
+        if spring.on not in points:
+            raise ValueError(f"contact.spring[{i}].on: unknown point {spring.on!r} "
+                             f"(points: {', '.join(points)})")

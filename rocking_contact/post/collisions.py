@@ -1,0 +1,121 @@
+"""Collisions of a rocking run: instants, kinetic-energy peaks, and their rigid references.
+
+Definitions (Code_Aster's SDNV105 tests, restated in the case files):
+
+- collision ``k`` is the instant of the block's kinetic-energy maximum in the window
+  ``k`` of ``[collisions] windows`` (SDNV105: [0, 0.33], [0.10, 0.33], [0.15, 0.33],
+  [0.22, 0.33], [0.28, 0.33] s): the energy peaks just before each impact and decreases
+  from one impact to the next, so the largest value after the previous impact is the
+  next peak. ``kinetic_energy`` is that maximum (J). A maximum sitting on a window bound
+  is not a peak (the window does not hold the impact, or the run ends inside it): such a
+  collision is flagged ``interior = False``;
+- reactions, their extrema and percussions (integrals of ``RN``/``RX`` over a window) are
+  ordinary ``[[quantity]]`` entries on the history columns ``RN_<P>``, ``RX_<P>``.
+
+With ``[collisions] rigid = true`` the collisions are also compared with every level of
+the rigid-block solution (:func:`rocking_contact.analytic.rigid_runner.reference_collisions`):
+quantities ``rigid.<level>.collision.<k>.{time, kinetic_energy, time_error,
+energy_error}`` and the table ``extra.rigid_comparison``.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Mapping
+from dataclasses import dataclass
+from typing import Any
+
+import numpy as np
+
+from rocking_contact.config import param
+from rocking_contact.results import RunResult
+
+Window = tuple[float, float]
+
+
+@dataclass(kw_only=True)
+class CollisionSpec:
+    """``[collisions]``: how the collisions of a run are measured."""
+
+    windows: list[Window] = param(
+        default_factory=list, unit="s",
+        doc="collision k = largest kinetic energy of the block in window k")
+    column: str = param("EKIN_BLOCK", doc="history column of the kinetic energy")
+    rigid: bool = param(False, doc="compare the collisions with the rigid-block levels")
+
+    def validate(self) -> None:
+        for i, (a, b) in enumerate(self.windows):
+            if b <= a:
+                raise ValueError(f"windows[{i}]: end {b:g} is not after start {a:g}")
+
+
+def find_collisions(history: Mapping[str, np.ndarray], windows: list[Window],
+                    column: str = "EKIN_BLOCK") -> list[dict[str, Any]]:
+    """Collision ``k``: the maximum of ``column`` in window ``k`` (see the module doc).
+
+    Returns:
+        One ``{"index", "time", "kinetic_energy", "interior"}`` per window that holds
+        samples, in order.
+
+    """
+    t = np.asarray(history.get("time", []))
+    if column not in history or not len(t):
+        return []
+    energy = np.asarray(history[column])
+    out = []
+    for k, (a, b) in enumerate(windows, start=1):
+        eps = 1e-9 * max(1.0, abs(b))
+        inside = np.flatnonzero((t >= a - eps) & (t <= b + eps))
+        if not len(inside):
+            continue
+        i = inside[int(np.argmax(energy[inside]))]
+        out.append({"index": k, "time": float(t[i]), "kinetic_energy": float(energy[i]),
+                    "interior": bool(inside[0] < i < inside[-1])})
+    return out
+
+
+def collision_quantities(collisions: list[dict[str, Any]]) -> dict[str, float]:
+    """``collision.<k>.time`` (s) and ``collision.<k>.kinetic_energy`` (J)."""
+    out = {}
+    for c in collisions:
+        out[f"collision.{c['index']}.time"] = c["time"]
+        out[f"collision.{c['index']}.kinetic_energy"] = c["kinetic_energy"]
+    return out
+
+
+def iteration_statistics(history: Mapping[str, np.ndarray]) -> dict[str, float]:
+    """Newton iterations per recorded step: SNES (``NEWTON``) plus contact
+    (``CONTACT_ITERATIONS``) iterations, mean and maximum over the steps (the initial row,
+    which is no step, left out)."""
+    if "NEWTON" not in history or len(history["NEWTON"]) < 2:
+        return {}
+    total = np.asarray(history["NEWTON"][1:], dtype=float)
+    if "CONTACT_ITERATIONS" in history:
+        total = total + np.asarray(history["CONTACT_ITERATIONS"][1:], dtype=float)
+    return {"iterations_per_step_mean": float(total.mean()),
+            "iterations_per_step_max": float(total.max())}
+
+
+def annotate(case: Any, result: RunResult) -> None:
+    """Add the collisions (and their rigid comparison) to a block run's result.
+
+    Args:
+        case: the block case (``collisions``, and for the rigid levels ``geometry``,
+            ``material``, ``loading``, ``preload``, ``time``).
+        result: the run's result, completed or partial; changed in place.
+
+    """
+    spec: CollisionSpec = case.collisions
+    result.collisions = find_collisions(result.history, spec.windows, spec.column)
+    result.quantities.update(collision_quantities(result.collisions))
+    if spec.rigid and result.collisions:
+        from rocking_contact.analytic.rigid_runner import (
+            compare_collisions,
+            reference_collisions,
+        )
+
+        references = reference_collisions(case, count=len(spec.windows),
+                                          release=case.time.start)
+        rows, quantities = compare_collisions(result.collisions, references,
+                                              release=case.time.start)
+        result.extra["rigid_comparison"] = rows
+        result.quantities.update(quantities)

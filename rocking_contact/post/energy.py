@@ -1,0 +1,135 @@
+"""The energy balance of a block run, step by step.
+
+From the release (t0) on, with no support moving and gravity counted as a potential, the
+work of the loads is zero and the balance reads
+
+    E(t) - E(t0) + D_damp(t) + E_contact(t) = 0,      E = E_kin + E_elas + E_grav,
+
+- ``E_kin``, ``E_elas``, ``E_grav``: kinetic, stored elastic and gravity potential energies
+  of both bodies (:func:`rocking_contact.fem.probes.energies`);
+- ``D_damp``: energy dissipated by the Rayleigh damping, ``int v . f_damp dt``, accumulated
+  with the trapezoidal rule on the displacement increments,
+  ``1/2 (f_damp,n + f_damp,n+1) . (u_{n+1} - u_n)``;
+- ``E_contact``: energy taken from the bodies by the contact forces (friction, impact
+  losses, shock springs: stored plus dissipated), minus their work accumulated the same
+  way by each contact treatment (``absorbed_energy()``).
+
+``ENERGY_RESIDUAL`` is the left-hand side: what the time discretisation itself dissipates
+(or creates). The trapezoidal rule makes it exactly zero for average acceleration on a
+linear system; the alpha-modified schemes dissipate (it becomes positive-negative: energy
+lost), and large-rotation kinematics leaves a residual of order h^2.
+
+:class:`EnergyBalance` is a :class:`~rocking_contact.solvers.step.Contribution` without any
+force: it only watches the accepted steps and adds history columns.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from typing import Any, Protocol
+
+import numpy as np
+
+from rocking_contact.fem.body import ElasticBody
+from rocking_contact.fem.probes import energies
+from rocking_contact.time.schemes import Static
+
+#: history columns of the balance
+COLUMNS = ("EDAMP", "ENERGY_RESIDUAL")
+
+
+class EnergySource(Protocol):
+    """Something that takes energy from the bodies (a contact treatment)."""
+
+    def absorbed_energy(self) -> float:
+        """Energy taken since the release (J)."""
+
+
+class EnergyBalance:
+    """Damping dissipation and the energy residual of the dynamic phase.
+
+    Args:
+        body: the bodies.
+        sources: contact treatments whose absorbed energy enters the balance.
+
+    """
+
+    linear = True
+
+    def __init__(self, body: ElasticBody, sources: Sequence[EnergySource] = ()):
+        self.body = body
+        self.sources = list(sources)
+        self.dissipated = 0.0
+        self.initial: float | None = None
+        self._u0 = np.zeros(body.n_owned)
+        self._fd0 = body.vector()
+        self._fd1 = body.vector()
+        self._idle = True
+
+    def _start(self, problem: Any) -> None:
+        """Energy and damping force of the released state."""
+        u, v = problem.u.x.array, problem.v.x.array
+        self.initial = energies(self.body, u, v)["ETOT"]
+        self._damping_force(u, v, self._fd0)
+
+    def _damping_force(self, u: np.ndarray, v: np.ndarray, out: Any) -> None:
+        self.body.set_point(u, v)
+        self.body.damping_force(out)
+
+    def begin_step(self, problem: Any) -> None:
+        """Remember the start displacement (idle during the static preload)."""
+        self._idle = isinstance(problem.scheme, Static)
+        if self._idle:
+            return
+        if self.initial is None:
+            self._start(problem)
+        self._u0[:] = problem.u.x.array[:self.body.n_owned]
+
+    def add_residual(self, problem: Any, x: Any, r: Any) -> None:
+        """No force."""
+
+    def add_jacobian(self, problem: Any, x: Any, jac: Any) -> None:
+        """No force."""
+
+    def accept(self, problem: Any) -> None:
+        """Add the step's damping dissipation (trapezoidal rule)."""
+        if self._idle:
+            return
+        u, v = problem.u.x.array, problem.v.x.array
+        self._damping_force(u, v, self._fd1)
+        du = u[:self.body.n_owned] - self._u0
+        local = 0.5 * float((self._fd0.array + self._fd1.array) @ du)
+        self.dissipated += self.body.comm.allreduce(local)
+        self._fd0, self._fd1 = self._fd1, self._fd0
+
+    def residual(self, problem: Any) -> float:
+        """``E - E(t0) + D_damp + E_contact`` at the problem's state (J)."""
+        if self.initial is None:
+            self._start(problem)
+        assert self.initial is not None
+        total = energies(self.body, problem.u.x.array, problem.v.x.array)["ETOT"]
+        absorbed = sum(s.absorbed_energy() for s in self.sources)
+        return total - self.initial + self.dissipated + absorbed
+
+    def columns(self, problem: Any) -> dict[str, float]:
+        """``EDAMP`` and ``ENERGY_RESIDUAL`` (J)."""
+        return {"EDAMP": self.dissipated, "ENERGY_RESIDUAL": self.residual(problem)}
+
+
+def summary(history: dict[str, np.ndarray]) -> dict[str, float]:
+    """The balance of a run from its history: final terms, largest |residual| (J), and the
+    residual relative to the kinetic energy peak."""
+    if "ENERGY_RESIDUAL" not in history or not len(history["time"]):
+        return {}
+    res = np.asarray(history["ENERGY_RESIDUAL"])
+    out = {"residual_final": float(res[-1]), "residual_max_abs": float(np.max(np.abs(res)))}
+    for name in ("EKIN", "EELAS", "EPOT_GRAV", "ETOT", "EDAMP", "ECONTACT", "EFRICTION",
+                 "ESPRING"):
+        if name in history:
+            out[f"{name}_final"] = float(history[name][-1])
+    if "ETOT" in history:
+        out["ETOT_initial"] = float(history["ETOT"][0])
+    if "EKIN_BLOCK" in history and np.max(history["EKIN_BLOCK"]) > 0:
+        out["residual_relative_to_peak_ekin"] = out["residual_max_abs"] / float(
+            np.max(history["EKIN_BLOCK"]))
+    return out

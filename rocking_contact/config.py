@@ -185,7 +185,13 @@ def build[T](cls: type[T], data: Mapping[str, Any], *, file: str, prefix: str = 
             if f.default is dataclasses.MISSING and f.default_factory is dataclasses.MISSING:
                 raise CaseError(file, key, f"missing (expected {_type_name(hints[name])})")
             continue
-        value = _convert(hints[name], data[name], key, file)
+        raw = data[name]
+        if (isinstance(raw, Mapping) and dataclasses.is_dataclass(hints[name])
+                and f.default_factory is not dataclasses.MISSING):
+            # A partial table completes the default one (``--set material.block.young=1e9``
+            # keeps the other default block properties).
+            raw = merge(dataclasses.asdict(f.default_factory()), raw)
+        value = _convert(hints[name], raw, key, file)
         check: Check | None = f.metadata.get("check")
         if check is not None and value is not None:
             for i, item in enumerate(value if isinstance(value, list | tuple) else [value]):

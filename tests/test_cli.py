@@ -71,3 +71,11 @@ def test_keys_documents_every_key_of_a_kind(capsys):
                 "reference.N.tolerance_kind"):
         assert key in out
     assert "[N/m]" in out  # units are shown
+
+
+def test_partial_override_of_a_default_table_keeps_its_other_defaults():
+    from rocking_contact.config import load_case
+
+    case = load_case("sdnd101a", ["model.damping.stiffness_coefficient=1e-4"])
+    assert case.model.damping.stiffness_coefficient == 1e-4
+    assert case.model.damping.mass_coefficient == 0.0 and case.model.damping.modal_ratio == 0.0

@@ -1,0 +1,37 @@
+"""The case-file machinery: typed building, partial tables, overrides, extends."""
+
+from dataclasses import dataclass
+
+import pytest
+
+from rocking_contact.config import CaseError, apply_overrides, build, param
+
+
+@dataclass(kw_only=True)
+class Inner:
+    young: float = param(unit="Pa")
+    density: float = param(1.0)
+
+
+@dataclass(kw_only=True)
+class Outer:
+    block: Inner = param(default_factory=lambda: Inner(young=6e11, density=1450.0))
+
+
+def test_partial_table_completes_the_default_instance():
+    obj = build(Outer, {"block": {"density": 2000.0}}, file="<t>")
+    assert obj.block == Inner(young=6e11, density=2000.0)
+
+
+def test_overrides_reach_list_items_and_create_tables():
+    data = {"a": [{"x": 1}, {"x": 2}]}
+    apply_overrides(data, ["a.1.x=3", "b.c=true", "d=[1, 2]", "e=word"])
+    assert data == {"a": [{"x": 1}, {"x": 3}], "b": {"c": True}, "d": [1, 2], "e": "word"}
+    with pytest.raises(CaseError, match="index"):
+        apply_overrides(data, ["a.7.x=1"])
+
+
+def test_errors_name_the_key_and_what_is_allowed():
+    with pytest.raises(CaseError) as err:
+        build(Outer, {"block": {"young": "stiff"}}, file="f.toml")
+    assert str(err.value) == "f.toml: block.young: expected a number, got 'stiff'"

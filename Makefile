@@ -16,7 +16,6 @@ $(PY):
 	$(PYTHON312) -m venv $(VENV)
 
 $(STAMP): pyproject.toml | $(PY)
-	$(PY) -m pip install --quiet --upgrade pip
 	$(PY) -m pip install --quiet -e ".[dev]"
 	@touch $(STAMP)
 
@@ -34,7 +33,7 @@ lint: $(STAMP)
 	$(VENV)/bin/ruff check rocking_contact tests benchmarks
 
 bench: $(STAMP)
-	$(PY) benchmarks/discrete_steps.py
+	for b in benchmarks/*.py; do echo "== $$b"; $(PY) $$b || exit 1; done
 
 clean:
 	rm -rf $(VENV) results report .pytest_cache

@@ -64,6 +64,10 @@ class ContactSpec:
     slave: str = param("CONHAUT", doc="slave curve (block base)")
     master: str = param("CONBAS", doc="master curve (table top)")
     mu: float = param(0.9, check=NONNEGATIVE, doc="Coulomb coefficient after the release")
+    restitution: float = param(
+        0.0, check=in_range(0.0, 1.0),
+        doc="theta: Newton's restitution coefficient e of the velocity-level law (0: no "
+            "rebound)")
     search_distance: float = param(
         1.0e-4, unit="m", check=POSITIVE,
         doc="contacts whose gap is below this enter the local problem")

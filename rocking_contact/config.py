@@ -318,12 +318,16 @@ class QuantitySpec:
 
     ``op`` is one of: ``at`` (linear interpolation at ``time``), ``max``, ``min``,
     ``argmax``, ``argmin`` (instant of the extremum), ``integral`` (trapezoidal) over
-    ``window`` (the whole run if omitted), ``final`` (last value).
+    ``window`` (the whole run if omitted), ``step_integral`` (the exact integral over
+    ``window`` of a column whose sample at the end of each step is that step's mean value,
+    held over the step: an impulse over the step divided by the step, as the reactions of
+    the theta-scheme's contact), ``final`` (last value).
     """
 
     name: str = param(doc="quantity name used by references")
     column: str = param(doc="history column, e.g. DY_NO1")
-    op: Literal["at", "max", "min", "argmax", "argmin", "integral", "final"] = param()
+    op: Literal["at", "max", "min", "argmax", "argmin", "integral", "step_integral",
+                "final"] = param()
     time: float | None = param(None, unit="s")
     window: tuple[float, float] | None = param(None, unit="s")
 

@@ -19,6 +19,13 @@ def _window(t: np.ndarray, window: tuple[float, float] | None) -> np.ndarray:
     return (t >= window[0] - eps) & (t <= window[1] + eps)
 
 
+def _step_integral(t: np.ndarray, y: np.ndarray, window: tuple[float, float] | None) -> float:
+    """Integral over ``window`` of ``y`` held constant over each step ``(t[k-1], t[k]]``."""
+    a, b = (t[0], t[-1]) if window is None else window
+    overlap = np.clip(np.minimum(t[1:], b) - np.maximum(t[:-1], a), 0.0, None)
+    return float(np.sum(y[1:] * overlap))
+
+
 def evaluate(spec: QuantitySpec, history: Mapping[str, np.ndarray]) -> float:
     """Evaluate one ``[[quantity]]`` on the history; NaN if its window holds no sample."""
     if spec.column not in history:
@@ -31,6 +38,8 @@ def evaluate(spec: QuantitySpec, history: Mapping[str, np.ndarray]) -> float:
         return float(np.interp(spec.time, t, y))
     if spec.op == "final":
         return float(y[-1])
+    if spec.op == "step_integral":
+        return _step_integral(t, y, spec.window)
     mask = _window(t, spec.window)
     if not mask.any():
         return math.nan

@@ -192,6 +192,8 @@ def simulate(case: BlockCase, body: ElasticBody, *, contributions: Sequence[Cont
     This is where contact treatments plug in (see :mod:`rocking_contact.solvers.step`):
     their contributions and correctors take part in every step, the static preload's
     included (its steps use the :class:`~rocking_contact.time.schemes.Static` scheme).
+    A term with a ``release(problem)`` method is called once after the initial state is
+    set (supports of the dynamic phase, initial acceleration) and before it is recorded.
 
     Args:
         case: the loaded case.
@@ -249,6 +251,12 @@ def simulate(case: BlockCase, body: ElasticBody, *, contributions: Sequence[Cont
         problem.set_prescribed(dynamic_supports(case, body, u0))
         problem.set_state(u=u0, v=v0, t=case.time.start)
         problem.initial_acceleration(linear_solver=case.solver.linear_solver)
+        for term in (*contributions, *correctors):
+            # Optional hook: a contact treatment takes over from the preload's supports
+            # (its forces, the initial acceleration) before the first state is recorded.
+            release = getattr(term, "release", None)
+            if release is not None:
+                release(problem)
         setup = time.perf_counter() - t_start
         output.record(problem, None)
         driver.observers.append(output.record)

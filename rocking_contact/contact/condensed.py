@@ -52,6 +52,7 @@ from rocking_contact.contact.local import (
     complementarity,
     solve_active_set,
 )
+from rocking_contact.contact.release import MassSolver
 from rocking_contact.contact.spec import ContactSpec
 from rocking_contact.fem.body import ElasticBody
 from rocking_contact.fem.constraints import merge
@@ -232,9 +233,6 @@ class CondensedContact:
     def columns(self, problem: StepProblem) -> dict[str, float]:
         """``RN_<P>``, ``RX_<P>`` (N) at the named base points, the number of closed and
         sliding contacts, the step's contact iterations and the energy taken by contact."""
-        if not self.released:
-            # The runner records the released state (t0) before the first step.
-            self.release(problem)
         geometry = self._geometry if self._geometry is not None else self.kin.geometry(
             self.kin.values(problem.u.x.array))
         out: dict[str, float] = {}
@@ -276,20 +274,11 @@ class CondensedContact:
         if not len(closed):
             return
         self._set_supports(problem, problem.t)
-        mass = self.body.M.copy()
-        imap = self.body.V.dofmap.index_map
-        start = imap.local_range[0] * self.body.V.dofmap.index_map_bs
-        mass.zeroRows((self._prescribed_owned + start).astype(PETSc.IntType), diag=1.0)
-        ksp = PETSc.KSP().create(self.comm)
-        ksp.setOptionsPrefix("contact_release_")
-        ksp.setOperators(mass)
-        ksp.setType("preonly")
-        ksp.getPC().setType("lu")
-        ksp.getPC().setFactorSolverType("mumps")
+        mass = MassSolver(problem, self.body)
         rows = geometry.rows(closed)
         columns, Zc = [], np.zeros((self.kin.n_dofs, len(rows)))
         for j, row in enumerate(rows):
-            z = self._solve_column(geometry.H[row], ksp.solve)
+            z = self._solve_column(geometry.H[row], mass.solve)
             columns.append(z)
             Zc[:, j] = self.kin.values(z.array)
         Hr = geometry.H[rows]
@@ -300,7 +289,6 @@ class CondensedContact:
             problem.a.x.petsc_vec.axpy(local.lam[j], z)
             z.destroy()
         problem.a.x.scatter_forward()
-        ksp.destroy()
         mass.destroy()
         self.lam[rows] = local.lam
         self._trial_lam = self.lam.copy()

@@ -36,10 +36,12 @@ import numpy as np
 from petsc4py import PETSc
 
 from rocking_contact.contact.kinematics import gather_nodes
+from rocking_contact.contact.release import MassSolver
 from rocking_contact.contact.spec import ContactSpec
 from rocking_contact.discrete.integrators import FREEZE_BRANCH_AFTER
 from rocking_contact.discrete.shock import STATE_SIZE, shock_force
 from rocking_contact.fem.body import ElasticBody
+from rocking_contact.geometry.layout import BLOCK
 from rocking_contact.solvers.step import StepProblem, combine
 from rocking_contact.time.schemes import Static
 
@@ -93,6 +95,7 @@ class PenaltySprings:
         self._direction = np.zeros((n, 3))
         self._calls = 0
         self._idle = True
+        self.released = False
         self._d0 = np.zeros((n, 3))
         self.work = 0.0
         self.penetration = np.zeros(n)
@@ -128,8 +131,51 @@ class PenaltySprings:
         self._calls = 0
         self._branch[:] = -1
         if not self._idle:
+            if not self.released:
+                self.release(problem)
             u = self._gather([problem.u.x.array])[0]
             self._d0[:, :2] = u
+
+    def release(self, problem: StepProblem) -> None:
+        """The springs take over from the supports (see :mod:`~.release`).
+
+        The block is lowered by the compression ``R / kn`` of the spring whose node carried
+        the largest support reaction ``R``; the springs' state starts there (stick springs
+        unstressed) and the initial acceleration gains ``M^-1 F_springs``.
+        """
+        self.released = True
+        body = self.body
+        g = body.vector()
+        body.set_point(problem.u.x.array, problem.v.x.array)
+        body.force(g)
+        reaction = self._gather([g.array])[0][:, 1]
+        g.destroy()
+        drop = float(np.max(np.maximum(reaction - self.P[:, 3] * self.P[:, 4], 0.0)
+                            / self.P[:, 4], initial=0.0))
+        if drop > 0.0:
+            u = problem.u.x.array.copy()
+            u[body.block_mesh.dofs(body.V, BLOCK, 1)] -= drop
+            problem.set_state(u=u)
+        d = np.zeros((len(self.names), 3))
+        dv = np.zeros_like(d)
+        d[:, :2], dv[:, :2] = self._gather([problem.u.x.array, problem.v.x.array])
+        self.S[:] = 0.0
+        self.S[:, 4] = d[:, 0]  # stick springs unstressed where the block stands
+        F = np.empty(3)
+        Jd, Jv = np.empty((3, 3)), np.empty((3, 3))
+        forces = body.vector()
+        for j in range(len(self.names)):
+            fn, _, _, _ = shock_force(self.P, j, d[j], dv[j], self.S[j], F, self.S_trial[j],
+                                      Jd, Jv, False)
+            self.force[j], self.normal[j] = F, fn
+            if self._local[j, 0] >= 0:
+                forces.array[self._local[j]] += F[:2]
+        self.S[:] = self.S_trial
+        self.penetration[:] = np.maximum(-d[:, 1] - self.P[:, 3], 0.0)
+        mass = MassSolver(problem, body)
+        mass.correct(problem, forces)
+        mass.destroy()
+        forces.destroy()
 
     def add_residual(self, problem: StepProblem, x: PETSc.Vec, r: PETSc.Vec) -> None:
         """Evaluate every spring at the end of the step; ``r -= F`` on owned rows."""
@@ -142,9 +188,7 @@ class PenaltySprings:
         F = np.empty(3)
         Jd, Jv = np.empty((3, 3)), np.empty((3, 3))
         for j in range(len(self.names)):
-            direction = self._direction[j] if self._branch[j] == 0 else None
-            fn, _, _, _ = shock_force(self.P, j, d[j], dv[j], self.S[j], F, self.S_trial[j],
-                                      Jd, Jv, True, self._branch[j], direction)
+            fn = self._evaluate(j, d[j], dv[j], F, Jd, Jv)
             self.trial_force[j] = F
             self.trial_normal[j] = fn
             self._Jd[j], self._Jv[j] = Jd, Jv
@@ -152,13 +196,40 @@ class PenaltySprings:
             if mine[0] >= 0:
                 r.array[mine] -= F[:2]
 
+    def _evaluate(self, j: int, d: np.ndarray, dv: np.ndarray, F: np.ndarray, Jd: np.ndarray,
+                  Jv: np.ndarray) -> float:
+        """Force of spring ``j`` by the law's stick and slip branches, chosen by return
+        mapping; returns the normal force (N).
+
+        The law's own choice (keep sliding while the slip velocity keeps its direction, a new
+        contact arriving with a tangential velocity slides) is the explicit-integration
+        logic: inside an implicit step the Coulomb force ``mu FN`` is then applied for the
+        whole step even when it stops and reverses the slip within it (at SDNV105 B's
+        impacts, ``FN`` is the dashpot's ~1e6 N and the corner is thrown sideways). Here the
+        stick branch is the trial: it is kept if its force lies in the Coulomb cone, else the
+        contact slides against that trial force (a return mapping on the same law).
+        """
+        frozen = self._branch[j]
+        if frozen == 0:
+            fn, _, _, _ = shock_force(self.P, j, d, dv, self.S[j], F, self.S_trial[j], Jd, Jv,
+                                      True, 0, self._direction[j])
+            return fn
+        fn, ft, _, _ = shock_force(self.P, j, d, dv, self.S[j], F, self.S_trial[j], Jd, Jv,
+                                   True, 1)
+        limit = self.P[j, 8] * fn
+        if frozen == 1 or ft <= limit or fn <= 0.0:
+            return fn
+        trial = F.copy()
+        trial[1] += fn  # the tangential part: the normal force is -fn n = (0, fn, 0)
+        self._direction[j] = -trial / np.linalg.norm(trial)
+        fn, _, _, _ = shock_force(self.P, j, d, dv, self.S[j], F, self.S_trial[j], Jd, Jv, True,
+                                  0, self._direction[j])
+        return fn
+
     def _freeze_branches(self) -> None:
-        """Keep the stick/slip branch and the slip direction of the last evaluation."""
+        """Keep the stick/slip branch (and slip direction) of the last evaluation."""
         for j in range(len(self.names)):
             self._branch[j] = int(self.S_trial[j, 0])
-            vt = self.S_trial[j, 7:10]
-            speed = float(np.linalg.norm(vt))
-            self._direction[j] = vt / speed if speed > 0.0 else 0.0
 
     def add_jacobian(self, problem: StepProblem, x: PETSc.Vec, jac: PETSc.Mat) -> None:
         """``J -= dF/du u1.x + dF/dv v1.x`` on owned rows (from the last residual)."""
@@ -183,9 +254,25 @@ class PenaltySprings:
         d1[:, :2] = self._gather([problem.u.x.array])[0]
         self.work += 0.5 * float(np.sum((self.force + self.trial_force) * (d1 - self._d0)))
         self.S[:] = self.S_trial
+        self._keep_elastic_force()
         self.force[:] = self.trial_force
         self.normal[:] = self.trial_normal
         self.penetration[:] = np.maximum(-d1[:, 1] - self.P[:, 3], 0.0)
+
+    def _keep_elastic_force(self) -> None:
+        """Store the elastic part of a sticking spring's force, not its damping part.
+
+        The law writes the total stick force ``Ft_old - kt dxt - ct vt`` into the state row
+        and starts the next increment from it, so the damping force of every step would pile
+        up (a spring of stiffness ``ct / h``: 4e8 N/m with the 25 us steps of SDNV105 B,
+        forty times ``kt``). The stick spring is ``-kt (xt - anchor) - ct vt`` (the law's own
+        case documentation, and Code_Aster's DIS_CHOC): adding ``ct vt`` back leaves the
+        elastic force in the committed row. A sliding row holds the friction force, which
+        has no damping part.
+        """
+        ct = self.P[:, 7]
+        sticking = self.S[:, 0] == 1.0
+        self.S[sticking, 1:4] += ct[sticking, None] * self.S[sticking, 7:10]
 
     # -- outputs ---------------------------------------------------------------------
     def stored_energy(self) -> float:

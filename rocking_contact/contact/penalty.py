@@ -220,16 +220,18 @@ class PenaltySprings:
         if frozen == 1 or ft <= limit or fn <= 0.0:
             return fn
         trial = F.copy()
-        trial[1] += fn  # the tangential part: the normal force is -fn n = (0, fn, 0)
+        trial[1] -= fn  # the tangential part: the normal force is -fn n = (0, fn, 0)
         self._direction[j] = -trial / np.linalg.norm(trial)
         fn, _, _, _ = shock_force(self.P, j, d, dv, self.S[j], F, self.S_trial[j], Jd, Jv, True,
                                   0, self._direction[j])
         return fn
 
     def _freeze_branches(self) -> None:
-        """Keep the stick/slip branch (and slip direction) of the last evaluation."""
+        """Keep the stick/slip branch (and slip direction) of the last evaluation of the
+        closed springs; an open spring stays free to choose if it closes."""
         for j in range(len(self.names)):
-            self._branch[j] = int(self.S_trial[j, 0])
+            if self.trial_normal[j] > 0.0:
+                self._branch[j] = int(self.S_trial[j, 0])
 
     def add_jacobian(self, problem: StepProblem, x: PETSc.Vec, jac: PETSc.Mat) -> None:
         """``J -= dF/du u1.x + dF/dv v1.x`` on owned rows (from the last residual)."""

@@ -7,8 +7,9 @@ Definitions (Code_Aster's SDNV105 tests, restated in the case files):
   [0.22, 0.33], [0.28, 0.33] s): the energy peaks just before each impact and decreases
   from one impact to the next, so the largest value after the previous impact is the
   next peak. ``kinetic_energy`` is that maximum (J). A maximum sitting on a window bound
-  is not a peak (the window does not hold the impact, or the run ends inside it): such a
-  collision is flagged ``interior = False``;
+  is not a peak (the window does not hold the impact, or the run ends inside it), and one
+  found again in the next window is the previous collision: both are flagged
+  ``interior = False``;
 - reactions, their extrema and percussions (integrals of ``RN``/``RX`` over a window) are
   ordinary ``[[quantity]]`` entries on the history columns ``RN_<P>``, ``RX_<P>``.
 
@@ -68,8 +69,11 @@ def find_collisions(history: Mapping[str, np.ndarray], windows: list[Window],
         if not len(inside):
             continue
         i = inside[int(np.argmax(energy[inside]))]
+        # A maximum already found for the previous window is that collision again: the
+        # windows did not separate the impacts (e.g. a run whose impacts come late).
+        repeated = bool(out) and out[-1]["time"] == float(t[i])
         out.append({"index": k, "time": float(t[i]), "kinetic_energy": float(energy[i]),
-                    "interior": bool(inside[0] < i < inside[-1])})
+                    "interior": bool(inside[0] < i < inside[-1]) and not repeated})
     return out
 
 

@@ -1,0 +1,136 @@
+"""SDNV105 A, B, C with contact: collisions against every reference, cost (a benchmark
+script, not a test).
+
+For each case and mesh it runs the whole history and prints
+
+- the collision instants t1..t5 and kinetic-energy peaks E1..E5 next to the integrated
+  rigid values, the manual's closed forms, the recalage, LMGC90 and Code_Aster;
+- the graded checks that fail (with their errors);
+- the accepted steps, the Newton iterations per step (SNES plus contact iterations, mean and
+  maximum), the wall time, next to Code_Aster's 3867 steps (A) and 2140 steps (B).
+
+Meshes: ``coarse`` is the shipped case (Code_Aster's 25-node mesh and time windows);
+``fine`` is the structured mesh of 0.02 m cells (1928 dofs), the case variants
+``cases/variants/sdnv105?_fine.toml`` (windows around that mesh's impacts, which come later
+than the coarse mesh's, past some of Code_Aster's windows: see docs/contact.md).
+``--small-strain`` adds the coarse runs with small-strain kinematics.
+
+Usage: python benchmarks/sdnv105_contact.py [--cases a b c] [--meshes coarse fine]
+       [--small-strain] [--json FILE]
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import math
+from pathlib import Path
+from typing import Any
+
+import rocking_contact as rc
+from rocking_contact.results import SolverFailure
+
+#: Code_Aster's published collisions (CASES SDNV105)
+CODE_ASTER = {
+    "a": ([0.05441, 0.14151, 0.20905, 0.26224, 0.30306],
+          [7.28974, 4.73829, 2.85983, 1.78097, 1.08113], 3867),
+    "b": ([0.054375, 0.134900, 0.19365, 0.23560, 0.26570],
+          [7.28314, 4.04539, 2.17093, 1.11604, 0.57368], 2140),
+    "c": ([0.054400, 0.14154], [7.28973, 4.74225], None),
+}
+LMGC90 = ([0.0546, 0.1324, 0.1929, 0.2359, 0.2693], [7.23255, 4.04688, 2.25311, 1.26174])
+
+#: the finer mesh: structured 0.02 m cells, windows around its own impacts (case variants)
+VARIANTS = Path(__file__).resolve().parent.parent / "cases" / "variants"
+
+
+def case_file(name: str, mesh: str) -> str | Path:
+    """The shipped case (coarse) or its fine-mesh variant."""
+    return f"sdnv105{name}" if mesh == "coarse" else VARIANTS / f"sdnv105{name}_fine.toml"
+
+
+def run(name: str, source: str | Path, overrides: dict[str, Any]) -> dict[str, Any]:
+    """One run: collisions, rigid levels, failing checks, cost."""
+    case = rc.load_case(source, overrides)
+    try:
+        result = rc.run(case, write=False, plots=False, quiet=True)
+    except SolverFailure as exc:  # keep what was computed
+        result = exc.partial
+    q = result.quantities
+    levels = {}
+    for level in ("nonlinear", "closed_form", "recalage"):
+        levels[level] = [(q.get(f"rigid.{level}.collision.{k}.time", math.nan),
+                          q.get(f"rigid.{level}.collision.{k}.kinetic_energy", math.nan))
+                         for k in range(1, 6)]
+    return {
+        "case": name, "source": str(source), "overrides": overrides, "status": result.status,
+        "collisions": result.collisions, "levels": levels,
+        "failed": [(c["quantity"], c["value"], c["reference"], c["rel_error"])
+                   for c in result.checks if c["passed"] is False],
+        "quantities": {k: v for k, v in q.items() if not k.startswith("rigid.")},
+        "timing": result.timing, "energy": result.extra.get("energy", {}),
+        "dofs": result.extra.get("dofs"),
+    }
+
+
+def table(r: dict[str, Any]) -> str:
+    """Markdown table of t_k and E_k against the references."""
+    ca_t, ca_e, ca_steps = CODE_ASTER[r["case"]]
+    rows = ["| k | t_k (s) | rigid integ. | closed form | recalage | LMGC90 | Code_Aster |"
+            " E_k (J) | rigid integ. | closed form | recalage | LMGC90 | Code_Aster |",
+            "|---" * 13 + "|"]
+    found = {c["index"]: c for c in r["collisions"]}
+    for k in range(1, 6):
+        c = found.get(k)
+        t = f"{c['time']:.5f}" if c else "—"
+        e = f"{c['kinetic_energy']:.4f}" if c else "—"
+        lv = {name: r["levels"][name][k - 1] for name in r["levels"]}
+        rows.append(
+            f"| {k} | {t} | {lv['nonlinear'][0]:.5f} | {lv['closed_form'][0]:.5f} | "
+            f"{lv['recalage'][0]:.5f} | {LMGC90[0][k - 1]:.4f} | "
+            f"{ca_t[k - 1] if k <= len(ca_t) else '—'} | {e} | {lv['nonlinear'][1]:.4f} | "
+            f"{lv['closed_form'][1]:.4f} | {lv['recalage'][1]:.4f} | "
+            f"{LMGC90[1][k - 1] if k <= len(LMGC90[1]) else '—'} | "
+            f"{ca_e[k - 1] if k <= len(ca_e) else '—'} |")
+    tm = r["timing"]
+    rows.append("")
+    rows.append(f"steps {tm.get('steps')} (Code_Aster {ca_steps or '—'}), Newton iterations "
+                f"per step {tm.get('iterations_per_step_mean', math.nan):.2f} mean / "
+                f"{tm.get('iterations_per_step_max', math.nan):.0f} max, halvings "
+                f"{tm.get('halvings')}, wall {tm.get('wall_s', math.nan):.1f} s, "
+                f"dofs {r['dofs']}, energy residual "
+                f"{r['energy'].get('residual_final', math.nan):.3g} J, status {r['status']}")
+    return "\n".join(rows)
+
+
+def main() -> None:
+    p = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    p.add_argument("--cases", nargs="*", default=["a", "b", "c"])
+    p.add_argument("--meshes", nargs="*", default=["coarse", "fine"])
+    p.add_argument("--small-strain", action="store_true")
+    p.add_argument("--json", type=Path, help="also write every run's summary there")
+    args = p.parse_args()
+    runs = []
+    for mesh in args.meshes:
+        for name in args.cases:
+            runs.append((f"{name.upper()} {mesh}", name, case_file(name, mesh), {}))
+    if args.small_strain:
+        for name in args.cases:
+            runs.append((f"{name.upper()} coarse, small strain", name,
+                         case_file(name, "coarse"), {"kinematics.type": "small_strain"}))
+    summaries = []
+    for title, name, source, overrides in runs:
+        r = run(name, source, overrides)
+        summaries.append({"title": title, **r})
+        print(f"\n### SDNV105 {title}\n")
+        print(table(r))
+        for quantity, value, reference, rel in r["failed"]:
+            print(f"- FAIL {quantity}: {value:.6g} vs {reference:.6g} ({rel:.2%})")
+        print(f"- percussion RN / RX at A: {r['quantities'].get('percussion_RN_A', math.nan):.4g}"
+              f" / {r['quantities'].get('percussion_RX_A', math.nan):.4g} N.s")
+    if args.json:
+        args.json.write_text(json.dumps(summaries, indent=1, default=float))
+
+
+if __name__ == "__main__":
+    main()

@@ -1,0 +1,80 @@
+"""Full SDNV105 A, B, C runs on the Code_Aster mesh and on the finer one (slow): the issue's
+acceptance, check by check, against the references of the case files.
+
+The acceptance is not met everywhere. The misses are listed here with their reason
+(docs/contact.md tells the whole story): a check listed that starts passing, or a check not
+listed that fails, makes the test fail, so that the list, the docs and the code agree.
+"""
+
+from pathlib import Path
+
+import pytest
+
+import rocking_contact as rc
+
+pytestmark = pytest.mark.slow
+
+VARIANTS = Path(rc.__file__).resolve().parent.parent / "cases" / "variants"
+RUNS = {
+    ("a", "coarse"): "sdnv105a", ("b", "coarse"): "sdnv105b", ("c", "coarse"): "sdnv105c",
+    ("a", "fine"): VARIANTS / "sdnv105a_fine.toml",
+    ("b", "fine"): VARIANTS / "sdnv105b_fine.toml",
+    ("c", "fine"): VARIANTS / "sdnv105c_fine.toml",
+}
+
+RELEASE = ("release transient: the elastic block's corner force starts from the static "
+           "reaction and oscillates (Newmark on the displacement constraint) for ~0.1 ms")
+BAND = ("the elastic impacts keep more energy than the recalage (as Code_Aster's own run, "
+        "which leaves the band from collision 3 on)")
+SPRINGS = ("the 1e7 N/m stick springs let the base slide: horizontal mode of 25 ms, "
+           "excited by the release and by every impact")
+FIRST_FLIGHT = "the base slides on the stick springs: the block falls faster than rigid"
+
+FINE_MISSES = {"rn_max_O": RELEASE, "rx_min_O": RELEASE,
+               **{f"collision.{k}.{f}": BAND for k in range(2, 6)
+                  for f in ("time", "kinetic_energy")}}
+KNOWN_MISSES: dict[tuple[str, str], dict[str, str]] = {
+    ("a", "coarse"): {"rn_max_O": RELEASE, "rx_min_O": RELEASE, "collision.3.time": BAND,
+                      "collision.4.time": BAND, "collision.4.kinetic_energy": BAND,
+                      "collision.5.time": BAND},
+    ("c", "coarse"): {"rn_max_O": RELEASE, "rx_min_O": RELEASE, "collision.3.time": BAND,
+                      "collision.4.time": BAND, "collision.5.time": BAND},
+    ("b", "coarse"): {"rn_max_O": SPRINGS, "rx_min_O": SPRINGS, "rn_max_A": SPRINGS,
+                      "rx_max_A": SPRINGS, "collision.1.time": FIRST_FLIGHT,
+                      "collision.1.kinetic_energy": FIRST_FLIGHT},
+    ("a", "fine"): FINE_MISSES,
+    ("c", "fine"): FINE_MISSES,
+    ("b", "fine"): {},
+}
+
+
+@pytest.fixture(scope="module")
+def results():
+    return {}
+
+
+def _run(results, key):
+    if key not in results:
+        results[key] = rc.run(rc.load_case(RUNS[key]), write=False, plots=False, quiet=True)
+    return results[key]
+
+
+@pytest.mark.parametrize("key", list(RUNS), ids=lambda k: "-".join(k))
+def test_acceptance(results, key):
+    result = _run(results, key)
+    assert result.status == "completed", result.status
+    assert len(result.collisions) == 5 and all(c["interior"] for c in result.collisions)
+    graded = {c["quantity"]: c for c in result.checks if c["passed"] is not None}
+    failed = {q for q, c in graded.items() if not c["passed"]}
+    known = set(KNOWN_MISSES[key])
+    table = rc.format_table(str(RUNS[key]), list(graded.values()))
+    assert not failed - known, f"unexpected misses {sorted(failed - known)}\n{table}"
+    assert not known - failed, f"now passing, update KNOWN_MISSES {sorted(known - failed)}"
+
+
+@pytest.mark.parametrize("mesh", ["coarse", "fine"])
+def test_lagrange_and_continuous_agree_on_the_collision_instants(results, mesh):
+    """A and C within 1% on t1..t5 (the issue)."""
+    a, c = _run(results, ("a", mesh)), _run(results, ("c", mesh))
+    for ca, cc in zip(a.collisions, c.collisions, strict=True):
+        assert cc["time"] == pytest.approx(ca["time"], rel=0.01), (ca, cc)

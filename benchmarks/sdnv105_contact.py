@@ -15,7 +15,7 @@ Meshes: ``coarse`` is the shipped case (Code_Aster's 25-node mesh and time windo
 than the coarse mesh's, past some of Code_Aster's windows: see docs/contact.md).
 ``--small-strain`` adds the coarse runs with small-strain kinematics.
 
-Usage: python benchmarks/sdnv105_contact.py [--cases a b c] [--meshes coarse fine]
+Usage: python benchmarks/sdnv105_contact.py [--cases a b c] [--meshes coarse [fine]]
        [--small-strain] [--json FILE]
 """
 
@@ -106,7 +106,8 @@ def table(r: dict[str, Any]) -> str:
 def main() -> None:
     p = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     p.add_argument("--cases", nargs="*", default=["a", "b", "c"])
-    p.add_argument("--meshes", nargs="*", default=["coarse", "fine"])
+    p.add_argument("--meshes", nargs="*", default=["coarse"],
+                   help="coarse (~1.5 min) and/or fine (~25 min for A, B, C)")
     p.add_argument("--small-strain", action="store_true")
     p.add_argument("--json", type=Path, help="also write every run's summary there")
     args = p.parse_args()

@@ -1,0 +1,485 @@
+"""The ``theta`` contact treatment: Moreau-Jean contact stepping on the elastic bodies.
+
+A :class:`~rocking_contact.solvers.step.Corrector` of the step problem (the seam of
+:mod:`rocking_contact.solvers.step`). With the theta-scheme the unknown of a step is the
+end velocity ``x = v_{n+1}`` and its residual is a force,
+
+    R(x) = M (x - v_n) / h + theta g(u_{n+1}(x), x) + (1 - theta) g_n,
+
+so the contact impulses ``P`` (N.s) over the step enter it as ``R(x) - H^T P / h = 0``:
+``M (v_{n+1} - v_n) = -h [theta g_{n+1} + (1 - theta) g_n] + H^T P``, the equation of
+Moreau (1988) and Jean (1999).
+
+One step (after the driver's SNES has converged the free step, ``R(x_free) = 0``):
+
+1. index set: the gaps at the predicted configuration ``u_m = u_n + h (1 - theta) v_n``
+   decide which contacts are active (:func:`~rocking_contact.contact.moreau.active_contacts`:
+   predicted gap below ``gap_tolerance``, or pressed at the previous step); the relation
+   ``U = H v`` (normal and tangential relative velocities, slave minus master) is frozen at
+   ``u_m`` for the step;
+2. condensation with the factorised step Jacobian ``J = dR/dx``: the columns
+   ``Y = J^-1 H^T`` (one solve per active row), the Delassus operator ``W = H Y / h``
+   (1/kg), the free relative velocity ``q = H x_free``;
+3. the local problem ``U = W P + q`` with Signorini-Moreau (Newton restitution ``e``) and
+   Coulomb on the velocities, solved exactly
+   (:func:`~rocking_contact.contact.friction_contact.solve`: semismooth Newton on the
+   Alart-Curnier function, Gauss-Seidel fallback); ``x = x_free + Y P / h``;
+4. large rotation (nonlinear internal forces): Newton on the coupled step. At the new
+   ``x`` the residual ``r = R(x) - H^T P / h`` is evaluated; unless it is within the
+   tolerance (or the last change of the end displacement is at round-off), the Jacobian
+   is rebuilt at ``x``, ``x_free = x - J^-1 R(x)`` (the linearised free velocity) and
+   steps 2-3 are repeated with the new Delassus operator. Each pass solves the local
+   problem exactly, so the iteration is a generalised Newton on the coupled (smooth +
+   nonsmooth) equations; 2-3 passes per step. For small strain one pass is exact;
+5. position projection: the velocity-level law leaves the penetration of the step before
+   a contact became active (up to ``h |U_N|``); the end gaps of the active contacts are
+   closed by a rigid motion of the slave body, velocities untouched
+   (:meth:`MoreauJeanContact._projection`).
+
+A step whose coupled iteration does not converge is rejected (the driver halves it).
+
+Outputs (history columns, the same on every rank), at each recorded point P of the base
+that carries a contact (O, A, O1): ``PN_P`` (N.s), the normal impulse over the step,
+positive in compression; ``PX_P`` (N.s), the horizontal impulse the block exerts on the
+table; ``RN_P = PN_P / h`` and ``RX_P = PX_P / h`` (N), the mean forces over the step
+(``RX_O`` is negative while the block rocks on O). ``PN_BASE``, ``RN_BASE``: the same
+summed over the whole base. ``CONTACTS``, ``SLIDING``: pressed and sliding contacts;
+``CONTACT_ITERATIONS``: coupled passes of the step; ``ECONTACT`` (J): energy taken from
+the bodies by the impulses and the projection since the release (``EFRICTION``: by the
+tangential impulses; ``EPROJECTION``: given by the projection), the term of the run's
+energy balance (:mod:`rocking_contact.post.energy`).
+"""
+
+from __future__ import annotations
+
+import math
+from collections.abc import Hashable, Sequence
+from dataclasses import dataclass
+from typing import TYPE_CHECKING, Any, Protocol
+
+import numpy as np
+import scipy.sparse as sp
+from mpi4py import MPI
+from petsc4py import PETSc
+
+from rocking_contact.contact.friction_contact import (
+    FrictionContactProblem,
+    NewtonImpactFrictionLaw,
+    solve,
+)
+from rocking_contact.contact.kinematics import ContactKinematics, Relation
+from rocking_contact.contact.moreau import ImpulseMemory, active_contacts
+from rocking_contact.fem.body import ElasticBody
+from rocking_contact.fem.probes import energies
+from rocking_contact.geometry.layout import BLOCK
+from rocking_contact.solvers.step import StepProblem, combine
+
+if TYPE_CHECKING:
+    from rocking_contact.contact.model import ContactModel
+
+
+class ContactRelation(Protocol):
+    """What the Moreau-Jean treatment needs from the contact kinematics.
+
+    Every method is collective; returned arrays are the same on every rank.
+    """
+
+    @property
+    def keys(self) -> Sequence[Hashable]:
+        """Identity of every candidate contact (e.g. the slave node's global index)."""
+
+    def geometry(self, u: np.ndarray) -> Any:
+        """Contacts at the displacement ``u`` (local array, owned and ghost): an object with
+        ``gap`` (m,), ``normal`` and ``tangent`` (m, 2) (unit vectors, the tangent along
+        +x on a flat table)."""
+
+    def operator(self, u: np.ndarray) -> sp.csr_matrix:
+        """H at ``u``: rows ``[N_0, T_0, N_1, ...]`` over the owned dofs of this rank.
+
+        ``U = allreduce(H @ v_owned)``: normal (along the master's outward normal) and
+        tangential relative velocities of slave minus master (m/s).
+        """
+
+    def contact_at(self, point: str) -> int | None:
+        """Index of the contact whose slave node is the named point, None if none."""
+
+
+@dataclass(frozen=True)
+class MoreauJeanOptions:
+    """Settings of the theta treatment.
+
+    Attributes:
+        law: restitution and friction of every contact.
+        gap_tolerance: a contact is active when its predicted gap is below this (m).
+        rtol: coupled-step residual ``|R(x) - H^T P / h|`` relative to the weight (N/N).
+        atol: absolute floor of that residual (N).
+        stol: or the last Newton change of the end displacement relative to it (max norms).
+        max_iterations: coupled Newton passes per step.
+        local_iterations: semismooth Newton iterations of the local solver.
+        local_tolerance: relative tolerance of the local solver on the law.
+
+    """
+
+    law: NewtonImpactFrictionLaw = NewtonImpactFrictionLaw()
+    gap_tolerance: float = 1e-9
+    rtol: float = 1e-9
+    atol: float = 1e-8
+    stol: float = 1e-10
+    max_iterations: int = 25
+    local_iterations: int = 50
+    local_tolerance: float = 1e-12
+
+
+class MoreauJeanContact:
+    """Moreau-Jean contact on the step problem (see the module docstring).
+
+    Args:
+        relation: the contact kinematics (gaps, frames and H of the candidate contacts).
+        options: law and tolerances.
+        points: named points whose contact impulses and forces are recorded.
+        rigid: rigid motions of the slave body for the position projection (None: no
+            projection; the penetration of the landing steps then stays).
+
+    Attributes:
+        impulses: impulses of every contact at the last accepted step (2m, N.s).
+        iterations: coupled passes of the last step; ``total_iterations``,
+            ``local_iterations`` and ``max_iterations_per_step`` count over the run.
+        work_normal, work_tangential: work of the impulses on the bodies since the
+            release (J), ``sum P . (U_n + U_{n+1}) / 2`` (the kinetic-energy theorem of a
+            step with a constant H), normal and tangential parts.
+        work_projection: energy given to the bodies by the position projection (J).
+
+    """
+
+    name = "theta"
+
+    def __init__(self, relation: ContactRelation, options: MoreauJeanOptions,
+                 points: Sequence[str] = ("O", "A"), rigid: RigidModes | None = None):
+        self.relation = relation
+        self.rigid = rigid
+        self.options = options
+        self.memory = ImpulseMemory()
+        found = {p: relation.contact_at(p) for p in points}
+        self.points = {p: c for p, c in found.items() if c is not None}
+        self.keys = list(relation.keys)
+        self.impulses = np.zeros(2 * len(self.keys))
+        self.h = math.nan
+        self.iterations = 0
+        self.total_iterations = 0
+        self.local_iterations = 0
+        self.max_iterations_per_step = 0
+        self.work_normal = 0.0
+        self.work_tangential = 0.0
+        self.work_projection = 0.0
+        self._enabled = False
+        self._active = np.zeros(0, dtype=np.int64)
+        self._H: sp.csr_matrix | None = None
+        self._P = np.zeros(0)
+        self._U_before = np.zeros(0)
+        self._frames = (np.zeros((0, 2)), np.zeros((0, 2)))
+        self._predicted_gaps = np.zeros(0)
+        self._lift = np.zeros(0)
+        self.deepest_penetration = 0.0
+        self._residual = math.nan
+        self._weight: float | None = None
+
+    # -- Corrector protocol ---------------------------------------------------------------
+    def begin_step(self, problem: StepProblem) -> None:
+        """Index set and relation at the predicted configuration (velocity schemes only)."""
+        stage = problem.stage
+        assert stage is not None
+        self._enabled = stage.unknown == "velocity"
+        self.iterations = 0
+        if not self._enabled:
+            return
+        self.h = stage.h
+        # u_{n+1} = h theta x + [u_n + h (1 - theta) v_n]: the bracket is u_m
+        u_m = combine(stage.u, None, problem.u.x.array, problem.v.x.array, problem.a.x.array,
+                      np.empty_like(problem.u.x.array))
+        geometry = self.relation.geometry(u_m)
+        self._frames = (geometry.normal, geometry.tangent)
+        self._predicted_gaps = geometry.gap
+        self._active = active_contacts(geometry.gap, self.options.gap_tolerance,
+                                       self.memory.pressed(self.keys))
+        self._P = np.zeros(2 * len(self._active))
+        if not len(self._active):
+            self._H = None
+            return
+        rows = np.stack([2 * self._active, 2 * self._active + 1], axis=1).ravel()
+        H = self.relation.operator(u_m)[rows].tocsr()
+        # Prescribed dofs (table supports) take no impulse: their velocity is given and
+        # their rows of J are identity rows, so J^-1 must not see them.
+        prescribed = problem.prescribed_dofs
+        prescribed = prescribed[prescribed < problem.body.n_owned]
+        if len(prescribed):
+            keep = np.ones(H.shape[1])
+            keep[prescribed] = 0.0
+            H = (H @ sp.diags(keep)).tocsr()
+        self._H = H
+        self._U_before = self._apply(problem, problem.v.x.array)
+
+    def correct(self, problem: StepProblem, solver: Any, x: PETSc.Vec) -> bool:
+        """The coupled Newton passes of the step; False if they do not converge."""
+        if not self._enabled or self._H is None:
+            return True
+        opts, h, H = self.options, self.h, self._H
+        keys = [self.keys[c] for c in self._active]
+        tolerance = max(opts.atol, opts.rtol * self._weight_norm(problem))
+        residual, work = problem.vector(), problem.vector()
+        x_free = x.copy()  # the SNES solution: R(x_free) = 0
+        P = self.memory.guess(keys)
+        converged = False
+        for it in range(1, opts.max_iterations + 1):
+            self.iterations = it
+            Y = self._columns(problem, solver, work)
+            local = solve(FrictionContactProblem.shifted(
+                self._apply_columns(problem, Y) / h, self._apply(problem, x_free.array_r),
+                opts.law, self._U_before[0::2]), P, tol=opts.local_tolerance,
+                max_iterations=opts.local_iterations)
+            self.local_iterations += local.iterations
+            self._residual = local.residual
+            if not local.converged:
+                break
+            P = local.P
+            previous = x.copy()
+            x.array[:] = x_free.array_r + Y @ P / h
+            x.ghostUpdate(addv=PETSc.InsertMode.INSERT, mode=PETSc.ScatterMode.FORWARD)
+            if problem.linear:  # R affine and J exact: the pass is exact
+                converged = True
+                break
+            problem.residual(None, x, residual)  # R(x), contact excluded
+            residual.array[:] -= H.T @ P / h
+            previous.axpy(-1.0, x)
+            change = previous.norm(PETSc.NormType.NORM_INFINITY)
+            previous.destroy()
+            self._residual = residual.norm()
+            if self._residual <= tolerance or self._settled(problem, x, change):
+                converged = True
+                break
+            # Newton at x: rebuild J, then the linearised free velocity x - J^-1 R(x)
+            problem.jacobian(None, x, problem.J, problem.J)
+            residual.array[:] += H.T @ P / h
+            solver.solve_linear(residual, work)
+            x_free.array[:] = x.array_r - work.array_r
+            x_free.ghostUpdate(addv=PETSc.InsertMode.INSERT, mode=PETSc.ScatterMode.FORWARD)
+        for vec in (residual, work, x_free):
+            vec.destroy()
+        self.total_iterations += self.iterations
+        self.max_iterations_per_step = max(self.max_iterations_per_step, self.iterations)
+        if converged:
+            self._P = P
+            self._lift = (self._projection(problem, x) if self.rigid is not None
+                          else np.zeros(0))
+        return converged
+
+    def _projection(self, problem: StepProblem, x: PETSc.Vec) -> np.ndarray:
+        """Rigid displacement of the slave body that lifts the active contacts out of the
+        table; the velocity is not changed.
+
+        The velocity-level law leaves the penetration of the step before a contact became
+        active (up to ``h |U_N|``); left alone it accumulates impact after impact and tilts
+        the base into the table, so that a middle node of the base touches down before the
+        landing corner. The end gaps ``g(u_m) + h theta U_N`` of the active contacts are
+        closed by a rigid motion ``du = R a`` of the slave body (two translations and the
+        rotation about its centroid, mass-weighted: ``a = (R^T M R)^-1 (H R)^T mu``) with
+        ``0 <= g_end + H du _|_ mu >= 0``: Moreau-Jean with a position projection (Siconos'
+        ``MoreauJeanDirectProjectionOSI``), in the rigid-body metric so that the lift
+        strains nothing and does no work against the (large) contact forces of an impact.
+
+        Returns:
+            ``du`` on the owned dofs; empty when nothing penetrates.
+
+        """
+        stage = problem.stage
+        assert stage is not None and self._H is not None and self.rigid is not None
+        end_gaps = self._predicted_gaps[self._active] + stage.u.x * self._apply(
+            problem, x.array_r)[0::2]
+        if not np.any(end_gaps < 0.0):
+            return np.zeros(0)
+        R, mass = self.rigid.basis(self._end_displacement(problem, x))
+        HR = self._apply_columns(problem, R)
+        W = HR @ np.linalg.solve(mass, HR.T)
+        q = np.zeros(2 * len(end_gaps))
+        q[0::2] = end_gaps
+        lift = solve(FrictionContactProblem(W, q, np.zeros(len(end_gaps))),
+                     tol=self.options.local_tolerance,
+                     max_iterations=self.options.local_iterations)
+        self.deepest_penetration = max(self.deepest_penetration, float(-end_gaps.min()))
+        return R @ np.linalg.solve(mass, HR.T @ lift.P)
+
+    def accept(self, problem: StepProblem) -> None:
+        """Keep the impulses of the step (warm start, persistent contacts) and their work."""
+        if not self._enabled:
+            return
+        keys = [self.keys[c] for c in self._active]
+        self.memory.store(keys, self._P)
+        if len(self._lift):
+            # The lift changes the stored energies (gravity, strain) without any force
+            # working: it is energy given by the contact treatment, counted as such.
+            before = energies(problem.body, problem.u.x.array, problem.v.x.array)["ETOT"]
+            problem.u.x.array[:problem.body.n_owned] += self._lift
+            problem.u.x.scatter_forward()
+            after = energies(problem.body, problem.u.x.array, problem.v.x.array)["ETOT"]
+            self.work_projection += after - before
+            self._lift = np.zeros(0)
+        self.impulses[:] = 0.0
+        if self._H is None:
+            return
+        rows = np.stack([2 * self._active, 2 * self._active + 1], axis=1).ravel()
+        self.impulses[rows] = self._P
+        mean = 0.5 * (self._U_before + self._apply(problem, problem.v.x.array))
+        work = self._P * mean
+        self.work_normal += float(np.sum(work[0::2]))
+        self.work_tangential += float(np.sum(work[1::2]))
+
+    def columns(self, problem: StepProblem) -> dict[str, float]:
+        """Impulses and mean forces at the recorded points, counters, absorbed energy."""
+        out: dict[str, float] = {}
+        h = self.h if math.isfinite(self.h) else 1.0
+        normal, tangent = self._frames
+        for point, c in self.points.items():
+            pn, pt = self.impulses[2 * c], self.impulses[2 * c + 1]
+            # the block (slave) receives P_N n + P_T t; it exerts the opposite on the table
+            px = -(pn * normal[c, 0] + pt * tangent[c, 0]) if len(normal) else -pt
+            out[f"PN_{point}"], out[f"PX_{point}"] = pn, px
+            out[f"RN_{point}"], out[f"RX_{point}"] = pn / h, px / h
+        # the whole base: on a fine mesh a corner's percussion spreads over several nodes
+        out["PN_BASE"] = float(np.sum(self.impulses[0::2]))
+        out["RN_BASE"] = out["PN_BASE"] / h
+        pressed = self.impulses[0::2] > 0.0
+        sliding = pressed & (np.abs(self.impulses[1::2]) >= self.options.law.friction
+                             * self.impulses[0::2] * (1.0 - 1e-9))
+        out["CONTACTS"] = float(np.count_nonzero(pressed))
+        out["SLIDING"] = float(np.count_nonzero(sliding))
+        out["CONTACT_ITERATIONS"] = float(self.iterations)
+        out["ECONTACT"] = self.absorbed_energy()
+        out["EFRICTION"] = -self.work_tangential
+        out["EPROJECTION"] = self.work_projection
+        return out
+
+    # -- energy and messages ----------------------------------------------------------
+    def absorbed_energy(self) -> float:
+        """Energy taken from the bodies by the contact impulses since the release (J)."""
+        return -(self.work_normal + self.work_tangential + self.work_projection)
+
+    def describe(self) -> str:
+        """The active contacts of the last step attempt, for a failure message."""
+        names = {c: p for p, c in self.points.items()}
+        active = [names.get(int(c), f"#{int(c)}") for c in self._active]
+        return (f"active contacts (predicted gap closed): {', '.join(active) or 'none'}; "
+                f"last residual {self._residual:.3e}")
+
+    # -- helpers --------------------------------------------------------------------------
+    def _apply(self, problem: StepProblem, local: np.ndarray) -> np.ndarray:
+        """``H @ v`` for a local array (owned part used), reduced over the ranks."""
+        assert self._H is not None
+        part = self._H @ local[:problem.body.n_owned]
+        return problem.comm.allreduce(part, op=MPI.SUM)
+
+    def _apply_columns(self, problem: StepProblem, Y: np.ndarray) -> np.ndarray:
+        """``H @ Y`` (rows x columns), reduced over the ranks."""
+        assert self._H is not None
+        return problem.comm.allreduce(np.asarray(self._H @ Y), op=MPI.SUM)
+
+    def _columns(self, problem: StepProblem, solver: Any, column: PETSc.Vec) -> np.ndarray:
+        """``Y = J^-1 H^T`` on the owned dofs, one solve per active row."""
+        assert self._H is not None
+        n_rows = self._H.shape[0]
+        Y = np.empty((problem.body.n_owned, n_rows))
+        rhs = problem.vector()
+        transposed = self._H.T.toarray()
+        for k in range(n_rows):
+            rhs.array[:] = transposed[:, k]
+            solver.solve_linear(rhs, column)
+            Y[:, k] = column.array_r
+        rhs.destroy()
+        return Y
+
+    def _end_displacement(self, problem: StepProblem, x: PETSc.Vec) -> np.ndarray:
+        """``u_{n+1}(x)`` as a local array (owned and ghost; x's ghosts up to date)."""
+        stage = problem.stage
+        assert stage is not None
+        with x.localForm() as local:
+            return combine(stage.u, local.array_r, problem.u.x.array, problem.v.x.array,
+                           problem.a.x.array, np.empty_like(problem.u.x.array))
+
+    def _settled(self, problem: StepProblem, x: PETSc.Vec, change: float) -> bool:
+        """Newton has stalled at round-off: the end displacement moved by less than ``stol``
+        of itself (max norms). The test is on displacements, as the Newmark treatments'
+        is: the large-rotation forces of the stiff SDNV105 bodies carry a round-off of
+        1e-6 to 1e-4 N that no velocity correction removes."""
+        stage = problem.stage
+        assert stage is not None
+        u1 = self._end_displacement(problem, x)
+        size = problem.comm.allreduce(float(np.max(np.abs(u1[:problem.body.n_owned]),
+                                                   initial=0.0)), op=MPI.MAX)
+        return stage.u.x * change <= self.options.stol * size
+
+    def _weight_norm(self, problem: StepProblem) -> float:
+        """|f_ext| (N): the scale of the coupled-step residual."""
+        if self._weight is None:
+            self._weight = float(problem.body.f_ext.norm())
+        return self._weight
+
+
+class RigidModes:
+    """The rigid motions of one body (region) on this rank's owned dofs.
+
+    Two translations and the rotation about the body's centroid (linearised at the
+    current configuration), and their mass matrix ``R^T M R``.
+
+    Args:
+        body: the bodies.
+        region: the cell region of the body (the slave body, ``BLOCK``).
+
+    """
+
+    def __init__(self, body: ElasticBody, region: str):
+        self.body = body
+        dofs = body.block_mesh.dofs(body.V, region)
+        bs = body.V.dofmap.index_map_bs
+        self.dofs = dofs[dofs < body.n_owned]
+        self.component = self.dofs % bs
+        self.X = body.V.tabulate_dof_coordinates()[self.dofs // bs, :2]
+
+    def basis(self, u: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
+        """``R`` (owned dofs x 3, zero off the body) at the displacement ``u`` (local
+        array) and ``R^T M R`` (3 x 3, kg and kg.m^2)."""
+        body = self.body
+        comm = body.comm
+        # current position of each owned dof's node: X + u (x and y of the node)
+        node_first = self.dofs - self.component
+        x = self.X + np.stack([u[node_first], u[node_first + 1]], axis=1)
+        count = comm.allreduce(len(x), op=MPI.SUM)
+        centre = comm.allreduce(x.sum(axis=0), op=MPI.SUM) / max(count, 1)
+        R = np.zeros((body.n_owned, 3))
+        R[self.dofs, self.component] = 1.0
+        arm = np.where(self.component == 0, -(x[:, 1] - centre[1]), x[:, 0] - centre[0])
+        R[self.dofs, 2] = arm
+        vec, out = body.vector(), body.vector()
+        MR = np.empty_like(R)
+        for k in range(3):
+            vec.array[:] = R[:, k]
+            body.M.mult(vec, out)
+            MR[:, k] = out.array_r
+        vec.destroy()
+        out.destroy()
+        return R, comm.allreduce(R.T @ MR, op=MPI.SUM)
+
+
+def options_of(spec: Any) -> MoreauJeanOptions:
+    """The theta treatment's settings from a ``[contact]`` section."""
+    return MoreauJeanOptions(
+        law=NewtonImpactFrictionLaw(spec.restitution, spec.mu),
+        gap_tolerance=spec.closed_gap, rtol=spec.tolerance, stol=spec.step_tolerance,
+        max_iterations=spec.max_iterations, local_iterations=spec.local_iterations)
+
+
+def build(case: Any, body: ElasticBody, kinematics: ContactKinematics) -> ContactModel:
+    """The ``theta`` treatment of a block case (called by :mod:`~.model`)."""
+    from rocking_contact.contact.model import ContactModel
+
+    relation = Relation(kinematics, body.n_owned)
+    treatment = MoreauJeanContact(relation, options_of(case.contact), case.output.points,
+                                  RigidModes(body, BLOCK))
+    return ContactModel(correctors=[treatment], treatment=treatment)

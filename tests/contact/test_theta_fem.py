@@ -1,0 +1,116 @@
+"""The theta treatment (Moreau-Jean) on the SDNV105 block: the first impact of sdnv105d
+against the rigid block, LMGC90 and the contact law itself (coarse mesh, h = 1e-4 s)."""
+
+import numpy as np
+import pytest
+
+import rocking_contact as rc
+from rocking_contact.analytic.rigid_block import RigidBlock
+
+H = 1e-4
+FIRST = {"time.end": 0.06, "collisions.windows": [[0.0, 0.06]]}
+RIGID_T1, RIGID_E1 = 0.05441079, 7.291925  # the rigid equations integrated exactly
+
+
+def _run(overrides):
+    return rc.run(rc.load_case("sdnv105d", overrides), write=False, plots=False, quiet=True)
+
+
+@pytest.fixture(scope="module")
+def first():
+    return _run(FIRST)
+
+
+def _checks(result):
+    return {(c["quantity"], c["reference"]): c for c in result.checks}
+
+
+def test_first_impact_against_the_rigid_block_and_lmgc90(first):
+    assert first.status == "completed"
+    (c,) = first.collisions
+    assert c["interior"]
+    # the last step before the impact step holds the kinetic-energy peak
+    assert RIGID_T1 - H <= c["time"] <= RIGID_T1
+    assert c["time"] == pytest.approx(0.0546, rel=0.02)  # LMGC90, issue 5
+    # an elastic body reaches the impact with a little less than the rigid block
+    assert RIGID_E1 * (1 - 1e-3) <= c["kinetic_energy"] <= RIGID_E1
+    assert c["kinetic_energy"] == pytest.approx(7.23255, rel=0.03)  # LMGC90, issue 5
+
+
+def test_free_flight_reactions_and_percussion(first):
+    q = first.quantities
+    assert q["rn_max_O_flight"] == pytest.approx(3579.25, rel=0.01)
+    assert q["rx_min_O_flight"] == pytest.approx(-1149.79, rel=0.01)
+    # the exact rigid reactions over the flight: 3602.0 N -> 3556.6 N, -1129.2 -> -1139.8 N
+    assert 3556.0 <= q["rn_max_O_flight"] <= 3603.0
+    assert -1140.5 <= q["rx_min_O_flight"] <= -1129.0
+    assert q["percussion_RN_A"] == pytest.approx(48.73, rel=0.05)
+    # sticking at A: the horizontal percussion is 0.3212 of the vertical one (rigid)
+    assert q["percussion_RX_A"] / q["percussion_RN_A"] == pytest.approx(0.3212, rel=0.05)
+    graded = [c for c in first.checks if c["passed"] is not None and c["value"] == c["value"]]
+    assert graded and all(c["passed"] for c in graded), rc.format_table("sdnv105d", graded)
+
+
+def test_the_contact_law_holds_at_the_pivot(first):
+    """While O carries the block, its normal and tangential velocities are those of the
+    table node under it (the table settles under the new load by 1e-8 m/s, against the
+    0.13 m/s of the falling corner), and the base does not slide (|RX| / RN = 0.32 < 0.9)."""
+    h = first.history
+    t = h["time"]
+    pivot = (h["PN_O"] > 0) & (t > H) & (t < RIGID_T1 - H)
+    assert pivot.sum() > 500
+    assert np.max(np.abs(h["VY_O"][pivot])) < 1e-7
+    assert np.max(np.abs(h["VX_O"][pivot])) < 1e-7
+    assert np.all(h["SLIDING"] == 0)
+    ratio = np.abs(h["RX_O"][pivot]) / h["RN_O"][pivot]
+    assert np.all(ratio < 0.33)
+
+
+def test_landing_penetrates_less_than_a_step_and_is_lifted(first):
+    h = first.history
+    vy = np.max(np.abs(h["VY_A"]))
+    assert -np.min(h["DY_A"]) <= H * vy  # the step before the corner became active
+    pressed = h["PN_A"] > 0
+    assert pressed.any()
+    # once active, the rigid lift closes the gap: the corner sits on the table
+    assert np.max(np.abs(h["DY_A"][pressed])) < 1e-9
+
+
+def test_coupled_newton_converges_in_few_passes(first):
+    assert first.timing["contact_iterations_max_per_step"] <= 3
+    assert first.timing["halvings"] == 0
+    assert first.timing["iterations_per_step_max"] <= 6
+
+
+def test_energy_balance_closes_with_the_trapezoidal_theta():
+    """theta = 1/2 dissipates nothing: the energy taken by the impulses (work of P with
+    the mean velocity of the step), given by the rigid lifts and dissipated by the damping
+    accounts for the whole change of the mechanical energy, impact included."""
+    result = _run({**FIRST, "scheme.theta": 0.5})
+    h = result.history
+    assert h["ECONTACT"][-1] > 2.5  # the first impact takes ~3 J
+    assert np.max(np.abs(h["ENERGY_RESIDUAL"])) < 1e-3 * np.max(h["EKIN_BLOCK"])
+
+
+def test_small_strain_takes_one_pass_per_step():
+    result = _run({"time.end": 0.003, "kinematics.type": "small_strain",
+                   "collisions.windows": []})
+    h = result.history
+    assert np.all(h["CONTACT_ITERATIONS"][1:] == 1)
+    assert result.timing["newton_iterations"] == result.timing["steps"]
+
+
+def test_newton_restitution_at_the_first_impact():
+    """e = 0.5: the landing corner leaves the table at half its impact speed."""
+    result = _run({"time.end": 0.0546, "collisions.windows": [], "contact.restitution": 0.5})
+    h = result.history
+    k = int(np.argmax(h["PN_A"] > 0))  # the impact step
+    before, after = h["VY_A"][k - 1], h["VY_A"][k]
+    assert before < -0.13
+    assert after == pytest.approx(-0.5 * before, rel=0.02)
+
+
+def test_rigid_percussion_formula_matches_the_case_reference():
+    block = RigidBlock(0.18, 0.40, 417.6, 9.81)
+    impact = block.impact(-(2 * 7.373981 / block.inertia) ** 0.5, "A")
+    assert impact.percussion_y == pytest.approx(48.73, rel=1e-3)

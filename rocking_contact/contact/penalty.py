@@ -5,7 +5,8 @@ DIS_CHOC law, compiled in :func:`rocking_contact.discrete.shock.shock_force` and
 here as it is: normal stiffness and damping on the penetration ``p = gap - u_y`` (the
 ground is the plane y = 0 below the block, the spring is vertical), clipped at zero (the
 ground never pulls); a tangential stick spring (stiffness and damping, incremental) capped
-by Coulomb, with the stick-slip logic and state row of that law. There is no table in the
+by Coulomb, with the state row of that law (its stick/slip branches are chosen here by
+return mapping, see :meth:`PenaltySprings._evaluate`). There is no table in the
 model (``mesh.table = false``).
 
 The springs are a :class:`~rocking_contact.solvers.step.Contribution`: their forces and
@@ -256,25 +257,9 @@ class PenaltySprings:
         d1[:, :2] = self._gather([problem.u.x.array])[0]
         self.work += 0.5 * float(np.sum((self.force + self.trial_force) * (d1 - self._d0)))
         self.S[:] = self.S_trial
-        self._keep_elastic_force()
         self.force[:] = self.trial_force
         self.normal[:] = self.trial_normal
         self.penetration[:] = np.maximum(-d1[:, 1] - self.P[:, 3], 0.0)
-
-    def _keep_elastic_force(self) -> None:
-        """Store the elastic part of a sticking spring's force, not its damping part.
-
-        The law writes the total stick force ``Ft_old - kt dxt - ct vt`` into the state row
-        and starts the next increment from it, so the damping force of every step would pile
-        up (a spring of stiffness ``ct / h``: 4e8 N/m with the 25 us steps of SDNV105 B,
-        forty times ``kt``). The stick spring is ``-kt (xt - anchor) - ct vt`` (the law's own
-        case documentation, and Code_Aster's DIS_CHOC): adding ``ct vt`` back leaves the
-        elastic force in the committed row. A sliding row holds the friction force, which
-        has no damping part.
-        """
-        ct = self.P[:, 7]
-        sticking = self.S[:, 0] == 1.0
-        self.S[sticking, 1:4] += ct[sticking, None] * self.S[sticking, 7:10]
 
     # -- outputs ---------------------------------------------------------------------
     def stored_energy(self) -> float:

@@ -1,8 +1,9 @@
 """The shock law of a node against a plane obstacle (compiled; conventions in :mod:`.case`).
 
 One shock ``j`` has parameters ``P[j] = (nx, ny, nz, gap, kn, cn, kt, ct, mu, exact)`` and a
-state row ``S[j] = (stick, Ft_old[3], xt_old[3], vt_old[3])``: whether it sticks, and the
-tangential force, tangential position and tangential velocity of the last evaluation.
+state row ``S[j] = (stick, Fs_old[3], xt_old[3], vt_old[3])``: whether it sticks, the
+tangential spring force (the friction force while sliding), tangential position and
+tangential velocity of the last evaluation.
 
 Normal force: ``FN = kn p + cn dp/dt`` for a penetration ``p > 0``, clipped at 0.
 
@@ -10,8 +11,11 @@ Tangential force (``friction = "regularised"``, the stick-slip logic of Code_Ast
 
 - sliding continues while the tangential velocity ``vt`` keeps its direction
   (``vt . vt_old >= 0``) and ``|vt| >`` :data:`SLIP_VELOCITY`: ``Ft = -mu FN vt/|vt|``;
-- otherwise the contact sticks through an incremental spring,
-  ``Ft = Ft_old - kt (xt - xt_old) - ct vt``; if ``|Ft| > mu FN`` it slides instead.
+- otherwise the contact sticks through an incremental spring and a dashpot,
+  ``Ft = Fs - ct vt`` with ``Fs = Fs_old - kt (xt - xt_old)``; if ``|Ft| > mu FN`` it
+  slides instead. The state keeps the spring's force ``Fs`` (the friction force while
+  sliding), never the dashpot's: stored, the dashpot force of every step would pile up
+  into a spring of stiffness ``ct / dt``.
 
 So a reversal of the sliding velocity starts a stick phase from the force the contact had,
 and a new contact starts sliding if it arrives with a tangential velocity. The state is
@@ -91,7 +95,7 @@ def shock_force(P, j, d, dv, S, F, S_new, Jd, Jv, want_jac, branch=-1,  # noqa: 
             for k in range(3):
                 Jd[i, k] -= kn * n[i] * n[k]
                 Jv[i, k] -= cn * n[i] * n[k]
-    xt, vt, ft = np.empty(3), np.empty(3), np.empty(3)
+    xt, vt, ft, spring = np.empty(3), np.empty(3), np.empty(3), np.empty(3)
     for i in range(3):
         xt[i] = d[i] - dn * n[i]
         vt[i] = dv[i] - vn * n[i]
@@ -107,7 +111,8 @@ def shock_force(P, j, d, dv, S, F, S_new, Jd, Jv, want_jac, branch=-1,  # noqa: 
         sliding = S[0] == 0.0 and same_way and speed > SLIP_VELOCITY
     if not sliding:
         for i in range(3):
-            ft[i] = S[1 + i] - kt * (xt[i] - S[4 + i]) - ct * vt[i]
+            spring[i] = S[1 + i] - kt * (xt[i] - S[4 + i])
+            ft[i] = spring[i] - ct * vt[i]
         if branch < 0:
             sliding = np.sqrt(ft[0] ** 2 + ft[1] ** 2 + ft[2] ** 2) > limit
         if not sliding and want_jac:
@@ -138,7 +143,7 @@ def shock_force(P, j, d, dv, S, F, S_new, Jd, Jv, want_jac, branch=-1,  # noqa: 
     S_new[0] = 0.0 if sliding else 1.0
     for i in range(3):
         F[i] += ft[i]
-        S_new[1 + i] = ft[i]
+        S_new[1 + i] = ft[i] if sliding else spring[i]
         S_new[4 + i] = xt[i]
         S_new[7 + i] = vt[i]
     return fn, np.sqrt(ft[0] ** 2 + ft[1] ** 2 + ft[2] ** 2), pen, vn

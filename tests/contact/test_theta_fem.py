@@ -44,7 +44,9 @@ def test_free_flight_reactions_and_percussion(first):
     # the exact rigid reactions over the flight: 3602.0 N -> 3556.6 N, -1129.2 -> -1139.8 N
     assert 3556.0 <= q["rn_max_O_flight"] <= 3603.0
     assert -1140.5 <= q["rx_min_O_flight"] <= -1129.0
-    assert q["percussion_RN_A"] == pytest.approx(48.73, rel=0.05)
+    assert q["percussion_RN_base"] == pytest.approx(48.73, rel=0.05)
+    # on the 25-node mesh the corner node takes the whole percussion (O lifts off)
+    assert q["percussion_RN_A"] == pytest.approx(q["percussion_RN_base"], rel=1e-9)
     # sticking at A: the horizontal percussion is 0.3212 of the vertical one (rigid)
     assert q["percussion_RX_A"] / q["percussion_RN_A"] == pytest.approx(0.3212, rel=0.05)
     graded = [c for c in first.checks if c["passed"] is not None and c["value"] == c["value"]]

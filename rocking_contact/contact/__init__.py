@@ -9,6 +9,11 @@
   (a step Corrector) shared by :mod:`~rocking_contact.contact.lagrange` (SDNV105 A) and
   :mod:`~rocking_contact.contact.continuous` (SDNV105 C);
 - :mod:`~rocking_contact.contact.penalty`: point shock springs (SDNV105 B, a Contribution);
+- :mod:`~rocking_contact.contact.friction_contact`: the velocity-level one-step nonsmooth
+  problem (Signorini-Moreau with Newton restitution, Coulomb) and its solvers;
+- :mod:`~rocking_contact.contact.moreau`: the Moreau-Jean one-step integrator (dense, for
+  small systems) and the index set shared with
+  :mod:`~rocking_contact.contact.theta` (SDNV105 D, a Corrector, see ``docs/theta.md``);
 - :mod:`~rocking_contact.contact.model`: :func:`~rocking_contact.contact.model.build`, the
   treatment selected by ``contact.treatment`` and the run's energy balance.
 

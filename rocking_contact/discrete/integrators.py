@@ -35,6 +35,7 @@ import numpy as np
 from numba import njit
 
 from rocking_contact.discrete.shock import (
+    LAW_EXACT,
     STATE_SIZE,
     normal_force,
     open_state,
@@ -119,7 +120,7 @@ def _cd_kernel(n_steps, final, step0, every, dt,
     r = rec_index
     any_exact = False
     for j in range(ns):
-        if P[j, 9] > 0.0:
+        if P[j, 9] == LAW_EXACT:
             any_exact = True
     for i in range(n_steps + (1 if final else 0)):
         step = step0 + i
@@ -196,7 +197,7 @@ def _exact_friction(dt, vh, a, G, P, MiGt, rho, fn, ftx, ft):
     for _sweep in range(200):
         change, scale = 0.0, 0.0
         for j in range(ns):
-            if P[j, 9] == 0.0 or fn[j] <= 0.0:
+            if P[j, 9] != LAW_EXACT or fn[j] <= 0.0:
                 continue
             nrm = P[j, 0:3]
             for c in range(3):
@@ -222,7 +223,7 @@ def _exact_friction(dt, vh, a, G, P, MiGt, rho, fn, ftx, ft):
         if change <= 1e-13 * max(scale, 1e-300):
             break
     for j in range(ns):
-        if P[j, 9] > 0.0:
+        if P[j, 9] == LAW_EXACT:
             ft[j] = np.sqrt(ftx[j, 0] ** 2 + ftx[j, 1] ** 2 + ftx[j, 2] ** 2)
 
 

@@ -1,6 +1,6 @@
 """The shock law of a node against a plane obstacle (compiled; conventions in :mod:`.case`).
 
-One shock ``j`` has parameters ``P[j] = (nx, ny, nz, gap, kn, cn, kt, ct, mu, exact)`` and a
+One shock ``j`` has parameters ``P[j] = (nx, ny, nz, gap, kn, cn, kt, ct, mu, law)`` and a
 state row ``S[j] = (stick, Fs_old[3], xt_old[3], vt_old[3])``: whether it sticks, the
 tangential spring force (the friction force while sliding), tangential position and
 tangential velocity of the last evaluation.
@@ -17,6 +17,11 @@ Tangential force (``friction = "regularised"``, the stick-slip logic of Code_Ast
   sliding), never the dashpot's: stored, the dashpot force of every step would pile up
   into a spring of stiffness ``ct / dt``.
 
+``friction = "dis_choc"`` is the same logic storing the whole force, dashpot included, as
+Code_Aster's routine does: its tangential contact then behaves as a spring ``kt + ct / dt``
+(4e8 N/m for SDNV105 B at dt = 25 us, forty times ``kt``), a step-dependent stiffness that
+Code_Aster's published SDNV105 B results depend on. Use it to reproduce them.
+
 So a reversal of the sliding velocity starts a stick phase from the force the contact had,
 and a new contact starts sliding if it arrives with a tangential velocity. The state is
 written to a separate row so that a rejected Newton iterate leaves the committed one intact.
@@ -31,6 +36,9 @@ from numba import njit
 
 #: state columns: stick flag, previous tangential force, position, velocity
 STATE_SIZE = 10
+#: codes of the friction law in the last shock parameter
+LAW_REGULARISED, LAW_EXACT, LAW_DIS_CHOC = 0.0, 1.0, 2.0
+LAWS = {"regularised": LAW_REGULARISED, "exact": LAW_EXACT, "dis_choc": LAW_DIS_CHOC}
 #: below this tangential speed (m/s) a sliding contact is taken as stopped (as Code_Aster)
 SLIP_VELOCITY = 1.0e-6
 
@@ -69,7 +77,7 @@ def shock_force(P, j, d, dv, S, F, S_new, Jd, Jv, want_jac, branch=-1,  # noqa: 
     and ``FT`` the tangential force magnitude.
     """
     n = P[j, 0:3]
-    gap, kn, cn, kt, ct, mu, exact = P[j, 3], P[j, 4], P[j, 5], P[j, 6], P[j, 7], P[j, 8], P[j, 9]
+    gap, kn, cn, kt, ct, mu, law = P[j, 3], P[j, 4], P[j, 5], P[j, 6], P[j, 7], P[j, 8], P[j, 9]
     dn = d[0] * n[0] + d[1] * n[1] + d[2] * n[2]
     vn = dv[0] * n[0] + dv[1] * n[1] + dv[2] * n[2]
     pen = dn - gap
@@ -99,7 +107,7 @@ def shock_force(P, j, d, dv, S, F, S_new, Jd, Jv, want_jac, branch=-1,  # noqa: 
     for i in range(3):
         xt[i] = d[i] - dn * n[i]
         vt[i] = dv[i] - vn * n[i]
-    if exact > 0.0 or mu == 0.0:
+    if law == LAW_EXACT or mu == 0.0:
         open_state(d, n, S_new)
         return fn, 0.0, pen, vn
     speed = np.sqrt(vt[0] ** 2 + vt[1] ** 2 + vt[2] ** 2)
@@ -143,7 +151,7 @@ def shock_force(P, j, d, dv, S, F, S_new, Jd, Jv, want_jac, branch=-1,  # noqa: 
     S_new[0] = 0.0 if sliding else 1.0
     for i in range(3):
         F[i] += ft[i]
-        S_new[1 + i] = ft[i] if sliding else spring[i]
+        S_new[1 + i] = ft[i] if sliding or law == LAW_DIS_CHOC else spring[i]
         S_new[4 + i] = xt[i]
         S_new[7 + i] = vt[i]
     return fn, np.sqrt(ft[0] ** 2 + ft[1] ** 2 + ft[2] ** 2), pen, vn

@@ -16,8 +16,9 @@ import numpy as np
 import scipy.linalg
 
 from rocking_contact.discrete.case import COMPONENTS, Model, Solver
+from rocking_contact.discrete.shock import LAWS
 
-SHOCK_PARAMS = ("nx", "ny", "nz", "gap", "kn", "cn", "kt", "ct", "mu", "exact")
+SHOCK_PARAMS = ("nx", "ny", "nz", "gap", "kn", "cn", "kt", "ct", "mu", "law")
 
 
 @dataclass
@@ -158,7 +159,7 @@ def assemble(model: Model, solver: Solver) -> DiscreteSystem:
             G[3 * j + axis] = basis[index[f"{s.node}.{c}"]]
         normal = np.asarray(s.normal) / np.linalg.norm(s.normal)
         params[j] = [*normal, s.gap, s.kn, s.cn, s.kt, s.ct, s.mu,
-                     1.0 if s.friction == "exact" else 0.0]
+                     LAWS[s.friction]]
     return DiscreteSystem(
         dof_names=dofs, basis=basis, M=Mx, K=Kx, C=Cx, diagonal=diagonal, G=G,
         shock_params=params, shock_names=[s.name for s in model.shock],

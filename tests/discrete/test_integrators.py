@@ -133,3 +133,4 @@ def test_exact_friction_sticks_below_and_slides_above_the_threshold():
             assert accel == pytest.approx(pull - 0.5 * 10.0, rel=1e-3)
         else:
             assert np.abs(x).max() <= 1e-12
+

@@ -17,7 +17,7 @@ from pathlib import Path
 from typing import Any
 
 from rocking_contact import results
-from rocking_contact.config import kind_module, load_case
+from rocking_contact.config import kind_runner, load_case
 from rocking_contact.post.references import compare, evaluate_all, format_table
 from rocking_contact.progress import Progress
 from rocking_contact.results import RunResult, SolverFailure
@@ -65,7 +65,7 @@ def run(
         SolverFailure: the run stopped early; what it computed is written to ``out`` first.
 
     """
-    module = kind_module(case.case.kind)
+    module = kind_runner(case.case.kind)
     progress = Progress(case.time.start, case.time.end, case.case.name,
                         enabled=not quiet and mpi_rank() == 0)
     out_dir = Path(out) if out is not None else default_out_dir(case)

@@ -101,3 +101,14 @@ class Preload:
 def block_mass(geometry: Geometry, block: Material) -> float:
     """M = 4 rho b l e (kg): 417.6 kg for SDNV105."""
     return 4.0 * block.density * geometry.half_width * geometry.half_height * geometry.thickness
+
+
+@dataclass(kw_only=True)
+class BlockModel:
+    """The shared sections of the block cases: ``[geometry]``, ``[material]``,
+    ``[loading]``, ``[preload]`` (schemas of the FEM and rigid-body kinds derive from it)."""
+
+    geometry: Geometry = param(default_factory=Geometry)
+    material: Materials = param(default_factory=Materials)
+    loading: Loading = param(default_factory=Loading)
+    preload: Preload = param(default_factory=Preload)

@@ -91,7 +91,7 @@ def _cmd_list() -> int:
 def _cmd_keys(args: argparse.Namespace) -> int:
     from rocking_contact.config import (
         KINDS,
-        kind_module,
+        kind_schema,
         read_case_data,
         resolve_case_path,
         schema_doc,
@@ -100,7 +100,7 @@ def _cmd_keys(args: argparse.Namespace) -> int:
     kind = args.case
     if kind not in KINDS:
         kind = read_case_data(resolve_case_path(args.case)).get("case", {}).get("kind", "")
-    rows = schema_doc(kind_module(kind, args.case).SCHEMA)
+    rows = schema_doc(kind_schema(kind, args.case))
     width = max(len(r[0]) for r in rows)
     print(f"case-file keys of kind {kind!r} (override any with --set KEY=VALUE); "
           "N indexes a list of tables")

@@ -359,14 +359,29 @@ class TimeSpan:
         return int(round((self.end - self.start) / self.step))
 
 
+@dataclass(kw_only=True)
+class CaseFile:
+    """What every case file has: ``[case]``, ``[[quantity]]`` and ``[[reference]]``.
+
+    The schema of a kind derives from it and adds its own sections (a ``[time]`` with a
+    ``step`` at least).
+    """
+
+    case: CaseInfo = param()
+    quantity: list[QuantitySpec] = param(default_factory=list)
+    reference: list[Reference] = param(default_factory=list)
+
+
 # ---------------------------------------------------------------------------------------
 # Loading.
 
-#: kind -> module holding ``SCHEMA`` (the case dataclass) and ``run(case, progress)``.
-KINDS: dict[str, str] = {
-    "discrete": "rocking_contact.discrete.runner",
-    "rigid": "rocking_contact.analytic.rigid_runner",
-    "block": "rocking_contact.fem.runner",
+#: kind -> (its schema ``module:Class``, the module with its ``run(case, progress=...)``).
+#: Schemas are light (no DOLFINx): loading and checking a case never imports a solver.
+KINDS: dict[str, tuple[str, str]] = {
+    "discrete": ("rocking_contact.discrete.case:DiscreteCase", "rocking_contact.discrete.runner"),
+    "rigid": ("rocking_contact.analytic.rigid_runner:RigidCase",
+              "rocking_contact.analytic.rigid_runner"),
+    "block": ("rocking_contact.fem.case:BlockCase", "rocking_contact.fem.runner"),
 }
 
 
@@ -392,13 +407,25 @@ def resolve_case_path(case: str | Path) -> Path:
     raise CaseError(str(case), "", f"no such case file or shipped case (shipped: {names})")
 
 
-def kind_module(kind: str, file: str = "") -> Any:
-    """Import the module that owns a case kind."""
-    import importlib
-
+def _check_kind(kind: str, file: str) -> tuple[str, str]:
     if kind not in KINDS:
         raise CaseError(file, "case.kind", f"got {kind!r}, allowed: {', '.join(KINDS)}")
-    return importlib.import_module(KINDS[kind])
+    return KINDS[kind]
+
+
+def kind_schema(kind: str, file: str = "") -> type:
+    """The schema (case dataclass) of a case kind."""
+    import importlib
+
+    module, _, name = _check_kind(kind, file)[0].partition(":")
+    return getattr(importlib.import_module(module), name)
+
+
+def kind_runner(kind: str, file: str = "") -> Any:
+    """The module that runs a case kind (``run(case, progress=...)``)."""
+    import importlib
+
+    return importlib.import_module(_check_kind(kind, file)[1])
 
 
 def read_toml(path: Path) -> dict[str, Any]:
@@ -466,8 +493,7 @@ def load_case(
     info = data.get("case")
     if not isinstance(info, Mapping) or "kind" not in info:
         raise CaseError(file, "case.kind", f"missing (allowed: {', '.join(KINDS)})")
-    module = kind_module(info["kind"], file)
-    obj = build(module.SCHEMA, data, file=file)
+    obj = build(kind_schema(info["kind"], file), data, file=file)
     obj.source_file = path  # relative paths inside the case (records, meshes) start here
     return obj
 

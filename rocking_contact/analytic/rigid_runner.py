@@ -42,13 +42,11 @@ from rocking_contact.analytic.rigid_block import (
     recalage,
 )
 from rocking_contact.analytic.rigid_motion import RockingMotion, RockingSimulation, TableMotion
-from rocking_contact.block import Geometry, Loading, Materials, Preload
+from rocking_contact.block import BlockModel
 from rocking_contact.config import (
     NONNEGATIVE,
     POSITIVE,
-    CaseInfo,
-    QuantitySpec,
-    Reference,
+    CaseFile,
     TimeSpan,
     as_dict,
     in_range,
@@ -100,7 +98,7 @@ class RigidOptions:
 
 
 @dataclass(kw_only=True)
-class RigidCase:
+class RigidCase(BlockModel, CaseFile):
     """A rigid-block case file (``case.kind = "rigid"``).
 
     ``[geometry]``, ``[material.block]`` (only ``density`` matters), ``[loading]`` and
@@ -110,15 +108,8 @@ class RigidCase:
     up to ``end`` (plus the instants of the events).
     """
 
-    case: CaseInfo = param()
-    geometry: Geometry = param(default_factory=Geometry)
-    material: Materials = param(default_factory=Materials)
-    loading: Loading = param(default_factory=Loading)
-    preload: Preload = param(default_factory=Preload)
     rigid: RigidOptions = param(default_factory=RigidOptions)
     time: TimeSpan = param()
-    quantity: list[QuantitySpec] = param(default_factory=list)
-    reference: list[Reference] = param(default_factory=list)
 
     def validate(self) -> None:
         if self.rigid.level == "closed_form" and not self.rigid.table_still:
@@ -127,7 +118,6 @@ class RigidCase:
                              "'nonlinear'")
 
 
-SCHEMA = RigidCase
 
 
 # ---------------------------------------------------------------------------------------

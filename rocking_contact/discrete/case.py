@@ -22,9 +22,7 @@ from rocking_contact.config import (
     FINITE,
     NONNEGATIVE,
     POSITIVE,
-    CaseInfo,
-    QuantitySpec,
-    Reference,
+    CaseFile,
     TimeSpan,
     in_range,
     param,
@@ -216,17 +214,14 @@ class ImpactOptions:
 
 
 @dataclass(kw_only=True)
-class DiscreteCase:
+class DiscreteCase(CaseFile):
     """A discrete spring-mass case file (``case.kind = "discrete"``)."""
 
-    case: CaseInfo = param()
     model: Model = param()
     time: TimeSpan = param()
     solver: Solver = param(default_factory=Solver)
     output: Output = param(default_factory=Output)
     impacts: ImpactOptions = param(default_factory=ImpactOptions)
-    quantity: list[QuantitySpec] = param(default_factory=list)
-    reference: list[Reference] = param(default_factory=list)
 
     def validate(self) -> None:
         names = {n.name for n in self.model.node}

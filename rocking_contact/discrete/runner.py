@@ -25,8 +25,6 @@ from rocking_contact.progress import Progress
 from rocking_contact.results import RunResult, SolverFailure
 from rocking_contact.time_function import time_function_values
 
-SCHEMA = DiscreteCase
-
 #: history prefix of displacement, velocity and acceleration of a component
 _PREFIX = {"DX": ("DX", "VX", "AX"), "DY": ("DY", "VY", "AY"), "DZ": ("DZ", "VZ", "AZ")}
 

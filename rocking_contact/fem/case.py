@@ -30,14 +30,12 @@ from __future__ import annotations
 from dataclasses import dataclass
 from typing import Literal
 
-from rocking_contact.block import Geometry, Loading, Materials, Preload
+from rocking_contact.block import BlockModel
 from rocking_contact.config import (
     FINITE,
     NONNEGATIVE,
     POSITIVE,
-    CaseInfo,
-    QuantitySpec,
-    Reference,
+    CaseFile,
     in_range,
     param,
 )
@@ -172,14 +170,9 @@ class Output:
 
 
 @dataclass(kw_only=True)
-class BlockCase:
+class BlockCase(BlockModel, CaseFile):
     """A ``block`` case file (``case.kind = "block"``)."""
 
-    case: CaseInfo = param()
-    geometry: Geometry = param(default_factory=Geometry)
-    material: Materials = param(default_factory=Materials)
-    loading: Loading = param(default_factory=Loading)
-    preload: Preload = param(default_factory=Preload)
     mesh: MeshSpec = param(default_factory=MeshSpec)
     kinematics: Kinematics = param(default_factory=Kinematics)
     initial: Initial = param(default_factory=Initial)
@@ -190,8 +183,6 @@ class BlockCase:
     output: Output = param(default_factory=Output)
     contact: ContactSpec = param(default_factory=ContactSpec)
     collisions: CollisionSpec = param(default_factory=CollisionSpec)
-    quantity: list[QuantitySpec] = param(default_factory=list)
-    reference: list[Reference] = param(default_factory=list)
 
     def validate(self) -> None:
         points = point_names(self.geometry, self.mesh)

@@ -45,8 +45,6 @@ from rocking_contact.solvers.step import Contribution, Corrector, StepProblem
 from rocking_contact.time.grid import segments
 from rocking_contact.time.schemes import Scheme
 
-SCHEMA = BlockCase
-
 #: PETSc options prefix of the block's step solver
 PREFIX = "block_"
 

@@ -70,10 +70,10 @@ def schema_units(cls: type, prefix: str = "") -> dict[str, str]:
 
 def kind_units(kind: str) -> dict[str, str]:
     """Units of a case kind's keys; empty when the kind's schema cannot be loaded."""
-    from rocking_contact.config import CaseError, kind_module
+    from rocking_contact.config import CaseError, kind_schema
 
     try:
-        schema = getattr(kind_module(kind), "SCHEMA", None)
+        schema = kind_schema(kind)
     except (CaseError, ImportError):
         return {}
     return schema_units(schema) if dataclasses.is_dataclass(schema) else {}

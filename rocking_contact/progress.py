@@ -26,6 +26,9 @@ class Progress:
         self.t0 = time.perf_counter()
         self._last_draw = 0.0
         self._drawn = False
+        # A terminal gets a redrawn bar; a log file gets a line per fifth of the run.
+        self._tty = bool(getattr(self.stream, "isatty", lambda: False)())
+        self._next_fraction = 0.2
 
     def update(self, t: float, info: str = "") -> None:
         """Report that the solution has reached simulated time ``t`` (s)."""
@@ -34,8 +37,18 @@ class Progress:
         now = time.perf_counter()
         if now - self.t0 < self.delay or now - self._last_draw < 0.2:
             return
-        self._last_draw = now
         frac = min(max((t - self.start) / (self.end - self.start), 0.0), 1.0)
+        if not self._tty:
+            if frac + 1e-12 < self._next_fraction:
+                return
+            while self._next_fraction <= frac + 1e-12:
+                self._next_fraction += 0.2
+            elapsed = now - self.t0
+            self.stream.write(f"{self.label}: {100 * frac:3.0f}%  t={t:.6g} s  "
+                              f"{elapsed:.1f} s elapsed {info}\n")
+            self.stream.flush()
+            return
+        self._last_draw = now
         width = 30
         bar = "#" * int(frac * width) + "-" * (width - int(frac * width))
         elapsed = now - self.t0

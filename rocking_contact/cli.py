@@ -125,7 +125,7 @@ def _cmd_run(args: argparse.Namespace) -> int:
         if result.checks and not args.quiet:
             print(rc.format_table(result.case, result.checks))
         print(f"{result.case}: {result.timing.get('steps', '?')} steps, "
-              f"{result.timing['wall_s']:.2f} s wall; results in {out}/")
+              f"{result.timing['wall_s']:.3g} s wall; results in {out}/")
     return EXIT_OK
 
 
@@ -146,7 +146,7 @@ def _cmd_validate(args: argparse.Namespace) -> int:
         if mpi_rank() == 0:
             print(rc.format_table(result.case, result.checks))
             print(f"   {result.timing.get('steps', '?')} steps, "
-                  f"{result.timing['wall_s']:.2f} s wall, {n_checks} checks\n")
+                  f"{result.timing['wall_s']:.3g} s wall, {n_checks} checks\n")
     if mpi_rank() == 0:
         if failed:
             print(f"FAILED: {', '.join(failed)}")

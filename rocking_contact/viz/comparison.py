@@ -33,19 +33,22 @@ def validation_case(name: str) -> str:
 
 
 def comparable_groups(results: Sequence[Result]) -> dict[str, list[Result]]:
-    """Validation case -> its results that record a kinetic energy, when there are two or more."""
+    """Validation case -> its results that record a kinetic energy through two collisions
+    or more (a run stopped at the first impact adds nothing to the staircase), when there
+    are two such results or more."""
     groups: dict[str, list[Result]] = {}
     for data, history in results:
-        if kinetic_energy_column(history) is not None:
+        if kinetic_energy_column(history) is not None and len(data.get("collisions") or []) >= 2:
             groups.setdefault(validation_case(str(data["case"])), []).append((data, history))
     return {k: v for k, v in groups.items() if len(v) >= 2}
 
 
 def _legend_name(data: Mapping[str, Any]) -> str:
-    title = ((data.get("parameters") or {}).get("case") or {}).get("title", "")
-    short = title.split(":", 1)[-1].strip() if title else ""
-    short = short if len(short) <= 38 else short[:37] + "…"
-    return f"{data['case']}: {short}" if short else str(data["case"])
+    """The case and what distinguishes it: its contact treatment, or its kind."""
+    parameters = data.get("parameters") or {}
+    treatment = (parameters.get("contact") or {}).get("treatment")
+    what = treatment if treatment not in (None, "none") else data.get("kind", "")
+    return f"{data['case']} ({what})" if what else str(data["case"])
 
 
 def _unique(markers: list[Marker]) -> list[Marker]:
@@ -75,7 +78,7 @@ def compare_kinetic_energy(name: str, members: Sequence[Result], out_dir: Path,
     """
     markers: list[Marker] = []
     with style.figure_style():
-        fig, (ax,) = style.new_figure(height=5.2)
+        fig, (ax,) = style.new_figure(height=6.2)
         t_lo, t_hi = np.inf, -np.inf
         for data, history in members:
             column = kinetic_energy_column(history)

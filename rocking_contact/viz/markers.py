@@ -18,8 +18,11 @@ A reference knows nothing about plots; where it goes on one follows from its qua
 Sources are grouped into families by how their text starts ("analytic rigid", "rigid",
 "recalage", "LMGC90", "Code_Aster", "analytic"); a family fixes the marker's look and the
 pairing falls back on it when the two halves of a pair quote different source texts. A
-marker's label is its source up to the first colon: "analytic: Kc v0 / wc" and "analytic:
-pi / wc" are one source, "analytic", whose formula differs per quantity.
+marker's label is its source up to the first colon outside parentheses, without its
+parenthesised qualifiers: "analytic: Kc v0 / wc" and "analytic: pi / wc" are one source,
+"analytic", whose formula differs per quantity; "recalage (manual: restitution 0.79)" and
+"recalage (SDNV105 manual)" are one source, "recalage". A "band" source is a pass band
+(its value the centre, its tolerance the half-width), not a published value: not drawn.
 """
 
 from __future__ import annotations
@@ -34,7 +37,9 @@ from rocking_contact.viz.channels import kinetic_energy_column
 
 #: source families, most specific first (matched on the start of the source, any case)
 FAMILIES: tuple[str, ...] = (
-    "analytic rigid", "rigid", "recalage", "LMGC90", "Code_Aster", "analytic")
+    "analytic rigid", "rigid", "recalage", "LMGC90", "Code_Aster", "analytic", "band")
+#: families that are pass marks rather than values: shown in tables, not drawn
+NOT_DRAWN = frozenset({"band"})
 OTHER = "other"
 
 #: pattern of an event quantity -> (time field, value field)
@@ -77,8 +82,16 @@ def _finite(x: Any) -> bool:
 
 
 def source_label(source: str) -> str:
-    """A source's legend label: its text up to the first colon (``analytic: x`` -> ``analytic``)."""
-    return source.split(":", 1)[0].strip() or source_family(source)
+    """A source's legend label: its text up to the first colon outside parentheses, with
+    its parenthesised qualifiers dropped (``recalage (manual: 0.79): x`` -> ``recalage``)."""
+    depth, head = 0, []
+    for ch in source:
+        if ch == ":" and depth == 0:
+            break
+        depth += (ch == "(") - (ch == ")")
+        head.append(ch)
+    label = re.sub(r"\s*\([^()]*\)", "", "".join(head)).strip()
+    return label or source_family(source)
 
 
 def event_markers(checks: Sequence[Mapping[str, Any]], quantities: Mapping[str, Any],
@@ -89,6 +102,8 @@ def event_markers(checks: Sequence[Mapping[str, Any]], quantities: Mapping[str, 
     columns: dict[str, str | None] = {}
     kinds: dict[str, str] = {}
     for check in checks:
+        if source_family(check["source"]) in NOT_DRAWN:
+            continue
         for kind, (pattern, _) in _EVENTS.items():
             m = pattern.match(check["quantity"])
             if m is None or not _finite(check.get("reference")):
@@ -141,7 +156,8 @@ def quantity_markers(checks: Sequence[Mapping[str, Any]],
     for check in checks:
         spec = by_name.get(check["quantity"])
         ref = check.get("reference")
-        if spec is None or spec.get("column") not in history or not _finite(ref):
+        if (spec is None or spec.get("column") not in history or not _finite(ref)
+                or source_family(check["source"]) in NOT_DRAWN):
             continue
         family, label = source_family(check["source"]), source_label(check["source"])
         window = tuple(spec["window"]) if spec.get("window") else None

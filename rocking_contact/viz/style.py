@@ -33,8 +33,8 @@ FAMILY_STYLE: dict[str, tuple[str, Any]] = {
 }
 REFERENCE_COLOUR = "black"
 
-#: marker shapes used after the family's own when one family has several sources
-_ALTERNATES = ("p", "h", "*", "<", ">")
+#: marker shapes used when a family's own is taken (each legend label gets its own shape)
+_ALTERNATES = ("p", "h", "*", "<", ">", "d", "8", "H", "x", "+", "1", "2")
 
 RC: dict[str, Any] = {
     "font.size": 11,
@@ -91,15 +91,18 @@ class MarkerStyles:
     family has several sources) and line style."""
 
     def __init__(self) -> None:
-        self._seen: dict[str, dict[str, int]] = {}
+        self._shapes: dict[str, str] = {}
 
     def __call__(self, family: str, label: str) -> dict[str, Any]:
         """Keyword arguments for ``Axes.plot`` drawing this source's open markers, plus
         ``linestyle_ref`` for its lines."""
         first, dashes = FAMILY_STYLE.get(family, FAMILY_STYLE["other"])
-        labels = self._seen.setdefault(family, {})
-        index = labels.setdefault(label, len(labels))
-        shape = first if index == 0 else _ALTERNATES[(index - 1) % len(_ALTERNATES)]
+        shape = self._shapes.get(label)
+        if shape is None:
+            taken = set(self._shapes.values())
+            free = [s for s in (first, *_ALTERNATES) if s not in taken]
+            shape = free[0] if free else first
+            self._shapes[label] = shape
         return {"color": REFERENCE_COLOUR, "marker": shape, "markerfacecolor": "none",
                 "markeredgewidth": 1.3, "markersize": 8, "linestyle": "none",
                 "linestyle_ref": dashes}

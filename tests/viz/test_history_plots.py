@@ -50,8 +50,8 @@ def test_block_result_plots_energy_corners_reactions_balance(block_dir, tmp_path
     assert {p.suffix for p in written} == {".png", ".svg"}
     text = svg_text(tmp_path / "kinetic_energy.svg")
     assert "kinetic energy (J)" in text
-    for source in ("rigid (sample)", "recalage (sample)", "LMGC90 (sample)",
-                   "Code_Aster (sample)", "ours: collision"):
+    # Legend labels: each source without its parenthesised qualifier ("rigid (sample)").
+    for source in ("rigid", "recalage", "LMGC90", "Code_Aster", "ours: collision"):
         assert source in text
     assert "normal reaction at O (RN_O)" in svg_text(tmp_path / "reactions.svg")
     assert "residual (J)" in svg_text(tmp_path / "energy_balance.svg")

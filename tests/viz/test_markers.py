@@ -28,9 +28,20 @@ def test_source_family(source, family):
     assert source_family(source) == family
 
 
-def test_label_drops_the_formula_after_the_colon():
+def test_label_drops_the_formula_after_the_colon_and_the_qualifiers():
     assert source_label("analytic: pi / wc") == "analytic"
     assert source_label("Code_Aster SDNV105 A") == "Code_Aster SDNV105 A"
+    # A colon inside parentheses is part of a qualifier, not the end of the source.
+    assert source_label("recalage (manual: restitution 0.79, flight ratio 0.77)") == "recalage"
+    assert source_label("recalage (SDNV105 manual)") == "recalage"
+    assert source_label("analytic rigid, integrated (nonlinear equation): lift of O") == \
+        "analytic rigid, integrated"
+
+
+def test_pass_bands_are_not_drawn():
+    checks = [check("collision.2.time", 0.1367, "band: rigid to recalage, 3% margins"),
+              check("collision.2.kinetic_energy", 4.35, "band: rigid to recalage, 3% margins")]
+    assert reference_markers({"checks": checks, "quantities": {}}, ["EKIN_BLOCK"]) == []
 
 
 def test_collision_pairs_become_points_on_the_kinetic_energy():
@@ -44,7 +55,7 @@ def test_collision_pairs_become_points_on_the_kinetic_energy():
     markers = reference_markers({"checks": checks, "quantities": quantities},
                                 ["EKIN_BLOCK", "DY_A"])
     points = {(m.label, m.time, m.value) for m in markers}
-    assert points == {("LMGC90 (manual)", 0.0546, 7.23255), ("rigid", 0.1357, 4.07),
+    assert points == {("LMGC90", 0.0546, 7.23255), ("rigid", 0.1357, 4.07),
                       ("recalage", 0.1382, 4.6)}
     assert all(m.column == "EKIN_BLOCK" and m.shape == "point" for m in markers)
 

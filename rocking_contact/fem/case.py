@@ -166,6 +166,10 @@ class Output:
     every: int = param(1, check=POSITIVE, doc="history row every N steps")
     fields_every: int = param(0, check=NONNEGATIVE,
                               doc="fields every N steps (0: first and last state only)")
+    fields_interval: float = param(
+        0.0, unit="s", check=NONNEGATIVE,
+        doc="also fields at the first step past each multiple of this (0: none); evenly "
+            "spaced frames for views and movies whatever the step windows")
     xdmf: bool = param(True, doc="also write fields.xdmf")
 
 

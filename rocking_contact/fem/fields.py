@@ -5,7 +5,8 @@ Point data, one time step per written state:
 - ``u``: displacement (m), the solution's own Lagrange space;
 - ``von_mises``, ``sigma_yy``: Cauchy stress measures (Pa), L2-projected on the scalar
   Lagrange space of the same degree (stresses are discontinuous between cells; the
-  projection is the smooth field closest to them in the mean-square sense).
+  projection is the smooth field closest to them in the mean-square sense). The projection
+  undershoots near steep stress gradients; von Mises, a norm, is clipped at 0.
 
 The files are written collectively by all ranks (VTK writes one piece per rank and a
 ``.pvtu`` index). XDMF stores the fields on the mesh's geometry nodes.
@@ -81,6 +82,7 @@ class FieldWriter:
             assemble_vector_into(form, self._b)
             self._ksp.solve(self._b, target.x.petsc_vec)
             target.x.scatter_forward()
+        np.maximum(self.von_mises.x.array, 0.0, out=self.von_mises.x.array)
         self._vtk.write_function([self.u, self.von_mises, self.sigma_yy], t)
         if self._xdmf is not None:
             for f in (self.u, self.von_mises, self.sigma_yy):

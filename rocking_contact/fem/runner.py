@@ -93,6 +93,8 @@ class _Output:
                  progress: Progress | None):
         comm = body.comm
         self.every, self.fields_every = case.output.every, case.output.fields_every
+        self.fields_interval = case.output.fields_interval
+        self._next_frame = case.time.start + self.fields_interval
         self.recorder = Recorder(body, case.output.points, 2 * case.geometry.half_width)
         path = out_dir / HISTORY_FILE if out_dir is not None else None
         self.history = History(path, write=comm.rank == 0)
@@ -110,11 +112,20 @@ class _Output:
             self.count += 1
         if info is None or self.count % self.every == 0:
             self._row(problem)
-        if self.fields is not None and (
-                info is None or (self.fields_every > 0 and self.count % self.fields_every == 0)):
+        if self.fields is not None and (info is None or self._frame_due(problem.t)):
             self._write_fields(problem)
         if self.progress is not None and info is not None:
             self.progress.update(problem.t, f"h={info.h:.2g}")
+
+    def _frame_due(self, t: float) -> bool:
+        """Fields every ``fields_every`` steps and at the first step past each multiple of
+        ``fields_interval``."""
+        due = self.fields_every > 0 and self.count % self.fields_every == 0
+        if self.fields_interval > 0.0 and t >= self._next_frame - 1e-12:
+            while self._next_frame <= t + 1e-12:
+                self._next_frame += self.fields_interval
+            due = True
+        return due
 
     def _row(self, problem: StepProblem) -> None:
         row = self.recorder.row(problem.t, problem.u.x.array, problem.v.x.array)

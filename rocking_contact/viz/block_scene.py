@@ -9,6 +9,10 @@ run, so that pictures at different instants compare. Displacements are amplified
 height) because a 0.01 rad tilt is invisible at true scale; the reference outline is
 drawn in grey.
 
+Colours: the field's range over the whole run between its 1st and 99th percentiles (the
+short stress peaks of impacts saturate), or ``clim``; arrows: scaled so that the 99th
+percentile of the contact forces over the run has a fixed length, longer ones are capped.
+
 Reactions: a dataset point array ``reaction`` (force vectors at the nodes, N) is drawn
 when the fields have one; otherwise the history columns ``RN_<node>`` (normal, along +y)
 and ``RX_<node>`` (tangential, along +x) at nodes whose position is known: O = (0, 0) and
@@ -96,12 +100,14 @@ class BlockScene(Scene):
         motion: where the block is at each instant.
         field: stress array to colour by, or None for a plain block.
         scale: displacement amplification; None for automatic.
+        clim: colour range of the field (Pa); None: 1st to 99th percentile over the run.
 
     """
 
     def __init__(self, data: Mapping[str, Any], history: Mapping[str, np.ndarray],
                  motion: BlockMotion, *, field: str | None, scale: float | None,
-                 times: np.ndarray | None = None):
+                 times: np.ndarray | None = None,
+                 clim: tuple[float, float] | None = None):
         super().__init__(data, history)
         geometry = (data.get("parameters") or {}).get("geometry") or {}
         self.b = float(geometry.get("half_width", 0.18))
@@ -109,16 +115,17 @@ class BlockScene(Scene):
         self.table = (float(geometry.get("table_left", -self.b)),
                       float(geometry.get("table_right", 3 * self.b)),
                       float(geometry.get("table_thickness", 0.08)))
-        self.motion, self.field = motion, field
+        self.motion, self.field, self.clim = motion, field, clim
         self._times = times
         self.scale = scale if scale is not None else self._auto_scale()
         self.mesh: Any = None
         self._ref_points = np.asarray(motion.reference.points, dtype=float)
         self.nodes = self._reaction_nodes()
-        peak = max((float(np.hypot(self.history.get(f"RN_{n}", 0.0),
-                                   self.history.get(f"RX_{n}", 0.0)).max())
-                    for n in self.nodes), default=0.0)
-        self.force_scale = ARROW_FRACTION * 2 * self.l / peak if peak > 0 else 0.0
+        magnitudes = [np.hypot(self.history.get(f"RN_{n}", 0.0), self.history.get(f"RX_{n}", 0.0))
+                      for n in self.nodes]
+        level = (float(np.percentile(np.concatenate([np.ravel(m) for m in magnitudes]), 99.0))
+                 if magnitudes else 0.0)
+        self.force_scale = ARROW_FRACTION * 2 * self.l / level if level > 0 else 0.0
 
     @property
     def times(self) -> np.ndarray:
@@ -178,7 +185,7 @@ class BlockScene(Scene):
     def _add_coloured_block(self) -> None:
         words, cmap, symmetric = FIELD_STYLE.get(self.field, (self.field, "viridis", False))
         first = self.motion.at(self.t_start)
-        lo, hi = self._range()
+        lo, hi = self.clim if self.clim is not None else self._range()
         self._divisor, unit = _unit(max(abs(lo), abs(hi)))
         on_points = self.field in first.point_data.keys()
         values = (first.point_data if on_points else first.cell_data)[self.field]
@@ -201,7 +208,7 @@ class BlockScene(Scene):
     def _range(self) -> tuple[float, float]:
         """The field's range over every output: pictures at any instant compare."""
         assert isinstance(self.motion, FieldMotion)  # only fields carry stresses
-        lo, hi = self.motion.series.value_range(self.field)
+        lo, hi = self.motion.series.value_range(self.field, percentile=99.0)
         return (lo, hi) if hi > lo else (lo - 1.0, hi + 1.0)
 
     def move(self, t: float) -> list[str]:
@@ -229,14 +236,21 @@ class BlockScene(Scene):
             idx = [self._nearest_point(p) for p in self.nodes.values()]
             heads = np.array([self.nodes[n] + self.scale * u[i]
                               for n, i in zip(self.nodes, idx)]).reshape(-1, 3)
-            forces = np.array([[self.value(f"RX_{n}", t), self.value(f"RN_{n}", t), 0.0]
+            # RN pushes the block up; RX is the force of the block on the table: the
+            # table's force on the block is (-RX, RN).
+            forces = np.array([[-self.value(f"RX_{n}", t), self.value(f"RN_{n}", t), 0.0]
                                for n in self.nodes]).reshape(-1, 3)
             scale = self.force_scale
-            lines = [f"{n}: RN {f[1]:9.1f}   RX {f[0]:9.1f}" for n, f in zip(self.nodes, forces)]
+            lines = [f"{n}: RN {f[1]:9.1f}   RX {-f[0]:9.1f}" for n, f in zip(self.nodes, forces)]
         if scale > 0 and np.any(forces != 0):
             vectors = forces * scale
+            cap = 1.5 * ARROW_FRACTION * 2 * self.l  # impact peaks: capped, value in the text
+            lengths = np.linalg.norm(vectors, axis=1, keepdims=True)
+            vectors = np.where(lengths > cap, vectors * cap / np.maximum(lengths, 1e-300),
+                               vectors)
             self.plotter.add_mesh(arrows(heads - vectors, vectors), color=ARROW_COLOUR,
                                   name="reactions")
         else:
             self.plotter.remove_actor("reactions")
-        return ["reactions on the block (N):", *lines] if lines else []
+        return ["contact forces (N): RN on the block,", "RX of the block on the table",
+                *lines] if lines else []

@@ -28,11 +28,26 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
                         help="instant of the screenshot in s (default: the first)")
     parser.add_argument("--movie", type=Path, metavar="FILE.gif|FILE.mp4",
                         help="write a movie offscreen instead of opening a window")
+    parser.add_argument("--clim", type=float, nargs=2, default=None, metavar=("LO", "HI"),
+                        help="colour range of the stress in Pa (default: its 1st to 99th "
+                             "percentile over the run; brief impact peaks saturate)")
     parser.add_argument("--fps", type=int, default=20, help="movie frames per second (default 20)")
     parser.add_argument("--frames", type=int, default=100,
                         help="movie frames, evenly spaced over the run (default 100)")
     parser.add_argument("--window-size", type=int, nargs=2, default=None, metavar=("W", "H"),
                         help="image size in pixels (default 900 900)")
+
+
+def _clim(values: list[float] | None) -> tuple[float, float] | None:
+    """The --clim pair, checked."""
+    from rocking_contact.viz import render
+
+    if values is None:
+        return None
+    lo, hi = values
+    if not hi > lo:
+        raise render.ViewError(f"--clim: {hi:g} is not above {lo:g}")
+    return lo, hi
 
 
 def _result_dir(arg: Path) -> Path:
@@ -57,7 +72,8 @@ def main(args: argparse.Namespace) -> int:
         if args.time is not None and args.screenshot is None:
             raise render.ViewError("--time goes with --screenshot")
         scene = render.open_scene(_result_dir(args.result),
-                                  render.ViewOptions(field=args.field, scale=args.scale))
+                                  render.ViewOptions(field=args.field, scale=args.scale,
+                                                     clim=_clim(args.clim)))
         if args.screenshot is None and args.movie is None:
             if sys.platform.startswith("linux") and not os.environ.get("DISPLAY") \
                     and not os.environ.get("WAYLAND_DISPLAY"):
@@ -70,7 +86,8 @@ def main(args: argparse.Namespace) -> int:
         if args.movie is not None:
             if args.screenshot is not None:  # a fresh scene: the screenshot's plotter is closed
                 scene = render.open_scene(_result_dir(args.result),
-                                          render.ViewOptions(field=args.field, scale=args.scale))
+                                          render.ViewOptions(field=args.field, scale=args.scale,
+                                                     clim=_clim(args.clim)))
             n = render.movie(scene, args.movie, frames=args.frames, fps=args.fps,
                              window_size=window)
             print(f"wrote {args.movie} ({n} frames)")

@@ -120,13 +120,14 @@ class FieldSeries:
         ref = self.reference
         return list(ref.point_data.keys()) + list(ref.cell_data.keys())
 
-    def value_range(self, name: str) -> tuple[float, float]:
-        """Smallest and largest value of array ``name`` over every output."""
-        lo, hi = np.inf, -np.inf
-        for i in range(self.times.size):
-            values = self.dataset(i).get_array(name)
-            lo, hi = min(lo, float(np.min(values))), max(hi, float(np.max(values)))
-        return lo, hi
+    def value_range(self, name: str, percentile: float = 100.0) -> tuple[float, float]:
+        """Range of array ``name`` over every output: its extremes, or with ``percentile``
+        below 100 the (100 - p)-th and p-th percentiles, so that the brief peaks of impacts
+        saturate instead of washing out the colours of the rest of the run."""
+        values = np.concatenate([np.asarray(self.dataset(i).get_array(name), float).ravel()
+                                 for i in range(self.times.size)])
+        return (float(np.percentile(values, 100.0 - percentile)),
+                float(np.percentile(values, percentile)))
 
 
 def displacement_3d(u: np.ndarray) -> np.ndarray:

@@ -39,11 +39,13 @@ class ViewOptions:
         field: stress to colour the block by; ``"auto"`` picks von Mises, then sigma_yy;
             ``"none"`` draws a plain block.
         scale: displacement amplification (None: automatic).
+        clim: colour range of the stress (Pa); None: its 1st to 99th percentile over the run.
 
     """
 
     field: str = "auto"
     scale: float | None = None
+    clim: tuple[float, float] | None = None
 
 
 def _pick_field(names: list[str], asked: str) -> str | None:
@@ -83,7 +85,7 @@ def open_scene(result_dir: Path, options: ViewOptions = ViewOptions()) -> Scene:
         names = [n for n in series.array_names() if n not in ("u", "reaction")]
         return BlockScene(data, history, FieldMotion(series),
                           field=_pick_field(names, options.field), scale=options.scale,
-                          times=series.times)
+                          times=series.times, clim=options.clim)
     if "DY_O" in history and "DY_A" in history:
         geometry = (data.get("parameters") or {}).get("geometry") or {}
         motion = RigidMotion(history, float(geometry.get("half_width", 0.18)),

@@ -165,3 +165,19 @@ def test_fields_open_in_pyvista(tmp_path):
     assert np.isclose(u[:, 1].max(), 0.0036, rtol=1e-3), "A lifted in the first state"
     assert np.asarray(mesh.point_data["von_mises"]).max() > 1e3
     assert (tmp_path / "fields.xdmf").exists()
+
+
+def test_fields_at_even_intervals_and_von_mises_is_a_norm(tmp_path):
+    """output.fields_interval gives a frame at the first step past each multiple of it, and
+    the projected von Mises stress never goes negative."""
+    import pyvista
+
+    case = rc.load_case("sdnv105_preload", {"output.fields_interval": 0.01})
+    rc.run(case, out=tmp_path, plots=False, quiet=True)
+    reader = pyvista.get_reader(str(tmp_path / "fields.pvd"))
+    times = np.asarray(reader.time_values)
+    # Start, 0.01 ... 0.05 (steps of 2.5 ms land on the multiples), and the end, 0.0575.
+    np.testing.assert_allclose(times, [0.0, 0.01, 0.02, 0.03, 0.04, 0.05, 0.0575], atol=1e-9)
+    for t in times:
+        reader.set_active_time_value(t)
+        assert np.asarray(reader.read()[0].point_data["von_mises"]).min() >= 0.0

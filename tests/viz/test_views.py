@@ -88,6 +88,7 @@ def test_view_command_writes_a_screenshot(block_dir, tmp_path, capsys):
     (["view", "{block}", "--movie", "{tmp}/m.gif", "--frames", "1"], "at least 2 frames"),
     (["view", "{block}", "--time", "0.1"], "--time goes with --screenshot"),
     (["view", "{block}", "--screenshot", "{out}", "--scale", "-1"], "must be > 0"),
+    (["view", "{block}", "--screenshot", "{out}", "--clim", "5", "1"], "--clim: 1 is not above 5"),
 ])
 def test_bad_input_is_one_line_and_exit_code_2(args, message, block_dir, tmp_path, capsys):
     names = {"missing": tmp_path / "nothing", "block": block_dir, "out": tmp_path / "s.png",

@@ -102,9 +102,34 @@ def _history_figure(spec: HistoryFigure, data: Mapping[str, Any],
         _our_collisions(ax, data.get("collisions") or [])
     _shade_impacts(ax, data.get("impacts") or [])  # after the time axis: needs its limits
     draw_markers(ax, [m for m in markers if m.column in columns], style.MarkerStyles())
+    _clip_spikes(ax, [np.asarray(history[name], dtype=float) for name in columns])
     ax.set(title=f"{data['case']}: {spec.title}", ylabel=spec.ylabel)
     style.place_legend(ax)
     return style.save_figure(fig, out_dir, spec.stem)
+
+
+#: a curve whose peak exceeds this many times its 99th percentile is clipped on the plot
+SPIKE_RATIO = 20.0
+
+
+def _clip_spikes(ax: Any, curves: Sequence[np.ndarray]) -> None:
+    """Keep the usual level of the curves readable when brief peaks dwarf it.
+
+    Impacts put forces of 1e6 N into a few samples of reactions that otherwise carry 1e3 N:
+    the y-axis then spans the 99th percentile of |y| (with a margin) and the text says how
+    far off scale the peaks go.
+    """
+    values = np.concatenate([np.abs(c[np.isfinite(c)]) for c in curves]) if curves else []
+    if len(values) == 0:
+        return
+    level, peak = float(np.percentile(values, 99.0)), float(values.max())
+    if level <= 0.0 or peak <= SPIKE_RATIO * level:
+        return
+    lo, hi = ax.get_ylim()
+    ax.set_ylim(max(lo, -1.4 * level), min(hi, 1.4 * level))
+    ax.text(0.99, 0.97, f"brief peaks off scale (up to {peak:.3g})",
+            transform=ax.transAxes, ha="right", va="top", fontsize=9, color="0.3",
+            bbox={"facecolor": "white", "edgecolor": "none", "alpha": 0.85})
 
 
 def _our_collisions(ax: Any, collisions: Sequence[Mapping[str, Any]]) -> None:

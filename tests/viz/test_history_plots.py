@@ -88,3 +88,26 @@ def test_kinetic_energy_alone_makes_no_energy_balance(tmp_path):
     written = {p.stem for p in plot_results({"case": "x"}, {"time": t, "EKIN_BLOCK": t},
                                             tmp_path)}
     assert written == {"kinetic_energy"}
+
+
+def test_brief_peaks_do_not_hide_the_usual_level():
+    """A reaction of 3.6 kN with one impact sample of 4 MN: the axis shows the 3.6 kN."""
+    from rocking_contact.viz import style
+    from rocking_contact.viz.history_plots import _clip_spikes
+
+    t = np.linspace(0.0, 0.3, 3001)
+    rn = np.full_like(t, 3600.0)
+    rn[1500] = 4.0e6
+    with style.figure_style():
+        fig, (ax,) = style.new_figure()
+        ax.plot(t, rn)
+        _clip_spikes(ax, [rn])
+        lo, hi = ax.get_ylim()
+        assert 3600.0 < hi < 6000.0
+        assert any("off scale" in text.get_text() for text in ax.texts)
+        # An ordinary curve keeps its automatic limits.
+        fig2, (ax2,) = style.new_figure()
+        ax2.plot(t, np.sin(t))
+        before = ax2.get_ylim()
+        _clip_spikes(ax2, [np.sin(t)])
+        assert ax2.get_ylim() == before and not ax2.texts

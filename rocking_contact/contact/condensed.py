@@ -44,6 +44,7 @@ import numpy as np
 from mpi4py import MPI
 from petsc4py import PETSc
 
+from rocking_contact.contact.counters import SolveCounters
 from rocking_contact.contact.kinematics import ContactGeometry, ContactKinematics
 from rocking_contact.contact.local import (
     LocalProblem,
@@ -77,7 +78,7 @@ class CondensedContact:
         lam: contact forces of the last accepted step (N), (N, T) per slave node.
         status: :class:`~rocking_contact.contact.local.Status` of each contact.
         iterations: Newton iterations of the last step attempt.
-        total_iterations, local_iterations, max_iterations_per_step: counters.
+        counters: iterations over the run (:class:`~.counters.SolveCounters`).
 
     """
 
@@ -98,10 +99,7 @@ class CondensedContact:
         self.idle = True
         self.released = False
         self.iterations = 0
-        self.total_iterations = 0
-        self.local_iterations = 0
-        self.max_iterations_per_step = 0
-        self.steps = 0
+        self.counters = SolveCounters()
         self.work_normal = 0.0
         self.work_tangential = 0.0
         self._geometry: ContactGeometry | None = None
@@ -188,7 +186,7 @@ class CondensedContact:
             dq = Hr @ self.kin.values(dx.array)
             local = self.local_solve(self.local_problem(W, q[rows] + dq, contacts),
                                      lam[rows])
-            self.local_iterations += local.iterations
+            self.counters.local += local.iterations
             lam = np.zeros_like(lam)
             lam[rows] = local.lam
             for j, z in enumerate(columns):
@@ -201,7 +199,7 @@ class CondensedContact:
             self.iterations += 1
         r.destroy()
         dx.destroy()
-        self.total_iterations += self.iterations
+        self.counters.end_step(self.iterations)
         if not converged:
             self._trial_lam = lam
             return False
@@ -227,8 +225,6 @@ class CondensedContact:
         self.work_normal += 0.5 * float((f0_n + f_n) @ du)
         self.work_tangential += 0.5 * float((f0_t + f_t) @ du)
         self._forces0_split = (f_n, f_t)
-        self.steps += 1
-        self.max_iterations_per_step = max(self.max_iterations_per_step, self.iterations)
 
     def columns(self, problem: StepProblem) -> dict[str, float]:
         """``RN_<P>``, ``RX_<P>`` (N) at the named base points, the number of closed and

@@ -42,12 +42,8 @@ class ContactModel:
 
     def statistics(self) -> dict[str, float]:
         """Counters of the contact solves (Newton iterations of a condensed treatment)."""
-        t = self.treatment
-        if t is None or not hasattr(t, "total_iterations"):
-            return {}
-        return {"contact_iterations": t.total_iterations,
-                "contact_local_iterations": t.local_iterations,
-                "contact_iterations_max_per_step": t.max_iterations_per_step}
+        counters = getattr(self.treatment, "counters", None)
+        return counters.timing() if counters is not None else {}
 
 
 def _table_kinematics(case: Any, body: ElasticBody) -> Any:

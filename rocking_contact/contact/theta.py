@@ -62,6 +62,7 @@ import scipy.sparse as sp
 from mpi4py import MPI
 from petsc4py import PETSc
 
+from rocking_contact.contact.counters import SolveCounters
 from rocking_contact.contact.friction_contact import (
     FrictionContactProblem,
     NewtonImpactFrictionLaw,
@@ -142,8 +143,8 @@ class MoreauJeanContact:
 
     Attributes:
         impulses: impulses of every contact at the last accepted step (2m, N.s).
-        iterations: coupled passes of the last step; ``total_iterations``,
-            ``local_iterations`` and ``max_iterations_per_step`` count over the run.
+        iterations: coupled passes of the last step; ``counters`` count over the run
+            (:class:`~.counters.SolveCounters`).
         work_normal, work_tangential: work of the impulses on the bodies since the
             release (J), ``sum P . (U_n + U_{n+1}) / 2`` (the kinetic-energy theorem of a
             step with a constant H), normal and tangential parts.
@@ -165,9 +166,7 @@ class MoreauJeanContact:
         self.impulses = np.zeros(2 * len(self.keys))
         self.h = math.nan
         self.iterations = 0
-        self.total_iterations = 0
-        self.local_iterations = 0
-        self.max_iterations_per_step = 0
+        self.counters = SolveCounters()
         self.work_normal = 0.0
         self.work_tangential = 0.0
         self.work_projection = 0.0
@@ -236,7 +235,7 @@ class MoreauJeanContact:
                 self._apply_columns(problem, Y) / h, self._apply(problem, x_free.array_r),
                 opts.law, self._U_before[0::2]), P, tol=opts.local_tolerance,
                 max_iterations=opts.local_iterations)
-            self.local_iterations += local.iterations
+            self.counters.local += local.iterations
             self._residual = local.residual
             if not local.converged:
                 break
@@ -264,8 +263,7 @@ class MoreauJeanContact:
             x_free.ghostUpdate(addv=PETSc.InsertMode.INSERT, mode=PETSc.ScatterMode.FORWARD)
         for vec in (residual, work, x_free):
             vec.destroy()
-        self.total_iterations += self.iterations
-        self.max_iterations_per_step = max(self.max_iterations_per_step, self.iterations)
+        self.counters.end_step(self.iterations)
         if converged:
             self._P = P
             self._lift = (self._projection(problem, x) if self.rigid is not None

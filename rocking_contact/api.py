@@ -20,6 +20,7 @@ from rocking_contact import results
 from rocking_contact.config import kind_runner, load_case
 from rocking_contact.post.references import compare, evaluate_all, format_table
 from rocking_contact.progress import Progress
+from rocking_contact.provenance import stack_versions
 from rocking_contact.results import RunResult, SolverFailure
 
 __all__ = ["load_case", "run", "format_table", "default_out_dir"]
@@ -37,7 +38,9 @@ def default_out_dir(case: Any) -> Path:
 
 
 def finish(case: Any, result: RunResult) -> RunResult:
-    """Add the case's ``[[quantity]]`` values and the reference checks to a result."""
+    """Add the case's ``[[quantity]]`` values, the reference checks and the stack the run
+    was computed with to a result."""
+    result.stack = dict(stack_versions(load_libraries=False))
     result.quantities.update(evaluate_all(case.quantity, result.history))
     step = getattr(case.time, "step", None)
     result.checks = compare(case.reference, result.quantities, step=step)

@@ -4,7 +4,8 @@ Every kind of case produces a :class:`RunResult`; :func:`write` puts it in a dir
 
 - ``results.json``: ``case``, ``kind``, ``status``, ``parameters`` (fully resolved),
   ``quantities`` (name -> value), ``impacts``, ``collisions``, ``checks``, ``timing``
-  (``wall_s``, ``steps``, ...) and kind-specific ``extra`` data;
+  (``wall_s``, ``steps``, ...), kind-specific ``extra`` data and the ``stack`` it ran on
+  (component -> version, :mod:`rocking_contact.provenance`);
 - ``history.csv``: a ``time`` column then one column per recorded quantity, named
   ``<COMPONENT>_<NODE>`` in Code_Aster style (``DX_NO2``, ``VX_NO2``, ``FN_NO1``);
 - plots of the main time histories (PNG).
@@ -39,6 +40,7 @@ class RunResult:
     timing: dict[str, Any] = field(default_factory=dict)
     extra: dict[str, Any] = field(default_factory=dict)
     status: str = "completed"
+    stack: dict[str, str] = field(default_factory=dict)
 
     @property
     def passed(self) -> bool:
@@ -60,6 +62,7 @@ class RunResult:
             "checks": self.checks,
             "timing": self.timing,
             "extra": self.extra,
+            "stack": self.stack,
         })
 
 

@@ -22,6 +22,7 @@ from typing import Any
 import numpy as np
 
 from rocking_contact import results
+from rocking_contact.provenance import NOT_LOADED, stack_versions
 from rocking_contact.report.document import (
     MISSING,
     Cell,
@@ -34,7 +35,6 @@ from rocking_contact.report.document import (
     number,
 )
 from rocking_contact.report.parameters import parameter_rows
-from rocking_contact.report.versions import stack_versions
 
 CHECK_HEADER = ["quantity", "reference", "source", "ours", "rel. error", "tolerance", "pass",
                 "note"]
@@ -301,6 +301,7 @@ def case_section(result: CaseResult, figures_dir: Path, *, views: bool) -> Secti
         f"Kind: {data.get('kind', '?')}. Status: {data.get('status', '?')}. "
         f"Checks: {passed} pass, {failed} fail, {info_only} for information. "
         f"Results: {result.directory}."))
+    blocks.append(Paragraph(stack_note(data.get("stack"), dict(stack_versions()))))
     blocks.append(parameters_table(case, data.get("parameters") or {}))
     if data.get("checks"):
         blocks.append(checks_table(case, data["checks"]))
@@ -364,12 +365,25 @@ def comparison_section(cases: Sequence[CaseResult], figures_dir: Path) -> Sectio
     return Section("comparisons", "Treatments compared", blocks)
 
 
+def stack_note(run: dict[str, str] | None, report: dict[str, str]) -> str:
+    """One sentence on the stack a run was computed with, against the report's own."""
+    if not run:
+        return "Stack: not recorded by this run (results written before runs recorded it)."
+    differ = [f"{name} {version} (report: {report.get(name, 'absent')})"
+              for name, version in run.items()
+              if version != NOT_LOADED and report.get(name) != version]
+    if not differ:
+        return "Stack: the run was computed with the versions listed at the end of the report."
+    return "Stack: the run was computed with another stack: " + "; ".join(differ) + "."
+
+
 def versions_section() -> Section:
     """The stack that made this report."""
     rows = [[Cell(name), Cell(version)] for name, version in stack_versions()]
     return Section("versions", "Software stack", [
-        Paragraph("Versions of the software this report was made with; a run made with "
-                  "another stack says so in its own directory."),
+        Paragraph("Versions of the software this report was made with. Every run records "
+                  "its own in results.json (stack); a case computed with other versions "
+                  "says so in its section."),
         Table("stack-versions", "Versions", ["component", "version"], rows)])
 
 

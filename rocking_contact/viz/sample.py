@@ -17,6 +17,7 @@ from typing import Any
 
 import numpy as np
 
+from rocking_contact.provenance import stack_versions
 from rocking_contact.results import HISTORY_FILE, RESULTS_FILE, write_history_csv
 from rocking_contact.viz.rigid import block_mesh, rigid_displacement
 
@@ -119,6 +120,7 @@ def write_sample(out_dir: Path, *, case: str = "sdnv105_sample", end: float = 0.
         "checks": _sample_checks(collisions, quantities),
         "timing": {"wall_s": 1.5, "steps": len(t) - 1, "newton_iterations": 3 * len(t)},
         "extra": {},
+        "stack": dict(stack_versions(load_libraries=False)),
     }
     if fields:
         data["extra"]["fields"] = "fields.pvd"

@@ -212,3 +212,31 @@ def test_missing_results_are_bad_input(results_dir, tmp_path, capsys):
                  "--out", str(tmp_path / "r")]) == 2
     err = capsys.readouterr().err
     assert "nosuchcase" in err and err.count("\n") == 1
+
+
+def test_runs_record_their_stack_and_the_report_compares_it(tree, results_dir):
+    from rocking_contact.provenance import NOT_LOADED, stack_versions
+    from rocking_contact.report.content import stack_note
+
+    own = dict(stack_versions())
+    for case, data in all_results(results_dir).items():
+        assert data["stack"]["numpy"] == own["numpy"], case
+        assert data["stack"]["rocking-contact"] == own["rocking-contact"], case
+        text = "".join(tree.find(f".//section[@id='case-{case}']").itertext())
+        assert "computed with the versions listed at the end of the report" in text, case
+    other = dict(own, numpy="0.0.1", **{"PETSc (library)": NOT_LOADED})
+    note = stack_note(other, own)
+    assert f"numpy 0.0.1 (report: {own['numpy']})" in note and "PETSc" not in note
+    assert "not recorded" in stack_note(None, own)
+
+
+def test_a_run_that_never_loads_petsc_records_so_without_loading_it():
+    import subprocess
+    import sys
+
+    code = ("import sys\nfrom rocking_contact.provenance import stack_versions\n"
+            "v = dict(stack_versions(load_libraries=False))\n"
+            "print(v['PETSc (library)'], 'petsc4py.PETSc' in sys.modules)")
+    out = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True,
+                         check=True).stdout.split("\n")[0]
+    assert out == "not loaded by this run False"

@@ -1,8 +1,10 @@
-"""Versions of the software stack, for the report.
+"""Versions of the software stack: what a run was computed with, what a report was made with.
 
-Installed distributions are read from their metadata (no import); PETSc and SLEPc, whose
-library versions differ from their Python bindings', are asked directly when petsc4py
-and slepc4py can be imported (after ``dolfinx_solver``, as the package requires).
+Installed distributions are read from their metadata (no import). PETSc and SLEPc, whose
+library versions differ from their Python bindings', are asked the library itself: a run
+records them only if it loaded them (a discrete case never imports PETSc, and recording its
+stack must not change that); the report imports them (after ``dolfinx_solver``, as the
+package requires) to describe the machine it was made on.
 """
 
 from __future__ import annotations
@@ -10,6 +12,7 @@ from __future__ import annotations
 import importlib
 import importlib.metadata as metadata
 import platform
+import sys
 
 #: (shown name, distribution) in the order the report lists them
 DISTRIBUTIONS: tuple[tuple[str, str], ...] = (
@@ -31,6 +34,10 @@ DISTRIBUTIONS: tuple[tuple[str, str], ...] = (
 )
 
 
+#: what a run that never loaded a compiled library records for it
+NOT_LOADED = "not loaded by this run"
+
+
 def _library_version(module: str, attribute: str) -> str | None:
     """``module.attribute.Sys.getVersion()`` as a dotted string, or None."""
     try:
@@ -41,8 +48,14 @@ def _library_version(module: str, attribute: str) -> str | None:
         return None
 
 
-def stack_versions() -> list[tuple[str, str]]:
-    """(component, version) pairs of the stack this process runs on."""
+def stack_versions(*, load_libraries: bool = True) -> list[tuple[str, str]]:
+    """(component, version) pairs of the stack this process runs on.
+
+    Args:
+        load_libraries: import petsc4py / slepc4py to ask their libraries; if False, a
+            library this process has not loaded is recorded as :data:`NOT_LOADED`.
+
+    """
     rows = [("Python", platform.python_version()),
             ("platform", f"{platform.system()} {platform.release()} {platform.machine()}")]
     for shown, dist in DISTRIBUTIONS:
@@ -52,6 +65,9 @@ def stack_versions() -> list[tuple[str, str]]:
             rows.append((shown, "not installed"))
     for shown, module, attribute in (("PETSc (library)", "petsc4py", "PETSc"),
                                      ("SLEPc (library)", "slepc4py", "SLEPc")):
+        if not load_libraries and f"{module}.{attribute}" not in sys.modules:
+            rows.append((shown, NOT_LOADED))
+            continue
         version = _library_version(module, attribute)
         rows.append((shown, version or "not available"))
     return rows

@@ -52,6 +52,8 @@ from dataclasses import dataclass
 
 import numpy as np
 
+from rocking_contact.contact.local import complementarity
+
 
 @dataclass(frozen=True)
 class NewtonImpactFrictionLaw:
@@ -166,37 +168,11 @@ def impulse_scale(problem: FrictionContactProblem, P: np.ndarray) -> float:
 
 def _alart_curnier(P: np.ndarray, U: np.ndarray, mu: np.ndarray,
                    rho: np.ndarray) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
-    """Alart-Curnier function and one element of its generalised derivatives.
-
-    Returns:
-        ``Phi`` (2m), ``A = dPhi/dP`` and ``B = dPhi/dU`` (2m x 2m, block diagonal).
-
-    """
-    n = len(P)
-    phi = np.empty(n)
-    A = np.zeros((n, n))
-    B = np.zeros((n, n))
-    for c in range(n // 2):
-        i, j = 2 * c, 2 * c + 1
-        sigma_n = P[i] - rho[c] * U[i]
-        if sigma_n > 0.0:  # closed: Phi_N = rho U_N
-            phi[i] = rho[c] * U[i]
-            B[i, i] = rho[c]
-        else:  # open: Phi_N = P_N
-            phi[i] = P[i]
-            A[i, i] = 1.0
-        radius = mu[c] * max(sigma_n, 0.0)
-        sigma_t = P[j] - rho[c] * U[j]
-        if abs(sigma_t) <= radius:  # stick: Phi_T = rho U_T
-            phi[j] = rho[c] * U[j]
-            B[j, j] = rho[c]
-        else:  # slip (or open): Phi_T = P_T - s r
-            s = math.copysign(1.0, sigma_t)
-            phi[j] = P[j] - s * radius
-            A[j, j] = 1.0
-            if sigma_n > 0.0:
-                A[j, i] = -s * mu[c]
-                B[j, i] = s * mu[c] * rho[c]
+    """Alart-Curnier function of the impulses, ``Phi`` (2m, N.s), with ``A = dPhi/dP`` and
+    ``B = dPhi/dU`` (2m x 2m, block diagonal): the function of the displacement-level
+    problem (:func:`rocking_contact.contact.local.complementarity`) with impulses for forces,
+    velocities for displacements and one weight ``rho`` (kg) per contact for both rows."""
+    phi, A, B, _ = complementarity(P, U, mu, np.column_stack([rho, rho]))
     return phi, A, B
 
 

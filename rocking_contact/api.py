@@ -16,12 +16,12 @@ import time
 from pathlib import Path
 from typing import Any
 
-from rocking_contact import results
+from rocking_contact import interrupt, results
 from rocking_contact.config import kind_runner, load_case
 from rocking_contact.post.references import compare, evaluate_all, format_table
 from rocking_contact.progress import Progress
 from rocking_contact.provenance import stack_versions
-from rocking_contact.results import RunResult, SolverFailure
+from rocking_contact.results import Interrupted, RunResult, SolverFailure
 
 __all__ = ["load_case", "run", "format_table", "default_out_dir"]
 
@@ -66,6 +66,8 @@ def run(
 
     Raises:
         SolverFailure: the run stopped early; what it computed is written to ``out`` first.
+        Interrupted: Ctrl-C (a :class:`SolverFailure`): the run stopped after the step
+            under way, its results so far written as for a failure.
 
     """
     module = kind_runner(case.case.kind)
@@ -78,11 +80,13 @@ def run(
         # fields) into the directory the results go to; None when nothing is written.
         kwargs = ({"out_dir": out_dir if write else None}
                   if "out_dir" in inspect.signature(module.run).parameters else {})
-        result = module.run(case, progress=progress, **kwargs)
+        with interrupt.deferred():
+            result = module.run(case, progress=progress, **kwargs)
+            stopped = interrupt.requested()
     except SolverFailure as exc:
         progress.close()
         if exc.partial is not None:
-            exc.partial.status = f"failed: {exc}"
+            exc.partial.status = exc.status
             exc.partial.timing.setdefault("wall_s", time.perf_counter() - t0)
             finish(case, exc.partial)
             if write and mpi_rank() == 0:
@@ -93,4 +97,7 @@ def run(
     finish(case, result)
     if write and mpi_rank() == 0:
         results.write(result, out_dir, plots=plots)
+    if stopped:  # a kind without step checks (the rigid block) finished anyway: stop here
+        raise Interrupted(f"interrupted at the end of the run (t = {case.time.end:g} s)",
+                          result)
     return result

@@ -4,7 +4,9 @@ Subcommands: ``list``, ``run``, ``validate`` here, and the ones in :data:`PLUGIN
 module with ``add_arguments(parser)`` and ``main(args) -> int`` (imported only when used,
 so that ``--help`` stays fast). Bad input (case file, ``--set``) prints one
 line and exits with code 2; a solver failure prints where it happened, keeps the results
-computed so far on disk and exits with code 1; ``validate`` exits with 1 when a check fails.
+computed so far on disk and exits with code 1 (``validate`` goes on with the next case);
+``validate`` exits with 1 when a check fails. Ctrl-C stops a run after the step under way,
+writes what it computed and exits with 130 (a second Ctrl-C stops at once).
 """
 
 from __future__ import annotations
@@ -16,6 +18,8 @@ from collections.abc import Sequence
 from pathlib import Path
 
 EXIT_OK, EXIT_FAILED, EXIT_BAD_INPUT = 0, 1, 2
+#: the shell's code for a process stopped by SIGINT (128 + 2)
+EXIT_INTERRUPTED = 130
 
 #: subcommand -> (module, one-line help). A module that is absent is not offered.
 PLUGINS: dict[str, tuple[str, str]] = {
@@ -133,13 +137,23 @@ def _cmd_validate(args: argparse.Namespace) -> int:
     import rocking_contact as rc
     from rocking_contact.api import mpi_rank
     from rocking_contact.config import shipped_cases
+    from rocking_contact.results import Interrupted, SolverFailure
 
     names = args.cases or list(shipped_cases())
     cases = [rc.load_case(name, args.overrides) for name in names]  # all inputs checked first
     failed: list[str] = []
     for case in cases:
-        result = rc.run(case, out=args.out / case.case.name, quiet=args.quiet,
-                        plots=not args.no_plots)
+        try:
+            result = rc.run(case, out=args.out / case.case.name, quiet=args.quiet,
+                            plots=not args.no_plots)
+        except Interrupted:
+            raise
+        except SolverFailure as exc:  # the next cases still run; this one failed
+            failed.append(case.case.name)
+            if mpi_rank() == 0:
+                print(f"{case.case.name}: error: solver failed: {exc} (results so far were "
+                      "written)\n", file=sys.stderr)
+            continue
         n_checks = sum(c["passed"] is not None for c in result.checks)
         if not result.passed or n_checks == 0:
             failed.append(case.case.name)
@@ -158,8 +172,9 @@ def _cmd_validate(args: argparse.Namespace) -> int:
 def main(argv: Sequence[str] | None = None) -> int:
     """Entry point of ``rocking-contact``; returns the process exit code."""
     args = _parser().parse_args(argv)
+    from rocking_contact.api import mpi_rank
     from rocking_contact.config import CaseError
-    from rocking_contact.results import SolverFailure
+    from rocking_contact.results import Interrupted, SolverFailure
 
     try:
         if args.command == "list":
@@ -177,12 +192,18 @@ def main(argv: Sequence[str] | None = None) -> int:
     except CaseError as exc:
         print(f"error: {exc}", file=sys.stderr)
         return EXIT_BAD_INPUT
+    except Interrupted as exc:
+        if mpi_rank() == 0:  # every rank stopped at the same step: one line is enough
+            print(f"{exc} (results so far were written)", file=sys.stderr)
+        return EXIT_INTERRUPTED
     except SolverFailure as exc:
-        print(f"error: solver failed: {exc} (results so far were written)", file=sys.stderr)
+        if mpi_rank() == 0:
+            print(f"error: solver failed: {exc} (results so far were written)",
+                  file=sys.stderr)
         return EXIT_FAILED
-    except KeyboardInterrupt:
+    except KeyboardInterrupt:  # a second Ctrl-C, or one outside a run
         print("interrupted", file=sys.stderr)
-        return 130
+        return EXIT_INTERRUPTED
     except BrokenPipeError:  # output piped into `head` and the like
         sys.stdout = open(os.devnull, "w")  # noqa: SIM115  (no flush error at exit)
         return EXIT_OK

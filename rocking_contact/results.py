@@ -76,6 +76,20 @@ class SolverFailure(RuntimeError):
         super().__init__(message)
         self.partial = partial
 
+    @property
+    def status(self) -> str:
+        """The ``status`` of the partial result."""
+        return f"failed: {self}"
+
+
+class Interrupted(SolverFailure):
+    """A run stopped on request (Ctrl-C, :mod:`rocking_contact.interrupt`) between two
+    steps; carries what was computed up to there."""
+
+    @property
+    def status(self) -> str:
+        return str(self)
+
 
 def _plain(obj: Any) -> Any:
     """Convert numpy scalars/arrays and non-finite floats to JSON-ready values."""

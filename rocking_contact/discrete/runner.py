@@ -9,6 +9,7 @@ from typing import Any
 
 import numpy as np
 
+from rocking_contact import interrupt
 from rocking_contact.config import as_dict
 from rocking_contact.discrete.case import COMPONENTS, DiscreteCase
 from rocking_contact.discrete.integrators import (
@@ -22,7 +23,7 @@ from rocking_contact.discrete.integrators import (
 from rocking_contact.discrete.system import DiscreteSystem, assemble, critical_step
 from rocking_contact.post import impacts as impact_post
 from rocking_contact.progress import Progress
-from rocking_contact.results import RunResult, SolverFailure
+from rocking_contact.results import Interrupted, RunResult, SolverFailure
 from rocking_contact.time_function import time_function_values
 
 #: history prefix of displacement, velocity and acceleration of a component
@@ -51,8 +52,11 @@ def make_integrator(case: DiscreteCase, system: DiscreteSystem, outputs: np.ndar
 
 
 def integrate(case: DiscreteCase, system: DiscreteSystem, progress: Progress | None = None,
-              base: Path | None = None) -> tuple[dict[str, np.ndarray], Integrator, str | None]:
-    """Step the case to its end; returns (history, integrator, failure message or None)."""
+              base: Path | None = None
+              ) -> tuple[dict[str, np.ndarray], Integrator, SolverFailure | None]:
+    """Step the case to its end, or until a step fails or Ctrl-C asks to stop; returns
+    (history, integrator, the failure to raise once the partial result is built, or None).
+    """
     dofs = output_dofs(case)
     outputs = system.rows([f"{n}.{c}" for n, c in dofs])
     n_steps, dt, t0 = case.time.n_steps, case.time.step, case.time.start
@@ -71,11 +75,14 @@ def integrate(case: DiscreteCase, system: DiscreteSystem, progress: Progress | N
         except NewmarkFailure as exc:
             rows = integrator.failed_rows  # type: ignore[attr-defined]
             chunks.append(Chunk(steps=rows[:, -1].astype(np.int64), rows=rows[:, :-1]))
-            failure = str(exc)
+            failure = SolverFailure(str(exc))
             break
         done += n
         if progress is not None:
             progress.update(t0 + done * dt)
+        if not final and interrupt.requested():
+            failure = Interrupted(str(interrupt.Stop(t0 + done * dt)))
+            break
     steps = np.concatenate([c.steps for c in chunks]) if chunks else np.zeros(0, np.int64)
     rows = np.concatenate([c.rows for c in chunks]) if chunks else np.zeros((0, 0))
     history: dict[str, np.ndarray] = {"time": t0 + dt * steps}
@@ -122,5 +129,6 @@ def run(case: DiscreteCase, *, progress: Progress | None = None,
                 "newton_iterations": integrator.newton_iterations},
     )
     if failure is not None:
-        raise SolverFailure(failure, result)
+        failure.partial = result
+        raise failure
     return result

@@ -23,6 +23,7 @@ from typing import Any
 import numpy as np
 from mpi4py import MPI
 
+from rocking_contact import interrupt
 from rocking_contact.config import as_dict
 from rocking_contact.contact import model as contact_model
 from rocking_contact.fem.body import ElasticBody
@@ -37,7 +38,7 @@ from rocking_contact.post.collisions import annotate as annotate_collisions
 from rocking_contact.post.collisions import iteration_statistics
 from rocking_contact.post.energy import summary as energy_summary
 from rocking_contact.progress import Progress
-from rocking_contact.results import HISTORY_FILE, RunResult, SolverFailure
+from rocking_contact.results import HISTORY_FILE, Interrupted, RunResult, SolverFailure
 from rocking_contact.solvers.driver import DriverStats, StepDriver, StepFailure, StepInfo
 from rocking_contact.solvers.history import History
 from rocking_contact.solvers.newton import NewtonOptions, NewtonSolver
@@ -168,6 +169,10 @@ def run(case: BlockCase, *, progress: Progress | None = None, out_dir: Path | No
     try:
         result = simulate(case, body, contributions=model.contributions,
                           correctors=model.correctors, progress=progress, out_dir=out_dir)
+    except Interrupted as exc:
+        if exc.partial is not None:
+            finish_contact(case, exc.partial, model)
+        raise
     except SolverFailure as exc:
         # One line: where (the driver's message) and which contacts were active.
         state = model.describe()
@@ -269,10 +274,14 @@ def simulate(case: BlockCase, body: ElasticBody, *, contributions: Sequence[Cont
         setup = time.perf_counter() - t_start
         output.record(problem, None)
         driver.observers.append(output.record)
+        driver.observers.append(lambda p, info: interrupt.check(info.t, comm))
         driver.run(time_steps(case))
     except StepFailure as exc:
         output.finish(problem)
         raise SolverFailure(str(exc), result(f"failed: {exc}")) from exc
+    except interrupt.Stop as exc:
+        output.finish(problem)
+        raise Interrupted(str(exc), result(str(exc))) from None
     output.finish(problem)
     solver.destroy()
     timing["setup_s"] = setup

@@ -1,0 +1,78 @@
+"""Ctrl-C during a run: finish the step under way, keep what was computed, stop.
+
+A ``KeyboardInterrupt`` raised at an arbitrary bytecode would land inside a PETSc callback
+(residual, Jacobian), where petsc4py turns it into a failed solve: the step driver would
+then halve the step until it gives up and report a solver failure. Instead, while
+:func:`deferred` is active the first SIGINT only records the request; the step loops ask
+:func:`requested` between steps and stop with :class:`~rocking_contact.results.Interrupted`,
+which carries the partial result like any failure. A second SIGINT raises
+``KeyboardInterrupt`` at once, for a run that does not reach its next check.
+
+Under MPI every rank must stop after the same step: :func:`requested` with a communicator
+reduces the request over it (a collective call, so every rank asks at the same point).
+"""
+
+from __future__ import annotations
+
+import signal
+import threading
+from collections.abc import Iterator
+from contextlib import contextmanager
+from typing import Any
+
+_state = {"requested": False}
+
+
+class Stop(Exception):
+    """Raised by a step loop between two steps when a stop was requested.
+
+    Attributes:
+        t: simulated time reached (s), the end of the last completed step.
+
+    """
+
+    def __init__(self, t: float):
+        super().__init__(f"interrupted at t = {t:.9g} s")
+        self.t = t
+
+
+def request() -> None:
+    """Ask the running case to stop after its current step (what the SIGINT handler does)."""
+    _state["requested"] = True
+
+
+def requested(comm: Any = None) -> bool:
+    """Whether a stop was asked for; with an MPI communicator, on any of its ranks."""
+    flag = _state["requested"]
+    if comm is not None and comm.size > 1:
+        from mpi4py import MPI
+
+        flag = bool(comm.allreduce(flag, op=MPI.LOR))
+    return flag
+
+
+def check(t: float, comm: Any = None) -> None:
+    """Raise :class:`Stop` at simulated time ``t`` (s) if a stop was requested."""
+    if requested(comm):
+        raise Stop(t)
+
+
+def _handler(signum: int, frame: Any) -> None:
+    if _state["requested"]:
+        raise KeyboardInterrupt
+    request()
+
+
+@contextmanager
+def deferred() -> Iterator[None]:
+    """Within the block, Ctrl-C asks for a stop instead of raising (main thread only)."""
+    _state["requested"] = False
+    if threading.current_thread() is not threading.main_thread():
+        yield
+        return
+    previous = signal.signal(signal.SIGINT, _handler)
+    try:
+        yield
+    finally:
+        signal.signal(signal.SIGINT, previous)
+        _state["requested"] = False

@@ -1,0 +1,89 @@
+"""Ctrl-C: the run stops after the step under way, keeps what it computed, exits with 130."""
+
+import json
+import os
+import signal
+import subprocess
+import sys
+import time
+from pathlib import Path
+
+import pytest
+
+import rocking_contact as rc
+from rocking_contact import interrupt
+from rocking_contact.cli import EXIT_INTERRUPTED, main
+from rocking_contact.config import shipped_cases
+from rocking_contact.progress import Progress
+from rocking_contact.results import Interrupted, SolverFailure, read_history_csv
+
+CLI = Path(sys.executable).parent / "rocking-contact"
+
+
+class AskToStop(Progress):
+    """A progress bar that presses Ctrl-C at its first update (what the handler does)."""
+
+    def update(self, t, info=""):
+        interrupt.request()
+
+
+def test_discrete_run_stops_between_chunks_with_its_partial_history():
+    from rocking_contact.discrete.runner import run
+
+    case = rc.load_case("sdnd101a", {"time.step": 1e-5})  # 50000 steps, 25 chunks
+    with interrupt.deferred(), pytest.raises(Interrupted) as info:
+        run(case, progress=AskToStop(0.0, 0.5, enabled=False))
+    partial = info.value.partial
+    assert isinstance(info.value, SolverFailure)  # callers that keep partial results do here
+    assert str(info.value).startswith("interrupted at t = ")
+    assert 0.0 < partial.history["time"][-1] < 0.5
+    assert not interrupt.requested()  # the request does not outlive the run
+
+
+def test_a_second_ctrl_c_raises_at_once():
+    with interrupt.deferred():
+        os.kill(os.getpid(), signal.SIGINT)
+        time.sleep(0.05)
+        assert interrupt.requested()
+        with pytest.raises(KeyboardInterrupt):
+            os.kill(os.getpid(), signal.SIGINT)
+            time.sleep(0.05)
+
+
+def test_validate_goes_on_after_a_failing_case(tmp_path, capsys):
+    bad = tmp_path / "bad.toml"
+    bad.write_text(f'extends = "{shipped_cases()["sdnd101a"]}"\n[case]\nname = "bad"\n'
+                   '[solver]\nscheme = "newmark"\nnewton_max_iter = 3\nnewton_tol = 1e-30\n')
+    code = main(["validate", str(bad), "sdnd102c", "--out", str(tmp_path / "r"), "-q",
+                 "--no-plots"])
+    captured = capsys.readouterr()
+    assert code == 1
+    assert "bad: error: solver failed" in captured.err and "FAILED: bad" in captured.out
+    assert "sdnd102c" in captured.out and "sdnd102c" not in captured.out.split("FAILED:")[1]
+    assert json.loads((tmp_path / "r" / "bad" / "results.json").read_text())["status"] \
+        .startswith("failed")
+    assert (tmp_path / "r" / "sdnd102c" / "results.json").is_file()
+
+
+def test_ctrl_c_on_a_block_run_keeps_its_results(tmp_path):
+    """A real SIGINT in the middle of a FEM run (PETSc callbacks under way)."""
+    out = tmp_path / "d"
+    proc = subprocess.Popen([str(CLI), "run", "sdnv105d", "--set", "time.end=1.0", "--out",
+                             str(out), "-q", "--no-plots"],
+                            stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True)
+    history = out / "history.csv"
+    deadline = time.monotonic() + 240
+    while time.monotonic() < deadline and proc.poll() is None:
+        if history.is_file() and history.read_text().count("\n") > 120:
+            break
+        time.sleep(0.2)
+    assert proc.poll() is None, proc.communicate()
+    proc.send_signal(signal.SIGINT)
+    _, err = proc.communicate(timeout=120)
+    assert proc.returncode == EXIT_INTERRUPTED, err
+    assert "interrupted at t = " in err and "results so far were written" in err
+    assert "solver failed" not in err and "Traceback" not in err
+    data = json.loads((out / "results.json").read_text())
+    assert data["status"].startswith("interrupted at t = ")
+    t = read_history_csv(history)["time"]
+    assert 0.01 < t[-1] < 1.0 and data["collisions"] is not None

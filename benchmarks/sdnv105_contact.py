@@ -97,7 +97,8 @@ def table(r: dict[str, Any]) -> str:
     rows.append(f"steps {tm.get('steps')} (Code_Aster {ca_steps or '—'}), Newton iterations "
                 f"per step {tm.get('iterations_per_step_mean', math.nan):.2f} mean / "
                 f"{tm.get('iterations_per_step_max', math.nan):.0f} max, halvings "
-                f"{tm.get('halvings')}, wall {tm.get('wall_s', math.nan):.1f} s, "
+                f"{tm.get('halvings')}, refined {tm.get('refined_steps', 0)}, "
+                f"wall {tm.get('wall_s', math.nan):.1f} s, "
                 f"dofs {r['dofs']}, energy residual "
                 f"{r['energy'].get('residual_final', math.nan):.3g} J, status {r['status']}")
     return "\n".join(rows)

@@ -117,6 +117,8 @@ def _convert(tp: Any, value: Any, key: str, file: str) -> Any:
         args = [a for a in typing.get_args(tp) if a is not type(None)]
         if value is None:
             return None
+        if len(args) == 1:  # optional: the inner type's own error is the useful one
+            return _convert(args[0], value, key, file)
         for arg in args:
             try:
                 return _convert(arg, value, key, file)

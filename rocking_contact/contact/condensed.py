@@ -208,6 +208,13 @@ class CondensedContact:
         self._trial_status = self._status(lam, q, geometry)
         return True
 
+    def contact_changes(self, problem: StepProblem) -> int:
+        """Contacts that closed or opened in the step under way (trial against committed)."""
+        if self.idle:
+            return 0
+        return int(np.count_nonzero((self._trial_status != Status.OPEN)
+                                    != (self.status != Status.OPEN)))
+
     def accept(self, problem: StepProblem) -> None:
         """Commit the forces; accumulate the work of the contact forces."""
         if self.idle:

@@ -249,6 +249,12 @@ class PenaltySprings:
                           addv=PETSc.InsertMode.ADD_VALUES)
         jac.assemble()
 
+    def contact_changes(self, problem: StepProblem) -> int:
+        """Springs that engaged or let go in the step under way (trial against committed)."""
+        if self._idle:
+            return 0
+        return int(np.count_nonzero((self.trial_normal > 0.0) != (self.normal > 0.0)))
+
     def accept(self, problem: StepProblem) -> None:
         """Commit the state rows; accumulate the springs' work on the block."""
         if self._idle:

@@ -90,6 +90,24 @@ class Window:
 
 
 @dataclass(kw_only=True)
+class Refine:
+    """``[time.refine]``: small steps wherever a contact closes or opens.
+
+    A step longer than ``step`` in which a contact closes or opens is taken again from its
+    start with steps of ``step`` (scheme alpha ``alpha``), and the steps stay that small
+    until ``hold`` after the last such change: a collision window placed by the events,
+    where the hand-placed ``[[time.window]]``s did not foresee one.
+    """
+
+    step: float = param(unit="s", check=POSITIVE, doc="step around contact changes")
+    alpha: float | None = param(None, check=ALPHA_RANGE,
+                                doc="alpha of alpha_newmark / hht in the refined steps")
+    hold: float = param(unit="s", check=NONNEGATIVE,
+                        doc="how long the steps stay small after the last contact change")
+    enabled: bool = param(True, doc="false turns off a refinement inherited by `extends`")
+
+
+@dataclass(kw_only=True)
 class BlockTime:
     """``[time]``: span, base step and windows."""
 
@@ -97,6 +115,7 @@ class BlockTime:
     end: float = param(unit="s", check=FINITE)
     step: float = param(unit="s", check=POSITIVE, doc="step outside windows")
     window: list[Window] = param(default_factory=list)
+    refine: Refine | None = param(None, doc="automatic small steps at contact changes")
 
     def validate(self) -> None:
         if self.end <= self.start:
@@ -206,3 +225,11 @@ class BlockCase(BlockModel, CaseFile):
             if w.alpha is not None and self.scheme.type not in ("alpha_newmark", "hht"):
                 raise ValueError(f"time.window[{i}].alpha: only for scheme.type "
                                  f"'alpha_newmark' or 'hht', not {self.scheme.type!r}")
+        refine = self.time.refine
+        if refine is not None and refine.enabled:
+            if self.scheme.type == "theta":
+                raise ValueError("time.refine: the theta scheme's velocity-level contact takes "
+                                 "contact changes in any step (set time.refine.enabled = false)")
+            if refine.alpha is not None and self.scheme.type not in ("alpha_newmark", "hht"):
+                raise ValueError(f"time.refine.alpha: only for scheme.type 'alpha_newmark' or "
+                                 f"'hht', not {self.scheme.type!r}")

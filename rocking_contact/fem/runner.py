@@ -39,7 +39,13 @@ from rocking_contact.post.collisions import iteration_statistics
 from rocking_contact.post.energy import summary as energy_summary
 from rocking_contact.progress import Progress
 from rocking_contact.results import HISTORY_FILE, Interrupted, RunResult, SolverFailure
-from rocking_contact.solvers.driver import DriverStats, StepDriver, StepFailure, StepInfo
+from rocking_contact.solvers.driver import (
+    DriverStats,
+    Refinement,
+    StepDriver,
+    StepFailure,
+    StepInfo,
+)
 from rocking_contact.solvers.history import History
 from rocking_contact.solvers.newton import NewtonOptions, NewtonSolver
 from rocking_contact.solvers.step import Contribution, Corrector, StepProblem
@@ -78,6 +84,14 @@ def time_steps(case: BlockCase) -> Iterator[tuple[float, Scheme]]:
         scheme = case.scheme.scheme(alpha)
         for t1 in seg.times():
             yield float(t1), scheme
+
+
+def refinement(case: BlockCase) -> Refinement | None:
+    """The ``[time.refine]`` of the case for the step driver (None if absent)."""
+    r = case.time.refine
+    if r is None or not r.enabled:
+        return None
+    return Refinement(step=r.step, scheme=case.scheme.scheme(r.alpha), hold=r.hold)
 
 
 def newton_options(case: BlockCase) -> NewtonOptions:
@@ -226,7 +240,8 @@ def simulate(case: BlockCase, body: ElasticBody, *, contributions: Sequence[Cont
     problem = StepProblem(body, contributions=contributions, correctors=correctors,
                           t0=case.time.start)
     solver = NewtonSolver(problem, prefix=PREFIX, options=newton_options(case))
-    driver = StepDriver(problem, solver, max_halvings=case.solver.max_halvings)
+    driver = StepDriver(problem, solver, max_halvings=case.solver.max_halvings,
+                        refine=refinement(case))
     extra: dict[str, Any] = {
         "dofs": body.n_global, "ranks": comm.size, "kinematics": body.kinematics_name,
         "scheme": case.scheme.scheme().describe(),
@@ -239,6 +254,7 @@ def simulate(case: BlockCase, body: ElasticBody, *, contributions: Sequence[Cont
         stats = driver.stats
         timing.update({"wall_s": time.perf_counter() - t_start, "steps": stats.steps,
                        "newton_iterations": stats.newton_iterations, "halvings": stats.halvings,
+                       "refined_steps": stats.refined,
                        "jacobian_builds": problem.jacobian_builds})
         return RunResult(case=case.case.name, kind=case.case.kind, parameters=as_dict(case),
                          history=output.history.columns() if output.history.names else {},

@@ -6,8 +6,10 @@ on gaps of 1e-12 m): after them the partitions drift apart by up to 1e-8 m, far 
 the collision instants can see.
 
 A (Lagrange, a Corrector) runs over two collisions; B (shock springs, a Contribution) to
-the first one. Every rank gathers the contact nodes and solves the same local problem, so
-the active sets cannot differ between partitions.
+the first one; A without its collision window to the first one, where the landing in a long
+step is refined (``[time.refine]``: both partitions take the same small steps). Every rank
+gathers the contact nodes and solves the same local problem, so the active sets cannot
+differ between partitions.
 """
 
 import json
@@ -26,21 +28,34 @@ pytestmark = pytest.mark.mpi
 
 MPIEXEC = Path(sys.executable).parent / "mpiexec"
 RUNS = {
-    "sdnv105a": {"time.end": 0.15, "collisions.windows": [[0.0, 0.15], [0.10, 0.15]]},
-    "sdnv105b": {"time.end": 0.0575, "collisions.windows": [[0.0, 0.0575]]},
+    "sdnv105a": ("sdnv105a", {"time.end": 0.15,
+                              "collisions.windows": [[0.0, 0.15], [0.10, 0.15]]}),
+    "sdnv105b": ("sdnv105b", {"time.end": 0.0575, "collisions.windows": [[0.0, 0.0575]]}),
+    "sdnv105a-refined": ("sdnv105a", {
+        "time.end": 0.0575, "collisions.windows": [[0.0, 0.0575]],
+        "time.window": [{"start": 0.0, "end": 0.0025, "step": 1e-5, "alpha": -0.1}]}),
 }
+
+
+def _toml(value):
+    """A value as ``--set`` reads it (TOML: inline tables are ``{key = value}``)."""
+    if isinstance(value, dict):
+        return "{" + ", ".join(f"{k} = {_toml(v)}" for k, v in value.items()) + "}"
+    if isinstance(value, list):
+        return "[" + ", ".join(_toml(v) for v in value) + "]"
+    return json.dumps(value)
 
 
 def _sets(overrides):
     out = []
     for key, value in overrides.items():
-        out += ["--set", f"{key}={json.dumps(value)}"]
+        out += ["--set", f"{key}={_toml(value)}"]
     return out
 
 
-@pytest.mark.parametrize("name", sorted(RUNS))
-def test_two_ranks_reproduce_the_serial_collisions(name, tmp_path):
-    overrides = RUNS[name]
+@pytest.mark.parametrize("run", sorted(RUNS))
+def test_two_ranks_reproduce_the_serial_collisions(run, tmp_path):
+    name, overrides = RUNS[run]
     serial = rc.run(rc.load_case(name, overrides), out=tmp_path / "serial", plots=False,
                     quiet=True)
     env = dict(os.environ, OMP_NUM_THREADS="1")
@@ -51,6 +66,7 @@ def test_two_ranks_reproduce_the_serial_collisions(name, tmp_path):
     assert done.returncode == 0, done.stderr[-3000:]
     parallel = json.loads((tmp_path / "mpi" / "results.json").read_text())
     assert parallel["extra"]["ranks"] == 2
+    assert parallel["timing"]["refined_steps"] == serial.timing["refined_steps"]
     assert len(parallel["collisions"]) == len(serial.collisions) == len(
         overrides["collisions.windows"])
     for p, s in zip(parallel["collisions"], serial.collisions):

@@ -142,6 +142,10 @@ def test_history_is_streamed_before_a_failure(tmp_path):
      "time.window[0].alpha"),
     ({"mesh.layout": "fine"}, "mesh.layout"),
     ({"scheme.alpha": -0.5}, "scheme.alpha"),
+    ({"time.refine": {"step": 1e-5}}, "time.refine.hold"),
+    ({"time.refine": {"step": 0.0, "hold": 0.0}}, "time.refine.step"),
+    ({"time.refine": {"step": 1e-5, "hold": 0.0, "alpha": -0.2}}, "time.refine.alpha"),
+    ({"scheme.type": "theta", "time.refine": {"step": 1e-5, "hold": 0.0}}, "time.refine"),
 ])
 def test_bad_input_is_one_line(override, key):
     with pytest.raises(CaseError) as info:

@@ -221,15 +221,14 @@ class BlockCase(BlockModel, CaseFile):
             if not c.components:
                 raise ValueError(f"constraint[{i}].components: empty (allowed: DX, DY)")
         check_against_model(self, points, curve_names(self.mesh))
-        for i, w in enumerate(self.time.window):
-            if w.alpha is not None and self.scheme.type not in ("alpha_newmark", "hht"):
-                raise ValueError(f"time.window[{i}].alpha: only for scheme.type "
-                                 f"'alpha_newmark' or 'hht', not {self.scheme.type!r}")
+        alphas = [(f"time.window[{i}].alpha", w.alpha) for i, w in enumerate(self.time.window)]
         refine = self.time.refine
         if refine is not None and refine.enabled:
             if self.scheme.type == "theta":
                 raise ValueError("time.refine: the theta scheme's velocity-level contact takes "
                                  "contact changes in any step (set time.refine.enabled = false)")
-            if refine.alpha is not None and self.scheme.type not in ("alpha_newmark", "hht"):
-                raise ValueError(f"time.refine.alpha: only for scheme.type 'alpha_newmark' or "
-                                 f"'hht', not {self.scheme.type!r}")
+            alphas.append(("time.refine.alpha", refine.alpha))
+        for key, alpha in alphas:
+            if alpha is not None and self.scheme.type not in ("alpha_newmark", "hht"):
+                raise ValueError(f"{key}: only for scheme.type 'alpha_newmark' or 'hht', "
+                                 f"not {self.scheme.type!r}")

@@ -208,6 +208,8 @@ def finish_contact(case: BlockCase, result: RunResult, model: contact_model.Cont
         result.extra["energy"] = energy
         result.quantities["energy.residual.final"] = energy["residual_final"]
         result.quantities["energy.residual.max_abs"] = energy["residual_max_abs"]
+        if "ETOT_rise_max" in energy:
+            result.quantities["energy.rise.max"] = energy["ETOT_rise_max"]
     result.timing.update(model.statistics())
     result.timing.update(iteration_statistics(result.history))
 

@@ -9,7 +9,6 @@ import pytest
 import rocking_contact as rc
 from rocking_contact.results import SolverFailure, read_history_csv
 
-
 # The schemes' energy identities on the 1 ms grid itself: without the release window the
 # pivot O chatters in the first steps, which [time.refine] would take again with 10 us steps.
 FIXED_GRID = {"time.refine.enabled": False}

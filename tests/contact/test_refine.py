@@ -36,6 +36,7 @@ def test_landing_in_a_long_step_is_taken_again_with_small_steps(runs):
     assert np.allclose(h["DT"][at_impact], 1e-5)
     # The refined steps are the case's own (alpha -0.2): no energy appears.
     assert h["ETOT"].max() - h["ETOT"][0] <= 1e-4
+    assert q["energy.rise.max"] == pytest.approx(max(h["ETOT"].max() - h["ETOT"][0], 0.0))
 
 
 def test_without_refinement_the_impact_is_lost_in_the_long_step(runs):

@@ -47,6 +47,13 @@ def finish(case: Any, result: RunResult) -> RunResult:
     return result
 
 
+def _print_warnings(result: RunResult) -> None:
+    """One line on stderr per warning of the run (rank 0), even when quiet."""
+    if mpi_rank() == 0:
+        for warning in result.warnings:
+            print(f"warning: {result.case}: {warning}", file=sys.stderr)
+
+
 def run(
     case: Any,
     *,
@@ -89,12 +96,14 @@ def run(
             exc.partial.status = exc.status
             exc.partial.timing.setdefault("wall_s", time.perf_counter() - t0)
             finish(case, exc.partial)
+            _print_warnings(exc.partial)
             if write and mpi_rank() == 0:
                 results.write(exc.partial, out_dir, plots=plots)
         raise
     progress.close()
     result.timing.setdefault("wall_s", time.perf_counter() - t0)
     finish(case, result)
+    _print_warnings(result)
     if write and mpi_rank() == 0:
         results.write(result, out_dir, plots=plots)
     if stopped:  # a kind without step checks (the rigid block) finished anyway: stop here

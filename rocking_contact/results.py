@@ -5,7 +5,8 @@ Every kind of case produces a :class:`RunResult`; :func:`write` puts it in a dir
 - ``results.json``: ``case``, ``kind``, ``status``, ``parameters`` (fully resolved),
   ``quantities`` (name -> value), ``impacts``, ``collisions``, ``checks``, ``timing``
   (``wall_s``, ``steps``, ...), kind-specific ``extra`` data and the ``stack`` it ran on
-  (component -> version, :mod:`rocking_contact.provenance`);
+  (component -> version, :mod:`rocking_contact.provenance`) and ``warnings`` (sentences
+  about the run that no reference check covers, e.g. energy created by the numerics);
 - ``history.csv``: a ``time`` column then one column per recorded quantity, named
   ``<COMPONENT>_<NODE>`` in Code_Aster style (``DX_NO2``, ``VX_NO2``, ``FN_NO1``);
 - plots of the main time histories (PNG).
@@ -41,6 +42,7 @@ class RunResult:
     extra: dict[str, Any] = field(default_factory=dict)
     status: str = "completed"
     stack: dict[str, str] = field(default_factory=dict)
+    warnings: list[str] = field(default_factory=list)
 
     @property
     def passed(self) -> bool:
@@ -63,6 +65,7 @@ class RunResult:
             "timing": self.timing,
             "extra": self.extra,
             "stack": self.stack,
+            "warnings": self.warnings,
         })
 
 

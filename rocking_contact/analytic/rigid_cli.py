@@ -134,8 +134,6 @@ def main(args: argparse.Namespace) -> int:
     for event in result.extra["events"]:
         print(f"event: {event['kind']} at t = {event['time']:.8f} s "
               f"({event['corner'] or 'flat'}) {event['note']}")
-    for warning in result.extra["warnings"]:
-        print(f"warning: {warning}")
     print(f"outcome: {result.extra['outcome']}; collisions list and history: "
           f"{result.extra['level']} level (history: {result.extra['history_level']} equation)")
     if result.checks and not args.quiet:

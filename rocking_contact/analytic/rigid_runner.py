@@ -288,7 +288,6 @@ def run(case: RigidCase, *, progress: Progress | None = None) -> RunResult:
         "history_level": history_level,
         "outcome": motion.outcome,
         "events": [vars(e) for e in motion.events],
-        "warnings": warnings,
         "levels": {level: {"restitution": s.restitution,
                            "impacts": collisions_of(s),
                            "lifts": [vars(lift) for lift in s.lifts]}
@@ -300,7 +299,7 @@ def run(case: RigidCase, *, progress: Progress | None = None) -> RunResult:
         case=case.case.name, kind=case.case.kind, parameters=as_dict(case),
         history=motion.history, quantities=quantities, collisions=collisions_of(chosen),
         extra=extra, timing={"wall_s": time.perf_counter() - t_wall,
-                             "steps": len(motion.history["time"])})
+                             "steps": len(motion.history["time"])}, warnings=warnings)
 
 
 # ---------------------------------------------------------------------------------------

@@ -36,6 +36,7 @@ from rocking_contact.geometry.layout import BLOCK
 from rocking_contact.geometry.load import create_block_mesh
 from rocking_contact.post.collisions import annotate as annotate_collisions
 from rocking_contact.post.collisions import iteration_statistics
+from rocking_contact.post.energy import rise_warning
 from rocking_contact.post.energy import summary as energy_summary
 from rocking_contact.progress import Progress
 from rocking_contact.results import HISTORY_FILE, Interrupted, RunResult, SolverFailure
@@ -210,6 +211,9 @@ def finish_contact(case: BlockCase, result: RunResult, model: contact_model.Cont
         result.quantities["energy.residual.max_abs"] = energy["residual_max_abs"]
         if "ETOT_rise_max" in energy:
             result.quantities["energy.rise.max"] = energy["ETOT_rise_max"]
+        warning = rise_warning(energy)
+        if warning:
+            result.warnings.append(warning)
     result.timing.update(model.statistics())
     result.timing.update(iteration_statistics(result.history))
 

@@ -301,6 +301,7 @@ def case_section(result: CaseResult, figures_dir: Path, *, views: bool) -> Secti
         f"Kind: {data.get('kind', '?')}. Status: {data.get('status', '?')}. "
         f"Checks: {passed} pass, {failed} fail, {info_only} for information. "
         f"Results: {result.directory}."))
+    blocks += [Paragraph(f"Warning: {w}") for w in data.get("warnings") or []]
     blocks.append(Paragraph(stack_note(data.get("stack"), dict(stack_versions()))))
     blocks.append(parameters_table(case, data.get("parameters") or {}))
     if data.get("checks"):

@@ -326,3 +326,15 @@ def test_cli_bad_input_is_one_line_and_exit_2(tmp_path, capsys, override):
     assert code == 2
     assert err.startswith("error: ") and "\n" not in err
     assert override.split("=")[0] in err
+
+
+def test_cli_warns_when_the_block_would_slide(tmp_path, capsys):
+    """|RX|/RN of the pivot reaches 0.3212 in flight: a friction of 0.3 cannot hold it."""
+    code = cli.main(["rigid", "--quiet", "--no-plots", "--out", str(tmp_path),
+                     "--set", "rigid.friction=0.3"])
+    err = capsys.readouterr().err.splitlines()
+    assert code == 0
+    assert len(err) == 1 and err[0].startswith("warning: sdnv105_rigid: |RX|/RN reaches 0.32")
+    assert "would slide" in err[0]
+    data = json.loads((tmp_path / "results.json").read_text())
+    assert data["warnings"] == [err[0].removeprefix("warning: sdnv105_rigid: ")]

@@ -43,3 +43,23 @@ def test_without_refinement_the_impact_is_lost_in_the_long_step(runs):
     q = runs["off"].quantities
     assert runs["off"].timing["refined_steps"] == 0
     assert abs(q["collision.1.time"] / T1 - 1) > 0.002  # the 2.5 ms grid point before it
+
+
+def test_energy_created_by_the_steps_is_reported(capsys):
+    """Refinement off and the block left to its 2.5 ms steps past the first impact: the
+    landings in long steps create energy, the run says so (results.json and stderr)."""
+    end = 0.08
+    case = rc.load_case("sdnv105a", {**RELEASE_WINDOW_ONLY, "time.end": end,
+                                     "collisions.windows": [[0.0, end]],
+                                     "time.refine.enabled": False})
+    result = rc.run(case, write=False, quiet=True, plots=False)
+    rise = result.quantities["energy.rise.max"]
+    peak = np.max(result.history["EKIN_BLOCK"])
+    assert rise > 0.01 * peak  # measured: 1.17 J on 6.78 J
+    assert len(result.warnings) == 1 and f"{rise:.4g} J" in result.warnings[0]
+    err = capsys.readouterr().err.splitlines()
+    assert err == [f"warning: sdnv105a: {result.warnings[0]}"]
+
+
+def test_refined_run_has_no_warning(runs):
+    assert runs["refined"].warnings == []

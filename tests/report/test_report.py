@@ -240,3 +240,20 @@ def test_a_run_that_never_loads_petsc_records_so_without_loading_it():
     out = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True,
                          check=True).stdout.split("\n")[0]
     assert out == "not loaded by this run False"
+
+
+def test_warnings_of_a_run_are_in_its_section(results_dir, tmp_path):
+    import json
+    import shutil
+
+    root = tmp_path / "results"
+    shutil.copytree(results_dir / "sdnd101a", root / "sdnd101a")
+    path = root / "sdnd101a" / results.RESULTS_FILE
+    data = json.loads(path.read_text())
+    data["warnings"] = ["the total energy rose 1.2 J above its released value"]
+    path.write_text(json.dumps(data))
+    page = write_report([], root, tmp_path / "report", views=False)
+    section = parse_html(page.read_text(encoding="utf-8")).find(
+        ".//section[@id='case-sdnd101a']")
+    assert "Warning: the total energy rose 1.2 J above its released value" in \
+        "".join(section.itertext())

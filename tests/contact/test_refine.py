@@ -45,6 +45,27 @@ def test_without_refinement_the_impact_is_lost_in_the_long_step(runs):
     assert abs(q["collision.1.time"] / T1 - 1) > 0.002  # the 2.5 ms grid point before it
 
 
+def test_hold_keeps_the_steps_small_after_the_last_change():
+    """``hold``: after the landing (and A's rebound and second landing, ~0.0556 s) the
+    steps stay at ``refine.step`` for ``hold``; with ``hold = 0`` the 2.5 ms steps resume
+    at once (measured: a long step 0.0575-0.06 s with hold 0, none before 0.06 s with
+    hold 4 ms; 773 and 1022 steps)."""
+    end, hold = 0.065, 4e-3
+    first = {}
+    for value in (0.0, hold):
+        case = rc.load_case("sdnv105a", {**RELEASE_WINDOW_ONLY, "time.end": end,
+                                         "collisions.windows": [[0.0, end]],
+                                         "time.refine.hold": value})
+        result = rc.run(case, write=False, quiet=True, plots=False)
+        t, dt = (np.asarray(result.history[k]) for k in ("time", "DT"))
+        first[value] = (result.quantities["collision.1.time"], result.timing["steps"],
+                        (t - dt)[(dt > 1e-4) & (t > T1)].min())
+    (t1_0, steps_0, long_0), (t1_h, steps_h, long_h) = first[0.0], first[hold]
+    assert t1_h == t1_0  # the same steps up to the landing
+    assert long_0 < t1_0 + hold  # hold 0: a long step starts within 4 ms of the landing
+    assert long_h >= t1_h + hold and steps_h > steps_0
+
+
 def test_energy_created_by_the_steps_is_reported(capsys):
     """Refinement off and the block left to its 2.5 ms steps past the first impact: the
     landings in long steps create energy, the run says so (results.json and stderr)."""

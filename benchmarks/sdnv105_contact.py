@@ -11,11 +11,13 @@ For each case and mesh it runs the whole history and prints
 
 Meshes: ``coarse`` is the shipped case (Code_Aster's 25-node mesh and time windows);
 ``fine`` is the structured mesh of 0.02 m cells (1928 dofs), the case variants
-``cases/variants/sdnv105?_fine.toml`` (windows around that mesh's impacts, which come later
-than the coarse mesh's, past some of Code_Aster's windows: see docs/contact.md).
+``cases/variants/sdnv105?_fine.toml`` (Code_Aster's windows; that mesh's later impacts are
+taken with small steps by the refinement at contact changes: see docs/contact.md); ``auto``
+is the coarse case with its release window only, every impact found and refined by the
+step driver (``cases/variants/sdnv105a_auto.toml`` for A).
 ``--small-strain`` adds the coarse runs with small-strain kinematics.
 
-Usage: python benchmarks/sdnv105_contact.py [--cases a b c] [--meshes coarse [fine]]
+Usage: python benchmarks/sdnv105_contact.py [--cases a b c] [--meshes coarse [fine] [auto]]
        [--small-strain] [--json FILE]
 """
 
@@ -40,13 +42,20 @@ CODE_ASTER = {
 }
 LMGC90 = ([0.0546, 0.1324, 0.1929, 0.2359, 0.2693], [7.23255, 4.04688, 2.25311, 1.26174])
 
-#: the finer mesh: structured 0.02 m cells, windows around its own impacts (case variants)
+#: the finer mesh: structured 0.02 m cells (case variants)
 VARIANTS = Path(__file__).resolve().parent.parent / "cases" / "variants"
 
 
 def case_file(name: str, mesh: str) -> str | Path:
-    """The shipped case (coarse) or its fine-mesh variant."""
-    return f"sdnv105{name}" if mesh == "coarse" else VARIANTS / f"sdnv105{name}_fine.toml"
+    """The shipped case (coarse, auto) or its fine-mesh variant."""
+    return VARIANTS / f"sdnv105{name}_fine.toml" if mesh == "fine" else f"sdnv105{name}"
+
+
+def release_window_only(source: str | Path) -> dict[str, Any]:
+    """Overrides keeping the case's first time window (the release) and no other."""
+    first = rc.load_case(source).time.window[0]
+    return {"time.window": [{"start": first.start, "end": first.end, "step": first.step,
+                             "alpha": first.alpha}]}
 
 
 def run(name: str, source: str | Path, overrides: dict[str, Any]) -> dict[str, Any]:
@@ -108,14 +117,16 @@ def main() -> None:
     p = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     p.add_argument("--cases", nargs="*", default=["a", "b", "c"])
     p.add_argument("--meshes", nargs="*", default=["coarse"],
-                   help="coarse (~1.5 min) and/or fine (~25 min for A, B, C)")
+                   help="coarse (~1 min), fine (~7 min for A, B, C), auto (~0.5 min)")
     p.add_argument("--small-strain", action="store_true")
     p.add_argument("--json", type=Path, help="also write every run's summary there")
     args = p.parse_args()
     runs = []
     for mesh in args.meshes:
         for name in args.cases:
-            runs.append((f"{name.upper()} {mesh}", name, case_file(name, mesh), {}))
+            source = case_file(name, mesh)
+            overrides = release_window_only(source) if mesh == "auto" else {}
+            runs.append((f"{name.upper()} {mesh}", name, source, overrides))
     if args.small_strain:
         for name in args.cases:
             runs.append((f"{name.upper()} coarse, small strain", name,

@@ -40,7 +40,7 @@ def _parser() -> argparse.ArgumentParser:
     p.add_argument("--version", action="version", version=f"rocking-contact {__version__}")
     sub = p.add_subparsers(dest="command", required=True, metavar="COMMAND")
 
-    sub.add_parser("list", help="list the shipped cases with their titles")
+    sub.add_parser("list", help="list the shipped cases and their variants with their titles")
 
     k = sub.add_parser("keys", help="every case-file key of a kind: type, default, meaning")
     k.add_argument("case", help="a case name or file (its kind is described), or a kind")
@@ -78,17 +78,21 @@ def _parser() -> argparse.ArgumentParser:
 
 
 def _cmd_list() -> int:
-    from rocking_contact.config import CaseError, read_toml, shipped_cases
+    from rocking_contact.config import CaseError, read_toml, shipped_cases, variant_cases
 
-    cases = shipped_cases()
-    width = max((len(n) for n in cases), default=0)
-    for name, path in cases.items():
-        try:
-            info = read_toml(path).get("case", {})
-            title, kind = info.get("title", "?"), info.get("kind", "?")
-        except CaseError as exc:
-            title, kind = f"(unreadable: {exc.problem})", "?"
-        print(f"{name.ljust(width)}  [{kind}]  {title}")
+    shipped, variants = shipped_cases(), variant_cases()
+    width = max((len(n) for n in (*shipped, *variants)), default=0)
+    for heading, cases in (("", shipped), ("\nvariants (run by name; not in validate's default "
+                                          "set):", variants)):
+        if heading and cases:
+            print(heading)
+        for name, path in cases.items():
+            try:
+                info = read_toml(path).get("case", {})
+                title, kind = info.get("title", "?"), info.get("kind", "?")
+            except CaseError as exc:
+                title, kind = f"(unreadable: {exc.problem})", "?"
+            print(f"{name.ljust(width)}  [{kind}]  {title}")
     return EXIT_OK
 
 

@@ -393,20 +393,27 @@ def cases_dir() -> Path:
 
 
 def shipped_cases() -> dict[str, Path]:
-    """Shipped case names mapped to their files, sorted by name."""
+    """Shipped case names mapped to their files, sorted by name (what ``validate`` runs)."""
     return {p.stem: p for p in sorted(cases_dir().glob("*.toml"))}
 
 
+def variant_cases() -> dict[str, Path]:
+    """Variants of the shipped cases (``cases/variants/``: finer meshes, other steps), by
+    name: runnable by name like the shipped ones, but not in ``validate``'s default set."""
+    return {p.stem: p for p in sorted((cases_dir() / "variants").glob("*.toml"))}
+
+
 def resolve_case_path(case: str | Path) -> Path:
-    """A shipped case name or a path to a TOML file -> the file's path."""
-    shipped = shipped_cases()
-    if isinstance(case, str) and case in shipped:
-        return shipped[case]
+    """A shipped case or variant name, or a path to a TOML file -> the file's path."""
+    known = {**variant_cases(), **shipped_cases()}
+    if isinstance(case, str) and case in known:
+        return known[case]
     path = Path(case)
     if path.suffix == ".toml" and path.is_file():
         return path
-    names = ", ".join(shipped) or "none"
-    raise CaseError(str(case), "", f"no such case file or shipped case (shipped: {names})")
+    names = ", ".join(shipped_cases()) or "none"
+    raise CaseError(str(case), "", f"no such case file or shipped case (shipped: {names}; "
+                                   "variants: rocking-contact list)")
 
 
 def _check_kind(kind: str, file: str) -> tuple[str, str]:

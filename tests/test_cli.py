@@ -5,7 +5,7 @@ import json
 import pytest
 
 from rocking_contact.cli import main
-from rocking_contact.config import shipped_cases
+from rocking_contact.config import load_case, shipped_cases, variant_cases
 from rocking_contact.results import read_history_csv
 
 
@@ -14,6 +14,15 @@ def test_list_shows_every_shipped_case(capsys):
     out = capsys.readouterr().out
     for name in shipped_cases():
         assert name in out
+
+
+def test_variants_are_listed_apart_and_load_by_name(capsys):
+    assert main(["list"]) == 0
+    out = capsys.readouterr().out.split("variants (")
+    assert len(out) == 2 and "sdnv105a_fine" in out[1] and "sdnv105a_fine" not in out[0]
+    assert {"sdnv105a_fine", "sdnv105a_auto", "sdnv105d_fine"} <= set(variant_cases())
+    case = load_case("sdnv105a_fine")
+    assert case.case.name == "sdnv105a_fine" and case.mesh.element_size == 0.02
 
 
 def test_run_writes_results_history_and_plots(tmp_path, capsys):

@@ -1,0 +1,56 @@
+"""Time convergence at the impacts of SDNV105 (coarse mesh): A without collision windows
+with ever smaller refined steps, and D with ever smaller uniform steps (a benchmark script,
+not a test; docs/contact.md, "Time convergence at the impacts").
+
+A is ``sdnv105a_auto``: 2.5 ms steps, every step in which a contact changes taken again with
+``time.refine.step`` = h (the release window uses h too). D is ``sdnv105d`` with
+``time.step`` = h. Each row: h, steps, wall time, t2..t5, E2..E5 and the first percussion.
+
+Usage: python benchmarks/sdnv105_impact_steps.py [--a 1e-5 5e-6 ...] [--d 1e-4 1e-5 ...]
+(the defaults take ~2 min; A at 6.25e-7 s adds ~3 min, D at 2.5e-6 s ~6 min)
+"""
+
+from __future__ import annotations
+
+import argparse
+
+from sdnv105_contact import run
+
+
+def overrides(name: str, h: float) -> dict:
+    """The step settings of one row."""
+    if name == "a":
+        return {"time.refine.step": h,
+                "time.window": [{"start": 0.0, "end": 0.0025, "step": h, "alpha": -0.1}]}
+    return {"time.step": h}
+
+
+def row(name: str, h: float) -> str:
+    """One run as a markdown row."""
+    source = "sdnv105a_auto" if name == "a" else "sdnv105d"
+    r = run(name, source, overrides(name, h))
+    found = {c["index"]: c for c in r["collisions"] if c["interior"]}
+    t = " | ".join(f"{found[k]['time']:.5f}" if k in found else "—" for k in range(2, 6))
+    e = " | ".join(f"{found[k]['kinetic_energy']:.4f}" if k in found else "—"
+                   for k in range(2, 6))
+    q = r["quantities"]
+    percussion = q.get("percussion_RN_A") if name == "a" else q.get("percussion_RN_base")
+    return (f"| {name.upper()}, {h:g} s | {r['timing']['steps']} | "
+            f"{r['timing']['wall_s']:.1f} | {t} | {e} | {percussion:.2f} |")
+
+
+def main() -> None:
+    p = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    p.add_argument("--a", nargs="*", type=float, default=[1e-5, 5e-6, 2.5e-6, 1.25e-6])
+    p.add_argument("--d", nargs="*", type=float, default=[1e-4, 1e-5])
+    args = p.parse_args()
+    print("| run, impact step | steps | wall (s) | t2 | t3 | t4 | t5 (s) | E2 | E3 | E4 | E5 (J) "
+          "| percussion (N.s) |")
+    print("|---" * 12 + "|")
+    for name, steps in (("a", args.a), ("d", args.d)):
+        for h in steps:
+            print(row(name, h), flush=True)
+
+
+if __name__ == "__main__":
+    main()

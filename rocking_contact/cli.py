@@ -77,22 +77,27 @@ def _parser() -> argparse.ArgumentParser:
     return p
 
 
+def _print_cases(cases: dict[str, Path], width: int) -> None:
+    from rocking_contact.config import CaseError, read_toml
+
+    for name, path in cases.items():
+        try:
+            info = read_toml(path).get("case", {})
+            title, kind = info.get("title", "?"), info.get("kind", "?")
+        except CaseError as exc:
+            title, kind = f"(unreadable: {exc.problem})", "?"
+        print(f"{name.ljust(width)}  [{kind}]  {title}")
+
+
 def _cmd_list() -> int:
-    from rocking_contact.config import CaseError, read_toml, shipped_cases, variant_cases
+    from rocking_contact.config import shipped_cases, variant_cases
 
     shipped, variants = shipped_cases(), variant_cases()
     width = max((len(n) for n in (*shipped, *variants)), default=0)
-    for heading, cases in (("", shipped), ("\nvariants (run by name; not in validate's default "
-                                          "set):", variants)):
-        if heading and cases:
-            print(heading)
-        for name, path in cases.items():
-            try:
-                info = read_toml(path).get("case", {})
-                title, kind = info.get("title", "?"), info.get("kind", "?")
-            except CaseError as exc:
-                title, kind = f"(unreadable: {exc.problem})", "?"
-            print(f"{name.ljust(width)}  [{kind}]  {title}")
+    _print_cases(shipped, width)
+    if variants:
+        print("\nvariants (run by name; not in validate's default set):")
+        _print_cases(variants, width)
     return EXIT_OK
 
 

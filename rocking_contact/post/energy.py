@@ -156,7 +156,7 @@ def rise_warning(energy: dict[str, float]) -> str | None:
     relative = energy.get("ETOT_rise_relative_to_peak_ekin")
     if relative is None or relative <= RISE_WARNING:
         return None
-    return (f"the total energy rose {energy['ETOT_rise_max']:.4g} J above its released value "
-            f"by t = {energy['ETOT_rise_time']:.6g} s ({100 * relative:.3g}% of the largest "
-            f"kinetic energy): the time steps created it, do not trust the results after "
-            f"that (docs/contact.md, 'Sensitivity': [time.refine])")
+    return (f"the total energy rose up to {energy['ETOT_rise_max']:.4g} J above its released "
+            f"value (largest at t = {energy['ETOT_rise_time']:.6g} s, {100 * relative:.3g}% of "
+            f"the largest kinetic energy): the time steps created it, do not trust the "
+            f"results after it rose (docs/contact.md, 'Sensitivity': [time.refine])")

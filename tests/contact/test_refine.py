@@ -53,8 +53,8 @@ def test_hold_keeps_the_steps_small_after_the_last_change():
     first = {}
     for value in (0.0, hold):
         case = rc.load_case(AUTO, {**RELEASE_WINDOW_ONLY, "time.end": end,
-                                         "collisions.windows": [[0.0, end]],
-                                         "time.refine.hold": value})
+                                   "collisions.windows": [[0.0, end]],
+                                   "time.refine.hold": value})
         result = rc.run(case, write=False, quiet=True, plots=False)
         t, dt = (np.asarray(result.history[k]) for k in ("time", "DT"))
         first[value] = (result.quantities["collision.1.time"], result.timing["steps"],
@@ -70,8 +70,8 @@ def test_energy_created_by_the_steps_is_reported(capsys):
     landings in long steps create energy, the run says so (results.json and stderr)."""
     end = 0.08
     case = rc.load_case(AUTO, {**RELEASE_WINDOW_ONLY, "time.end": end,
-                                     "collisions.windows": [[0.0, end]],
-                                     "time.refine.enabled": False})
+                               "collisions.windows": [[0.0, end]],
+                               "time.refine.enabled": False})
     result = rc.run(case, write=False, quiet=True, plots=False)
     rise = result.quantities["energy.rise.max"]
     peak = np.max(result.history["EKIN_BLOCK"])

@@ -6,8 +6,9 @@ here as it is: normal stiffness and damping on the penetration ``p = gap - u_y``
 ground is the plane y = 0 below the block, the spring is vertical), clipped at zero (the
 ground never pulls); a tangential stick spring (stiffness and damping, incremental) capped
 by Coulomb, with the state row of that law (its stick/slip branches are chosen here by
-return mapping, see :meth:`PenaltySprings._evaluate`). There is no table in the
-model (``mesh.table = false``).
+return mapping, see :meth:`PenaltySprings._evaluate`); ``friction`` of a spring picks what
+that row stores (the spring's force, or with ``"stored_dashpot"`` the dashpot's too). There
+is no table in the model (``mesh.table = false``).
 
 The springs are a :class:`~rocking_contact.solvers.step.Contribution`: their forces and
 consistent tangents enter the step equation solved by the SNES,
@@ -40,7 +41,7 @@ from rocking_contact.contact.kinematics import gather_nodes
 from rocking_contact.contact.release import MassSolver
 from rocking_contact.contact.spec import ContactSpec
 from rocking_contact.discrete.integrators import FREEZE_BRANCH_AFTER
-from rocking_contact.discrete.shock import STATE_SIZE, shock_force
+from rocking_contact.discrete.shock import LAWS, STATE_SIZE, shock_force
 from rocking_contact.fem.body import ElasticBody
 from rocking_contact.geometry.layout import BLOCK
 from rocking_contact.solvers.step import StepProblem, combine
@@ -72,7 +73,7 @@ class PenaltySprings:
         for j, s in enumerate(springs):
             mu = spec.mu if s.mu is None else s.mu
             self.P[j] = (*DOWN, s.gap, s.normal_stiffness, s.normal_damping,
-                         s.tangential_stiffness, s.tangential_damping, mu, 0.0)
+                         s.tangential_stiffness, s.tangential_damping, mu, LAWS[s.friction])
         bs = body.V.dofmap.index_map_bs
         imap = body.V.dofmap.index_map
         start = imap.local_range[0]

@@ -49,6 +49,10 @@ class ShockSpring:
     tangential_damping: float = param(1.0e4, unit="N.s/m", check=NONNEGATIVE)
     mu: float | None = param(None, check=NONNEGATIVE, doc="Coulomb; default contact.mu")
     gap: float = param(0.0, unit="m", doc="initial gap (negative: initial penetration)")
+    friction: Literal["regularised", "stored_dashpot"] = param(
+        "regularised", doc="regularised: stick spring + dashpot, the spring's force stored; "
+                           "stored_dashpot: the whole force stored, dashpot included (a "
+                           "tangential stiffness kt + ct / dt)")
 
 
 @dataclass(kw_only=True)

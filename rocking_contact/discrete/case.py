@@ -83,8 +83,8 @@ class Shock:
 
     ``friction = "regularised"`` is Code_Aster's stick-slip logic with a stick spring and a
     dashpot in parallel: the tangential force is ``-kt (u_t - anchor) - ct v_t`` while it
-    stays inside the Coulomb disc ``mu FN``; beyond it the node slides. ``"dis_choc"`` stores
-    the force as Code_Aster's routine does, dashpot included (see :mod:`.shock`).
+    stays inside the Coulomb disc ``mu FN``; beyond it the node slides. ``"stored_dashpot"``
+    stores the whole force, dashpot included (a stiffness ``kt + ct / dt``, see :mod:`.shock`).
     ``friction = "exact"`` is the set-valued Coulomb law (stick means zero tangential
     velocity; no tangential spring), solved at velocity level (central differences only).
     """
@@ -98,9 +98,9 @@ class Shock:
     kt: float = param(0.0, unit="N/m", check=NONNEGATIVE, doc="tangential stick stiffness")
     ct: float = param(0.0, unit="N.s/m", check=NONNEGATIVE, doc="tangential damping")
     mu: float = param(0.0, check=NONNEGATIVE, doc="Coulomb friction coefficient")
-    friction: Literal["regularised", "dis_choc", "exact"] = param(
-        "regularised", doc="regularised: stick spring + dashpot; dis_choc: Code_Aster's "
-                           "storage (dashpot piles up); exact: set-valued Coulomb")
+    friction: Literal["regularised", "stored_dashpot", "exact"] = param(
+        "regularised", doc="regularised: stick spring + dashpot; stored_dashpot: the dashpot "
+                           "force stored too (piles up); exact: set-valued Coulomb")
 
     def validate(self) -> None:
         if math.hypot(*self.normal) < 1e-12:

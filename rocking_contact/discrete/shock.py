@@ -17,10 +17,11 @@ Tangential force (``friction = "regularised"``, the stick-slip logic of Code_Ast
   sliding), never the dashpot's: stored, the dashpot force of every step would pile up
   into a spring of stiffness ``ct / dt``.
 
-``friction = "dis_choc"`` is the same logic storing the whole force, dashpot included, as
-Code_Aster's routine does: its tangential contact then behaves as a spring ``kt + ct / dt``
-(4e8 N/m for SDNV105 B at dt = 25 us, forty times ``kt``), a step-dependent stiffness that
-Code_Aster's published SDNV105 B results depend on. Use it to reproduce them.
+``friction = "stored_dashpot"`` is the same logic storing the whole force, dashpot included:
+the tangential contact then behaves as a spring ``kt + ct / dt`` (4e8 N/m for SDNV105 B at
+dt = 25 us, forty times ``kt``), a step-dependent stiffness. It was our hypothesis for
+Code_Aster's SDNV105 B and reproduces that run's first impact, but Code_Aster's published
+routines do not store the dashpot (docs/contact.md, "B"): kept to show what it does.
 
 So a reversal of the sliding velocity starts a stick phase from the force the contact had,
 and a new contact starts sliding if it arrives with a tangential velocity. The state is
@@ -37,8 +38,8 @@ from numba import njit
 #: state columns: stick flag, previous tangential force, position, velocity
 STATE_SIZE = 10
 #: codes of the friction law in the last shock parameter
-LAW_REGULARISED, LAW_EXACT, LAW_DIS_CHOC = 0.0, 1.0, 2.0
-LAWS = {"regularised": LAW_REGULARISED, "exact": LAW_EXACT, "dis_choc": LAW_DIS_CHOC}
+LAW_REGULARISED, LAW_EXACT, LAW_STORED_DASHPOT = 0.0, 1.0, 2.0
+LAWS = {"regularised": LAW_REGULARISED, "exact": LAW_EXACT, "stored_dashpot": LAW_STORED_DASHPOT}
 #: below this tangential speed (m/s) a sliding contact is taken as stopped (as Code_Aster)
 SLIP_VELOCITY = 1.0e-6
 
@@ -151,7 +152,7 @@ def shock_force(P, j, d, dv, S, F, S_new, Jd, Jv, want_jac, branch=-1,  # noqa: 
     S_new[0] = 0.0 if sliding else 1.0
     for i in range(3):
         F[i] += ft[i]
-        S_new[1 + i] = ft[i] if sliding or law == LAW_DIS_CHOC else spring[i]
+        S_new[1 + i] = ft[i] if sliding or law == LAW_STORED_DASHPOT else spring[i]
         S_new[4 + i] = xt[i]
         S_new[7 + i] = vt[i]
     return fn, np.sqrt(ft[0] ** 2 + ft[1] ** 2 + ft[2] ** 2), pen, vn

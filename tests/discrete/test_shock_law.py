@@ -60,9 +60,10 @@ def test_slides_beyond_coulomb_against_the_velocity():
     assert F[1] == pytest.approx(-MU * fn) and F[0] == pytest.approx(0.0, abs=1e-9)
 
 
-@pytest.mark.parametrize("law,stored_dashpot", [("regularised", False), ("dis_choc", True)])
+@pytest.mark.parametrize("law,stored_dashpot", [("regularised", False),
+                                                     ("stored_dashpot", True)])
 def test_what_a_sticking_contact_stores(law, stored_dashpot):
-    """regularised keeps the spring force only; dis_choc (Code_Aster's routine) keeps the
+    """regularised keeps the spring force only; stored_dashpot keeps the
     dashpot's too, so it reappears in the next increment even when the node has stopped."""
     P = params(law)
     S = sticking()

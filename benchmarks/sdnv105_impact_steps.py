@@ -1,4 +1,4 @@
-"""Time convergence at the impacts of SDNV105 (coarse mesh): A without collision windows
+"""Time convergence at the impacts of SDNV105: A without collision windows
 with ever smaller refined steps, and D with ever smaller uniform steps (a benchmark script,
 not a test; docs/contact.md, "Time convergence at the impacts").
 
@@ -7,7 +7,8 @@ A is ``sdnv105a_auto``: 2.5 ms steps, every step in which a contact changes take
 ``time.step`` = h. Each row: h, steps, wall time, t2..t5, E2..E5 and the first percussion.
 
 Usage: python benchmarks/sdnv105_impact_steps.py [--a 1e-5 5e-6 ...] [--d 1e-4 1e-5 ...]
-(the defaults take ~2 min; A at 6.25e-7 s adds ~3 min, D at 2.5e-6 s ~6 min)
+[--mesh coarse|fine] (coarse: the defaults take ~2 min; A at 6.25e-7 s adds ~3 min, D at
+2.5e-6 s ~6 min; fine, the 0.02 m structured mesh: A at 1e-5 s ~1.5 min, 2.5e-6 s ~6 min)
 """
 
 from __future__ import annotations
@@ -15,6 +16,9 @@ from __future__ import annotations
 import argparse
 
 from sdnv105_contact import run
+
+#: the mesh settings of ``--mesh``
+MESHES = {"coarse": {}, "fine": {"mesh.layout": "structured", "mesh.element_size": 0.02}}
 
 
 def overrides(name: str, h: float) -> dict:
@@ -25,10 +29,10 @@ def overrides(name: str, h: float) -> dict:
     return {"time.step": h}
 
 
-def row(name: str, h: float) -> str:
+def row(name: str, h: float, mesh: str) -> str:
     """One run as a markdown row."""
     source = "sdnv105a_auto" if name == "a" else "sdnv105d"
-    r = run(name, source, overrides(name, h))
+    r = run(name, source, {**overrides(name, h), **MESHES[mesh]})
     found = {c["index"]: c for c in r["collisions"] if c["interior"]}
     t = " | ".join(f"{found[k]['time']:.5f}" if k in found else "—" for k in range(2, 6))
     e = " | ".join(f"{found[k]['kinetic_energy']:.4f}" if k in found else "—"
@@ -43,13 +47,14 @@ def main() -> None:
     p = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     p.add_argument("--a", nargs="*", type=float, default=[1e-5, 5e-6, 2.5e-6, 1.25e-6])
     p.add_argument("--d", nargs="*", type=float, default=[1e-4, 1e-5])
+    p.add_argument("--mesh", choices=sorted(MESHES), default="coarse")
     args = p.parse_args()
     print("| run, impact step | steps | wall (s) | t2 | t3 | t4 | t5 (s) | E2 | E3 | E4 | E5 (J) "
           "| percussion (N.s) |")
     print("|---" * 12 + "|")
     for name, steps in (("a", args.a), ("d", args.d)):
         for h in steps:
-            print(row(name, h), flush=True)
+            print(row(name, h, args.mesh), flush=True)
 
 
 if __name__ == "__main__":

@@ -5,7 +5,7 @@ round-off (forces of 1e5-1e6 N for a few steps, the corner's rebound and re-land
 on gaps of 1e-12 m): after them the partitions drift apart by up to 1e-8 m, far below what
 the collision instants can see.
 
-A (Lagrange, a Corrector) runs over two collisions; B (shock springs, a Contribution) to
+A (Lagrange) and C (continuous), both Correctors, run over two collisions; B (shock springs, a Contribution) to
 the first one; A without its collision window to the first one, where the landing in a long
 step is refined (``[time.refine]``: both partitions take the same small steps). Every rank
 gathers the contact nodes and solves the same local problem, so the active sets cannot
@@ -29,6 +29,8 @@ pytestmark = pytest.mark.mpi
 MPIEXEC = Path(sys.executable).parent / "mpiexec"
 RUNS = {
     "sdnv105a": ("sdnv105a", {"time.end": 0.15,
+                              "collisions.windows": [[0.0, 0.15], [0.10, 0.15]]}),
+    "sdnv105c": ("sdnv105c", {"time.end": 0.15,
                               "collisions.windows": [[0.0, 0.15], [0.10, 0.15]]}),
     "sdnv105b": ("sdnv105b", {"time.end": 0.0575, "collisions.windows": [[0.0, 0.0575]]}),
     "sdnv105a-refined": ("sdnv105a", {

@@ -17,6 +17,7 @@ import math
 from dataclasses import dataclass
 from typing import Any
 
+import numpy as np
 from petsc4py import PETSc
 
 
@@ -59,6 +60,9 @@ class NewtonOptions:
     linear_solver: str = "mumps"
     petsc_options: dict[str, Any] | None = None
 
+
+#: exceptions of a residual or Jacobian callback that fail the step instead of the run
+NUMERICAL_FAILURES = (ArithmeticError, np.linalg.LinAlgError)
 
 _REASONS = {v: k for k, v in vars(PETSc.SNES.ConvergedReason).items() if not k.startswith("_")}
 
@@ -110,8 +114,16 @@ class NewtonSolver:
         try:
             self.snes.solve(None, x)
         except PETSc.Error as exc:
+            # petsc4py hands an exception raised in a callback back as error 101 with the
+            # original as its cause. A numerical breakdown there (a singular local system
+            # at a wild iterate) fails the step, which the driver retries smaller; anything
+            # else is a bug or Ctrl-C and must surface with its own traceback.
+            cause = exc.__cause__
+            if cause is not None and not isinstance(cause, NUMERICAL_FAILURES):
+                raise cause from None
+            detail = f": {type(cause).__name__}: {cause}" if cause is not None else ""
             return NewtonReport(False, self.snes.getIterationNumber(), math.nan,
-                                f"PETSc error {exc.ierr}")
+                                f"PETSc error {exc.ierr}{detail}")
         x.ghostUpdate(addv=PETSc.InsertMode.INSERT, mode=PETSc.ScatterMode.FORWARD)
         reason = self.snes.getConvergedReason()
         iterations = max(self.snes.getIterationNumber(), 1)

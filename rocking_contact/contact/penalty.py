@@ -2,7 +2,7 @@
 
 Each ``[[contact.spring]]`` is a shock element of the discrete module — Code_Aster's
 DIS_CHOC law, compiled in :func:`rocking_contact.discrete.shock.shock_force` and reused
-here as it is: normal stiffness and damping on the penetration ``p = gap - u_y`` (the
+here as it is: normal stiffness and damping on the penetration ``p = -u_y - gap`` (the
 ground is the plane y = 0 below the block, the spring is vertical), clipped at zero (the
 ground never pulls); a tangential stick spring (stiffness and damping, incremental) capped
 by Coulomb, with the state row of that law (its stick/slip branches are chosen here by
@@ -38,7 +38,7 @@ import numpy as np
 from petsc4py import PETSc
 
 from rocking_contact.contact.kinematics import gather_nodes
-from rocking_contact.contact.release import MassSolver
+from rocking_contact.contact.release import mass_solver
 from rocking_contact.contact.spec import ContactSpec
 from rocking_contact.discrete.integrators import FREEZE_BRANCH_AFTER
 from rocking_contact.discrete.shock import LAWS, STATE_SIZE, shock_force
@@ -141,9 +141,10 @@ class PenaltySprings:
     def release(self, problem: StepProblem) -> None:
         """The springs take over from the supports (see :mod:`~.release`).
 
-        The block is lowered by the compression ``R / kn`` of the spring whose node carried
-        the largest support reaction ``R``; the springs' state starts there (stick springs
-        unstressed) and the initial acceleration gains ``M^-1 F_springs``.
+        The block is lowered (a rigid translation) until the spring whose node carried the
+        largest support reaction ``R`` is compressed by ``R / kn`` (its gap closed first);
+        the springs' state starts there (stick springs unstressed) and the initial
+        acceleration gains ``M^-1 F_springs``.
         """
         self.released = True
         body = self.body
@@ -152,9 +153,13 @@ class PenaltySprings:
         body.force(g)
         reaction = self._gather([g.array])[0][:, 1]
         g.destroy()
-        drop = float(np.max(np.maximum(reaction - self.P[:, 3] * self.P[:, 4], 0.0)
-                            / self.P[:, 4], initial=0.0))
-        if drop > 0.0:
+        # The spring closes when -u_y exceeds its gap (penetration -u_y - gap, normal down):
+        # carrying R it sits R / kn further down, so its node must go down by
+        # R / kn + gap + u_y from where the preload left it.
+        uy = self._gather([problem.u.x.array])[0][:, 1]
+        j = int(np.argmax(reaction))
+        drop = (reaction[j] / self.P[j, 4] + self.P[j, 3] + uy[j]) if reaction[j] > 0 else 0.0
+        if drop != 0.0:
             u = problem.u.x.array.copy()
             u[body.block_mesh.dofs(body.V, BLOCK, 1)] -= drop
             problem.set_state(u=u)
@@ -174,9 +179,8 @@ class PenaltySprings:
                 forces.array[self._local[j]] += F[:2]
         self.S[:] = self.S_trial
         self.penetration[:] = np.maximum(-d[:, 1] - self.P[:, 3], 0.0)
-        mass = MassSolver(problem, body)
-        mass.correct(problem, forces)
-        mass.destroy()
+        with mass_solver(problem) as mass:
+            mass.accelerate(problem, forces)
         forces.destroy()
 
     def add_residual(self, problem: StepProblem, x: PETSc.Vec, r: PETSc.Vec) -> None:

@@ -38,7 +38,8 @@ class ShockSpring:
     """A ``[[contact.spring]]``: a point shock spring between a named node and the ground.
 
     The spring is vertical (Code_Aster's DIS_T oriented by VECT_X_Y); the penetration is
-    ``gap - u_y`` of the node. Defaults are the SDNV105 B values that Code_Aster's test ran.
+    ``-u_y - gap`` of the node (m, > 0 compresses the spring). Defaults are the SDNV105 B
+    values that Code_Aster's test ran.
     """
 
     on: str = param(doc="named point of the block base (O, O1, A)")

@@ -78,6 +78,18 @@ def test_penalty_springs_take_over_from_the_support(runs):
     assert np.max(np.abs(h["ENERGY_RESIDUAL"][before])) <= 1e-3
 
 
+@pytest.mark.parametrize("gap", [-1e-6, 1e-6])
+def test_penalty_release_closes_the_gap_first(gap):
+    """With a clearance (gap > 0) or an interference (gap < 0) the block is lowered by
+    ``R / kn + gap``: the spring under O still starts carrying the support's reaction."""
+    sets = {"time.end": 2.5e-5, "collisions.windows": [[0.0, 2.5e-5]]}
+    sets |= {f"contact.spring.{i}.gap": gap for i in range(3)}
+    h = rc.run(rc.load_case("sdnv105b", sets), write=False, plots=False, quiet=True).history
+    weight = 4 * 1450.0 * 0.18 * 0.40 * 9.81
+    assert h["RN_O"][0] == pytest.approx(weight, rel=1e-6)
+    assert h["DY_O"][0] == pytest.approx(-weight / 3.0e10 - gap, rel=1e-6)
+
+
 def test_stored_dashpot_holds_the_base_and_gives_the_first_impact(runs):
     """B's springs sway after the release (the stick springs start unstressed) and the block
     lands early; storing the dashpot's force stiffens them by ct / dt, the base slides a

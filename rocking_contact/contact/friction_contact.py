@@ -199,6 +199,7 @@ def solve_semismooth_newton(problem: FrictionContactProblem, P0: np.ndarray | No
         return 0.5 * float(phi @ phi), phi, A, B
 
     f, phi, A, B = merit(P)
+    it = 0
     for it in range(max_iterations + 1):
         if np.max(np.abs(phi)) <= tol * max(impulse_scale(problem, P), 1e-300):
             return LocalSolution(P, problem.velocity(P), it, float(np.max(np.abs(phi))),
@@ -223,7 +224,7 @@ def solve_semismooth_newton(problem: FrictionContactProblem, P0: np.ndarray | No
             break  # no descent: leave it to Gauss-Seidel
         P, f, phi, A, B = trial, f_trial, phi_t, A_t, B_t
     residual = law_residual(problem, P)
-    return LocalSolution(P, problem.velocity(P), max_iterations, residual, False, "newton")
+    return LocalSolution(P, problem.velocity(P), it, residual, False, "newton")
 
 
 def solve_single_contact(W: np.ndarray, q: np.ndarray, mu: float) -> np.ndarray:

@@ -403,9 +403,11 @@ class Relation:
         """Gaps (m); ``+inf`` for slave nodes off the table."""
         return self.geometry(u).gap
 
-    def operator(self, u: np.ndarray) -> sp.csr_matrix:
-        """H at ``u`` over this rank's owned dofs (columns it does not own are dropped)."""
-        H = self.geometry(u).H
+    def operator(self, u: np.ndarray, geometry: ContactGeometry | None = None
+                 ) -> sp.csr_matrix:
+        """H at ``u`` over this rank's owned dofs (columns it does not own are dropped);
+        ``geometry``, if given, is :meth:`geometry` at ``u`` already computed."""
+        H = (geometry if geometry is not None else self.geometry(u)).H
         mine = np.flatnonzero(self.kin.local_dofs >= 0)
         rows, cols = np.nonzero(H[:, mine])
         return sp.csr_matrix((H[:, mine][rows, cols], (rows, self.kin.local_dofs[mine][cols])),

@@ -77,11 +77,8 @@ def _penalty(case: Any, body: ElasticBody) -> ContactModel:
 
 
 def _theta(case: Any, body: ElasticBody) -> ContactModel:
-    try:
-        from rocking_contact.contact import theta  # type: ignore[attr-defined]
-    except ImportError:
-        raise ValueError("contact.treatment: 'theta' is not available in this version "
-                         "(allowed: none, lagrange, penalty, continuous)") from None
+    from rocking_contact.contact import theta
+
     return theta.build(case, body, _table_kinematics(case, body))
 
 

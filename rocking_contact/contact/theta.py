@@ -173,6 +173,7 @@ class MoreauJeanContact:
         self._enabled = False
         self._active = np.zeros(0, dtype=np.int64)
         self._H: sp.csr_matrix | None = None
+        self._HT: np.ndarray | None = None  # dense H^T on the owned dofs, built once a step
         self._P = np.zeros(0)
         self._U_before = np.zeros(0)
         self._frames = (np.zeros((0, 2)), np.zeros((0, 2)))
@@ -205,7 +206,7 @@ class MoreauJeanContact:
             self._H = None
             return
         rows = np.stack([2 * self._active, 2 * self._active + 1], axis=1).ravel()
-        H = self.relation.operator(u_m)[rows].tocsr()
+        H = self.relation.operator(u_m, geometry)[rows].tocsr()
         # Prescribed dofs (table supports) take no impulse: their velocity is given and
         # their rows of J are identity rows, so J^-1 must not see them.
         prescribed = problem.prescribed_dofs
@@ -214,7 +215,7 @@ class MoreauJeanContact:
             keep = np.ones(H.shape[1])
             keep[prescribed] = 0.0
             H = (H @ sp.diags(keep)).tocsr()
-        self._H = H
+        self._H, self._HT = H, None
         self._U_before = self._apply(problem, problem.v.x.array)
 
     def correct(self, problem: StepProblem, solver: Any, x: PETSc.Vec) -> bool:
@@ -240,7 +241,7 @@ class MoreauJeanContact:
             if not local.converged:
                 break
             P = local.P
-            previous = x.copy()
+            previous = x.array_r.copy()
             x.array[:] = x_free.array_r + Y @ P / h
             x.ghostUpdate(addv=PETSc.InsertMode.INSERT, mode=PETSc.ScatterMode.FORWARD)
             if problem.linear:  # R affine and J exact: the pass is exact
@@ -248,9 +249,8 @@ class MoreauJeanContact:
                 break
             problem.residual(None, x, residual)  # R(x), contact excluded
             residual.array[:] -= H.T @ P / h
-            previous.axpy(-1.0, x)
-            change = previous.norm(PETSc.NormType.NORM_INFINITY)
-            previous.destroy()
+            change = problem.comm.allreduce(
+                float(np.max(np.abs(previous - x.array_r), initial=0.0)), op=MPI.MAX)
             self._residual = residual.norm()
             if self._residual <= tolerance or self._settled(problem, x, change):
                 converged = True
@@ -266,11 +266,12 @@ class MoreauJeanContact:
         self.counters.end_step(self.iterations)
         if converged:
             self._P = P
-            self._lift = (self._projection(problem, x) if self.rigid is not None
-                          else np.zeros(0))
+            lift = self._projection(problem, x) if self.rigid is not None else np.zeros(0)
+            converged = lift is not None  # an unsolved lift fails the step (retried smaller)
+            self._lift = lift if lift is not None else np.zeros(0)
         return converged
 
-    def _projection(self, problem: StepProblem, x: PETSc.Vec) -> np.ndarray:
+    def _projection(self, problem: StepProblem, x: PETSc.Vec) -> np.ndarray | None:
         """Rigid displacement of the slave body that lifts the active contacts out of the
         table; the velocity is not changed.
 
@@ -285,7 +286,8 @@ class MoreauJeanContact:
         strains nothing and does no work against the (large) contact forces of an impact.
 
         Returns:
-            ``du`` on the owned dofs; empty when nothing penetrates.
+            ``du`` on the owned dofs; empty when nothing penetrates; None when the local
+            problem of the lift did not converge.
 
         """
         stage = problem.stage
@@ -302,6 +304,10 @@ class MoreauJeanContact:
         lift = solve(FrictionContactProblem(W, q, np.zeros(len(end_gaps))),
                      tol=self.options.local_tolerance,
                      max_iterations=self.options.local_iterations)
+        self.counters.local += lift.iterations
+        if not lift.converged:
+            self._residual = lift.residual
+            return None
         self.deepest_penetration = max(self.deepest_penetration, float(-end_gaps.min()))
         return R @ np.linalg.solve(mass, HR.T @ lift.P)
 
@@ -385,9 +391,10 @@ class MoreauJeanContact:
         n_rows = self._H.shape[0]
         Y = np.empty((problem.body.n_owned, n_rows))
         rhs = problem.vector()
-        transposed = self._H.T.toarray()
+        if self._HT is None:  # H is fixed over the step's passes
+            self._HT = self._H.T.toarray()
         for k in range(n_rows):
-            rhs.array[:] = transposed[:, k]
+            rhs.array[:] = self._HT[:, k]
             solver.solve_linear(rhs, column)
             Y[:, k] = column.array_r
         rhs.destroy()

@@ -53,7 +53,7 @@ from rocking_contact.contact.local import (
     complementarity,
     solve_active_set,
 )
-from rocking_contact.contact.release import MassSolver
+from rocking_contact.contact.release import mass_solver
 from rocking_contact.contact.spec import ContactSpec
 from rocking_contact.fem.body import ElasticBody
 from rocking_contact.fem.constraints import merge
@@ -277,13 +277,13 @@ class CondensedContact:
         if not len(closed):
             return
         self._set_supports(problem, problem.t)
-        mass = MassSolver(problem, self.body)
         rows = geometry.rows(closed)
         columns, Zc = [], np.zeros((self.kin.n_dofs, len(rows)))
-        for j, row in enumerate(rows):
-            z = self._solve_column(geometry.H[row], mass.solve)
-            columns.append(z)
-            Zc[:, j] = self.kin.values(z.array)
+        with mass_solver(problem) as mass:
+            for j, row in enumerate(rows):
+                z = self._solve_column(geometry.H[row], mass.solve)
+                columns.append(z)
+                Zc[:, j] = self.kin.values(z.array)
         Hr = geometry.H[rows]
         a = self.kin.values(problem.a.x.array)
         local = solve_active_set(self.local_problem(Hr @ Zc, Hr @ a, closed),
@@ -292,7 +292,6 @@ class CondensedContact:
             problem.a.x.petsc_vec.axpy(local.lam[j], z)
             z.destroy()
         problem.a.x.scatter_forward()
-        mass.destroy()
         self.lam[rows] = local.lam
         self._trial_lam = self.lam.copy()
         self.status[closed] = local.status

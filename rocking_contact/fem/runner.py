@@ -244,7 +244,7 @@ def simulate(case: BlockCase, body: ElasticBody, *, contributions: Sequence[Cont
     t_start = time.perf_counter()
     comm = body.comm
     problem = StepProblem(body, contributions=contributions, correctors=correctors,
-                          t0=case.time.start)
+                          t0=case.time.start, linear_solver=case.solver.linear_solver)
     solver = NewtonSolver(problem, prefix=PREFIX, options=newton_options(case))
     driver = StepDriver(problem, solver, max_halvings=case.solver.max_halvings,
                         refine=refinement(case))
@@ -286,7 +286,7 @@ def simulate(case: BlockCase, body: ElasticBody, *, contributions: Sequence[Cont
                 v0[block_dofs[block_dofs % 2 == c]] = value
         problem.set_prescribed(dynamic_supports(case, body, u0))
         problem.set_state(u=u0, v=v0, t=case.time.start)
-        problem.initial_acceleration(linear_solver=case.solver.linear_solver)
+        problem.initial_acceleration()
         for term in (*contributions, *correctors):
             # Optional hook: a contact treatment takes over from the preload's supports
             # (its forces, the initial acceleration) before the first state is recorded.

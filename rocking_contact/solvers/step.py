@@ -23,18 +23,18 @@ Contact seam
 A contact treatment plugs in in one of two ways, both given to :class:`StepProblem`:
 
 1. :class:`Contribution`: residual and Jacobian terms added around the elastic ones, solved
-   by the SNES with the rest (Lagrange multipliers on a primal-dual active set, penalty
-   shock springs, augmented Lagrangian). Called at each Newton iteration with the current
-   unknown; ``begin_step`` sees the start state and the stage (predicted gaps, active set),
-   ``accept`` the end state. A contribution whose terms are affine in ``x`` with a
-   Jacobian that changes only with the stage may say ``linear = True`` (the problem then
-   stays on the one-solve path).
+   by the SNES with the rest (the penalised shock springs). Called at each Newton
+   iteration with the current unknown; ``begin_step`` sees the start state and the stage
+   (predicted gaps, active set), ``accept`` the end state. A contribution whose terms are
+   affine in ``x`` with a Jacobian that changes only with the stage may say
+   ``linear = True`` (the problem then stays on the one-solve path).
 2. :class:`Corrector`: a condensed local problem solved after the free step (no contact),
    with the factorised Jacobian ``K_eff`` of the step: ``W = H K_eff^-1 H^T`` (Delassus)
    by a few solves with :meth:`~rocking_contact.solvers.newton.NewtonSolver.solve_linear`,
    the local contact problem in the impulses or forces ``lambda``, then
-   ``x <- x + K_eff^-1 H^T lambda``. This is the LMGC90 / Siconos way and suits the
-   theta-method (Moreau-Jean), whose residual is a force: an impulse ``P`` over the step
+   ``x <- x + K_eff^-1 H^T lambda`` (Lagrange multipliers on a primal-dual active set, the
+   augmented Lagrangian, the theta-scheme's impulses). This is the LMGC90 / Siconos way and
+   suits the theta-method (Moreau-Jean), whose residual is a force: an impulse ``P`` over the step
    enters it as ``-P / h``.
 
 Both see the body (named groups, space), the start state ``u``, ``v``, ``a`` at ``t``, the
@@ -111,6 +111,7 @@ class StepProblem:
         contributions: residual/Jacobian terms (see the module docstring).
         correctors: condensed local problems (see the module docstring).
         t0: start time (s).
+        linear_solver: PETSc factorisation package of the mass solves (``mumps``, ...).
 
     Attributes:
         u, v, a: state at time :attr:`t` (Functions: m, m/s, m/s^2).
@@ -121,8 +122,10 @@ class StepProblem:
 
     def __init__(self, body: ElasticBody, prescribed: Sequence[Prescribed] = (),
                  contributions: Sequence[Contribution] = (),
-                 correctors: Sequence[Corrector] = (), *, t0: float = 0.0):
+                 correctors: Sequence[Corrector] = (), *, t0: float = 0.0,
+                 linear_solver: str = "mumps"):
         self.body = body
+        self.linear_solver = linear_solver
         self.comm = body.comm
         V = body.V
         self.u = fem.Function(V, name="u")
@@ -189,28 +192,15 @@ class StepProblem:
             self._merged = merge(self.prescribed, t)
         return self._merged
 
-    def initial_acceleration(self, *, linear_solver: str = "mumps") -> None:
+    def initial_acceleration(self) -> None:
         """Solve ``M a = -g(u, v, t)`` for the state's acceleration; 0 on prescribed dofs."""
         self.body.set_point(self.u.x.array, self.v.x.array)
         rhs = self.body.vector()
         self.body.force(rhs)
         rhs.scale(-1.0)
-        mass = self.body.M.copy()
-        dofs, _ = merge(self.prescribed, self.t)
-        rows = self._global_rows(dofs)
-        mass.zeroRows(rows, diag=1.0)
-        rhs.setValues(rows, np.zeros(len(rows)))
-        rhs.assemble()
-        ksp = PETSc.KSP().create(self.comm)
-        ksp.setOptionsPrefix("initial_acceleration_")
-        ksp.setOperators(mass)
-        ksp.setType("preonly")
-        ksp.getPC().setType("lu")
-        ksp.getPC().setFactorSolverType(linear_solver)
-        ksp.solve(rhs, self.a.x.petsc_vec)
-        self.a.x.scatter_forward()
-        ksp.destroy()
-        mass.destroy()
+        self.a.x.petsc_vec.set(0.0)
+        with MassSolver(self, prefix="initial_acceleration_") as mass:
+            mass.accelerate(self, rhs)
         rhs.destroy()
 
     def _global_rows(self, dofs: np.ndarray) -> np.ndarray:
@@ -334,3 +324,57 @@ class StepProblem:
         for c in (*self.contributions, *self.correctors):
             out.update(c.columns(self))
         return out
+
+
+class MassSolver:
+    """``y = M^-1 b`` with the problem's prescribed rows (at its time) made identity rows.
+
+    The initial acceleration and the contact treatments' releases (which correct it by the
+    forces the contact takes over from the preload's supports) solve with it; prescribed
+    dofs get zero acceleration. A context manager: the factorisation is freed on exit.
+
+    Args:
+        problem: the step problem (body, supports, time, linear solver).
+        prefix: PETSc options prefix of the solve.
+
+    """
+
+    def __init__(self, problem: StepProblem, *, prefix: str):
+        body = problem.body
+        dofs, _ = merge(problem.prescribed, problem.t)
+        #: owned prescribed dofs (local indices)
+        self.prescribed = dofs[dofs < body.n_owned]
+        start = body.V.dofmap.index_map.local_range[0] * body.V.dofmap.index_map_bs
+        self.mass = body.M.copy()
+        self.mass.zeroRows((self.prescribed + start).astype(PETSc.IntType), diag=1.0)
+        self.ksp = PETSc.KSP().create(body.comm)
+        self.ksp.setOptionsPrefix(prefix)
+        self.ksp.setOperators(self.mass)
+        self.ksp.setType("preonly")
+        self.ksp.getPC().setType("lu")
+        self.ksp.getPC().setFactorSolverType(problem.linear_solver)
+
+    def __enter__(self) -> MassSolver:
+        return self
+
+    def __exit__(self, *exc: object) -> None:
+        self.destroy()
+
+    def solve(self, b: PETSc.Vec, y: PETSc.Vec) -> None:
+        """``y = M^-1 b``; entries of ``b`` on prescribed rows must be zero."""
+        self.ksp.solve(b, y)
+
+    def accelerate(self, problem: StepProblem, forces: PETSc.Vec) -> None:
+        """``a += M^-1 forces`` for the problem's acceleration (N -> m/s^2; ghosts updated).
+        ``forces`` loses its entries on prescribed rows."""
+        forces.array[self.prescribed] = 0.0
+        y = forces.duplicate()
+        self.solve(forces, y)
+        problem.a.x.petsc_vec.axpy(1.0, y)
+        problem.a.x.scatter_forward()
+        y.destroy()
+
+    def destroy(self) -> None:
+        """Free the matrix and the solver."""
+        self.ksp.destroy()
+        self.mass.destroy()

@@ -5,11 +5,11 @@ round-off (forces of 1e5-1e6 N for a few steps, the corner's rebound and re-land
 on gaps of 1e-12 m): after them the partitions drift apart by up to 1e-8 m, far below what
 the collision instants can see.
 
-A (Lagrange) and C (continuous), both Correctors, run over two collisions; B (shock springs, a Contribution) to
-the first one; A without its collision window to the first one, where the landing in a long
-step is refined (``[time.refine]``: both partitions take the same small steps). Every rank
-gathers the contact nodes and solves the same local problem, so the active sets cannot
-differ between partitions.
+A (Lagrange) and C (continuous), both Correctors, run over two collisions; B (shock springs,
+a Contribution) to the first one; A without its collision window to the first one, where the
+landing in a long step is refined (``[time.refine]``: both partitions take the same small
+steps). Every rank gathers the contact nodes and solves the same local problem, so the
+active sets cannot differ between partitions.
 """
 
 import json

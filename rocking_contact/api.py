@@ -17,7 +17,7 @@ from pathlib import Path
 from typing import Any
 
 from rocking_contact import interrupt, results
-from rocking_contact.config import kind_runner, load_case
+from rocking_contact.config import CaseError, kind_runner, load_case
 from rocking_contact.post.references import compare, evaluate_all, format_table
 from rocking_contact.progress import Progress
 from rocking_contact.provenance import stack_versions
@@ -81,32 +81,46 @@ def run(
     progress = Progress(case.time.start, case.time.end, case.case.name,
                         enabled=not quiet and mpi_rank() == 0)
     out_dir = Path(out) if out is not None else default_out_dir(case)
+    if write:
+        _check_out_dir(out_dir)
     t0 = time.perf_counter()
-    try:
-        # A kind whose run() takes out_dir writes files as it goes (streamed history,
-        # fields) into the directory the results go to; None when nothing is written.
-        kwargs = ({"out_dir": out_dir if write else None}
-                  if "out_dir" in inspect.signature(module.run).parameters else {})
-        with interrupt.deferred():
+    # A Ctrl-C while the results are written would leave them half written: the request
+    # is deferred through the writing too (a second Ctrl-C still aborts at once).
+    with interrupt.deferred():
+        try:
+            # A kind whose run() takes out_dir writes files as it goes (streamed history,
+            # fields) into the directory the results go to; None when nothing is written.
+            kwargs = ({"out_dir": out_dir if write else None}
+                      if "out_dir" in inspect.signature(module.run).parameters else {})
             result = module.run(case, progress=progress, **kwargs)
-            stopped = interrupt.requested()
-    except SolverFailure as exc:
+        except SolverFailure as exc:
+            progress.close()
+            if exc.partial is not None:
+                exc.partial.status = exc.status
+                exc.partial.timing.setdefault("wall_s", time.perf_counter() - t0)
+                finish(case, exc.partial)
+                _print_warnings(exc.partial)
+                if write and mpi_rank() == 0:
+                    results.write(exc.partial, out_dir, plots=plots)
+            raise
+        stopped = interrupt.requested()
         progress.close()
-        if exc.partial is not None:
-            exc.partial.status = exc.status
-            exc.partial.timing.setdefault("wall_s", time.perf_counter() - t0)
-            finish(case, exc.partial)
-            _print_warnings(exc.partial)
-            if write and mpi_rank() == 0:
-                results.write(exc.partial, out_dir, plots=plots)
-        raise
-    progress.close()
-    result.timing.setdefault("wall_s", time.perf_counter() - t0)
-    finish(case, result)
-    _print_warnings(result)
-    if write and mpi_rank() == 0:
-        results.write(result, out_dir, plots=plots)
+        result.timing.setdefault("wall_s", time.perf_counter() - t0)
+        finish(case, result)
+        _print_warnings(result)
+        if write and mpi_rank() == 0:
+            results.write(result, out_dir, plots=plots)
     if stopped:  # a kind without step checks (the rigid block) finished anyway: stop here
         raise Interrupted(f"interrupted at the end of the run (t = {case.time.end:g} s)",
                           result)
     return result
+
+
+def _check_out_dir(out_dir: Path) -> None:
+    """Refuse, before the run, a results directory that cannot be one."""
+    for parent in (out_dir, *out_dir.parents):
+        if parent.exists():
+            if not parent.is_dir():
+                raise CaseError("--out", "", f"{parent} is a file, not a directory "
+                                "(allowed: a directory, created if missing)")
+            break

@@ -15,6 +15,7 @@ reduces the request over it (a collective call, so every rank asks at the same p
 from __future__ import annotations
 
 import signal
+import sys
 import threading
 from collections.abc import Iterator
 from contextlib import contextmanager
@@ -61,6 +62,16 @@ def _handler(signum: int, frame: Any) -> None:
     if _state["requested"]:
         raise KeyboardInterrupt
     request()
+    # Said at once: finishing the step and writing the results can take seconds.
+    if _rank() == 0:
+        print("\nCtrl-C: stopping after the step under way and writing the results so far "
+              "(Ctrl-C again to abort without them)", file=sys.stderr, flush=True)
+
+
+def _rank() -> int:
+    """MPI rank of this process (0 without MPI)."""
+    mpi = sys.modules.get("mpi4py.MPI")
+    return mpi.COMM_WORLD.rank if mpi is not None else 0
 
 
 @contextmanager

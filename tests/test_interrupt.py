@@ -83,7 +83,9 @@ def test_ctrl_c_on_a_block_run_keeps_its_results(tmp_path):
     assert proc.returncode == EXIT_INTERRUPTED, err
     assert "interrupted at t = " in err and "results so far were written" in err
     assert "solver failed" not in err and "Traceback" not in err
+    assert "Ctrl-C: stopping after the step under way" in err
     data = json.loads((out / "results.json").read_text())
     assert data["status"].startswith("interrupted at t = ")
+    assert data["extra"]["fields"] == "fields.pvd" and (out / "fields.pvd").is_file()
     t = read_history_csv(history)["time"]
     assert 0.01 < t[-1] < 1.0 and data["collisions"] is not None

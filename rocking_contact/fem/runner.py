@@ -119,7 +119,7 @@ class _Output:
         self.progress = progress
         self.count = 0
         self._info: StepInfo | None = None
-        self._row_t = self._fields_t = np.nan
+        self._row_t = self.fields_t = np.nan
 
     def record(self, problem: StepProblem, info: StepInfo | None) -> None:
         """Observer of the step driver (``info`` None for the initial state)."""
@@ -154,14 +154,14 @@ class _Output:
     def _write_fields(self, problem: StepProblem) -> None:
         assert self.fields is not None
         self.fields.write(problem.t, problem.u.x.array)
-        self._fields_t = problem.t
+        self.fields_t = problem.t
 
     def finish(self, problem: StepProblem) -> None:
         """Record the last state if the intervals skipped it; close the files."""
         if self.history.names and self._row_t != problem.t:
             self._row(problem)
         if self.fields is not None:
-            if self._fields_t != problem.t and self.history.names:
+            if self.fields_t != problem.t and self.history.names:
                 self._write_fields(problem)
             self.fields.close()
         self.history.close()
@@ -262,6 +262,8 @@ def simulate(case: BlockCase, body: ElasticBody, *, contributions: Sequence[Cont
                        "newton_iterations": stats.newton_iterations, "halvings": stats.halvings,
                        "refined_steps": stats.refined,
                        "jacobian_builds": problem.jacobian_builds})
+        if output.fields is not None and not np.isnan(output.fields_t):
+            extra["fields"] = VTK_FILE  # a partial run's frames can be viewed too
         return RunResult(case=case.case.name, kind=case.case.kind, parameters=as_dict(case),
                          history=output.history.columns() if output.history.names else {},
                          extra=extra, timing=timing, status=status)
@@ -307,6 +309,4 @@ def simulate(case: BlockCase, body: ElasticBody, *, contributions: Sequence[Cont
     output.finish(problem)
     solver.destroy()
     timing["setup_s"] = setup
-    if out_dir is not None:
-        extra["fields"] = VTK_FILE
     return result()

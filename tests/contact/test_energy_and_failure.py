@@ -51,5 +51,6 @@ def test_failed_step_stops_with_one_line_and_keeps_the_results(tmp_path):
         assert part in message, message
     data = json.loads((tmp_path / "results.json").read_text())
     assert data["status"].startswith("failed") and "active contacts" in data["status"]
+    assert data["extra"]["fields"] == "fields.pvd" and (tmp_path / "fields.pvd").is_file()
     history = read_history_csv(tmp_path / "history.csv")
     assert history["time"][0] == 0.0 and history["RN_O"][0] > 0.0

@@ -4,9 +4,9 @@ import math
 
 import numpy as np
 
+from rocking_contact.config import Reference
 from rocking_contact.post.collisions import collision_quantities, find_collisions
 from rocking_contact.post.references import compare
-from rocking_contact.config import Reference
 
 
 def _history(t_end: float):

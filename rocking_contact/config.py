@@ -12,13 +12,15 @@ Constraints are declared with :func:`param`::
 
 Overrides ``section.key=value`` (``--set`` on the command line) are applied to the parsed
 TOML before validation, so they are checked exactly like the file; list items are addressed
-by index (``model.shock.0.kn=2e6``).
+by index, written as the error messages write it (``model.shock[0].kn=2e6``) or dotted
+(``model.shock.0.kn=2e6``).
 """
 
 from __future__ import annotations
 
 import dataclasses
 import math
+import re
 import tomllib
 import types
 import typing
@@ -101,8 +103,20 @@ def _type_name(tp: Any) -> str:
     return getattr(tp, "__name__", str(tp))
 
 
+def _toml_text(value: Any) -> str:
+    """``value`` spelled as in a case file (``true``, ``[1, 2]``), not as Python spells it
+    (``True``): the messages quote what the user wrote."""
+    if isinstance(value, bool):
+        return "true" if value else "false"
+    if isinstance(value, list | tuple):
+        return "[" + ", ".join(_toml_text(v) for v in value) + "]"
+    if isinstance(value, Mapping):
+        return "{" + ", ".join(f"{k} = {_toml_text(v)}" for k, v in value.items()) + "}"
+    return repr(value)  # numbers as TOML writes them; strings quoted ('abc' is TOML too)
+
+
 def _describe(value: Any) -> str:
-    text = repr(value)
+    text = _toml_text(value)
     return text if len(text) <= 40 else text[:37] + "..."
 
 
@@ -218,8 +232,25 @@ def _join(prefix: str, key: str) -> str:
     return f"{prefix}.{key}" if prefix else key
 
 
+def key_path(key: str) -> list[str]:
+    """Components of a dotted key; a list index reads ``shock[0]`` or ``shock.0``.
+
+    Both spellings are taken so that a key copied from an error message (which writes
+    ``model.shock[0].kn``) works in ``--set`` and in the Python API's override dicts.
+
+    Raises:
+        CaseError: an empty component (``time..step``).
+
+    """
+    path = re.sub(r"\[(\d+)\]", r".\1", key.strip()).split(".")
+    if any(not p for p in path):
+        raise CaseError("--set", key, "empty component in the dotted key")
+    return path
+
+
 def parse_override(text: str) -> tuple[list[str], Any]:
-    """Split ``section.key=value`` into a key path and a TOML-parsed value.
+    """Split ``section.key=value`` into a key path (:func:`key_path`) and a TOML-parsed
+    value.
 
     The value is read as a TOML literal (``1e-4``, ``true``, ``[1, 2]``, ``"name"``); if it
     is not one, it is taken as a bare string (``scheme=newmark``).
@@ -227,9 +258,7 @@ def parse_override(text: str) -> tuple[list[str], Any]:
     key, sep, raw = text.partition("=")
     if not sep or not key.strip():
         raise CaseError("--set", text, "expected section.key=value")
-    path = [p for p in key.strip().split(".")]
-    if any(not p for p in path):
-        raise CaseError("--set", key, "empty component in the dotted key")
+    path = key_path(key)
     try:
         value = tomllib.loads(f"v = {raw.strip()}")["v"]
     except tomllib.TOMLDecodeError:
@@ -238,44 +267,42 @@ def parse_override(text: str) -> tuple[list[str], Any]:
 
 
 def apply_overrides(data: dict[str, Any], overrides: Mapping[str, Any] | list[str]) -> None:
-    """Apply ``--set`` overrides in place; list items are addressed by integer index.
+    """Apply ``--set`` overrides in place; list items are addressed by integer index
+    (``a.b[0].c`` or ``a.b.0.c``, see :func:`key_path`).
 
     ``overrides`` is either a list of ``"a.b=value"`` strings (command line) or a mapping of
-    dotted keys to Python values (Python API).
+    dotted keys to Python values (Python API); both read their keys the same way.
     """
     items: list[tuple[list[str], Any]]
     if isinstance(overrides, Mapping):
-        items = [(k.split("."), v) for k, v in overrides.items()]
+        items = [(key_path(k), v) for k, v in overrides.items()]
     else:
         items = [parse_override(text) for text in overrides]
     for path, value in items:
         node: Any = data
-        for i, part in enumerate(path[:-1]):
-            where = ".".join(path[: i + 1])
+        where = ""  # the key so far, spelled as the error messages of build spell it
+        for part in path[:-1]:
             if isinstance(node, list):
-                node = _list_item(node, part, where)
+                where = f"{where}[{part}]"
+                node = node[_index(node, part, where)]
             elif isinstance(node, dict):
+                where = _join(where, part)
                 node = node.setdefault(part, {})
             else:
                 raise CaseError("--set", where, "is a value, not a table")
         last = path[-1]
         if isinstance(node, list):
-            index = _index(node, last, ".".join(path))
-            node[index] = value
+            node[_index(node, last, f"{where}[{last}]")] = value
         elif isinstance(node, dict):
             node[last] = value
         else:
-            raise CaseError("--set", ".".join(path[:-1]), "is a value, not a table")
+            raise CaseError("--set", where, "is a value, not a table")
 
 
 def _index(items: list[Any], part: str, where: str) -> int:
     if not part.isdigit() or int(part) >= len(items):
         raise CaseError("--set", where, f"expected an index 0..{len(items) - 1}")
     return int(part)
-
-
-def _list_item(items: list[Any], part: str, where: str) -> Any:
-    return items[_index(items, part, where)]
 
 
 # ---------------------------------------------------------------------------------------

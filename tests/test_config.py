@@ -4,7 +4,7 @@ from dataclasses import dataclass
 
 import pytest
 
-from rocking_contact.config import CaseError, apply_overrides, build, param
+from rocking_contact.config import CaseError, apply_overrides, build, load_case, param
 
 
 @dataclass(kw_only=True)
@@ -29,6 +29,26 @@ def test_overrides_reach_list_items_and_create_tables():
     assert data == {"a": [{"x": 1}, {"x": 3}], "b": {"c": True}, "d": [1, 2], "e": "word"}
     with pytest.raises(CaseError, match="index"):
         apply_overrides(data, ["a.7.x=1"])
+
+
+def test_list_items_take_the_index_as_error_messages_write_it():
+    """``a[1].x`` (as the messages print keys) and ``a.1.x`` both work, on the command line
+    and in the Python API's dicts alike."""
+    for overrides in (["a[1].x=3"], ["a.1.x=3"], {"a[1].x": 3}, {"a.1.x": 3}):
+        data = {"a": [{"x": 1}, {"x": 2}]}
+        apply_overrides(data, overrides)
+        assert data == {"a": [{"x": 1}, {"x": 3}]}, overrides
+    with pytest.raises(CaseError) as err:
+        apply_overrides({"a": [{"x": 1}]}, {"a[4].x": 1})
+    assert (err.value.key, err.value.problem) == ("a[4]", "expected an index 0..0")
+    assert load_case("sdnd101a", ["model.shock[0].kn=2e6"]).model.shock[0].kn == 2e6
+    assert load_case("sdnd101a", {"model.shock[0].kn": 2e6}).model.shock[0].kn == 2e6
+
+
+def test_values_are_quoted_as_toml_spells_them():
+    with pytest.raises(CaseError) as err:
+        build(Outer, {"block": {"young": True}}, file="f.toml")
+    assert str(err.value) == "f.toml: block.young: expected a number, got true"
 
 
 def test_errors_name_the_key_and_what_is_allowed():

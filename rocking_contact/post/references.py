@@ -129,7 +129,9 @@ def format_table(case: str, checks: list[Mapping[str, Any]]) -> str:
         rows.append((
             c["quantity"],
             f"{c['reference']:.6g}",
-            number(value, ".6g"),
+            # a misspelt quantity or column, or what a shortened run never reached
+            number(value, ".6g") if value is not None and math.isfinite(value)
+            else "not computed",
             number(c["rel_error"], ".2e"),
             _tol_text(c),
             c["source"],

@@ -471,6 +471,8 @@ def read_toml(path: Path) -> dict[str, Any]:
             return tomllib.load(fh)
     except tomllib.TOMLDecodeError as exc:
         raise CaseError(str(path), "", f"not valid TOML: {exc}") from None
+    except UnicodeDecodeError:  # TOML is UTF-8 by definition: a binary or Latin-1 file
+        raise CaseError(str(path), "", "not UTF-8 text") from None
     except OSError as exc:
         raise CaseError(str(path), "", f"cannot read: {exc.strerror}") from None
 

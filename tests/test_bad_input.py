@@ -107,3 +107,11 @@ def test_console_script_exit_code():
                           capture_output=True, text=True)
     assert proc.returncode == 2
     assert proc.stderr.startswith("error: ") and "Traceback" not in proc.stderr
+
+
+@pytest.mark.parametrize("command", ["run", "keys"])
+def test_file_not_utf8(capsys, tmp_path, command):
+    path = tmp_path / "bin.toml"
+    path.write_bytes(b"\xff\xfe")
+    assert_one_line_error(capsys, main([command, str(path)]), [f"{path}: not UTF-8 text"])
+

@@ -24,6 +24,8 @@ The table (if meshed) is always held: CTGROUND in y, S1 in x.
 
 from __future__ import annotations
 
+from collections.abc import Iterator
+from contextlib import contextmanager
 from dataclasses import dataclass
 
 import numpy as np
@@ -32,7 +34,7 @@ from rocking_contact.block import Geometry, Preload
 from rocking_contact.fem.body import ElasticBody
 from rocking_contact.fem.constraints import Prescribed, fix, hold
 from rocking_contact.geometry.layout import TABLE
-from rocking_contact.solvers.driver import StepDriver
+from rocking_contact.solvers.driver import StepDriver, StepFailure
 from rocking_contact.solvers.step import StepProblem
 from rocking_contact.time.schemes import Static
 
@@ -100,11 +102,24 @@ def static_preload(problem: StepProblem, driver: StepDriver, geometry: Geometry,
     problem.set_prescribed(gravity_supports(body))
     problem.set_state(v=np.zeros_like(problem.v.x.array), a=np.zeros_like(problem.a.x.array),
                       t=0.0)
-    driver.advance(1.0, static)
+    with _phase("gravity", 1):
+        driver.advance(1.0, static)
     gravity = problem.u.x.array.copy()
     if preload.tilt > 0.0:
         problem.set_prescribed(tilt_supports(body, geometry, preload, gravity))
         problem.set_state(t=0.0)
-        driver.run((k / steps, static) for k in range(1, steps + 1))
+        with _phase("tilt", steps):
+            driver.run((k / steps, static) for k in range(1, steps + 1))
     return PreloadResult(gravity=gravity, tilted=problem.u.x.array.copy(),
                          newton_iterations=driver.stats.newton_iterations - iterations)
+
+
+@contextmanager
+def _phase(name: str, steps: int) -> Iterator[None]:
+    """Name the static phase in a step failure: its times are pseudo-times in [0, 1]."""
+    try:
+        yield
+    except StepFailure as exc:
+        raise StepFailure(exc.t, exc.h, exc.residual,
+                          f"{exc.reason}; preload {name}, pseudo-time in [0, 1] over "
+                          f"{steps} step(s)", exc.halvings, exc.step) from exc

@@ -39,14 +39,18 @@ class StepFailure(RuntimeError):
         h: size of the last step tried (s).
         residual: last residual norm (N), NaN if unknown.
         reason: the solver's reason.
+        halvings: halvings tried before giving up.
+        step: number of the failed step (1 for the first step of the run or phase).
 
     """
 
-    def __init__(self, t: float, h: float, residual: float, reason: str, halvings: int):
+    def __init__(self, t: float, h: float, residual: float, reason: str, halvings: int,
+                 step: int):
         self.t, self.h, self.residual, self.reason = t, h, residual, reason
+        self.halvings, self.step = halvings, step
         super().__init__(
-            f"step from t = {t:.9g} s failed with h = {h:.3g} s after {halvings} halvings "
-            f"(residual {residual:.3e} N, {reason})")
+            f"step {step} from t = {t:.9g} s failed with h = {h:.3g} s after {halvings} "
+            f"halvings (residual {residual:.3e} N, {reason})")
 
 
 @dataclass
@@ -169,7 +173,8 @@ class StepDriver:
             return
         self.stats.failed_attempts += 1
         if depth >= self.max_halvings:
-            raise StepFailure(p.t, h, report.residual, report.reason, depth)
+            raise StepFailure(p.t, h, report.residual, report.reason, depth,
+                              self.stats.steps + 1)
         self.stats.halvings += 1
         self.advance(p.t + h / 2, scheme, depth + 1)
         self.advance(t1, scheme, depth + 1)

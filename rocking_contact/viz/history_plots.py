@@ -87,7 +87,8 @@ def draw_markers(ax: Any, markers: Sequence[Marker], styles: style.MarkerStyles)
 
 def _time_axis(ax: Any, t: np.ndarray) -> None:
     ax.set_xlabel("time (s)")
-    ax.set_xlim(float(t[0]), float(t[-1]))
+    if t[-1] > t[0]:  # a run that failed at its first step has one row
+        ax.set_xlim(float(t[0]), float(t[-1]))
 
 
 def _history_figure(spec: HistoryFigure, data: Mapping[str, Any],

@@ -47,7 +47,7 @@ def test_failed_step_stops_with_one_line_and_keeps_the_results(tmp_path):
         rc.run(case, out=tmp_path, plots=False, quiet=True)
     message = str(failure.value)
     assert "\n" not in message
-    for part in ("step from t = 0 s", "after 2 halvings", "residual", "active contacts: O"):
+    for part in ("step 1 from t = 0 s", "after 2 halvings", "residual", "active contacts: O"):
         assert part in message, message
     data = json.loads((tmp_path / "results.json").read_text())
     assert data["status"].startswith("failed") and "active contacts" in data["status"]

@@ -489,24 +489,58 @@ def merge(base: dict[str, Any], child: Mapping[str, Any]) -> dict[str, Any]:
     return out
 
 
-def read_case_data(path: Path, _seen: tuple[Path, ...] = ()) -> dict[str, Any]:
+#: key path (components, as :func:`key_path` gives them) -> the files that set it, the file
+#: holding the value first, then the files that extend it up to the one loaded
+Origins = dict[tuple[str, ...], tuple[Path, ...]]
+
+
+def _record_origins(data: Mapping[str, Any], chain: tuple[Path, ...], origins: Origins,
+                    prefix: tuple[str, ...] = ()) -> None:
+    """Note ``chain`` as the origin of every key of ``data`` (tables key by key; a list is
+    one value, as :func:`merge` replaces it whole)."""
+    for key, value in data.items():
+        origins[(*prefix, key)] = chain
+        if isinstance(value, Mapping):
+            _record_origins(value, chain, origins, (*prefix, key))
+
+
+def read_case_data(path: Path, _seen: tuple[Path, ...] = (),
+                   origins: Origins | None = None) -> dict[str, Any]:
     """Parse a case file, resolving ``extends = "other.toml"`` (relative to the file).
 
     A case that extends another inherits all its values and overrides some: tables merge,
     lists (``[[reference]]``, ``[[quantity]]``) are replaced when the child gives them.
+    ``origins``, when given, is filled with the file each key comes from (see
+    :data:`Origins`), so that an error names the file to edit.
     """
     data = read_toml(path)
     parent = data.pop("extends", None)
     if parent is None:
+        if origins is not None:
+            _record_origins(data, (path, *_seen[::-1]), origins)
         return data
     if not isinstance(parent, str):
         raise CaseError(str(path), "extends", f"expected a file name, got {_describe(parent)}")
-    base = (path.parent / parent).resolve()
-    if base in _seen or base == path.resolve():
+    base = path.parent / parent  # not resolved: messages name it as the user would
+    if base.resolve() in {p.resolve() for p in (*_seen, path)}:
         raise CaseError(str(path), "extends", f"{parent} extends itself (cycle)")
     if not base.is_file():
         raise CaseError(str(path), "extends", f"no such file {parent}")
-    return merge(read_case_data(base, (*_seen, path.resolve())), data)
+    merged = merge(read_case_data(base, (*_seen, path), origins), data)
+    if origins is not None:  # the child's own keys win, as in the merge
+        _record_origins(data, (path, *_seen[::-1]), origins)
+    return merged
+
+
+def origin_file(key: str, loaded: Path, origins: Origins) -> str:
+    """The file that holds ``key`` (or its nearest enclosing table), as errors name it:
+    ``parent.toml (extended by child.toml)`` when it comes from an extended file."""
+    path = tuple(key_path(key)) if key else ()
+    chain = next((origins[path[:n]] for n in range(len(path), 0, -1) if path[:n] in origins),
+                 (loaded,))  # a missing key: the file loaded is the one to complete
+    if len(chain) == 1:
+        return str(chain[0])
+    return f"{chain[0]} (extended by {', extended by '.join(map(str, chain[1:]))})"
 
 
 def load_case(
@@ -520,18 +554,25 @@ def load_case(
 
     """
     path = resolve_case_path(case)
-    data = read_case_data(path)
-    file = str(path)
+    origins: Origins = {}
+    data = read_case_data(path, origins=origins)
     if overrides:
         try:
             apply_overrides(data, overrides)
         except CaseError as exc:
-            raise CaseError(f"{file} (--set)", exc.key, exc.problem) from None
-        file = f"{file} (with --set)"
-    info = data.get("case")
-    if not isinstance(info, Mapping) or "kind" not in info:
-        raise CaseError(file, "case.kind", f"missing (allowed: {', '.join(KINDS)})")
-    obj = build(kind_schema(info["kind"], file), data, file=file)
+            raise CaseError(f"{path} (--set)", exc.key, exc.problem) from None
+        keys = overrides if isinstance(overrides, Mapping) else \
+            [text.partition("=")[0] for text in overrides]
+        for key in keys:  # an overridden key is the loaded case's, even if a parent had it
+            origins[tuple(key_path(key))] = (path,)
+    try:
+        info = data.get("case")
+        if not isinstance(info, Mapping) or "kind" not in info:
+            raise CaseError(str(path), "case.kind", f"missing (allowed: {', '.join(KINDS)})")
+        obj = build(kind_schema(info["kind"]), data, file=str(path))
+    except CaseError as exc:  # name the file that holds the key, and say --set took part
+        file = origin_file(exc.key, path, origins) + (" (with --set)" if overrides else "")
+        raise CaseError(file, exc.key, exc.problem) from None
     obj.source_file = path  # relative paths inside the case (records, meshes) start here
     return obj
 

@@ -115,3 +115,24 @@ def test_file_not_utf8(capsys, tmp_path, command):
     path.write_bytes(b"\xff\xfe")
     assert_one_line_error(capsys, main([command, str(path)]), [f"{path}: not UTF-8 text"])
 
+
+def test_error_in_an_extended_file_names_that_file(capsys, tmp_path):
+    """The bad key is in the parent: the message names the parent, then who extends it."""
+    (tmp_path / "parent.toml").write_text(
+        GOOD.read_text().replace('scheme = "central_difference"', "schem = 1"))
+    (tmp_path / "child.toml").write_text('extends = "parent.toml"\n[time]\nend = 0.4\n')
+    (tmp_path / "grand.toml").write_text('extends = "child.toml"\n')
+    parent, child = tmp_path / "parent.toml", tmp_path / "child.toml"
+    assert_one_line_error(capsys, main(["run", str(child)]),
+                          [f"error: {parent} (extended by {child}): solver.schem: unknown key"])
+    assert_one_line_error(capsys, main(["run", str(tmp_path / "grand.toml")]),
+                          [f"{parent} (extended by {child}, extended by "
+                           f"{tmp_path / 'grand.toml'}): solver.schem"])
+    # A key the child itself sets (here through --set) is the child's.
+    assert_one_line_error(capsys, main(["run", str(child), "--set", "solver.schem=2"]),
+                          [f"error: {child} (with --set): solver.schem: unknown key"])
+    # A key the child sets wrong is the child's, though the parent has the table.
+    parent.write_text(GOOD.read_text())
+    child.write_text('extends = "parent.toml"\n[time]\nend = -1.0\n')
+    assert_one_line_error(capsys, main(["run", str(child)]),
+                          [f"error: {child}: time.end: "])

@@ -40,6 +40,13 @@ def test_discrete_run_stops_between_chunks_with_its_partial_history():
     assert not interrupt.requested()  # the request does not outlive the run
 
 
+def test_the_failures_a_caller_catches_are_exported():
+    assert (rc.Interrupted, rc.SolverFailure) == (Interrupted, SolverFailure)
+    assert issubclass(rc.Interrupted, rc.SolverFailure)
+    with pytest.raises(rc.CaseError, match="time.step"):
+        rc.load_case("sdnd101a", {"time.step": -1.0})
+
+
 def test_a_second_ctrl_c_raises_at_once():
     with interrupt.deferred():
         os.kill(os.getpid(), signal.SIGINT)

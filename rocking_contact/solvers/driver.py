@@ -28,6 +28,7 @@ from mpi4py import MPI
 
 from rocking_contact.solvers.newton import NewtonReport, NewtonSolver
 from rocking_contact.solvers.step import StepProblem
+from rocking_contact.time.grid import Segment
 from rocking_contact.time.schemes import Scheme
 
 
@@ -182,10 +183,8 @@ class StepDriver:
     def _refined(self, t1: float, depth: int) -> None:
         """From the problem's time to ``t1`` in equal steps no longer than the refined step."""
         assert self.refine is not None
-        t0 = self.problem.t
-        n = max(1, math.ceil((t1 - t0) / self.refine.step - 1e-9))
-        for k in range(1, n + 1):
-            self.advance(t1 if k == n else t0 + (t1 - t0) * k / n, self.refine.scheme, depth)
+        for t in Segment(self.problem.t, t1, self.refine.step, None).times():
+            self.advance(float(t), self.refine.scheme, depth)
 
     def _attempt(self, t1: float, scheme: Scheme) -> NewtonReport:
         p = self.problem

@@ -32,6 +32,7 @@ BAD_SETS = [
     (["model.shock.0.friction=exact", "solver.scheme=newmark"], ["solver.scheme", "exact"]),
     (["model.spring.0.nodes=[]"], ["model.spring[0].nodes", "one node"]),
     (["time.step"], ["--set", "section.key=value"]),
+    (["solver.modes=2"], ["solver.modes: got 2, allowed: 0..1 (unknowns of this model)"]),
 ]
 
 

@@ -18,6 +18,8 @@ import math
 from dataclasses import dataclass
 from typing import Literal
 
+import numpy as np
+
 from rocking_contact.config import (
     FINITE,
     NONNEGATIVE,
@@ -171,6 +173,23 @@ class Model:
             if not nodes[s.node].free:
                 raise ValueError(f"shock[{i}].node: {s.node!r} has no free dof")
 
+    def unknowns(self) -> int:
+        """Number of independent displacements: the free dofs less the independent
+        relations between them (the columns of the basis that
+        :func:`rocking_contact.discrete.system.constraint_basis` builds)."""
+        free = [f"{n.name}.{c}" for n in self.node for c in n.free]
+        col = {dof: j for j, dof in enumerate(free)}
+        rows = np.zeros((len(self.relation), len(free)))
+        for i, rel in enumerate(self.relation):
+            for dof, coef in zip(rel.dofs, rel.coefficients):
+                if dof in col:  # a fixed dof is zero: its term drops out
+                    rows[i, col[dof]] += coef
+        if not rows.any():
+            return len(free)
+        # Rank to constraint_basis's relative tolerance (1e-12), on singular values.
+        sv = np.linalg.svd(rows, compute_uv=False)
+        return len(free) - int(np.sum(sv > 1e-12 * sv[0]))
+
 
 @dataclass(kw_only=True)
 class Solver:
@@ -185,7 +204,8 @@ class Solver:
     """
 
     space: Literal["modal", "physical"] = param("physical")
-    modes: int = param(0, check=NONNEGATIVE, doc="modes kept in modal space, 0 = all")
+    modes: int = param(0, check=NONNEGATIVE,
+                       doc="modes kept in modal space, 0 = all; at most the model's unknowns")
     scheme: Literal["central_difference", "newmark", "hht"] = param("central_difference")
     beta: float = param(0.25, check=in_range(0.0, 0.5))
     gamma: float = param(0.5, check=in_range(0.5, 1.0))
@@ -228,6 +248,10 @@ class DiscreteCase(CaseFile):
         for i, name in enumerate(self.output.nodes):
             if name not in names:
                 raise ValueError(f"output.nodes[{i}]: unknown node {name!r}")
+        unknowns = self.model.unknowns()
+        if self.solver.modes > unknowns:  # the modal basis cannot have more modes than dofs
+            raise ValueError(f"solver.modes: got {self.solver.modes}, allowed: 0..{unknowns} "
+                             "(unknowns of this model)")
         exact = [s.name for s in self.model.shock if s.friction == "exact"]
         if exact and self.solver.scheme != "central_difference":
             raise ValueError(

@@ -134,3 +134,21 @@ def test_exact_friction_sticks_below_and_slides_above_the_threshold():
         else:
             assert np.abs(x).max() <= 1e-12
 
+
+
+def test_unknowns_known_at_load_match_the_assembly():
+    """Model.unknowns (what solver.modes is checked against at load) counts the columns of
+    the assembled basis: free dofs less independent relations, repeated ones counted once,
+    terms on fixed dofs dropped."""
+    nodes = [{"name": "P", "mass": 2.0, "fixed": ["DZ"]},
+             {"name": "Q", "mass": 1.0},
+             {"name": "G", "fixed": ["DX", "DY", "DZ"]}]
+    springs = [{"name": "K", "nodes": ["P", "Q"], "stiffness": [1e4, 3e4, 2e4]}]
+    relations = [{"dofs": ["P.DX", "P.DY"], "coefficients": [1.0, -1.0]},
+                 {"dofs": ["P.DX", "P.DY"], "coefficients": [2.0, -2.0]},
+                 {"dofs": ["Q.DZ", "G.DX"], "coefficients": [1.0, 5.0]},
+                 {"dofs": ["P.DZ", "G.DY"], "coefficients": [1.0, 1.0]}]
+    case = make_case(nodes, springs, relations=relations)
+    assert case.model.unknowns() == assemble(case.model, case.solver).n == 5 - 2
+    chain_case = make_case(*chain(3), solver={"space": "modal", "modes": 3})
+    assert chain_case.model.unknowns() == 3

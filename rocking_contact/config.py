@@ -367,9 +367,35 @@ class QuantitySpec:
             raise ValueError(f"window: end {self.window[1]} is not after start {self.window[0]}")
 
 
+#: Most time steps a run may take. Far above every shipped case and variant (4614 at most)
+#: and above what a run can afford (a discrete run holds two floats per step, 1.6 GB here):
+#: a mistyped step (1e-12 s) is refused at load instead of ending in a MemoryError.
+MAX_STEPS = 10**8
+
+
+def step_count_problem(step: float, n_steps: float, duration: float, span: str
+                       ) -> str | None:
+    """Why a run of ``n_steps`` steps is refused, as the ``problem`` part of an error
+    (``got ..., allowed: ...``) about ``step`` (s); None if it is not refused.
+
+    Args:
+        step: the step the error names (``time.step``, or a window's step).
+        n_steps: steps of the whole run, as a float: a step of 1e-320 s makes inf.
+        duration: time (s) that ``step`` covers: the smallest step allowed is the one that
+            alone would take :data:`MAX_STEPS` steps over it.
+        span: the run in words (``from time.start 0 to time.end 0.5 s``).
+
+    """
+    if n_steps <= MAX_STEPS:
+        return None
+    return (f"got {step:g}, allowed: at most {MAX_STEPS:.0e} steps {span}, a step >= "
+            f"{duration / MAX_STEPS:.3g} s or a shorter run (this one makes "
+            f"{n_steps:.3g} steps)")
+
+
 @dataclass(kw_only=True)
 class TimeSpan:
-    """The ``[time]`` table for uniform stepping."""
+    """The ``[time]`` table for uniform stepping (at most :data:`MAX_STEPS` steps)."""
 
     start: float = param(0.0, unit="s", check=FINITE)
     end: float = param(unit="s", check=FINITE)
@@ -381,6 +407,12 @@ class TimeSpan:
         if self.step > self.end - self.start:
             span = self.end - self.start
             raise ValueError(f"step: {self.step:g} is longer than the run {span:g}")
+        span = self.end - self.start
+        problem = step_count_problem(
+            self.step, span / self.step, span,
+            f"from time.start {self.start:g} to time.end {self.end:g} s")
+        if problem:
+            raise ValueError(f"step: {problem}")
 
     @property
     def n_steps(self) -> int:

@@ -35,6 +35,11 @@ Component = Literal["DX", "DY", "DZ"]
 COMPONENTS: tuple[Component, ...] = ("DX", "DY", "DZ")
 Vector = tuple[float, float, float]
 
+#: Most history rows a run may record: the runner holds them in memory before writing
+#: history.csv (about ten 8-byte columns: 0.8 GB here). The shipped cases record 3001 at
+#: most; ``output.every`` thins a long run.
+MAX_ROWS = 10**7
+
 
 @dataclass(kw_only=True)
 class Node:
@@ -252,6 +257,12 @@ class DiscreteCase(CaseFile):
         if self.solver.modes > unknowns:  # the modal basis cannot have more modes than dofs
             raise ValueError(f"solver.modes: got {self.solver.modes}, allowed: 0..{unknowns} "
                              "(unknowns of this model)")
+        n_steps, every = self.time.n_steps, self.output.every
+        if n_steps > MAX_ROWS * every:  # a row every `every` steps (and the initial one)
+            raise ValueError(
+                f"output.every: got {every}, allowed: >= {math.ceil(n_steps / MAX_ROWS)} "
+                f"for this run ({n_steps:.3g} steps of time.step {self.time.step:g} s to "
+                f"time.end {self.time.end:g} s; at most {MAX_ROWS:.0e} history rows)")
         exact = [s.name for s in self.model.shock if s.friction == "exact"]
         if exact and self.solver.scheme != "central_difference":
             raise ValueError(

@@ -27,6 +27,7 @@ lifts); ``THETA`` in the history is the rotation of the base chord OA (rad).
 
 from __future__ import annotations
 
+from collections import defaultdict
 from dataclasses import dataclass
 from typing import Literal
 
@@ -38,10 +39,12 @@ from rocking_contact.config import (
     CaseFile,
     in_range,
     param,
+    step_count_problem,
 )
 from rocking_contact.contact.spec import ContactSpec, check_against_model
 from rocking_contact.geometry.layout import MeshSpec, curve_names, point_names, region_names
 from rocking_contact.post.collisions import CollisionSpec
+from rocking_contact.time.grid import segments
 from rocking_contact.time.schemes import (
     HHT,
     Newmark,
@@ -109,7 +112,8 @@ class Refine:
 
 @dataclass(kw_only=True)
 class BlockTime:
-    """``[time]``: span, base step and windows."""
+    """``[time]``: span, base step and windows (at most
+    :data:`~rocking_contact.config.MAX_STEPS` steps in all, refinements not counted)."""
 
     start: float = param(0.0, unit="s", check=FINITE, doc="release instant")
     end: float = param(unit="s", check=FINITE)
@@ -125,6 +129,25 @@ class BlockTime:
             if s1 < e0:
                 raise ValueError(f"window[{i1}].start: {s1:g} overlaps window[{i0}] "
                                  f"[{s0:g}, {e0:g}]")
+        self._check_step_count()
+
+    def _check_step_count(self) -> None:
+        """Refuse a grid of more steps than MAX_STEPS (the runner builds each segment's
+        instants at once), naming the step that makes the most of them."""
+        windows = [(w.start, w.end, w.step) for w in self.window]
+        steps: dict[int | None, float] = defaultdict(float)  # window (None: base) -> steps
+        covered: dict[int | None, float] = defaultdict(float)  # window -> time it covers
+        for seg in segments(self.start, self.end, self.step, windows):
+            steps[seg.window] += (seg.end - seg.start) / seg.step  # float: no overflow
+            covered[seg.window] += seg.end - seg.start
+        worst = max(steps, key=steps.__getitem__)
+        key, step = ("step", self.step) if worst is None else \
+            (f"window[{worst}].step", self.window[worst].step)
+        problem = step_count_problem(
+            step, sum(steps.values()), covered[worst],
+            f"from time.start {self.start:g} to time.end {self.end:g} s")
+        if problem:
+            raise ValueError(f"{key}: {problem}")
 
 
 @dataclass(kw_only=True)

@@ -146,12 +146,27 @@ def test_history_is_streamed_before_a_failure(tmp_path):
     ({"time.refine": {"step": 0.0, "hold": 0.0}}, "time.refine.step"),
     ({"time.refine": {"step": 1e-5, "hold": 0.0, "alpha": -0.2}}, "time.refine.alpha"),
     ({"scheme.type": "theta", "time.refine": {"step": 1e-5, "hold": 0.0}}, "time.refine"),
+    ({"time.step": 1e-12}, "time.step"),
+    ({"time.step": 1e-320}, "time.step"),
+    ({"time.window[0].step": 1e-12}, "time.window[0].step"),
 ])
 def test_bad_input_is_one_line(override, key):
     with pytest.raises(CaseError) as info:
         rc.load_case("sdnv105_preload", override)
     assert info.value.key == key
     assert "\n" not in str(info.value)
+
+
+def test_too_many_steps_are_refused_at_load():
+    """Beyond MAX_STEPS the step is refused before any mesh (it ended in a MemoryError),
+    naming the step that makes the most steps and the smallest one allowed."""
+    with pytest.raises(CaseError) as info:
+        rc.load_case("sdnv105_preload", {"time.window[0].step": 1e-12})
+    assert str(info.value).endswith(
+        "(with --set): time.window[0].step: got 1e-12, allowed: at most 1e+08 steps from "
+        "time.start 0 to time.end 0.0575 s, a step >= 5e-11 s or a shorter run (this one "
+        "makes 5e+09 steps)")
+    assert rc.load_case("sdnv105_preload", {"time.step": 1e-6}).time.step == 1e-6
 
 
 def test_fields_open_in_pyvista(tmp_path):

@@ -14,6 +14,8 @@ After them: the versions of the stack. Nothing here knows a case by name.
 from __future__ import annotations
 
 import math
+import re
+from collections import Counter
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
 from pathlib import Path
@@ -68,16 +70,57 @@ class ReportError(ValueError):
 
 @dataclass
 class CaseResult:
-    """A results directory, read."""
+    """A results directory, read.
+
+    Attributes:
+        key: what tells this result from the others of the report: its HTML ids and its
+            figures directory (the case name, unless another directory holds a run of the
+            same case; see :func:`assign_keys`).
+        label: its title in the report (the case name, with its directory if the name is
+            not enough).
+
+    """
 
     directory: Path
     data: dict[str, Any]
     history: dict[str, np.ndarray]
+    key: str = ""
+    label: str = ""
+
+    def __post_init__(self) -> None:
+        self.key, self.label = self.key or self.name, self.label or self.name
 
     @property
     def name(self) -> str:
         """The case name."""
         return str(self.data["case"])
+
+
+def _slug(text: str) -> str:
+    """``text`` reduced to characters safe in an HTML id and a file name."""
+    return re.sub(r"[^A-Za-z0-9_.-]+", "-", text).strip("-") or "x"
+
+
+def assign_keys(found: Sequence[CaseResult]) -> None:
+    """Give every result a unique key and label.
+
+    Two directories may hold runs of one case (``results/sdnd100a`` and a variant run
+    written to ``results/sdnd100a_step1e-4``): keyed by the case name alone they would
+    share their ids and their figures directory. Those get ``<case>--<directory name>``
+    (a number appended if that is still taken) and their directory in their label.
+    """
+    shared = {name for name, n in Counter(r.name for r in found).items() if n > 1}
+    taken: set[str] = set()
+    for r in found:
+        key = r.name
+        if r.name in shared:
+            key = r.name if r.directory.name == r.name else f"{r.name}--{_slug(r.directory.name)}"
+        base, k = key, 2
+        while key in taken:
+            key, k = f"{base}-{k}", k + 1
+        taken.add(key)
+        r.key = key
+        r.label = f"{r.name} ({r.directory})" if r.name in shared else r.name
 
 
 def find_results(results_dir: Path, cases: Sequence[str] = ()) -> list[CaseResult]:
@@ -97,11 +140,14 @@ def find_results(results_dir: Path, cases: Sequence[str] = ()) -> list[CaseResul
                 raise ReportError(f"{case}: no results in {path} "
                                   f"(run `rocking-contact run {case}` first)")
             dirs.append(path)
+        dirs = list({d.resolve(): d for d in dirs}.values())  # a directory named twice: once
     else:
         dirs = sorted(p.parent for p in Path(results_dir).glob(f"*/{results.RESULTS_FILE}"))
         if not dirs:
             raise ReportError(f"{results_dir}: no results (run `rocking-contact validate` first)")
-    return [CaseResult(d, *results.load(d)) for d in dirs]
+    found = [CaseResult(d, *results.load(d)) for d in dirs]
+    assign_keys(found)
+    return found
 
 
 def counts(checks: Sequence[Mapping[str, Any]]) -> tuple[int, int, int]:
@@ -289,7 +335,7 @@ def view_figures(result: CaseResult, out_dir: Path) -> list[Figure | Paragraph]:
 
 def case_section(result: CaseResult, figures_dir: Path, *, views: bool) -> Section:
     """Everything the report says about one case."""
-    data, case = result.data, result.name
+    data, case = result.data, result.key
     info = (data.get("parameters") or {}).get("case") or {}
     passed, failed, info_only = counts(data.get("checks") or [])
     blocks: list[Any] = []
@@ -318,7 +364,7 @@ def case_section(result: CaseResult, figures_dir: Path, *, views: bool) -> Secti
     specs = (data.get("parameters") or {}).get("quantity") or []
     if specs:
         blocks.append(quantities_table(case, specs))
-    return Section(f"case-{case}", case, blocks, badge=verdict(data))
+    return Section(f"case-{case}", result.label, blocks, badge=verdict(data))
 
 
 def figures(result: CaseResult, out_dir: Path, *, views: bool) -> list[Figure | Paragraph]:
@@ -339,7 +385,8 @@ def summary_table(cases: Sequence[CaseResult]) -> Table:
     for r in cases:
         passed, failed, info_only = counts(r.data.get("checks") or [])
         v = verdict(r.data)
-        rows.append([Cell(r.name, link=f"case-{r.name}"), Cell(str(r.data.get("kind", ""))),
+        rows.append([Cell(r.label, link=f"case-{r.key}"),
+                     Cell(str(r.data.get("kind", ""))),
                      Cell(str(r.data.get("status", ""))), num(passed), num(failed),
                      num(info_only), num((r.data.get("timing") or {}).get("wall_s"), 4),
                      Cell(v, "pass" if v == "PASS" else "fail" if v != "NO CHECK" else "info")])

@@ -257,3 +257,30 @@ def test_warnings_of_a_run_are_in_its_section(results_dir, tmp_path):
         ".//section[@id='case-sdnd101a']")
     assert "Warning: the total energy rose 1.2 J above its released value" in \
         "".join(section.itertext())
+
+
+def test_two_directories_of_one_case_get_their_own_ids_and_figures(results_dir, tmp_path):
+    """results/sdnd101a and a run of the same case written elsewhere (--out, or the
+    README's Python snippet): two sections, unique ids, one figures directory each."""
+    import shutil
+
+    root = tmp_path / "results"
+    for name in ("sdnd101a", "sdnd101a_step1e-4"):
+        shutil.copytree(results_dir / "sdnd101a", root / name)
+    out = tmp_path / "report"
+    page = write_report([], root, out, views=False)
+    tree = parse_html(page.read_text(encoding="utf-8"))
+    ids = [el.get("id") for el in tree.iter() if el.get("id")]
+    assert len(ids) == len(set(ids))
+    sections = ["case-sdnd101a", "case-sdnd101a--sdnd101a_step1e-4"]
+    assert [s.get("id") for s in tree.findall(".//section")
+            if s.get("id").startswith("case-")] == sections
+    assert [r[0] for r in table(tree, "summary")[1]] == [
+        f"sdnd101a ({root / 'sdnd101a'})", f"sdnd101a ({root / 'sdnd101a_step1e-4'})"]
+    for key in ("sdnd101a", "sdnd101a--sdnd101a_step1e-4"):
+        assert any((out / "figures" / key).glob("*.png")), key
+    # The same directory named twice is reported once, under the case name.
+    page = write_report(["sdnd101a", str(root / "sdnd101a")], root, tmp_path / "r2",
+                        views=False)
+    assert [r[0] for r in table(parse_html(page.read_text(encoding="utf-8")), "summary")[1]] \
+        == ["sdnd101a"]

@@ -137,8 +137,10 @@ def _cmd_run(args: argparse.Namespace) -> int:
     if mpi_rank() == 0:
         if result.checks and not args.quiet:
             print(rc.format_table(result.case, result.checks))
+        graded = [c["passed"] for c in result.checks if c["passed"] is not None]
+        passing = f", {sum(graded)}/{len(graded)} checks pass" if graded else ""
         print(f"{result.case}: {result.timing.get('steps', '?')} steps, "
-              f"{result.timing['wall_s']:.3g} s wall; results in {out}/")
+              f"{result.timing['wall_s']:.3g} s wall{passing}; results in {out}/")
     return EXIT_OK
 
 
@@ -151,12 +153,14 @@ def _cmd_validate(args: argparse.Namespace) -> int:
     names = args.cases or list(shipped_cases())
     cases = [rc.load_case(name, args.overrides) for name in names]  # all inputs checked first
     failed: list[str] = []
-    for case in cases:
+    for i, case in enumerate(cases):
         try:
             result = rc.run(case, out=args.out / case.case.name, quiet=args.quiet,
                             plots=not args.no_plots)
-        except Interrupted:
-            raise
+        except Interrupted as exc:
+            skipped = [c.case.name for c in cases[i + 1:]]
+            rest = f"; not run: {', '.join(skipped)}" if skipped else ""
+            raise Interrupted(f"{case.case.name}: {exc}{rest}", exc.partial) from None
         except SolverFailure as exc:  # the next cases still run; this one failed
             failed.append(case.case.name)
             if mpi_rank() == 0:

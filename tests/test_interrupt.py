@@ -72,6 +72,18 @@ def test_validate_goes_on_after_a_failing_case(tmp_path, capsys):
     assert (tmp_path / "r" / "sdnd102c" / "results.json").is_file()
 
 
+def test_ctrl_c_during_validate_names_the_case_and_those_not_run(monkeypatch, tmp_path,
+                                                                    capsys):
+    def stopped(case, **kwargs):
+        raise Interrupted("interrupted at t = 0.1 s", None)
+
+    monkeypatch.setattr(rc, "run", stopped)
+    code = main(["validate", "sdnd101a", "sdnd102c", "sdnd102e", "--out", str(tmp_path)])
+    assert code == EXIT_INTERRUPTED
+    assert "sdnd101a: interrupted at t = 0.1 s; not run: sdnd102c, sdnd102e" in \
+        capsys.readouterr().err
+
+
 def test_ctrl_c_on_a_block_run_keeps_its_results(tmp_path):
     """A real SIGINT in the middle of a FEM run (PETSc callbacks under way)."""
     out = tmp_path / "d"

@@ -110,7 +110,7 @@ class CondensedContact:
         self._blocked = np.zeros(kinematics.n_dofs, dtype=bool)
         self._forces0_split = (np.zeros(kinematics.n_dofs), np.zeros(kinematics.n_dofs))
         self._cache_key: tuple[Any, ...] | None = None
-        self._cache: dict[int, tuple[PETSc.Vec, np.ndarray]] = {}
+        self._cache: dict[int, tuple[np.ndarray, np.ndarray]] = {}  # row -> (Z, Zc) columns
         self._last_residual = math.nan
 
     # -- the local law (subclasses) ------------------------------------------------------
@@ -179,7 +179,7 @@ class CondensedContact:
             self.kin.add_forces(forces, r.array, 1.0)
             r.scale(-1.0)
             solver.solve_linear(r, dx)
-            columns, Zc = self._delassus_columns(problem, solver, geometry, contacts)
+            Z, Zc = self._delassus_columns(problem, solver, geometry, contacts)
             rows = geometry.rows(contacts)
             Hr = ux * geometry.H[rows]
             W = Hr @ Zc
@@ -189,13 +189,10 @@ class CondensedContact:
             self.counters.local += local.iterations
             lam = np.zeros_like(lam)
             lam[rows] = local.lam
-            for j, z in enumerate(columns):
-                if local.lam[j] != 0.0:
-                    dx.axpy(local.lam[j], z)
+            add_columns(dx, Z, local.lam)
             change = dx.norm(PETSc.NormType.NORM_INFINITY)
             x.axpy(1.0, dx)
             x.ghostUpdate(addv=PETSc.InsertMode.INSERT, mode=PETSc.ScatterMode.FORWARD)
-            self._drop_uncached(columns)
             self.iterations += 1
         r.destroy()
         dx.destroy()
@@ -278,19 +275,14 @@ class CondensedContact:
             return
         self._set_supports(problem, problem.t)
         rows = geometry.rows(closed)
-        columns, Zc = [], np.zeros((self.kin.n_dofs, len(rows)))
         with mass_solver(problem) as mass:
-            for j, row in enumerate(rows):
-                z = self._solve_column(geometry.H[row], mass.solve)
-                columns.append(z)
-                Zc[:, j] = self.kin.values(z.array)
+            Z = mass.solve_columns(self._rhs_columns(geometry, rows))
+        Zc = self._contact_values(Z)
         Hr = geometry.H[rows]
         a = self.kin.values(problem.a.x.array)
         local = solve_active_set(self.local_problem(Hr @ Zc, Hr @ a, closed),
                                  tol=self.tol, max_iterations=self.spec.local_iterations)
-        for j, z in enumerate(columns):
-            problem.a.x.petsc_vec.axpy(local.lam[j], z)
-            z.destroy()
+        add_columns(problem.a.x.petsc_vec, Z, local.lam)
         problem.a.x.scatter_forward()
         self.lam[rows] = local.lam
         self._trial_lam = self.lam.copy()
@@ -358,20 +350,26 @@ class CondensedContact:
         """Supports take the contact force on prescribed dofs (their rows stay x - xbar)."""
         forces[self._blocked] = 0.0
 
-    def _solve_column(self, h_row: np.ndarray, solve: Any) -> PETSc.Vec:
-        """``K^-1 H^T e_row`` with the contact forces on prescribed dofs dropped."""
-        e = self.body.vector()
-        forces = h_row.copy()
-        self._zero_prescribed_forces(forces)
-        self.kin.add_forces(forces, e.array)
-        z = self.body.vector()
-        solve(e, z)
-        e.destroy()
-        return z
+    def _rhs_columns(self, geometry: ContactGeometry, rows: np.ndarray) -> np.ndarray:
+        """``H^T e_row`` for each row on the owned dofs, the forces on prescribed dofs
+        dropped; shape (owned dofs, rows)."""
+        rhs = np.zeros((self.body.n_owned, len(rows)))
+        for j, row in enumerate(rows):
+            forces = geometry.H[row].copy()
+            self._zero_prescribed_forces(forces)
+            self.kin.add_forces(forces, rhs[:, j])
+        return rhs
+
+    def _contact_values(self, Z: np.ndarray) -> np.ndarray:
+        """The columns of ``Z`` (owned dofs) at the contact dofs, shape (contact dofs, cols)."""
+        if not Z.shape[1]:
+            return np.zeros((self.kin.n_dofs, 0))
+        return self.kin.values_many(list(Z.T)).T
 
     def _delassus_columns(self, problem: StepProblem, solver: Any, geometry: ContactGeometry,
-                          contacts: np.ndarray) -> tuple[list[PETSc.Vec], np.ndarray]:
-        """``Z = J^-1 H^T`` for the rows of the given contacts, and its contact-dof values.
+                          contacts: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
+        """``Z = J^-1 H^T`` for the rows of the given contacts (owned dofs x rows, one
+        multi-right-hand-side solve), and its values at the contact dofs.
 
         For a linear problem the columns are cached while the step size and H are the
         same (the factorisation is the same).
@@ -384,28 +382,26 @@ class CondensedContact:
                    stage.damping_coefficient, geometry.H.tobytes(),
                    self._prescribed_owned.tobytes())
             if key != self._cache_key:
-                for z, _ in self._cache.values():
-                    z.destroy()
                 self._cache, self._cache_key = {}, key
             missing = [row for row in rows if row not in self._cache]
-            for row in missing:
-                z = self._solve_column(geometry.H[row], solver.solve_linear)
-                self._cache[row] = (z, np.zeros(0))
             if missing:
-                values = self.kin.values_many([self._cache[row][0].array for row in missing])
-                for row, v in zip(missing, values):
-                    self._cache[row] = (self._cache[row][0], v)
-            columns = [self._cache[row][0] for row in rows]
-            Zc = np.array([self._cache[row][1] for row in rows]).T.reshape(
-                self.kin.n_dofs, len(rows))
-            return columns, Zc
-        columns = [self._solve_column(geometry.H[row], solver.solve_linear) for row in rows]
-        values = self.kin.values_many([z.array for z in columns]) if columns else np.zeros(
-            (0, self.kin.n_dofs))
-        return columns, values.T.reshape(self.kin.n_dofs, len(rows))
+                Z = solver.solve_columns(self._rhs_columns(geometry, np.array(missing)))
+                for row, z, v in zip(missing, Z.T, self._contact_values(Z).T, strict=True):
+                    self._cache[row] = (z, v)
+            Z = np.zeros((self.body.n_owned, len(rows)))
+            Zc = np.zeros((self.kin.n_dofs, len(rows)))
+            for j, row in enumerate(rows):
+                Z[:, j], Zc[:, j] = self._cache[row]
+            return Z, Zc
+        Z = solver.solve_columns(self._rhs_columns(geometry, rows))
+        return Z, self._contact_values(Z)
 
-    def _drop_uncached(self, columns: list[PETSc.Vec]) -> None:
-        cached = {id(z) for z, _ in self._cache.values()}
-        for z in columns:
-            if id(z) not in cached:
-                z.destroy()
+
+def add_columns(y: PETSc.Vec, Z: np.ndarray, coefficients: np.ndarray) -> None:
+    """``y += Z @ coefficients`` on the owned entries, column by column with PETSc's axpy
+    (the order and rounding of one solve per column: the runs do not depend on it)."""
+    for z, c in zip(Z.T, coefficients, strict=True):
+        if c != 0.0:
+            col = PETSc.Vec().createWithArray(np.ascontiguousarray(z), comm=y.getComm())
+            y.axpy(c, col)
+            col.destroy()

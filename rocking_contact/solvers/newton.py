@@ -140,7 +140,42 @@ class NewtonSolver:
         """
         self.snes.getKSP().solve(b, y)
 
+    def solve_columns(self, rhs: np.ndarray) -> np.ndarray:
+        """``J^-1 B`` for the columns of ``rhs`` (owned rows), as :meth:`solve_linear`."""
+        return solve_columns(self.snes.getKSP(), rhs)
+
     def destroy(self) -> None:
         """Free the PETSc objects owned here."""
         self.snes.destroy()
         self.F.destroy()
+
+
+def solve_columns(ksp: PETSc.KSP, rhs: np.ndarray) -> np.ndarray:
+    """``A^-1 B`` with the factorisation held by ``ksp``, for all columns of ``B`` at once.
+
+    One multi-right-hand-side solve (``KSPMatSolve``: MUMPS solves the columns together)
+    instead of one solve per column, which is what a Delassus operator needs.
+
+    Args:
+        ksp: a set-up direct solver of ``A``.
+        rhs: ``B`` on this rank's owned rows, shape (owned rows, columns).
+
+    Returns:
+        ``A^-1 B`` on the owned rows (a new array).
+
+    """
+    m = rhs.shape[1]
+    if m == 0:
+        return np.zeros_like(rhs)
+    A, _ = ksp.getOperators()
+    rows, _ = A.getSizes()
+    B = PETSc.Mat().createDense((rows, (PETSc.DECIDE, m)), comm=A.getComm())
+    B.setUp()
+    B.getDenseArray()[:] = rhs
+    B.assemble()
+    X = B.duplicate()
+    ksp.matSolve(B, X)
+    out = X.getDenseArray().copy()
+    B.destroy()
+    X.destroy()
+    return out

@@ -52,6 +52,7 @@ from petsc4py import PETSc
 
 from rocking_contact.fem.body import ElasticBody
 from rocking_contact.fem.constraints import Prescribed, constant, merge
+from rocking_contact.solvers.newton import solve_columns
 from rocking_contact.time.schemes import Affine, Scheme, Stage
 
 
@@ -363,6 +364,10 @@ class MassSolver:
     def solve(self, b: PETSc.Vec, y: PETSc.Vec) -> None:
         """``y = M^-1 b``; entries of ``b`` on prescribed rows must be zero."""
         self.ksp.solve(b, y)
+
+    def solve_columns(self, rhs: np.ndarray) -> np.ndarray:
+        """``M^-1 B`` for the columns of ``rhs`` (owned rows), as :meth:`solve`."""
+        return solve_columns(self.ksp, rhs)
 
     def accelerate(self, problem: StepProblem, forces: PETSc.Vec) -> None:
         """``a += M^-1 forces`` for the problem's acceleration (N -> m/s^2; ghosts updated).

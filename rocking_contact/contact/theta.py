@@ -231,7 +231,7 @@ class MoreauJeanContact:
         converged = False
         for it in range(1, opts.max_iterations + 1):
             self.iterations = it
-            Y = self._columns(problem, solver, work)
+            Y = self._columns(solver)
             local = solve(FrictionContactProblem.shifted(
                 self._apply_columns(problem, Y) / h, self._apply(problem, x_free.array_r),
                 opts.law, self._U_before[0::2]), P, tol=opts.local_tolerance,
@@ -385,20 +385,12 @@ class MoreauJeanContact:
         assert self._H is not None
         return problem.comm.allreduce(np.asarray(self._H @ Y), op=MPI.SUM)
 
-    def _columns(self, problem: StepProblem, solver: Any, column: PETSc.Vec) -> np.ndarray:
-        """``Y = J^-1 H^T`` on the owned dofs, one solve per active row."""
+    def _columns(self, solver: Any) -> np.ndarray:
+        """``Y = J^-1 H^T`` on the owned dofs, one multi-right-hand-side solve."""
         assert self._H is not None
-        n_rows = self._H.shape[0]
-        Y = np.empty((problem.body.n_owned, n_rows))
-        rhs = problem.vector()
         if self._HT is None:  # H is fixed over the step's passes
             self._HT = self._H.T.toarray()
-        for k in range(n_rows):
-            rhs.array[:] = self._HT[:, k]
-            solver.solve_linear(rhs, column)
-            Y[:, k] = column.array_r
-        rhs.destroy()
-        return Y
+        return solver.solve_columns(self._HT)
 
     def _end_displacement(self, problem: StepProblem, x: PETSc.Vec) -> np.ndarray:
         """``u_{n+1}(x)`` as a local array (owned and ghost; x's ghosts up to date)."""

@@ -18,9 +18,12 @@ on the coupled problem, each iteration eliminating the displacement correction:
    is one Newton step of the whole coupled system, condensed);
 4. ``x <- x + dx_free + Z lambda``.
 
-It stops when the equilibrium residual ``|R(x) - H^T lambda|`` and the complementarity
-residual ``max |Phi|`` are below ``contact.tolerance`` times the norm of the weight vector;
-otherwise the step is rejected (the driver halves it). For a linear body (small strain) the
+It stops when the complementarity residual ``max |Phi|`` is below ``contact.tolerance``
+times the norm of the weight vector and either the equilibrium residual
+``|R(x) - H^T lambda|`` is too, or the last update moved ``x`` by less than
+``contact.step_tolerance`` of its size (Newton stalled at round-off, as large rotations of
+the thin Code_Aster cells leave ~1e-4 N); after ``contact.max_iterations`` the step is
+rejected (the driver halves it). For a linear body (small strain) the
 Jacobian is constant over a step size and ``Z`` is cached: a step costs the free solve, a
 few back-substitutions and the small dense problem, as in LMGC90 and Siconos.
 

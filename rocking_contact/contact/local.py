@@ -21,11 +21,12 @@ augmentation coefficients ``rho_N``, ``rho_T`` (N/m):
 ``Phi = 0`` is equivalent to the two laws. The contact is *open* when ``tau_N <= 0``,
 *sticking* when closed and ``|tau_T| <= mu tau_N``, *sliding* otherwise. On each of these
 sets ``Phi`` is affine in ``(lambda, q)``: its generalised Jacobian gives the semismooth
-Newton step :func:`newton_step`. Taking full steps and stopping when the sets repeat is the
-primal-dual active set method (Hintermueller, Ito & Kunisch 2002; Hueber & Wohlmuth 2005 for
-friction): :func:`solve_active_set`, which the Lagrange treatment runs to convergence at
-each Newton iteration of the step. The continuous treatment takes one such step per Newton
-iteration of the coupled problem (generalised Newton on the whole system).
+Newton step :func:`newton_step`. Taking full steps (their active sets settle after a few)
+until ``max |Phi|`` is below the tolerance is the primal-dual active set method
+(Hintermueller, Ito & Kunisch 2002; Hueber & Wohlmuth 2005 for friction):
+:func:`solve_active_set`, which the Lagrange treatment runs to convergence at each Newton
+iteration of the step. The continuous treatment takes one such step per Newton iteration of
+the coupled problem (generalised Newton on the whole system).
 """
 
 from __future__ import annotations
@@ -171,7 +172,7 @@ def newton_step(problem: LocalProblem, lam: np.ndarray) -> tuple[np.ndarray, np.
 
 def solve_active_set(problem: LocalProblem, lam0: np.ndarray | None = None, *,
                      tol: float, max_iterations: int = 50) -> LocalSolution:
-    """Primal-dual active set: full semismooth Newton steps until the sets repeat.
+    """Primal-dual active set: full semismooth Newton steps until ``max |Phi| <= tol``.
 
     Args:
         problem: the local problem.

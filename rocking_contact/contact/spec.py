@@ -78,10 +78,11 @@ class ContactSpec:
         doc="contacts whose gap is below this enter the local problem")
     closed_gap: float = param(
         1.0e-9, unit="m", check=POSITIVE,
-        doc="contacts with |gap| below this are closed at the release")
+        doc="contacts with |gap| below this are closed at the release; theta: contacts "
+            "whose predicted gap is below this are active in the step")
     gap_tolerance: float = param(
         1.0e-12, unit="m", check=POSITIVE,
-        doc="penetration and stick slip accepted at convergence")
+        doc="penetration and stick slip accepted at convergence (lagrange, continuous)")
     augmentation_normal: float = param(1.0, check=POSITIVE, doc="rho_N * mean(diag W)")
     augmentation_tangential: float = param(1.0, check=POSITIVE, doc="rho_T * mean(diag W)")
     tolerance: float = param(1.0e-9, check=in_range(1e-15, 1e-3),

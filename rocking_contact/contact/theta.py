@@ -14,7 +14,7 @@ One step (after the driver's SNES has converged the free step, ``R(x_free) = 0``
 
 1. index set: the gaps at the predicted configuration ``u_m = u_n + h (1 - theta) v_n``
    decide which contacts are active (:func:`~rocking_contact.contact.moreau.active_contacts`:
-   predicted gap below ``gap_tolerance``, or pressed at the previous step); the relation
+   predicted gap below ``contact.closed_gap``, or pressed at the previous step); the relation
    ``U = H v`` (normal and tangential relative velocities, slave minus master) is frozen at
    ``u_m`` for the step;
 2. condensation with the factorised step Jacobian ``J = dR/dx``: the columns

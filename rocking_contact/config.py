@@ -57,6 +57,9 @@ class Check:
 POSITIVE = Check(lambda x: x > 0, "a number > 0")
 NONNEGATIVE = Check(lambda x: x >= 0, "a number >= 0")
 FINITE = Check(lambda x: math.isfinite(x), "a finite number")
+#: a name that is one directory name (results/<name>/), not a path
+DIRECTORY_NAME = Check(lambda x: re.fullmatch(r"[A-Za-z0-9_][A-Za-z0-9_.+-]*", x) is not None,
+                       "letters, digits and _ . + - (not starting with . + -), no path")
 
 
 def in_range(lo: float, hi: float) -> Check:
@@ -313,7 +316,8 @@ def _index(items: list[Any], part: str, where: str) -> int:
 class CaseInfo:
     """The ``[case]`` table: identity of the case."""
 
-    name: str = param(doc="short name, used for the results directory")
+    name: str = param(doc="short name, used for the results directory",
+                      check=DIRECTORY_NAME)
     title: str = param(doc="one-line title shown by `rocking-contact list`")
     kind: str = param(doc="model family: selects the schema and the runner")
     description: str = param("", doc="free text: what the case is, where it comes from")

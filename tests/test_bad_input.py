@@ -37,6 +37,7 @@ BAD_SETS = [
                            "to time.end 0.5 s, a step >= 5e-09 s", "makes 5e+11 steps"]),
     (["time.end=1e6"], ["time.step", "time.end 1e+06 s", "makes 2e+09 steps"]),
     (["time.step=1e-8"], ["output.every: got 1, allowed: >= 5", "1e+07 history rows"]),
+    (["case.name=../../elsewhere"], ["case.name: got '../../elsewhere'", "no path"]),
 ]
 
 

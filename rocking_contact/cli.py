@@ -74,6 +74,7 @@ def _parser() -> argparse.ArgumentParser:
             sp = sub.add_parser(name, help=help_text)
             sp.set_defaults(plugin=module)
             importlib.import_module(module).add_arguments(sp)
+    p.subcommands = sub.choices  # type: ignore[attr-defined]
     return p
 
 
@@ -184,7 +185,11 @@ def _cmd_validate(args: argparse.Namespace) -> int:
 
 def main(argv: Sequence[str] | None = None) -> int:
     """Entry point of ``rocking-contact``; returns the process exit code."""
-    args = _parser().parse_args(argv)
+    parser = _parser()
+    args, unknown = parser.parse_known_args(argv)
+    if unknown:  # say it with the subcommand's usage, not the top-level one
+        parser.subcommands[args.command].error(  # exits with code 2
+            f"unrecognized arguments: {' '.join(unknown)}")
     from rocking_contact.api import mpi_rank
     from rocking_contact.config import CaseError
     from rocking_contact.results import Interrupted, SolverFailure

@@ -88,3 +88,12 @@ def test_partial_override_of_a_default_table_keeps_its_other_defaults():
     case = load_case("sdnd101a", ["model.damping.stiffness_coefficient=1e-4"])
     assert case.model.damping.stiffness_coefficient == 1e-4
     assert case.model.damping.mass_coefficient == 0.0 and case.model.damping.modal_ratio == 0.0
+
+
+def test_an_unknown_option_is_reported_with_the_subcommands_usage(capsys):
+    with pytest.raises(SystemExit) as stop:
+        main(["run", "sdnd101a", "--foo"])
+    assert stop.value.code == 2
+    err = capsys.readouterr().err
+    assert "usage: rocking-contact run" in err
+    assert "rocking-contact run: error: unrecognized arguments: --foo" in err

@@ -297,7 +297,12 @@ def apply_overrides(data: dict[str, Any], overrides: Mapping[str, Any] | list[st
         if isinstance(node, list):
             node[_index(node, last, f"{where}[{last}]")] = value
         elif isinstance(node, dict):
-            node[last] = value
+            # A table given for a table merges into it, as with extends: {"time": {"step":
+            # 1e-4}} changes the step and keeps time.end.
+            if isinstance(value, Mapping) and isinstance(node.get(last), Mapping):
+                node[last] = merge(node[last], value)
+            else:
+                node[last] = value
         else:
             raise CaseError("--set", where, "is a value, not a table")
 
@@ -596,7 +601,8 @@ def load_case(
         try:
             apply_overrides(data, overrides)
         except CaseError as exc:
-            raise CaseError(f"{path} (--set)", exc.key, exc.problem) from None
+            given = "overrides" if isinstance(overrides, Mapping) else "--set"
+            raise CaseError(f"{path} ({given})", exc.key, exc.problem) from None
         keys = overrides if isinstance(overrides, Mapping) else \
             [text.partition("=")[0] for text in overrides]
         for key in keys:  # an overridden key is the loaded case's, even if a parent had it
@@ -607,7 +613,8 @@ def load_case(
             raise CaseError(str(path), "case.kind", f"missing (allowed: {', '.join(KINDS)})")
         obj = build(kind_schema(info["kind"]), data, file=str(path))
     except CaseError as exc:  # name the file that holds the key, and say --set took part
-        file = origin_file(exc.key, path, origins) + (" (with --set)" if overrides else "")
+        given = "overrides" if isinstance(overrides, Mapping) else "--set"
+        file = origin_file(exc.key, path, origins) + (f" (with {given})" if overrides else "")
         raise CaseError(file, exc.key, exc.problem) from None
     obj.source_file = path  # relative paths inside the case (records, meshes) start here
     return obj

@@ -55,3 +55,10 @@ def test_errors_name_the_key_and_what_is_allowed():
     with pytest.raises(CaseError) as err:
         build(Outer, {"block": {"young": "stiff"}}, file="f.toml")
     assert str(err.value) == "f.toml: block.young: expected a number, got 'stiff'"
+
+
+def test_a_table_given_in_python_overrides_merges_into_the_case_table():
+    case = load_case("sdnd101a", {"time": {"step": 1e-4}})
+    assert (case.time.step, case.time.end) == (1e-4, 0.5)  # time.end kept from the file
+    with pytest.raises(CaseError, match=r"\(with overrides\): time.step"):
+        load_case("sdnd101a", {"time.step": -1.0})

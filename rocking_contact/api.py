@@ -17,7 +17,7 @@ from pathlib import Path
 from typing import Any
 
 from rocking_contact import interrupt, results
-from rocking_contact.config import CaseError, kind_runner, load_case
+from rocking_contact.config import CaseError, as_dict, build, kind_runner, load_case
 from rocking_contact.post.references import compare, evaluate_all, format_table
 from rocking_contact.progress import Progress
 from rocking_contact.provenance import stack_versions
@@ -77,6 +77,7 @@ def run(
             under way, its results so far written as for a failure.
 
     """
+    _check_again(case)
     module = kind_runner(case.case.kind)
     progress = Progress(case.time.start, case.time.end, case.case.name,
                         enabled=not quiet and mpi_rank() == 0)
@@ -114,6 +115,13 @@ def run(
         raise Interrupted(f"interrupted at the end of the run (t = {case.time.end:g} s)",
                           result)
     return result
+
+
+def _check_again(case: Any) -> None:
+    """Validate the case as loading does: a value changed on the loaded object
+    (``case.time.step = -1``) gets the same one-line :class:`CaseError` as in a file."""
+    source = getattr(case, "source_file", None) or case.case.name
+    build(type(case), as_dict(case), file=f"{source} (changed after loading)")
 
 
 def _check_out_dir(out_dir: Path) -> None:

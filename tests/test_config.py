@@ -62,3 +62,12 @@ def test_a_table_given_in_python_overrides_merges_into_the_case_table():
     assert (case.time.step, case.time.end) == (1e-4, 0.5)  # time.end kept from the file
     with pytest.raises(CaseError, match=r"\(with overrides\): time.step"):
         load_case("sdnd101a", {"time.step": -1.0})
+
+
+def test_a_case_changed_after_loading_is_checked_again_by_run():
+    import rocking_contact as rc
+
+    case = load_case("sdnd101a")
+    case.time.step = -1.0
+    with pytest.raises(CaseError, match=r"\(changed after loading\): time.step: got -1"):
+        rc.run(case, write=False)

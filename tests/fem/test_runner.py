@@ -163,7 +163,7 @@ def test_too_many_steps_are_refused_at_load():
     with pytest.raises(CaseError) as info:
         rc.load_case("sdnv105_preload", {"time.window[0].step": 1e-12})
     assert str(info.value).endswith(
-        "(with --set): time.window[0].step: got 1e-12, allowed: at most 1e+08 steps from "
+        "(with overrides): time.window[0].step: got 1e-12, allowed: at most 1e+08 steps from "
         "time.start 0 to time.end 0.0575 s, a step >= 5e-11 s or a shorter run (this one "
         "makes 5e+09 steps)")
     assert rc.load_case("sdnv105_preload", {"time.step": 1e-6}).time.step == 1e-6

@@ -118,10 +118,19 @@ def _cmd_keys(args: argparse.Namespace) -> int:
     width = max(len(r[0]) for r in rows)
     print(f"case-file keys of kind {kind!r} (override any with --set KEY=VALUE); "
           "N indexes a list of tables")
+    print(f"  {'extends'.ljust(width)}  a string, optional; a case file (path relative to this "
+          "one) whose values this file overrides, tables merged key by key")
+    tables = {r[0] for r in rows if r[1].endswith("table") or r[1] == "list of tables"}
+    heading = ""
     for key, type_name, default, doc in rows:
-        if type_name in ("table", "list of tables"):
-            print(f"\n[{key}]  ({type_name})")
+        if key in tables:
+            heading = key
+            print(f"\n[{key}]  ({type_name})" + (f"  {doc}" if doc else ""))
             continue
+        parent = key.rpartition(".")[0].removesuffix(".N")
+        if parent != heading:  # back in an enclosing table after a nested one
+            heading = parent
+            print(f"\n[{parent}]  (continued)" if parent else "")
         text = f"{type_name}, default {default}" if default != "(required)" else \
             f"{type_name}, required"
         print(f"  {key.ljust(width)}  {text}" + (f"; {doc}" if doc else ""))

@@ -633,17 +633,22 @@ def schema_doc(cls: type, prefix: str = "") -> list[tuple[str, str, str, str]]:
         key = _join(prefix, f.name)
         tp = hints[f.name]
         inner = typing.get_args(tp)[0] if typing.get_origin(tp) is list else tp
+        options = [a for a in typing.get_args(tp) if a is not type(None)]
+        if typing.get_origin(tp) in (typing.Union, types.UnionType) and len(options) == 1:
+            inner = options[0]  # ``Refine | None``: an optional table
         if dataclasses.is_dataclass(inner):
-            rows.append((key, "table" if inner is tp else "list of tables", "", ""))
-            rows.extend(schema_doc(inner, key if inner is tp else key + ".N"))
+            kind = ("list of tables" if typing.get_origin(tp) is list else
+                    "optional table" if inner is not tp else "table")
+            rows.append((key, kind, "", f.metadata.get("doc", "")))
+            rows.extend(schema_doc(inner, key + ".N" if kind == "list of tables" else key))
             continue
         if f.default is not dataclasses.MISSING:
-            default = repr(f.default)
+            default = "unset" if f.default is None else _toml_text(f.default)
         elif f.default_factory is not dataclasses.MISSING:
-            default = repr(f.default_factory())
+            default = _toml_text(f.default_factory())
         else:
             default = "(required)"
         doc = f.metadata.get("doc", "")
         unit = f.metadata.get("unit", "")
-        rows.append((key, _type_name(tp), default, f"{doc} [{unit}]" if unit else doc))
+        rows.append((key, _type_name(tp), default, f"{doc} [{unit}]".lstrip() if unit else doc))
     return rows

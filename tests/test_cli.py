@@ -80,6 +80,15 @@ def test_keys_documents_every_key_of_a_kind(capsys):
                 "reference.N.tolerance_kind"):
         assert key in out
     assert "[N/m]" in out  # units are shown
+    assert "extends" in out and "default True" not in out  # TOML spelling: true
+
+
+def test_keys_lists_the_keys_of_an_optional_table(capsys):
+    assert main(["keys", "sdnv105a"]) == 0
+    out = capsys.readouterr().out
+    assert "[time.refine]  (optional table)" in out
+    for key in ("time.refine.step", "time.refine.hold", "time.refine.enabled"):
+        assert key in out
 
 
 def test_partial_override_of_a_default_table_keeps_its_other_defaults():

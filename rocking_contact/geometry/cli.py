@@ -54,6 +54,10 @@ def load_input(case: str | None, overrides: list[str]) -> MeshInput:
     if case is not None:
         path = resolve_case_path(case)
         full = read_case_data(path)
+        kind = full.get("case", {}).get("kind")
+        if kind != "block":  # a discrete or rigid case has no mesh: say so, do not mesh defaults
+            raise CaseError(str(path), "case.kind", f"got {kind!r}, allowed: 'block' (a case "
+                            "with a finite-element block to mesh)")
         data = {k: full[k] for k in ("geometry", "mesh") if k in full}
         file = str(path)
     try:

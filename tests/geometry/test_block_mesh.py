@@ -100,6 +100,14 @@ def test_mesh_command_bad_input_is_one_line(tmp_path):
     assert run.stderr.count("\n") == 1 and "mesh.order" in run.stderr
 
 
+def test_mesh_command_refuses_a_case_without_a_block(tmp_path):
+    run = subprocess.run([sys.executable, "-m", "rocking_contact.cli", "mesh", "--case",
+                          "sdnd101a", "--out", str(tmp_path / "x.msh")],
+                         capture_output=True, text=True)
+    assert run.returncode == 2 and not (tmp_path / "x.msh").exists()
+    assert run.stderr.count("\n") == 1 and "case.kind: got 'discrete'" in run.stderr
+
+
 def test_mesh_command_module_is_cheap_to_import():
     code = ("import sys, rocking_contact.geometry.cli; "
             "print(any(m in sys.modules for m in ('gmsh', 'dolfinx')))")

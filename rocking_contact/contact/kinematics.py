@@ -64,6 +64,7 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 from enum import IntEnum
+from typing import Any
 
 import numpy as np
 import scipy.sparse as sp
@@ -103,6 +104,30 @@ class NodeSet:
 
     def __len__(self) -> int:
         return len(self.global_nodes)
+
+    def dofs(self, bs: int) -> tuple[np.ndarray, np.ndarray]:
+        """The (x, y) dofs of the nodes, shape (n, 2): global indices, and this rank's
+        local ones where it owns the node (-1 elsewhere)."""
+        glob = (bs * self.global_nodes[:, None] + np.arange(2)).astype(PETSc.IntType)
+        local = np.where(self.local[:, None] >= 0, bs * self.local[:, None] + np.arange(2), -1)
+        return glob, local
+
+
+def gather_values(arrays: list[np.ndarray], local_dofs: np.ndarray, comm: Any) -> np.ndarray:
+    """Values of local dof arrays (owned entries first) at dofs given by their local index on
+    the rank that owns them (-1 on the others), the same on every rank (one reduction).
+
+    Returns:
+        shape ``(len(arrays), *local_dofs.shape)``.
+
+    """
+    mine = local_dofs >= 0
+    out = np.zeros((len(arrays), *local_dofs.shape))
+    for k, array in enumerate(arrays):
+        out[k][mine] = array[local_dofs[mine]]
+    total = np.empty_like(out)
+    comm.Allreduce(out, total, op=MPI.SUM)
+    return total
 
 
 def gather_nodes(body: ElasticBody, name: str) -> NodeSet:
@@ -186,11 +211,9 @@ class ContactKinematics:
         self.slave = gather_nodes(body, slave)
         self.master = gather_nodes(body, master)
         bs = body.V.dofmap.index_map_bs
-        nodes = np.concatenate([self.slave.global_nodes, self.master.global_nodes])
-        local = np.concatenate([self.slave.local, self.master.local])
-        self.global_dofs = (bs * nodes[:, None] + np.arange(2)).ravel().astype(PETSc.IntType)
-        self.local_dofs = np.where(local[:, None] >= 0, bs * local[:, None] + np.arange(2),
-                                   -1).ravel()
+        (gs, ls), (gm, lm) = self.slave.dofs(bs), self.master.dofs(bs)
+        self.global_dofs = np.concatenate([gs, gm]).ravel()
+        self.local_dofs = np.concatenate([ls, lm]).ravel()
         self._mine = np.flatnonzero(self.local_dofs >= 0)
         self.owner = self.slave.owner
         self.named = self._find_named(body, names)
@@ -239,20 +262,11 @@ class ContactKinematics:
     # -- values ---------------------------------------------------------------------------
     def values(self, array: np.ndarray) -> np.ndarray:
         """Values of a local dof array (owned first) at the contact dofs, on every rank."""
-        local = np.zeros(self.n_dofs)
-        local[self._mine] = array[self.local_dofs[self._mine]]
-        out = np.empty_like(local)
-        self.comm.Allreduce(local, out, op=MPI.SUM)
-        return out
+        return gather_values([array], self.local_dofs, self.comm)[0]
 
     def values_many(self, arrays: list[np.ndarray]) -> np.ndarray:
         """:meth:`values` of several arrays with one reduction, shape (len(arrays), n)."""
-        local = np.zeros((len(arrays), self.n_dofs))
-        for k, array in enumerate(arrays):
-            local[k, self._mine] = array[self.local_dofs[self._mine]]
-        out = np.empty_like(local)
-        self.comm.Allreduce(local, out, op=MPI.SUM)
-        return out
+        return gather_values(arrays, self.local_dofs, self.comm)
 
     def add_forces(self, forces: np.ndarray, array: np.ndarray, scale: float = 1.0) -> None:
         """``array[dof] += scale * forces`` on the contact dofs this rank owns.

@@ -37,7 +37,7 @@ from typing import Any
 import numpy as np
 from petsc4py import PETSc
 
-from rocking_contact.contact.kinematics import gather_nodes
+from rocking_contact.contact.kinematics import gather_nodes, gather_values
 from rocking_contact.contact.release import mass_solver
 from rocking_contact.contact.spec import ContactSpec
 from rocking_contact.discrete.integrators import FREEZE_BRANCH_AFTER
@@ -75,16 +75,10 @@ class PenaltySprings:
             self.P[j] = (*DOWN, s.gap, s.normal_stiffness, s.normal_damping,
                          s.tangential_stiffness, s.tangential_damping, mu, LAWS[s.friction])
         bs = body.V.dofmap.index_map_bs
-        imap = body.V.dofmap.index_map
-        start = imap.local_range[0]
         self._local = np.full((n, 2), -1, dtype=np.int64)
         self._global = np.zeros((n, 2), dtype=PETSc.IntType)
         for j, name in enumerate(self.names):
-            nodes = gather_nodes(body, name)
-            g = int(nodes.global_nodes[0])
-            self._global[j] = (bs * g, bs * g + 1)
-            if nodes.owner[0] == self.comm.rank:
-                self._local[j] = (bs * (g - start), bs * (g - start) + 1)
+            self._global[j], self._local[j] = (d[0] for d in gather_nodes(body, name).dofs(bs))
         self.S = np.zeros((n, STATE_SIZE))
         self.S_trial = np.zeros_like(self.S)
         self.force = np.zeros((n, 3))
@@ -105,13 +99,7 @@ class PenaltySprings:
     # -- node values ----------------------------------------------------------------
     def _gather(self, arrays: list[np.ndarray]) -> np.ndarray:
         """Values at the spring nodes (x, y) of local arrays, on every rank: (k, n, 2)."""
-        out = np.zeros((len(arrays), len(self.names), 2))
-        mine = self._local[:, 0] >= 0
-        for k, array in enumerate(arrays):
-            out[k, mine] = array[self._local[mine]]
-        total = np.empty_like(out)
-        self.comm.Allreduce(out, total)
-        return total
+        return gather_values(arrays, self._local, self.comm)
 
     def _end_state(self, problem: StepProblem, x: PETSc.Vec) -> tuple[np.ndarray, np.ndarray]:
         """End-of-step displacement and velocity of the spring nodes, as 3-vectors."""

@@ -60,7 +60,7 @@ from rocking_contact.contact.release import mass_solver
 from rocking_contact.contact.spec import ContactSpec
 from rocking_contact.fem.body import ElasticBody
 from rocking_contact.fem.constraints import merge
-from rocking_contact.solvers.step import StepProblem, combine
+from rocking_contact.solvers.step import StepProblem
 from rocking_contact.time.schemes import Static
 
 #: history column names of a contact's state
@@ -154,7 +154,7 @@ class CondensedContact:
         converged = False
         change = math.inf
         for it in range(self.spec.max_iterations + 1):
-            u1 = self._end_displacement(problem, x)
+            u1, _ = problem.end_values(x, self.kin.values_many)
             geometry = self.kin.geometry(u1)
             q = self._relative(geometry, u1)
             problem.residual(None, x, r)
@@ -297,15 +297,6 @@ class CondensedContact:
         self._forces0_split = (geometry.H.T @ lam_n, geometry.H.T @ lam_t)
 
     # -- helpers -----------------------------------------------------------------------
-    def _end_displacement(self, problem: StepProblem, x: PETSc.Vec) -> np.ndarray:
-        """Displacements of the contact dofs at the end of the step for the unknown x."""
-        stage = problem.stage
-        assert stage is not None
-        with x.localForm() as local:
-            xs, us, vs, acc = self.kin.values_many(
-                [local.array_r, problem.u.x.array, problem.v.x.array, problem.a.x.array])
-        return combine(stage.u, xs, us, vs, acc, np.empty_like(xs))
-
     def _relative(self, geometry: ContactGeometry, u1: np.ndarray) -> np.ndarray:
         """``q``: the gap and the slip over the step of each contact (m)."""
         q = geometry.H @ (u1 - self._u0)

@@ -44,7 +44,7 @@ from rocking_contact.discrete.integrators import FREEZE_BRANCH_AFTER
 from rocking_contact.discrete.shock import LAWS, STATE_SIZE, shock_force
 from rocking_contact.fem.body import ElasticBody
 from rocking_contact.geometry.layout import BLOCK
-from rocking_contact.solvers.step import StepProblem, combine
+from rocking_contact.solvers.step import StepProblem
 from rocking_contact.time.schemes import Static
 
 #: direction from the node toward the ground (the shock law's normal)
@@ -103,15 +103,10 @@ class PenaltySprings:
 
     def _end_state(self, problem: StepProblem, x: PETSc.Vec) -> tuple[np.ndarray, np.ndarray]:
         """End-of-step displacement and velocity of the spring nodes, as 3-vectors."""
-        s = problem.stage
-        assert s is not None
-        with x.localForm() as local:
-            xs, us, vs, acc = self._gather(
-                [local.array_r, problem.u.x.array, problem.v.x.array, problem.a.x.array])
+        u1, v1 = problem.end_values(x, self._gather, velocity=True)
         d = np.zeros((len(self.names), 3))
         dv = np.zeros_like(d)
-        d[:, :2] = combine(s.u, xs, us, vs, acc, np.empty_like(xs))
-        dv[:, :2] = combine(s.v, xs, us, vs, acc, np.empty_like(xs))
+        d[:, :2], dv[:, :2] = u1, v1
         return d, dv
 
     # -- Contribution protocol -------------------------------------------------------

@@ -296,7 +296,7 @@ class MoreauJeanContact:
             problem, x.array_r)[0::2]
         if not np.any(end_gaps < 0.0):
             return np.zeros(0)
-        R, mass = self.rigid.basis(self._end_displacement(problem, x))
+        R, mass = self.rigid.basis(problem.end_values(x)[0])
         HR = self._apply_columns(problem, R)
         W = HR @ np.linalg.solve(mass, HR.T)
         q = np.zeros(2 * len(end_gaps))
@@ -392,14 +392,6 @@ class MoreauJeanContact:
             self._HT = self._H.T.toarray()
         return solver.solve_columns(self._HT)
 
-    def _end_displacement(self, problem: StepProblem, x: PETSc.Vec) -> np.ndarray:
-        """``u_{n+1}(x)`` as a local array (owned and ghost; x's ghosts up to date)."""
-        stage = problem.stage
-        assert stage is not None
-        with x.localForm() as local:
-            return combine(stage.u, local.array_r, problem.u.x.array, problem.v.x.array,
-                           problem.a.x.array, np.empty_like(problem.u.x.array))
-
     def _settled(self, problem: StepProblem, x: PETSc.Vec, change: float) -> bool:
         """Newton has stalled at round-off: the end displacement moved by less than ``stol``
         of itself (max norms). The test is on displacements, as the Newmark treatments'
@@ -407,7 +399,7 @@ class MoreauJeanContact:
         1e-6 to 1e-4 N that no velocity correction removes."""
         stage = problem.stage
         assert stage is not None
-        u1 = self._end_displacement(problem, x)
+        u1 = problem.end_values(x)[0]
         size = problem.comm.allreduce(float(np.max(np.abs(u1[:problem.body.n_owned]),
                                                    initial=0.0)), op=MPI.MAX)
         return stage.u.x * change <= self.options.stol * size

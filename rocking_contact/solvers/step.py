@@ -247,6 +247,20 @@ class StepProblem:
                     self.a.x.array, local.array)
             local.array[self._dofs] = self._xbar
 
+    def end_values(self, x: PETSc.Vec, pick: Any = None, *, velocity: bool = False
+                   ) -> tuple[np.ndarray, np.ndarray | None]:
+        """``u1(x)`` (and ``v1(x)`` if ``velocity``): the end of the step for the unknown
+        ``x`` (x's ghosts up to date), on the local arrays, or on the values that
+        ``pick([x, u, v, a])`` returns for them (e.g. a contact's nodes, on every rank)."""
+        s = self.stage
+        assert s is not None
+        with x.localForm() as local:
+            arrays = [local.array_r, self.u.x.array, self.v.x.array, self.a.x.array]
+            xs, us, vs, acc = pick(arrays) if pick is not None else arrays
+            u1 = combine(s.u, xs, us, vs, acc, np.empty_like(xs))
+            v1 = combine(s.v, xs, us, vs, acc, np.empty_like(xs)) if velocity else None
+        return u1, v1
+
     def end_state(self, x: PETSc.Vec) -> None:
         """Put ``u1(x)``, ``v1(x)`` in the body's evaluation point (x's ghosts up to date)."""
         assert self.stage is not None

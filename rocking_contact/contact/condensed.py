@@ -111,6 +111,7 @@ class CondensedContact:
         self._trial_status = self.status.copy()
         self._prescribed_owned = np.zeros(0, np.int32)
         self._blocked = np.zeros(kinematics.n_dofs, dtype=bool)
+        self._supports_of: np.ndarray | None = None  # the dofs array the two above are for
         self._forces0_split = (np.zeros(kinematics.n_dofs), np.zeros(kinematics.n_dofs))
         self._cache_key: tuple[Any, ...] | None = None
         self._cache: dict[int, tuple[np.ndarray, np.ndarray]] = {}  # row -> (Z, Zc) columns
@@ -138,7 +139,7 @@ class CondensedContact:
         if not self.released:
             self.release(problem)
         self._u0 = self.kin.values(problem.u.x.array)
-        self._set_supports(problem, problem.t1)
+        self._set_supports(problem.prescribed_dofs)
         self.iterations = 0
 
     def correct(self, problem: StepProblem, solver: Any, x: PETSc.Vec) -> bool:
@@ -276,7 +277,7 @@ class CondensedContact:
                                                    <= self.spec.closed_gap))
         if not len(closed):
             return
-        self._set_supports(problem, problem.t)
+        self._set_supports(merge(problem.prescribed, problem.t)[0])
         rows = geometry.rows(closed)
         with mass_solver(problem) as mass:
             Z = mass.solve_columns(self._rhs_columns(geometry, rows))
@@ -329,9 +330,14 @@ class CondensedContact:
         return np.where(closed, np.where(slip, Status.SLIP, Status.STICK),
                         Status.OPEN).astype(np.int64)
 
-    def _set_supports(self, problem: StepProblem, t: float) -> None:
-        """The prescribed dofs at ``t``: owned ones, and which contact dofs are prescribed."""
-        dofs, _ = merge(problem.prescribed, t)
+    def _set_supports(self, dofs: np.ndarray) -> None:
+        """The prescribed dofs (local): owned ones, and which contact dofs are prescribed.
+
+        Kept while the problem hands the same array (its supports merged once per phase
+        when none moves), so the reduction runs once per phase, not once per step."""
+        if dofs is self._supports_of:
+            return
+        self._supports_of = dofs
         self._prescribed_owned = dofs[dofs < self.body.n_owned]
         mask = np.zeros(self.kin.n_dofs)
         owned = self.kin.local_dofs >= 0

@@ -119,3 +119,33 @@ def test_contribution_and_corrector_give_the_same_motion(case):
     assert np.max(np.abs(a.history["DY_A"] - free.history["DY_A"])) > 1e-3 * scale
     # linear contribution: one factorisation of the step matrix for the whole run
     assert a.timing["jacobian_builds"] == 1 and a.timing["steps"] == 50
+
+
+def test_delassus_columns_in_one_solve_equal_one_solve_per_column():
+    """``solve_columns`` (KSPMatSolve, what the condensed treatments use) against KSPSolve
+    column by column, with the same MUMPS factorisation."""
+    from rocking_contact.solvers.newton import solve_columns
+
+    n = 12
+    A = PETSc.Mat().createAIJ([n, n], comm=PETSc.COMM_SELF)
+    A.setUp()
+    for i in range(n):
+        A[i, i] = 4.0 + i
+        if i:
+            A[i, i - 1] = A[i - 1, i] = -1.0
+    A.assemble()
+    ksp = PETSc.KSP().create(PETSc.COMM_SELF)
+    ksp.setOperators(A)
+    ksp.setType("preonly")
+    ksp.getPC().setType("lu")
+    ksp.getPC().setFactorSolverType("mumps")
+    rhs = np.random.default_rng(1).standard_normal((n, 3))
+    Z = solve_columns(ksp, rhs)
+    b, z = A.createVecLeft(), A.createVecRight()
+    for j in range(3):
+        b.array[:] = rhs[:, j]
+        ksp.solve(b, z)
+        assert np.array_equal(Z[:, j], z.array)
+    assert solve_columns(ksp, np.zeros((n, 0))).shape == (n, 0)
+    for obj in (b, z, ksp, A):
+        obj.destroy()

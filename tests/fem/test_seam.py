@@ -149,3 +149,36 @@ def test_delassus_columns_in_one_solve_equal_one_solve_per_column():
     assert solve_columns(ksp, np.zeros((n, 0))).shape == (n, 0)
     for obj in (b, z, ksp, A):
         obj.destroy()
+
+
+class _RaisingProblem:
+    """A step problem whose residual raises: a bug, or a numerical breakdown."""
+
+    comm = PETSc.COMM_SELF
+    linear = False
+
+    def __init__(self, error):
+        self.error = error
+        self.J = PETSc.Mat().createAIJ([2, 2], comm=self.comm)
+        self.J.setUp()
+        self.J.assemble()
+
+    def vector(self):
+        return PETSc.Vec().createSeq(2)
+
+    def residual(self, snes, x, r):
+        raise self.error
+
+    def jacobian(self, snes, x, jac, p):
+        pass
+
+
+def test_a_bug_in_a_callback_surfaces_and_a_breakdown_fails_the_step():
+    from rocking_contact.solvers.newton import NewtonSolver
+
+    with pytest.raises(KeyError, match="typo"):
+        NewtonSolver(_RaisingProblem(KeyError("typo")), prefix="bug_").solve(
+            PETSc.Vec().createSeq(2))
+    report = NewtonSolver(_RaisingProblem(np.linalg.LinAlgError("Singular matrix")),
+                          prefix="breakdown_").solve(PETSc.Vec().createSeq(2))
+    assert not report.converged and "LinAlgError: Singular matrix" in report.reason

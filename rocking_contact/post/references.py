@@ -121,8 +121,8 @@ def format_table(case: str, checks: list[Mapping[str, Any]]) -> str:
     header = ("quantity", "reference", "computed", "rel. error", "tolerance", "source", "pass")
     rows = []
 
-    def number(x: Any, fmt: str) -> str:
-        return format(x, fmt) if x is not None and math.isfinite(x) else "—"
+    def number(x: Any, fmt: str, missing: str = "—") -> str:
+        return format(x, fmt) if x is not None and math.isfinite(x) else missing
 
     for c in checks:
         value = c["value"]
@@ -130,8 +130,7 @@ def format_table(case: str, checks: list[Mapping[str, Any]]) -> str:
             c["quantity"],
             f"{c['reference']:.6g}",
             # a misspelt quantity or column, or what a shortened run never reached
-            number(value, ".6g") if value is not None and math.isfinite(value)
-            else "not computed",
+            number(value, ".6g", "not computed"),
             number(c["rel_error"], ".2e"),
             _tol_text(c),
             c["source"],

@@ -360,6 +360,11 @@ class QuantitySpec:
     ``window`` of a column whose sample at the end of each step is that step's mean value,
     held over the step: an impulse over the step divided by the step, as the reactions of
     the theta-scheme's contact), ``final`` (last value).
+
+    ``bounds`` says whether the samples on the window's ends belong to it: ``closed`` (they
+    do, to round-off) or ``open`` (they do not: ``t0 < t < t1``, the strict filter of
+    Code_Aster's test inputs, ``FILTRE`` with ``CRIT_COMP = 'GT'`` and ``'LT'``; an open
+    ``integral`` is the trapezoid over the samples strictly inside).
     """
 
     name: str = param(doc="quantity name used by references")
@@ -368,12 +373,19 @@ class QuantitySpec:
                 "final"] = param()
     time: float | None = param(None, unit="s")
     window: tuple[float, float] | None = param(None, unit="s")
+    bounds: Literal["closed", "open"] = param(
+        "closed", doc="whether samples on the window's ends count")
 
     def validate(self) -> None:
         if self.op == "at" and self.time is None:
             raise ValueError("time: required when op = 'at'")
         if self.window is not None and self.window[1] <= self.window[0]:
             raise ValueError(f"window: end {self.window[1]} is not after start {self.window[0]}")
+        if self.bounds == "open" and (self.window is None
+                                      or self.op in ("at", "final", "step_integral")):
+            raise ValueError(f"bounds: 'open' needs a window and op max, min, argmax, argmin "
+                             f"or integral (got op '{self.op}'"
+                             f"{'' if self.window else ' without a window'})")
 
 
 #: Most time steps a run may take. Far above every shipped case and variant (4614 at most)

@@ -11,11 +11,15 @@ import numpy as np
 from rocking_contact.config import QuantitySpec, Reference
 
 
-def _window(t: np.ndarray, window: tuple[float, float] | None) -> np.ndarray:
+def _window(t: np.ndarray, window: tuple[float, float] | None, bounds: str = "closed"
+            ) -> np.ndarray:
     if window is None:
         return np.ones(t.shape, dtype=bool)
-    # A sample sitting on a window bound to round-off belongs to the window.
+    # A sample sitting on a window bound to round-off is on it: in a closed window, out of
+    # an open one.
     eps = 1e-9 * max(1.0, abs(window[1]))
+    if bounds == "open":
+        return (t > window[0] + eps) & (t < window[1] - eps)
     return (t >= window[0] - eps) & (t <= window[1] + eps)
 
 
@@ -40,7 +44,7 @@ def evaluate(spec: QuantitySpec, history: Mapping[str, np.ndarray]) -> float:
         return float(y[-1])
     if spec.op == "step_integral":
         return _step_integral(t, y, spec.window)
-    mask = _window(t, spec.window)
+    mask = _window(t, spec.window, spec.bounds)
     if not mask.any():
         return math.nan
     tw, yw = t[mask], y[mask]

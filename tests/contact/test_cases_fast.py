@@ -52,8 +52,8 @@ def test_first_collision_and_free_flight_reactions(runs, name):
     assert _close(q["collision.1.time"], T1, 0.002), q["collision.1.time"]
     assert _close(q["collision.1.kinetic_energy"], EKIN1, 0.01), q["collision.1.kinetic_energy"]
     assert _close(q["dy_max_A"], 0.0036, 0.005)
-    assert _close(q["rn_max_O_after_release"], 3579.25, 0.01)
-    assert _close(q["rx_min_O_after_release"], -1149.79, 0.02)
+    assert _close(q["rn_max_O_ca_window"], 3579.25, 0.01)
+    assert _close(q["rx_min_O_ca_window"], -1149.79, 0.02)
 
 
 @pytest.mark.parametrize("name", ["sdnv105a", "sdnv105c"])

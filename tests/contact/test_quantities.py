@@ -1,0 +1,48 @@
+"""Quantities from histories: window bounds, and the exact integral of step-mean forces
+(theta-scheme reactions)."""
+
+import numpy as np
+import pytest
+
+from rocking_contact.config import QuantitySpec
+from rocking_contact.post.references import evaluate
+
+
+def test_step_integral_is_the_integral_of_the_held_step_values():
+    # three steps of 1e-4 s carrying impulses 1e-3, 2e-3, 3e-3 N.s: mean forces 10, 20, 30 N
+    history = {"time": np.array([0.0, 1e-4, 2e-4, 3e-4]), "RN": np.array([0.0, 10.0, 20.0, 30.0])}
+    whole = QuantitySpec(name="p", column="RN", op="step_integral")
+    assert evaluate(whole, history) == pytest.approx(6e-3, rel=1e-12)
+    # half of the first step, all of the second, half of the third
+    part = QuantitySpec(name="p", column="RN", op="step_integral", window=(0.5e-4, 2.5e-4))
+    assert evaluate(part, history) == pytest.approx(0.5e-3 + 2e-3 + 1.5e-3, rel=1e-12)
+    # the trapezoidal integral of the same samples is not the impulse
+    trapezoid = QuantitySpec(name="p", column="RN", op="integral", window=(0.5e-4, 2.5e-4))
+    assert evaluate(trapezoid, history) != pytest.approx(4e-3, rel=1e-3)
+
+
+def test_open_window_leaves_out_the_samples_on_its_ends():
+    """Code_Aster's test inputs filter 0.01 < t < 0.05 strictly: the samples on the ends,
+    to round-off, are out of an open window and in a closed one."""
+    t = np.array([0.0, 0.01, 0.02, 0.03, 0.05 - 1e-15, 0.06])
+    history = {"time": t, "RN": np.array([9.0, 8.0, 2.0, 3.0, 7.0, 6.0])}
+    closed = QuantitySpec(name="q", column="RN", op="max", window=(0.01, 0.05))
+    open_ = QuantitySpec(name="q", column="RN", op="max", window=(0.01, 0.05), bounds="open")
+    assert evaluate(closed, history) == 8.0
+    assert evaluate(open_, history) == 3.0
+    spec = QuantitySpec(name="q", column="RN", op="argmin", window=(0.01, 0.05), bounds="open")
+    assert evaluate(spec, history) == 0.02
+    # the open integral is the trapezoid over the inner samples only
+    spec = QuantitySpec(name="q", column="RN", op="integral", window=(0.01, 0.05), bounds="open")
+    assert evaluate(spec, history) == pytest.approx(0.01 * (2 + 3) / 2)
+    # a window holding no inner sample gives NaN, as a closed one without samples does
+    spec = QuantitySpec(name="q", column="RN", op="max", window=(0.02, 0.03), bounds="open")
+    assert np.isnan(evaluate(spec, history))
+
+
+@pytest.mark.parametrize("fields", [dict(op="max"), dict(op="final", window=(0.0, 1.0)),
+                                    dict(op="step_integral", window=(0.0, 1.0))])
+def test_open_bounds_need_a_window_and_an_extremum_or_integral(fields):
+    spec = QuantitySpec(name="q", column="RN", bounds="open", **fields)
+    with pytest.raises(ValueError, match="bounds: 'open' needs a window"):
+        spec.validate()

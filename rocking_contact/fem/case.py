@@ -113,7 +113,8 @@ class Refine:
 @dataclass(kw_only=True)
 class BlockTime:
     """``[time]``: span, base step and windows (at most
-    :data:`~rocking_contact.config.MAX_STEPS` steps in all, refinements not counted)."""
+    :data:`~rocking_contact.config.MAX_STEPS` steps in all, and as many if the refined
+    steps covered the whole run)."""
 
     start: float = param(0.0, unit="s", check=FINITE, doc="release instant")
     end: float = param(unit="s", check=FINITE)
@@ -148,6 +149,16 @@ class BlockTime:
             f"from time.start {self.start:g} to time.end {self.end:g} s")
         if problem:
             raise ValueError(f"{key}: {problem}")
+        if self.refine is not None and self.refine.enabled:
+            # Refined steps can cover the whole run (a contact changing in every long
+            # step), and each long step is cut into its small steps at once.
+            span = self.end - self.start
+            problem = step_count_problem(
+                self.refine.step, span / self.refine.step, span,
+                f"if the refinement covered the run from time.start {self.start:g} to "
+                f"time.end {self.end:g} s")
+            if problem:
+                raise ValueError(f"refine.step: {problem}")
 
 
 @dataclass(kw_only=True)

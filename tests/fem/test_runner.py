@@ -169,6 +169,19 @@ def test_too_many_steps_are_refused_at_load():
     assert rc.load_case("sdnv105_preload", {"time.step": 1e-6}).time.step == 1e-6
 
 
+def test_a_refined_step_that_could_make_too_many_steps_is_refused():
+    """Refined steps can cover the whole run: their step is held to the same limit, unless
+    the refinement is off."""
+    with pytest.raises(CaseError) as info:
+        rc.load_case("sdnv105a_auto", {"time.refine.step": 1e-15})
+    assert info.value.key == "time.refine.step"
+    assert "if the refinement covered the run from time.start 0 to time.end 0.33 s" in str(
+        info.value)
+    case = rc.load_case("sdnv105a_auto", {"time.refine.step": 1e-15,
+                                          "time.refine.enabled": False})
+    assert not case.time.refine.enabled
+
+
 def test_fields_open_in_pyvista(tmp_path):
     import pyvista
 

@@ -402,13 +402,14 @@ def comparison_section(cases: Sequence[CaseResult], figures_dir: Path) -> Sectio
     groups = comparable_groups([(r.data, r.history) for r in cases])
     if not groups:
         return None
+    label = {id(r.data): r.label for r in cases}  # two runs of one case differ by directory
     blocks: list[Any] = []
     for name, members in groups.items():
-        png = next(p for p in compare_kinetic_energy(name, members, figures_dir)
+        labels = [label[id(d)] for d, _ in members]
+        png = next(p for p in compare_kinetic_energy(name, members, figures_dir, labels=labels)
                    if p.suffix == ".png")
         blocks.append(Figure(png, f"{name.upper()}: kinetic energy of the block for "
-                                  f"{len(members)} treatments "
-                                  f"({', '.join(str(d['case']) for d, _ in members)}), "
+                                  f"{len(members)} treatments ({', '.join(labels)}), "
                                   "with the collision references of every source."))
     return Section("comparisons", "Treatments compared", blocks)
 

@@ -43,12 +43,14 @@ def comparable_groups(results: Sequence[Result]) -> dict[str, list[Result]]:
     return {k: v for k, v in groups.items() if len(v) >= 2}
 
 
-def _legend_name(data: Mapping[str, Any]) -> str:
-    """The case and what distinguishes it: its contact treatment, or its kind."""
+def _legend_name(data: Mapping[str, Any], label: str | None = None) -> str:
+    """The case (or ``label``) and what distinguishes it: its contact treatment, or its
+    kind."""
     parameters = data.get("parameters") or {}
     treatment = (parameters.get("contact") or {}).get("treatment")
     what = treatment if treatment not in (None, "none") else data.get("kind", "")
-    return f"{data['case']} ({what})" if what else str(data["case"])
+    name = label or str(data["case"])
+    return f"{name}, {what}" if what else name
 
 
 def _unique(markers: list[Marker]) -> list[Marker]:
@@ -63,7 +65,8 @@ def _unique(markers: list[Marker]) -> list[Marker]:
 
 
 def compare_kinetic_energy(name: str, members: Sequence[Result], out_dir: Path,
-                           stem: str | None = None) -> list[Path]:
+                           stem: str | None = None,
+                           labels: Sequence[str] | None = None) -> list[Path]:
     """Draw every member's kinetic energy and all their collision references on one axis.
 
     Args:
@@ -71,6 +74,8 @@ def compare_kinetic_energy(name: str, members: Sequence[Result], out_dir: Path,
         members: (results.json content, history) of each treatment.
         out_dir: where ``<stem>.png`` and ``<stem>.svg`` go.
         stem: file stem, ``<name>_kinetic_energy`` by default.
+        labels: each member's name in the legend (default: its case name; two runs of
+            one case need their own, such as the report's labels with their directory).
 
     Returns:
         The files written.
@@ -80,10 +85,10 @@ def compare_kinetic_energy(name: str, members: Sequence[Result], out_dir: Path,
     with style.figure_style():
         fig, (ax,) = style.new_figure(height=6.2)
         t_lo, t_hi = np.inf, -np.inf
-        for data, history in members:
+        for i, (data, history) in enumerate(members):
             column = kinetic_energy_column(history)
             t = np.asarray(history["time"])
-            ax.plot(t, history[column], label=_legend_name(data))
+            ax.plot(t, history[column], label=_legend_name(data, labels[i] if labels else None))
             t_lo, t_hi = min(t_lo, float(t[0])), max(t_hi, float(t[-1]))
             markers += event_markers(data.get("checks") or [], data.get("quantities") or {},
                                      [column])

@@ -284,3 +284,25 @@ def test_two_directories_of_one_case_get_their_own_ids_and_figures(results_dir, 
                         views=False)
     assert [r[0] for r in table(parse_html(page.read_text(encoding="utf-8")), "summary")[1]] \
         == ["sdnd101a"]
+
+
+def test_two_runs_of_one_case_are_told_apart_in_the_comparison(results_dir, tmp_path):
+    """Two directories holding runs of one case: the comparison's legend and caption name
+    each with its directory, not the case name twice."""
+    import shutil
+    import xml.etree.ElementTree as ET
+
+    root = tmp_path / "results"
+    for name in ("sdnv105_sample", "sdnv105_sample_rerun"):
+        shutil.copytree(results_dir / "sdnv105_sample", root / name)
+    out = tmp_path / "report"
+    tree = parse_html(write_report([], root, out, views=False).read_text(encoding="utf-8"))
+    caption = "".join(tree.find(".//section[@id='comparisons']//figcaption").itertext())
+    labels = [f"sdnv105_sample ({root / name})"
+              for name in ("sdnv105_sample", "sdnv105_sample_rerun")]
+    for label in labels:
+        assert label in caption
+    svg = ET.parse(out / "figures" / "sdnv105_kinetic_energy.svg").getroot()
+    legend = " ".join(t for el in svg.iter() if el.tag.endswith("text") for t in el.itertext())
+    for label in labels:
+        assert label in legend

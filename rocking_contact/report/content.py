@@ -267,9 +267,14 @@ def quantities_table(case: str, specs: Sequence[Mapping[str, Any]]) -> Table:
     """How each ``[[quantity]]`` of the case is measured on the history."""
     rows = []
     for s in specs:
-        where = (f"at t = {number(s.get('time'))} s" if s.get("op") == "at" else
-                 f"over [{number(s['window'][0])}, {number(s['window'][1])}] s"
-                 if s.get("window") else "over the whole run")
+        if s.get("op") == "at":
+            where = f"at t = {number(s.get('time'))} s"
+        elif not s.get("window"):
+            where = "over the whole run"
+        elif s.get("bounds") == "open":
+            where = f"over {number(s['window'][0])} < t < {number(s['window'][1])} s"
+        else:
+            where = f"over [{number(s['window'][0])}, {number(s['window'][1])}] s"
         rows.append([Cell(s["name"], "code"), Cell(s.get("column", ""), "code"),
                      Cell(s.get("op", "")), Cell(where)])
     return Table(f"quantities-{case}", "How the quantities are measured",

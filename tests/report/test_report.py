@@ -306,3 +306,15 @@ def test_two_runs_of_one_case_are_told_apart_in_the_comparison(results_dir, tmp_
     legend = " ".join(t for el in svg.iter() if el.tag.endswith("text") for t in el.itertext())
     for label in labels:
         assert label in legend
+
+
+def test_quantities_table_says_whether_window_ends_count():
+    from rocking_contact.report.content import quantities_table
+
+    specs = [{"name": "a", "column": "RN_O", "op": "max", "window": [0.01, 0.05],
+              "bounds": "open"},
+             {"name": "b", "column": "RN_O", "op": "max", "window": [0.0, 0.05]},
+             {"name": "c", "column": "RN_O", "op": "final"}]
+    rows = quantities_table("x", specs).rows
+    assert [r[3].text for r in rows] == ["over 0.01 < t < 0.05 s", "over [0, 0.05] s",
+                                         "over the whole run"]

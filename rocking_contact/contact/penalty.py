@@ -10,6 +10,16 @@ return mapping, see :meth:`PenaltySprings._evaluate`); ``friction`` of a spring 
 that row stores (the spring's force, or with ``"stored_dashpot"`` the dashpot's too). There
 is no table in the model (``mesh.table = false``).
 
+Code_Aster's implicit dynamics (DYNA_NON_LINE, SDNV105 B) adds two things to that law, each
+a spring setting: with ``dashpots = "closed"`` the dashpots act outside it, linearly, while
+the spring is closed (they are the element's damping matrix there, built from its current
+stiffness), so the normal one may pull and neither is capped by Coulomb; and
+``anchor_stiffness`` is the discrete element's own stiffness matrix, which its law adds to
+the tangential force, times the node's total tangential displacement, while the spring is
+closed. SDNV105 B gives that matrix (3e10, 1e7, 0) meaning normal first, but in the global
+frame (the default), so its 3e10 N/m lands on the tangent: each corner that touches is
+pinned in x to where it started (docs/contact.md, "B").
+
 The springs are a :class:`~rocking_contact.solvers.step.Contribution`: their forces and
 consistent tangents enter the step equation solved by the SNES,
 
@@ -22,11 +32,13 @@ friction branch (stick or slip, and the slip direction) is frozen, as the discre
 integrators do (:data:`rocking_contact.discrete.integrators.FREEZE_BRANCH_AFTER`), so that
 the stick-slip decision cannot flip between Newton iterates.
 
-Signs: ``RN`` is the spring's normal force (N, compression positive); ``RX`` the force the
-block exerts on the ground along x (minus the spring's force on the node).
+Signs: ``RN`` is the spring's normal force (N, compression positive; with dashpots outside
+the law it includes the normal dashpot, which may pull); ``RX`` the force the block exerts
+on the ground along x (minus the spring's force on the node).
 
 Energy: the springs' work on the block, trapezoidal rule on the node displacements;
-``ESPRING`` is what they store (``kn p^2 / 2`` plus ``Ft^2 / (2 kt)`` of a sticking spring),
+``ESPRING`` is what they store (``kn p^2 / 2``, ``Ft^2 / (2 kt)`` of a sticking spring and
+``ka x_t^2 / 2`` of a closed anchor),
 the rest of the absorbed energy is dissipated (dampers and friction).
 """
 
@@ -70,10 +82,16 @@ class PenaltySprings:
         self.names = [s.on for s in springs]
         n = len(springs)
         self.P = np.zeros((n, 10))
+        #: dashpots acting outside the law while closed (normal, tangential; N.s/m)
+        self.dashpots = np.zeros((n, 2))
+        self.anchor = np.array([s.anchor_stiffness for s in springs], dtype=float)
         for j, s in enumerate(springs):
             mu = spec.mu if s.mu is None else s.mu
-            self.P[j] = (*DOWN, s.gap, s.normal_stiffness, s.normal_damping,
-                         s.tangential_stiffness, s.tangential_damping, mu, LAWS[s.friction])
+            inside = s.dashpots == "clipped"
+            damping = (s.normal_damping, s.tangential_damping)
+            self.P[j] = (*DOWN, s.gap, s.normal_stiffness, damping[0] * inside,
+                         s.tangential_stiffness, damping[1] * inside, mu, LAWS[s.friction])
+            self.dashpots[j] = (0.0, 0.0) if inside else damping
         bs = body.V.dofmap.index_map_bs
         self._local = np.full((n, 2), -1, dtype=np.int64)
         self._global = np.zeros((n, 2), dtype=PETSc.IntType)
@@ -85,6 +103,8 @@ class PenaltySprings:
         self.trial_force = np.zeros((n, 3))
         self.normal = np.zeros(n)
         self.trial_normal = np.zeros(n)
+        self.closed = np.zeros(n, dtype=bool)
+        self.trial_closed = np.zeros(n, dtype=bool)
         self._Jd = np.zeros((n, 3, 3))
         self._Jv = np.zeros((n, 3, 3))
         self._branch = np.full(n, -1, dtype=np.int64)
@@ -95,6 +115,7 @@ class PenaltySprings:
         self._d0 = np.zeros((n, 3))
         self.work = 0.0
         self.penetration = np.zeros(n)
+        self._slide = np.zeros((n, 2))  # tangential (x, z) displacement of each node (m)
 
     # -- node values ----------------------------------------------------------------
     def _gather(self, arrays: list[np.ndarray]) -> np.ndarray:
@@ -155,13 +176,13 @@ class PenaltySprings:
         Jd, Jv = np.empty((3, 3)), np.empty((3, 3))
         forces = body.vector()
         for j in range(len(self.names)):
-            fn, _, _, _ = shock_force(self.P, j, d[j], dv[j], self.S[j], F, self.S_trial[j],
-                                      Jd, Jv, False)
-            self.force[j], self.normal[j] = F, fn
+            self.closed[j] = self._force(j, d[j], dv[j], F, Jd, Jv)
+            self.force[j], self.normal[j] = F, F[1]
             if self._local[j, 0] >= 0:
                 forces.array[self._local[j]] += F[:2]
         self.S[:] = self.S_trial
         self.penetration[:] = np.maximum(-d[:, 1] - self.P[:, 3], 0.0)
+        self._slide[:] = d[:, [0, 2]]
         with mass_solver(problem) as mass:
             mass.accelerate(problem, forces)
         forces.destroy()
@@ -177,13 +198,30 @@ class PenaltySprings:
         F = np.empty(3)
         Jd, Jv = np.empty((3, 3)), np.empty((3, 3))
         for j in range(len(self.names)):
-            fn = self._evaluate(j, d[j], dv[j], F, Jd, Jv)
+            self.trial_closed[j] = self._force(j, d[j], dv[j], F, Jd, Jv)
             self.trial_force[j] = F
-            self.trial_normal[j] = fn
+            self.trial_normal[j] = F[1]
             self._Jd[j], self._Jv[j] = Jd, Jv
             mine = self._local[j]
             if mine[0] >= 0:
                 r.array[mine] -= F[:2]
+
+    def _force(self, j: int, d: np.ndarray, dv: np.ndarray, F: np.ndarray, Jd: np.ndarray,
+               Jv: np.ndarray) -> bool:
+        """Force ``F`` (N, on the node) of spring ``j`` and its Jacobians: the law, then
+        what acts beside it while the spring is closed (the anchor, the dashpots outside the
+        law). Returns whether the spring is closed (the law's normal force is positive)."""
+        if self._evaluate(j, d, dv, F, Jd, Jv) <= 0.0:
+            return False
+        ka = self.anchor[j]
+        cn, ct = self.dashpots[j]
+        for i in (0, 2):  # the tangent plane (x, z) of a vertical spring
+            F[i] -= ka * d[i] + ct * dv[i]
+            Jd[i, i] -= ka
+            Jv[i, i] -= ct
+        F[1] -= cn * dv[1]
+        Jv[1, 1] -= cn
+        return True
 
     def _evaluate(self, j: int, d: np.ndarray, dv: np.ndarray, F: np.ndarray, Jd: np.ndarray,
                   Jv: np.ndarray) -> float:
@@ -219,7 +257,7 @@ class PenaltySprings:
         """Keep the stick/slip branch (and slip direction) of the last evaluation of the
         closed springs; an open spring stays free to choose if it closes."""
         for j in range(len(self.names)):
-            if self.trial_normal[j] > 0.0:
+            if self.trial_closed[j]:
                 self._branch[j] = int(self.S_trial[j, 0])
 
     def add_jacobian(self, problem: StepProblem, x: PETSc.Vec, jac: PETSc.Mat) -> None:
@@ -241,7 +279,7 @@ class PenaltySprings:
         """Springs that engaged or let go in the step under way (trial against committed)."""
         if self._idle:
             return 0
-        return int(np.count_nonzero((self.trial_normal > 0.0) != (self.normal > 0.0)))
+        return int(np.count_nonzero(self.trial_closed != self.closed))
 
     def accept(self, problem: StepProblem) -> None:
         """Commit the state rows; accumulate the springs' work on the block."""
@@ -253,19 +291,25 @@ class PenaltySprings:
         self.S[:] = self.S_trial
         self.force[:] = self.trial_force
         self.normal[:] = self.trial_normal
+        self.closed[:] = self.trial_closed
         self.penetration[:] = np.maximum(-d1[:, 1] - self.P[:, 3], 0.0)
+        self._slide[:] = d1[:, [0, 2]]
 
     # -- outputs ---------------------------------------------------------------------
     def stored_energy(self) -> float:
         """Energy stored in the springs (J): normal ``kn p^2 / 2``, sticking tangential
-        ``Ft^2 / (2 kt)``."""
+        ``Ft^2 / (2 kt)``, the anchor's ``ka x_t^2 / 2`` while closed (the anchor's energy
+        of a spring that opens is lost with it)."""
         total = 0.0
         for j in range(len(self.names)):
             kn, kt = self.P[j, 4], self.P[j, 6]
             total += 0.5 * kn * self.penetration[j] ** 2
-            if self.normal[j] > 0.0 and self.S[j, 0] == 1.0 and kt > 0.0:
+            if not self.closed[j]:
+                continue
+            if self.S[j, 0] == 1.0 and kt > 0.0:
                 ft = self.S[j, 1:4]
                 total += 0.5 * float(ft @ ft) / kt
+            total += 0.5 * self.anchor[j] * float(self._slide[j] @ self._slide[j])
         return total
 
     def absorbed_energy(self) -> float:
@@ -278,16 +322,16 @@ class PenaltySprings:
         for j, name in enumerate(self.names):
             out[f"RN_{name}"] = float(self.normal[j])
             out[f"RX_{name}"] = float(-self.force[j, 0])
-        out["CONTACTS"] = float(np.count_nonzero(self.normal > 0.0))
-        out["SLIDING"] = float(np.count_nonzero((self.normal > 0.0) & (self.S[:, 0] == 0.0)))
+        out["CONTACTS"] = float(np.count_nonzero(self.closed))
+        out["SLIDING"] = float(np.count_nonzero(self.closed & (self.S[:, 0] == 0.0)))
         out["ECONTACT"] = self.absorbed_energy()
         out["ESPRING"] = self.stored_energy()
         return out
 
     def describe(self) -> str:
         """The springs' state, for a failure message."""
-        closed = [f"{n} (RN {f:.4g} N)" for n, f in zip(self.names, self.trial_normal)
-                  if f > 0.0]
+        closed = [f"{n} (RN {f:.4g} N)" for n, f, c in
+                  zip(self.names, self.trial_normal, self.trial_closed) if c]
         return "active contacts: " + (", ".join(closed) if closed else "none")
 
     def statistics(self) -> dict[str, Any]:

@@ -38,8 +38,9 @@ class ShockSpring:
     """A ``[[contact.spring]]``: a point shock spring between a named node and the ground.
 
     The spring is vertical (Code_Aster's DIS_T oriented by VECT_X_Y); the penetration is
-    ``-u_y - gap`` of the node (m, > 0 compresses the spring). Defaults are the SDNV105 B
-    values that Code_Aster's test ran.
+    ``-u_y - gap`` of the node (m, > 0 compresses the spring). The stiffness and damping
+    defaults are the SDNV105 B values that Code_Aster's test ran; ``anchor_stiffness`` and
+    ``dashpots`` default to the plain shock law (the B case file sets Code_Aster's).
     """
 
     on: str = param(doc="named point of the block base (O, O1, A)")
@@ -48,6 +49,18 @@ class ShockSpring:
     tangential_stiffness: float = param(1.0e7, unit="N/m", check=NONNEGATIVE,
                                         doc="stick spring (Code_Aster RIGI_TAN)")
     tangential_damping: float = param(1.0e4, unit="N.s/m", check=NONNEGATIVE)
+    anchor_stiffness: float = param(
+        0.0, unit="N/m", check=NONNEGATIVE,
+        doc="while the spring is closed, a tangential spring on the node's total tangential "
+            "displacement (from the undeformed mesh), not capped by Coulomb: Code_Aster adds "
+            "the discrete element's own stiffness (K_T_D_N) along the tangent to the shock "
+            "force")
+    dashpots: Literal["clipped", "closed"] = param(
+        "clipped", doc="clipped: the normal dashpot is inside the law, kn p + cn v clipped at "
+                       "zero, and the stick force includes ct v; closed: both dashpots act "
+                       "(linearly, they may pull) whenever the spring is closed, outside the "
+                       "law and its Coulomb cap mu kn p (Code_Aster's DYNA_NON_LINE, where "
+                       "they are the element's damping matrix)")
     mu: float | None = param(None, check=NONNEGATIVE, doc="Coulomb; default contact.mu")
     gap: float = param(0.0, unit="m", doc="initial gap (negative: initial penetration)")
     friction: Literal["regularised", "stored_dashpot"] = param(

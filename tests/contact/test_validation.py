@@ -27,12 +27,11 @@ RELEASE = ("release transient: the elastic block's corner force starts from the 
            "reaction and oscillates (Newmark on the displacement constraint) for ~0.1 ms")
 BAND = ("the elastic impacts keep more energy than the recalage (as Code_Aster's own run, "
         "which leaves the band from collision 3 on)")
-SPRINGS = ("the 1e7 N/m stick springs let the base slide: horizontal mode of 25 ms, "
-           "excited by the release and by every impact")
-FIRST_FLIGHT = "the base slides on the stick springs: the block falls faster than rigid"
-ELASTIC_FINE = ("on the finer mesh the block bounces off the springs at impact 1 and keeps "
-                "more energy at every impact")
-REPEATED = "the windows do not separate the late impacts: window 5 finds impact 4 again"
+RINGING = ("release transient: the spring under O starts from the static reaction (4097 N) "
+           "and the block rings on the 3e10 N/m springs (normal and anchor) for ~2 ms")
+LATE = ("impact 2 keeps less energy than Code_Aster's B (E3 / E2 0.497 against 0.537): the "
+        "later flights are shorter than the rigid ones, as Code_Aster's (-1.9 %, -2.9 %) "
+        "but more")
 
 FINE_MISSES = {"rn_max_O": RELEASE, "rx_min_O": RELEASE,
                **{f"collision.{k}.{f}": BAND for k in range(2, 6)
@@ -43,19 +42,14 @@ KNOWN_MISSES: dict[tuple[str, str], dict[str, str]] = {
                       "collision.5.time": BAND},
     ("c", "coarse"): {"rn_max_O": RELEASE, "rx_min_O": RELEASE, "collision.3.time": BAND,
                       "collision.4.time": BAND, "collision.5.time": BAND},
-    ("b", "coarse"): {"rn_max_O": SPRINGS, "rx_min_O": SPRINGS, "rn_max_A": SPRINGS,
-                      "rx_max_A": SPRINGS, "collision.1.time": FIRST_FLIGHT,
-                      "collision.1.kinetic_energy": FIRST_FLIGHT},
+    ("b", "coarse"): {"rn_max_O": RINGING, "rx_min_O": RINGING, "collision.4.time": LATE,
+                      "collision.5.time": LATE},
     ("a", "auto"): {"rn_max_O": RELEASE, "rx_min_O": RELEASE, "collision.3.time": BAND,
                     "collision.4.time": BAND, "collision.4.kinetic_energy": BAND,
                     "collision.5.time": BAND},
     ("a", "fine"): FINE_MISSES,
     ("c", "fine"): FINE_MISSES,
-    ("b", "fine"): {"rn_max_O": SPRINGS, "rx_min_O": SPRINGS, "rn_max_A": SPRINGS,
-                    "rx_max_A": SPRINGS, "collision.1.time": FIRST_FLIGHT,
-                    "collision.1.kinetic_energy": FIRST_FLIGHT,
-                    **{f"collision.{k}.time": ELASTIC_FINE for k in (2, 3, 4)},
-                    "collision.5.time": REPEATED},
+    ("b", "fine"): {"rn_max_O": RINGING, "rx_min_O": RINGING, "collision.5.time": LATE},
 }
 
 
@@ -84,7 +78,9 @@ def test_acceptance(results, key):
     assert not failed - known, f"unexpected misses {sorted(failed - known)}\n{table}"
     assert not known - failed, f"now passing, update KNOWN_MISSES {sorted(known - failed)}"
     assert result.warnings == []  # no energy created by the steps
-    if key[1] == "coarse":  # Code_Aster's windows hold every contact change: the net is idle
+    if key in (("a", "coarse"), ("c", "coarse")):
+        # Code_Aster's windows hold every contact change: the net is idle. (B's third impact
+        # comes 1 ms before Code_Aster's third window opens: the net takes it.)
         assert result.timing["refined_steps"] == 0
 
 

@@ -1,0 +1,67 @@
+"""The point shock springs of SDNV105 B, one spring at a time: what acts beside the shock
+law while a spring is closed (the anchor, the dashpots outside the law) and its Jacobians."""
+
+import numpy as np
+import pytest
+
+import rocking_contact as rc
+from rocking_contact.contact.penalty import PenaltySprings
+from rocking_contact.fem import runner
+
+KN, CN, KT, CT, KA = 3.0e10, 9.0e6, 1.0e7, 1.0e4, 3.0e10  # SDNV105 B's spring (SI units)
+
+
+@pytest.fixture(scope="module")
+def body():
+    return runner.build_body(rc.load_case("sdnv105b"))
+
+
+def _springs(body, **setting):
+    case = rc.load_case("sdnv105b", {f"contact.spring.0.{k}": v for k, v in setting.items()})
+    return PenaltySprings(body, case.contact)
+
+
+def _force(springs, d, dv):
+    F, Jd, Jv = np.empty(3), np.empty((3, 3)), np.empty((3, 3))
+    closed = springs._force(0, np.asarray(d, float), np.asarray(dv, float), F, Jd, Jv)
+    return closed, F, Jd, Jv
+
+
+def test_code_aster_spring_while_closed(body):
+    """Pressed 1e-7 m, shifted 2e-8 m and moving: kn p + cn v up; the stick spring (its
+    state unstressed at x = 0), the anchor on the total shift and the dashpot along x."""
+    springs = _springs(body)  # the case file's: anchor 3e10 N/m, dashpots "closed"
+    d, dv = [2e-8, -1e-7, 0.0], [1e-4, -2e-3, 0.0]
+    closed, F, _, _ = _force(springs, d, dv)
+    assert closed
+    assert F[1] == pytest.approx(KN * 1e-7 + CN * 2e-3, rel=1e-12)
+    assert F[0] == pytest.approx(-(KT + KA) * 2e-8 - CT * 1e-4, rel=1e-12)
+
+
+def test_closed_dashpots_pull_and_open_springs_do_nothing(body):
+    """Leaving fast while still pressed: the dashpot outside the law pulls (the spring stays
+    closed); inside the law the force is clipped at zero and the spring counts as open."""
+    d, dv = [0.0, -1e-7, 0.0], [0.0, 1.0, 0.0]
+    closed, F, _, _ = _force(_springs(body), d, dv)
+    assert closed and F[1] == pytest.approx(KN * 1e-7 - CN * 1.0, rel=1e-12) and F[1] < 0.0
+    closed, F, _, _ = _force(_springs(body, dashpots="clipped", anchor_stiffness=0.0), d, dv)
+    assert not closed and np.all(F == 0.0)
+    closed, F, Jd, Jv = _force(_springs(body), [5e-6, 1e-9, 0.0], [0.1, -0.1, 0.0])
+    assert not closed and np.all(F == 0.0) and np.all(Jd == 0.0) and np.all(Jv == 0.0)
+
+
+@pytest.mark.parametrize("setting", [{}, {"dashpots": "clipped"}, {"anchor_stiffness": 0.0}])
+def test_jacobians_are_the_derivatives(body, setting):
+    """dF/dd and dF/dv by central differences, in the stick branch (x, y; z stays zero)."""
+    springs = _springs(body, **setting)
+    d0, v0 = np.array([3e-8, -2e-7, 0.0]), np.array([2e-4, -1e-3, 0.0])
+    _, _, Jd, Jv = _force(springs, d0, v0)
+    for J, step, moved in ((Jd, 1e-12, "d"), (Jv, 1e-7, "v")):
+        for k in (0, 1):
+            e = np.zeros(3)
+            e[k] = step
+            plus = _force(springs, d0 + e * (moved == "d"), v0 + e * (moved == "v"))[1]
+            minus = _force(springs, d0 - e * (moved == "d"), v0 - e * (moved == "v"))[1]
+            fd = (plus - minus) / (2 * step)
+            assert np.allclose(J[:2, k], fd[:2], rtol=1e-6, atol=1e-6 * np.max(np.abs(J))), (
+                moved, k, J[:2, k], fd[:2])

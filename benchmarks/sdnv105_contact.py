@@ -40,6 +40,8 @@ CODE_ASTER = {
           [7.28314, 4.04539, 2.17093, 1.11604, 0.57368], 2140),
     "c": ([0.054400, 0.14154], [7.28973, 4.74225], None),
 }
+#: where Code_Aster's runs ended (s): its step counts are to there
+CODE_ASTER_END = {"a": 0.33, "b": 0.285}
 LMGC90 = ([0.0546, 0.1324, 0.1929, 0.2359, 0.2693], [7.23255, 4.04688, 2.25311, 1.26174])
 
 #: the finer mesh: structured 0.02 m cells (case variants)
@@ -88,7 +90,16 @@ def run(name: str, source: str | Path, overrides: dict[str, Any]) -> dict[str, A
         "quantities": {k: v for k, v in q.items() if not k.startswith("rigid.")},
         "timing": result.timing, "energy": result.extra.get("energy", {}),
         "dofs": result.extra.get("dofs"),
+        "end": case.time.end,
+        "steps_to_code_aster_end": _steps_to(result.history, CODE_ASTER_END.get(name)),
     }
+
+
+def _steps_to(history: dict[str, Any], end: float | None) -> int | None:
+    """Accepted steps ending at or before ``end`` (s); the history has every step."""
+    if end is None or "DT" not in history:
+        return None
+    return sum(1 for t, dt in zip(history["time"], history["DT"]) if dt > 0 and t <= end + 1e-12)
 
 
 def table(r: dict[str, Any]) -> str:
@@ -112,7 +123,11 @@ def table(r: dict[str, Any]) -> str:
             f"{ca_e[k - 1] if k <= len(ca_e) else '—'} |")
     tm = r["timing"]
     rows.append("")
-    rows.append(f"steps {tm.get('steps')} (Code_Aster {ca_steps or '—'}), Newton iterations "
+    end = CODE_ASTER_END.get(r["case"])
+    upto = (f"; {r['steps_to_code_aster_end']} to {end} s, Code_Aster {ca_steps}"
+            if ca_steps else "")
+    rows.append(f"steps {tm.get('steps')} (to {r['end']:g} s{upto}), "
+                f"Newton iterations "
                 f"per step {tm.get('iterations_per_step_mean', math.nan):.2f} mean / "
                 f"{tm.get('iterations_per_step_max', math.nan):.0f} max, halvings "
                 f"{tm.get('halvings')}, refined {tm.get('refined_steps', 0)}, "

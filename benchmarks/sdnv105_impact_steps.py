@@ -1,14 +1,18 @@
 """Time convergence at the impacts of SDNV105: A without collision windows
-with ever smaller refined steps, and D with ever smaller uniform steps (a benchmark script,
-not a test; docs/contact.md, "Time convergence at the impacts").
+with ever smaller refined steps, B with ever smaller steps in Code_Aster's windows, and D
+with ever smaller uniform steps (a benchmark script, not a test; docs/contact.md, "Time
+convergence at the impacts").
 
 A is ``sdnv105a_auto``: 2.5 ms steps, every step in which a contact changes taken again with
-``time.refine.step`` = h (the release window uses h too). D is ``sdnv105d`` with
-``time.step`` = h. Each row: h, steps, wall time, t2..t5, E2..E5 and the first percussion.
+``time.refine.step`` = h (the release window uses h too). B is ``sdnv105b`` with h in its
+collision windows and its refinement (the release window keeps 25 us). D is ``sdnv105d``
+with ``time.step`` = h. Each row: h, steps, wall time, t2..t5, E2..E5, the first percussion
+and RX max at A over [0.06, 0.12] s.
 
-Usage: python benchmarks/sdnv105_impact_steps.py [--a 1e-5 5e-6 ...] [--d 1e-4 1e-5 ...]
-[--mesh coarse|fine] (coarse: the defaults take ~2 min; A at 6.25e-7 s adds ~3 min, D at
-2.5e-6 s ~6 min; fine, the 0.02 m structured mesh: A at 1e-5 s ~1.5 min, 2.5e-6 s ~6 min)
+Usage: python benchmarks/sdnv105_impact_steps.py [--a 1e-5 5e-6 ...] [--b 2.5e-5 ...]
+[--d 1e-4 1e-5 ...] [--mesh coarse|fine] (coarse: the defaults take ~3 min; A at 6.25e-7 s
+adds ~3 min, B at 2.5e-6 s ~1 min, D at 2.5e-6 s ~6 min; fine, the 0.02 m structured mesh:
+A at 1e-5 s ~1.5 min, 2.5e-6 s ~6 min)
 """
 
 from __future__ import annotations
@@ -16,6 +20,8 @@ from __future__ import annotations
 import argparse
 
 from sdnv105_contact import run
+
+import rocking_contact as rc
 
 #: the mesh settings of ``--mesh``
 MESHES = {"coarse": {}, "fine": {"mesh.layout": "structured", "mesh.element_size": 0.02}}
@@ -26,33 +32,40 @@ def overrides(name: str, h: float) -> dict:
     if name == "a":
         return {"time.refine.step": h,
                 "time.window": [{"start": 0.0, "end": 0.0025, "step": h, "alpha": -0.1}]}
+    if name == "b":
+        windows = rc.load_case("sdnv105b").time.window
+        return {"time.refine.step": h, "time.window": [
+            {"start": w.start, "end": w.end, "step": w.step if k == 0 else h, "alpha": w.alpha}
+            for k, w in enumerate(windows)]}
     return {"time.step": h}
 
 
 def row(name: str, h: float, mesh: str) -> str:
     """One run as a markdown row."""
-    source = "sdnv105a_auto" if name == "a" else "sdnv105d"
+    source = {"a": "sdnv105a_auto", "b": "sdnv105b", "d": "sdnv105d"}[name]
     r = run(name, source, {**overrides(name, h), **MESHES[mesh]})
     found = {c["index"]: c for c in r["collisions"] if c["interior"]}
     t = " | ".join(f"{found[k]['time']:.5f}" if k in found else "—" for k in range(2, 6))
     e = " | ".join(f"{found[k]['kinetic_energy']:.4f}" if k in found else "—"
                    for k in range(2, 6))
     q = r["quantities"]
-    percussion = q.get("percussion_RN_A") if name == "a" else q.get("percussion_RN_base")
+    percussion = q.get("percussion_RN_base") if name == "d" else q.get("percussion_RN_A")
     return (f"| {name.upper()}, {h:g} s | {r['timing']['steps']} | "
-            f"{r['timing']['wall_s']:.1f} | {t} | {e} | {percussion:.2f} |")
+            f"{r['timing']['wall_s']:.1f} | {t} | {e} | {percussion:.2f} | "
+            f"{q.get('rx_max_A', float('nan')):.1f} |")
 
 
 def main() -> None:
     p = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     p.add_argument("--a", nargs="*", type=float, default=[1e-5, 5e-6, 2.5e-6, 1.25e-6])
+    p.add_argument("--b", nargs="*", type=float, default=[2.5e-5, 1.25e-5, 5e-6])
     p.add_argument("--d", nargs="*", type=float, default=[1e-4, 1e-5])
     p.add_argument("--mesh", choices=sorted(MESHES), default="coarse")
     args = p.parse_args()
     print("| run, impact step | steps | wall (s) | t2 | t3 | t4 | t5 (s) | E2 | E3 | E4 | E5 (J) "
-          "| percussion (N.s) |")
-    print("|---" * 12 + "|")
-    for name, steps in (("a", args.a), ("d", args.d)):
+          "| percussion (N.s) | RX max A (N) |")
+    print("|---" * 13 + "|")
+    for name, steps in (("a", args.a), ("b", args.b), ("d", args.d)):
         for h in steps:
             print(row(name, h, args.mesh), flush=True)
 

@@ -30,7 +30,12 @@ zero). The state row of a spring is evaluated at every residual into a trial row
 committed when the step is accepted; after a few residual evaluations of a step the
 friction branch (stick or slip, and the slip direction) is frozen, as the discrete
 integrators do (:data:`rocking_contact.discrete.integrators.FREEZE_BRANCH_AFTER`), so that
-the stick-slip decision cannot flip between Newton iterates.
+the stick-slip decision cannot flip between Newton iterates. The normal force jumps by
+``cn v_n`` where a spring closes, so a spring landing slowly can have no consistent status
+within a step: Newton cycles between open and closed, and halving the step does not help.
+The last resort (:meth:`PenaltySprings.fallback`, after the driver's last halving) takes
+that step again with each spring kept open or closed as the step began, and the run says
+so in its warnings; Code_Aster accepts such a step unconverged (``ARRET = 'NON'``).
 
 Signs: ``RN`` is the spring's normal force (N, compression positive; with dashpots outside
 the law it includes the normal dashpot, which may pull); ``RX`` the force the block exerts
@@ -110,6 +115,7 @@ class PenaltySprings:
         self._branch = np.full(n, -1, dtype=np.int64)
         self._direction = np.zeros((n, 3))
         self._calls = 0
+        self._status_frozen = self._lag_next = False
         self._idle = True
         self.released = False
         self._d0 = np.zeros((n, 3))
@@ -135,6 +141,7 @@ class PenaltySprings:
         """Idle during the static preload; reset the branch freezing of the step."""
         self._idle = isinstance(problem.scheme, Static)
         self._calls = 0
+        self._status_frozen, self._lag_next = self._lag_next, False
         self._branch[:] = -1
         if not self._idle:
             if not self.released:
@@ -210,8 +217,19 @@ class PenaltySprings:
                Jv: np.ndarray) -> bool:
         """Force ``F`` (N, on the node) of spring ``j`` and its Jacobians: the law, then
         what acts beside it while the spring is closed (the anchor, the dashpots outside the
-        law). Returns whether the spring is closed (the law's normal force is positive)."""
-        if self._evaluate(j, d, dv, F, Jd, Jv) <= 0.0:
+        law). Returns whether the spring is closed: the law's normal force is positive, or,
+        in a :meth:`fallback` attempt, the spring was closed when the step began. A frozen
+        closed spring whose law has opened goes on linearly (``kn p``, which pulls); a frozen
+        open one gives nothing."""
+        closed = self._evaluate(j, d, dv, F, Jd, Jv) > 0.0
+        if self._status_frozen and closed != self.closed[j]:
+            closed = bool(self.closed[j])
+            F[:], Jd[:], Jv[:] = 0.0, 0.0, 0.0
+            if closed:
+                kn = self.P[j, 4]
+                F[1] = kn * (-d[1] - self.P[j, 3])  # penetration -u_y - gap, <= 0 here
+                Jd[1, 1] = -kn
+        if not closed:
             return False
         ka = self.anchor[j]
         cn, ct = self.dashpots[j]
@@ -259,6 +277,13 @@ class PenaltySprings:
         for j in range(len(self.names)):
             if self.trial_closed[j]:
                 self._branch[j] = int(self.S_trial[j, 0])
+
+    def fallback(self, problem: StepProblem) -> str | None:
+        """Take the next attempt of this step with the springs' status of its start."""
+        if self._idle:
+            return None
+        self._lag_next = True
+        return "spring status kept from the step's start"
 
     def add_jacobian(self, problem: StepProblem, x: PETSc.Vec, jac: PETSc.Mat) -> None:
         """``J -= dF/du u1.x + dF/dv v1.x`` on owned rows (from the last residual)."""

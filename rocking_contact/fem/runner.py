@@ -260,13 +260,21 @@ def simulate(case: BlockCase, body: ElasticBody, *, contributions: Sequence[Cont
         stats = driver.stats
         timing.update({"wall_s": time.perf_counter() - t_start, "steps": stats.steps,
                        "newton_iterations": stats.newton_iterations, "halvings": stats.halvings,
-                       "refined_steps": stats.refined,
+                       "refined_steps": stats.refined, "fallback_steps": len(stats.fallbacks),
                        "jacobian_builds": problem.jacobian_builds})
         if output.fields is not None and not np.isnan(output.fields_t):
             extra["fields"] = VTK_FILE  # a partial run's frames can be viewed too
-        return RunResult(case=case.case.name, kind=case.case.kind, parameters=as_dict(case),
-                         history=output.history.columns() if output.history.names else {},
-                         extra=extra, timing=timing, status=status)
+        run = RunResult(case=case.case.name, kind=case.case.kind, parameters=as_dict(case),
+                        history=output.history.columns() if output.history.names else {},
+                        extra=extra, timing=timing, status=status)
+        if stats.fallbacks:
+            extra["fallback_steps"] = [{"time": t, "eased": what} for t, what in stats.fallbacks]
+            times = ", ".join(f"{t:.6g}" for t, _ in stats.fallbacks[:5])
+            more = f" and {len(stats.fallbacks) - 5} more" if len(stats.fallbacks) > 5 else ""
+            run.warnings.append(
+                f"{len(stats.fallbacks)} step(s) failed at the last halving and converged only "
+                f"with the fallback ({stats.fallbacks[0][1]}): ending at t = {times}{more} s")
+        return run
 
     try:
         u0 = np.zeros_like(problem.u.x.array)

@@ -7,8 +7,11 @@ method inside it): for each step of the time grid,
 2. ``problem.predictor(x)``;
 3. ``solver.solve(x)`` (SNES), then each corrector of the problem (condensed contact);
 4. accepted: ``problem.accept(x)``, observers are called (history, fields, progress);
-   failed: the step is split in two halves, recursively, at most ``max_halvings`` times,
-   then :class:`StepFailure` tells the time, the step size and the residual.
+   failed: the step is split in two halves, recursively, at most ``max_halvings`` times;
+   a step that fails at the last halving is tried once more after each term's optional
+   ``fallback(problem)`` (a description of what it eased, or None: the penalty springs
+   keep their status of the step's start), recorded in ``DriverStats.fallbacks``; then
+   :class:`StepFailure` tells the time, the step size and the residual.
 
 With a :class:`Refinement`, a converged step longer than its ``step`` in which a contact
 closed or opened (a term's ``contact_changes(problem)``) is not accepted: the same interval
@@ -75,6 +78,8 @@ class DriverStats:
     halvings: int = 0
     failed_attempts: int = 0
     refined: int = 0
+    #: steps that converged only in a fallback attempt: (end time (s), what was eased)
+    fallbacks: list[tuple[float, str]] = field(default_factory=list)
     smallest_step: float = math.inf
     iterations_per_step: list[int] = field(default_factory=list)
 
@@ -156,6 +161,12 @@ class StepDriver:
             self._refined(t1, depth)
             return
         report = self._attempt(t1, scheme)
+        if not report.converged and depth >= self.max_halvings:
+            eased = self._fallback()
+            if eased:
+                report = self._attempt(t1, scheme)
+                if report.converged:
+                    self.stats.fallbacks.append((t1, eased))
         if report.converged:
             if r is not None and contact_changes(p):
                 self._small_until = max(self._small_until, t1 + r.hold)
@@ -179,6 +190,17 @@ class StepDriver:
         self.stats.halvings += 1
         self.advance(p.t + h / 2, scheme, depth + 1)
         self.advance(t1, scheme, depth + 1)
+
+    def _fallback(self) -> str:
+        """Arm every term's fallback for the next attempt; what they eased ("" if none)."""
+        p = self.problem
+        eased = []
+        for term in (*p.contributions, *p.correctors):
+            fallback = getattr(term, "fallback", None)
+            what = fallback(p) if fallback is not None else None
+            if what:
+                eased.append(what)
+        return "; ".join(eased)
 
     def _refined(self, t1: float, depth: int) -> None:
         """From the problem's time to ``t1`` in equal steps no longer than the refined step."""

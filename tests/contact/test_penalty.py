@@ -65,3 +65,34 @@ def test_jacobians_are_the_derivatives(body, setting):
             fd = (plus - minus) / (2 * step)
             assert np.allclose(J[:2, k], fd[:2], rtol=1e-6, atol=1e-6 * np.max(np.abs(J))), (
                 moved, k, J[:2, k], fd[:2])
+
+
+def test_fallback_keeps_each_spring_as_the_step_began(body):
+    """A fallback attempt: a spring closed at the step's start stays closed though it has
+    left the ground (its normal spring goes on linearly and pulls, the anchor holds), and
+    one open at the start stays open though it presses."""
+    springs = _springs(body)
+    springs._status_frozen = True  # what fallback() arms for the next attempt
+    springs.closed[0] = True
+    d, dv = [2e-8, 1e-7, 0.0], [0.0, 1e-3, 0.0]  # 1e-7 m above the ground, rising
+    closed, F, Jd, _ = _force(springs, d, dv)
+    assert closed and F[1] == pytest.approx(-KN * 1e-7 - CN * 1e-3, rel=1e-12)
+    assert F[0] == pytest.approx(-KA * 2e-8, rel=1e-12) and Jd[1, 1] == -KN
+    springs.closed[0] = False
+    closed, F, Jd, Jv = _force(springs, [0.0, -1e-7, 0.0], [0.0, -1e-3, 0.0])
+    assert not closed and np.all(F == 0.0) and np.all(Jd == 0.0) and np.all(Jv == 0.0)
+
+
+def test_a_step_that_fails_every_halving_is_taken_with_the_fallback():
+    """B to impact 4 with no halving allowed: the step at 0.2328 s, which the shipped run
+    halves three times (O and O1 landing), converges only with the springs' status of its
+    start. The run completes and says which step needed it (results and warning)."""
+    case = rc.load_case("sdnv105b", {"solver.max_halvings": 0, "time.end": 0.234,
+                                     "collisions.windows": [[0.0, 0.234]]})
+    result = rc.run(case, write=False, plots=False, quiet=True)
+    assert result.status == "completed" and result.timing["halvings"] == 0
+    assert result.timing["fallback_steps"] == 1
+    (step,) = result.extra["fallback_steps"]
+    assert step["time"] == pytest.approx(0.2328, abs=1e-9)
+    assert step["eased"] == "spring status kept from the step's start"
+    assert len(result.warnings) == 1 and "t = 0.2328 s" in result.warnings[0]

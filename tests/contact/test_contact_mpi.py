@@ -6,8 +6,9 @@ on gaps of 1e-12 m): after them the partitions drift apart by up to 1e-8 m, far 
 the collision instants can see.
 
 A (Lagrange) and C (continuous), both Correctors, run over two collisions; B (shock springs,
-a Contribution) to the first one; A without its collision window to the first one, where the
-landing in a long step is refined (``[time.refine]``: both partitions take the same small
+a Contribution) to the first one, and to its fourth with no halving allowed, where one step
+is taken with the springs' fallback; A without its collision window to the first one, where
+the landing in a long step is refined (``[time.refine]``: both partitions take the same small
 steps). Every rank gathers the contact nodes and solves the same local problem, so the
 active sets cannot differ between partitions.
 """
@@ -33,6 +34,10 @@ RUNS = {
     "sdnv105c": ("sdnv105c", {"time.end": 0.15,
                               "collisions.windows": [[0.0, 0.15], [0.10, 0.15]]}),
     "sdnv105b": ("sdnv105b", {"time.end": 0.0575, "collisions.windows": [[0.0, 0.0575]]}),
+    # no halving allowed: the step of impact 4 (0.2328 s) is taken with the fallback
+    "sdnv105b-fallback": ("sdnv105b", {
+        "solver.max_halvings": 0, "time.end": 0.234,
+        "collisions.windows": [[0.0, 0.234], [0.10, 0.16], [0.2, 0.234]]}),
     "sdnv105a-refined": ("sdnv105a", {
         "time.end": 0.0575, "collisions.windows": [[0.0, 0.0575]],
         "time.window": [{"start": 0.0, "end": 0.0025, "step": 1e-5, "alpha": -0.1}]}),
@@ -69,6 +74,7 @@ def test_two_ranks_reproduce_the_serial_collisions(run, tmp_path):
     parallel = json.loads((tmp_path / "mpi" / "results.json").read_text())
     assert parallel["extra"]["ranks"] == 2
     assert parallel["timing"]["refined_steps"] == serial.timing["refined_steps"]
+    assert parallel["timing"]["fallback_steps"] == serial.timing["fallback_steps"]
     assert len(parallel["collisions"]) == len(serial.collisions) == len(
         overrides["collisions.windows"])
     for p, s in zip(parallel["collisions"], serial.collisions):

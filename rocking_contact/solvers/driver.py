@@ -161,6 +161,7 @@ class StepDriver:
             self._refined(t1, depth)
             return
         report = self._attempt(t1, scheme)
+        eased = ""
         if not report.converged and depth >= self.max_halvings:
             eased = self._fallback()
             if eased:
@@ -185,8 +186,8 @@ class StepDriver:
             return
         self.stats.failed_attempts += 1
         if depth >= self.max_halvings:
-            raise StepFailure(p.t, h, report.residual, report.reason, depth,
-                              self.stats.steps + 1)
+            reason = f"{report.reason}, also with the fallback: {eased}" if eased else report.reason
+            raise StepFailure(p.t, h, report.residual, reason, depth, self.stats.steps + 1)
         self.stats.halvings += 1
         self.advance(p.t + h / 2, scheme, depth + 1)
         self.advance(t1, scheme, depth + 1)

@@ -133,6 +133,58 @@ def test_history_is_streamed_before_a_failure(tmp_path):
     assert "t = 0.02 s" in str(info.value)
 
 
+class _NanAfterWithFallback(_NanAfter):
+    """A failing law with a fallback: armed, the next attempt is not poisoned (``cures``)
+    or still is."""
+
+    def __init__(self, t_fail, cures):
+        super().__init__(t_fail)
+        self.cures = cures
+        self._arm_next = False
+        self._armed = False
+
+    def fallback(self, problem):
+        self._arm_next = True
+        return "poison lifted"
+
+    def begin_step(self, problem):
+        self._armed, self._arm_next = self._arm_next, False
+
+    def add_residual(self, problem, x, r):
+        if not (self._armed and self.cures):
+            super().add_residual(problem, x, r)
+
+
+def _fallback_run(cures, tmp_path):
+    case = rc.load_case("sdnv105_preload", {"initial.state": "rest", "time.window": [],
+                                            "time.end": 0.03, "solver.max_halvings": 1})
+    body = runner.build_body(case)
+    return runner.simulate(case, body, contributions=[_NanAfterWithFallback(0.0201, cures)],
+                           out_dir=tmp_path)
+
+
+def test_a_step_failing_every_halving_is_retried_with_the_fallback(tmp_path):
+    """Each step after 0.0201 s fails, is halved once, fails again and converges with the
+    fallback: the run completes, counting and naming those steps."""
+    result = _fallback_run(True, tmp_path)
+    assert result.status == "completed"
+    # 2.5 ms steps: (0.02, 0.0225] -> [0.02125 by fallback, 0.0225 by fallback], and so on
+    times = [step["time"] for step in result.extra["fallback_steps"]]
+    assert result.timing["fallback_steps"] == len(times) == 8
+    assert times[0] == pytest.approx(0.02125) and times[-1] == pytest.approx(0.03)
+    assert all(step["eased"] == "poison lifted" for step in result.extra["fallback_steps"])
+    (warning,) = result.warnings
+    assert "8 step(s)" in warning and "poison lifted" in warning and "and 3 more" in warning
+
+
+def test_a_step_failing_with_the_fallback_too_says_so(tmp_path):
+    with pytest.raises(SolverFailure) as info:
+        _fallback_run(False, tmp_path)
+    message = str(info.value)
+    assert "t = 0.02 s" in message and "also with the fallback: poison lifted" in message
+    assert info.value.partial is not None and info.value.partial.history["time"][-1] == 0.02
+
+
 @pytest.mark.parametrize("override,key", [
     ({"output.points": ["O", "Q"]}, "output.points[1]"),
     ({"constraint": [{"on": "NOWHERE"}]}, "constraint[0].on"),

@@ -113,6 +113,7 @@ class PenaltySprings:
         self._Jd = np.zeros((n, 3, 3))
         self._Jv = np.zeros((n, 3, 3))
         self._branch = np.full(n, -1, dtype=np.int64)
+        self._mismatch = np.zeros(n, dtype=bool)
         self._direction = np.zeros((n, 3))
         self._calls = 0
         self._status_frozen = self._lag_next = False
@@ -141,6 +142,7 @@ class PenaltySprings:
         """Idle during the static preload; reset the branch freezing of the step."""
         self._idle = isinstance(problem.scheme, Static)
         self._calls = 0
+        self._mismatch[:] = False
         self._status_frozen, self._lag_next = self._lag_next, False
         self._branch[:] = -1
         if not self._idle:
@@ -255,13 +257,20 @@ class PenaltySprings:
         contact slides against that trial force (a return mapping on the same law).
         """
         frozen = self._branch[j]
-        if frozen == 0:
-            fn, _, _, _ = shock_force(self.P, j, d, dv, self.S[j], F, self.S_trial[j], Jd, Jv,
-                                      True, 0, self._direction[j])
-            return fn
         fn, ft, _, _ = shock_force(self.P, j, d, dv, self.S[j], F, self.S_trial[j], Jd, Jv,
                                    True, 1)
         limit = self.P[j, 8] * fn
+        if frozen == 0:
+            # The slip was frozen on an earlier iterate: it holds here only if the stick
+            # trial still leaves the cone on the side the friction force keeps.
+            trial = F.copy()
+            trial[1] -= fn
+            self._mismatch[j] = fn > 0.0 and -float(trial @ self._direction[j]) < limit
+            fn, _, _, _ = shock_force(self.P, j, d, dv, self.S[j], F, self.S_trial[j], Jd, Jv,
+                                      True, 0, self._direction[j])
+            return fn
+        if frozen == 1:
+            self._mismatch[j] = ft > limit
         if frozen == 1 or ft <= limit or fn <= 0.0:
             return fn
         trial = F.copy()
@@ -277,6 +286,20 @@ class PenaltySprings:
         for j in range(len(self.names)):
             if self.trial_closed[j]:
                 self._branch[j] = int(self.S_trial[j, 0])
+
+    def inconsistency(self, problem: StepProblem) -> str | None:
+        """Springs whose frozen stick/slip branch the converged step contradicts, or None.
+
+        Freezing the branch on an early iterate keeps Newton from cycling, but the iterate
+        it was frozen on may be wild: at the converged state a frozen slip can have its stick
+        trial inside the cone or on the other side, and its Coulomb force then pushes the
+        node along its motion (the plain-springs B gained 2 J so in one 1.25 ms step); a
+        frozen stick can exceed the cone. Such a step is rejected and halved.
+        """
+        if self._idle or not self._mismatch.any():
+            return None
+        names = ", ".join(n for n, bad in zip(self.names, self._mismatch) if bad)
+        return f"the frozen stick/slip branch of {names} contradicts the converged state"
 
     def fallback(self, problem: StepProblem) -> str | None:
         """Take the next attempt of this step with the springs' status of its start."""

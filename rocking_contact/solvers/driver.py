@@ -6,6 +6,8 @@ method inside it): for each step of the time grid,
 1. ``problem.begin(t1, scheme)``: stage coefficients, prescribed values, contributions;
 2. ``problem.predictor(x)``;
 3. ``solver.solve(x)`` (SNES), then each corrector of the problem (condensed contact);
+   a converged step that a contribution's optional ``inconsistency(problem)`` finds at odds
+   with its law (a reason, the same on every rank) fails like a diverged one;
 4. accepted: ``problem.accept(x)``, observers are called (history, fields, progress);
    failed: the step is split in two halves, recursively, at most ``max_halvings`` times;
    a step that fails at the last halving is tried once more after each term's optional
@@ -219,4 +221,10 @@ class StepDriver:
                 if not corrector.correct(p, self.solver, self._x):
                     return NewtonReport(False, report.iterations, report.residual,
                                         f"rejected by {type(corrector).__name__}")
+            for term in p.contributions:
+                inconsistency = getattr(term, "inconsistency", None)
+                why = inconsistency(p) if inconsistency is not None else None
+                if why:
+                    return NewtonReport(False, report.iterations, report.residual,
+                                        f"rejected by {type(term).__name__}: {why}")
         return report

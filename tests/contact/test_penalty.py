@@ -83,6 +83,32 @@ def test_fallback_keeps_each_spring_as_the_step_began(body):
     assert not closed and np.all(F == 0.0) and np.all(Jd == 0.0) and np.all(Jv == 0.0)
 
 
+@pytest.mark.parametrize("branch,shift,direction,contradicts", [
+    (0, 1e-3, +1.0, False),  # frozen slip, trial (1e4 N) beyond the cone, force against it
+    (0, 1e-5, +1.0, True),  # frozen slip, but the trial (100 N) is inside the cone
+    (0, 1e-3, -1.0, True),  # frozen slip whose Coulomb force pushes along the trial
+    (1, 1e-5, 0.0, False),  # frozen stick inside the cone
+    (1, 1e-3, 0.0, True),  # frozen stick beyond it (1e4 N against mu FN = 2700 N)
+])
+def test_a_frozen_branch_the_converged_state_contradicts_is_named(body, branch, shift,
+                                                                   direction, contradicts):
+    """The plain-springs law (dashpots inside, no anchor), pressed 1e-7 m (FN = 3000 N,
+    mu FN = 2700 N), its stick spring shifted by ``shift`` from its unstressed position
+    (trial force -kt shift along x). The step is rejected when the branch frozen on an
+    earlier iterate does not hold at the converged state."""
+    springs = _springs(body, dashpots="clipped", anchor_stiffness=0.0)
+    springs._idle = False  # a dynamic step (begin_step's, with the problem it reads)
+    springs._branch[0] = branch
+    springs._direction[0] = (direction, 0.0, 0.0)
+    closed, F, _, _ = _force(springs, [shift, -1e-7, 0.0], [0.0, 0.0, 0.0])
+    assert closed and F[1] == pytest.approx(KN * 1e-7, rel=1e-12)
+    why = springs.inconsistency(None)
+    if contradicts:
+        assert why == "the frozen stick/slip branch of O contradicts the converged state"
+    else:
+        assert why is None
+
+
 def test_a_step_that_fails_every_halving_is_taken_with_the_fallback():
     """B to impact 4 with no halving allowed: the step at 0.2328 s, which the shipped run
     halves three times (O and O1 landing), converges only with the springs' status of its

@@ -22,7 +22,7 @@ St Venant-Kirchhoff model of Code_Aster's GROT_GDEP: ``F = I + grad u``,
 Quadrature: 2 x 2 Gauss points on Q1 quadrilaterals, Code_Aster's rule for QUAD4 (its RIGI
 family). It integrates mass and stiffness exactly on parallelograms and only
 under-integrates the quadratic terms of large rotation; UFL's estimate for those forms
-(degree 6, 4 x 4 points) costs about three times as much for a change of ~1e-10 relative.
+(degree 6, 4 x 4 points) costs about three times as much for a round-off-sized change.
 Other cells keep UFL's estimate: on Q2 the corresponding 3 x 3 broke the energy balance of
 the refined order-2 release (a 1.19 J residual by 0.05 s, not understood yet).
 """

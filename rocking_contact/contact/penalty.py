@@ -293,8 +293,9 @@ class PenaltySprings:
         Freezing the branch on an early iterate keeps Newton from cycling, but the iterate
         it was frozen on may be wild: at the converged state a frozen slip can have its stick
         trial inside the cone or on the other side, and its Coulomb force then pushes the
-        node along its motion (the plain-springs B gained 2 J so in one 1.25 ms step); a
-        frozen stick can exceed the cone. Such a step is rejected and halved.
+        node along its motion (in one 1.25 ms step of the plain-springs B, A's stick spring
+        took the 7.2 kN cap so and gave the block 1.9 J within 5 ms); a frozen stick can
+        exceed the cone. Such a step is rejected and halved.
         """
         if self._idle or not self._mismatch.any():
             return None

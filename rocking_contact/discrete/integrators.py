@@ -248,6 +248,34 @@ def _local_forces(P, G, dloc, vloc, state, Floc, state_new, Jd_all, Jv_all, out,
 
 
 @njit(cache=True)
+def branch_contradicted(P, G, dloc, vloc, state, state_new, branch, slip_dir, out):
+    """Whether the law, left free at ``(dloc, vloc)``, decides another stick/slip branch
+    than the frozen one, or slips against the frozen direction. If so, ``branch`` and
+    ``slip_dir`` take the law's decision."""
+    ns = P.shape[0]
+    free = np.full(ns, -1, dtype=np.int64)
+    check = np.empty_like(state_new)
+    Floc = np.empty(dloc.size)
+    Jd_all, Jv_all = np.zeros((ns, 3, 3)), np.zeros((ns, 3, 3))
+    _local_forces(P, G, dloc, vloc, state, Floc, check, Jd_all, Jv_all, out, False, free,
+                  slip_dir)
+    contradicted = False
+    for j in range(ns):
+        if branch[j] < 0 or out[j, 0] <= 0.0:
+            continue
+        decided = int(check[j, 0])
+        along = (slip_dir[j, 0] * check[j, 7] + slip_dir[j, 1] * check[j, 8]
+                 + slip_dir[j, 2] * check[j, 9])
+        if decided != branch[j] or (decided == 0 and along < 0.0):
+            contradicted = True
+            branch[j] = decided
+            speed = np.sqrt(check[j, 7] ** 2 + check[j, 8] ** 2 + check[j, 9] ** 2)
+            for c in range(3):
+                slip_dir[j, c] = check[j, 7 + c] / speed if speed > 0 else 0.0
+    return contradicted
+
+
+@njit(cache=True)
 def _newmark_kernel(n_steps, final, step0, every, dt, beta, gamma, alpha,
                     x, v, a, Floc, state, M, K, C, diag, Kinv, G, KiGt, W, P,
                     gam, p_sup, f_const, tol, max_iter, R, rec, rec_index, stats):
@@ -316,6 +344,7 @@ def _newmark_kernel(n_steps, final, step0, every, dt, beta, gamma, alpha,
             dloc[q] = dfree[q]
         converged = False
         branch[:] = -1
+        corrections = 0
         rnorm = 0.0
         scale = 0.0
         for q in range(nl):
@@ -343,6 +372,20 @@ def _newmark_kernel(n_steps, final, step0, every, dt, beta, gamma, alpha,
                 res[q] = dloc[q] - dfree[q] - af * s
                 rnorm = max(rnorm, abs(res[q]))
             if rnorm <= tol * scale:
+                if it >= FREEZE_BRANCH_AFTER and branch_contradicted(
+                        P, G, dloc, vloc, state, state_new, branch, slip_dir, out):
+                    # A branch frozen from an early iterate may not hold at the converged
+                    # state (a cap pushing along the motion creates energy): re-decide it
+                    # from the law and go on iterating, unless the decisions go round in
+                    # a cycle (no branch holds at this step size): then the step is kept
+                    # and counted.
+                    if corrections <= ns:
+                        corrections += 1
+                        stats[3] += 1
+                        continue
+                    stats[4] += 1
+                    if stats[4] == 1:
+                        stats[5] = (step + 1) * dt
                 converged = True
                 break
             if it == max_iter:
@@ -411,6 +454,12 @@ class Integrator:
         self.n_channels = 3 * self.R.shape[0] + len(SHOCK_CHANNELS) * ns + 1
         self.step = 0
         self.newton_iterations = 0
+        #: Newton iterations that went on because a frozen stick/slip branch did not hold
+        self.branch_corrections = 0
+        #: steps kept although no stick/slip branch held (the decisions cycled), and the
+        #: instant of the first (s)
+        self.branch_cycles = 0
+        self.first_branch_cycle = 0.0
         self.state = np.zeros((ns, STATE_SIZE))
         G = system.G
         self.P = np.ascontiguousarray(system.shock_params)
@@ -508,7 +557,7 @@ class Newmark(Integrator):
         self.state[:] = state_new
         f = s.p_support * gamma0 + s.f_const - s.K @ self.x - s.C @ self.v + s.G.T @ self.Floc
         self.a = np.linalg.solve(s.M, f)
-        self.stats = np.zeros(3)
+        self.stats = np.zeros(6)
 
     def _advance_impl(self, n_steps: int, gam: np.ndarray, final: bool, rec: np.ndarray) -> int:
         s = self.system
@@ -518,6 +567,9 @@ class Newmark(Integrator):
             self.Kinv, self.G, self.KiGt, self.W, self.P, gam, s.p_support, s.f_const,
             self.tol, self.max_iter, self.R, rec, 0, self.stats)
         self.newton_iterations = int(self.stats[1])
+        self.branch_corrections = int(self.stats[3])
+        self.branch_cycles = int(self.stats[4])
+        self.first_branch_cycle = float(self.stats[5])
         if status:
             self.step += done
             self.failed_rows = rec[:r]

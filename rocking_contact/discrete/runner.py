@@ -115,6 +115,11 @@ def run(case: DiscreteCase, *, progress: Progress | None = None,
             print(f"warning: {case.case.name}: time.step {case.time.step:g} s exceeds the "
                   f"central-difference stability limit {limit:.3g} s", file=sys.stderr)
     history, integrator, failure = integrate(case, system, progress, base)
+    if integrator.branch_cycles:
+        print(f"warning: {case.case.name}: at {integrator.branch_cycles} step(s), from "
+              f"t = {integrator.first_branch_cycle:.6g} s, no stick/slip branch of the shock "
+              f"law held at the converged state (the decisions cycled); the step was kept "
+              f"with the branch Newton had frozen", file=sys.stderr)
     shocks = {s.name: (s.node, history[f"FN_{s.name}"], history[f"VN_{s.name}"],
                        history[f"PN_{s.name}"]) for s in case.model.shock}
     opts = case.impacts
@@ -126,7 +131,9 @@ def run(case: DiscreteCase, *, progress: Progress | None = None,
         case=case.case.name, kind=case.case.kind, parameters=as_dict(case), history=history,
         quantities=quantities, impacts=impacts, extra=extra,
         timing={"wall_s": time.perf_counter() - t_start, "steps": integrator.step,
-                "newton_iterations": integrator.newton_iterations},
+                "newton_iterations": integrator.newton_iterations,
+                "branch_corrections": integrator.branch_corrections,
+                "branch_cycles": integrator.branch_cycles},
     )
     if failure is not None:
         failure.partial = result

@@ -65,3 +65,15 @@ def test_sdnd102_c_and_e_identical():
     assert c.history.keys() == e.history.keys()
     for key in c.history:
         np.testing.assert_array_equal(c.history[key], e.history[key])
+
+
+def test_newmark_reports_the_steps_where_no_stick_slip_branch_held(capsys):
+    """SDND100 with implicit Newmark at 0.5 ms: near a stop of the mass the regularised law
+    has no stick/slip branch that holds at the converged state (stick says slide, slide says
+    stick); the step is kept, counted and named in a warning."""
+    case = rc.load_case("sdnd100a", overrides={"solver.scheme": "newmark"})
+    result = rc.run(case, write=False, quiet=True)
+    assert result.timing["branch_cycles"] >= 1
+    assert result.timing["branch_corrections"] >= 2 * result.timing["branch_cycles"]
+    warning = capsys.readouterr().err
+    assert "no stick/slip branch of the shock law held" in warning and "t = 0.291 s" in warning

@@ -3,6 +3,7 @@
 import numpy as np
 import pytest
 
+from rocking_contact.discrete.integrators import branch_contradicted
 from rocking_contact.discrete.shock import LAWS, STATE_SIZE, shock_force
 
 KN, CN, KT, CT, MU = 1e6, 1e3, 1e4, 10.0, 0.5
@@ -72,3 +73,38 @@ def test_what_a_sticking_contact_stores(law, stored_dashpot):
     _, _, F2, _, _, _ = evaluate(P, [2e-5, 0.0, -1e-3], [0.0, 0.0, 0.0], S1)
     expected = -KT * 2e-5 + (-CT * 1e-3 if stored_dashpot else 0.0)
     assert F2[0] == pytest.approx(expected)
+
+
+def sliding(velocity):
+    """State of a contact that slid along x at ``velocity`` (m/s) over the last step."""
+    S = np.zeros(STATE_SIZE)
+    S[1] = -np.sign(velocity) * MU * KN * 1e-3
+    S[7] = velocity
+    return S
+
+
+@pytest.mark.parametrize("frozen,direction,S,d,dv,contradicted,decided", [
+    # slid on along +x, the law agrees
+    (0, 1.0, sliding(1e-3), [1e-4, 0.0, -1e-3], [1e-3, 0.0, 0.0], False, 0),
+    # frozen slip along +x while the converged node turned back along -x: the cap would
+    # push along the motion; the law sticks (spring force 500 N less the dashpot's 0.01 N)
+    (0, 1.0, sliding(1e-3), [0.0, 0.0, -1e-3], [-1e-3, 0.0, 0.0], True, 1),
+    # stick inside the cone (200 N spring force, limit 500 N)
+    (1, 0.0, sticking(), [2e-2, 0.0, -1e-3], [0.0, 0.0, 0.0], False, 1),
+    # stick beyond the cone (1000 N): the law slides
+    (1, 0.0, sticking(), [1e-1, 0.0, -1e-3], [2e-3, 0.0, 0.0], True, 0),
+])
+def test_a_frozen_branch_is_checked_against_the_law(frozen, direction, S, d, dv,
+                                                    contradicted, decided):
+    """Newton freezes the stick/slip branch after a few iterations; at convergence the
+    law, left free, must decide the same branch (and slip the same way)."""
+    P = params()
+    state = S.reshape(1, STATE_SIZE)
+    branch = np.array([frozen], dtype=np.int64)
+    slip_dir = np.array([[direction, 0.0, 0.0]])
+    got = branch_contradicted(P, np.eye(3), np.asarray(d, float), np.asarray(dv, float),
+                              state, np.zeros_like(state), branch, slip_dir, np.zeros((1, 4)))
+    assert got == contradicted
+    assert branch[0] == decided
+    if contradicted and decided == 0:
+        np.testing.assert_allclose(slip_dir[0], np.sign(dv[0]) * np.array([1.0, 0.0, 0.0]))

@@ -23,8 +23,10 @@ Quadrature: 2 x 2 Gauss points on Q1 quadrilaterals, Code_Aster's rule for QUAD4
 family). It integrates mass and stiffness exactly on parallelograms and only
 under-integrates the quadratic terms of large rotation; UFL's estimate for those forms
 (degree 6, 4 x 4 points) costs about three times as much for a round-off-sized change.
-Other cells keep UFL's estimate: on Q2 the corresponding 3 x 3 broke the energy balance of
-the refined order-2 release (a 1.19 J residual by 0.05 s, not understood yet).
+Other cells keep UFL's estimate: on Q2 the corresponding 3 x 3 let the 2.5 ms
+average-acceleration steps of the refined order-2 release create 1.19 J by 0.05 s (the rule
+conserves energy on linear systems only; with 0.5 ms steps both rules give the same run,
+docs/fem.md).
 """
 
 from __future__ import annotations

@@ -9,18 +9,20 @@ pytestmark = pytest.mark.slow
 
 @pytest.mark.parametrize("cell", ["quadrilateral", "triangle"])
 def test_release_on_a_refined_quadratic_mesh(cell):
-    """sdnv105_preload on a structured order-2 mesh (h = 0.02 m, about 8000 dofs).
+    """sdnv105_preload on a structured order-2 mesh (h = 0.02 m, about 8000 dofs), with
+    0.5 ms steps before the landing window.
 
     The preload and the instant A is back on the table keep their tolerances (1e-3, 1e-5 m).
-    The kinetic energy then is 1.4e-3 (quadrilaterals) below the rigid 7.2919 J: on a fine
-    mesh the single-node pin at O is a point support of an elastic continuum, whose local
-    straining (logarithmically singular) stores energy and, with the Rayleigh damping of
-    SDNV105, dissipates it (3.2e-3 J by t1); the coarse Code_Aster mesh does not resolve it
-    (3e-6). Checked here to 2e-3, the size of that elastic effect.
+    The kinetic energy then is the rigid block's 7.291925 J, here to 1e-5 (measured
+    2026-11-22: 7e-7 on quadrilaterals, 5.6e-6 on triangles), and the energy balance holds
+    to 1e-4 J (6e-8, 1.7e-5 J). The case's own 2.5 ms steps are too long for this mesh
+    with large rotation: the average-acceleration rule, energy-conserving on linear systems
+    only, loses 3.2e-3 J by the landing on quadrilaterals (Ekin -1.4e-3) and gains 1.6e-4 J
+    on triangles (docs/fem.md, quadrature).
     """
     case = rc.load_case("sdnv105_preload", {"mesh.layout": "structured",
                                             "mesh.element_size": 0.02, "mesh.order": 2,
-                                            "mesh.cell": cell})
+                                            "mesh.cell": cell, "time.step": 5e-4})
     result = rc.run(case, write=False, quiet=True)
     q = result.quantities
     print("\n", cell, q)
@@ -28,7 +30,8 @@ def test_release_on_a_refined_quadratic_mesh(cell):
     assert abs(q["theta_preload"] - 0.01) <= 1e-3 * 0.01
     assert abs(q["lift_A_preload"] - 0.0036) <= 1e-3 * 0.0036
     assert abs(q["lift_A_first_impact"]) <= 1e-5
-    assert abs(q["ekin_first_impact"] - 7.291925) <= 2e-3 * 7.291925
+    assert abs(q["ekin_first_impact"] - 7.291925) <= 1e-5 * 7.291925
+    assert q["energy.residual.max_abs"] <= 1e-4
 
 
 def test_extension_frequency_converges_with_quadratic_elements():

@@ -17,7 +17,14 @@ from pathlib import Path
 from typing import Any
 
 from rocking_contact import interrupt, results
-from rocking_contact.config import CaseError, as_dict, build, kind_runner, load_case
+from rocking_contact.config import (
+    CaseError,
+    as_dict,
+    build,
+    kind_runner,
+    load_case,
+    physics_changes,
+)
 from rocking_contact.post.references import compare, evaluate_all, format_table
 from rocking_contact.progress import Progress
 from rocking_contact.provenance import stack_versions
@@ -44,6 +51,17 @@ def finish(case: Any, result: RunResult) -> RunResult:
     result.quantities.update(evaluate_all(case.quantity, result.history))
     step = getattr(case.time, "step", None)
     result.checks = compare(case.reference, result.quantities, step=step)
+    changed = physics_changes(case)
+    if changed:
+        # The references were set for the case file's physics: shown, not graded.
+        keys = ", ".join(changed)
+        for check in result.checks:
+            if check["passed"] is not None:
+                check["passed"] = None
+                check["note"] = f"not graded: the run changes {keys}"
+        result.warnings.append(
+            f"its references describe the case file's parameters and the run changes "
+            f"{keys}: the checks are shown for information, without a pass mark")
     return result
 
 

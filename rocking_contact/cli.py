@@ -157,11 +157,19 @@ def _cmd_run(args: argparse.Namespace) -> int:
 def _cmd_validate(args: argparse.Namespace) -> int:
     import rocking_contact as rc
     from rocking_contact.api import mpi_rank
-    from rocking_contact.config import shipped_cases
+    from rocking_contact.config import CaseError, physics_changes, shipped_cases
     from rocking_contact.results import Interrupted, SolverFailure
 
     names = args.cases or list(shipped_cases())
     cases = [rc.load_case(name, args.overrides) for name in names]  # all inputs checked first
+    for case in cases:
+        changed = physics_changes(case)
+        if changed:
+            raise CaseError(f"{case.source_file} (with --set)", changed[0],
+                            "changes the physics the references describe; validate takes only "
+                            "numerical keys (time, scheme, solver, mesh, output, ...: "
+                            "rocking_contact.config.NUMERICAL_KEYS); run shows other physics "
+                            "next to the references")
     failed: list[str] = []
     for i, case in enumerate(cases):
         try:

@@ -637,6 +637,40 @@ def as_dict(obj: Any) -> Any:
     return dataclasses.asdict(obj)
 
 
+#: Keys that change how a case is computed, measured or named, not the physics its
+#: references describe: a run that changes them is still graded against them
+#: (``rigid.friction`` only decides a warning).
+NUMERICAL_KEYS = tuple(tuple(k.split(".")) for k in (
+    "case", "time", "scheme", "solver", "mesh", "output", "collisions", "impacts",
+    "quantity", "reference", "rigid.level", "rigid.impacts", "rigid.tolerance", "rigid.friction",
+    "contact.search_distance", "contact.closed_gap", "contact.gap_tolerance",
+    "contact.augmentation_normal", "contact.augmentation_tangential", "contact.tolerance",
+    "contact.step_tolerance", "contact.max_iterations", "contact.local_iterations"))
+
+
+def _differences(a: Any, b: Any, path: tuple[str, ...] = ()) -> list[tuple[str, ...]]:
+    """Paths where two parameter trees differ (a list of another length differs whole)."""
+    if isinstance(a, Mapping) and isinstance(b, Mapping):
+        return [d for key in sorted(set(a) | set(b), key=str)
+                for d in _differences(a.get(key), b.get(key), (*path, str(key)))]
+    if isinstance(a, list) and isinstance(b, list) and len(a) == len(b):
+        return [d for i, (x, y) in enumerate(zip(a, b, strict=True))
+                for d in _differences(x, y, (*path, str(i)))]
+    return [] if a == b else [path]
+
+
+def physics_changes(case: Any) -> list[str]:
+    """Dotted keys whose values in ``case`` differ from its case file's, outside
+    :data:`NUMERICAL_KEYS` (by ``--set``, an override dict or an attribute set after
+    loading): the case's references no longer describe the run."""
+    source = getattr(case, "source_file", None)
+    if source is None or not Path(source).is_file():  # built in code, or its file is gone
+        return []
+    base = load_case(source)
+    return [".".join(p) for p in _differences(as_dict(base), as_dict(case))
+            if not any(p[:len(k)] == k for k in NUMERICAL_KEYS)]
+
+
 def schema_doc(cls: type, prefix: str = "") -> list[tuple[str, str, str, str]]:
     """Rows (key, type, default, doc) describing a schema, for documentation."""
     rows = []

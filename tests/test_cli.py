@@ -106,3 +106,39 @@ def test_an_unknown_option_is_reported_with_the_subcommands_usage(capsys):
     err = capsys.readouterr().err
     assert "usage: rocking-contact run" in err
     assert "rocking-contact run: error: unrecognized arguments: --foo" in err
+
+
+def test_a_physics_override_shows_the_references_without_grading_them(tmp_path, capsys):
+    """References describe the case file's physics: a run that changes it is compared for
+    information; a numerical override keeps the grading; validate refuses the former."""
+    assert main(["run", "sdnd101a", "--out", str(tmp_path / "a"), "--quiet", "--no-plots",
+                 "--set", "model.shock[0].kn=2e6"]) == 0
+    captured = capsys.readouterr()
+    assert "the run changes model.shock.0.kn" in captured.err
+    data = json.loads((tmp_path / "a" / "results.json").read_text())
+    assert data["checks"] and all(c["passed"] is None for c in data["checks"])
+    marked = [c for c in data["checks"] if c["tolerance"] is not None]
+    assert marked and all(c["note"] == "not graded: the run changes model.shock.0.kn"
+                          for c in marked)
+    assert any("model.shock.0.kn" in w for w in data["warnings"])
+    assert main(["run", "sdnd101a", "--out", str(tmp_path / "b"), "--quiet", "--no-plots",
+                 "--set", "time.step=1e-4"]) == 0
+    data = json.loads((tmp_path / "b" / "results.json").read_text())
+    marked = [c for c in data["checks"] if c["tolerance"] is not None]
+    assert marked and all(c["passed"] is not None for c in marked) and not data["warnings"]
+    capsys.readouterr()
+    code = main(["validate", "sdnd101a", "--out", str(tmp_path / "c"), "-q",
+                 "--set", "model.shock[0].kn=2e6"])
+    err = capsys.readouterr().err
+    assert code == 2 and len(err.strip().splitlines()) == 1
+    assert "model.shock.0.kn: changes the physics the references describe" in err
+
+
+def test_a_case_changed_after_loading_is_not_graded_either():
+    import rocking_contact as rc
+
+    case = load_case("sdnv105_rigid")
+    case.preload.tilt = 0.02
+    result = rc.run(case, write=False, quiet=True)
+    assert result.checks and all(c["passed"] is None for c in result.checks)
+    assert any("preload.tilt" in w for w in result.warnings)

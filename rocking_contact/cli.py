@@ -167,8 +167,8 @@ def _cmd_validate(args: argparse.Namespace) -> int:
         if changed:
             raise CaseError(f"{case.source_file} (with --set)", changed[0],
                             "changes the physics the references describe; validate takes only "
-                            "numerical keys (time, scheme, solver, mesh, output, ...: "
-                            "rocking_contact.config.NUMERICAL_KEYS); run shows other physics "
+                            "keys of the method (time, scheme, solver, mesh, kinematics, ...: "
+                            "rocking_contact.config.METHOD_KEYS); run shows other physics "
                             "next to the references")
     failed: list[str] = []
     for i, case in enumerate(cases):

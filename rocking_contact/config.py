@@ -637,15 +637,23 @@ def as_dict(obj: Any) -> Any:
     return dataclasses.asdict(obj)
 
 
-#: Keys that change how a case is computed, measured or named, not the physics its
-#: references describe: a run that changes them is still graded against them
-#: (``rigid.friction`` only decides a warning).
-NUMERICAL_KEYS = tuple(tuple(k.split(".")) for k in (
-    "case", "time", "scheme", "solver", "mesh", "output", "collisions", "impacts",
-    "quantity", "reference", "rigid.level", "rigid.impacts", "rigid.tolerance", "rigid.friction",
-    "contact.search_distance", "contact.closed_gap", "contact.gap_tolerance",
-    "contact.augmentation_normal", "contact.augmentation_tangential", "contact.tolerance",
-    "contact.step_tolerance", "contact.max_iterations", "contact.local_iterations"))
+#: Keys that choose how a case is computed or measured (steps, schemes, solvers, meshes,
+#: kinematics, contact treatments and friction-law variants, outputs), not the physics its
+#: references describe: a run that changes them is still graded against them. ``*``
+#: stands for any index of a list; ``rigid.friction`` only decides a warning.
+METHOD_KEYS = tuple(tuple(k.split(".")) for k in (
+    "case", "time", "scheme", "solver", "mesh", "kinematics", "output", "collisions",
+    "impacts", "quantity", "reference", "rigid.level", "rigid.impacts", "rigid.tolerance",
+    "rigid.friction", "model.shock.*.friction", "contact.treatment",
+    "contact.spring.*.friction", "contact.spring.*.dashpots", "contact.search_distance",
+    "contact.closed_gap", "contact.gap_tolerance", "contact.augmentation_normal",
+    "contact.augmentation_tangential", "contact.tolerance", "contact.step_tolerance",
+    "contact.max_iterations", "contact.local_iterations"))
+
+
+def _is_method_key(path: tuple[str, ...]) -> bool:
+    return any(len(path) >= len(k) and all(c in (p, "*") for p, c in zip(path, k, strict=False))
+               for k in METHOD_KEYS)
 
 
 def _differences(a: Any, b: Any, path: tuple[str, ...] = ()) -> list[tuple[str, ...]]:
@@ -661,14 +669,14 @@ def _differences(a: Any, b: Any, path: tuple[str, ...] = ()) -> list[tuple[str, 
 
 def physics_changes(case: Any) -> list[str]:
     """Dotted keys whose values in ``case`` differ from its case file's, outside
-    :data:`NUMERICAL_KEYS` (by ``--set``, an override dict or an attribute set after
+    :data:`METHOD_KEYS` (by ``--set``, an override dict or an attribute set after
     loading): the case's references no longer describe the run."""
     source = getattr(case, "source_file", None)
     if source is None or not Path(source).is_file():  # built in code, or its file is gone
         return []
     base = load_case(source)
     return [".".join(p) for p in _differences(as_dict(base), as_dict(case))
-            if not any(p[:len(k)] == k for k in NUMERICAL_KEYS)]
+            if not _is_method_key(p)]
 
 
 def schema_doc(cls: type, prefix: str = "") -> list[tuple[str, str, str, str]]:

@@ -4,7 +4,14 @@ from dataclasses import dataclass
 
 import pytest
 
-from rocking_contact.config import CaseError, apply_overrides, build, load_case, param
+from rocking_contact.config import (
+    CaseError,
+    apply_overrides,
+    build,
+    load_case,
+    param,
+    physics_changes,
+)
 
 
 @dataclass(kw_only=True)
@@ -71,3 +78,17 @@ def test_a_case_changed_after_loading_is_checked_again_by_run():
     case.time.step = -1.0
     with pytest.raises(CaseError, match=r"\(changed after loading\): time.step: got -1"):
         rc.run(case, write=False)
+
+
+@pytest.mark.parametrize("name,overrides,changed", [
+    ("sdnd100a", {"model.shock[0].friction": "exact", "time.step": 1e-4}, []),
+    ("sdnd100a", {"model.shock[0].mu": 0.2}, ["model.shock.0.mu"]),
+    ("sdnv105a", {"kinematics.type": "small_strain", "contact.tolerance": 1e-8}, []),
+    ("sdnv105a", {"contact.mu": 0.5, "preload.tilt": 0.02}, ["contact.mu", "preload.tilt"]),
+    ("sdnv105b", {"contact.spring[1].dashpots": "clipped"}, []),
+    ("sdnv105b", {"contact.spring[1].normal_stiffness": 1e9},
+     ["contact.spring.1.normal_stiffness"]),
+])
+def test_physics_changes_leave_out_the_method(name, overrides, changed):
+    """What invalidates a case's references: physics, not steps, schemes or law variants."""
+    assert physics_changes(load_case(name, overrides)) == changed

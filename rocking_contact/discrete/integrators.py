@@ -248,13 +248,13 @@ def _local_forces(P, G, dloc, vloc, state, Floc, state_new, Jd_all, Jv_all, out,
 
 
 @njit(cache=True)
-def branch_contradicted(P, G, dloc, vloc, state, state_new, branch, slip_dir, out):
+def branch_contradicted(P, G, dloc, vloc, state, branch, slip_dir, out):
     """Whether the law, left free at ``(dloc, vloc)``, decides another stick/slip branch
     than the frozen one, or slips against the frozen direction. If so, ``branch`` and
     ``slip_dir`` take the law's decision."""
     ns = P.shape[0]
     free = np.full(ns, -1, dtype=np.int64)
-    check = np.empty_like(state_new)
+    check = np.empty_like(state)
     Floc = np.empty(dloc.size)
     Jd_all, Jv_all = np.zeros((ns, 3, 3)), np.zeros((ns, 3, 3))
     _local_forces(P, G, dloc, vloc, state, Floc, check, Jd_all, Jv_all, out, False, free,
@@ -373,7 +373,7 @@ def _newmark_kernel(n_steps, final, step0, every, dt, beta, gamma, alpha,
                 rnorm = max(rnorm, abs(res[q]))
             if rnorm <= tol * scale:
                 if it >= FREEZE_BRANCH_AFTER and branch_contradicted(
-                        P, G, dloc, vloc, state, state_new, branch, slip_dir, out):
+                        P, G, dloc, vloc, state, branch, slip_dir, out):
                     # A branch frozen from an early iterate may not hold at the converged
                     # state (a cap pushing along the motion creates energy): re-decide it
                     # from the law and go on iterating, unless the decisions go round in

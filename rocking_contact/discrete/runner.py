@@ -115,11 +115,6 @@ def run(case: DiscreteCase, *, progress: Progress | None = None,
             print(f"warning: {case.case.name}: time.step {case.time.step:g} s exceeds the "
                   f"central-difference stability limit {limit:.3g} s", file=sys.stderr)
     history, integrator, failure = integrate(case, system, progress, base)
-    if integrator.branch_cycles:
-        print(f"warning: {case.case.name}: at {integrator.branch_cycles} step(s), from "
-              f"t = {integrator.first_branch_cycle:.6g} s, no stick/slip branch of the shock "
-              f"law held at the converged state (the decisions cycled); the step was kept "
-              f"with the branch Newton had frozen", file=sys.stderr)
     shocks = {s.name: (s.node, history[f"FN_{s.name}"], history[f"VN_{s.name}"],
                        history[f"PN_{s.name}"]) for s in case.model.shock}
     opts = case.impacts
@@ -135,6 +130,12 @@ def run(case: DiscreteCase, *, progress: Progress | None = None,
                 "branch_corrections": integrator.branch_corrections,
                 "branch_cycles": integrator.branch_cycles},
     )
+    if integrator.branch_cycles:
+        result.warnings.append(
+            f"at {integrator.branch_cycles} step(s), from t = "
+            f"{integrator.first_branch_cycle:.6g} s, no stick/slip branch of the shock law held "
+            f"at the converged state (the decisions cycled); the step was kept with the "
+            f"branch Newton had frozen")
     if failure is not None:
         failure.partial = result
         raise failure

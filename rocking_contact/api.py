@@ -21,11 +21,17 @@ from rocking_contact.config import (
     CaseError,
     as_dict,
     build,
+    file_case,
     kind_runner,
     load_case,
     physics_changes,
 )
-from rocking_contact.post.references import compare, evaluate_all, format_table
+from rocking_contact.post.references import (
+    compare,
+    evaluate_all,
+    format_table,
+    mark_not_reached,
+)
 from rocking_contact.progress import Progress
 from rocking_contact.provenance import stack_versions
 from rocking_contact.results import Interrupted, RunResult, SolverFailure
@@ -51,7 +57,12 @@ def finish(case: Any, result: RunResult) -> RunResult:
     result.quantities.update(evaluate_all(case.quantity, result.history))
     step = getattr(case.time, "step", None)
     result.checks = compare(case.reference, result.quantities, step=step)
-    changed = physics_changes(case)
+    base = file_case(case)
+    times = result.history.get("time")
+    if times is not None and len(times):
+        end = getattr(getattr(base if base is not None else case, "time", None), "end", None)
+        mark_not_reached(result.checks, float(times[-1]), end)
+    changed = physics_changes(case, base)
     if changed:
         # The references were set for the case file's physics: shown, not graded.
         keys = ", ".join(changed)

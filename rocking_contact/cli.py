@@ -147,8 +147,12 @@ def _cmd_run(args: argparse.Namespace) -> int:
     if mpi_rank() == 0:
         if result.checks and not args.quiet:
             print(rc.format_table(result.case, result.checks))
-        graded = [c["passed"] for c in result.checks if c["passed"] is not None]
-        passing = f", {sum(graded)}/{len(graded)} checks pass" if graded else ""
+        graded = [c for c in result.checks if c["passed"] is not None]
+        passing = (f", {sum(c['passed'] for c in graded)}/{len(graded)} checks pass"
+                   if graded else "")
+        unreached = [c for c in graded if str(c.get("note") or "").startswith("not reached")]
+        if unreached:
+            passing += f" ({len(unreached)} {unreached[0]['note']})"
         print(f"{result.case}: {result.timing.get('steps', '?')} steps, "
               f"{result.timing['wall_s']:.3g} s wall{passing}; results in {out}/")
     return EXIT_OK

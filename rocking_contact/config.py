@@ -667,14 +667,22 @@ def _differences(a: Any, b: Any, path: tuple[str, ...] = ()) -> list[tuple[str, 
     return [] if a == b else [path]
 
 
-def physics_changes(case: Any) -> list[str]:
-    """Dotted keys whose values in ``case`` differ from its case file's, outside
-    :data:`METHOD_KEYS` (by ``--set``, an override dict or an attribute set after
-    loading): the case's references no longer describe the run."""
+def file_case(case: Any) -> Any | None:
+    """``case`` as its case file defines it, without overrides; None for a case built in
+    code or whose file is gone."""
     source = getattr(case, "source_file", None)
-    if source is None or not Path(source).is_file():  # built in code, or its file is gone
+    if source is None or not Path(source).is_file():
+        return None
+    return load_case(source)
+
+
+def physics_changes(case: Any, base: Any | None = None) -> list[str]:
+    """Dotted keys whose values in ``case`` differ from its case file's (``base``, loaded
+    if not given), outside :data:`METHOD_KEYS` (by ``--set``, an override dict or an
+    attribute set after loading): the case's references no longer describe the run."""
+    base = base if base is not None else file_case(case)
+    if base is None:
         return []
-    base = load_case(source)
     return [".".join(p) for p in _differences(as_dict(base), as_dict(case))
             if not _is_method_key(p)]
 

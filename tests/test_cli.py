@@ -71,6 +71,29 @@ def test_solver_failure_keeps_results_so_far(tmp_path, capsys):
     assert data["status"].startswith("failed")
     history = read_history_csv(out / "history.csv")
     assert 0 < len(history["time"]) < 1001
+    end = f"not reached: the run ends at t = {history['time'][-1]:.6g} s"
+    assert any(c["note"] == end for c in data["checks"])
+
+
+def test_a_shortened_run_says_which_checks_it_did_not_reach(tmp_path, capsys):
+    """Ended at 0.1 s, the rigid block has had one impact: the checks of the later ones
+    say "not reached" (still misses), and those the run reached are graded as usual."""
+    assert main(["run", "sdnv105_rigid", "--out", str(tmp_path / "a"), "--no-plots",
+                 "--set", "time.end=0.1"]) == 0
+    out = capsys.readouterr().out
+    data = json.loads((tmp_path / "a" / "results.json").read_text())
+    unreached = [c for c in data["checks"] if c["quantity"].endswith("collision.2.time")]
+    assert unreached and all(c["note"] == "not reached: the run ends at t = 0.1 s"
+                             and c["passed"] in (False, None) for c in unreached)
+    first = [c for c in data["checks"] if c["quantity"].endswith("collision.1.time")
+             and c["passed"] is not None]
+    assert first and all(c["passed"] for c in first)
+    assert "not reached: the run ends at t = 0.1 s)" in out
+    # Run to the case file's end, nothing is "not reached".
+    assert main(["run", "sdnv105_rigid", "--out", str(tmp_path / "b"), "--no-plots",
+                 "--quiet"]) == 0
+    data = json.loads((tmp_path / "b" / "results.json").read_text())
+    assert not any(c["note"].startswith("not reached") for c in data["checks"])
 
 
 def test_keys_documents_every_key_of_a_kind(capsys):

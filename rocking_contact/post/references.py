@@ -112,6 +112,23 @@ def compare(
     return checks
 
 
+def mark_not_reached(checks: list[dict[str, Any]], last_time: float,
+                     end: float | None) -> None:
+    """Say "not reached" instead of "not computed" for the checks without a value of a run
+    that stopped before the case file's end ``end`` (s): shortened (``--set time.end``),
+    failed or interrupted at ``last_time`` (s). They stay misses: the run does not show
+    what they measure."""
+    if end is None or last_time >= end - 1e-9 * max(1.0, abs(end)):
+        return
+    for check in checks:
+        if not math.isfinite(check["value"]):
+            check["note"] = f"not reached: the run ends at t = {last_time:.6g} s"
+
+
+def _not_reached(check: Mapping[str, Any]) -> bool:
+    return str(check.get("note") or "").startswith("not reached")
+
+
 def _tol_text(check: Mapping[str, Any]) -> str:
     tol = check["tolerance"]
     if tol is None:
@@ -134,7 +151,7 @@ def format_table(case: str, checks: list[Mapping[str, Any]]) -> str:
             c["quantity"],
             f"{c['reference']:.6g}",
             # a misspelt quantity or column, or what a shortened run never reached
-            number(value, ".6g", "not computed"),
+            number(value, ".6g", "not reached" if _not_reached(c) else "not computed"),
             number(c["rel_error"], ".2e"),
             _tol_text(c),
             c["source"],

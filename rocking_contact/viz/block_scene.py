@@ -241,7 +241,9 @@ class BlockScene(Scene):
             forces = np.array([[-self.value(f"RX_{n}", t), self.value(f"RN_{n}", t), 0.0]
                                for n in self.nodes]).reshape(-1, 3)
             scale = self.force_scale
-            lines = [f"{n}: RN {f[1]:9.1f}   RX {-f[0]:9.1f}" for n, f in zip(self.nodes, forces)]
+            # + 0.0: a zero force reads 0.0, not -0.0
+            lines = [f"{n}: RN {f[1] + 0.0:9.1f}   RX {-f[0] + 0.0:9.1f}"
+                     for n, f in zip(self.nodes, forces)]
         if scale > 0 and np.any(forces != 0):
             vectors = forces * scale
             cap = 1.5 * ARROW_FRACTION * 2 * self.l  # impact peaks: capped, value in the text

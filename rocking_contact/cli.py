@@ -140,6 +140,7 @@ def _cmd_keys(args: argparse.Namespace) -> int:
 def _cmd_run(args: argparse.Namespace) -> int:
     import rocking_contact as rc
     from rocking_contact.api import default_out_dir, mpi_rank
+    from rocking_contact.post.references import not_reached
 
     case = rc.load_case(args.case, args.overrides)
     out = args.out or default_out_dir(case)
@@ -150,7 +151,7 @@ def _cmd_run(args: argparse.Namespace) -> int:
         graded = [c for c in result.checks if c["passed"] is not None]
         passing = (f", {sum(c['passed'] for c in graded)}/{len(graded)} checks pass"
                    if graded else "")
-        unreached = [c for c in graded if str(c.get("note") or "").startswith("not reached")]
+        unreached = [c for c in graded if not_reached(c)]
         if unreached:
             passing += f" ({len(unreached)} {unreached[0]['note']})"
         print(f"{result.case}: {result.timing.get('steps', '?')} steps, "

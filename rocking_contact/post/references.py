@@ -125,7 +125,8 @@ def mark_not_reached(checks: list[dict[str, Any]], last_time: float,
             check["note"] = f"not reached: the run ends at t = {last_time:.6g} s"
 
 
-def _not_reached(check: Mapping[str, Any]) -> bool:
+def not_reached(check: Mapping[str, Any]) -> bool:
+    """Whether a check is one :func:`mark_not_reached` marked."""
     return str(check.get("note") or "").startswith("not reached")
 
 
@@ -151,7 +152,7 @@ def format_table(case: str, checks: list[Mapping[str, Any]]) -> str:
             c["quantity"],
             f"{c['reference']:.6g}",
             # a misspelt quantity or column, or what a shortened run never reached
-            number(value, ".6g", "not reached" if _not_reached(c) else "not computed"),
+            number(value, ".6g", "not reached" if not_reached(c) else "not computed"),
             number(c["rel_error"], ".2e"),
             _tol_text(c),
             c["source"],

@@ -96,6 +96,14 @@ def test_bad_case_file(capsys, tmp_path, label, edit, words):
                           [path, *words])
 
 
+def test_a_cell_size_on_the_fixed_code_aster_mesh_is_refused(capsys, tmp_path):
+    """sdnv105a's file says layout = "aster": a size alone would be ignored, not used."""
+    code = main(["run", "sdnv105a", "--out", str(tmp_path), "--set", "mesh.element_size=0.02"])
+    assert_one_line_error(capsys, code, ["sdnv105a.toml (with --set)", "mesh.element_size",
+                                         "no effect with layout 'aster'",
+                                         'mesh.layout = "structured"'])
+
+
 def test_unknown_case_name(capsys):
     assert_one_line_error(capsys, main(["run", "sdnd999"]), ["sdnd999", "shipped:"])
 

@@ -24,7 +24,7 @@ import re
 import tomllib
 import types
 import typing
-from collections.abc import Callable, Mapping
+from collections.abc import Callable, Iterable, Mapping
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any, Literal
@@ -628,8 +628,64 @@ def load_case(
         given = "overrides" if isinstance(overrides, Mapping) else "--set"
         file = origin_file(exc.key, path, origins) + (f" (with {given})" if overrides else "")
         raise CaseError(file, exc.key, exc.problem) from None
+    layer = _layers(origins, keys if overrides else ())
+    unread = _unread_settings(obj, layer)
+    if unread is not None:
+        key, problem = unread
+        given = "overrides" if isinstance(overrides, Mapping) else "--set"
+        file = origin_file(key, path, origins) + (f" (with {given})" if layer(key) == 0 else "")
+        raise CaseError(file, key, problem)
     obj.source_file = path  # relative paths inside the case (records, meshes) start here
     return obj
+
+
+def _layers(origins: Origins, overridden: Iterable[str]) -> Callable[[str], float]:
+    """Where a key was given: 0 an override, 1 the loaded file, 2 the file it extends, ...;
+    infinity when nowhere (its default)."""
+    overrides = {tuple(key_path(k)) for k in overridden}
+
+    def layer(key: str) -> float:
+        path = tuple(key.split("."))
+        if any(path[:n] in overrides for n in range(1, len(path) + 1)):  # or its table
+            return 0
+        return len(origins[path]) if path in origins else math.inf
+
+    return layer
+
+
+def _unread_settings(obj: Any, layer: Callable[[str], float],
+                     prefix: str = "") -> tuple[str, str] | None:
+    """The first key given for a variant that does not read it, and why: ``(key, problem)``.
+
+    A schema class declares ``VARIANTS = {selector: {value: (fields it reads), ...}}``; the
+    fields named for any value of a selector are governed by it. A governed field given
+    (in a file or an override) away from its default while the chosen value does not read
+    it would be silently ignored, so it is refused, unless it was given in an earlier layer
+    than the selector (an override or an extending file that switches variant leaves the
+    old variant's settings behind, e.g. ``--set scheme.type=newmark`` on a theta case).
+    """
+    for selector, variants in getattr(obj, "VARIANTS", {}).items():
+        value = getattr(obj, selector)
+        reads = variants[value]
+        governed = dict.fromkeys(name for fields in variants.values() for name in fields)
+        defaults = {f.name: f.default for f in dataclasses.fields(obj)}
+        for name in governed:
+            key = _join(prefix, name)
+            if name in reads or layer(key) == math.inf or getattr(obj, name) == defaults[name]:
+                continue  # read, or not given, or given as its default (no effect either way)
+            if layer(key) > layer(_join(prefix, selector)):
+                continue  # left behind by a later choice of variant
+            readers = [repr(v) for v, fields in variants.items() if name in fields]
+            return key, (f"{_toml_text(getattr(obj, name))} has no effect with "
+                         f"{_join(prefix, selector)} = {value!r}, which does not read it; "
+                         f"allowed: leave it out, or {selector} {' or '.join(readers)}")
+    for f in dataclasses.fields(obj):
+        child = getattr(obj, f.name)
+        if dataclasses.is_dataclass(child) and not isinstance(child, type):
+            found = _unread_settings(child, layer, _join(prefix, f.name))
+            if found is not None:
+                return found
+    return None
 
 
 def as_dict(obj: Any) -> Any:

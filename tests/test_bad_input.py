@@ -38,6 +38,8 @@ BAD_SETS = [
     (["time.end=1e6"], ["time.step", "time.end 1e+06 s", "makes 2e+09 steps"]),
     (["time.step=1e-8"], ["output.every: got 1, allowed: >= 5", "1e+07 history rows"]),
     (["case.name=../../elsewhere"], ["case.name: got '../../elsewhere'", "no path"]),
+    (["solver.alpha=-0.1"], ["solver.alpha: -0.1 has no effect with solver.scheme = "
+                             "'central_difference'", "allowed: leave it out, or scheme 'hht'"]),
 ]
 
 
@@ -86,6 +88,9 @@ BAD_FILES = [
      ["model.node[1].name", "defined twice"]),
     ("extends missing file", lambda t: 'extends = "nowhere.toml"\n' + t,
      ["extends", "nowhere.toml"]),
+    ("a setting its scheme does not read", lambda t: t.replace(
+        'scheme = "central_difference"', 'scheme = "central_difference"\nbeta = 0.3'),
+     ["solver.beta: 0.3 has no effect with solver.scheme = 'central_difference'"]),
 ]
 
 
@@ -96,12 +101,26 @@ def test_bad_case_file(capsys, tmp_path, label, edit, words):
                           [path, *words])
 
 
-def test_a_cell_size_on_the_fixed_code_aster_mesh_is_refused(capsys, tmp_path):
-    """sdnv105a's file says layout = "aster": a size alone would be ignored, not used."""
-    code = main(["run", "sdnv105a", "--out", str(tmp_path), "--set", "mesh.element_size=0.02"])
-    assert_one_line_error(capsys, code, ["sdnv105a.toml (with --set)", "mesh.element_size",
-                                         "no effect with layout 'aster'",
-                                         'mesh.layout = "structured"'])
+# A setting that the chosen variant would ignore, given by --set on the shipped block cases
+UNREAD = [
+    ("sdnv105a", "mesh.element_size=0.02", "mesh.layout = 'aster'", "layout 'structured'"),
+    ("sdnv105a", "contact.restitution=0.5", "contact.treatment = 'lagrange'",
+     "treatment 'theta'"),
+    ("sdnv105b", "contact.augmentation_normal=2", "contact.treatment = 'penalty'",
+     "treatment 'lagrange' or 'continuous'"),
+    ("sdnv105d", "scheme.alpha=-0.1", "scheme.type = 'theta'", "type 'alpha_newmark' or 'hht'"),
+]
+
+
+@pytest.mark.parametrize("case,setting,variant,readers", UNREAD, ids=[u[1] for u in UNREAD])
+def test_a_setting_the_variant_does_not_read_is_refused(capsys, tmp_path, case, setting,
+                                                         variant, readers):
+    """Silently ignored, it would leave the user believing it acted."""
+    code = main(["run", case, "--out", str(tmp_path), "--set", setting])
+    key, value = setting.split("=")
+    assert_one_line_error(capsys, code, [f"{case}.toml (with --set)", f"{key}: {value}",
+                                         f"has no effect with {variant}",
+                                         f"allowed: leave it out, or {readers}"])
 
 
 def test_unknown_case_name(capsys):

@@ -92,3 +92,26 @@ def test_a_case_changed_after_loading_is_checked_again_by_run():
 def test_physics_changes_leave_out_the_method(name, overrides, changed):
     """What invalidates a case's references: physics, not steps, schemes or law variants."""
     assert physics_changes(load_case(name, overrides)) == changed
+
+
+@pytest.mark.parametrize("name,overrides", [
+    ("sdnv105d", {"scheme.type": "newmark"}),  # the file's theta = 0.6 is left behind
+    ("sdnv105d", {"contact.treatment": "lagrange"}),  # and its restitution
+    ("sdnv105a_fine", {"mesh.layout": "aster"}),  # the file's element_size
+    ("sdnv105b", {}),  # extends A: A's slave and master stay, the springs do not read them
+    ("sdnd101a", {"solver.space": "physical", "solver.modes": 0}),
+])
+def test_switching_variant_leaves_the_old_variants_settings_behind(name, overrides):
+    """A setting given in an earlier layer (extended file < file < override) than the
+    choice of variant is not the user's mistake: the later choice switched variant."""
+    load_case(name, overrides)
+
+
+def test_a_setting_given_with_its_variant_that_does_not_read_it_is_refused(tmp_path):
+    text = (tmp_path / "x.toml")
+    parent = load_case("sdnv105d").source_file
+    text.write_text(f'extends = "{parent}"\n[contact]\nsearch_distance = 1e-3\n')
+    with pytest.raises(CaseError, match=r"x\.toml: contact\.search_distance: 0\.001 has no "
+                                        r"effect with contact\.treatment = 'theta'"):
+        load_case(text)
+

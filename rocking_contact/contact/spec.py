@@ -23,7 +23,7 @@ equilibrium of CASES.md: every treatment is idle during the preload.
 from __future__ import annotations
 
 from dataclasses import dataclass
-from typing import Any, Literal
+from typing import Any, ClassVar, Literal
 
 from rocking_contact.config import NONNEGATIVE, POSITIVE, in_range, param
 
@@ -31,6 +31,10 @@ Treatment = Literal["none", "lagrange", "penalty", "continuous", "theta"]
 
 #: treatments that pair the block base with a meshed table
 TABLE_TREATMENTS = ("lagrange", "continuous", "theta")
+
+_CONDENSED = ("slave", "master", "mu", "search_distance", "closed_gap", "gap_tolerance",
+              "augmentation_normal", "augmentation_tangential", "tolerance", "step_tolerance",
+              "max_iterations", "local_iterations")
 
 
 @dataclass(kw_only=True)
@@ -109,6 +113,17 @@ class ContactSpec:
     local_iterations: int = param(50, check=POSITIVE,
                                   doc="active-set iterations of one local problem")
     spring: list[ShockSpring] = param(default_factory=list, doc="penalty: point springs")
+
+    #: the keys each treatment reads: another one given is refused, not ignored
+    #: (:func:`rocking_contact.config.load_case`)
+    VARIANTS: ClassVar = {"treatment": {
+        "none": (),
+        "lagrange": _CONDENSED,
+        "continuous": _CONDENSED,
+        "penalty": ("mu",),
+        "theta": ("slave", "master", "mu", "restitution", "closed_gap", "tolerance",
+                  "step_tolerance", "max_iterations", "local_iterations"),
+    }}
 
     def validate(self) -> None:
         if self.treatment == "penalty" and not self.spring:

@@ -16,7 +16,7 @@ from __future__ import annotations
 
 import math
 from dataclasses import dataclass
-from typing import Literal
+from typing import ClassVar, Literal
 
 import numpy as np
 
@@ -217,6 +217,14 @@ class Solver:
     alpha: float = param(0.0, check=in_range(-1.0 / 3.0, 0.0))
     newton_tol: float = param(1e-10, check=POSITIVE, doc="relative residual of the shock forces")
     newton_max_iter: int = param(30, check=POSITIVE)
+
+    #: the keys each scheme and space read (config.load_case refuses the others)
+    VARIANTS: ClassVar = {
+        "scheme": {"central_difference": (),
+                   "newmark": ("beta", "gamma", "newton_tol", "newton_max_iter"),
+                   "hht": ("alpha", "newton_tol", "newton_max_iter")},
+        "space": {"modal": ("modes",), "physical": ()},
+    }
 
 
 @dataclass(kw_only=True)

@@ -29,7 +29,7 @@ from __future__ import annotations
 
 from collections import defaultdict
 from dataclasses import dataclass
-from typing import Literal
+from typing import ClassVar, Literal
 
 from rocking_contact.block import BlockModel
 from rocking_contact.config import (
@@ -174,6 +174,10 @@ class SchemeSpec:
     gamma: float = param(0.5, check=in_range(0.5, 1.0))
     alpha: float = param(0.0, check=ALPHA_RANGE)
     theta: float = param(0.5, check=in_range(0.5, 1.0))
+
+    #: the keys each type reads (config.load_case refuses the others)
+    VARIANTS: ClassVar = {"type": {"newmark": ("beta", "gamma"), "alpha_newmark": ("alpha",),
+                                   "hht": ("alpha",), "theta": ("theta",)}}
 
     def scheme(self, alpha: float | None = None) -> Scheme:
         """The scheme object; ``alpha`` overrides the section's (a window's alpha)."""

@@ -29,7 +29,7 @@ Triangles split each transfinite quadrilateral in two.
 from __future__ import annotations
 
 from dataclasses import dataclass
-from typing import Literal
+from typing import ClassVar, Literal
 
 from rocking_contact.block import Geometry
 from rocking_contact.config import POSITIVE, in_range, param
@@ -41,30 +41,22 @@ BLOCK, TABLE = "BLOCK", "GROUN"
 CONHAUT, CONBAS, CTBLO, CTGROUND = "CONHAUT", "CONBAS", "CTBLO", "CTGROUND"
 
 
-#: ``mesh.element_size`` when none is given (m)
-DEFAULT_ELEMENT_SIZE = 0.04
-
-
 @dataclass(kw_only=True)
 class MeshSpec:
     """``[mesh]``: how the block and its table are meshed."""
 
     layout: Literal["aster", "structured"] = param(
         "structured", doc="aster: the coarse Code_Aster mesh; structured: element_size")
-    element_size: float = param(DEFAULT_ELEMENT_SIZE, unit="m", check=POSITIVE,
+    element_size: float = param(0.04, unit="m", check=POSITIVE,
                                 doc="target cell edge (structured layout only)")
     cell: Literal["quadrilateral", "triangle"] = param("quadrilateral")
     order: int = param(1, check=in_range(1, 2),
                        doc="Lagrange order of the geometry and of the displacement")
     table: bool = param(True, doc="mesh the table (GROUN); false: the block alone")
 
-    def validate(self) -> None:
-        # The aster layout has fixed cells: a size given with it would be silently ignored
-        # (e.g. --set mesh.element_size=0.02 on a case whose file says layout = "aster").
-        if self.layout == "aster" and self.element_size != DEFAULT_ELEMENT_SIZE:
-            raise ValueError(f"element_size: {self.element_size:g} has no effect with layout "
-                             "'aster' (Code_Aster's coarse mesh, fixed cells); allowed: "
-                             "set mesh.layout = \"structured\" too, or leave element_size out")
+    #: the aster layout has fixed cells: a size given with it is refused, not ignored
+    #: (config.load_case)
+    VARIANTS: ClassVar = {"layout": {"aster": (), "structured": ("element_size",)}}
 
 
 @dataclass(frozen=True)

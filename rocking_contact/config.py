@@ -768,5 +768,19 @@ def schema_doc(cls: type, prefix: str = "") -> list[tuple[str, str, str, str]]:
             default = "(required)"
         doc = f.metadata.get("doc", "")
         unit = f.metadata.get("unit", "")
-        rows.append((key, _type_name(tp), default, f"{doc} [{unit}]".lstrip() if unit else doc))
+        doc = f"{doc} [{unit}]".lstrip() if unit else doc
+        rows.append((key, _type_name(tp), default, _with_readers(cls, f.name, doc)))
     return rows
+
+
+def _with_readers(cls: type, name: str, doc: str) -> str:
+    """``doc`` with the variants that read the field, if a selector governs it
+    (``only with treatment 'theta'``, ``not with treatment 'none'``)."""
+    for selector, variants in getattr(cls, "VARIANTS", {}).items():
+        readers = [repr(v) for v, fields in variants.items() if name in fields]
+        others = [repr(v) for v, fields in variants.items() if name not in fields]
+        if readers and others:
+            only = (f"only with {selector} {' or '.join(readers)}" if len(readers) <= len(others)
+                    else f"not with {selector} {' or '.join(others)}")
+            return f"{doc}; {only}" if doc else only
+    return doc

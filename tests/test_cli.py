@@ -106,6 +106,17 @@ def test_keys_documents_every_key_of_a_kind(capsys):
     assert "extends" in out and "default True" not in out  # TOML spelling: true
 
 
+def test_keys_say_which_variant_reads_a_key(capsys):
+    assert main(["keys", "sdnv105a"]) == 0
+    lines = {line.split()[0]: line for line in capsys.readouterr().out.splitlines()
+             if line.startswith("  ")}
+    assert lines["contact.restitution"].endswith("only with treatment 'theta'")
+    assert lines["contact.mu"].endswith("not with treatment 'none'")
+    assert lines["scheme.alpha"].endswith("only with type 'alpha_newmark' or 'hht'")
+    assert lines["mesh.element_size"].endswith("only with layout 'structured'")
+    assert lines["contact.treatment"].count("only with") == 0
+
+
 def test_keys_lists_the_keys_of_an_optional_table(capsys):
     assert main(["keys", "sdnv105a"]) == 0
     out = capsys.readouterr().out

@@ -88,8 +88,7 @@ class ContactSpec:
     mu: float = param(0.9, check=NONNEGATIVE, doc="Coulomb coefficient after the release")
     restitution: float = param(
         0.0, check=in_range(0.0, 1.0),
-        doc="theta: Newton's restitution coefficient e of the velocity-level law (0: no "
-            "rebound)")
+        doc="Newton's restitution coefficient e of the velocity-level law (0: no rebound)")
     search_distance: float = param(
         1.0e-4, unit="m", check=POSITIVE,
         doc="contacts whose gap is below this enter the local problem")
@@ -99,7 +98,7 @@ class ContactSpec:
             "whose predicted gap is below this are active in the step")
     gap_tolerance: float = param(
         1.0e-12, unit="m", check=POSITIVE,
-        doc="penetration and stick slip accepted at convergence (lagrange, continuous)")
+        doc="penetration and stick slip accepted at convergence")
     augmentation_normal: float = param(1.0, check=POSITIVE, doc="rho_N * mean(diag W)")
     augmentation_tangential: float = param(1.0, check=POSITIVE, doc="rho_T * mean(diag W)")
     tolerance: float = param(1.0e-9, check=in_range(1e-15, 1e-3),

@@ -48,7 +48,7 @@ class MeshSpec:
     layout: Literal["aster", "structured"] = param(
         "structured", doc="aster: the coarse Code_Aster mesh; structured: element_size")
     element_size: float = param(0.04, unit="m", check=POSITIVE,
-                                doc="target cell edge (structured layout only)")
+                                doc="target cell edge")
     cell: Literal["quadrilateral", "triangle"] = param("quadrilateral")
     order: int = param(1, check=in_range(1, 2),
                        doc="Lagrange order of the geometry and of the displacement")

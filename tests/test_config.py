@@ -94,17 +94,42 @@ def test_physics_changes_leave_out_the_method(name, overrides, changed):
     assert physics_changes(load_case(name, overrides)) == changed
 
 
-@pytest.mark.parametrize("name,overrides", [
-    ("sdnv105d", {"scheme.type": "newmark"}),  # the file's theta = 0.6 is left behind
-    ("sdnv105d", {"contact.treatment": "lagrange"}),  # and its restitution
-    ("sdnv105a_fine", {"mesh.layout": "aster"}),  # the file's element_size
-    ("sdnv105b", {}),  # extends A: A's slave and master stay, the springs do not read them
-    ("sdnd101a", {"solver.space": "physical", "solver.modes": 0}),
+@pytest.mark.parametrize("name,overrides,kept", [
+    # the file's theta = 0.6 stays behind, unread, when an override picks Newmark
+    ("sdnv105d", {"scheme.type": "newmark"}, ("scheme", "theta", 0.6)),
+    # the file's cell size stays behind when an override picks the fixed Code_Aster mesh
+    ("sdnv105a_fine", {"mesh.layout": "aster"}, ("mesh", "element_size", 0.02)),
+    # a default value has no effect either way: given with its non-reader, it is no mistake
+    ("sdnd101a", {"solver.space": "physical", "solver.modes": 0}, ("solver", "modes", 0)),
 ])
-def test_switching_variant_leaves_the_old_variants_settings_behind(name, overrides):
+def test_switching_variant_leaves_the_old_variants_settings_behind(name, overrides, kept):
     """A setting given in an earlier layer (extended file < file < override) than the
     choice of variant is not the user's mistake: the later choice switched variant."""
-    load_case(name, overrides)
+    case = load_case(name, overrides)
+    section, key, value = kept
+    assert getattr(getattr(case, section), key) == value
+    for dotted, chosen in overrides.items():
+        first, _, second = dotted.partition(".")
+        assert getattr(getattr(case, first), second) == chosen
+
+
+def test_an_extending_file_that_switches_treatment_leaves_the_parents_behind(tmp_path):
+    """Parent: theta with a restitution; child: Lagrange. The restitution is the parent's,
+    left behind; given in the child itself, with Lagrange, it is refused."""
+    shipped = load_case("sdnv105d").source_file
+    parent = tmp_path / "parent.toml"
+    parent.write_text(shipped.read_text().replace("restitution = 0.0", "restitution = 0.5")
+                      .replace('extends = "', f'extends = "{shipped.parent}/'))
+    child = tmp_path / "child.toml"
+    child.write_text('extends = "parent.toml"\n[contact]\ntreatment = "lagrange"\n'
+                     '[scheme]\ntype = "alpha_newmark"\n')
+    case = load_case(child)
+    assert case.contact.treatment == "lagrange" and case.contact.restitution == 0.5
+    child.write_text('extends = "parent.toml"\n[contact]\ntreatment = "lagrange"\n'
+                     'restitution = 0.3\n[scheme]\ntype = "alpha_newmark"\n')
+    with pytest.raises(CaseError, match=r"child\.toml: contact\.restitution: 0\.3 has no "
+                                        r"effect with contact\.treatment = 'lagrange'"):
+        load_case(child)
 
 
 def test_a_setting_given_with_its_variant_that_does_not_read_it_is_refused(tmp_path):
@@ -114,4 +139,3 @@ def test_a_setting_given_with_its_variant_that_does_not_read_it_is_refused(tmp_p
     with pytest.raises(CaseError, match=r"x\.toml: contact\.search_distance: 0\.001 has no "
                                         r"effect with contact\.treatment = 'theta'"):
         load_case(text)
-

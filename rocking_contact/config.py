@@ -607,13 +607,13 @@ def load_case(
 
     """
     path = resolve_case_path(case)
+    given = "overrides" if isinstance(overrides, Mapping) else "--set"  # for messages
     origins: Origins = {}
     data = read_case_data(path, origins=origins)
     if overrides:
         try:
             apply_overrides(data, overrides)
         except CaseError as exc:
-            given = "overrides" if isinstance(overrides, Mapping) else "--set"
             raise CaseError(f"{path} ({given})", exc.key, exc.problem) from None
         keys = overrides if isinstance(overrides, Mapping) else \
             [text.partition("=")[0] for text in overrides]
@@ -625,14 +625,12 @@ def load_case(
             raise CaseError(str(path), "case.kind", f"missing (allowed: {', '.join(KINDS)})")
         obj = build(kind_schema(info["kind"]), data, file=str(path))
     except CaseError as exc:  # name the file that holds the key, and say --set took part
-        given = "overrides" if isinstance(overrides, Mapping) else "--set"
         file = origin_file(exc.key, path, origins) + (f" (with {given})" if overrides else "")
         raise CaseError(file, exc.key, exc.problem) from None
     layer = _layers(origins, keys if overrides else ())
     unread = _unread_settings(obj, layer)
     if unread is not None:
         key, problem = unread
-        given = "overrides" if isinstance(overrides, Mapping) else "--set"
         file = origin_file(key, path, origins) + (f" (with {given})" if layer(key) == 0 else "")
         raise CaseError(file, key, problem)
     obj.source_file = path  # relative paths inside the case (records, meshes) start here

@@ -88,12 +88,19 @@ def test_a_shortened_run_says_which_checks_it_did_not_reach(tmp_path, capsys):
     first = [c for c in data["checks"] if c["quantity"].endswith("collision.1.time")
              and c["passed"] is not None]
     assert first and all(c["passed"] for c in first)
+    # A window the run entered but did not finish is not reached either: the highest lift
+    # of O over [0, 0.1] s is not its highest over [0, 0.33] s.
+    assert data["quantities"]["dy_max_O"] is None
+    partial = [c for c in data["checks"] if c["quantity"] == "dy_max_O"]
+    assert partial and all(c["note"].startswith("not reached") for c in partial)
     assert "not reached: the run ends at t = 0.1 s)" in out
     # Run to the case file's end, nothing is "not reached".
     assert main(["run", "sdnv105_rigid", "--out", str(tmp_path / "b"), "--no-plots",
                  "--quiet"]) == 0
-    data = json.loads((tmp_path / "b" / "results.json").read_text())
-    assert not any(c["note"].startswith("not reached") for c in data["checks"])
+    whole = json.loads((tmp_path / "b" / "results.json").read_text())
+    assert not any(c["note"].startswith("not reached") for c in whole["checks"])
+    # both runs saw the whole of [0, 0.05] s
+    assert data["quantities"]["rn_max_O"] == whole["quantities"]["rn_max_O"]
 
 
 def test_keys_documents_every_key_of_a_kind(capsys):

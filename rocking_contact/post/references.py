@@ -11,13 +11,18 @@ import numpy as np
 from rocking_contact.config import QuantitySpec, Reference
 
 
+def _round_off(window: tuple[float, float]) -> float:
+    """How far from a window bound (s) a sample is still on it."""
+    return 1e-9 * max(1.0, abs(window[1]))
+
+
 def _window(t: np.ndarray, window: tuple[float, float] | None, bounds: str = "closed"
             ) -> np.ndarray:
     if window is None:
         return np.ones(t.shape, dtype=bool)
     # A sample sitting on a window bound to round-off is on it: in a closed window, out of
     # an open one.
-    eps = 1e-9 * max(1.0, abs(window[1]))
+    eps = _round_off(window)
     if bounds == "open":
         return (t > window[0] + eps) & (t < window[1] - eps)
     return (t >= window[0] - eps) & (t <= window[1] + eps)
@@ -31,10 +36,17 @@ def _step_integral(t: np.ndarray, y: np.ndarray, window: tuple[float, float] | N
 
 
 def evaluate(spec: QuantitySpec, history: Mapping[str, np.ndarray]) -> float:
-    """Evaluate one ``[[quantity]]`` on the history; NaN if its window holds no sample."""
+    """Evaluate one ``[[quantity]]`` on the history.
+
+    NaN if its window holds no sample, or ends after the history does: the extremum or
+    integral of a part of the window (a shortened, failed or interrupted run) is not the
+    window's.
+    """
     if spec.column not in history:
         raise KeyError(spec.column)
     t, y = np.asarray(history["time"]), np.asarray(history[spec.column])
+    if spec.window is not None and t[-1] < spec.window[1] - _round_off(spec.window):
+        return math.nan
     if spec.op == "at":
         assert spec.time is not None
         if not t[0] - 1e-12 <= spec.time <= t[-1] + 1e-12:

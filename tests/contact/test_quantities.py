@@ -40,6 +40,19 @@ def test_open_window_leaves_out_the_samples_on_its_ends():
     assert np.isnan(evaluate(spec, history))
 
 
+@pytest.mark.parametrize("op", ["max", "argmin", "integral", "step_integral"])
+def test_a_window_the_history_ends_inside_has_no_value(op):
+    """A run shortened, failed or interrupted inside a window has seen part of it: the
+    extremum or integral of that part is not the window's. A window ending on the last
+    sample, to round-off, is whole."""
+    t = np.array([0.0, 0.01, 0.02, 0.03])
+    history = {"time": t, "RN": np.array([1.0, 4.0, 2.0, 3.0])}
+    assert np.isnan(evaluate(QuantitySpec(name="q", column="RN", op=op, window=(0.0, 0.05)),
+                             history))
+    whole = QuantitySpec(name="q", column="RN", op=op, window=(0.0, 0.03 + 1e-12))
+    assert np.isfinite(evaluate(whole, history))
+
+
 @pytest.mark.parametrize("fields", [dict(op="max"), dict(op="final", window=(0.0, 1.0)),
                                     dict(op="step_integral", window=(0.0, 1.0))])
 def test_open_bounds_need_a_window_and_an_extremum_or_integral(fields):

@@ -666,15 +666,22 @@ def _unread_settings(obj: Any, layer: Callable[[str], float],
         value = getattr(obj, selector)
         reads = variants[value]
         governed = dict.fromkeys(name for fields in variants.values() for name in fields)
-        defaults = {f.name: f.default for f in dataclasses.fields(obj)}
+        defaults = {f.name: f.default if f.default_factory is dataclasses.MISSING
+                    else f.default_factory() for f in dataclasses.fields(obj)}
         for name in governed:
             key = _join(prefix, name)
-            if name in reads or layer(key) == math.inf or getattr(obj, name) == defaults[name]:
+            value_given = getattr(obj, name)
+            if name in reads or layer(key) == math.inf or value_given == defaults[name]:
                 continue  # read, or not given, or given as its default (no effect either way)
             if layer(key) > layer(_join(prefix, selector)):
                 continue  # left behind by a later choice of variant
             readers = [repr(v) for v, fields in variants.items() if name in fields]
-            return key, (f"{_toml_text(getattr(obj, name))} has no effect with "
+            if isinstance(value_given, list) and value_given and all(
+                    dataclasses.is_dataclass(v) for v in value_given):
+                text = f"{len(value_given)} [[{key}]] table(s)"
+            else:
+                text = _toml_text(value_given)
+            return key, (f"{text} has no effect with "
                          f"{_join(prefix, selector)} = {value!r}, which does not read it; "
                          f"allowed: leave it out, or {selector} {' or '.join(readers)}")
     for f in dataclasses.fields(obj):
@@ -755,7 +762,7 @@ def schema_doc(cls: type, prefix: str = "") -> list[tuple[str, str, str, str]]:
         if dataclasses.is_dataclass(inner):
             kind = ("list of tables" if typing.get_origin(tp) is list else
                     "optional table" if inner is not tp else "table")
-            rows.append((key, kind, "", f.metadata.get("doc", "")))
+            rows.append((key, kind, "", _with_readers(cls, f.name, f.metadata.get("doc", ""))))
             rows.extend(schema_doc(inner, key + ".N" if kind == "list of tables" else key))
             continue
         if f.default is not dataclasses.MISSING:

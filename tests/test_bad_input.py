@@ -7,6 +7,7 @@ from pathlib import Path
 import pytest
 
 from rocking_contact.cli import main
+from rocking_contact.config import shipped_cases
 
 CASE = "sdnd101a"
 
@@ -121,6 +122,17 @@ def test_a_setting_the_variant_does_not_read_is_refused(capsys, tmp_path, case, 
     assert_one_line_error(capsys, code, [f"{case}.toml (with --set)", f"{key}: {value}",
                                          f"has no effect with {variant}",
                                          f"allowed: leave it out, or {readers}"])
+
+
+def test_springs_under_a_table_treatment_are_refused(capsys, tmp_path):
+    """Point springs are B's supports; beside the table of A they would be ignored."""
+    path = tmp_path / "a_with_springs.toml"
+    path.write_text(f'extends = "{shipped_cases()["sdnv105a"].as_posix()}"\n'
+                    '[[contact.spring]]\non = "O"\n')
+    code = main(["run", str(path), "--out", str(tmp_path / "o")])
+    assert_one_line_error(capsys, code, [
+        f"{path}: contact.spring: 1 [[contact.spring]] table(s) has no effect with "
+        "contact.treatment = 'lagrange'", "allowed: leave it out, or treatment 'penalty'"])
 
 
 def test_unknown_case_name(capsys):

@@ -25,6 +25,7 @@ from rocking_contact.config import (
     kind_runner,
     load_case,
     physics_changes,
+    unread_after_loading,
 )
 from rocking_contact.post.references import (
     compare,
@@ -151,6 +152,9 @@ def _check_again(case: Any) -> None:
     (``case.time.step = -1``) gets the same one-line :class:`CaseError` as in a file."""
     source = getattr(case, "source_file", None) or case.case.name
     build(type(case), as_dict(case), file=f"{source} (changed after loading)")
+    unread = unread_after_loading(case)
+    if unread is not None:
+        raise CaseError(f"{source} (changed after loading)", *unread)
 
 
 def _check_out_dir(out_dir: Path) -> None:

@@ -634,7 +634,29 @@ def load_case(
         file = origin_file(key, path, origins) + (f" (with {given})" if layer(key) == 0 else "")
         raise CaseError(file, key, problem)
     obj.source_file = path  # relative paths inside the case (records, meshes) start here
+    obj.loaded_as = (as_dict(obj), layer)  # for unread_after_loading
     return obj
+
+
+def unread_after_loading(case: Any) -> tuple[str, str] | None:
+    """The first setting changed on a loaded case (``case.contact.restitution = 0.5``) for
+    a variant that does not read it, and why: ``(key, problem)``, as :func:`load_case`
+    refuses it in a file. A change after loading is the latest layer, so a variant switched
+    there leaves the file's settings behind. None for a case built in code."""
+    loaded = getattr(case, "loaded_as", None)
+    if loaded is None:
+        return None
+    params, layer = loaded
+    changed = [".".join(p) for p in _differences(params, as_dict(case))]
+
+    def later(key: str) -> float:
+        # a key is changed if it, a table holding it or a value inside it is
+        if any(k == key or k.startswith(key + ".") or key.startswith(k + ".")
+               for k in changed):
+            return -1
+        return layer(key)
+
+    return _unread_settings(case, later)
 
 
 def _layers(origins: Origins, overridden: Iterable[str]) -> Callable[[str], float]:

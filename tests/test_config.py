@@ -80,6 +80,25 @@ def test_a_case_changed_after_loading_is_checked_again_by_run():
         rc.run(case, write=False)
 
 
+def test_a_setting_changed_after_loading_for_a_variant_that_ignores_it_is_refused():
+    """``case.contact.restitution = 0.5`` on a Lagrange case would act on nothing; a
+    variant switched after loading leaves the file's settings behind, as ``--set`` does."""
+    from rocking_contact.api import _check_again
+
+    case = load_case("sdnv105a")
+    case.contact.restitution = 0.5
+    with pytest.raises(CaseError, match=r"sdnv105a\.toml \(changed after loading\): "
+                       r"contact\.restitution: 0\.5 has no effect with contact\.treatment "
+                       r"= 'lagrange'"):
+        _check_again(case)
+    case = load_case("sdnv105d")
+    case.scheme.type = "newmark"
+    _check_again(case)  # the file's theta = 0.6 is left behind
+    case.scheme.theta = 0.7
+    with pytest.raises(CaseError, match=r"scheme\.theta: 0\.7 has no effect"):
+        _check_again(case)
+
+
 @pytest.mark.parametrize("name,overrides,changed", [
     ("sdnd100a", {"model.shock[0].friction": "exact", "time.step": 1e-4}, []),
     ("sdnd100a", {"model.shock[0].mu": 0.2}, ["model.shock.0.mu"]),

@@ -614,7 +614,7 @@ def load_case(
         try:
             apply_overrides(data, overrides)
         except CaseError as exc:
-            raise CaseError(f"{path} ({given})", exc.key, exc.problem) from None
+            raise CaseError(f"{path} (with {given})", exc.key, exc.problem) from None
         keys = overrides if isinstance(overrides, Mapping) else \
             [text.partition("=")[0] for text in overrides]
         for key in keys:  # an overridden key is the loaded case's, even if a parent had it

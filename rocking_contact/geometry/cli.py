@@ -63,7 +63,7 @@ def load_input(case: str | None, overrides: list[str]) -> MeshInput:
     try:
         apply_overrides(data, overrides)
     except CaseError as exc:
-        raise CaseError(f"{file} (--set)", exc.key, exc.problem) from None
+        raise CaseError(f"{file} (with --set)", exc.key, exc.problem) from None
     return build(MeshInput, data, file=file)
 
 

@@ -4,7 +4,7 @@ Examples::
 
     rocking-contact mesh --out sdnv105.msh                       # defaults (structured)
     rocking-contact mesh --set mesh.layout=aster --out aster.msh
-    rocking-contact mesh --case sdnv105_preload --set mesh.order=2 --out q2.msh
+    rocking-contact mesh sdnv105_preload --set mesh.order=2 --out q2.msh
 
 Gmsh is imported only when the command runs (``--help`` stays fast).
 """
@@ -31,8 +31,10 @@ class MeshInput:
 
 def add_arguments(parser: argparse.ArgumentParser) -> None:
     """Options of ``rocking-contact mesh``."""
-    parser.add_argument("--case", help="take [geometry] and [mesh] from this case "
+    parser.add_argument("case", nargs="?", help="take [geometry] and [mesh] from this case "
                         "(shipped name or TOML file); default: SDNV105 values")
+    parser.add_argument("--case", dest="case_option", metavar="CASE",
+                        help="the same, as an option")
     parser.add_argument("--set", dest="overrides", action="append", default=[],
                         metavar="SECTION.KEY=VALUE",
                         help="override geometry.* or mesh.* (repeatable)")
@@ -63,7 +65,8 @@ def load_input(case: str | None, overrides: list[str]) -> MeshInput:
     try:
         apply_overrides(data, overrides)
     except CaseError as exc:
-        raise CaseError(f"{file} (with --set)", exc.key, exc.problem) from None
+        where = f"{file} (with --set)" if case is not None else file
+        raise CaseError(where, exc.key, exc.problem) from None
     return build(MeshInput, data, file=file)
 
 
@@ -71,7 +74,12 @@ def main(args: argparse.Namespace) -> int:
     """Build the mesh, write it, print a one-line summary per group."""
     from rocking_contact.geometry.gmsh_model import build_model, session, write_msh
 
-    spec = load_input(args.case, args.overrides)
+    if args.case is not None and args.case_option is not None:
+        from rocking_contact.config import CaseError
+
+        raise CaseError("--case", "", f"{args.case_option!r} given beside the case "
+                        f"{args.case!r} (allowed: one of them)")
+    spec = load_input(args.case or args.case_option, args.overrides)
     with session() as gmsh:
         tags = build_model(spec.geometry, spec.mesh)
         write_msh(args.out)

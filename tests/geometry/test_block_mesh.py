@@ -100,12 +100,22 @@ def test_mesh_command_bad_input_is_one_line(tmp_path):
     assert run.stderr.count("\n") == 1 and "mesh.order" in run.stderr
 
 
-def test_mesh_command_refuses_a_case_without_a_block(tmp_path):
-    run = subprocess.run([sys.executable, "-m", "rocking_contact.cli", "mesh", "--case",
-                          "sdnd101a", "--out", str(tmp_path / "x.msh")],
+@pytest.mark.parametrize("case", [["--case", "sdnd101a"], ["sdnd101a"]])
+def test_mesh_command_refuses_a_case_without_a_block(tmp_path, case):
+    """The case is named as for ``run`` and ``keys``, or with ``--case``."""
+    run = subprocess.run([sys.executable, "-m", "rocking_contact.cli", "mesh", *case,
+                          "--out", str(tmp_path / "x.msh")],
                          capture_output=True, text=True)
     assert run.returncode == 2 and not (tmp_path / "x.msh").exists()
     assert run.stderr.count("\n") == 1 and "case.kind: got 'discrete'" in run.stderr
+
+
+def test_mesh_command_malformed_override_names_only_the_override(tmp_path):
+    run = subprocess.run([sys.executable, "-m", "rocking_contact.cli", "mesh", "--set",
+                          "mesh.layout", "--out", str(tmp_path / "x.msh")],
+                         capture_output=True, text=True)
+    assert run.returncode == 2
+    assert run.stderr == "error: --set: mesh.layout: expected section.key=value\n"
 
 
 def test_mesh_command_module_is_cheap_to_import():

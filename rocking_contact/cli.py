@@ -6,7 +6,8 @@ so that ``--help`` stays fast). Bad input (case file, ``--set``) prints one
 line and exits with code 2; a solver failure prints where it happened, keeps the results
 computed so far on disk and exits with code 1 (``validate`` goes on with the next case);
 ``validate`` exits with 1 when a check fails. Ctrl-C stops a run after the step under way,
-writes what it computed and exits with 130 (a second Ctrl-C stops at once).
+writes what it computed and exits with 130 (a second Ctrl-C stops at once); SIGTERM does
+the same and exits with 143.
 """
 
 from __future__ import annotations
@@ -18,7 +19,7 @@ from collections.abc import Sequence
 from pathlib import Path
 
 EXIT_OK, EXIT_FAILED, EXIT_BAD_INPUT = 0, 1, 2
-#: the shell's code for a process stopped by SIGINT (128 + 2)
+#: the shell's code for a process stopped by SIGINT (128 + 2); by SIGTERM, 143
 EXIT_INTERRUPTED = 130
 
 #: subcommand -> (module, one-line help). A module that is absent is not offered.
@@ -235,7 +236,9 @@ def main(argv: Sequence[str] | None = None) -> int:
     except Interrupted as exc:
         if mpi_rank() == 0:  # every rank stopped at the same step: one line is enough
             print(f"{exc} (results so far were written)", file=sys.stderr)
-        return EXIT_INTERRUPTED
+        from rocking_contact import interrupt
+
+        return interrupt.exit_code()
     except SolverFailure as exc:
         if mpi_rank() == 0:
             print(f"error: solver failed: {exc} (results so far were written)",

@@ -1,4 +1,4 @@
-"""Ctrl-C during a run: finish the step under way, keep what was computed, stop.
+"""Ctrl-C (or SIGTERM) during a run: finish the step under way, keep what was computed, stop.
 
 A ``KeyboardInterrupt`` raised at an arbitrary bytecode would land inside a PETSc callback
 (residual, Jacobian), where petsc4py turns it into a failed solve: the step driver would
@@ -7,6 +7,11 @@ then halve the step until it gives up and report a solver failure. Instead, whil
 :func:`requested` between steps and stop with :class:`~rocking_contact.results.Interrupted`,
 which carries the partial result like any failure. A second SIGINT raises
 ``KeyboardInterrupt`` at once, for a run that does not reach its next check.
+
+SIGTERM, what ``docker stop``, ``kill`` and batch schedulers send before they kill (SLURM at
+its time limit), is taken the same way: the run has the scheduler's grace period to write
+its results instead of losing them. :func:`exit_code` gives the shell's code of the signal
+that stopped the run (130 for SIGINT, 143 for SIGTERM).
 
 Under MPI every rank must stop after the same step: :func:`requested` with a communicator
 reduces the request over it (a collective call, so every rank asks at the same point).
@@ -21,7 +26,10 @@ from collections.abc import Iterator
 from contextlib import contextmanager
 from typing import Any
 
-_state = {"requested": False}
+_state: dict[str, Any] = {"requested": False, "signal": signal.SIGINT}
+
+#: the signals that ask for a stop, and how the message names them
+SIGNALS = {signal.SIGINT: "Ctrl-C", signal.SIGTERM: "SIGTERM"}
 
 
 class Stop(Exception):
@@ -58,14 +66,22 @@ def check(t: float, comm: Any = None) -> None:
         raise Stop(t)
 
 
+def exit_code() -> int:
+    """The shell's exit code of a process stopped by the last signal that asked for a stop
+    (128 + its number; SIGINT when the stop was asked for in code)."""
+    return 128 + int(_state["signal"])
+
+
 def _handler(signum: int, frame: Any) -> None:
     if _state["requested"]:
         raise KeyboardInterrupt
     request()
+    _state["signal"] = signum
     # Said at once: finishing the step and writing the results can take seconds.
     if _rank() == 0:
-        print("\nCtrl-C: stopping after the step under way and writing the results so far "
-              "(Ctrl-C again to abort without them)", file=sys.stderr, flush=True)
+        name = SIGNALS.get(signal.Signals(signum), f"signal {signum}")
+        print(f"\n{name}: stopping after the step under way and writing the results so far "
+              f"({name} again to abort without them)", file=sys.stderr, flush=True)
 
 
 def _rank() -> int:
@@ -76,14 +92,16 @@ def _rank() -> int:
 
 @contextmanager
 def deferred() -> Iterator[None]:
-    """Within the block, Ctrl-C asks for a stop instead of raising (main thread only)."""
-    _state["requested"] = False
+    """Within the block, Ctrl-C and SIGTERM ask for a stop instead of raising or killing
+    (main thread only)."""
+    _state["requested"], _state["signal"] = False, signal.SIGINT
     if threading.current_thread() is not threading.main_thread():
         yield
         return
-    previous = signal.signal(signal.SIGINT, _handler)
+    previous = {signum: signal.signal(signum, _handler) for signum in SIGNALS}
     try:
         yield
     finally:
-        signal.signal(signal.SIGINT, previous)
+        for signum, handler in previous.items():
+            signal.signal(signum, handler)
         _state["requested"] = False

@@ -84,8 +84,11 @@ def test_ctrl_c_during_validate_names_the_case_and_those_not_run(monkeypatch, tm
         capsys.readouterr().err
 
 
-def test_ctrl_c_on_a_block_run_keeps_its_results(tmp_path):
-    """A real SIGINT in the middle of a FEM run (PETSc callbacks under way)."""
+@pytest.mark.parametrize("signum,code,name", [(signal.SIGINT, EXIT_INTERRUPTED, "Ctrl-C"),
+                                               (signal.SIGTERM, 143, "SIGTERM")])
+def test_ctrl_c_on_a_block_run_keeps_its_results(tmp_path, signum, code, name):
+    """A real SIGINT in the middle of a FEM run (PETSc callbacks under way); SIGTERM, what
+    ``docker stop`` and batch schedulers send, likewise."""
     out = tmp_path / "d"
     proc = subprocess.Popen([str(CLI), "run", "sdnv105d", "--set", "time.end=1.0", "--out",
                              str(out), "-q", "--no-plots"],
@@ -97,12 +100,12 @@ def test_ctrl_c_on_a_block_run_keeps_its_results(tmp_path):
             break
         time.sleep(0.2)
     assert proc.poll() is None, proc.communicate()
-    proc.send_signal(signal.SIGINT)
+    proc.send_signal(signum)
     _, err = proc.communicate(timeout=120)
-    assert proc.returncode == EXIT_INTERRUPTED, err
+    assert proc.returncode == code, err
     assert "interrupted at t = " in err and "results so far were written" in err
     assert "solver failed" not in err and "Traceback" not in err
-    assert "Ctrl-C: stopping after the step under way" in err
+    assert f"{name}: stopping after the step under way" in err
     data = json.loads((out / "results.json").read_text())
     assert data["status"].startswith("interrupted at t = ")
     assert data["extra"]["fields"] == "fields.pvd" and (out / "fields.pvd").is_file()

@@ -18,6 +18,8 @@ keeps one tag set per name for that reason.
 
 from __future__ import annotations
 
+import signal
+import threading
 from collections.abc import Iterator
 from contextlib import contextmanager
 from dataclasses import dataclass, field
@@ -46,20 +48,39 @@ _FIRST_TAG = {2: 1, 1: 11, 0: 101}
 def session() -> Iterator[Any]:
     """A quiet Gmsh session (the ``gmsh`` module), finalised on exit.
 
-    Gmsh is not allowed to install its SIGINT handler (no global side effect). A session
-    that is already open (by the caller) is used as it is and left open.
+    Gmsh is not allowed to install its SIGINT handler (no global side effect). Its
+    initialisation also sets SIGTERM back to the default action behind Python's back, which
+    would kill a run the handler of :mod:`rocking_contact.interrupt` is to stop cleanly: the
+    Python handlers of both signals are put back. A session that is already open (by the
+    caller) is used as it is and left open.
     """
     import gmsh
 
     owner = not gmsh.isInitialized()
     if owner:
-        gmsh.initialize(interruptible=False)
+        with _python_signal_handlers_kept():
+            gmsh.initialize(interruptible=False)
     gmsh.option.setNumber("General.Terminal", 0)
     try:
         yield gmsh
     finally:
         if owner:
-            gmsh.finalize()
+            with _python_signal_handlers_kept():
+                gmsh.finalize()
+
+
+@contextmanager
+def _python_signal_handlers_kept() -> Iterator[None]:
+    """Put back, after the block, the SIGINT and SIGTERM handlers set from Python (C code
+    inside may have replaced them without Python knowing)."""
+    handlers = {signum: signal.getsignal(signum) for signum in (signal.SIGINT, signal.SIGTERM)}
+    try:
+        yield
+    finally:
+        if threading.current_thread() is threading.main_thread():
+            for signum, handler in handlers.items():
+                if callable(handler):
+                    signal.signal(signum, handler)
 
 
 @dataclass

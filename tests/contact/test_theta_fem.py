@@ -53,6 +53,23 @@ def test_free_flight_reactions_and_percussion(first):
     assert graded and all(c["passed"] for c in graded), rc.format_table("sdnv105d", graded)
 
 
+def test_first_impact_on_the_fine_mesh():
+    """The 0.02 m variant (issue 5's finer mesh): the first impact, the flight reactions and
+    the percussion of the whole base (shared by the base nodes near A here) within the
+    issue's marks."""
+    fine = rc.run(rc.load_case("sdnv105d_fine", FIRST), write=False, plots=False, quiet=True)
+    (c,) = fine.collisions
+    assert c["interior"] and RIGID_T1 - H <= c["time"] <= RIGID_T1
+    assert c["time"] == pytest.approx(0.0546, rel=0.02)
+    assert c["kinetic_energy"] == pytest.approx(7.23255, rel=0.03)
+    q = fine.quantities
+    assert q["rn_max_O_flight"] == pytest.approx(3579.25, rel=0.01)
+    assert q["rx_min_O_flight"] == pytest.approx(-1149.79, rel=0.01)
+    assert q["percussion_RN_base"] == pytest.approx(48.73, rel=0.05)
+    graded = [c for c in fine.checks if c["passed"] is not None and c["value"] == c["value"]]
+    assert graded and all(c["passed"] for c in graded), rc.format_table("sdnv105d_fine", graded)
+
+
 def test_the_contact_law_holds_at_the_pivot(first):
     """While O carries the block, its normal and tangential velocities are those of the
     table node under it (the table settles under the new load by 1e-8 m/s, against the

@@ -213,6 +213,7 @@ def main(argv: Sequence[str] | None = None) -> int:
     if unknown:  # say it with the subcommand's usage, not the top-level one
         parser.subcommands[args.command].error(  # exits with code 2
             f"unrecognized arguments: {' '.join(unknown)}")
+    from rocking_contact import interrupt
     from rocking_contact.api import mpi_rank
     from rocking_contact.config import CaseError
     from rocking_contact.results import Interrupted, SolverFailure
@@ -236,17 +237,15 @@ def main(argv: Sequence[str] | None = None) -> int:
     except Interrupted as exc:
         if mpi_rank() == 0:  # every rank stopped at the same step: one line is enough
             print(f"{exc} (results so far were written)", file=sys.stderr)
-        from rocking_contact import interrupt
-
         return interrupt.exit_code()
     except SolverFailure as exc:
         if mpi_rank() == 0:
             print(f"error: solver failed: {exc} (results so far were written)",
                   file=sys.stderr)
         return EXIT_FAILED
-    except KeyboardInterrupt:  # a second Ctrl-C, or one outside a run
+    except KeyboardInterrupt:  # a second Ctrl-C or SIGTERM, or a Ctrl-C outside a run
         print("interrupted", file=sys.stderr)
-        return EXIT_INTERRUPTED
+        return interrupt.exit_code()
     except BrokenPipeError:  # output piped into `head` and the like
         sys.stdout = open(os.devnull, "w")  # noqa: SIM115  (no flush error at exit)
         return EXIT_OK

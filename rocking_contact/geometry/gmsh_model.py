@@ -26,6 +26,7 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
+from rocking_contact import interrupt
 from rocking_contact.block import Geometry
 from rocking_contact.geometry.layout import (
     BLOCK,
@@ -71,9 +72,10 @@ def session() -> Iterator[Any]:
 
 @contextmanager
 def _python_signal_handlers_kept() -> Iterator[None]:
-    """Put back, after the block, the SIGINT and SIGTERM handlers set from Python (C code
-    inside may have replaced them without Python knowing)."""
-    handlers = {signum: signal.getsignal(signum) for signum in (signal.SIGINT, signal.SIGTERM)}
+    """Put back, after the block, the handlers set from Python for the signals that stop a
+    run (:data:`rocking_contact.interrupt.SIGNALS`): C code inside may have replaced them
+    without Python knowing."""
+    handlers = {signum: signal.getsignal(signum) for signum in interrupt.SIGNALS}
     try:
         yield
     finally:

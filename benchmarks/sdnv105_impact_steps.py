@@ -10,9 +10,12 @@ with ``time.step`` = h. Each row: h, steps, wall time, t2..t5, E2..E5, the first
 and RX max at A over [0.06, 0.12] s.
 
 Usage: python benchmarks/sdnv105_impact_steps.py [--a 1e-5 5e-6 ...] [--b 2.5e-5 ...]
-[--d 1e-4 1e-5 ...] [--mesh coarse|fine] (coarse: the defaults take ~3 min; A at 6.25e-7 s
-adds ~3 min, B at 2.5e-6 s ~1 min, D at 2.5e-6 s ~6 min; fine, the 0.02 m structured mesh:
-A at 1e-5 s ~1.5 min, 2.5e-6 s ~6 min)
+[--d 1e-4 1e-5 ...] [--mesh coarse|fine|SIZE] [--end T] (coarse: the defaults take ~3 min;
+A at 6.25e-7 s adds ~3 min, B at 2.5e-6 s ~1 min, D at 2.5e-6 s ~6 min; fine, the 0.02 m
+structured mesh: A at 1e-5 s ~1.5 min, 2.5e-6 s ~6 min). A SIZE such as 0.01 is a
+structured mesh of that element size (m); ``--end 0.2`` stops the runs after the second
+collision, for the costly meshes (0.01 m, to 0.2 s: A at 2.5e-6 s ~8 min, D at 1e-4 s
+~3 min).
 """
 
 from __future__ import annotations
@@ -25,6 +28,19 @@ import rocking_contact as rc
 
 #: the mesh settings of ``--mesh``
 MESHES = {"coarse": {}, "fine": {"mesh.layout": "structured", "mesh.element_size": 0.02}}
+
+
+def mesh_settings(mesh: str) -> dict:
+    """The overrides of ``--mesh``: a name of :data:`MESHES`, or a structured mesh's
+    element size in metres."""
+    if mesh in MESHES:
+        return MESHES[mesh]
+    try:
+        size = float(mesh)
+    except ValueError:
+        raise SystemExit(f"--mesh: {mesh!r} is neither {' nor '.join(MESHES)} "
+                         "nor an element size in metres") from None
+    return {"mesh.layout": "structured", "mesh.element_size": size}
 
 
 def overrides(name: str, h: float) -> dict:
@@ -40,10 +56,11 @@ def overrides(name: str, h: float) -> dict:
     return {"time.step": h}
 
 
-def row(name: str, h: float, mesh: str) -> str:
-    """One run as a markdown row."""
+def row(name: str, h: float, mesh: dict, end: float | None) -> str:
+    """One run as a markdown row (``end``: the run's end time, s, or the case's)."""
     source = {"a": "sdnv105a_auto", "b": "sdnv105b", "d": "sdnv105d"}[name]
-    r = run(name, source, {**overrides(name, h), **MESHES[mesh]})
+    stop = {} if end is None else {"time.end": end}
+    r = run(name, source, {**overrides(name, h), **mesh, **stop})
     found = {c["index"]: c for c in r["collisions"] if c["interior"]}
     t = " | ".join(f"{found[k]['time']:.5f}" if k in found else "—" for k in range(2, 6))
     e = " | ".join(f"{found[k]['kinetic_energy']:.4f}" if k in found else "—"
@@ -60,14 +77,17 @@ def main() -> None:
     p.add_argument("--a", nargs="*", type=float, default=[1e-5, 5e-6, 2.5e-6, 1.25e-6])
     p.add_argument("--b", nargs="*", type=float, default=[2.5e-5, 1.25e-5, 5e-6])
     p.add_argument("--d", nargs="*", type=float, default=[1e-4, 1e-5])
-    p.add_argument("--mesh", choices=sorted(MESHES), default="coarse")
+    p.add_argument("--mesh", default="coarse",
+                   help="coarse, fine, or a structured mesh's element size (m)")
+    p.add_argument("--end", type=float, default=None, help="end time of the runs (s)")
     args = p.parse_args()
+    mesh = mesh_settings(args.mesh)
     print("| run, impact step | steps | wall (s) | t2 | t3 | t4 | t5 (s) | E2 | E3 | E4 | E5 (J) "
           "| percussion (N.s) | RX max A (N) |")
     print("|---" * 13 + "|")
     for name, steps in (("a", args.a), ("b", args.b), ("d", args.d)):
         for h in steps:
-            print(row(name, h, args.mesh), flush=True)
+            print(row(name, h, mesh, args.end), flush=True)
 
 
 if __name__ == "__main__":

@@ -12,9 +12,12 @@ Case-file sections: ``[geometry]``, ``[material.block]``, ``[material.table]``,
 from __future__ import annotations
 
 import math
+from collections.abc import Callable
 from dataclasses import dataclass
+from pathlib import Path
 
 from rocking_contact.config import FINITE, NONNEGATIVE, POSITIVE, in_range, param
+from rocking_contact.time_function import TableMotion, TimeFunction, time_function_callable
 
 
 @dataclass(kw_only=True)
@@ -76,9 +79,30 @@ class Materials:
 
 @dataclass(kw_only=True)
 class Loading:
-    """``[loading]``: gravity along -y (m/s^2)."""
+    """``[loading]``: gravity along -y and the table's acceleration (m/s^2).
+
+    The table accelerations ux(t) along +x and uy(t) along +y (up) start at the release
+    (``time.start``). The FEM models are solved in the table's frame: every body feels the
+    drag ``-rho (ux, uy)`` and the displacements are relative to the table's base.
+    """
 
     gravity: float = param(9.81, unit="m/s2", check=NONNEGATIVE)
+    table_acceleration_x: TimeFunction = param(default_factory=TimeFunction, unit="m/s2")
+    table_acceleration_y: TimeFunction = param(default_factory=TimeFunction, unit="m/s2")
+
+    @property
+    def table_still(self) -> bool:
+        """True when no table acceleration is given."""
+        return self.table_acceleration_x.type == "zero" and self.table_acceleration_y.type == "zero"
+
+    def table_motion(self, base: Path | None = None) -> TableMotion:
+        """The table accelerations as functions of time (CSV records relative to ``base``)."""
+
+        def function(f: TimeFunction) -> Callable[[float], float] | None:
+            return None if f.type == "zero" else time_function_callable(f, base)
+
+        return TableMotion(function(self.table_acceleration_x),
+                           function(self.table_acceleration_y))
 
 
 @dataclass(kw_only=True)

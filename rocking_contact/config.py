@@ -750,6 +750,13 @@ def _differences(a: Any, b: Any, path: tuple[str, ...] = ()) -> list[tuple[str, 
     return [] if a == b else [path]
 
 
+def case_dir(case: Any) -> Path | None:
+    """The folder of the file ``case`` was loaded from (where its relative paths start);
+    None for a case built in code."""
+    source = getattr(case, "source_file", None)
+    return None if source is None else Path(source).parent
+
+
 def file_case(case: Any) -> Any | None:
     """``case`` as its case file defines it, without overrides; None for a case built in
     code or whose file is gone."""

@@ -73,3 +73,23 @@ def time_function_callable(f: TimeFunction, base: Path | None = None) -> Callabl
         times, values = table_samples(f, base)
         return lambda t: f.amplitude * float(np.interp(t, times, values))
     return lambda t: float(time_function_values(f, np.asarray(t, dtype=float), base))
+
+
+@dataclass(frozen=True)
+class TableMotion:
+    """Acceleration of the table (m/s^2): ``horizontal`` ux(t) along +x, ``vertical``
+    uy(t) along +y (up); None means zero."""
+
+    horizontal: Callable[[float], float] | None = None
+    vertical: Callable[[float], float] | None = None
+
+    @property
+    def still(self) -> bool:
+        """True when the table does not move."""
+        return self.horizontal is None and self.vertical is None
+
+    def at(self, t: float) -> tuple[float, float]:
+        """(ux, uy) at ``t`` (s)."""
+        ux = self.horizontal(t) if self.horizontal is not None else 0.0
+        uy = self.vertical(t) if self.vertical is not None else 0.0
+        return ux, uy

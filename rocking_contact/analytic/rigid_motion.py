@@ -38,6 +38,7 @@ from rocking_contact.analytic.rigid_block import (
     RigidBlock,
     other_corner,
 )
+from rocking_contact.time_function import TableMotion
 
 #: |omega| (rad/s) after an impact below which the block is set to rest: 1e-9 sqrt(g/R)
 #: in units of the block's own rate; the flight it would start lasts ~1e-10 s.
@@ -48,26 +49,6 @@ COLUMNS = ("time", "THETA", "OMEGA", "EKIN_BLOCK", "DY_O", "DY_A", "VY_O", "VY_A
            "RN_O", "RN_A", "RX_O", "RX_A")
 
 ScalarFunction = Callable[[float], float]
-
-
-@dataclass(frozen=True)
-class TableMotion:
-    """Acceleration of the table (m/s^2): ``horizontal`` ux(t) along +x, ``vertical``
-    uy(t) along +y (up); None means zero."""
-
-    horizontal: ScalarFunction | None = None
-    vertical: ScalarFunction | None = None
-
-    @property
-    def still(self) -> bool:
-        """True when the table does not move."""
-        return self.horizontal is None and self.vertical is None
-
-    def at(self, t: float) -> tuple[float, float]:
-        """(ux, uy) at ``t`` (s)."""
-        ux = self.horizontal(t) if self.horizontal is not None else 0.0
-        uy = self.vertical(t) if self.vertical is not None else 0.0
-        return ux, uy
 
 
 @dataclass(frozen=True)

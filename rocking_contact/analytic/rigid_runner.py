@@ -30,7 +30,6 @@ import math
 import time
 from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass, replace
-from pathlib import Path
 from typing import Any, Literal
 
 import numpy as np
@@ -49,12 +48,12 @@ from rocking_contact.config import (
     CaseFile,
     TimeSpan,
     as_dict,
+    case_dir,
     in_range,
     param,
 )
 from rocking_contact.progress import Progress
 from rocking_contact.results import RunResult, SolverFailure
-from rocking_contact.time_function import TimeFunction, time_function_callable
 
 Level = Literal["closed_form", "linearised", "nonlinear"]
 
@@ -68,10 +67,8 @@ IMPACT_FIELDS = ("time", "kinetic_energy", "kinetic_energy_after", "energy_ratio
 
 @dataclass(kw_only=True)
 class RigidOptions:
-    """``[rigid]``: the rigid-block solution.
-
-    Table accelerations are ux(t) along +x and uy(t) along +y (up), in m/s^2.
-    """
+    """``[rigid]``: the rigid-block solution (the table accelerations are ``[loading]``'s,
+    as for the FEM cases)."""
 
     level: Level = param("nonlinear", doc="level of the collisions list, the unprefixed "
                          "quantities and the history: closed_form, linearised, nonlinear")
@@ -88,13 +85,6 @@ class RigidOptions:
                             doc="Coulomb coefficient, only to warn when the block would slide")
     tolerance: float = param(1e-12, check=in_range(1e-13, 1e-6),
                              doc="relative tolerance of the integration")
-    table_acceleration_x: TimeFunction = param(default_factory=TimeFunction, unit="m/s2")
-    table_acceleration_y: TimeFunction = param(default_factory=TimeFunction, unit="m/s2")
-
-    @property
-    def table_still(self) -> bool:
-        """True when no table acceleration is given."""
-        return self.table_acceleration_x.type == "zero" and self.table_acceleration_y.type == "zero"
 
 
 @dataclass(kw_only=True)
@@ -112,7 +102,7 @@ class RigidCase(BlockModel, CaseFile):
     time: TimeSpan = param()
 
     def validate(self) -> None:
-        if self.rigid.level == "closed_form" and not self.rigid.table_still:
+        if self.rigid.level == "closed_form" and not self.loading.table_still:
             raise ValueError("rigid.level: the closed form holds for a release on a still "
                              "table only; with a table acceleration use 'linearised' or "
                              "'nonlinear'")
@@ -128,16 +118,6 @@ def block_of(case: Any) -> RigidBlock:
     """The rigid block of any case with ``geometry``, ``material.block`` and ``loading``
     (the rigid cases and the FEM SDNV105 cases)."""
     return RigidBlock.from_parameters(case.geometry, case.material.block, case.loading)
-
-
-def table_motion(options: RigidOptions, base: Path | None = None) -> TableMotion:
-    """The table acceleration of ``[rigid]`` (CSV records relative to ``base``)."""
-
-    def function(f: TimeFunction) -> Callable[[float], float] | None:
-        return None if f.type == "zero" else time_function_callable(f, base)
-
-    return TableMotion(function(options.table_acceleration_x),
-                       function(options.table_acceleration_y))
 
 
 def rigid_levels(block: RigidBlock, tilt: float, *, count: int = 5, start: float = 0.0,
@@ -259,9 +239,8 @@ def run(case: RigidCase, *, progress: Progress | None = None) -> RunResult:
     """Run a rigid case (see :mod:`rocking_contact.api` for the public entry point)."""
     t_wall = time.perf_counter()
     opts, span = case.rigid, case.time
-    base = Path(case.source_file).parent if hasattr(case, "source_file") else None
     block = block_of(case)
-    table = table_motion(opts, base)
+    table = case.loading.table_motion(case_dir(case))
     samples = span.start + span.step * np.arange(span.n_steps + 1)
     try:
         sequences, motions = rigid_levels(
@@ -323,8 +302,8 @@ def reference_collisions(case: Any, *, count: int = 5, release: float = 0.0,
 
     """
     stop = case.time.end if end is None else end
-    sequences, _ = rigid_levels(block_of(case), case.preload.tilt, count=count,
-                                start=release, end=stop)
+    sequences, _ = rigid_levels(block_of(case), case.preload.tilt, count=count, start=release,
+                                end=stop, table=case.loading.table_motion(case_dir(case)))
     return sequences
 
 

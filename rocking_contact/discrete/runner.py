@@ -10,7 +10,7 @@ from typing import Any
 import numpy as np
 
 from rocking_contact import interrupt
-from rocking_contact.config import as_dict
+from rocking_contact.config import as_dict, case_dir
 from rocking_contact.discrete.case import COMPONENTS, DiscreteCase
 from rocking_contact.discrete.integrators import (
     SHOCK_CHANNELS,
@@ -101,8 +101,8 @@ def run(case: DiscreteCase, *, progress: Progress | None = None,
         base: Path | None = None) -> RunResult:
     """Run a discrete case (see :mod:`rocking_contact.api` for the public entry point)."""
     t_start = time.perf_counter()
-    if base is None and hasattr(case, "source_file"):
-        base = Path(case.source_file).parent
+    if base is None:
+        base = case_dir(case)
     system = assemble(case.model, case.solver)
     extra: dict[str, Any] = {
         "unknowns": system.n,

@@ -5,14 +5,18 @@ The semi-discrete equation of motion is ``M a + g(u, v, t) = 0`` with
     g(u, v, t) = f_int(u) + f_damp(u, v) - f_ext(t)            (N)
 
 ``M`` is the consistent mass ``int rho a . w e dx`` (assembled once, no boundary
-conditions); ``f_ext`` is the weight ``int rho (0, -g) . w e dx``. Forces are evaluated at the
-point held in :attr:`ElasticBody.u` and :attr:`ElasticBody.v`: the caller (the step
-problem) fills these two Functions, owned and ghost values, then asks for the force or its
-tangent. Every vector is a ghosted PETSc vector of the body's space.
+conditions); ``f_ext`` is the weight ``int rho (0, -g) . w e dx``, plus, once the table
+shakes (:meth:`ElasticBody.shake`), the drag of the table's frame ``-M (ux(t), uy(t))``: the
+motion is solved relative to the table's base, which the table's supports hold.
+
+Forces are evaluated at the point held in :attr:`ElasticBody.u` and :attr:`ElasticBody.v`:
+the caller (the step problem) fills these two Functions, owned and ghost values, then asks
+for the force or its tangent. Every vector is a ghosted PETSc vector of the body's space.
 """
 
 from __future__ import annotations
 
+import math
 from typing import Any
 
 import numpy as np
@@ -32,6 +36,7 @@ from rocking_contact.fem.kinematics import (
 from rocking_contact.fem.materials import plane_stress_lambda, shear_modulus
 from rocking_contact.geometry.layout import BLOCK, TABLE
 from rocking_contact.geometry.load import BlockMesh
+from rocking_contact.time_function import TableMotion
 
 #: region -> attribute of :class:`~rocking_contact.block.Materials`
 REGION_MATERIAL = {BLOCK: "block", TABLE: "table"}
@@ -108,6 +113,9 @@ class ElasticBody:
         assemble_vector_into(weight, self.f_ext)
         self._work = self.vector()
         self._masks: dict[str, PETSc.Vec] = {}
+        self._table: TableMotion | None = None
+        self._table_start = math.inf
+        self._unit_drags: list[PETSc.Vec] = []
 
     # -- vectors and matrices ---------------------------------------------------------
     @property
@@ -137,14 +145,62 @@ class ElasticBody:
         return self.V.dofmap.index_map.size_global * self.V.dofmap.index_map_bs
 
     # -- forces -------------------------------------------------------------------------
-    def force(self, out: PETSc.Vec) -> None:
-        """``out = g(u, v) = f_int(u) + f_damp(u, v) - f_ext`` at the evaluation point (N).
+    def force(self, out: PETSc.Vec, t: float | None = None) -> None:
+        """``out = g(u, v, t) = f_int(u) + f_damp(u, v) - f_ext(t)`` at the evaluation point
+        (N); ``t`` (s) only matters once the table shakes.
 
         Owned entries are final; ghost entries are not updated (forces are only combined
         and dotted on owned rows).
         """
         self.kinematics.internal(out)
         out.axpy(-1.0, self.f_ext)
+        ux, uy = self.table_acceleration(t)
+        if ux or uy:
+            # g holds -f_ext: the drag -M u_table enters with the opposite sign.
+            out.axpy(ux, self._unit_drags[0])
+            out.axpy(uy, self._unit_drags[1])
+
+    # -- the shaking table ----------------------------------------------------------------
+    def shake(self, table: TableMotion, start: float) -> None:
+        """Apply the table's acceleration from ``start`` (s) on: every force evaluated at
+        ``t >= start`` gains the drag ``-M (ux(t), uy(t))`` (N). A still table changes
+        nothing."""
+        if table.still:
+            return
+        self._table, self._table_start = table, start
+        self._unit_drags = []
+        for component in (0, 1):
+            ones, drag = self.vector(), self.vector()
+            with ones.localForm() as local:
+                local.array[component::2] = 1.0
+            self.M.mult(ones, drag)  # M times a uniform unit field: int rho e_i . w e dx
+            drag.ghostUpdate(addv=PETSc.InsertMode.INSERT, mode=PETSc.ScatterMode.FORWARD)
+            ones.destroy()
+            self._unit_drags.append(drag)
+
+    @property
+    def shaking(self) -> bool:
+        """True once :meth:`shake` was given a moving table."""
+        return self._table is not None
+
+    def table_acceleration(self, t: float | None) -> tuple[float, float]:
+        """``(ux, uy)`` (m/s^2) the bodies feel at ``t``: zero without a table, before it
+        starts (the static preload comes before :meth:`shake`), or when no time is given
+        (a static reaction)."""
+        if self._table is None or t is None or t < self._table_start:
+            return 0.0, 0.0
+        return self._table.at(t)
+
+    def drag_work(self, t0: float, t1: float, du: np.ndarray) -> float:
+        """Work of the drag over a step from ``t0`` to ``t1`` for the owned displacement
+        increment ``du`` (J, trapezoidal rule; collective)."""
+        if self._table is None:
+            return 0.0
+        a0, a1 = self.table_acceleration(t0), self.table_acceleration(t1)
+        n = self.n_owned
+        local = -0.5 * sum((a0[i] + a1[i]) * float(self._unit_drags[i].array[:n] @ du)
+                           for i in (0, 1))
+        return self.comm.allreduce(local)
 
     def damping_force(self, out: PETSc.Vec) -> None:
         """``f_damp(u, v)`` alone (N): internal force at (u, v) minus internal force at (u, 0)."""

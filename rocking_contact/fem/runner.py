@@ -4,7 +4,8 @@ The run (see :mod:`rocking_contact.fem.case` for the case file):
 
 1. mesh the block and table (Gmsh on rank 0, distributed by DOLFINx);
 2. build the bodies (small strain or large rotation);
-3. initial state: the static preload (gravity, tilt) released at rest, or rest;
+3. initial state: the static preload (gravity, tilt) released at rest, or rest; from the
+   release on, a shaking table's drag (``[loading.table_acceleration_x]``, ``_y``);
 4. integrate from ``time.start`` to ``time.end`` with the scheme, windows and supports of
    the case, streaming ``history.csv`` and writing ``fields.pvd`` / ``fields.xdmf`` into the
    results directory as it goes.
@@ -24,7 +25,7 @@ import numpy as np
 from mpi4py import MPI
 
 from rocking_contact import interrupt
-from rocking_contact.config import as_dict
+from rocking_contact.config import as_dict, case_dir
 from rocking_contact.contact import model as contact_model
 from rocking_contact.fem.body import ElasticBody
 from rocking_contact.fem.case import BlockCase
@@ -296,6 +297,7 @@ def simulate(case: BlockCase, body: ElasticBody, *, contributions: Sequence[Cont
                 v0[block_dofs[block_dofs % 2 == c]] = value
         problem.set_prescribed(dynamic_supports(case, body, u0))
         problem.set_state(u=u0, v=v0, t=case.time.start)
+        body.shake(case.loading.table_motion(case_dir(case)), case.time.start)
         problem.initial_acceleration()
         for term in (*contributions, *correctors):
             # Optional hook: a contact treatment takes over from the preload's supports

@@ -1,9 +1,9 @@
 """The energy balance of a block run, step by step.
 
 From the release (t0) on, with no support moving and gravity counted as a potential, the
-work of the loads is zero and the balance reads
+only load that works is the drag of a shaking table, and the balance reads
 
-    E(t) - E(t0) + D_damp(t) + E_contact(t) = 0,      E = E_kin + E_elas + E_grav,
+    E(t) - E(t0) + D_damp(t) + E_contact(t) - W_table(t) = 0,   E = E_kin + E_elas + E_grav,
 
 - ``E_kin``, ``E_elas``, ``E_grav``: kinetic, stored elastic and gravity potential energies
   of both bodies (:func:`rocking_contact.fem.probes.energies`);
@@ -12,7 +12,9 @@ work of the loads is zero and the balance reads
   ``1/2 (f_damp,n + f_damp,n+1) . (u_{n+1} - u_n)``;
 - ``E_contact``: energy taken from the bodies by the contact forces (friction, impact
   losses, shock springs: stored plus dissipated), minus their work accumulated the same
-  way by each contact treatment (``absorbed_energy()``).
+  way by each contact treatment (``absorbed_energy()``);
+- ``W_table``: work of the drag ``-M (ux, uy)`` of a shaking table's frame on the relative
+  motion, accumulated the same way (column ``ETABLE``, only when the table shakes).
 
 ``ENERGY_RESIDUAL`` is the left-hand side: what the time discretisation itself dissipates
 (or creates). The trapezoidal rule makes it exactly zero for average acceleration on a
@@ -70,8 +72,10 @@ class EnergyBalance:
         self.body = body
         self.sources = list(sources)
         self.dissipated = 0.0
+        self.table_work = 0.0
         self.initial: float | None = None
         self._u0 = np.zeros(body.n_owned)
+        self._t0 = 0.0
         self._fd0 = body.vector()
         self._fd1 = body.vector()
         self._idle = True
@@ -94,6 +98,7 @@ class EnergyBalance:
         if self.initial is None:
             self._start(problem)
         self._u0[:] = problem.u.x.array[:self.body.n_owned]
+        self._t0 = problem.t
 
     def add_residual(self, problem: Any, x: Any, r: Any) -> None:
         """No force."""
@@ -111,19 +116,23 @@ class EnergyBalance:
         local = 0.5 * float((self._fd0.array + self._fd1.array) @ du)
         self.dissipated += self.body.comm.allreduce(local)
         self._fd0, self._fd1 = self._fd1, self._fd0
+        self.table_work += self.body.drag_work(self._t0, problem.t, du)
 
     def residual(self, problem: Any) -> float:
-        """``E - E(t0) + D_damp + E_contact`` at the problem's state (J)."""
+        """``E - E(t0) + D_damp + E_contact - W_table`` at the problem's state (J)."""
         if self.initial is None:
             self._start(problem)
         assert self.initial is not None
         total = energies(self.body, problem.u.x.array, problem.v.x.array)["ETOT"]
         absorbed = sum(s.absorbed_energy() for s in self.sources)
-        return total - self.initial + self.dissipated + absorbed
+        return total - self.initial + self.dissipated + absorbed - self.table_work
 
     def columns(self, problem: Any) -> dict[str, float]:
-        """``EDAMP`` and ``ENERGY_RESIDUAL`` (J)."""
-        return {"EDAMP": self.dissipated, "ENERGY_RESIDUAL": self.residual(problem)}
+        """``EDAMP``, ``ENERGY_RESIDUAL`` and, when the table shakes, ``ETABLE`` (J)."""
+        out = {"EDAMP": self.dissipated, "ENERGY_RESIDUAL": self.residual(problem)}
+        if self.body.shaking:
+            out["ETABLE"] = self.table_work
+        return out
 
 
 def summary(history: dict[str, np.ndarray]) -> dict[str, float]:
@@ -136,14 +145,17 @@ def summary(history: dict[str, np.ndarray]) -> dict[str, float]:
     res = np.asarray(history["ENERGY_RESIDUAL"])
     out = {"residual_final": float(res[-1]), "residual_max_abs": float(np.max(np.abs(res)))}
     for name in ("EKIN", "EELAS", "EPOT_GRAV", "ETOT", "EDAMP", "ECONTACT", "EFRICTION",
-                 "ESPRING"):
+                 "ESPRING", "ETABLE"):
         if name in history:
             out[f"{name}_final"] = float(history[name][-1])
     if "ETOT" in history:
-        # With the table fixed and gravity a potential, nothing can raise the total energy
-        # above its released value: a rise is energy created by the numerics (a contact
-        # treatment's work is in the residual's balance, so the residual does not show it).
+        # With gravity a potential, only a shaking table's work can raise the total energy
+        # above its released value: a rise beyond it is energy created by the numerics (a
+        # contact treatment's work is in the residual's balance, so the residual does not
+        # show it).
         etot = np.asarray(history["ETOT"])
+        if "ETABLE" in history:
+            etot = etot - np.asarray(history["ETABLE"])
         rise = etot - etot[0]
         out["ETOT_initial"] = float(etot[0])
         out["ETOT_rise_max"] = float(max(np.max(rise), 0.0))

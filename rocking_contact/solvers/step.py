@@ -197,7 +197,7 @@ class StepProblem:
         """Solve ``M a = -g(u, v, t)`` for the state's acceleration; 0 on prescribed dofs."""
         self.body.set_point(self.u.x.array, self.v.x.array)
         rhs = self.body.vector()
-        self.body.force(rhs)
+        self.body.force(rhs, self.t)
         rhs.scale(-1.0)
         self.a.x.petsc_vec.set(0.0)
         with MassSolver(self, prefix="initial_acceleration_") as mass:
@@ -227,7 +227,7 @@ class StepProblem:
         assert stage is not None
         if stage.w0 != 0.0 and not self._g_n_valid:
             self.body.set_point(self.u.x.array, self.v.x.array)
-            self.body.force(self._g_n)
+            self.body.force(self._g_n, self.t)
             self._g_n_valid = True
         dofs, ubar = self._prescribed_at(t1)
         f = stage.u
@@ -278,7 +278,7 @@ class StepProblem:
         s = self.stage
         x.ghostUpdate(addv=PETSc.InsertMode.INSERT, mode=PETSc.ScatterMode.FORWARD)
         self.end_state(x)
-        self.body.force(r)
+        self.body.force(r, self.t1)
         r.scale(s.w1)
         if s.w0 != 0.0:
             r.axpy(s.w0, self._g_n)

@@ -288,7 +288,7 @@ def test_table_acceleration_from_a_csv_record(tmp_path):
     np.savetxt(record, [[0.0, 0.0], [0.2, 2.0 * threshold]], delimiter=",")
     case = rc.load_case("sdnv105_rigid", {
         "preload.tilt": 0.0, "time.end": 0.2,
-        "rigid.table_acceleration_x": {"type": "table", "path": str(record)}})
+        "loading.table_acceleration_x": {"type": "table", "path": str(record)}})
     result = rc.run(case, write=False, quiet=True)
     assert result.quantities["uplift.1.time"] == pytest.approx(0.1, rel=1e-10)
     assert "closed_form.collision.1.time" not in result.quantities

@@ -359,7 +359,10 @@ class QuantitySpec:
     ``window`` (the whole run if omitted), ``step_integral`` (the exact integral over
     ``window`` of a column whose sample at the end of each step is that step's mean value,
     held over the step: an impulse over the step divided by the step, as the reactions of
-    the theta-scheme's contact), ``final`` (last value).
+    the theta-scheme's contact), ``final`` (last value), ``crossing`` (the first instant in
+    ``window`` at which the column reaches ``level``, either way, interpolated linearly
+    between the two samples around it; an impact instant, an uplift: better conditioned
+    than the instant of a flat extremum).
 
     ``bounds`` says whether the samples on the window's ends belong to it: ``closed`` (they
     do, to round-off) or ``open`` (they do not: ``t0 < t < t1``, the strict filter of
@@ -370,8 +373,10 @@ class QuantitySpec:
     name: str = param(doc="quantity name used by references")
     column: str = param(doc="history column, e.g. DY_NO1")
     op: Literal["at", "max", "min", "argmax", "argmin", "integral", "step_integral",
-                "final"] = param()
+                "final", "crossing"] = param()
     time: float | None = param(None, unit="s")
+    level: float | None = param(None, check=FINITE,
+                                doc="value whose crossing op 'crossing' finds (the column's unit)")
     window: tuple[float, float] | None = param(None, unit="s")
     bounds: Literal["closed", "open"] = param(
         "closed", doc="whether samples on the window's ends count")
@@ -379,6 +384,9 @@ class QuantitySpec:
     def validate(self) -> None:
         if self.op == "at" and self.time is None:
             raise ValueError("time: required when op = 'at'")
+        if (self.op == "crossing") != (self.level is not None):
+            raise ValueError("level: required with op 'crossing', and only with it "
+                             f"(got op '{self.op}')")
         if self.window is not None and self.window[1] <= self.window[0]:
             raise ValueError(f"window: end {self.window[1]} is not after start {self.window[0]}")
         if self.bounds == "open" and (self.window is None

@@ -70,7 +70,21 @@ def evaluate(spec: QuantitySpec, history: Mapping[str, np.ndarray]) -> float:
         return float(tw[np.argmin(yw)])
     if spec.op == "integral":
         return float(np.trapezoid(yw, tw))
+    if spec.op == "crossing":
+        assert spec.level is not None
+        return _crossing(tw, yw - spec.level)
     raise ValueError(spec.op)
+
+
+def _crossing(t: np.ndarray, d: np.ndarray) -> float:
+    """First instant at which ``d`` reaches 0 (linear between samples); NaN if never."""
+    if d[0] == 0.0:
+        return float(t[0])
+    reached = np.flatnonzero(np.sign(d[1:]) != np.sign(d[:-1]))
+    if not len(reached):
+        return math.nan
+    k = int(reached[0])
+    return float(t[k] + (t[k + 1] - t[k]) * d[k] / (d[k] - d[k + 1]))
 
 
 def evaluate_all(

@@ -12,7 +12,9 @@ method inside it): for each step of the time grid,
    failed: the step is split in two halves, recursively, at most ``max_halvings`` times;
    a step that fails at the last halving is tried once more after each term's optional
    ``fallback(problem)`` (a description of what it eased, or None: the penalty springs
-   keep their status of the step's start), recorded in ``DriverStats.fallbacks``; then
+   keep their status of the step's start), Newton iterations that stalled below
+   ``stagnation_rtol`` of their first residual being accepted in that attempt (round-off
+   that no halving removes), recorded in ``DriverStats.fallbacks``; then
    :class:`StepFailure` tells the time, the step size and the residual.
 
 With a :class:`Refinement`, a converged step longer than its ``step`` in which a contact
@@ -166,10 +168,13 @@ class StepDriver:
         eased = ""
         if not report.converged and depth >= self.max_halvings:
             eased = self._fallback()
-            if eased:
-                report = self._attempt(t1, scheme)
-                if report.converged:
-                    self.stats.fallbacks.append((t1, eased))
+            self.solver.accept_stagnation()
+            report = self._attempt(t1, scheme)
+            if report.stalled is not None:
+                stall = f"Newton stalled at {report.stalled:.1e} of its first residual"
+                eased = f"{eased}; {stall}" if eased else stall
+            if report.converged:
+                self.stats.fallbacks.append((t1, eased))
         if report.converged:
             if r is not None and contact_changes(p):
                 self._small_until = max(self._small_until, t1 + r.hold)

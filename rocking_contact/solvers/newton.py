@@ -5,6 +5,13 @@ mandatory options prefix, pushes user options under that prefix only and removes
 afterwards (no global side effect). The linear solver is a direct LU factorisation (MUMPS by
 default) of the step Jacobian.
 
+A step whose Newton iterations stall above ``rtol`` fails, and the step driver halves it.
+Halving does not help when the residual stalls at round-off (large rotations of a stiff
+body: the residual's noise grows with the displacement). After the last halving the driver
+arms :meth:`NewtonSolver.accept_stagnation`: the retried solve is accepted when its residual
+has come below ``stagnation_rtol`` of its first value, and the step is reported as a
+fallback.
+
 A linear problem (small strain, no nonlinear contribution) uses SNES type ``ksponly``: one
 solve per step, exact for an affine residual; the step problem leaves the Jacobian untouched
 while the step size is unchanged, so PETSc keeps the factorisation (PCSetUp does nothing
@@ -30,6 +37,8 @@ class NewtonReport:
         iterations: Newton iterations (1 for a linear solve).
         residual: final residual norm (N), NaN if not computed.
         reason: PETSc's converged reason, or a message.
+        stalled: the residual relative to the first one, when the solve was accepted only
+            because its iterations stalled there (:meth:`NewtonSolver.accept_stagnation`).
 
     """
 
@@ -37,6 +46,7 @@ class NewtonReport:
     iterations: int
     residual: float
     reason: str
+    stalled: float | None = None
 
 
 @dataclass(kw_only=True)
@@ -48,6 +58,8 @@ class NewtonOptions:
         atol: absolute residual (N).
         stol: Newton update relative to the unknown.
         max_iterations: iterations before the step is declared failed.
+        stagnation_rtol: residual reduction the fallback accepts from iterations that
+            stalled (Code_Aster's default ``RESI_GLOB_RELA``).
         linear_solver: PETSc factorisation package (``mumps``, ``superlu_dist``, ``petsc``).
         petsc_options: extra options under the solver's prefix (``snes_monitor``: ...).
 
@@ -57,6 +69,7 @@ class NewtonOptions:
     atol: float = 1e-10
     stol: float = 1e-12
     max_iterations: int = 25
+    stagnation_rtol: float = 1e-6
     linear_solver: str = "mumps"
     petsc_options: dict[str, Any] | None = None
 
@@ -95,6 +108,9 @@ class NewtonSolver:
         self.snes.getLineSearch().setType("basic")
         self.snes.setTolerances(rtol=opts.rtol, atol=opts.atol, stol=opts.stol,
                                 max_it=opts.max_iterations)
+        self.snes.setConvergenceHistory(length=opts.max_iterations + 1, reset=True)
+        self.stagnation_rtol = opts.stagnation_rtol
+        self._accept_stagnation = False
         ksp = self.snes.getKSP()
         ksp.setType("preonly")
         ksp.getPC().setType("lu")
@@ -129,8 +145,25 @@ class NewtonSolver:
         iterations = max(self.snes.getIterationNumber(), 1)
         norm = self.snes.getFunctionNorm() if not self.problem.linear else math.nan
         finite = math.isfinite(x.norm())
-        return NewtonReport(reason > 0 and finite, iterations, norm,
-                            _REASONS.get(reason, str(reason)) if finite else "not finite")
+        text = _REASONS.get(reason, str(reason)) if finite else "not finite"
+        armed, self._accept_stagnation = self._accept_stagnation, False
+        if reason > 0 or not finite or not armed:
+            return NewtonReport(reason > 0 and finite, iterations, norm, text)
+        stalled = self._stalled_at(norm)
+        return NewtonReport(stalled is not None, iterations, norm, text, stalled)
+
+    def accept_stagnation(self) -> None:
+        """Arm the next solve to accept iterations that stalled below ``stagnation_rtol``
+        of the first residual (the step driver's last resort, after every halving)."""
+        self._accept_stagnation = True
+
+    def _stalled_at(self, norm: float) -> float | None:
+        """``norm`` relative to the solve's first residual, if below ``stagnation_rtol``."""
+        history, _ = self.snes.getConvergenceHistory()
+        if not len(history) or not history[0] > 0.0 or not math.isfinite(norm):
+            return None
+        ratio = norm / history[0]
+        return ratio if ratio <= self.stagnation_rtol else None
 
     def solve_linear(self, b: PETSc.Vec, y: PETSc.Vec) -> None:
         """``y = J^-1 b`` with the current factorisation of the step Jacobian.

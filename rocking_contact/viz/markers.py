@@ -12,7 +12,8 @@ A reference knows nothing about plots; where it goes on one follows from its qua
   difference that the reference measures;
 - a ``[[quantity]]`` of the case (``parameters["quantity"]``) says its column and how it is
   measured: ``at`` gives a point, ``max``/``min``/``final`` a horizontal segment over its
-  window, ``argmax``/``argmin`` a vertical line at the reference instant. ``integral``
+  window, ``argmax``/``argmin`` a vertical line at the reference instant, ``crossing`` a
+  point at the reference instant on the level. ``integral``
   values are not on a curve and are left to the report's table.
 
 Sources are grouped into families by how their text starts ("analytic rigid", "rigid",
@@ -170,6 +171,9 @@ def quantity_markers(checks: Sequence[Mapping[str, Any]],
                                   window=window))  # type: ignore[arg-type]
         elif op in ("argmax", "argmin"):
             markers.append(Marker(spec["column"], "vline", family, label, time=ref))
+        elif op == "crossing":
+            markers.append(Marker(spec["column"], "point", family, label, time=ref,
+                                  value=spec["level"]))
     return markers
 
 

@@ -59,3 +59,23 @@ def test_open_bounds_need_a_window_and_an_extremum_or_integral(fields):
     spec = QuantitySpec(name="q", column="RN", bounds="open", **fields)
     with pytest.raises(ValueError, match="bounds: 'open' needs a window"):
         spec.validate()
+
+
+def test_crossing_is_the_first_interpolated_instant_at_the_level():
+    t = np.array([0.0, 0.1, 0.2, 0.3, 0.4])
+    history = {"time": t, "THETA": np.array([0.0, 0.02, 0.01, -0.03, 0.01])}
+    down = QuantitySpec(name="q", column="THETA", op="crossing", level=0.0, window=(0.05, 0.4))
+    assert evaluate(down, history) == pytest.approx(0.2 + 0.1 * 0.01 / 0.04, rel=1e-12)
+    # the first crossing of the level either way; a sample on the level is the instant
+    up = QuantitySpec(name="q", column="THETA", op="crossing", level=-0.01, window=(0.3, 0.4))
+    assert evaluate(up, history) == pytest.approx(0.35, rel=1e-12)
+    on = QuantitySpec(name="q", column="THETA", op="crossing", level=0.02, window=(0.1, 0.4))
+    assert evaluate(on, history) == 0.1
+    never = QuantitySpec(name="q", column="THETA", op="crossing", level=1.0)
+    assert np.isnan(evaluate(never, history))
+
+
+@pytest.mark.parametrize("op, level", [("crossing", None), ("max", 0.0)])
+def test_level_goes_with_crossing_only(op, level):
+    with pytest.raises(ValueError, match="level: required with op 'crossing', and only"):
+        QuantitySpec(name="q", column="THETA", op=op, level=level).validate()

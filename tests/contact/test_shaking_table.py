@@ -23,9 +23,10 @@ def shaking():
 
 
 def test_rocking_follows_the_rigid_block(shaking):
-    assert shaking.status == "completed"
+    """Uplift, rocking about O, the impact on A and rocking about A to 0.158 rad."""
+    assert shaking.status == "completed" and not shaking.warnings
     graded = [c for c in shaking.checks if c["passed"] is not None]
-    assert len(graded) == 5
+    assert len(graded) == 9
     assert all(c["passed"] for c in graded), rc.format_table("sdnv105d_shaking", graded)
 
 
@@ -41,30 +42,45 @@ def test_the_block_stands_until_the_uplift_acceleration():
 
 
 def test_table_work_closes_the_energy_balance(shaking):
+    """The table's work is in the balance: before the impact the residual is theta = 0.6's
+    dissipation of the table's work (measured 8.8e-3 J of 26.8 J); the impact's elastic
+    ringing, damped by the scheme, adds 0.22 J (0.84 % of the 26.8 J it lands with)."""
     h = shaking.history
-    work = np.asarray(h["ETABLE"])
-    assert work[-1] == pytest.approx(19.45, rel=0.01)  # kinetic + potential gained
+    t, work = np.asarray(h["time"]), np.asarray(h["ETABLE"])
+    residual = np.asarray(h["ENERGY_RESIDUAL"])
+    before = t < 0.3183
+    assert work[before][-1] == pytest.approx(26.8, rel=0.01)  # kinetic + potential gained
+    assert np.max(np.abs(residual[before])) < 1e-3 * work[before][-1]
     energy = shaking.extra["energy"]
-    # theta = 0.6 dissipates a little of the work (6.4 mJ of 19.45 J by 0.3 s)
-    assert abs(energy["residual_max_abs"]) < 1e-3 * work[-1]
-    assert energy["ETOT_rise_relative"] == 0.0 and not shaking.warnings
+    assert energy["residual_max_abs"] < 0.01 * np.max(h["EKIN_BLOCK"])
+    assert energy["ETOT_rise_relative"] == 0.0  # nothing beyond the table's work
 
 
 def test_references_are_the_rigid_solution():
     """The case file's references come from the rigid-block solver with its table motion."""
     rigid = rc.run(rc.load_case("sdnv105_rigid", {
-        "preload.tilt": 0.0, "time.end": 0.3, "time.step": 1e-5, "rigid.level": "nonlinear",
+        "preload.tilt": 0.0, "time.end": 0.6, "time.step": 1e-5, "rigid.level": "nonlinear",
         "loading.table_acceleration_x": SHAKE}), write=False, quiet=True)
-    assert rigid.quantities["uplift.1.time"] == pytest.approx(0.06579254, rel=1e-6)
-    t, theta = np.asarray(rigid.history["time"]), np.asarray(rigid.history["THETA"])
     refs = {r.quantity: r.value for r in rc.load_case("sdnv105d_shaking").reference}
-    assert np.max(theta) == pytest.approx(refs["theta_max"], rel=1e-6)
-    assert t[np.argmax(theta)] == pytest.approx(refs["theta_max_time"], abs=1e-5)
-    assert theta[-1] == pytest.approx(refs["theta_end"], rel=1e-8)
-    rn, rx = np.asarray(rigid.history["RN_O"]), np.asarray(rigid.history["RX_O"])
-    window = (t >= 0.07) & (t <= 0.3 + 1e-12)
-    assert np.max(rn[window]) == pytest.approx(refs["rn_max_O"], rel=1e-6)
-    assert np.min(rx[window]) == pytest.approx(refs["rx_min_O"], rel=1e-6)
+    assert rigid.quantities["uplift.1.time"] == pytest.approx(0.06579254, rel=1e-6)
+    (impact,) = rigid.collisions
+    assert impact["corner"] == "A"
+    assert impact["time"] == pytest.approx(refs["impact_time"], rel=1e-8)
+    t, theta = np.asarray(rigid.history["time"]), np.asarray(rigid.history["THETA"])
+    first, second = t <= 0.3, t >= 0.3
+    assert np.max(theta[first]) == pytest.approx(refs["theta_max"], rel=1e-6)
+    assert t[first][np.argmax(theta[first])] == pytest.approx(refs["theta_max_time"], abs=1e-5)
+    assert np.min(theta[second]) == pytest.approx(refs["theta_min"], rel=1e-6)
+    assert t[second][np.argmin(theta[second])] == pytest.approx(refs["theta_min_time"],
+                                                                abs=1e-5)
+    assert np.interp(0.3, t, theta) == pytest.approx(refs["theta_at_300ms"], rel=1e-8)
+    assert theta[-1] == pytest.approx(refs["theta_at_600ms"], rel=1e-8)
+    h = rigid.history
+    on_O, on_A = (t >= 0.07) & (t <= 0.3 + 1e-12), (t >= 0.33) & (t <= 0.6 + 1e-12)
+    assert np.max(h["RN_O"][on_O]) == pytest.approx(refs["rn_max_O"], rel=1e-6)
+    assert np.min(h["RX_O"][on_O]) == pytest.approx(refs["rx_min_O"], rel=1e-6)
+    assert np.max(h["RN_A"][on_A]) == pytest.approx(refs["rn_max_A"], rel=1e-6)
+    assert np.max(h["RX_A"][on_A]) == pytest.approx(refs["rx_max_A"], rel=1e-6)
 
 
 def test_a_still_table_adds_no_column():

@@ -94,6 +94,14 @@ def test_quantity_specs_give_points_segments_and_lines():
     assert markers["DY_A:vline"].time == 0.02
 
 
+def test_a_crossing_is_a_point_on_its_level():
+    specs = [{"name": "impact_time", "column": "THETA", "op": "crossing", "level": 0.0,
+              "time": None, "window": [0.1, 0.6]}]
+    (marker,) = quantity_markers([check("impact_time", 0.31838, "analytic rigid")], specs,
+                                 ["THETA"])
+    assert (marker.shape, marker.time, marker.value) == ("point", 0.31838, 0.0)
+
+
 def test_prefixed_collisions_of_other_solutions_are_references_too():
     """A run that also computes the closed form checks closed_form.collision.k.*."""
     checks = [check("closed_form.collision.1.time", 0.05441, "analytic rigid, closed form"),

@@ -200,6 +200,10 @@ class SolverSpec:
     stol: float = param(1e-12, check=POSITIVE, doc="Newton update relative to the unknown")
     max_iterations: int = param(25, check=POSITIVE)
     max_halvings: int = param(5, check=NONNEGATIVE, doc="halvings of a failed step")
+    stagnation_rtol: float = param(
+        1e-6, check=in_range(0.0, 1.0),
+        doc="last resort after the last halving: Newton iterations that stalled below this "
+            "fraction of the step's first residual are accepted, and a warning names the step")
     linear_solver: Literal["mumps", "superlu_dist", "petsc"] = param(
         "mumps", doc="LU package ('petsc' is serial only)")
 

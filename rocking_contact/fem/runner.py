@@ -100,7 +100,7 @@ def newton_options(case: BlockCase) -> NewtonOptions:
     """Newton settings from ``[solver]``."""
     s = case.solver
     return NewtonOptions(rtol=s.rtol, atol=s.atol, stol=s.stol, max_iterations=s.max_iterations,
-                         linear_solver=s.linear_solver)
+                         stagnation_rtol=s.stagnation_rtol, linear_solver=s.linear_solver)
 
 
 class _Output:

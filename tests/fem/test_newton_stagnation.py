@@ -5,6 +5,8 @@ import numpy as np
 from mpi4py import MPI
 from petsc4py import PETSc
 
+import rocking_contact as rc
+from rocking_contact.fem.runner import newton_options
 from rocking_contact.solvers.newton import NewtonOptions, NewtonSolver
 
 
@@ -77,3 +79,9 @@ def test_the_arming_lasts_one_solve():
         reports.append(solver.solve(x))
     solver.destroy()
     assert [r.converged for r in reports] == [True, False]
+
+
+def test_the_case_file_sets_the_bound():
+    assert newton_options(rc.load_case("sdnv105d")).stagnation_rtol == 1e-6
+    case = rc.load_case("sdnv105d", {"solver.stagnation_rtol": 0.0})  # 0: never accept
+    assert newton_options(case).stagnation_rtol == 0.0

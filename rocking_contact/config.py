@@ -187,13 +187,17 @@ def build[T](cls: type[T], data: Mapping[str, Any], *, file: str, prefix: str = 
     """Build the dataclass ``cls`` from parsed TOML ``data``, validating every value.
 
     Unknown keys, missing required keys, wrong types and failed constraints raise
-    :class:`CaseError`. After construction, a ``validate(self)`` method on the class (if any)
-    is called for cross-field rules; it raises ``ValueError("key: problem")`` with a key
-    relative to ``prefix``.
+    :class:`CaseError`; a key the class lists in ``MOVED = {key: "its new dotted key"}`` is
+    refused with where it went. After construction, a ``validate(self)`` method on the class
+    (if any) is called for cross-field rules; it raises ``ValueError("key: problem")`` with a
+    key relative to ``prefix``.
     """
     hints = typing.get_type_hints(cls)
     fields = {f.name: f for f in dataclasses.fields(cls)}  # type: ignore[arg-type]
+    moved = getattr(cls, "MOVED", {})
     for key in data:
+        if key in moved:
+            raise CaseError(file, _join(prefix, key), f"moved: set {moved[key]} instead")
         if key not in fields:
             allowed = ", ".join(fields)
             raise CaseError(file, _join(prefix, key), f"unknown key (allowed: {allowed})")

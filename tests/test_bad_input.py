@@ -135,6 +135,14 @@ def test_springs_under_a_table_treatment_are_refused(capsys, tmp_path):
         "contact.treatment = 'lagrange'", "allowed: leave it out, or treatment 'penalty'"])
 
 
+def test_a_moved_key_says_where_it_went(capsys, tmp_path):
+    """The table accelerations of the rigid block moved from [rigid] to [loading]."""
+    code = main(["rigid", "--out", str(tmp_path), "--set", "rigid.table_acceleration_y.type=sine"])
+    assert_one_line_error(capsys, code, [
+        "sdnv105_rigid.toml (with --set): rigid.table_acceleration_y: moved: set "
+        "loading.table_acceleration_y instead"])
+
+
 def test_unknown_case_name(capsys):
     assert_one_line_error(capsys, main(["run", "sdnd999"]), ["sdnd999", "shipped:"])
 

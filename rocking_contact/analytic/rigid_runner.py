@@ -30,7 +30,7 @@ import math
 import time
 from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass, replace
-from typing import Any, Literal
+from typing import Any, ClassVar, Literal
 
 import numpy as np
 
@@ -69,6 +69,9 @@ IMPACT_FIELDS = ("time", "kinetic_energy", "kinetic_energy_after", "energy_ratio
 class RigidOptions:
     """``[rigid]``: the rigid-block solution (the table accelerations are ``[loading]``'s,
     as for the FEM cases)."""
+
+    MOVED: ClassVar = {f"table_acceleration_{c}": f"loading.table_acceleration_{c}"
+                       for c in "xy"}
 
     level: Level = param("nonlinear", doc="level of the collisions list, the unprefixed "
                          "quantities and the history: closed_form, linearised, nonlinear")

@@ -21,6 +21,7 @@ collision, for the costly meshes (0.01 m, to 0.2 s: A at 2.5e-6 s ~8 min, D at 1
 from __future__ import annotations
 
 import argparse
+from dataclasses import asdict
 
 from sdnv105_contact import run
 
@@ -49,10 +50,10 @@ def overrides(name: str, h: float) -> dict:
         return {"time.refine.step": h,
                 "time.window": [{"start": 0.0, "end": 0.0025, "step": h, "alpha": -0.1}]}
     if name == "b":
-        windows = rc.load_case("sdnv105b").time.window
-        return {"time.refine.step": h, "time.window": [
-            {"start": w.start, "end": w.end, "step": w.step if k == 0 else h, "alpha": w.alpha}
-            for k, w in enumerate(windows)]}
+        windows = [{k: v for k, v in asdict(w).items() if v is not None}
+                   for w in rc.load_case("sdnv105b").time.window]
+        return {"time.refine.step": h,
+                "time.window": [w if k == 0 else {**w, "step": h} for k, w in enumerate(windows)]}
     return {"time.step": h}
 
 

@@ -23,10 +23,14 @@ pinned in x to where it started (docs/contact.md, "B").
 The springs are a :class:`~rocking_contact.solvers.step.Contribution`: their forces and
 consistent tangents enter the step equation solved by the SNES,
 
-    R(x) -= F(u1(x), v1(x)),     J -= dF/du u1.x + dF/dv v1.x,
+    R(x) -= w1 F(u1(x), v1(x)) + w0 F_n,     J -= w1 (dF/du u1.x + dF/dv v1.x),
 
 with ``u1``, ``v1`` the end-of-step displacement and velocity of the node (3-vectors, z
-zero). The state row of a spring is evaluated at every residual into a trial row and
+zero) and ``w1``, ``w0`` the stage's weights of the body's forces (1 and 0 but for the HHT
+scheme, which weights every force of the step equation alike, as the discrete module and
+Code_Aster's MODI_EQUI='OUI' do).
+
+The state row of a spring is evaluated at every residual into a trial row and
 committed when the step is accepted; after a few residual evaluations of a step the
 friction branch (stick or slip, and the slip direction) is frozen, as the discrete
 integrators do (:data:`rocking_contact.discrete.integrators.FREEZE_BRANCH_AFTER`), so that
@@ -197,13 +201,15 @@ class PenaltySprings:
         forces.destroy()
 
     def add_residual(self, problem: StepProblem, x: PETSc.Vec, r: PETSc.Vec) -> None:
-        """Evaluate every spring at the end of the step; ``r -= F`` on owned rows."""
+        """Evaluate every spring at the end of the step; ``r -= w1 F + w0 F_n`` on owned rows."""
         if self._idle:
             return
         if self._calls == FREEZE_BRANCH_AFTER:
             self._freeze_branches()
         self._calls += 1
         d, dv = self._end_state(problem, x)
+        s = problem.stage
+        assert s is not None
         F = np.empty(3)
         Jd, Jv = np.empty((3, 3)), np.empty((3, 3))
         for j in range(len(self.names)):
@@ -213,7 +219,8 @@ class PenaltySprings:
             self._Jd[j], self._Jv[j] = Jd, Jv
             mine = self._local[j]
             if mine[0] >= 0:
-                r.array[mine] -= F[:2]
+                # weighted as the body's forces: HHT takes (1 + alpha) F1 - alpha F0
+                r.array[mine] -= s.w1 * F[:2] + s.w0 * self.force[j, :2]
 
     def _force(self, j: int, d: np.ndarray, dv: np.ndarray, F: np.ndarray, Jd: np.ndarray,
                Jv: np.ndarray) -> bool:
@@ -310,7 +317,7 @@ class PenaltySprings:
         return "spring status kept from the step's start"
 
     def add_jacobian(self, problem: StepProblem, x: PETSc.Vec, jac: PETSc.Mat) -> None:
-        """``J -= dF/du u1.x + dF/dv v1.x`` on owned rows (from the last residual)."""
+        """``J -= w1 (dF/du u1.x + dF/dv v1.x)`` on owned rows (from the last residual)."""
         if self._idle:
             jac.assemble()
             return
@@ -319,7 +326,7 @@ class PenaltySprings:
         for j in range(len(self.names)):
             if self._local[j, 0] < 0:
                 continue
-            block = -(self._Jd[j, :2, :2] * s.u.x + self._Jv[j, :2, :2] * s.v.x)
+            block = -s.w1 * (self._Jd[j, :2, :2] * s.u.x + self._Jv[j, :2, :2] * s.v.x)
             jac.setValues(self._global[j], self._global[j], block.ravel(),
                           addv=PETSc.InsertMode.ADD_VALUES)
         jac.assemble()

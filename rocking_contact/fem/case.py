@@ -10,7 +10,7 @@ Shared sections (read the same way by the rigid-body reference solver):
 - ``[initial]``: ``state = "preload"`` (static gravity, then the tilt, then release at
   ``time.start`` with zero velocity) or ``"rest"`` (undeformed, with a uniform velocity);
 - ``[time]``: ``start``, ``end``, ``step`` and ``[[time.window]]`` (``start``, ``end``,
-  ``step``, optional ``alpha``) where the step (and the scheme's alpha) differ;
+  ``step``, optional ``alpha`` and ``scheme``) where the step (and the scheme) differ;
 - ``[scheme]``: ``type = "newmark"`` (``beta``, ``gamma``), ``"alpha_newmark"`` (Code_Aster
   HHT with MODI_EQUI='NON', ``alpha``), ``"hht"`` (``alpha``) or ``"theta"`` (``theta``);
 - ``[solver]``: Newton tolerances, halvings, linear solver;
@@ -55,6 +55,8 @@ from rocking_contact.time.schemes import (
 
 Component = Literal["DX", "DY"]
 ALPHA_RANGE = in_range(-1.0 / 3.0, 0.0)
+AlphaScheme = Literal["alpha_newmark", "hht"]
+ALPHA_SCHEMES = ("alpha_newmark", "hht")
 
 
 @dataclass(kw_only=True)
@@ -79,13 +81,21 @@ class Initial:
 
 @dataclass(kw_only=True)
 class Window:
-    """A ``[[time.window]]``: a span with its own step (and scheme alpha)."""
+    """A ``[[time.window]]``: a span with its own step (and scheme alpha, or scheme).
+
+    ``scheme`` switches between the two alpha schemes inside the window, as Code_Aster's
+    MODI_EQUI does per DYNA_NON_LINE call: SDNV105 B takes its last three collision windows
+    with the true HHT scheme and the others with the alpha-modified Newmark scheme.
+    """
 
     start: float = param(unit="s", check=FINITE)
     end: float = param(unit="s", check=FINITE)
     step: float = param(unit="s", check=POSITIVE)
     alpha: float | None = param(None, check=ALPHA_RANGE,
                                 doc="alpha of alpha_newmark / hht inside the window")
+    scheme: AlphaScheme | None = param(
+        None, doc="alpha_newmark (MODI_EQUI='NON') or hht (MODI_EQUI='OUI') inside the "
+                  "window; default: scheme.type")
 
     def validate(self) -> None:
         if self.end <= self.start:
@@ -179,14 +189,16 @@ class SchemeSpec:
     VARIANTS: ClassVar = {"type": {"newmark": ("beta", "gamma"), "alpha_newmark": ("alpha",),
                                    "hht": ("alpha",), "theta": ("theta",)}}
 
-    def scheme(self, alpha: float | None = None) -> Scheme:
-        """The scheme object; ``alpha`` overrides the section's (a window's alpha)."""
+    def scheme(self, alpha: float | None = None, kind: str | None = None) -> Scheme:
+        """The scheme object; ``alpha`` and ``kind`` override the section's alpha and type
+        (a window's)."""
         a = self.alpha if alpha is None else alpha
-        if self.type == "newmark":
+        kind = self.type if kind is None else kind
+        if kind == "newmark":
             return Newmark(self.beta, self.gamma)
-        if self.type == "alpha_newmark":
+        if kind == "alpha_newmark":
             return alpha_modified_newmark(a)
-        if self.type == "hht":
+        if kind == "hht":
             return HHT(a)
         return Theta(self.theta)
 
@@ -263,14 +275,16 @@ class BlockCase(BlockModel, CaseFile):
             if not c.components:
                 raise ValueError(f"constraint[{i}].components: empty (allowed: DX, DY)")
         check_against_model(self, points, curve_names(self.mesh))
-        alphas = [(f"time.window[{i}].alpha", w.alpha) for i, w in enumerate(self.time.window)]
+        # keys that only an alpha scheme reads, with their values
+        alpha_keys = [(f"time.window[{i}].{key}", getattr(w, key))
+                      for i, w in enumerate(self.time.window) for key in ("alpha", "scheme")]
         refine = self.time.refine
         if refine is not None and refine.enabled:
             if self.scheme.type == "theta":
                 raise ValueError("time.refine: the theta scheme's velocity-level contact takes "
                                  "contact changes in any step (set time.refine.enabled = false)")
-            alphas.append(("time.refine.alpha", refine.alpha))
-        for key, alpha in alphas:
-            if alpha is not None and self.scheme.type not in ("alpha_newmark", "hht"):
+            alpha_keys.append(("time.refine.alpha", refine.alpha))
+        for key, value in alpha_keys:
+            if value is not None and self.scheme.type not in ALPHA_SCHEMES:
                 raise ValueError(f"{key}: only for scheme.type 'alpha_newmark' or 'hht', "
                                  f"not {self.scheme.type!r}")

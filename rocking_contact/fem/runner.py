@@ -82,8 +82,8 @@ def time_steps(case: BlockCase) -> Iterator[tuple[float, Scheme]]:
     t = case.time
     windows = [(w.start, w.end, w.step) for w in t.window]
     for seg in segments(t.start, t.end, t.step, windows):
-        alpha = None if seg.window is None else t.window[seg.window].alpha
-        scheme = case.scheme.scheme(alpha)
+        w = None if seg.window is None else t.window[seg.window]
+        scheme = case.scheme.scheme() if w is None else case.scheme.scheme(w.alpha, w.scheme)
         for t1 in seg.times():
             yield float(t1), scheme
 

@@ -61,4 +61,8 @@ def test_shipped_defaults_are_code_asters_runs(name):
     assert case.time.start == 0.0 and case.time.end == 0.33
     small = 2.5e-5 if name == "sdnv105b" else 1e-5
     assert all(w.step == small for w in case.time.window) and len(case.time.window) == 6
+    # Code_Aster's MODI_EQUI per window: 'OUI' (true HHT) in B's collision windows 3 to 5
+    hht = [None] * 3 + ["hht"] * 3 if name == "sdnv105b" else [None] * 6
+    assert case.scheme.type == "alpha_newmark"
+    assert [w.scheme for w in case.time.window] == hht
     assert case.contact.mu == 0.9 and case.initial.state == "preload"

@@ -11,6 +11,7 @@ import rocking_contact as rc
 from rocking_contact.config import CaseError
 from rocking_contact.fem import runner
 from rocking_contact.results import SolverFailure, read_history_csv
+from rocking_contact.time.schemes import HHT, Newmark
 
 BLOCK_CASES = ["sdnv105_preload", "sdnv105_preload_small_strain"]
 
@@ -63,14 +64,17 @@ def test_linear_steps_reuse_the_factorisation():
     assert result.timing["jacobian_builds"] == 3
 
 
-def test_windows_change_the_step_and_alpha():
+def test_windows_change_the_step_alpha_and_scheme():
     case = rc.load_case("sdnv105_preload", {
         "scheme.type": "alpha_newmark", "scheme.alpha": 0.0, "time.end": 0.01,
-        "time.window": [{"start": 0.0, "end": 0.0025, "step": 2.5e-4, "alpha": -0.1}]})
+        "time.window": [{"start": 0.0, "end": 0.0025, "step": 2.5e-4, "alpha": -0.1},
+                        {"start": 0.005, "end": 0.0075, "step": 2.5e-3, "alpha": -0.2,
+                         "scheme": "hht"}]})
     steps = list(runner.time_steps(case))
     assert len(steps) == 10 + 3
     assert math.isclose(steps[9][0], 0.0025) and steps[-1][0] == 0.01
     assert steps[0][1].gamma == pytest.approx(0.6) and steps[-1][1].gamma == 0.5
+    assert steps[10][1] == Newmark(0.25, 0.5, name="alpha_newmark") and steps[11][1] == HHT(-0.2)
 
 
 def test_failed_step_is_halved_then_succeeds():

@@ -364,9 +364,9 @@ class QuantitySpec:
     ``window`` of a column whose sample at the end of each step is that step's mean value,
     held over the step: an impulse over the step divided by the step, as the reactions of
     the theta-scheme's contact), ``final`` (last value), ``crossing`` (the first instant in
-    ``window`` at which the column reaches ``level``, either way, interpolated linearly
-    between the two samples around it; an impact instant, an uplift: better conditioned
-    than the instant of a flat extremum).
+    ``window`` at which the column reaches ``level`` in ``direction``, interpolated
+    linearly between the two samples around it; an impact instant, an uplift: better
+    conditioned than the instant of a flat extremum).
 
     ``bounds`` says whether the samples on the window's ends belong to it: ``closed`` (they
     do, to round-off) or ``open`` (they do not: ``t0 < t < t1``, the strict filter of
@@ -381,6 +381,9 @@ class QuantitySpec:
     time: float | None = param(None, unit="s")
     level: float | None = param(None, check=FINITE,
                                 doc="value whose crossing op 'crossing' finds (the column's unit)")
+    direction: Literal["either", "up", "down"] | None = param(
+        None, doc="op 'crossing': reaching the level from below (up), from above (down) or "
+                  "either way (the default)")
     window: tuple[float, float] | None = param(None, unit="s")
     bounds: Literal["closed", "open"] = param(
         "closed", doc="whether samples on the window's ends count")
@@ -391,6 +394,8 @@ class QuantitySpec:
         if (self.op == "crossing") != (self.level is not None):
             raise ValueError("level: required with op 'crossing', and only with it "
                              f"(got op '{self.op}')")
+        if self.direction is not None and self.op != "crossing":
+            raise ValueError(f"direction: only with op 'crossing' (got op '{self.op}')")
         if self.window is not None and self.window[1] <= self.window[0]:
             raise ValueError(f"window: end {self.window[1]} is not after start {self.window[0]}")
         if self.bounds == "open" and (self.window is None

@@ -72,15 +72,23 @@ def evaluate(spec: QuantitySpec, history: Mapping[str, np.ndarray]) -> float:
         return float(np.trapezoid(yw, tw))
     if spec.op == "crossing":
         assert spec.level is not None
-        return _crossing(tw, yw - spec.level)
+        return _crossing(tw, yw - spec.level, spec.direction or "either")
     raise ValueError(spec.op)
 
 
-def _crossing(t: np.ndarray, d: np.ndarray) -> float:
-    """First instant at which ``d`` reaches 0 (linear between samples); NaN if never."""
-    if d[0] == 0.0:
+def _crossing(t: np.ndarray, d: np.ndarray, direction: str) -> float:
+    """First instant at which ``d`` reaches 0 (linear between samples) from below
+    (``"up"``), from above (``"down"``) or ``"either"`` way; NaN if never. A first sample on
+    0 is the instant only either way: from which side it came is not known."""
+    if direction == "either" and d[0] == 0.0:
         return float(t[0])
-    reached = np.flatnonzero(np.sign(d[1:]) != np.sign(d[:-1]))
+    if direction == "up":
+        hit = (d[:-1] < 0.0) & (d[1:] >= 0.0)
+    elif direction == "down":
+        hit = (d[:-1] > 0.0) & (d[1:] <= 0.0)
+    else:
+        hit = np.sign(d[1:]) != np.sign(d[:-1])
+    reached = np.flatnonzero(hit)
     if not len(reached):
         return math.nan
     k = int(reached[0])

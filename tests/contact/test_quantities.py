@@ -75,7 +75,32 @@ def test_crossing_is_the_first_interpolated_instant_at_the_level():
     assert np.isnan(evaluate(never, history))
 
 
+def test_a_crossing_may_ask_for_its_direction():
+    t = np.array([0.0, 0.1, 0.2, 0.3, 0.4])
+    history = {"time": t, "THETA": np.array([0.0, 0.02, 0.01, -0.03, 0.01])}
+
+    def at(level, direction, window=None):
+        return evaluate(QuantitySpec(name="q", column="THETA", op="crossing", level=level,
+                                     direction=direction, window=window), history)
+
+    # level 0.005: up between 0 and 0.1, down between 0.2 and 0.3, up between 0.3 and 0.4
+    assert at(0.005, "up") == pytest.approx(0.1 * 0.005 / 0.02, rel=1e-12)
+    assert at(0.005, "either") == at(0.005, "up")
+    assert at(0.005, "down") == pytest.approx(0.2 + 0.1 * 0.005 / 0.04, rel=1e-12)
+    assert at(0.005, "up", (0.1, 0.4)) == pytest.approx(0.3 + 0.1 * 0.035 / 0.04, rel=1e-12)
+    # a first sample on the level counts either way only; the rise from it is no crossing
+    assert at(0.0, "either") == 0.0
+    assert at(0.0, "down") == pytest.approx(0.2 + 0.1 * 0.01 / 0.04, rel=1e-12)
+    assert at(0.0, "up") == pytest.approx(0.3 + 0.1 * 0.03 / 0.04, rel=1e-12)
+    assert np.isnan(at(-0.05, "down"))
+
+
 @pytest.mark.parametrize("op, level", [("crossing", None), ("max", 0.0)])
 def test_level_goes_with_crossing_only(op, level):
     with pytest.raises(ValueError, match="level: required with op 'crossing', and only"):
         QuantitySpec(name="q", column="THETA", op=op, level=level).validate()
+
+
+def test_direction_goes_with_crossing_only():
+    with pytest.raises(ValueError, match="direction: only with op 'crossing'"):
+        QuantitySpec(name="q", column="THETA", op="max", direction="up").validate()

@@ -29,7 +29,7 @@ from __future__ import annotations
 
 from collections import defaultdict
 from dataclasses import dataclass
-from typing import ClassVar, Literal
+from typing import ClassVar, Literal, get_args
 
 from rocking_contact.block import BlockModel
 from rocking_contact.config import (
@@ -56,7 +56,7 @@ from rocking_contact.time.schemes import (
 Component = Literal["DX", "DY"]
 ALPHA_RANGE = in_range(-1.0 / 3.0, 0.0)
 AlphaScheme = Literal["alpha_newmark", "hht"]
-ALPHA_SCHEMES = ("alpha_newmark", "hht")
+ALPHA_SCHEMES = get_args(AlphaScheme)
 
 
 @dataclass(kw_only=True)

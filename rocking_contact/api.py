@@ -11,6 +11,7 @@ Example::
 from __future__ import annotations
 
 import inspect
+import os
 import sys
 import time
 from pathlib import Path
@@ -18,9 +19,11 @@ from typing import Any
 
 from rocking_contact import interrupt, results
 from rocking_contact.config import (
+    CASE_FOLDER,
     CaseError,
     as_dict,
     build,
+    case_dir,
     file_case,
     kind_runner,
     load_case,
@@ -113,7 +116,7 @@ def run(
                         enabled=not quiet and mpi_rank() == 0)
     out_dir = Path(out) if out is not None else default_out_dir(case)
     if write:
-        _check_out_dir(out_dir)
+        check_out_dir(out_dir)
     t0 = time.perf_counter()
     # A Ctrl-C while the results are written would leave them half written: the request
     # is deferred through the writing too (a second Ctrl-C still aborts at once).
@@ -151,17 +154,28 @@ def _check_again(case: Any) -> None:
     """Validate the case as loading does: a value changed on the loaded object
     (``case.time.step = -1``) gets the same one-line :class:`CaseError` as in a file."""
     source = getattr(case, "source_file", None) or case.case.name
-    build(type(case), as_dict(case), file=f"{source} (changed after loading)")
+    folder = CASE_FOLDER.set(case_dir(case))
+    try:
+        build(type(case), as_dict(case), file=f"{source} (changed after loading)")
+    finally:
+        CASE_FOLDER.reset(folder)
     unread = unread_after_loading(case)
     if unread is not None:
         raise CaseError(f"{source} (changed after loading)", *unread)
 
 
-def _check_out_dir(out_dir: Path) -> None:
-    """Refuse, before the run, a results directory that cannot be one."""
+def check_out_dir(out_dir: Path) -> None:
+    """Refuse, before the run, a results directory that cannot be one; create it."""
+    allowed = "allowed: a writable directory, created if missing"
     for parent in (out_dir, *out_dir.parents):
         if parent.exists():
             if not parent.is_dir():
-                raise CaseError("--out", "", f"{parent} is a file, not a directory "
-                                "(allowed: a directory, created if missing)")
+                raise CaseError("--out", "", f"{parent} is a file, not a directory ({allowed})")
             break
+    try:
+        out_dir.mkdir(parents=True, exist_ok=True)
+    except OSError as exc:
+        raise CaseError("--out", "", f"cannot create {out_dir}: {exc.strerror} ({allowed})"
+                        ) from None
+    if not os.access(out_dir, os.W_OK | os.X_OK):
+        raise CaseError("--out", "", f"{out_dir} is not writable ({allowed})")

@@ -106,6 +106,7 @@ def _cmd_list() -> int:
 def _cmd_keys(args: argparse.Namespace) -> int:
     from rocking_contact.config import (
         KINDS,
+        case_kind,
         kind_schema,
         read_case_data,
         resolve_case_path,
@@ -114,7 +115,8 @@ def _cmd_keys(args: argparse.Namespace) -> int:
 
     kind = args.case
     if kind not in KINDS:
-        kind = read_case_data(resolve_case_path(args.case)).get("case", {}).get("kind", "")
+        path = resolve_case_path(args.case)
+        kind = case_kind(read_case_data(path), str(path))
     rows = schema_doc(kind_schema(kind, args.case))
     width = max(len(r[0]) for r in rows)
     print(f"case-file keys of kind {kind!r} (override any with --set KEY=VALUE); "
@@ -162,12 +164,18 @@ def _cmd_run(args: argparse.Namespace) -> int:
 
 def _cmd_validate(args: argparse.Namespace) -> int:
     import rocking_contact as rc
-    from rocking_contact.api import mpi_rank
-    from rocking_contact.config import CaseError, physics_changes, shipped_cases
+    from rocking_contact.api import check_out_dir, mpi_rank
+    from rocking_contact.config import (
+        CaseError,
+        grading_changes,
+        physics_changes,
+        shipped_cases,
+    )
     from rocking_contact.results import Interrupted, SolverFailure
 
     names = args.cases or list(shipped_cases())
     cases = [rc.load_case(name, args.overrides) for name in names]  # all inputs checked first
+    check_out_dir(args.out)
     for case in cases:
         changed = physics_changes(case)
         if changed:
@@ -176,6 +184,13 @@ def _cmd_validate(args: argparse.Namespace) -> int:
                             "keys of the method (time, scheme, solver, mesh, kinematics, ...: "
                             "rocking_contact.config.METHOD_KEYS); run shows other physics "
                             "next to the references")
+        changed = grading_changes(case)
+        if changed:
+            raise CaseError(f"{case.source_file} (with --set)", changed[0],
+                            "changes what the case is graded on (its references, quantities "
+                            "and collision or impact measures: rocking_contact.config."
+                            "GRADING_KEYS); validate grades with the case file's, run shows "
+                            "the checks with yours")
     failed: list[str] = []
     for i, case in enumerate(cases):
         try:

@@ -25,9 +25,14 @@ import tomllib
 import types
 import typing
 from collections.abc import Callable, Iterable, Mapping
+from contextvars import ContextVar
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any, Literal
+
+#: The folder a case file's relative paths (CSV records) start from, while the case is built:
+#: a ``validate`` that reads such a file finds it here (None: the current directory).
+CASE_FOLDER: ContextVar[Path | None] = ContextVar("case_folder", default=None)
 
 
 class CaseError(ValueError):
@@ -313,7 +318,9 @@ def apply_overrides(data: dict[str, Any], overrides: Mapping[str, Any] | list[st
 
 def _index(items: list[Any], part: str, where: str) -> int:
     if not part.isdigit() or int(part) >= len(items):
-        raise CaseError("--set", where, f"expected an index 0..{len(items) - 1}")
+        have = f"an index 0..{len(items) - 1}" if items else "none: the list is empty"
+        raise CaseError("--set", where, f"got index {part!r}, allowed: {have} (set the whole "
+                                        "list to add items)")
     return int(part)
 
 
@@ -389,8 +396,9 @@ class QuantitySpec:
         "closed", doc="whether samples on the window's ends count")
 
     def validate(self) -> None:
-        if self.op == "at" and self.time is None:
-            raise ValueError("time: required when op = 'at'")
+        if (self.op == "at") != (self.time is not None):
+            raise ValueError("time: required with op 'at', and only with it "
+                             f"(got op '{self.op}')")
         if (self.op == "crossing") != (self.level is not None):
             raise ValueError("level: required with op 'crossing', and only with it "
                              f"(got op '{self.op}')")
@@ -513,10 +521,19 @@ def resolve_case_path(case: str | Path) -> Path:
                                    "variants: rocking-contact list)")
 
 
-def _check_kind(kind: str, file: str) -> tuple[str, str]:
-    if kind not in KINDS:
-        raise CaseError(file, "case.kind", f"got {kind!r}, allowed: {', '.join(KINDS)}")
+def _check_kind(kind: Any, file: str) -> tuple[str, str]:
+    if not isinstance(kind, str) or kind not in KINDS:
+        raise CaseError(file, "case.kind", f"got {_describe(kind)}, allowed: {', '.join(KINDS)}")
     return KINDS[kind]
+
+
+def case_kind(data: Mapping[str, Any], file: str) -> str:
+    """The checked ``case.kind`` of parsed case data (one of :data:`KINDS`)."""
+    info = data.get("case")
+    if not isinstance(info, Mapping) or "kind" not in info:
+        raise CaseError(file, "case.kind", f"missing (allowed: {', '.join(KINDS)})")
+    _check_kind(info["kind"], file)
+    return info["kind"]
 
 
 def kind_schema(kind: str, file: str = "") -> type:
@@ -636,14 +653,14 @@ def load_case(
             [text.partition("=")[0] for text in overrides]
         for key in keys:  # an overridden key is the loaded case's, even if a parent had it
             origins[tuple(key_path(key))] = (path,)
+    folder = CASE_FOLDER.set(path.parent)
     try:
-        info = data.get("case")
-        if not isinstance(info, Mapping) or "kind" not in info:
-            raise CaseError(str(path), "case.kind", f"missing (allowed: {', '.join(KINDS)})")
-        obj = build(kind_schema(info["kind"]), data, file=str(path))
+        obj = build(kind_schema(case_kind(data, str(path))), data, file=str(path))
     except CaseError as exc:  # name the file that holds the key, and say --set took part
         file = origin_file(exc.key, path, origins) + (f" (with {given})" if overrides else "")
         raise CaseError(file, exc.key, exc.problem) from None
+    finally:
+        CASE_FOLDER.reset(folder)
     layer = _layers(origins, keys if overrides else ())
     unread = _unread_settings(obj, layer)
     if unread is not None:
@@ -783,15 +800,31 @@ def file_case(case: Any) -> Any | None:
     return load_case(source)
 
 
-def physics_changes(case: Any, base: Any | None = None) -> list[str]:
-    """Dotted keys whose values in ``case`` differ from its case file's (``base``, loaded
-    if not given), outside :data:`METHOD_KEYS` (by ``--set``, an override dict or an
-    attribute set after loading): the case's references no longer describe the run."""
+#: Keys that say what a case is graded on: its references, the quantities they compare
+#: with, how collisions and impacts are measured. Method keys, but ``validate`` grades with
+#: the case file's.
+GRADING_KEYS = (("reference",), ("quantity",), ("collisions", "windows"),
+                ("collisions", "column"), ("impacts",))
+
+
+def _changes(case: Any, base: Any | None) -> list[tuple[str, ...]]:
+    """Key paths whose values in ``case`` differ from its case file's (``base``, loaded if
+    not given: ``--set``, an override dict or an attribute set after loading)."""
     base = base if base is not None else file_case(case)
-    if base is None:
-        return []
-    return [".".join(p) for p in _differences(as_dict(base), as_dict(case))
-            if not _is_method_key(p)]
+    return [] if base is None else _differences(as_dict(base), as_dict(case))
+
+
+def physics_changes(case: Any, base: Any | None = None) -> list[str]:
+    """Dotted keys changed from the case file (:func:`_changes`) outside
+    :data:`METHOD_KEYS`: the case's references no longer describe the run."""
+    return [".".join(p) for p in _changes(case, base) if not _is_method_key(p)]
+
+
+def grading_changes(case: Any, base: Any | None = None) -> list[str]:
+    """Dotted keys changed from the case file under :data:`GRADING_KEYS`: the marks or the
+    measures are not the case file's."""
+    return [".".join(p) for p in _changes(case, base)
+            if any(p[:len(k)] == k for k in GRADING_KEYS)]
 
 
 def schema_doc(cls: type, prefix: str = "") -> list[tuple[str, str, str, str]]:

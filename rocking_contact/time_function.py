@@ -6,14 +6,15 @@ of samples (inline or a CSV record).
 
 from __future__ import annotations
 
+import warnings
 from collections.abc import Callable
 from dataclasses import dataclass
 from pathlib import Path
-from typing import Literal
+from typing import ClassVar, Literal
 
 import numpy as np
 
-from rocking_contact.config import FINITE, NONNEGATIVE, param
+from rocking_contact.config import CASE_FOLDER, FINITE, NONNEGATIVE, param
 
 
 @dataclass(kw_only=True)
@@ -31,26 +32,63 @@ class TimeFunction:
     values: list[float] = param(default_factory=list, check=FINITE)
     path: str = param("", doc="CSV record (t, value), relative to the case file")
 
+    #: the keys each type reads (config.load_case refuses the others)
+    VARIANTS: ClassVar = {"type": {"zero": (), "sine": ("amplitude", "frequency", "phase"),
+                                   "table": ("amplitude", "times", "values", "path")}}
+
     def validate(self) -> None:
-        if self.type == "table":
-            if self.path:
-                return
-            if len(self.times) < 2 or len(self.times) != len(self.values):
-                raise ValueError("times: a table needs >= 2 times and as many values")
-            if any(b <= a for a, b in zip(self.times, self.times[1:])):
-                raise ValueError("times: must increase strictly")
+        if self.type != "table":
+            return
+        if self.path:
+            if self.times or self.values:
+                raise ValueError("times: a table takes times and values, or a path, not both")
+            table_samples(self, CASE_FOLDER.get())  # read now: a bad record is bad input
+            return
+        if len(self.times) < 2 or len(self.times) != len(self.values):
+            raise ValueError("times: a table needs >= 2 times and as many values")
+        _check_increasing("times", np.asarray(self.times))
+
+
+def _check_increasing(key: str, times: np.ndarray) -> None:
+    bad = np.flatnonzero(np.diff(times) <= 0.0)
+    if len(bad):
+        k = int(bad[0])
+        raise ValueError(f"{key}: must increase strictly (got {times[k]:g} then "
+                         f"{times[k + 1]:g})")
 
 
 def table_samples(f: TimeFunction, base: Path | None = None) -> tuple[np.ndarray, np.ndarray]:
     """The ``(times, values)`` of a ``table`` function, before ``amplitude`` is applied.
 
-    A CSV record (``path``, relative to ``base``) is read here, once per call.
+    A CSV record (``path``, relative to ``base``) is read here, once per call, and checked:
+    two columns of finite numbers, at least two rows, times increasing strictly.
+
+    Raises:
+        ValueError: ``"path: <file>: what is wrong"``.
+
     """
-    if f.path:
-        path = Path(f.path) if base is None else base / f.path
-        data = np.loadtxt(path, delimiter=",", ndmin=2)
-        return data[:, 0], data[:, 1]
-    return np.asarray(f.times, dtype=float), np.asarray(f.values, dtype=float)
+    if not f.path:
+        return np.asarray(f.times, dtype=float), np.asarray(f.values, dtype=float)
+    path = Path(f.path) if base is None else base / f.path
+    if not path.is_file():
+        raise ValueError(f"path: {path}: no such file (a CSV record of t, value, relative "
+                         "to the case file)")
+    allowed = "allowed: rows 't, value' of numbers, at least 2, times increasing"
+    try:
+        with warnings.catch_warnings():  # an empty file is reported below, not warned
+            warnings.simplefilter("ignore", UserWarning)
+            data = np.loadtxt(path, delimiter=",", ndmin=2)
+    except ValueError as exc:
+        raise ValueError(f"path: {path}: {exc} ({allowed})") from None
+    if data.size == 0:
+        raise ValueError(f"path: {path}: empty ({allowed})")
+    if data.shape[1] != 2 or data.shape[0] < 2:
+        raise ValueError(f"path: {path}: {data.shape[0]} row(s) of {data.shape[1]} column(s) "
+                         f"({allowed})")
+    if not np.isfinite(data).all():
+        raise ValueError(f"path: {path}: a value is not finite ({allowed})")
+    _check_increasing(f"path: {path}: times", data[:, 0])
+    return data[:, 0], data[:, 1]
 
 
 def time_function_values(f: TimeFunction, t: np.ndarray, base: Path | None = None) -> np.ndarray:

@@ -92,6 +92,9 @@ BAD_FILES = [
     ("a setting its scheme does not read", lambda t: t.replace(
         'scheme = "central_difference"', 'scheme = "central_difference"\nbeta = 0.3'),
      ["solver.beta: 0.3 has no effect with solver.scheme = 'central_difference'"]),
+    ("a kind that is no string", lambda t: t.replace('kind = "discrete"', 'kind = ["discrete"]'),
+     ["case.kind: got ['discrete'], allowed: discrete"]),
+    ("no [case] table", lambda t: t.replace("[case]", "[cases]"), ["case.kind: missing"]),
 ]
 
 
@@ -189,3 +192,71 @@ def test_error_in_an_extended_file_names_that_file(capsys, tmp_path):
     child.write_text('extends = "parent.toml"\n[time]\nend = -1.0\n')
     assert_one_line_error(capsys, main(["run", str(child)]),
                           [f"error: {child}: time.end: "])
+
+
+def test_keys_of_a_file_whose_kind_is_no_string(capsys, tmp_path):
+    path = write_case(tmp_path, GOOD.read_text().replace('kind = "discrete"', "kind = [1]"))
+    assert_one_line_error(capsys, main(["keys", path]), [f"{path}: case.kind: got [1]"])
+
+
+# A table acceleration's CSV record, read and checked when the case is loaded
+BAD_RECORDS = [
+    ("missing", None, ["no such file", "relative to the case file"]),
+    ("one column", "0\n0.1\n", ["2 row(s) of 1 column(s)", "allowed: rows 't, value'"]),
+    ("text", "t,a\n0,1\n", ["could not convert string 't'"]),
+    ("times going back", "0,1\n0.2,2\n0.1,3\n", ["times: must increase strictly (got 0.2 then "
+                                                    "0.1)"]),
+    ("empty", "", ["empty"]),
+    ("one row", "0,1\n", ["1 row(s) of 2 column(s)"]),
+]
+
+
+@pytest.mark.parametrize("label,text,words", BAD_RECORDS, ids=[b[0] for b in BAD_RECORDS])
+def test_a_bad_acceleration_record(capsys, tmp_path, label, text, words):
+    record = tmp_path / "ux.csv"
+    if text is not None:
+        record.write_text(text)
+    table = f'{{type = "table", path = "{record.as_posix()}"}}'
+    code = main(["rigid", "--out", str(tmp_path / "o"), "--set",
+                 f"loading.table_acceleration_x={table}"])
+    assert_one_line_error(capsys, code, [f"loading.table_acceleration_x.path: {record}", *words])
+
+
+@pytest.mark.parametrize("setting,words", [
+    ("loading.gravity=0", ["loading.gravity: got 0, allowed: > 0 for the rigid-block levels"]),
+    ("rigid.restitution=0", ["rigid.restitution: got 0.0, allowed: a number in (0, 1]"]),
+    ("rigid.recalage_restitution=0", ["rigid.recalage_restitution: got 0.0"]),
+    ("loading.table_acceleration_x={type='sine', path='ux.csv'}",
+     ["loading.table_acceleration_x.path: 'ux.csv' has no effect with"]),
+])
+def test_a_rigid_block_that_cannot_rock_through_impacts(capsys, tmp_path, setting, words):
+    """Without gravity the released block stays put; with no restitution it stops at its
+    first impact: no sequence of impacts to tabulate (these divided by zero)."""
+    code = main(["rigid", "--out", str(tmp_path), "--set", setting])
+    assert_one_line_error(capsys, code, words)
+
+
+def test_rigid_levels_of_a_block_without_gravity_are_refused(capsys, tmp_path):
+    code = main(["run", "sdnv105d", "--out", str(tmp_path), "--set", "loading.gravity=0"])
+    assert_one_line_error(capsys, code, ["collisions.rigid: the rigid-block levels need "
+                                         "loading.gravity > 0", "set collisions.rigid = false"])
+
+
+@pytest.mark.parametrize("command", ["run", "validate", "rigid"])
+def test_an_out_directory_that_cannot_be_made(capsys, tmp_path, command):
+    """Said before the run, not as a traceback once it is over."""
+    (tmp_path / "afile").write_text("")
+    case = [] if command == "rigid" else [CASE]
+    nowhere = Path("/proc/rocking_contact_x")  # /proc takes no new directory, even for root
+    for out, words in ((tmp_path / "afile" / "sub", ["afile is a file, not a directory"]),
+                       (nowhere, [f"cannot create {nowhere}"])):
+        code = main([command, *case, "--out", str(out)])
+        assert_one_line_error(capsys, code, ["--out", *words, "allowed: a writable directory"])
+
+
+def test_validate_grades_with_the_case_files_marks(capsys, tmp_path):
+    """A tolerance widened by --set would make validate's verdict the user's, not the case's."""
+    code = main(["validate", CASE, "--out", str(tmp_path), "--set", "reference.0.tolerance=1e9"])
+    assert_one_line_error(capsys, code, ["reference.0.tolerance: changes what the case is "
+                                         "graded on", "run shows the checks with yours"])
+    assert not (tmp_path / CASE).exists()

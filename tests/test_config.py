@@ -47,7 +47,11 @@ def test_list_items_take_the_index_as_error_messages_write_it():
         assert data == {"a": [{"x": 1}, {"x": 3}]}, overrides
     with pytest.raises(CaseError) as err:
         apply_overrides({"a": [{"x": 1}]}, {"a[4].x": 1})
-    assert (err.value.key, err.value.problem) == ("a[4]", "expected an index 0..0")
+    assert (err.value.key, err.value.problem) == (
+        "a[4]", "got index '4', allowed: an index 0..0 (set the whole list to add items)")
+    with pytest.raises(CaseError) as err:
+        apply_overrides({"a": []}, ["a.0.x=1"])
+    assert err.value.problem.startswith("got index '0', allowed: none: the list is empty")
     assert load_case("sdnd101a", ["model.shock[0].kn=2e6"]).model.shock[0].kn == 2e6
     assert load_case("sdnd101a", {"model.shock[0].kn": 2e6}).model.shock[0].kn == 2e6
 

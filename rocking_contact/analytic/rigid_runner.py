@@ -46,6 +46,7 @@ from rocking_contact.config import (
     NONNEGATIVE,
     POSITIVE,
     CaseFile,
+    Check,
     TimeSpan,
     as_dict,
     case_dir,
@@ -56,6 +57,14 @@ from rocking_contact.progress import Progress
 from rocking_contact.results import RunResult, SolverFailure
 
 Level = Literal["closed_form", "linearised", "nonlinear"]
+
+#: a restitution (a ratio of angular velocities): 0 would stop the block at the first impact,
+#: and there would be no sequence of impacts to tabulate
+FRACTION = Check(lambda x: 0.0 < x <= 1.0, "a number in (0, 1]")
+
+#: the rigid levels' message for a block without gravity (released at rest, it does not move)
+NEEDS_GRAVITY = ("loading.gravity: got 0, allowed: > 0 for the rigid-block levels (released at "
+                 "rest without gravity, the block does not rock)")
 
 #: every level a run computes, in the order of the printed tables
 LEVELS = ("closed_form", "linearised", "nonlinear", "recalage")
@@ -76,11 +85,11 @@ class RigidOptions:
     level: Level = param("nonlinear", doc="level of the collisions list, the unprefixed "
                          "quantities and the history: closed_form, linearised, nonlinear")
     restitution: float | None = param(
-        None, check=in_range(0.0, 1.0),
+        None, check=FRACTION,
         doc="omega+/omega- at each impact; default from the angular momentum balance "
             "about the new pivot, (2R^2 - 3b^2)/(2R^2)")
     impacts: int = param(5, check=POSITIVE, doc="impacts tabulated and exported per level")
-    recalage_restitution: float = param(0.79, check=in_range(0.0, 1.0),
+    recalage_restitution: float = param(0.79, check=FRACTION,
                                         doc="recalage: ratio on sqrt(kinetic energy)")
     recalage_interval_ratio: float = param(0.77, check=in_range(0.0, 1.0),
                                            doc="recalage: ratio of successive flight times")
@@ -105,6 +114,8 @@ class RigidCase(BlockModel, CaseFile):
     time: TimeSpan = param()
 
     def validate(self) -> None:
+        if self.loading.gravity <= 0.0:
+            raise ValueError(NEEDS_GRAVITY)
         if self.rigid.level == "closed_form" and not self.loading.table_still:
             raise ValueError("rigid.level: the closed form holds for a release on a still "
                              "table only; with a table acceleration use 'linearised' or "

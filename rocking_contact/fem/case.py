@@ -78,6 +78,9 @@ class Initial:
     preload_steps: int = param(1, check=POSITIVE,
                                doc="pseudo-time steps of the tilt (halved on failure)")
 
+    #: the keys each state reads (config.load_case refuses the others)
+    VARIANTS: ClassVar = {"state": {"preload": ("preload_steps",), "rest": ("velocity",)}}
+
 
 @dataclass(kw_only=True)
 class Window:
@@ -275,6 +278,10 @@ class BlockCase(BlockModel, CaseFile):
             if not c.components:
                 raise ValueError(f"constraint[{i}].components: empty (allowed: DX, DY)")
         check_against_model(self, points, curve_names(self.mesh))
+        if self.collisions.rigid and self.loading.gravity <= 0.0:
+            raise ValueError("collisions.rigid: the rigid-block levels need loading.gravity "
+                             "> 0 (released at rest without gravity, the rigid block does not "
+                             "rock); set collisions.rigid = false")
         # keys that only an alpha scheme reads, with their values
         alpha_keys = [(f"time.window[{i}].{key}", getattr(w, key))
                       for i, w in enumerate(self.time.window) for key in ("alpha", "scheme")]

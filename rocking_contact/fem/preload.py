@@ -15,7 +15,7 @@ give the same state exactly:
 With the pivot at O1 (test A) the base keeps O1's abscissa, so a rigid rotation theta about
 O gives ``2 l sin(theta) = 0.008``: theta = 0.0100002 rad and A lifts by
 ``2 b sin(theta) = 0.0036 m`` exactly. With the pivot at O (test B) in large rotation,
-``b (cos(theta) - 1) - 2 l sin(theta) = -0.008`` gives theta = 0.0099887 rad and a lift of
+``b (cos(theta) - 1) - 2 l sin(theta) = -0.008`` gives theta = 0.0099889 rad and a lift of
 0.0035959 m (Code_Aster's test B reached 0.0035958 m). Small strain gives 0.01 rad and
 0.0036 m in both.
 

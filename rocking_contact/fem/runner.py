@@ -187,19 +187,31 @@ def run(case: BlockCase, *, progress: Progress | None = None, out_dir: Path | No
                           correctors=model.correctors, progress=progress, out_dir=out_dir)
     except Interrupted as exc:
         if exc.partial is not None:
-            finish_contact(case, exc.partial, model)
+            _finish_partial(case, exc.partial, model)
         raise
     except SolverFailure as exc:
         # One line: where (the driver's message) and which contacts were active.
         state = model.describe()
         message = f"{exc}; {state}" if state else str(exc)
         if exc.partial is not None:
-            finish_contact(case, exc.partial, model)
+            _finish_partial(case, exc.partial, model)
             exc.partial.status = f"failed: {message}"
         raise SolverFailure(message, exc.partial) from exc
     finish_contact(case, result, model)
     result.timing["wall_s"] = time.perf_counter() - t_start
     return result
+
+
+def _finish_partial(case: BlockCase, result: RunResult,
+                    model: contact_model.ContactModel) -> None:
+    """:func:`finish_contact` for a run that stopped early. The truncated history may defeat
+    a measure; that is a warning, so that the stop itself and the history are still reported
+    and written."""
+    try:
+        finish_contact(case, result, model)
+    except Exception as exc:  # noqa: BLE001 - the run's own failure is the one to raise
+        result.warnings.append(f"post-processing of the partial run failed: "
+                               f"{type(exc).__name__}: {exc}")
 
 
 def finish_contact(case: BlockCase, result: RunResult, model: contact_model.ContactModel) -> None:

@@ -139,8 +139,9 @@ def write(result: RunResult, out_dir: Path, *, plots: bool = True) -> Path:
     return out_dir
 
 
-def load(out_dir: Path) -> tuple[dict[str, Any], dict[str, np.ndarray]]:
+def load(out_dir: str | Path) -> tuple[dict[str, Any], dict[str, np.ndarray]]:
     """Read a results directory: the ``results.json`` content and the history columns."""
+    out_dir = Path(out_dir)
     with open(out_dir / RESULTS_FILE) as fh:
         data = json.load(fh)
     history_path = out_dir / HISTORY_FILE

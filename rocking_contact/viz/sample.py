@@ -68,7 +68,7 @@ def _write_pvd(path: Path, entries: list[tuple[float, str]]) -> None:
     path.write_text("\n".join(lines))
 
 
-def write_sample(out_dir: Path, *, case: str = "sdnv105_sample", end: float = 0.33,
+def write_sample(out_dir: str | Path, *, case: str = "sdnv105_sample", end: float = 0.33,
                  step: float = 1e-3, ratio: float = 0.75, field_every: int = 10,
                  fields: bool = True) -> Path:
     """Write a sample rocking-block results directory; returns ``out_dir``.
@@ -83,6 +83,7 @@ def write_sample(out_dir: Path, *, case: str = "sdnv105_sample", end: float = 0.
         fields: write ``fields.pvd`` (FEM-like) or not (rigid-like).
 
     """
+    out_dir = Path(out_dir)
     out_dir.mkdir(parents=True, exist_ok=True)
     t = np.round(np.arange(0.0, end + step / 2, step), 12)
     phi, impacts = tilt(t, ratio=ratio)

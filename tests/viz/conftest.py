@@ -17,4 +17,4 @@ def discrete_dir(tmp_path_factory):
 @pytest.fixture(scope="session")
 def block_dir(tmp_path_factory):
     """A rocking block in the FEM results format (fields.pvd + block history columns)."""
-    return write_sample(tmp_path_factory.mktemp("block") / "sdnv105_sample")
+    return write_sample(str(tmp_path_factory.mktemp("block") / "sdnv105_sample"))

@@ -20,6 +20,7 @@ from __future__ import annotations
 
 import dataclasses
 import math
+import numbers
 import re
 import tomllib
 import types
@@ -147,14 +148,15 @@ def _convert(tp: Any, value: Any, key: str, file: str) -> Any:
             except CaseError:
                 continue
         fail()
+    # numbers.Real / Integral: NumPy scalars given through the Python API count too
     if tp is float:
-        if isinstance(value, bool) or not isinstance(value, int | float):
+        if isinstance(value, bool) or not isinstance(value, numbers.Real):
             fail()
         return float(value)
     if tp is int:
-        if isinstance(value, bool) or not isinstance(value, int):
+        if isinstance(value, bool) or not isinstance(value, numbers.Integral):
             fail()
-        return value
+        return int(value)
     if tp is bool:
         if not isinstance(value, bool):
             fail()
@@ -631,16 +633,19 @@ def origin_file(key: str, loaded: Path, origins: Origins) -> str:
 
 
 def load_case(
-    case: str | Path, overrides: Mapping[str, Any] | list[str] | None = None
+    case: str | Path, overrides: Mapping[str, Any] | list[str] | str | None = None
 ) -> Any:
     """Read, override and validate a case file; returns the kind's schema object.
 
     Args:
         case: shipped case name (``"sdnd101a"``) or path to a TOML file.
-        overrides: ``["time.step=1e-4", ...]`` or ``{"time.step": 1e-4}``.
+        overrides: ``["time.step=1e-4", ...]`` (or one such string) or
+            ``{"time.step": 1e-4}``.
 
     """
     path = resolve_case_path(case)
+    if isinstance(overrides, str):  # one "section.key=value", not a list of its characters
+        overrides = [overrides]
     given = "overrides" if isinstance(overrides, Mapping) else "--set"  # for messages
     origins: Origins = {}
     data = read_case_data(path, origins=origins)

@@ -2,6 +2,7 @@
 
 from dataclasses import dataclass
 
+import numpy as np
 import pytest
 
 from rocking_contact.config import (
@@ -162,3 +163,12 @@ def test_a_setting_given_with_its_variant_that_does_not_read_it_is_refused(tmp_p
     with pytest.raises(CaseError, match=r"x\.toml: contact\.search_distance: 0\.001 has no "
                                         r"effect with contact\.treatment = 'theta'"):
         load_case(text)
+
+
+def test_the_python_api_takes_one_override_string_and_numpy_scalars():
+    """What a script has at hand: one "key=value" string, NumPy numbers (not bools)."""
+    assert load_case("sdnd101a", "time.step=1e-4").time.step == 1e-4
+    case = load_case("sdnd101a", {"output.every": np.int64(2), "time.step": np.float64(1e-4)})
+    assert case.output.every == 2 and type(case.output.every) is int
+    with pytest.raises(CaseError, match="output.every: expected an integer, got true"):
+        load_case("sdnd101a", {"output.every": True})

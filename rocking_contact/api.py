@@ -11,7 +11,6 @@ Example::
 from __future__ import annotations
 
 import inspect
-import os
 import sys
 import time
 from pathlib import Path
@@ -30,6 +29,7 @@ from rocking_contact.config import (
     physics_changes,
     unread_after_loading,
 )
+from rocking_contact.out_paths import check_dir
 from rocking_contact.post.references import (
     compare,
     evaluate_all,
@@ -116,7 +116,7 @@ def run(
                         enabled=not quiet and mpi_rank() == 0)
     out_dir = Path(out) if out is not None else default_out_dir(case)
     if write:
-        check_out_dir(out_dir)
+        check_dir("--out", out_dir)
     t0 = time.perf_counter()
     # A Ctrl-C while the results are written would leave them half written: the request
     # is deferred through the writing too (a second Ctrl-C still aborts at once).
@@ -162,20 +162,3 @@ def _check_again(case: Any) -> None:
     unread = unread_after_loading(case)
     if unread is not None:
         raise CaseError(f"{source} (changed after loading)", *unread)
-
-
-def check_out_dir(out_dir: Path) -> None:
-    """Refuse, before the run, a results directory that cannot be one; create it."""
-    allowed = "allowed: a writable directory, created if missing"
-    for parent in (out_dir, *out_dir.parents):
-        if parent.exists():
-            if not parent.is_dir():
-                raise CaseError("--out", "", f"{parent} is a file, not a directory ({allowed})")
-            break
-    try:
-        out_dir.mkdir(parents=True, exist_ok=True)
-    except OSError as exc:
-        raise CaseError("--out", "", f"cannot create {out_dir}: {exc.strerror} ({allowed})"
-                        ) from None
-    if not os.access(out_dir, os.W_OK | os.X_OK):
-        raise CaseError("--out", "", f"{out_dir} is not writable ({allowed})")

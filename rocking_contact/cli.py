@@ -164,18 +164,19 @@ def _cmd_run(args: argparse.Namespace) -> int:
 
 def _cmd_validate(args: argparse.Namespace) -> int:
     import rocking_contact as rc
-    from rocking_contact.api import check_out_dir, mpi_rank
+    from rocking_contact.api import mpi_rank
     from rocking_contact.config import (
         CaseError,
         grading_changes,
         physics_changes,
         shipped_cases,
     )
+    from rocking_contact.out_paths import check_dir
     from rocking_contact.results import Interrupted, SolverFailure
 
     names = args.cases or list(shipped_cases())
     cases = [rc.load_case(name, args.overrides) for name in names]  # all inputs checked first
-    check_out_dir(args.out)
+    check_dir("--out", args.out)
     for case in cases:
         changed = physics_changes(case)
         if changed:

@@ -712,6 +712,12 @@ def _layers(origins: Origins, overridden: Iterable[str]) -> Callable[[str], floa
     return layer
 
 
+def unread_override(obj: Any, overridden: Iterable[str]) -> tuple[str, str] | None:
+    """For a schema built from overrides alone: the first override its variant does not
+    read, and why (as :func:`load_case` refuses it), or None."""
+    return _unread_settings(obj, _layers({}, overridden))
+
+
 def _unread_settings(obj: Any, layer: Callable[[str], float],
                      prefix: str = "") -> tuple[str, str] | None:
     """The first key given for a variant that does not read it, and why: ``(key, problem)``.

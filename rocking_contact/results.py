@@ -147,3 +147,75 @@ def load(out_dir: str | Path) -> tuple[dict[str, Any], dict[str, np.ndarray]]:
     history_path = out_dir / HISTORY_FILE
     history = read_history_csv(history_path) if history_path.exists() else {}
     return data, history
+
+
+#: entries of results.json that the viewer and the report read as JSON objects / arrays
+RESULTS_OBJECTS = ("parameters", "timing", "extra", "stack")
+RESULTS_ARRAYS = ("checks", "collisions", "impacts", "warnings")
+
+
+def load_checked(result_dir: str | Path) -> tuple[dict[str, Any], dict[str, np.ndarray]]:
+    """:func:`load`, its files checked first (the viewer and the report read results so).
+
+    A ``results.json`` or ``history.csv`` that is not what a run writes (edited, truncated,
+    another program's) is a one-line :class:`~rocking_contact.config.CaseError` naming the
+    file, where a traceback would come later from whatever reads it.
+    """
+    from rocking_contact.config import CaseError
+
+    path = Path(result_dir) / RESULTS_FILE
+    what = "allowed: the results.json a run writes"
+    try:
+        with open(path, encoding="utf-8") as fh:
+            data = json.load(fh)
+    except OSError as exc:
+        raise CaseError(str(path), "", f"cannot read: {exc.strerror}") from None
+    except ValueError as exc:  # JSONDecodeError, UnicodeDecodeError
+        raise CaseError(str(path), "", f"not valid JSON: {exc} ({what})") from None
+    if not isinstance(data, dict):
+        raise CaseError(str(path), "", f"a JSON {_json_type(data)}, not an object ({what})")
+    if not isinstance(data.get("case"), str):
+        got = "missing" if "case" not in data else f"a JSON {_json_type(data['case'])}"
+        raise CaseError(str(path), "case", f"{got}, expected the case name ({what})")
+    for key, kind, wanted in ([(k, dict, "object") for k in RESULTS_OBJECTS]
+                              + [(k, list, "array") for k in RESULTS_ARRAYS]):
+        if data.get(key) is not None and not isinstance(data[key], kind):
+            raise CaseError(str(path), key, f"a JSON {_json_type(data[key])}, expected an "
+                            f"{wanted} ({what})")
+    for key in ("checks", "collisions", "impacts"):
+        if not all(isinstance(item, dict) for item in data.get(key) or []):
+            raise CaseError(str(path), key, f"expected an array of objects ({what})")
+
+    path = Path(result_dir) / HISTORY_FILE
+    if not path.exists():
+        return data, {}
+    what = "allowed: the history.csv a run writes, a header time,... then rows of numbers"
+    try:
+        with open(path, encoding="utf-8") as fh:
+            header, first_row = fh.readline().strip(), fh.readline().strip()
+    except (OSError, ValueError) as exc:  # ValueError: not UTF-8
+        raise CaseError(str(path), "", f"cannot read: {getattr(exc, 'strerror', exc)}"
+                        ) from None
+    if header.split(",")[0] != "time":
+        raise CaseError(str(path), "", f"header {header[:40]!r} does not start with time "
+                        f"({what})")
+    if not first_row:  # numpy would only warn, and every reader fail on empty columns
+        raise CaseError(str(path), "", f"no rows after the header ({what})")
+    try:
+        history = read_history_csv(path)
+    except OSError as exc:
+        raise CaseError(str(path), "", f"cannot read: {exc.strerror}") from None
+    except ValueError as exc:  # a value that is not a number, rows of unequal lengths
+        reason = str(exc).split(";")[0]  # not numpy's advice on its own options
+        raise CaseError(str(path), "", f"not a table of numbers: {reason} ({what})") from None
+    except IndexError:  # rows shorter than the header
+        raise CaseError(str(path), "", f"fewer values per row than header columns ({what})"
+                        ) from None
+    return data, history
+
+
+def _json_type(value: Any) -> str:
+    """The JSON name of a parsed value's type, for messages."""
+    names = {dict: "object", list: "array", str: "string", bool: "true/false",
+             type(None): "null"}
+    return names.get(type(value), "number")

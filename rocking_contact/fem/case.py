@@ -42,7 +42,13 @@ from rocking_contact.config import (
     step_count_problem,
 )
 from rocking_contact.contact.spec import ContactSpec, check_against_model
-from rocking_contact.geometry.layout import MeshSpec, curve_names, point_names, region_names
+from rocking_contact.geometry.layout import (
+    MeshSpec,
+    check_size,
+    curve_names,
+    point_names,
+    region_names,
+)
 from rocking_contact.post.collisions import CollisionSpec
 from rocking_contact.time.grid import segments
 from rocking_contact.time.schemes import (
@@ -278,6 +284,7 @@ class BlockCase(BlockModel, CaseFile):
             if not c.components:
                 raise ValueError(f"constraint[{i}].components: empty (allowed: DX, DY)")
         check_against_model(self, points, curve_names(self.mesh))
+        check_size(self.geometry, self.mesh)  # a typo in element_size would mesh for hours
         if self.collisions.rigid and self.loading.gravity <= 0.0:
             raise ValueError("collisions.rigid: the rigid-block levels need loading.gravity "
                              "> 0 (released at rest without gravity, the rigid block does not "

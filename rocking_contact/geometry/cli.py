@@ -17,8 +17,9 @@ from pathlib import Path
 from typing import Any
 
 from rocking_contact.block import Geometry
-from rocking_contact.config import param
-from rocking_contact.geometry.layout import MeshSpec
+from rocking_contact.config import CaseError, param
+from rocking_contact.geometry.layout import MeshSpec, check_size
+from rocking_contact.out_paths import check_file
 
 
 @dataclass(kw_only=True)
@@ -27,6 +28,9 @@ class MeshInput:
 
     geometry: Geometry = param(default_factory=Geometry)
     mesh: MeshSpec = param(default_factory=MeshSpec)
+
+    def validate(self) -> None:
+        check_size(self.geometry, self.mesh)  # a typo in element_size would mesh for hours
 
 
 def add_arguments(parser: argparse.ArgumentParser) -> None:
@@ -38,36 +42,42 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
     parser.add_argument("--set", dest="overrides", action="append", default=[],
                         metavar="SECTION.KEY=VALUE",
                         help="override geometry.* or mesh.* (repeatable)")
-    parser.add_argument("--out", type=Path, required=True, help="output .msh file")
+    parser.add_argument("--out", type=Path, required=True,
+                        help="output file, ending in .msh (MSH 4.1)")
 
 
 def load_input(case: str | None, overrides: list[str]) -> MeshInput:
-    """The geometry and mesh sections of a case (or the defaults), overrides applied."""
+    """The geometry and mesh sections of a case (or the defaults), overrides applied.
+
+    A case is loaded as ``run`` loads it (:func:`~rocking_contact.config.load_case`), so a
+    value is refused with the same line: a setting its layout does not read, a mesh too
+    large, in the file that holds it.
+    """
     from rocking_contact.config import (
-        CaseError,
         apply_overrides,
         build,
-        read_case_data,
-        resolve_case_path,
+        key_path,
+        load_case,
+        unread_override,
     )
 
-    data: dict[str, Any] = {}
-    file = "--set"
-    if case is not None:
-        path = resolve_case_path(case)
-        full = read_case_data(path)
-        kind = full.get("case", {}).get("kind")
-        if kind != "block":  # a discrete or rigid case has no mesh: say so, do not mesh defaults
-            raise CaseError(str(path), "case.kind", f"got {kind!r}, allowed: 'block' (a case "
-                            "with a finite-element block to mesh)")
-        data = {k: full[k] for k in ("geometry", "mesh") if k in full}
-        file = str(path)
-    try:
+    for text in overrides:
+        key = text.partition("=")[0]
+        if key_path(key)[0] not in ("geometry", "mesh"):
+            raise CaseError("--set", key, "not a key of the mesh (allowed: geometry.*, mesh.*)")
+    if case is None:
+        data: dict[str, Any] = {}
         apply_overrides(data, overrides)
-    except CaseError as exc:
-        where = f"{file} (with --set)" if case is not None else file
-        raise CaseError(where, exc.key, exc.problem) from None
-    return build(MeshInput, data, file=file)
+        spec = build(MeshInput, data, file="--set")
+        unread = unread_override(spec, [text.partition("=")[0] for text in overrides])
+        if unread is not None:
+            raise CaseError("--set", *unread)
+        return spec
+    loaded = load_case(case, overrides)
+    if loaded.case.kind != "block":  # a discrete or rigid case has no mesh: say so
+        raise CaseError(str(loaded.source_file), "case.kind", f"got {loaded.case.kind!r}, "
+                        "allowed: 'block' (a case with a finite-element block to mesh)")
+    return MeshInput(geometry=loaded.geometry, mesh=loaded.mesh)
 
 
 def main(args: argparse.Namespace) -> int:
@@ -75,17 +85,20 @@ def main(args: argparse.Namespace) -> int:
     from rocking_contact.geometry.gmsh_model import build_model, session, write_msh
 
     if args.case is not None and args.case_option is not None:
-        from rocking_contact.config import CaseError
-
         raise CaseError("--case", "", f"{args.case_option!r} given beside the case "
                         f"{args.case!r} (allowed: one of them)")
     spec = load_input(args.case or args.case_option, args.overrides)
+    # Gmsh picks the format by the suffix, and only .msh is read back
+    out = check_file("--out", args.out, "a .msh", (".msh",))
     with session() as gmsh:
         tags = build_model(spec.geometry, spec.mesh)
-        write_msh(args.out)
+        try:
+            write_msh(out)
+        except Exception as exc:  # noqa: BLE001  (Gmsh raises a bare Exception with its reason)
+            raise CaseError("--out", "", f"Gmsh cannot write {out}: {exc}") from None
         n_nodes = len(gmsh.model.mesh.getNodes()[0])
         n_cells = sum(len(t) for t in gmsh.model.mesh.getElements(2)[1])
-        print(f"{args.out}: {n_nodes} nodes, {n_cells} cells "
+        print(f"{out}: {n_nodes} nodes, {n_cells} cells "
               f"({spec.mesh.layout}, {spec.mesh.cell}, order {spec.mesh.order})")
         for name, tag in tags.items():
             dim = next(d for d, t in gmsh.model.getPhysicalGroups() if t == tag

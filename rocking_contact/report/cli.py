@@ -32,12 +32,15 @@ def write_report(cases: list[str], results_dir: Path, out: Path, *, views: bool 
 
     Raises:
         rocking_contact.report.content.ReportError: no results to report on.
+        rocking_contact.config.CaseError: a results file that is not what a run writes, or
+            an ``out`` that cannot be a directory.
 
     """
+    from rocking_contact.out_paths import check_dir
     from rocking_contact.report import content, html, markdown
 
     found = content.find_results(results_dir, cases)
-    out.mkdir(parents=True, exist_ok=True)
+    check_dir("--out", out)  # as `run --out`: one line naming --out, not an OSError
     doc = content.build(found, out / FIGURES_DIR, views=views)
     page = out / HTML_FILE
     page.write_text(html.render(doc), encoding="utf-8")

@@ -129,23 +129,31 @@ def find_results(results_dir: Path, cases: Sequence[str] = ()) -> list[CaseResul
 
     Raises:
         ReportError: a named case has no results, or there are none at all.
+        rocking_contact.config.CaseError: a results.json or history.csv that is not what a
+            run writes.
 
     """
     if cases:
         dirs = []
         for case in cases:
             path = Path(case)
-            path = path if (path / results.RESULTS_FILE).is_file() else results_dir / case
             if not (path / results.RESULTS_FILE).is_file():
-                raise ReportError(f"{case}: no results in {path} "
-                                  f"(run `rocking-contact run {case}` first)")
+                named = results_dir / case
+                if (named / results.RESULTS_FILE).is_file():
+                    path = named
+                elif path.exists():  # a path the user gave: name it, not results/<case>
+                    raise ReportError(f"{path}: no {results.RESULTS_FILE} (not a results "
+                                      "directory)")
+                else:
+                    raise ReportError(f"{case}: no results in {named} "
+                                      f"(run `rocking-contact run {case}` first)")
             dirs.append(path)
         dirs = list({d.resolve(): d for d in dirs}.values())  # a directory named twice: once
     else:
         dirs = sorted(p.parent for p in Path(results_dir).glob(f"*/{results.RESULTS_FILE}"))
         if not dirs:
             raise ReportError(f"{results_dir}: no results (run `rocking-contact validate` first)")
-    found = [CaseResult(d, *results.load(d)) for d in dirs]
+    found = [CaseResult(d, *results.load_checked(d)) for d in dirs]  # one line if bad
     assign_keys(found)
     return found
 

@@ -8,9 +8,13 @@ imported only when the command runs.
 from __future__ import annotations
 
 import argparse
+import math
 import os
 import sys
 from pathlib import Path
+
+#: the image files pyvista writes (its ``SUPPORTED_FORMATS``; exact, lower case)
+SCREENSHOT_SUFFIXES = (".png", ".jpg", ".jpeg", ".bmp", ".tif", ".tiff")
 
 
 def add_arguments(parser: argparse.ArgumentParser) -> None:
@@ -45,52 +49,72 @@ def _clim(values: list[float] | None) -> tuple[float, float] | None:
     if values is None:
         return None
     lo, hi = values
+    if not (math.isfinite(lo) and math.isfinite(hi)):
+        raise render.ViewError(f"--clim {lo:g} {hi:g}: allowed: finite numbers (Pa)")
     if not hi > lo:
         raise render.ViewError(f"--clim: {hi:g} is not above {lo:g}")
     return lo, hi
 
 
 def _result_dir(arg: Path) -> Path:
-    """A results directory, or ``results/<name>`` when given a bare case name."""
+    """A results directory, or ``results/<name>`` when given a bare case name.
+
+    An existing file is taken as given (unless results/<name> holds results), so that the
+    error names it rather than a results/<name> the user never mentioned.
+    """
+    from rocking_contact.results import RESULTS_FILE
+
     if arg.is_dir() or len(arg.parts) > 1:
         return arg
-    return Path("results") / arg
+    named = Path("results") / arg
+    if arg.exists() and not (named / RESULTS_FILE).is_file():
+        return arg
+    return named
 
 
 def main(args: argparse.Namespace) -> int:
     """Run ``view``; returns the exit code (2 on bad input)."""
+    from rocking_contact.out_paths import check_file
     from rocking_contact.viz import render
 
     window = tuple(args.window_size) if args.window_size else render.WINDOW
     try:
-        if args.scale is not None and args.scale <= 0:
-            raise render.ViewError(f"--scale {args.scale:g}: must be > 0")
+        # an amplification: nan or inf would draw nothing (or fail deep in VTK)
+        if args.scale is not None and not (math.isfinite(args.scale) and args.scale > 0):
+            raise render.ViewError(f"--scale {args.scale:g}: must be > 0 (a finite number)")
         if args.fps <= 0:
             raise render.ViewError(f"--fps {args.fps}: must be > 0")
         if min(window) < 16:
             raise render.ViewError("--window-size: at least 16 x 16 pixels")
         if args.time is not None and args.screenshot is None:
             raise render.ViewError("--time goes with --screenshot")
+        screenshot = movie = None
+        if args.screenshot is not None:
+            screenshot = check_file("--screenshot", args.screenshot,
+                                    f"an image ({', '.join(SCREENSHOT_SUFFIXES)})",
+                                    SCREENSHOT_SUFFIXES)
+        if args.movie is not None:  # render.movie checks its suffix (.gif or .mp4, any case)
+            movie = check_file("--movie", args.movie, "a .gif or .mp4")
         scene = render.open_scene(_result_dir(args.result),
                                   render.ViewOptions(field=args.field, scale=args.scale,
                                                      clim=_clim(args.clim)))
-        if args.screenshot is None and args.movie is None:
+        if screenshot is None and movie is None:
             if sys.platform.startswith("linux") and not os.environ.get("DISPLAY") \
                     and not os.environ.get("WAYLAND_DISPLAY"):
                 raise render.ViewError("no display: use --screenshot FILE.png or --movie FILE.gif")
             render.interactive(scene, window)
             return 0
-        if args.screenshot is not None:
-            render.screenshot(scene, args.screenshot, time=args.time, window_size=window)
-            print(f"wrote {args.screenshot}")
-        if args.movie is not None:
-            if args.screenshot is not None:  # a fresh scene: the screenshot's plotter is closed
+        if screenshot is not None:
+            render.screenshot(scene, screenshot, time=args.time, window_size=window)
+            print(f"wrote {screenshot}")
+        if movie is not None:
+            if screenshot is not None:  # a fresh scene: the screenshot's plotter is closed
                 scene = render.open_scene(_result_dir(args.result),
                                           render.ViewOptions(field=args.field, scale=args.scale,
                                                      clim=_clim(args.clim)))
-            n = render.movie(scene, args.movie, frames=args.frames, fps=args.fps,
+            n = render.movie(scene, movie, frames=args.frames, fps=args.fps,
                              window_size=window)
-            print(f"wrote {args.movie} ({n} frames)")
+            print(f"wrote {movie} ({n} frames)")
     except (render.ViewError, OSError) as exc:
         print(f"error: {exc}", file=sys.stderr)
         return 2

@@ -70,9 +70,12 @@ def open_scene(result_dir: Path, options: ViewOptions = ViewOptions()) -> Scene:
     from rocking_contact.viz.fields import FieldSeries
 
     result_dir = Path(result_dir)
+    if result_dir.exists() and not result_dir.is_dir():
+        raise ViewError(f"{result_dir}: not a directory (allowed: a results directory, or a "
+                        "case name for results/<case>/)")
     if not (result_dir / results.RESULTS_FILE).is_file():
         raise ViewError(f"{result_dir}: no {results.RESULTS_FILE} (not a results directory)")
-    data, history = results.load(result_dir)
+    data, history = results.load_checked(result_dir)
     fields = (data.get("extra") or {}).get("fields")
     if fields:
         path = result_dir / fields

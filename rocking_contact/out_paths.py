@@ -1,0 +1,48 @@
+"""Where a command writes (``--out``, ``--screenshot``, ``--movie``): checked before the work.
+
+A path that cannot be written would fail only after the run or the rendering, with a
+traceback that does not name the option; here it is one :class:`~.config.CaseError` naming
+the option, what is wrong and what is allowed, and the directory is created.
+"""
+
+from __future__ import annotations
+
+import os
+from pathlib import Path
+
+from rocking_contact.config import CaseError
+
+
+def check_dir(option: str, path: Path, allowed: str = "a writable directory, created if "
+              "missing") -> None:
+    """``path`` is a writable directory, made if missing (with its parents)."""
+    for parent in (path, *path.parents):
+        if parent.exists():
+            if not parent.is_dir():
+                raise CaseError(option, "", f"{parent} is a file, not a directory "
+                                f"(allowed: {allowed})")
+            break
+    try:
+        path.mkdir(parents=True, exist_ok=True)
+    except OSError as exc:
+        raise CaseError(option, "", f"cannot create {path}: {exc.strerror} (allowed: "
+                        f"{allowed})") from None
+    if not os.access(path, os.W_OK | os.X_OK):
+        raise CaseError(option, "", f"{path} is not writable (allowed: {allowed})")
+
+
+def check_file(option: str, path: Path, what: str,
+               suffixes: tuple[str, ...] | None = None) -> Path:
+    """``path`` is a file ``option`` may write: not a directory, its suffix one of
+    ``suffixes`` (the first is added to a name without one, so that the messages name the
+    file written), in a writable directory (made if missing). Returns the path."""
+    allowed = f"{what} file path, in a directory that exists or can be created"
+    if path.is_dir():
+        raise CaseError(option, "", f"{path} is a directory (allowed: {allowed})")
+    if suffixes is not None:
+        path = path if path.suffix else path.with_suffix(suffixes[0])
+        if path.suffix not in suffixes:
+            raise CaseError(option, "", f"{path}: not a {'/'.join(suffixes)} file "
+                            f"(allowed: {allowed})")
+    check_dir(option, path.parent, allowed)
+    return path

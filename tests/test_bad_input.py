@@ -260,3 +260,11 @@ def test_validate_grades_with_the_case_files_marks(capsys, tmp_path):
     assert_one_line_error(capsys, code, ["reference.0.tolerance: changes what the case is "
                                          "graded on", "run shows the checks with yours"])
     assert not (tmp_path / CASE).exists()
+
+
+def test_a_mesh_too_fine_to_be_meant(capsys, tmp_path):
+    """A typo in element_size (1e-5 for 1e-2) would mesh for hours before running."""
+    code = main(["run", "sdnv105d", "--out", str(tmp_path), "--set", "mesh.layout=structured",
+                 "--set", "mesh.element_size=1e-5"])
+    assert_one_line_error(capsys, code, ["sdnv105d.toml (with --set): mesh.element_size: got "
+                                         "1e-05, which makes 3.5e+09 cells", "at most 1e+06"])

@@ -95,10 +95,11 @@ def run(
     write: bool = True,
     plots: bool = True,
 ) -> RunResult:
-    """Run a loaded case, compare it with its references and write its results.
+    """Run a case, compare it with its references and write its results.
 
     Args:
-        case: a schema object from :func:`load_case`.
+        case: a schema object from :func:`load_case`, or a case name or file, loaded as
+            it stands.
         out: results directory (default ``results/<case>/``); nothing is written if
             ``write`` is False.
         quiet: no progress bar.
@@ -110,6 +111,8 @@ def run(
             under way, its results so far written as for a failure.
 
     """
+    if isinstance(case, str | Path):
+        case = load_case(case)
     _check_again(case)
     module = kind_runner(case.case.kind)
     progress = Progress(case.time.start, case.time.end, case.case.name,

@@ -518,6 +518,9 @@ def resolve_case_path(case: str | Path) -> Path:
     path = Path(case)
     if path.suffix == ".toml" and path.is_file():
         return path
+    if path.is_file():
+        raise CaseError(str(case), "", "not a case file (allowed: a .toml file, or a shipped "
+                                       "case's name)")
     names = ", ".join(shipped_cases()) or "none"
     raise CaseError(str(case), "", f"no such case file or shipped case (shipped: {names}; "
                                    "variants: rocking-contact list)")

@@ -268,3 +268,10 @@ def test_a_mesh_too_fine_to_be_meant(capsys, tmp_path):
                  "--set", "mesh.element_size=1e-5"])
     assert_one_line_error(capsys, code, ["sdnv105d.toml (with --set): mesh.element_size: got "
                                          "1e-05, which makes 3.5e+09 cells", "at most 1e+06"])
+
+
+def test_a_file_that_is_no_case_file(capsys, tmp_path):
+    path = tmp_path / "notes.txt"
+    path.write_text("hello")
+    assert_one_line_error(capsys, main(["run", str(path)]),
+                          [f"{path}: not a case file (allowed: a .toml file"])

@@ -172,3 +172,10 @@ def test_the_python_api_takes_one_override_string_and_numpy_scalars():
     assert case.output.every == 2 and type(case.output.every) is int
     with pytest.raises(CaseError, match="output.every: expected an integer, got true"):
         load_case("sdnd101a", {"output.every": True})
+
+
+def test_run_takes_a_case_name_as_it_stands():
+    import rocking_contact as rc
+
+    result = rc.run("sdnd101a", write=False, plots=False, quiet=True)
+    assert result.case == "sdnd101a" and result.passed

@@ -139,23 +139,13 @@ def write(result: RunResult, out_dir: Path, *, plots: bool = True) -> Path:
     return out_dir
 
 
-def load(out_dir: str | Path) -> tuple[dict[str, Any], dict[str, np.ndarray]]:
-    """Read a results directory: the ``results.json`` content and the history columns."""
-    out_dir = Path(out_dir)
-    with open(out_dir / RESULTS_FILE) as fh:
-        data = json.load(fh)
-    history_path = out_dir / HISTORY_FILE
-    history = read_history_csv(history_path) if history_path.exists() else {}
-    return data, history
-
-
 #: entries of results.json that the viewer and the report read as JSON objects / arrays
 RESULTS_OBJECTS = ("parameters", "timing", "extra", "stack")
 RESULTS_ARRAYS = ("checks", "collisions", "impacts", "warnings")
 
 
-def load_checked(result_dir: str | Path) -> tuple[dict[str, Any], dict[str, np.ndarray]]:
-    """:func:`load`, its files checked first (the viewer and the report read results so).
+def load(result_dir: str | Path) -> tuple[dict[str, Any], dict[str, np.ndarray]]:
+    """Read a results directory: the ``results.json`` content and the history columns.
 
     A ``results.json`` or ``history.csv`` that is not what a run writes (edited, truncated,
     another program's) is a one-line :class:`~rocking_contact.config.CaseError` naming the

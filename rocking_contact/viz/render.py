@@ -75,7 +75,7 @@ def open_scene(result_dir: Path, options: ViewOptions = ViewOptions()) -> Scene:
                         "case name for results/<case>/)")
     if not (result_dir / results.RESULTS_FILE).is_file():
         raise ViewError(f"{result_dir}: no {results.RESULTS_FILE} (not a results directory)")
-    data, history = results.load_checked(result_dir)
+    data, history = results.load(result_dir)
     fields = (data.get("extra") or {}).get("fields")
     if fields:
         path = result_dir / fields

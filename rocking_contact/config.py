@@ -774,12 +774,12 @@ def as_dict(obj: Any) -> Any:
 #: stands for any index of a list; ``rigid.friction`` only decides a warning.
 METHOD_KEYS = tuple(tuple(k.split(".")) for k in (
     "case", "time", "scheme", "solver", "mesh", "kinematics", "output", "collisions",
-    "impacts", "quantity", "reference", "rigid.level", "rigid.impacts", "rigid.tolerance",
-    "rigid.friction", "model.shock.*.friction", "contact.treatment",
-    "contact.spring.*.friction", "contact.spring.*.dashpots", "contact.search_distance",
-    "contact.closed_gap", "contact.gap_tolerance", "contact.augmentation_normal",
-    "contact.augmentation_tangential", "contact.tolerance", "contact.step_tolerance",
-    "contact.max_iterations", "contact.local_iterations"))
+    "impacts", "quantity", "reference", "initial.preload_steps", "rigid.level",
+    "rigid.impacts", "rigid.tolerance", "rigid.friction", "model.shock.*.friction",
+    "contact.treatment", "contact.spring.*.friction", "contact.spring.*.dashpots",
+    "contact.search_distance", "contact.closed_gap", "contact.gap_tolerance",
+    "contact.augmentation_normal", "contact.augmentation_tangential", "contact.tolerance",
+    "contact.step_tolerance", "contact.max_iterations", "contact.local_iterations"))
 
 
 def _is_method_key(path: tuple[str, ...]) -> bool:

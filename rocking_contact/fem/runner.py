@@ -268,6 +268,7 @@ def simulate(case: BlockCase, body: ElasticBody, *, contributions: Sequence[Cont
     }
     output = _Output(case, body, out_dir, progress)
     timing: dict[str, Any] = {}
+    warnings: list[str] = []  # of the preload; the fallbacks' are counted at the end
 
     def result(status: str = "completed") -> RunResult:
         stats = driver.stats
@@ -280,6 +281,7 @@ def simulate(case: BlockCase, body: ElasticBody, *, contributions: Sequence[Cont
         run = RunResult(case=case.case.name, kind=case.case.kind, parameters=as_dict(case),
                         history=output.history.columns() if output.history.names else {},
                         extra=extra, timing=timing, status=status)
+        run.warnings.extend(warnings)
         if stats.fallbacks:
             extra["fallback_steps"] = [{"time": t, "eased": what} for t, what in stats.fallbacks]
             times = ", ".join(f"{t:.6g}" for t, _ in stats.fallbacks[:5])
@@ -301,7 +303,12 @@ def simulate(case: BlockCase, body: ElasticBody, *, contributions: Sequence[Cont
                 "gravity": output.recorder.row(case.time.start, pre.gravity, zero),
                 "tilt": output.recorder.row(case.time.start, pre.tilted, zero),
                 "newton_iterations": pre.newton_iterations,
+                "tilt_steps": pre.tilt_steps,
             }
+            if pre.tilt_steps > case.initial.preload_steps:
+                warnings.append(f"the tilt took {pre.tilt_steps} pseudo-time steps: in "
+                                f"{case.initial.preload_steps} (initial.preload_steps) it "
+                                "reached a spurious static equilibrium")
             driver.stats = DriverStats()  # the run's counters are the dynamic phase's
         else:
             block_dofs = body.block_mesh.dofs(body.V, BLOCK)

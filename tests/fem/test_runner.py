@@ -269,3 +269,18 @@ def test_fields_at_even_intervals_and_von_mises_is_a_norm(tmp_path):
     for t in times:
         reader.set_active_time_value(t)
         assert np.asarray(reader.read()[0].point_data["von_mises"]).min() >= 0.0
+
+
+def test_a_tilt_that_lands_on_a_spurious_equilibrium_is_taken_again():
+    """0.015 rad in one large-rotation step reached -0.0125 rad (corner A below the table);
+    the preload checks the tilt against the rigid block's and takes it in more steps."""
+    from rocking_contact.fem.preload import rigid_tilt
+
+    case = rc.load_case("sdnv105_preload", {"preload.tilt": 0.015, "time.end": 0.0005})
+    result = rc.run(case, write=False, plots=False, quiet=True)
+    preload = result.extra["preload"]
+    expected = rigid_tilt(case.geometry, case.preload, large_rotation=True)
+    assert expected == pytest.approx(math.asin(0.015), rel=1e-14)  # pivot O1
+    assert preload["tilt"]["THETA"] == pytest.approx(expected, rel=1e-4)
+    assert preload["tilt_steps"] == 2
+    assert any("the tilt took 2 pseudo-time steps" in w for w in result.warnings)

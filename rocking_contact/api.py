@@ -120,6 +120,9 @@ def run(
     out_dir = Path(out) if out is not None else default_out_dir(case)
     if write:
         check_dir("--out", out_dir)
+        if mpi_rank() == 0:
+            results.clear(out_dir)
+        _barrier()  # no rank writes its fields before the old ones are gone
     t0 = time.perf_counter()
     # A Ctrl-C while the results are written would leave them half written: the request
     # is deferred through the writing too (a second Ctrl-C still aborts at once).
@@ -151,6 +154,13 @@ def run(
         raise Interrupted(f"interrupted at the end of the run (t = {case.time.end:g} s)",
                           result)
     return result
+
+
+def _barrier() -> None:
+    """Wait for every rank, if a runner has started MPI."""
+    mpi = sys.modules.get("mpi4py.MPI")
+    if mpi is not None:
+        mpi.COMM_WORLD.Barrier()  # type: ignore[attr-defined]
 
 
 def _check_again(case: Any) -> None:

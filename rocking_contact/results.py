@@ -125,18 +125,44 @@ def read_history_csv(path: Path) -> dict[str, np.ndarray]:
 
 
 def write(result: RunResult, out_dir: Path, *, plots: bool = True) -> Path:
-    """Write ``results.json``, ``history.csv`` and the plots into ``out_dir``."""
+    """Write ``results.json``, ``history.csv`` and the plots into ``out_dir``; the plots'
+    file names go into ``results.json`` (``plots``), so that the next run into the same
+    directory removes them (:func:`clear`)."""
     out_dir.mkdir(parents=True, exist_ok=True)
-    with open(out_dir / RESULTS_FILE, "w") as fh:
-        json.dump(result.to_json(), fh, indent=2)
-        fh.write("\n")
     if result.history:
         write_history_csv(result.history, out_dir / HISTORY_FILE)
+    drawn: list[Path] = []
     if plots and result.history:
         from rocking_contact.post import plots as plotting
 
-        plotting.plot_run(result, out_dir)
+        drawn = plotting.plot_run(result, out_dir)
+    with open(out_dir / RESULTS_FILE, "w") as fh:
+        json.dump({**result.to_json(), "plots": sorted(p.name for p in drawn)}, fh, indent=2)
+        fh.write("\n")
     return out_dir
+
+
+#: what a run writes besides its plots: results, history, and the field series (VTK, XDMF)
+RUN_FILES = (RESULTS_FILE, HISTORY_FILE, "fields*")
+
+
+def clear(out_dir: Path) -> list[Path]:
+    """Remove an earlier run's files from ``out_dir`` (the results directory holds one
+    run: frames or plots left from a longer run would be read as this one's). Only the
+    files a run writes go: :data:`RUN_FILES` and the plots its ``results.json`` lists.
+    Returns the files removed."""
+    names: list[str] = []
+    try:
+        with open(out_dir / RESULTS_FILE, encoding="utf-8") as fh:
+            listed = json.load(fh).get("plots", [])
+        names = [n for n in listed if isinstance(n, str) and Path(n).name == n]
+    except (OSError, ValueError, AttributeError):
+        pass  # no earlier results.json, or not one a run wrote: its plots are unknown
+    gone = [p for pattern in (*RUN_FILES, *names) for p in out_dir.glob(pattern)
+            if p.is_file()]
+    for path in gone:
+        path.unlink()
+    return gone
 
 
 #: entries of results.json that the viewer and the report read as JSON objects / arrays

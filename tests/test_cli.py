@@ -183,3 +183,25 @@ def test_a_case_changed_after_loading_is_not_graded_either():
     result = rc.run(case, write=False, quiet=True)
     assert result.checks and all(c["passed"] is None for c in result.checks)
     assert any("preload.tilt" in w for w in result.warnings)
+
+
+def test_a_run_into_an_earlier_runs_directory_leaves_none_of_its_files(tmp_path, capsys):
+    """Frames or plots left from a longer run would be read as this one's."""
+    out = tmp_path / "r"
+    (out).mkdir()
+    (out / "notes.txt").write_text("mine")  # not a run's file: kept
+    assert main(["run", "sdnd101a", "--out", str(out), "-q"]) == 0
+    plots = sorted(p.name for p in out.glob("*.png"))
+    assert plots and json.loads((out / "results.json").read_text())["plots"]
+    assert main(["run", "sdnd101a", "--out", str(out), "-q", "--no-plots",
+                 "--set", "time.end=0.2"]) == 0
+    assert not list(out.glob("*.png")) and (out / "notes.txt").read_text() == "mine"
+    # FEM frames: a shorter run keeps only its own
+    fem = ["run", "sdnv105_preload", "--out", str(out), "-q", "--no-plots",
+           "--set", "output.fields_every=1"]
+    assert main([*fem, "--set", "time.end=0.01"]) == 0  # 2.5 ms steps: 5 frames
+    many = len(list(out.glob("fields*.pvtu")))
+    assert main([*fem, "--set", "time.end=0.0025"]) == 0  # 2 frames
+    frames = list(out.glob("fields*.pvtu"))
+    assert len(frames) < many and len(frames) == (out / "fields.pvd").read_text().count(
+        "<DataSet ")

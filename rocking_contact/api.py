@@ -67,16 +67,21 @@ def finish(case: Any, result: RunResult) -> RunResult:
         end = getattr(getattr(base if base is not None else case, "time", None), "end", None)
         mark_not_reached(result.checks, float(times[-1]), end)
     changed = physics_changes(case, base)
+    why = "its references describe the case file's parameters and the run changes"
+    source = getattr(case, "references_from", None)
+    if not changed and source is not None and source != getattr(case, "source_file", None):
+        # References inherited through `extends` describe the file that wrote them.
+        changed = physics_changes(case, load_case(source))
+        why = f"its references come from {source}, and it changes"
     if changed:
-        # The references were set for the case file's physics: shown, not graded.
+        # The references were set for another physics: shown, not graded.
         keys = ", ".join(changed)
         for check in result.checks:
             if check["passed"] is not None:
                 check["passed"] = None
                 check["note"] = f"not graded: the run changes {keys}"
         result.warnings.append(
-            f"its references describe the case file's parameters and the run changes "
-            f"{keys}: the checks are shown for information, without a pass mark")
+            f"{why} {keys}: the checks are shown for information, without a pass mark")
     return result
 
 

@@ -652,6 +652,8 @@ def load_case(
     given = "overrides" if isinstance(overrides, Mapping) else "--set"  # for messages
     origins: Origins = {}
     data = read_case_data(path, origins=origins)
+    # the file whose [[reference]] the case uses (a parent's, through extends)
+    references_from = origins.get(("reference",), (path,))[0]
     if overrides:
         try:
             apply_overrides(data, overrides)
@@ -676,6 +678,7 @@ def load_case(
         file = origin_file(key, path, origins) + (f" (with {given})" if layer(key) == 0 else "")
         raise CaseError(file, key, problem)
     obj.source_file = path  # relative paths inside the case (records, meshes) start here
+    obj.references_from = references_from
     obj.loaded_as = (as_dict(obj), layer)  # for unread_after_loading
     return obj
 
@@ -777,6 +780,7 @@ METHOD_KEYS = tuple(tuple(k.split(".")) for k in (
     "impacts", "quantity", "reference", "initial.preload_steps", "rigid.level",
     "rigid.impacts", "rigid.tolerance", "rigid.friction", "model.shock.*.friction",
     "contact.treatment", "contact.spring.*.friction", "contact.spring.*.dashpots",
+    "contact.spring.*.anchor_stiffness",
     "contact.search_distance", "contact.closed_gap", "contact.gap_tolerance",
     "contact.augmentation_normal", "contact.augmentation_tangential", "contact.tolerance",
     "contact.step_tolerance", "contact.max_iterations", "contact.local_iterations"))

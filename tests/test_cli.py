@@ -205,3 +205,25 @@ def test_a_run_into_an_earlier_runs_directory_leaves_none_of_its_files(tmp_path,
     frames = list(out.glob("fields*.pvtu"))
     assert len(frames) < many and len(frames) == (out / "fields.pvd").read_text().count(
         "<DataSet ")
+
+
+def test_references_inherited_through_extends_grade_only_their_physics(tmp_path, capsys):
+    """A heavier mass extending sdnd101a keeps sdnd101a's references, written for 100 kg:
+    shown, not graded; a case that changes only the method is graded by them."""
+    import rocking_contact as rc
+
+    parent = shipped_cases()["sdnd101a"].as_posix()
+    heavy = tmp_path / "heavy.toml"
+    heavy.write_text(f'extends = "{parent}"\n[case]\nname = "heavy"\n[[model.node]]\n'
+                     'name = "NO1"\nmass = 200.0\nfixed = ["DY", "DZ"]\nv0 = [1.0, 0.0, 0.0]\n')
+    result = rc.run(rc.load_case(heavy), write=False, plots=False, quiet=True)
+    marked = [c for c in result.checks if c["tolerance"] is not None]
+    assert marked and all(c["passed"] is None and c["note"] == "not graded: the run changes "
+                          "model.node.0.mass" for c in marked)
+    assert result.warnings == [f"its references come from {parent}, and it changes "
+                               "model.node.0.mass: the checks are shown for information, "
+                               "without a pass mark"]
+    finer = tmp_path / "finer.toml"
+    finer.write_text(f'extends = "{parent}"\n[case]\nname = "finer"\n[time]\nstep = 2.5e-4\n')
+    result = rc.run(rc.load_case(finer), write=False, plots=False, quiet=True)
+    assert result.passed and not result.warnings

@@ -58,6 +58,11 @@ def finish(case: Any, result: RunResult) -> RunResult:
     """Add the case's ``[[quantity]]`` values, the reference checks and the stack the run
     was computed with to a result."""
     result.stack = dict(stack_versions(load_libraries=False))
+    names = [q.name for q in case.quantity]
+    for name in sorted({n for n in names if names.count(n) > 1 or n in result.quantities}):
+        whose = "the run's own" if name in result.quantities else "another [[quantity]]"
+        result.warnings.append(f"[[quantity]] {name!r} replaces {whose} of that name: the "
+                               "references to it compare with the last one")
     result.quantities.update(evaluate_all(case.quantity, result.history))
     step = getattr(case.time, "step", None)
     result.checks = compare(case.reference, result.quantities, step=step)

@@ -227,3 +227,17 @@ def test_references_inherited_through_extends_grade_only_their_physics(tmp_path,
     finer.write_text(f'extends = "{parent}"\n[case]\nname = "finer"\n[time]\nstep = 2.5e-4\n')
     result = rc.run(rc.load_case(finer), write=False, plots=False, quiet=True)
     assert result.passed and not result.warnings
+
+
+def test_a_quantity_that_takes_a_taken_name_says_so():
+    import rocking_contact as rc
+
+    q = {"column": "DX_NO1", "op": "max"}
+    case = rc.load_case("sdnd101a", {"quantity": [{"name": "impact.NO1.count", **q},
+                                                  {"name": "mine", **q}, {"name": "mine", **q}]})
+    result = rc.run(case, write=False, plots=False, quiet=True)
+    assert [w for w in result.warnings if "[[quantity]]" in w] == [
+        "[[quantity]] 'impact.NO1.count' replaces the run's own of that name: the references "
+        "to it compare with the last one",
+        "[[quantity]] 'mine' replaces another [[quantity]] of that name: the references to it "
+        "compare with the last one"]

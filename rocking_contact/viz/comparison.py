@@ -32,15 +32,48 @@ def validation_case(name: str) -> str:
     return m.group(0).lower() if m else name.lower()
 
 
+def _physics(data: Mapping[str, Any]) -> dict[str, Any]:
+    """What makes two runs one physical problem: the block, its loads and its release tilt
+    (not how the tilt is held, B's pivot O against A's O1); a result without them (a
+    sample) is compatible with any."""
+    parameters = data.get("parameters") or {}
+    out = {k: parameters[k] for k in ("geometry", "material", "loading") if k in parameters}
+    if "tilt" in (parameters.get("preload") or {}):
+        out["tilt"] = parameters["preload"]["tilt"]
+    return out
+
+
+def _compatible(a: Mapping[str, Any], b: Mapping[str, Any]) -> bool:
+    return all(a[k] == b[k] for k in a.keys() & b.keys())
+
+
 def comparable_groups(results: Sequence[Result]) -> dict[str, list[Result]]:
     """Validation case -> its results that record a kinetic energy through two collisions
     or more (a run stopped at the first impact adds nothing to the staircase), when there
-    are two such results or more."""
-    groups: dict[str, list[Result]] = {}
+    are two such results or more. Runs of one validation case with another block, load or
+    tilt (a ``--set preload.tilt=0.02`` next to the shipped runs) form another group, named
+    after the case and the tilt (``sdnv105_tilt0.02``)."""
+    groups: list[tuple[str, dict[str, Any], list[Result]]] = []
     for data, history in results:
-        if kinetic_energy_column(history) is not None and len(data.get("collisions") or []) >= 2:
-            groups.setdefault(validation_case(str(data["case"])), []).append((data, history))
-    return {k: v for k, v in groups.items() if len(v) >= 2}
+        if kinetic_energy_column(history) is None or len(data.get("collisions") or []) < 2:
+            continue
+        case, physics = validation_case(str(data["case"])), _physics(data)
+        group = next((g for g in groups if g[0] == case and _compatible(g[1], physics)), None)
+        if group is None:
+            groups.append((case, physics, [(data, history)]))
+        else:
+            group[1].update(physics)  # a sample joined first learns the physics
+            group[2].append((data, history))
+    out: dict[str, list[Result]] = {}
+    for case, physics, members in sorted(groups, key=lambda g: -len(g[2])):
+        if len(members) < 2:
+            continue
+        name = case  # the largest group keeps the case's name
+        if name in out:
+            tilt = physics.get("tilt")
+            name = f"{case}_tilt{tilt:g}" if isinstance(tilt, float) else f"{case}_{len(out)}"
+        out[name] = members
+    return out
 
 
 def _legend_name(data: Mapping[str, Any], label: str | None = None) -> str:

@@ -306,16 +306,16 @@ def apply_overrides(data: dict[str, Any], overrides: Mapping[str, Any] | list[st
                 raise CaseError("--set", where, "is a value, not a table")
         last = path[-1]
         if isinstance(node, list):
-            node[_index(node, last, f"{where}[{last}]")] = value
+            key: Any = _index(node, last, f"{where}[{last}]")
         elif isinstance(node, dict):
-            # A table given for a table merges into it, as with extends: {"time": {"step":
-            # 1e-4}} changes the step and keeps time.end.
-            if isinstance(value, Mapping) and isinstance(node.get(last), Mapping):
-                node[last] = merge(node[last], value)
-            else:
-                node[last] = value
+            key = last
         else:
             raise CaseError("--set", where, "is a value, not a table")
+        old = node.get(key) if isinstance(node, dict) else node[key]
+        # A table given for a table (or a list's table) merges into it, as with extends:
+        # {"time": {"step": 1e-4}} changes the step and keeps time.end.
+        node[key] = merge(old, value) if isinstance(value, Mapping) and isinstance(
+            old, Mapping) else value
 
 
 def _index(items: list[Any], part: str, where: str) -> int:

@@ -179,3 +179,10 @@ def test_run_takes_a_case_name_as_it_stands():
 
     result = rc.run("sdnd101a", write=False, plots=False, quiet=True)
     assert result.case == "sdnd101a" and result.passed
+
+
+def test_a_table_given_for_a_list_item_merges_into_it():
+    """As a table given for a table does: the other keys of the item stay."""
+    case = load_case("sdnv105b", ["time.window.1={step=1e-5}"])
+    assert (case.time.window[1].start, case.time.window[1].step) == (0.05375, 1e-5)
+    assert case.time.window[1].alpha == -0.1

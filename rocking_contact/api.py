@@ -27,6 +27,7 @@ from rocking_contact.config import (
     kind_runner,
     load_case,
     physics_changes,
+    stray_attribute,
     unread_after_loading,
 )
 from rocking_contact.out_paths import check_dir
@@ -185,3 +186,6 @@ def _check_again(case: Any) -> None:
     unread = unread_after_loading(case)
     if unread is not None:
         raise CaseError(f"{source} (changed after loading)", *unread)
+    stray = stray_attribute(case, exempt=("source_file", "loaded_as", "references_from"))
+    if stray is not None:
+        raise CaseError(f"{source} (changed after loading)", *stray)

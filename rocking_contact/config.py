@@ -766,6 +766,25 @@ def _unread_settings(obj: Any, layer: Callable[[str], float],
     return None
 
 
+def stray_attribute(obj: Any, prefix: str = "", exempt: Iterable[str] = ()
+                    ) -> tuple[str, str] | None:
+    """An attribute set on a loaded case that is no key of its schema (``case.time.stpe =
+    1e-3``, which the run would ignore): ``(key, problem)``, or None."""
+    names = [f.name for f in dataclasses.fields(obj)]
+    for name in vars(obj):
+        if name not in names and name not in exempt:
+            return _join(prefix, name), f"unknown key (allowed: {', '.join(names)})"
+    for name in names:
+        values = getattr(obj, name)
+        for i, value in enumerate(values if isinstance(values, list) else [values]):
+            if dataclasses.is_dataclass(value) and not isinstance(value, type):
+                key = _join(prefix, name) + (f"[{i}]" if isinstance(values, list) else "")
+                found = stray_attribute(value, key)
+                if found is not None:
+                    return found
+    return None
+
+
 def as_dict(obj: Any) -> Any:
     """The fully resolved parameters of a case, as plain JSON-ready data."""
     return dataclasses.asdict(obj)

@@ -186,3 +186,13 @@ def test_a_table_given_for_a_list_item_merges_into_it():
     case = load_case("sdnv105b", ["time.window.1={step=1e-5}"])
     assert (case.time.window[1].start, case.time.window[1].step) == (0.05375, 1e-5)
     assert case.time.window[1].alpha == -0.1
+
+
+def test_a_mistyped_attribute_on_a_loaded_case_is_refused():
+    """``case.time.stpe = 1e-3`` would be ignored by the run: refused as in a file."""
+    import rocking_contact as rc
+
+    case = load_case("sdnd101a")
+    case.time.stpe = 1e-3
+    with pytest.raises(CaseError, match=r"time\.stpe: unknown key \(allowed: start, end, step\)"):
+        rc.run(case, write=False, quiet=True)

@@ -168,8 +168,11 @@ class StepDriver:
         eased = ""
         if not report.converged and depth >= self.max_halvings:
             eased = self._fallback()
-            self.solver.accept_stagnation()
-            report = self._attempt(t1, scheme)
+            # Once more, unless nothing can change: no fallback, and no stall to accept
+            # (a NaN residual is no stall, and the same attempt would fail the same way).
+            if eased or math.isfinite(report.residual):
+                self.solver.accept_stagnation()
+                report = self._attempt(t1, scheme)
             if report.stalled is not None:
                 stall = f"Newton stalled at {report.stalled:.1e} of its first residual"
                 eased = f"{eased}; {stall}" if eased else stall

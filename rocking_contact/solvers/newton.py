@@ -144,6 +144,8 @@ class NewtonSolver:
         reason = self.snes.getConvergedReason()
         iterations = max(self.snes.getIterationNumber(), 1)
         norm = self.snes.getFunctionNorm() if not self.problem.linear else math.nan
+        if reason == PETSc.SNES.ConvergedReason.DIVERGED_FUNCTION_NANORINF:
+            norm = math.nan  # PETSc leaves the norm it could not compute at 0
         finite = math.isfinite(x.norm())
         text = _REASONS.get(reason, str(reason)) if finite else "not finite"
         armed, self._accept_stagnation = self._accept_stagnation, False

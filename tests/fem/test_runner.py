@@ -137,6 +137,24 @@ def test_history_is_streamed_before_a_failure(tmp_path):
     assert "t = 0.02 s" in str(info.value)
 
 
+def test_a_nan_failure_without_a_fallback_is_not_tried_again(tmp_path):
+    """The driver's last resort retries a step only where something can change (a
+    fallback, or a stall it may accept): a NaN residual fails the same way again."""
+
+    class Counting(_NanAfter):
+        attempts = 0
+
+        def begin_step(self, problem):
+            Counting.attempts += problem.t1 > self.t_fail
+
+    case = rc.load_case("sdnv105_preload", {"initial.state": "rest", "time.window": [],
+                                            "time.end": 0.05, "solver.max_halvings": 1})
+    with pytest.raises(SolverFailure):
+        runner.simulate(case, runner.build_body(case), contributions=[Counting(0.0201)],
+                        out_dir=tmp_path)
+    assert Counting.attempts == 2  # the 2.5 ms step, then its first half: no third try
+
+
 class _NanAfterWithFallback(_NanAfter):
     """A failing law with a fallback: armed, the next attempt is not poisoned (``cures``)
     or still is."""

@@ -392,6 +392,19 @@ def figures(result: CaseResult, out_dir: Path, *, views: bool) -> list[Figure | 
     return out
 
 
+def run_status(data: Mapping[str, Any]) -> str:
+    """The run's status, and what makes it another run than its case file's: ended before
+    the file's end, or graded on nothing because it changes the physics."""
+    checks = data.get("checks") or []
+    status = str(data.get("status", ""))
+    ended = next((c["note"] for c in checks
+                  if str(c.get("note", "")).startswith("not reached")), None)
+    changed = next((c["note"] for c in checks
+                    if str(c.get("note", "")).startswith("not graded")), None)
+    extra = [text.partition(": ")[2] for text in (ended, changed) if text]
+    return f"{status} ({'; '.join(extra)})" if extra else status
+
+
 def summary_table(cases: Sequence[CaseResult]) -> Table:
     """One row per case: kind, status, check counts, wall time, verdict."""
     rows = []
@@ -400,7 +413,7 @@ def summary_table(cases: Sequence[CaseResult]) -> Table:
         v = verdict(r.data)
         rows.append([Cell(r.label, link=f"case-{r.key}"),
                      Cell(str(r.data.get("kind", ""))),
-                     Cell(str(r.data.get("status", ""))), num(passed), num(failed),
+                     Cell(run_status(r.data)), num(passed), num(failed),
                      num(info_only), num((r.data.get("timing") or {}).get("wall_s"), 4),
                      Cell(v, "pass" if v == "PASS" else "fail" if v != "NO CHECK" else "info")])
     return Table("summary", "Summary", ["case", "kind", "status", "checks passed",

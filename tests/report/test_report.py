@@ -318,3 +318,14 @@ def test_quantities_table_says_whether_window_ends_count():
     rows = quantities_table("x", specs).rows
     assert [r[3].text for r in rows] == ["over 0.01 < t < 0.05 s", "over [0, 0.05] s",
                                          "over the whole run"]
+
+
+def test_the_summary_says_what_makes_a_run_another_than_its_case_files():
+    """A shortened or changed run beside the validated ones is not taken for one of them."""
+    from rocking_contact.report.content import run_status
+
+    checks = [{"note": "issue 4"}, {"note": "not reached: the run ends at t = 0.06 s"},
+              {"note": "not graded: the run changes preload.tilt"}]
+    assert run_status({"status": "completed", "checks": checks}) == (
+        "completed (the run ends at t = 0.06 s; the run changes preload.tilt)")
+    assert run_status({"status": "completed", "checks": checks[:1]}) == "completed"

@@ -127,6 +127,28 @@ def test_a_setting_the_variant_does_not_read_is_refused(capsys, tmp_path, case, 
                                          f"allowed: leave it out, or {readers}"])
 
 
+# Each contact treatment with a scheme that cannot step it: Moreau-Jean's impulses live in the
+# theta-method's velocity equation; a position-level contact on it returns the impact velocity.
+MISMATCHED_SCHEMES = [
+    ("sdnv105d", "newmark", "scheme.type: 'newmark' cannot step contact.treatment = 'theta'",
+     "allowed: 'theta'"),
+    ("sdnv105a", "theta", "scheme.type: 'theta' cannot step contact.treatment = 'lagrange'",
+     "allowed: 'newmark', 'alpha_newmark', 'hht', or contact.treatment = 'theta'"),
+    ("sdnv105c", "theta", "scheme.type: 'theta' cannot step contact.treatment = 'continuous'",
+     "contact.treatment = 'theta'"),
+]
+
+
+@pytest.mark.parametrize("case,scheme,what,allowed", MISMATCHED_SCHEMES,
+                         ids=[m[0] for m in MISMATCHED_SCHEMES])
+def test_a_scheme_the_treatment_cannot_take_is_refused(capsys, tmp_path, case, scheme, what,
+                                                        allowed):
+    """sdnv105d with Newmark ran to 394 J of kinetic energy, silently."""
+    code = main(["run", case, "--out", str(tmp_path), "--set", f"scheme.type={scheme}",
+                 "--set", "time.refine.enabled=false"])
+    assert_one_line_error(capsys, code, [f"{case}.toml (with --set)", what, allowed])
+
+
 def test_springs_under_a_table_treatment_are_refused(capsys, tmp_path):
     """Point springs are B's supports; beside the table of A they would be ignored."""
     path = tmp_path / "a_with_springs.toml"

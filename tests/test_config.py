@@ -97,7 +97,7 @@ def test_a_setting_changed_after_loading_for_a_variant_that_ignores_it_is_refuse
                        r"= 'lagrange'"):
         _check_again(case)
     case = load_case("sdnv105d")
-    case.scheme.type = "newmark"
+    case.contact.treatment, case.scheme.type = "lagrange", "newmark"
     _check_again(case)  # the file's theta = 0.6 is left behind
     case.scheme.theta = 0.7
     with pytest.raises(CaseError, match=r"scheme\.theta: 0\.7 has no effect"):
@@ -119,8 +119,9 @@ def test_physics_changes_leave_out_the_method(name, overrides, changed):
 
 
 @pytest.mark.parametrize("name,overrides,kept", [
-    # the file's theta = 0.6 stays behind, unread, when an override picks Newmark
-    ("sdnv105d", {"scheme.type": "newmark"}, ("scheme", "theta", 0.6)),
+    # the file's theta = 0.6 stays behind, unread, when overrides pick Lagrange and Newmark
+    ("sdnv105d", {"contact.treatment": "lagrange", "scheme.type": "newmark"},
+     ("scheme", "theta", 0.6)),
     # the file's cell size stays behind when an override picks the fixed Code_Aster mesh
     ("sdnv105a_fine", {"mesh.layout": "aster"}, ("mesh", "element_size", 0.02)),
     # a default value has no effect either way: given with its non-reader, it is no mistake

@@ -1,9 +1,12 @@
 """Contact by condensation on the Delassus operator: the Newton loop shared by the Lagrange
 (SDNV105 A) and continuous (SDNV105 C) treatments.
 
-The step equation with contact is ``R(x) - H(x)^T lambda = 0`` plus the Signorini-Coulomb
-conditions on the relative displacements ``q(x)`` at the end of the step
-(:mod:`rocking_contact.contact.local`). The treatment is a
+The step equation with contact is ``R(x) - w1 H(x)^T lambda - w0 H_n^T lambda_n = 0``
+plus the Signorini-Coulomb conditions on the relative displacements ``q(x)`` at the end of
+the step (:mod:`rocking_contact.contact.local`): the contact forces are weighted as the
+body's forces in ``R`` (``w1 = 1``, ``w0 = 0`` but for the HHT scheme; Negrut et
+al. 2007 weight the constraint forces of HHT so), and ``lambda`` is the force at the end of
+the step. The treatment is a
 :class:`~rocking_contact.solvers.step.Corrector`: the step driver first solves the free
 step (no contact) with the SNES, then :meth:`CondensedContact.correct` runs Newton's method
 on the coupled problem, each iteration eliminating the displacement correction:
@@ -12,15 +15,15 @@ on the coupled problem, each iteration eliminating the displacement correction:
    ``J`` at ``x`` (factorised once by the SNES's own KSP, reused by every solve below);
 2. ``dx_free = -J^-1 r`` and ``Z = J^-1 H^T`` on the candidate contacts (gap below
    ``contact.search_distance`` or force > 0): one solve per contact row;
-3. the local problem ``q = q(x) + H dx_free + W lambda`` with ``W = H Z`` (m/N, the
+3. the local problem ``q = q(x) + H dx_free + W lambda`` with ``W = w1 H Z`` (m/N, the
    Delassus operator): the Lagrange treatment solves it exactly (primal-dual active set),
    the continuous one takes one generalised Newton step of the Alart-Curnier system (which
    is one Newton step of the whole coupled system, condensed);
-4. ``x <- x + dx_free + Z lambda``.
+4. ``x <- x + dx_free + w1 Z lambda``.
 
 It stops when the complementarity residual ``max |Phi|`` is below ``contact.tolerance``
 times the norm of the weight vector and either the equilibrium residual
-``|R(x) - H^T lambda|`` is too, or the last update moved ``x`` by less than
+is too, or the last update moved the end displacement by less than
 ``contact.step_tolerance`` of its size (Newton stalled at round-off, as large rotations of
 the thin Code_Aster cells leave ~1e-4 N); after ``contact.max_iterations`` the step is
 rejected (the driver halves it). For a linear body (small strain) the
@@ -149,6 +152,10 @@ class CondensedContact:
         stage = problem.stage
         assert stage is not None
         ux = stage.u.x
+        # The contact forces are weighted as the body's forces (HHT): w1 on the
+        # unknown end forces, w0 on the start forces, a constant of the step.
+        w1 = stage.w1
+        start = self._start_forces(stage.w0)
         r = problem.vector()
         dx = problem.vector()
         lam = self.lam.copy()
@@ -159,7 +166,9 @@ class CondensedContact:
             geometry = self.kin.geometry(u1)
             q = self._relative(geometry, u1)
             problem.residual(None, x, r)
-            forces = geometry.H.T @ lam
+            if start is not None:
+                self.kin.add_forces(start, r.array, -1.0)
+            forces = geometry.H.T @ (w1 * lam)
             self._zero_prescribed_forces(forces)
             self.kin.add_forces(forces, r.array, -1.0)
             equilibrium = r.norm()
@@ -170,8 +179,8 @@ class CondensedContact:
                 # Equilibrium within tolerance, or Newton stagnating at round-off (large
                 # rotation: a strain round-off of 1e-17 in the thin columns of the Code_Aster
                 # mesh is 1e-4 N of residual, above tolerance for no fault of the solve).
-                settled = equilibrium <= self.tol or change <= self.spec.step_tolerance * x.norm(
-                    PETSc.NormType.NORM_INFINITY)
+                settled = equilibrium <= self.tol or problem.settled(
+                    x, change, self.spec.step_tolerance)
                 if phi <= self.tol and settled:
                     converged = True
                     break
@@ -179,21 +188,21 @@ class CondensedContact:
                 break
             if not problem.linear:
                 problem.jacobian(None, x, problem.J, problem.J)
-            # Undo the contact forces: dx_free answers the body's residual alone.
+            # Undo the unknown contact forces: dx_free answers the rest of the residual.
             self.kin.add_forces(forces, r.array, 1.0)
             r.scale(-1.0)
             solver.solve_linear(r, dx)
             Z, Zc = self._delassus_columns(problem, solver, geometry, contacts)
             rows = geometry.rows(contacts)
             Hr = ux * geometry.H[rows]
-            W = Hr @ Zc
+            W = w1 * (Hr @ Zc)
             dq = Hr @ self.kin.values(dx.array)
             local = self.local_solve(self.local_problem(W, q[rows] + dq, contacts),
                                      lam[rows])
             self.counters.local += local.iterations
             lam = np.zeros_like(lam)
             lam[rows] = local.lam
-            add_columns(dx, Z, local.lam)
+            add_columns(dx, Z, w1 * local.lam)
             change = dx.norm(PETSc.NormType.NORM_INFINITY)
             x.axpy(1.0, dx)
             x.ghostUpdate(addv=PETSc.InsertMode.INSERT, mode=PETSc.ScatterMode.FORWARD)
@@ -298,6 +307,15 @@ class CondensedContact:
         self._forces0_split = (geometry.H.T @ lam_n, geometry.H.T @ lam_t)
 
     # -- helpers -----------------------------------------------------------------------
+    def _start_forces(self, w0: float) -> np.ndarray | None:
+        """``w0 H_n^T lambda_n`` on the contact dofs, the start forces' share of the step
+        equation (N); None when the scheme does not weight them (w0 = 0)."""
+        if w0 == 0.0:
+            return None
+        forces = w0 * (self._forces0_split[0] + self._forces0_split[1])
+        self._zero_prescribed_forces(forces)
+        return forces
+
     def _relative(self, geometry: ContactGeometry, u1: np.ndarray) -> np.ndarray:
         """``q``: the gap and the slip over the step of each contact (m)."""
         q = geometry.H @ (u1 - self._u0)

@@ -106,7 +106,8 @@ class ContactSpec:
                                  "to the norm of the weight vector")
     step_tolerance: float = param(
         1.0e-12, check=in_range(0.0, 1e-3),
-        doc="or the last Newton correction relative to the unknown (max norms)")
+        doc="or the last Newton correction of the end displacement relative to it "
+            "(max norms)")
     max_iterations: int = param(25, check=POSITIVE,
                                 doc="Newton iterations of the contact solve in a step")
     local_iterations: int = param(50, check=POSITIVE,

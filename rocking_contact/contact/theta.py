@@ -252,7 +252,7 @@ class MoreauJeanContact:
             change = problem.comm.allreduce(
                 float(np.max(np.abs(previous - x.array_r), initial=0.0)), op=MPI.MAX)
             self._residual = residual.norm()
-            if self._residual <= tolerance or self._settled(problem, x, change):
+            if self._residual <= tolerance or problem.settled(x, change, self.options.stol):
                 converged = True
                 break
             # Newton at x: rebuild J, then the linearised free velocity x - J^-1 R(x)
@@ -391,18 +391,6 @@ class MoreauJeanContact:
         if self._HT is None:  # H is fixed over the step's passes
             self._HT = self._H.T.toarray()
         return solver.solve_columns(self._HT)
-
-    def _settled(self, problem: StepProblem, x: PETSc.Vec, change: float) -> bool:
-        """Newton has stalled at round-off: the end displacement moved by less than ``stol``
-        of itself (max norms). The test is on displacements, as the Newmark treatments'
-        is: the large-rotation forces of the stiff SDNV105 bodies carry a round-off of
-        1e-6 to 1e-4 N that no velocity correction removes."""
-        stage = problem.stage
-        assert stage is not None
-        u1 = problem.end_values(x)[0]
-        size = problem.comm.allreduce(float(np.max(np.abs(u1[:problem.body.n_owned]),
-                                                   initial=0.0)), op=MPI.MAX)
-        return stage.u.x * change <= self.options.stol * size
 
     def _weight_norm(self, problem: StepProblem) -> float:
         """|f_ext| (N): the scale of the coupled-step residual."""

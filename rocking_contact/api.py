@@ -47,12 +47,14 @@ __all__ = ["load_case", "run", "format_table", "default_out_dir"]
 def mpi_rank() -> int:
     """Rank in MPI_COMM_WORLD if a runner has started MPI, else 0."""
     mpi = sys.modules.get("mpi4py.MPI")
-    return mpi.COMM_WORLD.rank if mpi is not None else 0  # type: ignore[attr-defined]
+    rank: int = mpi.COMM_WORLD.rank if mpi is not None else 0
+    return rank
 
 
 def default_out_dir(case: Any) -> Path:
     """``results/<case name>/`` under the current directory."""
-    return Path("results") / case.case.name
+    name: str = case.case.name
+    return Path("results") / name
 
 
 def finish(case: Any, result: RunResult) -> RunResult:
@@ -143,7 +145,7 @@ def run(
             # fields) into the directory the results go to; None when nothing is written.
             kwargs = ({"out_dir": out_dir if write else None}
                       if "out_dir" in inspect.signature(module.run).parameters else {})
-            result = module.run(case, progress=progress, **kwargs)
+            result: RunResult = module.run(case, progress=progress, **kwargs)
         except SolverFailure as exc:
             progress.close()
             if exc.partial is not None:
@@ -171,7 +173,7 @@ def _barrier() -> None:
     """Wait for every rank, if a runner has started MPI."""
     mpi = sys.modules.get("mpi4py.MPI")
     if mpi is not None:
-        mpi.COMM_WORLD.Barrier()  # type: ignore[attr-defined]
+        mpi.COMM_WORLD.Barrier()
 
 
 def _check_again(case: Any) -> None:

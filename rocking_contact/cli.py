@@ -15,7 +15,7 @@ from __future__ import annotations
 import argparse
 import os
 import sys
-from collections.abc import Sequence
+from collections.abc import Mapping, Sequence
 from pathlib import Path
 
 EXIT_OK, EXIT_FAILED, EXIT_BAD_INPUT = 0, 1, 2
@@ -31,10 +31,16 @@ PLUGINS: dict[str, tuple[str, str]] = {
 }
 
 
-def _parser() -> argparse.ArgumentParser:
+class _Parser(argparse.ArgumentParser):
+    """The top-level parser; it keeps its subcommands' parsers (for their usage lines)."""
+
+    subcommands: Mapping[str, argparse.ArgumentParser]
+
+
+def _parser() -> _Parser:
     from rocking_contact import __version__
 
-    p = argparse.ArgumentParser(
+    p = _Parser(
         prog="rocking-contact",
         description="Impact, rocking and friction dynamics, validated against references.",
     )
@@ -75,7 +81,7 @@ def _parser() -> argparse.ArgumentParser:
             sp = sub.add_parser(name, help=help_text)
             sp.set_defaults(plugin=module)
             importlib.import_module(module).add_arguments(sp)
-    p.subcommands = sub.choices  # type: ignore[attr-defined]
+    p.subcommands = sub.choices
     return p
 
 

@@ -137,12 +137,12 @@ def _convert(tp: Any, value: Any, key: str, file: str) -> Any:
         raise CaseError(file, key, f"expected {_type_name(tp)}, got {_describe(value)}")
 
     if origin in (typing.Union, types.UnionType):
-        args = [a for a in typing.get_args(tp) if a is not type(None)]
+        members = [a for a in typing.get_args(tp) if a is not type(None)]
         if value is None:
             return None
-        if len(args) == 1:  # optional: the inner type's own error is the useful one
-            return _convert(args[0], value, key, file)
-        for arg in args:
+        if len(members) == 1:  # optional: the inner type's own error is the useful one
+            return _convert(members[0], value, key, file)
+        for arg in members:
             try:
                 return _convert(arg, value, key, file)
             except CaseError:
@@ -183,7 +183,7 @@ def _convert(tp: Any, value: Any, key: str, file: str) -> Any:
             )
         items = [_convert(args[0], v, f"{key}[{i}]", file) for i, v in enumerate(value)]
         return tuple(items) if origin is tuple else items
-    if dataclasses.is_dataclass(tp):
+    if isinstance(tp, type) and dataclasses.is_dataclass(tp):
         if not isinstance(value, Mapping):
             fail()
         return build(tp, value, file=file, prefix=key)
@@ -538,15 +538,17 @@ def case_kind(data: Mapping[str, Any], file: str) -> str:
     if not isinstance(info, Mapping) or "kind" not in info:
         raise CaseError(file, "case.kind", f"missing (allowed: {', '.join(KINDS)})")
     _check_kind(info["kind"], file)
-    return info["kind"]
+    kind: str = info["kind"]
+    return kind
 
 
-def kind_schema(kind: str, file: str = "") -> type:
+def kind_schema(kind: str, file: str = "") -> type[Any]:
     """The schema (case dataclass) of a case kind."""
     import importlib
 
     module, _, name = _check_kind(kind, file)[0].partition(":")
-    return getattr(importlib.import_module(module), name)
+    schema: type[Any] = getattr(importlib.import_module(module), name)
+    return schema
 
 
 def kind_runner(kind: str, file: str = "") -> Any:
@@ -569,7 +571,7 @@ def read_toml(path: Path) -> dict[str, Any]:
         raise CaseError(str(path), "", f"cannot read: {exc.strerror}") from None
 
 
-def merge(base: dict[str, Any], child: Mapping[str, Any]) -> dict[str, Any]:
+def merge(base: Mapping[str, Any], child: Mapping[str, Any]) -> dict[str, Any]:
     """Deep merge for ``extends``: tables merge key by key, any other value (lists of
     tables included) is replaced by the child's."""
     out = dict(base)
@@ -691,6 +693,7 @@ def unread_after_loading(case: Any) -> tuple[str, str] | None:
     loaded = getattr(case, "loaded_as", None)
     if loaded is None:
         return None
+    layer: Callable[[str], float]
     params, layer = loaded
     changed = [".".join(p) for p in _differences(params, as_dict(case))]
 
@@ -875,7 +878,7 @@ def schema_doc(cls: type, prefix: str = "") -> list[tuple[str, str, str, str]]:
         options = [a for a in typing.get_args(tp) if a is not type(None)]
         if typing.get_origin(tp) in (typing.Union, types.UnionType) and len(options) == 1:
             inner = options[0]  # ``Refine | None``: an optional table
-        if dataclasses.is_dataclass(inner):
+        if isinstance(inner, type) and dataclasses.is_dataclass(inner):
             kind = ("list of tables" if typing.get_origin(tp) is list else
                     "optional table" if inner is not tp else "table")
             rows.append((key, kind, "", _with_readers(cls, f.name, f.metadata.get("doc", ""))))

@@ -52,7 +52,7 @@ def request() -> None:
 
 def requested(comm: Any = None) -> bool:
     """Whether a stop was asked for; with an MPI communicator, on any of its ranks."""
-    flag = _state["requested"]
+    flag: bool = _state["requested"]
     if comm is not None and comm.size > 1:
         from mpi4py import MPI
 

@@ -53,7 +53,7 @@ class RunResult:
 
     def to_json(self) -> dict[str, Any]:
         """The ``results.json`` content."""
-        return _plain({
+        content: dict[str, Any] = _plain({
             "case": self.case,
             "kind": self.kind,
             "status": self.status,
@@ -67,6 +67,7 @@ class RunResult:
             "stack": self.stack,
             "warnings": self.warnings,
         })
+        return content
 
 
 class SolverFailure(RuntimeError):

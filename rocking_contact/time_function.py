@@ -98,7 +98,8 @@ def time_function_values(f: TimeFunction, t: np.ndarray, base: Path | None = Non
     if f.type == "sine":
         return f.amplitude * np.sin(2.0 * np.pi * f.frequency * t + f.phase)
     times, values = table_samples(f, base)
-    return f.amplitude * np.interp(t, times, values)
+    sampled: np.ndarray = f.amplitude * np.interp(t, times, values)
+    return sampled
 
 
 def time_function_callable(f: TimeFunction, base: Path | None = None) -> Callable[[float], float]:

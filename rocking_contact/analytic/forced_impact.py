@@ -26,7 +26,8 @@ def response(times: np.ndarray, *, m: float, k: float, kc: float, gap: float,
         return f
 
     def crossing(t: float, y: np.ndarray) -> float:
-        return y[0] - gap
+        distance: float = y[0] - gap
+        return distance
 
     crossing.terminal = True  # type: ignore[attr-defined]
     t, y = 0.0, np.array([0.0, 0.0])

@@ -360,7 +360,9 @@ def first_order_sequence(block: RigidBlock, tilt: float, count: int, ratios: Seq
         return ImpactSequence(level, ratios.velocity, [], [])
     t1, omega1 = first_release(block, tilt)
     first = block.impact(omega1, "A", first_restitution, time=t1)
-    impacts, corner, t, flight = [], "A", t1, 2.0 * t1
+    impacts: list[Impact] = []
+    corner: Corner = "A"
+    t, flight = t1, 2.0 * t1
     for k in range(1, count + 1):
         if t > end:
             break
@@ -375,7 +377,7 @@ def first_order_sequence(block: RigidBlock, tilt: float, count: int, ratios: Seq
             percussion_x=sign * first.percussion_x * p))
         flight *= ratios.interval
         t += flight
-        corner = other_corner(corner)  # type: ignore[assignment]
+        corner = other_corner(corner)
     lift0 = 2.0 * block.half_width * tilt
     lifts = [Lift(k, "A" if k % 2 == 0 else "O", lift0 * ratios.velocity ** (2 * k), math.nan)
              for k in range(len(impacts) + 1)]

@@ -283,7 +283,8 @@ class RockingSimulation:
 
             return g
 
-        margins = {c: margin(c) for c in ("O", "A")}
+        corners: tuple[Corner, Corner] = ("O", "A")
+        margins = {c: margin(c) for c in corners}
         for corner, g in margins.items():
             if g(t0, np.zeros(1)) > 0:
                 self._record_rest(t0, t0)

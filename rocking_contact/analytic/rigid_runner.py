@@ -40,7 +40,7 @@ from rocking_contact.analytic.rigid_block import (
     closed_form,
     recalage,
 )
-from rocking_contact.analytic.rigid_motion import RockingMotion, RockingSimulation, TableMotion
+from rocking_contact.analytic.rigid_motion import RockingMotion, RockingSimulation
 from rocking_contact.block import BlockModel
 from rocking_contact.config import (
     NONNEGATIVE,
@@ -55,6 +55,7 @@ from rocking_contact.config import (
 )
 from rocking_contact.progress import Progress
 from rocking_contact.results import RunResult, SolverFailure
+from rocking_contact.time_function import TableMotion
 
 Level = Literal["closed_form", "linearised", "nonlinear"]
 

@@ -271,7 +271,7 @@ class CondensedContact:
         lam = self._trial_lam.reshape(-1, 2)
         names = {i: n for n, i in self.kin.named.items()}
         closed = [f"{names.get(i, f'#{i}')} (RN {lam[i, 0]:.4g} N)"
-                  for i in np.flatnonzero(lam[:, 0] > 0.0)]
+                  for i in np.flatnonzero(lam[:, 0] > 0.0).tolist()]
         text = ", ".join(closed) if closed else "none"
         return f"active contacts: {text}; contact residual {self._last_residual:.3e} N"
 

@@ -113,14 +113,16 @@ class FrictionContactProblem:
 
     def velocity(self, P: np.ndarray) -> np.ndarray:
         """``U = W P + q`` (m/s)."""
-        return self.W @ P + self.q
+        U: np.ndarray = self.W @ P + self.q
+        return U
 
     def rho(self) -> np.ndarray:
         """Alart-Curnier weight of each contact, ``1 / max(W_NN, W_TT)`` (kg)."""
         d = np.diag(self.W).reshape(-1, 2).max(axis=1)
         positive = d[d > 0]
         floor = positive.max() * 1e-14 if len(positive) else 1.0
-        return 1.0 / np.maximum(d, floor)
+        rho: np.ndarray = 1.0 / np.maximum(d, floor)
+        return rho
 
 
 @dataclass

@@ -176,7 +176,8 @@ class ContactGeometry:
     @property
     def paired(self) -> np.ndarray:
         """Mask of the paired slave nodes."""
-        return self.pairing != Pairing.UNPAIRED
+        mask: np.ndarray = self.pairing != Pairing.UNPAIRED
+        return mask
 
     def rows(self, contacts: np.ndarray) -> np.ndarray:
         """Row indices of H for the given contacts, (N, T) interleaved."""
@@ -262,7 +263,8 @@ class ContactKinematics:
     # -- values ---------------------------------------------------------------------------
     def values(self, array: np.ndarray) -> np.ndarray:
         """Values of a local dof array (owned first) at the contact dofs, on every rank."""
-        return gather_values([array], self.local_dofs, self.comm)[0]
+        values: np.ndarray = gather_values([array], self.local_dofs, self.comm)[0]
+        return values
 
     def values_many(self, arrays: list[np.ndarray]) -> np.ndarray:
         """:meth:`values` of several arrays with one reduction, shape (len(arrays), n)."""
@@ -314,7 +316,7 @@ class ContactKinematics:
         tangent = np.stack([normal[:, 1], -normal[:, 0]], axis=1)
         H = np.zeros((2 * ns, 2 * (ns + nm)))
         Xm = self.master.X
-        for i in np.flatnonzero(pairing):
+        for i in np.flatnonzero(pairing).tolist():
             w, m = weights[i], masters[i]
             # Coincident nodes have the same reference position: drop its round-off.
             offset = (np.zeros(2) if pairing[i] == Pairing.NODE_TO_NODE
@@ -362,7 +364,8 @@ def _node_normal(seg_n: np.ndarray, j: int) -> np.ndarray:
     """Normal at master node j: normalised mean of its segments' normals."""
     adjacent = [seg_n[k] for k in (j - 1, j) if 0 <= k < len(seg_n)]
     n = np.sum(adjacent, axis=0)
-    return n / np.hypot(*n)
+    unit: np.ndarray = n / np.hypot(*n)
+    return unit
 
 
 def _project(x: np.ndarray, xm: np.ndarray, seg_t: np.ndarray) -> tuple[int, float] | None:

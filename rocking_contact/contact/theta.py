@@ -94,8 +94,9 @@ class ContactRelation(Protocol):
         ``gap`` (m,), ``normal`` and ``tangent`` (m, 2) (unit vectors, the tangent along
         +x on a flat table)."""
 
-    def operator(self, u: np.ndarray) -> sp.csr_matrix:
-        """H at ``u``: rows ``[N_0, T_0, N_1, ...]`` over the owned dofs of this rank.
+    def operator(self, u: np.ndarray, geometry: Any = None) -> sp.csr_matrix:
+        """H at ``u``: rows ``[N_0, T_0, N_1, ...]`` over the owned dofs of this rank;
+        ``geometry``, if given, is :meth:`geometry` at ``u`` already computed.
 
         ``U = allreduce(H @ v_owned)``: normal (along the master's outward normal) and
         tangential relative velocities of slave minus master (m/s).
@@ -378,19 +379,22 @@ class MoreauJeanContact:
         """``H @ v`` for a local array (owned part used), reduced over the ranks."""
         assert self._H is not None
         part = self._H @ local[:problem.body.n_owned]
-        return problem.comm.allreduce(part, op=MPI.SUM)
+        total: np.ndarray = problem.comm.allreduce(part, op=MPI.SUM)
+        return total
 
     def _apply_columns(self, problem: StepProblem, Y: np.ndarray) -> np.ndarray:
         """``H @ Y`` (rows x columns), reduced over the ranks."""
         assert self._H is not None
-        return problem.comm.allreduce(np.asarray(self._H @ Y), op=MPI.SUM)
+        total: np.ndarray = problem.comm.allreduce(np.asarray(self._H @ Y), op=MPI.SUM)
+        return total
 
     def _columns(self, solver: Any) -> np.ndarray:
         """``Y = J^-1 H^T`` on the owned dofs, one multi-right-hand-side solve."""
         assert self._H is not None
         if self._HT is None:  # H is fixed over the step's passes
             self._HT = self._H.T.toarray()
-        return solver.solve_columns(self._HT)
+        Y: np.ndarray = solver.solve_columns(self._HT)
+        return Y
 
     def _weight_norm(self, problem: StepProblem) -> float:
         """|f_ext| (N): the scale of the coupled-step residual."""

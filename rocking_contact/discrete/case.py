@@ -164,19 +164,19 @@ class Model:
                                      f"(nodes: {', '.join(names)})")
         for i, r in enumerate(self.relation):
             for dof in r.dofs:
-                node, _, comp = dof.partition(".")
-                if node not in nodes or comp not in COMPONENTS:
+                node_name, _, comp = dof.partition(".")
+                if node_name not in nodes or comp not in COMPONENTS:
                     raise ValueError(f"relation[{i}].dofs: {dof!r} is not NODE.DX|DY|DZ "
                                      f"with NODE in {', '.join(names)}")
         shock_names = [s.name for s in self.shock]
-        for i, s in enumerate(self.shock):
-            if s.name in shock_names[:i]:
-                raise ValueError(f"shock[{i}].name: {s.name!r} defined twice")
-            if s.node not in nodes:
-                raise ValueError(f"shock[{i}].node: unknown node {s.node!r} "
+        for i, shock in enumerate(self.shock):
+            if shock.name in shock_names[:i]:
+                raise ValueError(f"shock[{i}].name: {shock.name!r} defined twice")
+            if shock.node not in nodes:
+                raise ValueError(f"shock[{i}].node: unknown node {shock.node!r} "
                                  f"(nodes: {', '.join(names)})")
-            if not nodes[s.node].free:
-                raise ValueError(f"shock[{i}].node: {s.node!r} has no free dof")
+            if not nodes[shock.node].free:
+                raise ValueError(f"shock[{i}].node: {shock.node!r} has no free dof")
 
     def unknowns(self) -> int:
         """Number of independent displacements: the free dofs less the independent

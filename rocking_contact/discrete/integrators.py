@@ -51,7 +51,7 @@ SHOCK_CHANNELS = ("FN", "FT", "VN", "PN")
 
 
 @njit(cache=True)
-def _matvec(A, diag, x, out, sign):
+def _matvec(A: np.ndarray, diag: bool, x: np.ndarray, out: np.ndarray, sign: float) -> None:
     """Out += sign * A x (A diagonal when ``diag``)."""
     n = x.size
     if diag:
@@ -66,7 +66,7 @@ def _matvec(A, diag, x, out, sign):
 
 
 @njit(cache=True)
-def _row3(G, j, x, out):
+def _row3(G: np.ndarray, j: int, x: np.ndarray, out: np.ndarray) -> None:
     """Out = G[3j:3j+3] @ x."""
     n = x.size
     for r in range(3):
@@ -78,14 +78,16 @@ def _row3(G, j, x, out):
 
 
 @njit(cache=True)
-def _add_GtF(G, j, F, out, scale):
+def _add_GtF(G: np.ndarray, j: int, F: np.ndarray, out: np.ndarray, scale: float) -> None:
     n = out.size
     for i in range(n):
         out[i] += scale * (G[3 * j, i] * F[0] + G[3 * j + 1, i] * F[1] + G[3 * j + 2, i] * F[2])
 
 
 @njit(cache=True)
-def _record(rec, r, R, x, v, a, fn, ft, vn, pn):
+def _record(rec: np.ndarray, r: int, R: np.ndarray, x: np.ndarray, v: np.ndarray,
+            a: np.ndarray, fn: np.ndarray, ft: np.ndarray, vn: np.ndarray,
+            pn: np.ndarray) -> None:
     no = R.shape[0]
     for o in range(no):
         sx, sv, sa = 0.0, 0.0, 0.0
@@ -104,10 +106,12 @@ def _record(rec, r, R, x, v, a, fn, ft, vn, pn):
 
 
 @njit(cache=True)
-def _cd_kernel(n_steps, final, step0, every, dt,
-               x, vh, a_prev, state, was_open,
-               Minv, K, C, diag, G, Gn, P, MiGt, rho, gam, p_sup, f_const,
-               R, rec, rec_index):
+def _cd_kernel(n_steps: int, final: bool, step0: int, every: int, dt: float,
+               x: np.ndarray, vh: np.ndarray, a_prev: np.ndarray, state: np.ndarray,
+               was_open: np.ndarray, Minv: np.ndarray, K: np.ndarray, C: np.ndarray,
+               diag: bool, G: np.ndarray, Gn: np.ndarray, P: np.ndarray, MiGt: np.ndarray,
+               rho: np.ndarray, gam: np.ndarray, p_sup: np.ndarray, f_const: np.ndarray,
+               R: np.ndarray, rec: np.ndarray, rec_index: int) -> int:
     n = x.size
     ns = P.shape[0]
     d, dv = np.empty(3), np.empty(3)
@@ -186,7 +190,9 @@ def _cd_kernel(n_steps, final, step0, every, dt,
 
 
 @njit(cache=True)
-def _exact_friction(dt, vh, a, G, P, MiGt, rho, fn, ftx, ft):
+def _exact_friction(dt: float, vh: np.ndarray, a: np.ndarray, G: np.ndarray, P: np.ndarray,
+                    MiGt: np.ndarray, rho: np.ndarray, fn: np.ndarray, ftx: np.ndarray,
+                    ft: np.ndarray) -> None:
     """Set-valued Coulomb at velocity level by projected Gauss-Seidel (see module doc)."""
     ns = P.shape[0]
     n = a.size
@@ -228,8 +234,10 @@ def _exact_friction(dt, vh, a, G, P, MiGt, rho, fn, ftx, ft):
 
 
 @njit(cache=True)
-def _local_forces(P, G, dloc, vloc, state, Floc, state_new, Jd_all, Jv_all, out, want_jac,
-                  branch, slip_dir):
+def _local_forces(P: np.ndarray, G: np.ndarray, dloc: np.ndarray, vloc: np.ndarray,
+                  state: np.ndarray, Floc: np.ndarray, state_new: np.ndarray,
+                  Jd_all: np.ndarray, Jv_all: np.ndarray, out: np.ndarray, want_jac: bool,
+                  branch: np.ndarray, slip_dir: np.ndarray) -> None:
     """Forces of every shock from local displacements/velocities (3 ns vectors)."""
     ns = P.shape[0]
     F = np.empty(3)
@@ -248,7 +256,9 @@ def _local_forces(P, G, dloc, vloc, state, Floc, state_new, Jd_all, Jv_all, out,
 
 
 @njit(cache=True)
-def branch_contradicted(P, G, dloc, vloc, state, branch, slip_dir, out):
+def branch_contradicted(P: np.ndarray, G: np.ndarray, dloc: np.ndarray, vloc: np.ndarray,
+                        state: np.ndarray, branch: np.ndarray, slip_dir: np.ndarray,
+                        out: np.ndarray) -> bool:
     """Whether the law, left free at ``(dloc, vloc)``, decides another stick/slip branch
     than the frozen one, or slips against the frozen direction. If so, ``branch`` and
     ``slip_dir`` take the law's decision."""
@@ -276,9 +286,14 @@ def branch_contradicted(P, G, dloc, vloc, state, branch, slip_dir, out):
 
 
 @njit(cache=True)
-def _newmark_kernel(n_steps, final, step0, every, dt, beta, gamma, alpha,
-                    x, v, a, Floc, state, M, K, C, diag, Kinv, G, KiGt, W, P,
-                    gam, p_sup, f_const, tol, max_iter, R, rec, rec_index, stats):
+def _newmark_kernel(n_steps: int, final: bool, step0: int, every: int, dt: float,
+                    beta: float, gamma: float, alpha: float, x: np.ndarray, v: np.ndarray,
+                    a: np.ndarray, Floc: np.ndarray, state: np.ndarray, M: np.ndarray,
+                    K: np.ndarray, C: np.ndarray, diag: bool, Kinv: np.ndarray,
+                    G: np.ndarray, KiGt: np.ndarray, W: np.ndarray, P: np.ndarray,
+                    gam: np.ndarray, p_sup: np.ndarray, f_const: np.ndarray, tol: float,
+                    max_iter: int, R: np.ndarray, rec: np.ndarray, rec_index: int,
+                    stats: np.ndarray) -> tuple[int, int, int]:
     """Implicit Newmark / HHT steps; returns (records written, steps done, status).
 
     ``status`` is 0 on success, else the step's Newton failed and ``stats[2]`` holds the
@@ -512,7 +527,8 @@ class CentralDifference(Integrator):
     def _initial_acceleration(self, gamma0: float) -> np.ndarray:
         s = self.system
         f = s.p_support * gamma0 + s.f_const - s.K @ s.x0 - s.C @ s.v0
-        return self.Minv @ f  # shocks are assumed open at t0 for this estimate only
+        a0: np.ndarray = self.Minv @ f  # shocks are assumed open at t0 for this estimate only
+        return a0
 
     def _advance_impl(self, n_steps: int, gam: np.ndarray, final: bool, rec: np.ndarray) -> int:
         s = self.system

@@ -45,7 +45,7 @@ SLIP_VELOCITY = 1.0e-6
 
 
 @njit(cache=True)
-def open_state(d, n, S_new):
+def open_state(d: np.ndarray, n: np.ndarray, S_new: np.ndarray) -> None:
     """State of an open contact: nothing stored but the tangential position."""
     dn = d[0] * n[0] + d[1] * n[1] + d[2] * n[2]
     for i in range(STATE_SIZE):
@@ -55,17 +55,20 @@ def open_state(d, n, S_new):
 
 
 @njit(cache=True)
-def normal_force(P, j, pen, vn):
+def normal_force(P: np.ndarray, j: int, pen: float, vn: float) -> float:
     """Normal force magnitude (N) of shock ``j`` at penetration ``pen`` and normal velocity
     ``vn``: ``kn pen + cn vn`` while penetrating, clipped at 0 (obstacles never pull)."""
     if pen <= 0.0:
         return 0.0
-    return max(P[j, 4] * pen + P[j, 5] * vn, 0.0)
+    force: float = max(P[j, 4] * pen + P[j, 5] * vn, 0.0)
+    return force
 
 
 @njit(cache=True)
-def shock_force(P, j, d, dv, S, F, S_new, Jd, Jv, want_jac, branch=-1,  # noqa: D417
-                direction=None):
+def shock_force(P: np.ndarray, j: int, d: np.ndarray, dv: np.ndarray,  # noqa: D417
+                S: np.ndarray, F: np.ndarray, S_new: np.ndarray, Jd: np.ndarray,
+                Jv: np.ndarray, want_jac: bool, branch: int = -1,
+                direction: np.ndarray | None = None) -> tuple[float, float, float, float]:
     """Force on the node of shock ``j`` at displacement ``d`` and velocity ``dv`` (3-vectors).
 
     Writes ``F`` (N), the new state row ``S_new`` and, when ``want_jac``, the Jacobians
@@ -159,7 +162,7 @@ def shock_force(P, j, d, dv, S, F, S_new, Jd, Jv, want_jac, branch=-1,  # noqa: 
 
 
 @njit(cache=True)
-def project_disc(f, radius):
+def project_disc(f: np.ndarray, radius: float) -> None:
     """Project a vector on the disc of the given radius (in place)."""
     r = np.sqrt(f[0] ** 2 + f[1] ** 2 + f[2] ** 2)
     if r > radius:

@@ -4,6 +4,7 @@ from __future__ import annotations
 
 from collections.abc import Sequence
 from dataclasses import dataclass
+from typing import Any
 
 import numpy as np
 
@@ -11,7 +12,7 @@ from rocking_contact.api import run
 from rocking_contact.config import load_case
 
 #: overrides selecting each scheme ("newmark": average acceleration in physical space)
-SCHEMES = {
+SCHEMES: dict[str, dict[str, Any]] = {
     "central_difference": {"solver.scheme": "central_difference"},
     "newmark": {"solver.scheme": "newmark", "solver.beta": 0.25, "solver.gamma": 0.5},
 }

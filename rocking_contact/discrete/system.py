@@ -48,7 +48,7 @@ class DiscreteSystem:
     @property
     def n(self) -> int:
         """Number of unknowns."""
-        return self.basis.shape[1]
+        return int(self.basis.shape[1])
 
     def rows(self, dofs: list[str]) -> np.ndarray:
         """Rows of ``basis`` for the named full dofs (``NODE.DX``): physical values = rows @ x."""
@@ -177,4 +177,5 @@ def critical_step(system: DiscreteSystem) -> float:
         gt = system.G[3 * j:3 * j + 3] - np.outer(n, g)
         K += system.shock_params[j, 4] * np.outer(g, g) + kt * gt.T @ gt
     w2 = scipy.linalg.eigvalsh(K, system.M)
-    return 2.0 / np.sqrt(max(w2.max(), 1e-300))
+    step: float = 2.0 / np.sqrt(max(w2.max(), 1e-300))
+    return step

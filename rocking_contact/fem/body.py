@@ -48,8 +48,8 @@ def material_fields(block_mesh: BlockMesh, materials: Materials,
     mesh = block_mesh.mesh
     space = fem.functionspace(mesh, ("DG", 0))
 
-    def field(name: str, value: Any) -> fem.Function:
-        f = fem.Function(space, name=name)
+    def field(name: str, value: Any) -> fem.Function[np.float64]:
+        f: fem.Function[np.float64] = fem.Function(space, name=name)
         for region in block_mesh.regions:
             mat: Material = getattr(materials, REGION_MATERIAL[region])
             f.x.array[block_mesh.cells(region)] = value(mat)
@@ -137,12 +137,12 @@ class ElasticBody:
     @property
     def n_owned(self) -> int:
         """Number of owned scalar dofs on this rank."""
-        return self.V.dofmap.index_map.size_local * self.V.dofmap.index_map_bs
+        return int(self.V.dofmap.index_map.size_local * self.V.dofmap.index_map_bs)
 
     @property
     def n_global(self) -> int:
         """Number of scalar dofs of the whole problem."""
-        return self.V.dofmap.index_map.size_global * self.V.dofmap.index_map_bs
+        return int(self.V.dofmap.index_map.size_global * self.V.dofmap.index_map_bs)
 
     # -- forces -------------------------------------------------------------------------
     def force(self, out: PETSc.Vec, t: float | None = None) -> None:
@@ -200,7 +200,8 @@ class ElasticBody:
         n = self.n_owned
         local = -0.5 * sum((a0[i] + a1[i]) * float(self._unit_drags[i].array[:n] @ du)
                            for i in (0, 1))
-        return self.comm.allreduce(local)
+        work: float = self.comm.allreduce(local)
+        return work
 
     def damping_force(self, out: PETSc.Vec) -> None:
         """``f_damp(u, v)`` alone (N): internal force at (u, v) minus internal force at (u, 0)."""
@@ -233,10 +234,10 @@ class ElasticBody:
         of ``v . (M v)`` to a region's dofs is that region's kinetic energy.
         """
         self.M.mult(v, self._work)
-        if region is None:
-            return 0.5 * self._work.dot(v)
-        self._work.pointwiseMult(self._work, self.region_mask(region))
-        return 0.5 * self._work.dot(v)
+        if region is not None:
+            self._work.pointwiseMult(self._work, self.region_mask(region))
+        energy: float = 0.5 * self._work.dot(v)
+        return energy
 
     def strain_energy(self) -> float:
         """Stored elastic energy at the evaluation displacement."""
@@ -244,10 +245,13 @@ class ElasticBody:
 
     def gravity_potential(self, u: PETSc.Vec) -> float:
         """``-f_ext . u = int rho g u_y e dx``: potential of gravity from the reference (J)."""
-        return -self.f_ext.dot(u)
+        potential: float = -self.f_ext.dot(u)
+        return potential
 
-    def set_point(self, u: PETSc.Vec | np.ndarray, v: PETSc.Vec | np.ndarray | None) -> None:
-        """Copy a state (ghosted vectors or local arrays) into the evaluation point."""
+    def set_point(self, u: PETSc.Vec | np.ndarray | None,
+                  v: PETSc.Vec | np.ndarray | None) -> None:
+        """Copy a state (ghosted vectors or local arrays) into the evaluation point; None is
+        zero."""
         for target, src in ((self.u, u), (self.v, v)):
             if src is None:
                 target.x.array[:] = 0.0

@@ -165,7 +165,8 @@ class SmallStrain(_Forces):
     def strain_energy(self) -> float:
         """1/2 u^T K u (J)."""
         self.K.mult(self.u.x.petsc_vec, self._work)
-        return 0.5 * self._work.dot(self.u.x.petsc_vec)
+        energy: float = 0.5 * self._work.dot(self.u.x.petsc_vec)
+        return energy
 
     def cauchy_stress(self) -> Any:
         m = self.fields
@@ -198,13 +199,15 @@ class LargeRotation(_Forces):
         assemble_vector_into(self._residual, out)
 
     def tangent(self, cu: float, cv: float, out: PETSc.Mat) -> None:
-        self.cu.value = cu
-        self.cv.value = cv
+        # dolfinx types the setter as taking an array; it takes a scalar too (np.asarray)
+        self.cu.value = cu  # type: ignore[assignment]
+        self.cv.value = cv  # type: ignore[assignment]
         assemble_matrix_into(self._jacobian, out)
 
     def strain_energy(self) -> float:
         """Stored energy, int W(E) e dx (J)."""
-        return self.space.mesh.comm.allreduce(fem.assemble_scalar(self._energy))
+        energy: float = self.space.mesh.comm.allreduce(fem.assemble_scalar(self._energy))
+        return energy
 
     def cauchy_stress(self) -> Any:
         """Cauchy stress F S F^T / det F (in-plane; the thickness change is neglected)."""

@@ -41,7 +41,8 @@ class BlockMesh:
         """Local cells (owned and ghost) of a region."""
         if region not in self.regions:
             raise KeyError(f"no region {region!r} (regions: {', '.join(self.regions)})")
-        return self.cell_tags.find(self.regions[region])
+        cells: np.ndarray = self.cell_tags.find(self.regions[region])
+        return cells
 
     def entities(self, name: str) -> tuple[int, np.ndarray]:
         """(dimension, local entities) of a named point (0) or curve (1)."""

@@ -62,7 +62,7 @@ def find_collisions(history: Mapping[str, np.ndarray], windows: list[Window],
     if column not in history or not len(t):
         return []
     energy = np.asarray(history[column])
-    out = []
+    out: list[dict[str, Any]] = []
     for k, (a, b) in enumerate(windows, start=1):
         eps = 1e-9 * max(1.0, abs(b))
         inside = np.flatnonzero((t >= a - eps) & (t <= b + eps))

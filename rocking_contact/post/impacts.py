@@ -21,6 +21,7 @@ VN(t), positive toward the obstacle):
 from __future__ import annotations
 
 import math
+from collections.abc import Mapping
 from typing import Any
 
 import numpy as np
@@ -50,8 +51,8 @@ def find_impacts(t: np.ndarray, fn: np.ndarray, vn: np.ndarray, pn: np.ndarray |
     if not above.any():
         return []
     edges = np.diff(above.astype(np.int8))
-    starts = list(np.flatnonzero(edges == 1) + 1)
-    ends = list(np.flatnonzero(edges == -1))
+    starts: list[int] = (np.flatnonzero(edges == 1) + 1).tolist()
+    ends: list[int] = np.flatnonzero(edges == -1).tolist()
     if above[0]:
         starts.insert(0, 0)
     if above[-1]:
@@ -100,7 +101,7 @@ def statistics(impacts: list[dict[str, Any]], classes: int) -> dict[str, Any]:
 
 
 def analyse(t: np.ndarray,
-            shocks: dict[str, tuple[str, np.ndarray, np.ndarray, np.ndarray | None]], *,
+            shocks: Mapping[str, tuple[str, np.ndarray, np.ndarray, np.ndarray | None]], *,
             threshold: float, min_rest: float, classes: int
             ) -> tuple[list[dict[str, Any]], dict[str, Any], dict[str, float]]:
     """Impacts of every shock.

@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 import math
-from collections.abc import Iterable, Mapping
+from collections.abc import Iterable, Mapping, Sequence
 from typing import Any
 
 import numpy as np
@@ -172,7 +172,7 @@ def _tol_text(check: Mapping[str, Any]) -> str:
     return f"{tol:g}{suffix}"
 
 
-def format_table(case: str, checks: list[Mapping[str, Any]]) -> str:
+def format_table(case: str, checks: Sequence[Mapping[str, Any]]) -> str:
     """A plain-text comparison table: quantity, reference, computed, error, tolerance..."""
     header = ("quantity", "reference", "computed", "rel. error", "tolerance", "source", "pass")
     rows = []

@@ -209,7 +209,8 @@ def run_table(case: str, data: Mapping[str, Any]) -> Table:
     """Status, steps, iterations, wall time and the other timing figures of the run."""
     rows = [[Cell("status"), Cell(str(data.get("status", "?")))]]
     timing = data.get("timing") or {}
-    keys = [k for k in TIMING_LABELS if k in timing] + [k for k in timing if k not in TIMING_LABELS]
+    keys: list[str] = ([k for k in TIMING_LABELS if k in timing]
+                       + [k for k in timing if k not in TIMING_LABELS])
     rows += [[Cell(TIMING_LABELS.get(k, k)), num(timing[k], 4)] for k in keys]
     rows += [[Cell(key), Cell(text, "num")] for key, text in _short_entries(
         {k: v for k, v in (data.get("extra") or {}).items() if k not in EXTRA_SHOWN_ELSEWHERE})]

@@ -122,7 +122,8 @@ def contact_changes(problem: StepProblem) -> int:
         changes = getattr(term, "contact_changes", None)
         if changes is not None:
             count += changes(problem)
-    return problem.comm.allreduce(count, op=MPI.MAX)
+    total: int = problem.comm.allreduce(count, op=MPI.MAX)
+    return total
 
 
 class StepDriver:

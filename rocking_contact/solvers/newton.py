@@ -210,7 +210,7 @@ def solve_columns(ksp: PETSc.KSP, rhs: np.ndarray) -> np.ndarray:
     B.assemble()
     X = B.duplicate()
     ksp.matSolve(B, X)
-    out = X.getDenseArray().copy()
+    out: np.ndarray = X.getDenseArray().copy()
     B.destroy()
     X.destroy()
     return out

@@ -156,6 +156,10 @@ class StepProblem:
         self._merged: tuple[np.ndarray, np.ndarray] | None = None
 
     # -- set-up ---------------------------------------------------------------------------
+    def _terms(self) -> tuple[Contribution | Corrector, ...]:
+        """The contributions, then the correctors."""
+        return (*self.contributions, *self.correctors)
+
     @property
     def linear(self) -> bool:
         """One solve per step, Jacobian rebuilt only when the stage changes."""
@@ -209,7 +213,8 @@ class StepProblem:
         """Owned dofs among ``dofs`` (local), as global row indices."""
         imap, bs = self.body.V.dofmap.index_map, self.body.V.dofmap.index_map_bs
         owned = dofs[dofs < imap.size_local * bs]
-        return (owned + imap.local_range[0] * bs).astype(PETSc.IntType)
+        rows: np.ndarray = (owned + imap.local_range[0] * bs).astype(PETSc.IntType)
+        return rows
 
     # -- one step -------------------------------------------------------------------------
     def begin(self, t1: float, scheme: Scheme) -> None:
@@ -237,7 +242,7 @@ class StepProblem:
         self._xbar = (ubar - f.u * state[0] - f.v * state[1] - f.a * state[2]) / f.x
         self._rows_global = self._global_rows(dofs)
         self._owned_mask = dofs < self.body.n_owned
-        for c in (*self.contributions, *self.correctors):
+        for c in self._terms():
             c.begin_step(self)
 
     def predictor(self, x: PETSc.Vec) -> None:
@@ -272,8 +277,8 @@ class StepProblem:
         removes, and a velocity unknown starts from zero at a release."""
         assert self.stage is not None
         u1 = self.end_values(x)[0]
-        size = self.comm.allreduce(float(np.max(np.abs(u1[:self.body.n_owned]), initial=0.0)),
-                                   op=MPI.MAX)
+        size: float = self.comm.allreduce(
+            float(np.max(np.abs(u1[:self.body.n_owned]), initial=0.0)), op=MPI.MAX)
         return self.stage.u.x * change <= tolerance * size
 
     def end_state(self, x: PETSc.Vec) -> None:
@@ -345,13 +350,13 @@ class StepProblem:
         self.a.x.array[:] = self._x_work
         self.t = self.t1
         self._g_n_valid = False
-        for c in (*self.contributions, *self.correctors):
+        for c in self._terms():
             c.accept(self)
 
     def columns(self) -> dict[str, float]:
         """History values of the contributions and correctors."""
         out: dict[str, float] = {}
-        for c in (*self.contributions, *self.correctors):
+        for c in self._terms():
             out.update(c.columns(self))
         return out
 

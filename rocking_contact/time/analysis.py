@@ -10,7 +10,7 @@ from __future__ import annotations
 
 import numpy as np
 
-from rocking_contact.time.schemes import Scheme, Stage
+from rocking_contact.time.schemes import Affine, Scheme, Stage
 
 
 def amplification_matrix(stage: Stage, omega: float, xi: float = 0.0) -> np.ndarray:
@@ -25,7 +25,7 @@ def amplification_matrix(stage: Stage, omega: float, xi: float = 0.0) -> np.ndar
     k, c = omega * omega, 2.0 * xi * omega
     s = stage
 
-    def row(f) -> np.ndarray:
+    def row(f: Affine) -> np.ndarray:
         return np.array([f.u, f.v, f.a])
 
     cx = s.a.x + s.w1 * (c * s.v.x + k * s.u.x)

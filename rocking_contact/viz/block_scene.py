@@ -183,6 +183,7 @@ class BlockScene(Scene):
                     font_size=TEXT_FONT, color="black", name="scale")
 
     def _add_coloured_block(self) -> None:
+        assert self.field is not None  # the block is coloured only for a field
         words, cmap, symmetric = FIELD_STYLE.get(self.field, (self.field, "viridis", False))
         first = self.motion.at(self.t_start)
         lo, hi = self.clim if self.clim is not None else self._range()
@@ -208,6 +209,7 @@ class BlockScene(Scene):
     def _range(self) -> tuple[float, float]:
         """The field's range over every output: pictures at any instant compare."""
         assert isinstance(self.motion, FieldMotion)  # only fields carry stresses
+        assert self.field is not None
         lo, hi = self.motion.series.value_range(self.field, percentile=99.0)
         return (lo, hi) if hi > lo else (lo - 1.0, hi + 1.0)
 
@@ -233,9 +235,9 @@ class BlockScene(Scene):
             scale = ARROW_FRACTION * 2 * self.l / peak if peak > 0 else 0.0
             lines = []
         else:
-            idx = [self._nearest_point(p) for p in self.nodes.values()]
+            nearest = [self._nearest_point(p) for p in self.nodes.values()]
             heads = np.array([self.nodes[n] + self.scale * u[i]
-                              for n, i in zip(self.nodes, idx)]).reshape(-1, 3)
+                              for n, i in zip(self.nodes, nearest)]).reshape(-1, 3)
             # RN pushes the block up; RX is the force of the block on the table: the
             # table's force on the block is (-RX, RN).
             forces = np.array([[-self.value(f"RX_{n}", t), self.value(f"RN_{n}", t), 0.0]

@@ -120,6 +120,7 @@ def compare_kinetic_energy(name: str, members: Sequence[Result], out_dir: Path,
         t_lo, t_hi = np.inf, -np.inf
         for i, (data, history) in enumerate(members):
             column = kinetic_energy_column(history)
+            assert column is not None  # comparable_groups keeps the results that record one
             t = np.asarray(history["time"])
             ax.plot(t, history[column], label=_legend_name(data, labels[i] if labels else None))
             t_lo, t_hi = min(t_lo, float(t[0])), max(t_hi, float(t[-1]))

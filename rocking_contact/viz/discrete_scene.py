@@ -100,7 +100,8 @@ class DiscreteScene(Scene):
         if not np.any(motion):
             return np.array([1.0, 0.0, 0.0])
         direction = np.linalg.svd(motion, full_matrices=False)[2][0]
-        return direction * np.sign(direction[np.argmax(np.abs(direction))])
+        oriented: np.ndarray = direction * np.sign(direction[np.argmax(np.abs(direction))])
+        return oriented
 
     def _frame(self) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
         """(along, up, view): screen right, screen up and camera direction, unit vectors."""
@@ -129,9 +130,9 @@ class DiscreteScene(Scene):
         pts += [self._anchor(s["nodes"][0]) for s in self.springs if len(s["nodes"]) == 1]
         pts += [self.rest[s["node"]] + (RADIUS * self.unit + 0.3 * self.unit)
                 * self._unit_normal(s) for s in self.shocks]
-        pts = np.array(pts)
+        points = np.array(pts)
         margin = 0.6 * self.unit
-        lo, hi = pts.min(axis=0) - margin, pts.max(axis=0) + margin
+        lo, hi = points.min(axis=0) - margin, points.max(axis=0) + margin
         return (lo[0], hi[0], lo[1], hi[1], lo[2], hi[2])
 
     def _plate(self, centre: np.ndarray, normal: np.ndarray, length: float,

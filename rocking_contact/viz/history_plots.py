@@ -120,7 +120,8 @@ def _clip_spikes(ax: Any, curves: Sequence[np.ndarray]) -> None:
     the y-axis then spans the 99th percentile of |y| (with a margin) and the text says how
     far off scale the peaks go.
     """
-    values = np.concatenate([np.abs(c[np.isfinite(c)]) for c in curves]) if curves else []
+    values = (np.concatenate([np.abs(c[np.isfinite(c)]) for c in curves]) if curves
+              else np.empty(0))
     if len(values) == 0:
         return
     level, peak = float(np.percentile(values, 99.0)), float(values.max())

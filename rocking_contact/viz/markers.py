@@ -32,7 +32,7 @@ import math
 import re
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
-from typing import Any, Literal
+from typing import Any, Literal, TypeGuard
 
 from rocking_contact.viz.channels import kinetic_energy_column
 
@@ -78,7 +78,7 @@ class Marker:
     window: tuple[float, float] | None = None
 
 
-def _finite(x: Any) -> bool:
+def _finite(x: Any) -> TypeGuard[float]:
     return isinstance(x, int | float) and math.isfinite(x)
 
 
@@ -168,7 +168,7 @@ def quantity_markers(checks: Sequence[Mapping[str, Any]],
                                   time=spec["time"], value=ref))
         elif op in ("max", "min", "final"):
             markers.append(Marker(spec["column"], "hline", family, label, value=ref,
-                                  window=window))  # type: ignore[arg-type]
+                                  window=window))
         elif op in ("argmax", "argmin"):
             markers.append(Marker(spec["column"], "vline", family, label, time=ref))
         elif op == "crossing":

@@ -131,7 +131,8 @@ def screenshot(scene: Scene, path: Path, *, time: float | None = None,
     with offscreen_plotter(window_size) as plotter:
         scene.add_to(plotter)
         scene.update(t)
-        return plotter.screenshot(str(path), return_img=True)
+        image: np.ndarray = plotter.screenshot(str(path), return_img=True)
+        return image
 
 
 def frame_times(scene: Scene, frames: int) -> np.ndarray:
@@ -167,7 +168,9 @@ def interactive_plotter(scene: Scene, window_size: tuple[int, int] = WINDOW, *,
     plotter = pv.Plotter(window_size=list(window_size), off_screen=off_screen)
     scene.add_to(plotter)
     plotter.camera.zoom(SLIDER_ZOOM)  # room for the slider above the scene
-    plotter.add_slider_widget(scene.update, [scene.t_start, scene.t_end], value=scene.t_start,
+    # pyvista's decorator types the bound method as still taking the plotter first
+    plotter.add_slider_widget(scene.update,  # type: ignore[arg-type]
+                              [scene.t_start, scene.t_end], value=scene.t_start,
                               title="time (s)", fmt="%.4f", pointa=(0.3, 0.9),
                               pointb=(0.7, 0.9), interaction_event="always",
                               color="black", title_color="black", title_height=0.02)

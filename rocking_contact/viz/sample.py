@@ -106,7 +106,7 @@ def write_sample(out_dir: str | Path, *, case: str = "sdnv105_sample", end: floa
     quantities = {f"collision.{c['index']}.{k}": c[k] for c in collisions
                   for k in ("time", "kinetic_energy")}
     quantities["dy_max_A"] = float(dy_a.max())
-    data = {
+    data: dict[str, Any] = {
         "case": case, "kind": "fem" if fields else "rigid", "status": "completed",
         "parameters": {
             "case": {"name": case, "title": f"Sample rocking block ({case})", "kind": "sample",

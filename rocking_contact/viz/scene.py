@@ -27,8 +27,9 @@ def nice_factor(target: float) -> float:
         return 1.0
     exponent = math.floor(math.log10(target))
     for mantissa in (5.0, 2.0, 1.0):
-        if mantissa * 10**exponent <= target:
-            return mantissa * 10**exponent
+        factor: float = mantissa * 10**exponent
+        if factor <= target:
+            return factor
     return 10.0**exponent
 
 

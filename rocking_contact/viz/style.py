@@ -15,7 +15,10 @@ from __future__ import annotations
 import contextlib
 from collections.abc import Iterator
 from pathlib import Path
-from typing import Any
+from typing import TYPE_CHECKING, Any
+
+if TYPE_CHECKING:
+    from matplotlib.typing import RcKeyType
 
 #: Okabe-Ito colours, black first
 PALETTE = ("#0072B2", "#D55E00", "#009E73", "#CC79A7", "#E69F00", "#56B4E9", "#000000",
@@ -36,7 +39,7 @@ REFERENCE_COLOUR = "black"
 #: marker shapes used when a family's own is taken (each legend label gets its own shape)
 _ALTERNATES = ("p", "h", "*", "<", ">", "d", "8", "H", "x", "+", "1", "2")
 
-RC: dict[str, Any] = {
+RC: dict[RcKeyType, Any] = {
     "font.size": 11,
     "axes.titlesize": 12,
     "axes.labelsize": 11,

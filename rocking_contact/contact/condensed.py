@@ -100,8 +100,7 @@ class CondensedContact:
         self.lam = np.zeros(2 * ns)
         self.status = np.zeros(ns, dtype=np.int64)
         self.weights: np.ndarray | None = None
-        self.f_scale = max(body.f_ext.norm(), 1e-300)
-        self.tol = spec.tolerance * self.f_scale
+        self.tol = spec.tolerance * body.force_scale
         self.idle = True
         self.released = False
         self.iterations = 0

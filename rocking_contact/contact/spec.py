@@ -103,7 +103,7 @@ class ContactSpec:
     augmentation_tangential: float = param(1.0, check=POSITIVE, doc="rho_T * mean(diag W)")
     tolerance: float = param(1.0e-9, check=in_range(1e-15, 1e-3),
                              doc="equilibrium and complementarity residuals, relative "
-                                 "to the norm of the weight vector")
+                                 "to the norm of the weight vector under 9.81 m/s^2")
     step_tolerance: float = param(
         1.0e-12, check=in_range(0.0, 1e-3),
         doc="or the last Newton correction of the end displacement relative to it "

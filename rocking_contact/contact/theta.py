@@ -113,7 +113,8 @@ class MoreauJeanOptions:
     Attributes:
         law: restitution and friction of every contact.
         gap_tolerance: a contact is active when its predicted gap is below this (m).
-        rtol: coupled-step residual ``|R(x) - H^T P / h|`` relative to the weight (N/N).
+        rtol: coupled-step residual ``|R(x) - H^T P / h|`` relative to the weight
+            vector under standard gravity (N/N, :attr:`ElasticBody.force_scale`).
         atol: absolute floor of that residual (N).
         stol: or the last Newton change of the end displacement relative to it (max norms).
         max_iterations: coupled Newton passes per step.
@@ -182,7 +183,6 @@ class MoreauJeanContact:
         self._lift = np.zeros(0)
         self.deepest_penetration = 0.0
         self._residual = math.nan
-        self._weight: float | None = None
 
     # -- Corrector protocol ---------------------------------------------------------------
     def begin_step(self, problem: StepProblem) -> None:
@@ -225,7 +225,7 @@ class MoreauJeanContact:
             return True
         opts, h, H = self.options, self.h, self._H
         keys = [self.keys[c] for c in self._active]
-        tolerance = max(opts.atol, opts.rtol * self._weight_norm(problem))
+        tolerance = max(opts.atol, opts.rtol * problem.body.force_scale)
         residual, work = problem.vector(), problem.vector()
         x_free = x.copy()  # the SNES solution: R(x_free) = 0
         P = self.memory.guess(keys)
@@ -396,11 +396,6 @@ class MoreauJeanContact:
         Y: np.ndarray = solver.solve_columns(self._HT)
         return Y
 
-    def _weight_norm(self, problem: StepProblem) -> float:
-        """|f_ext| (N): the scale of the coupled-step residual."""
-        if self._weight is None:
-            self._weight = float(problem.body.f_ext.norm())
-        return self._weight
 
 
 class RigidModes:

@@ -66,6 +66,10 @@ def material_fields(block_mesh: BlockMesh, materials: Materials,
     )
 
 
+#: gravity (m/s^2) of the force scale of the solvers' tolerances (SDNV105's)
+STANDARD_GRAVITY = 9.81
+
+
 class ElasticBody:
     """The block (and table) as plane-stress elastic bodies with mass, damping and weight.
 
@@ -110,6 +114,14 @@ class ElasticBody:
         self._gravity = fem.Constant(mesh, np.array([0.0, -gravity], dtype=PETSc.ScalarType))
         weight = fem.form(ufl.inner(self._gravity * rho, w) * e * dx)
         self.f_ext = self.vector()
+        # The scale of the solvers' force tolerances: the weight vector's norm under
+        # standard gravity, whatever the case's (a block shaken or thrown without gravity
+        # still has its masses; a zero scale would ask for an exact zero).
+        self._gravity.value[1] = -STANDARD_GRAVITY
+        assemble_vector_into(weight, self.f_ext)
+        #: norm of the bodies' weight vector under standard gravity (N)
+        self.force_scale = float(self.f_ext.norm())
+        self._gravity.value[1] = -gravity
         assemble_vector_into(weight, self.f_ext)
         self._work = self.vector()
         self._masks: dict[str, PETSc.Vec] = {}

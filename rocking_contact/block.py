@@ -43,6 +43,12 @@ class Geometry:
         """R = sqrt(b^2 + l^2), distance from a base corner to the centre of mass (m)."""
         return math.hypot(self.half_width, self.half_height)
 
+    @property
+    def overturn_angle(self) -> float:
+        """atan(b / l) (rad): turned this far on a corner, the block has its centre of mass
+        above the corner, and gravity turns it further (it topples)."""
+        return math.atan(self.half_width / self.half_height)
+
 
 @dataclass(kw_only=True)
 class Material:
@@ -110,8 +116,11 @@ class Preload:
     """``[preload]``: the static tilt before release at t = 0.
 
     The top-middle point C1 is pulled horizontally by ``-2 l tilt`` (dx = -0.008 m for
-    0.01 rad) with the base held at ``pivot`` in x, which rotates the block by ``tilt``
-    (rad, positive lifting corner A) about corner O.
+    0.01 rad, Code_Aster's input) with the base held at ``pivot`` in x, which rotates the
+    block about corner O (positive lifting corner A) by :func:`release_angle`: ``atan(tilt)``
+    in small strain, ``asin(tilt)`` with the pivot at O1 in large rotation (0.0100002 rad),
+    a little less with O (0.0099889 rad). The rigid-block solver takes ``tilt`` as the
+    release angle itself.
     """
 
     tilt: float = param(0.01, unit="rad", check=in_range(0.0, 0.5))
@@ -120,6 +129,39 @@ class Preload:
     def validate(self) -> None:
         if self.pivot not in ("O", "O1"):
             raise ValueError(f"pivot: got {self.pivot!r}, allowed: 'O', 'O1'")
+
+
+def release_angle(geometry: Geometry, preload: Preload, large_rotation: bool) -> float:
+    """Rotation about O (rad) that the preload's pull of C1 gives a rigid block: the angle
+    of its base chord OA.
+
+    Small strain: ``atan(tilt)`` (the displacements are a linearised rotation by ``tilt``).
+    Large rotation: the pivot at abscissa ``d`` keeps its
+    x and C1 moves by ``-2 l tilt``, so ``(b - d) (cos theta - 1) - 2 l sin theta =
+    -2 l tilt`` (``d = b`` for O1, 0 for O).
+    """
+    if not large_rotation:
+        return math.atan(preload.tilt)
+    b, l2 = geometry.half_width, 2 * geometry.half_height
+    lever = b if preload.pivot == "O" else 0.0  # b - d
+    theta = math.asin(min(preload.tilt, 1.0))
+    for _ in range(50):  # Newton from the O1 answer; the function is smooth and monotone
+        f = lever * (math.cos(theta) - 1) - l2 * math.sin(theta) + l2 * preload.tilt
+        step = f / (-lever * math.sin(theta) - l2 * math.cos(theta))
+        theta -= step
+        if abs(step) <= 1e-15:
+            break
+    return theta
+
+
+def release_tilt(geometry: Geometry, pivot: str, angle: float, large_rotation: bool) -> float:
+    """The ``preload.tilt`` whose pull gives the release angle ``angle`` (rad): the
+    inverse of :func:`release_angle`."""
+    if not large_rotation:
+        return math.tan(angle)
+    b, l2 = geometry.half_width, 2 * geometry.half_height
+    lever = b if pivot == "O" else 0.0
+    return (l2 * math.sin(angle) - lever * (math.cos(angle) - 1)) / l2
 
 
 def block_mass(geometry: Geometry, block: Material) -> float:

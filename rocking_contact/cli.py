@@ -210,7 +210,7 @@ def _cmd_validate(args: argparse.Namespace) -> int:
         except SolverFailure as exc:  # the next cases still run; this one failed
             failed.append(case.case.name)
             if mpi_rank() == 0:
-                print(f"{case.case.name}: error: solver failed: {exc} (results so far were "
+                print(f"{case.case.name}: error: {exc.describe()} (results so far were "
                       "written)\n", file=sys.stderr)
             continue
         n_checks = sum(c["passed"] is not None for c in result.checks)
@@ -262,7 +262,7 @@ def main(argv: Sequence[str] | None = None) -> int:
         return interrupt.exit_code()
     except SolverFailure as exc:
         if mpi_rank() == 0:
-            print(f"error: solver failed: {exc} (results so far were written)",
+            print(f"error: {exc.describe()} (results so far were written)",
                   file=sys.stderr)
         return EXIT_FAILED
     except KeyboardInterrupt:  # a second Ctrl-C or SIGTERM, or a Ctrl-C outside a run

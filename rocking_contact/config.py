@@ -751,14 +751,15 @@ def _unread_settings(obj: Any, layer: Callable[[str], float],
                 continue  # read, or not given, or given as its default (no effect either way)
             if layer(key) > layer(_join(prefix, selector)):
                 continue  # left behind by a later choice of variant
-            readers = [repr(v) for v, fields in variants.items() if name in fields]
+            readers = [_toml_text(v) for v, fields in variants.items() if name in fields]
             if isinstance(value_given, list) and value_given and all(
                     dataclasses.is_dataclass(v) for v in value_given):
                 text = f"{len(value_given)} [[{key}]] table(s)"
             else:
                 text = _toml_text(value_given)
             return key, (f"{text} has no effect with "
-                         f"{_join(prefix, selector)} = {value!r}, which does not read it; "
+                         f"{_join(prefix, selector)} = {_toml_text(value)}, which does not "
+                         f"read it; "
                          f"allowed: leave it out, or {selector} {' or '.join(readers)}")
     for f in dataclasses.fields(obj):
         child = getattr(obj, f.name)
@@ -901,8 +902,8 @@ def _with_readers(cls: type, name: str, doc: str) -> str:
     """``doc`` with the variants that read the field, if a selector governs it
     (``only with treatment 'theta'``, ``not with treatment 'none'``)."""
     for selector, variants in getattr(cls, "VARIANTS", {}).items():
-        readers = [repr(v) for v, fields in variants.items() if name in fields]
-        others = [repr(v) for v, fields in variants.items() if name not in fields]
+        readers = [_toml_text(v) for v, fields in variants.items() if name in fields]
+        others = [_toml_text(v) for v, fields in variants.items() if name not in fields]
         if readers and others:
             only = (f"only with {selector} {' or '.join(readers)}" if len(readers) <= len(others)
                     else f"not with {selector} {' or '.join(others)}")

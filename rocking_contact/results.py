@@ -85,6 +85,10 @@ class SolverFailure(RuntimeError):
         """The ``status`` of the partial result."""
         return f"failed: {self}"
 
+    def describe(self) -> str:
+        """The one line said to the user (after ``error:``)."""
+        return f"solver failed: {self}"
+
 
 class Interrupted(SolverFailure):
     """A run stopped on request (Ctrl-C, :mod:`rocking_contact.interrupt`) between two
@@ -92,6 +96,19 @@ class Interrupted(SolverFailure):
 
     @property
     def status(self) -> str:
+        return str(self)
+
+
+class Overturned(SolverFailure):
+    """A block run stopped because the block toppled (:mod:`rocking_contact.fem.overturn`);
+    carries what was computed up to there. The solver did not fail: the physics left the
+    model."""
+
+    @property
+    def status(self) -> str:
+        return str(self)
+
+    def describe(self) -> str:
         return str(self)
 
 

@@ -113,6 +113,8 @@ UNREAD = [
     ("sdnv105b", "contact.augmentation_normal=2", "contact.treatment = 'penalty'",
      "treatment 'lagrange' or 'continuous'"),
     ("sdnv105d", "scheme.alpha=-0.1", "scheme.type = 'theta'", "type 'alpha_newmark' or 'hht'"),
+    # D turns off the refinement it inherits from A: a refined step given to it went unread
+    ("sdnv105d", "time.refine.hold=0.001", "time.refine.enabled = false", "enabled true"),
 ]
 
 
@@ -147,6 +149,15 @@ def test_a_scheme_the_treatment_cannot_take_is_refused(capsys, tmp_path, case, s
     code = main(["run", case, "--out", str(tmp_path), "--set", f"scheme.type={scheme}",
                  "--set", "time.refine.enabled=false"])
     assert_one_line_error(capsys, code, [f"{case}.toml (with --set)", what, allowed])
+
+
+def test_a_tilt_past_the_overturning_angle_is_refused(capsys, tmp_path):
+    """The pull of 0.42 releases the block at asin(0.42) = 0.4334 rad, past atan(b/l): it
+    toppled through 7651 halved steps and was reported as completed."""
+    code = main(["run", "sdnv105d", "--out", str(tmp_path), "--set", "preload.tilt=0.42"])
+    assert_one_line_error(capsys, code, [
+        "sdnv105d.toml (with --set): preload.tilt: 0.42 releases the block at 0.433445 rad, "
+        "past its overturning angle atan(b/l) = 0.422854 rad", "allowed: below 0.410365"])
 
 
 def test_springs_under_a_table_treatment_are_refused(capsys, tmp_path):

@@ -31,7 +31,7 @@ from collections import defaultdict
 from dataclasses import dataclass
 from typing import ClassVar, Literal, get_args
 
-from rocking_contact.block import BlockModel
+from rocking_contact.block import BlockModel, Geometry, Preload, release_angle, release_tilt
 from rocking_contact.config import (
     FINITE,
     NONNEGATIVE,
@@ -127,6 +127,9 @@ class Refine:
     hold: float = param(unit="s", check=NONNEGATIVE,
                         doc="how long the steps stay small after the last contact change")
     enabled: bool = param(True, doc="false turns off a refinement inherited by `extends`")
+
+    #: the keys a refinement reads (config.load_case refuses them on a disabled one)
+    VARIANTS: ClassVar = {"enabled": {True: ("step", "alpha", "hold"), False: ()}}
 
 
 @dataclass(kw_only=True)
@@ -290,6 +293,8 @@ class BlockCase(BlockModel, CaseFile):
                              "> 0 (released at rest without gravity, the rigid block does not "
                              "rock); set collisions.rigid = false")
         check_scheme_for_contact(self.scheme.type, self.contact.treatment)
+        if self.initial.state == "preload":
+            check_release(self.geometry, self.preload, self.kinematics.type == "large_rotation")
         # keys that only an alpha scheme reads, with their values
         alpha_keys = [(f"time.window[{i}].{key}", getattr(w, key))
                       for i, w in enumerate(self.time.window) for key in ("alpha", "scheme")]
@@ -322,3 +327,14 @@ def check_scheme_for_contact(scheme: str, treatment: str) -> None:
                          "(a position-level contact stepped on velocities returns the impact "
                          "velocity); allowed: 'newmark', 'alpha_newmark', 'hht', or "
                          "contact.treatment = 'theta'")
+
+
+def check_release(geometry: Geometry, preload: Preload, large_rotation: bool) -> None:
+    """Refuse a tilt that releases the block past its overturning angle: it would topple,
+    and the model follows the rocking on the table, not the fall."""
+    angle, limit = release_angle(geometry, preload, large_rotation), geometry.overturn_angle
+    if angle >= limit:
+        largest = release_tilt(geometry, preload.pivot, limit, large_rotation)
+        raise ValueError(f"preload.tilt: {preload.tilt:g} releases the block at {angle:.6g} "
+                         f"rad, past its overturning angle atan(b/l) = {limit:.6g} rad, and "
+                         f"it topples; allowed: below {largest:.6g}")

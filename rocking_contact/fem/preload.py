@@ -24,9 +24,9 @@ The table (if meshed) is always held: CTGROUND in y, S1 in x.
 In large rotation the tilt is a nonlinear static problem, and taken in one step from the
 gravity state Newton can settle on a spurious equilibrium of the Saint Venant-Kirchhoff
 block (tilt 0.015 rad in one step reached -0.0125 rad, A below the table). The tilt reached
-is therefore checked against the rigid one above (:func:`rigid_tilt`, within 1 %); a tilt
-that misses is taken again from the gravity state in twice as many steps, up to
-:data:`MAX_TILT_STEPS`.
+is therefore checked against the rigid one above
+(:func:`rocking_contact.block.release_angle`, within 1 %); a tilt that misses is taken
+again from the gravity state in twice as many steps, up to :data:`MAX_TILT_STEPS`.
 """
 
 from __future__ import annotations
@@ -38,7 +38,7 @@ from dataclasses import dataclass
 
 import numpy as np
 
-from rocking_contact.block import Geometry, Preload
+from rocking_contact.block import Geometry, Preload, release_angle
 from rocking_contact.fem.body import ElasticBody
 from rocking_contact.fem.constraints import Prescribed, fix, hold
 from rocking_contact.fem.probes import PointProbe, base_rotation
@@ -88,27 +88,6 @@ def ramp(tau: float) -> float:
 MAX_TILT_STEPS = 64
 
 
-def rigid_tilt(geometry: Geometry, preload: Preload, large_rotation: bool) -> float:
-    """Rotation of the base chord OA (rad) that the tilt gives a rigid block.
-
-    Small strain: ``preload.tilt`` (the chord's angle ``atan(tilt)``). Large rotation: the
-    pivot at abscissa ``d`` keeps its x and C1 moves by ``-2 l tilt``, so
-    ``(b - d) (cos theta - 1) - 2 l sin theta = -2 l tilt`` (``d = b`` for O1, 0 for O).
-    """
-    if not large_rotation:
-        return math.atan(preload.tilt)
-    b, l2 = geometry.half_width, 2 * geometry.half_height
-    lever = b if preload.pivot == "O" else 0.0  # b - d
-    theta = math.asin(min(preload.tilt, 1.0))
-    for _ in range(50):  # Newton from the O1 answer; the function is smooth and monotone
-        f = lever * (math.cos(theta) - 1) - l2 * math.sin(theta) + l2 * preload.tilt
-        step = f / (-lever * math.sin(theta) - l2 * math.cos(theta))
-        theta -= step
-        if abs(step) <= 1e-15:
-            break
-    return theta
-
-
 @dataclass
 class PreloadResult:
     """States after each static phase (local arrays), solver counters, and the
@@ -142,7 +121,7 @@ def static_preload(problem: StepProblem, driver: StepDriver, geometry: Geometry,
         driver.advance(1.0, static)
     gravity = problem.u.x.array.copy()
     if preload.tilt > 0.0:
-        expected = rigid_tilt(geometry, preload, not body.linear)
+        expected = release_angle(geometry, preload, not body.linear)
         probe = PointProbe(body, ["O", "A"])
         zero = np.zeros_like(gravity)
         while True:

@@ -31,6 +31,7 @@ from rocking_contact.fem.body import ElasticBody
 from rocking_contact.fem.case import BlockCase
 from rocking_contact.fem.constraints import Prescribed, fix, hold
 from rocking_contact.fem.fields import VTK_FILE, FieldWriter
+from rocking_contact.fem.overturn import Overturn, OverturnWatch
 from rocking_contact.fem.preload import static_preload, table_supports
 from rocking_contact.fem.probes import Recorder
 from rocking_contact.geometry.layout import BLOCK
@@ -40,7 +41,13 @@ from rocking_contact.post.collisions import iteration_statistics
 from rocking_contact.post.energy import rise_warning
 from rocking_contact.post.energy import summary as energy_summary
 from rocking_contact.progress import Progress
-from rocking_contact.results import HISTORY_FILE, Interrupted, RunResult, SolverFailure
+from rocking_contact.results import (
+    HISTORY_FILE,
+    Interrupted,
+    Overturned,
+    RunResult,
+    SolverFailure,
+)
 from rocking_contact.solvers.driver import (
     DriverStats,
     Refinement,
@@ -185,7 +192,7 @@ def run(case: BlockCase, *, progress: Progress | None = None, out_dir: Path | No
     try:
         result = simulate(case, body, contributions=model.contributions,
                           correctors=model.correctors, progress=progress, out_dir=out_dir)
-    except Interrupted as exc:
+    except (Interrupted, Overturned) as exc:
         if exc.partial is not None:
             _finish_partial(case, exc.partial, model)
         raise
@@ -327,6 +334,7 @@ def simulate(case: BlockCase, body: ElasticBody, *, contributions: Sequence[Cont
         setup = time.perf_counter() - t_start
         output.record(problem, None)
         driver.observers.append(output.record)
+        driver.observers.append(OverturnWatch(body, case.geometry))
         driver.observers.append(lambda p, info: interrupt.check(info.t, comm))
         driver.run(time_steps(case))
     except StepFailure as exc:
@@ -335,6 +343,9 @@ def simulate(case: BlockCase, body: ElasticBody, *, contributions: Sequence[Cont
     except interrupt.Stop as exc:
         output.finish(problem)
         raise Interrupted(str(exc), result(str(exc))) from None
+    except Overturn as exc:
+        output.finish(problem)
+        raise Overturned(str(exc), result(str(exc))) from None
     output.finish(problem)
     solver.destroy()
     timing["setup_s"] = setup

@@ -7,16 +7,20 @@ Definitions (Code_Aster's SDNV105 tests, restated in the case files):
   [0.22, 0.33], [0.28, 0.33] s): the energy peaks just before each impact and decreases
   from one impact to the next, so the largest value after the previous impact is the
   next peak. ``kinetic_energy`` is that maximum (J). A maximum sitting on a window bound
-  is not a peak (the window does not hold the impact, or the run ends inside it), and one
-  found again in the next window is the previous collision: both are flagged
-  ``interior = False``;
+  is not a peak (the window does not hold the impact, or the run ends inside it), one
+  found again in the next window is the previous collision, and one below
+  :data:`REST_FRACTION` of the run's largest kinetic energy is the round-off of a block at
+  rest: all are flagged ``interior = False``;
 - reactions, their extrema and percussions (integrals of ``RN``/``RX`` over a window) are
   ordinary ``[[quantity]]`` entries on the history columns ``RN_<P>``, ``RX_<P>``.
 
 With ``[collisions] rigid = true`` the collisions are also compared with every level of
-the rigid-block solution (:func:`rocking_contact.analytic.rigid_runner.reference_collisions`):
-quantities ``rigid.<level>.collision.<k>.{time, kinetic_energy, time_error,
-energy_error}`` and the table ``extra.rigid_comparison``.
+the rigid-block solution (:func:`rocking_contact.analytic.rigid_runner.reference_collisions`),
+the rigid block released at the angle the preload gives
+(:func:`rocking_contact.block.release_angle`: 0.0100002 rad for SDNV105 A, 0.0099889 rad
+for B), each collision with the rigid impact of its number among the run's impacts
+(:func:`impact_instants`): quantities ``rigid.<level>.collision.<k>.{impact, time,
+kinetic_energy, time_error, energy_error}`` and the table ``extra.rigid_comparison``.
 """
 
 from __future__ import annotations
@@ -26,11 +30,15 @@ from dataclasses import dataclass
 from typing import Any
 
 import numpy as np
+from scipy.signal import find_peaks
 
 from rocking_contact.config import param
 from rocking_contact.results import RunResult
 
 Window = tuple[float, float]
+
+#: a window's maximum below this fraction of the run's largest kinetic energy is no peak
+REST_FRACTION = 1e-9
 
 
 @dataclass(kw_only=True)
@@ -54,14 +62,19 @@ def find_collisions(history: Mapping[str, np.ndarray], windows: list[Window],
     """Collision ``k``: the maximum of ``column`` in window ``k`` (see the module doc).
 
     Returns:
-        One ``{"index", "time", "kinetic_energy", "interior"}`` per window that holds
-        samples, in order.
+        One ``{"index", "time", "kinetic_energy", "interior", "impact"}`` per window that
+        holds samples, in order; ``impact`` is the how-many-th of the run's impacts
+        (:func:`impact_instants`) the maximum is, None if it is none of them.
 
     """
     t = np.asarray(history.get("time", []))
     if column not in history or not len(t):
         return []
     energy = np.asarray(history[column])
+    # Below this the block is at rest and its kinetic energy is round-off (1e-21 J after a
+    # frictionless block has slid to rest): a maximum there is no impact.
+    floor = REST_FRACTION * float(np.max(energy, initial=0.0))
+    impacts = impact_instants(t, energy, floor)
     out: list[dict[str, Any]] = []
     for k, (a, b) in enumerate(windows, start=1):
         eps = 1e-9 * max(1.0, abs(b))
@@ -72,9 +85,22 @@ def find_collisions(history: Mapping[str, np.ndarray], windows: list[Window],
         # A maximum already found for the previous window is that collision again: the
         # windows did not separate the impacts (e.g. a run whose impacts come late).
         repeated = bool(out) and out[-1]["time"] == float(t[i])
+        number = np.flatnonzero(impacts == t[i])
         out.append({"index": k, "time": float(t[i]), "kinetic_energy": float(energy[i]),
-                    "interior": bool(inside[0] < i < inside[-1]) and not repeated})
+                    "interior": bool(inside[0] < i < inside[-1]) and not repeated
+                    and float(energy[i]) > floor,
+                    "impact": int(number[0]) + 1 if len(number) else None})
     return out
+
+
+def impact_instants(t: np.ndarray, energy: np.ndarray, floor: float = 0.0) -> np.ndarray:
+    """Instants of the run's impacts (s): the kinetic-energy peaks that stand out by half
+    their height on both sides. A rocking block's energy falls to about zero at the top of
+    each swing and drops at each impact; the ringing of an elastic block after an impact
+    makes smaller wiggles."""
+    peaks, props = find_peaks(energy, prominence=0.0)
+    keep = (props["prominences"] >= 0.5 * energy[peaks]) & (energy[peaks] > floor)
+    return np.asarray(t[peaks[keep]])
 
 
 def collision_quantities(collisions: list[dict[str, Any]]) -> dict[str, float]:
@@ -116,14 +142,23 @@ def annotate(case: Any, result: RunResult) -> None:
     spec: CollisionSpec = case.collisions
     result.collisions = find_collisions(result.history, spec.windows, spec.column)
     result.quantities.update(collision_quantities(result.collisions))
-    if spec.rigid and any(c["interior"] for c in result.collisions):
+    if spec.rigid and case.initial.state != "preload":
+        result.warnings.append(f"collisions.rigid: the rigid block is released from the "
+                               f"preload's tilt; a run from initial.state = "
+                               f"{case.initial.state!r} is not compared with it")
+    elif spec.rigid and any(c["interior"] for c in result.collisions):
         from rocking_contact.analytic.rigid_runner import (
             compare_collisions,
             reference_collisions,
         )
+        from rocking_contact.block import release_angle
 
+        # The rigid block released where the preload puts the elastic one: the pull of C1
+        # that preload.tilt sets turns it by asin(tilt) about O (pivot O1), less with O.
+        angle = release_angle(case.geometry, case.preload,
+                              case.kinematics.type == "large_rotation")
         references = reference_collisions(case, count=len(spec.windows),
-                                          release=case.time.start)
+                                          release=case.time.start, tilt=angle)
         interior = [c for c in result.collisions if c["interior"]]
         rows, quantities = compare_collisions(interior, references,
                                               release=case.time.start)

@@ -41,3 +41,64 @@ def test_a_window_that_finds_the_previous_collision_again_is_no_collision():
     found = find_collisions(_history(0.2), [(0.0, 0.2), (0.10, 0.2), (0.12, 0.2)])
     assert [c["interior"] for c in found] == [True, True, False]
     assert "collision.3.time" not in collision_quantities(found)
+
+
+def test_round_off_of_a_block_at_rest_is_no_collision():
+    """A frictionless sdnv105a slides to rest after its first impact; the later windows then
+    held kinetic-energy maxima of 1e-21 J, which were graded as collisions 3 and 5."""
+    history = _history(0.33)
+    t = history["time"]
+    noise = np.where(t > 0.14, 1e-21 * (1.0 + np.sin(977.0 * t)), 0.0)
+    history["EKIN_BLOCK"] = history["EKIN_BLOCK"] + noise
+    found = find_collisions(history, [(0.0, 0.33), (0.10, 0.33), (0.2, 0.33)])
+    assert [c["interior"] for c in found] == [True, True, False]
+    assert 0.2 < found[2]["time"] < 0.33 and found[2]["kinetic_energy"] < 1e-20
+
+
+def test_a_collision_is_numbered_among_the_runs_impacts():
+    """Impacts at 0.04, 0.09, 0.13, 0.16 s (rocking: the energy falls to zero at the top of
+    each swing, and a small ringing after each impact): SDNV105's window [0.10, 0.33] finds
+    the third impact, not the second, as sdnv105d under 20 m/s^2 of gravity did."""
+    t = np.arange(0.0, 0.33, 1e-4)
+    impacts = [0.04, 0.09, 0.13, 0.16]
+    energy = np.zeros_like(t)
+    start = 0.0
+    for k, ti in enumerate(impacts):  # each swing: rises to its impact, falls to zero
+        height, top = 0.56 ** k, ti + (ti - start) * 0.3
+        rise = (t >= start) & (t <= ti)
+        energy[rise] = height * (t[rise] - start) / (ti - start)
+        fall = (t > ti) & (t < top)
+        energy[fall] = 0.56 * height * (top - t[fall]) / (top - ti)
+        energy[fall] *= 1.0 + 0.02 * np.sin(2e4 * (t[fall] - ti))  # ringing
+        start = top
+    found = find_collisions({"time": t, "EKIN_BLOCK": energy}, [(0.0, 0.33), (0.10, 0.33)])
+    assert [(c["time"], c["impact"]) for c in found] == [(0.04, 1), (0.13, 3)]
+
+    import rocking_contact as rc
+    from rocking_contact.analytic.rigid_runner import compare_collisions, reference_collisions
+
+    refs = reference_collisions(rc.load_case("sdnv105_rigid"))
+    rows, quantities = compare_collisions(found, refs)
+    assert [r["levels"]["nonlinear"]["impact"] for r in rows] == [1, 3]
+    assert quantities["rigid.nonlinear.collision.2.time"] == refs["nonlinear"].impacts[2].time
+
+
+def test_the_rigid_block_is_released_at_the_angle_of_the_preload():
+    """preload.tilt pulls C1 by -2 l tilt (Code_Aster's input): a rigid block turns by
+    asin(tilt) with the pivot at O1 and 0.0099889 rad with O (sdnv105b). The rigid
+    comparison releases the rigid block there, not at tilt itself (1.6 % apart at 0.3)."""
+    import rocking_contact as rc
+    from rocking_contact.analytic.rigid_runner import reference_collisions
+    from rocking_contact.post.collisions import annotate
+    from rocking_contact.results import RunResult
+
+    case = rc.load_case("sdnv105b")
+    t = np.linspace(0.0, 0.1, 1001)
+    result = RunResult(case="sdnv105b", kind="block", parameters={},
+                       history={"time": t, "EKIN_BLOCK": np.exp(-((t - 0.0544) / 0.01) ** 2)},
+                       quantities={}, collisions=[], extra={}, timing={})
+    annotate(case, result)
+    at_preload = reference_collisions(case, tilt=0.009988941075659683)["nonlinear"].impacts[0]
+    at_tilt = reference_collisions(case)["nonlinear"].impacts[0]
+    assert result.quantities["rigid.nonlinear.collision.1.time"] == at_preload.time
+    assert abs(at_preload.time / at_tilt.time - 1) > 4e-4

@@ -130,3 +130,28 @@ def test_a_recorded_table_motion_is_read_next_to_its_case_file(tmp_path, shaking
     assert sine["THETA"][-1] > 4e-4
     # the record holds the sine at every step end: only round-off separates the runs
     assert np.max(np.abs(recorded["THETA"] - sine["THETA"])) < 1e-6 * sine["THETA"][-1]
+
+
+def test_a_block_the_table_overturns_stops_there(tmp_path):
+    """Shaken at 40 m/s^2 and 1 Hz the block topples; past atan(b/l) the run stops, says
+    so and keeps what it computed (before, a toppling block ran on through thousands of
+    halved steps and reported "completed"). The rigid block overturns at 0.2071 s; the
+    elastic one at 5e-4 s steps at 0.2175 s (measured 2026-11-22)."""
+    from rocking_contact.results import Overturned
+
+    shake = {"preload.tilt": 0.0, "loading.table_acceleration_x.type": "sine",
+             "loading.table_acceleration_x.amplitude": 40.0,
+             "loading.table_acceleration_x.frequency": 1.0, "time.end": 0.5}
+    rigid = rc.run(rc.load_case("sdnv105_rigid", shake), write=False, quiet=True)
+    assert rigid.extra["outcome"] == "overturned"
+    case = rc.load_case("sdnv105d", {**shake, "collisions.rigid": False, "time.step": 5e-4})
+    with pytest.raises(Overturned, match=r"the block overturned at t = .* past atan\(b/l\) "
+                                         r"= 0\.422854 rad") as stop:
+        rc.run(case, out=tmp_path, plots=False, quiet=True)
+    partial = stop.value.partial
+    assert partial.status.startswith("the block overturned")
+    theta = np.asarray(partial.history["THETA"])
+    assert abs(theta[-1]) >= np.arctan(0.18 / 0.40) > np.max(np.abs(theta[:-1]))
+    assert partial.history["time"][-1] == pytest.approx(rigid.quantities["overturn.time"],
+                                                        rel=0.1)
+    assert read_history_csv(tmp_path / "history.csv")["time"][-1] == partial.history["time"][-1]

@@ -244,16 +244,19 @@ def test_too_many_steps_are_refused_at_load():
 
 
 def test_a_refined_step_that_could_make_too_many_steps_is_refused():
-    """Refined steps can cover the whole run: their step is held to the same limit, unless
-    the refinement is off."""
+    """Refined steps can cover the whole run: their step is held to the same limit. With
+    the refinement off the step is not read, and giving one is refused as such."""
     with pytest.raises(CaseError) as info:
         rc.load_case("sdnv105a_auto", {"time.refine.step": 1e-15})
     assert info.value.key == "time.refine.step"
     assert "if the refinement covered the run from time.start 0 to time.end 0.33 s" in str(
         info.value)
-    case = rc.load_case("sdnv105a_auto", {"time.refine.step": 1e-15,
-                                          "time.refine.enabled": False})
-    assert not case.time.refine.enabled
+    with pytest.raises(CaseError, match=r"time\.refine\.step: 1e-15 has no effect with "
+                                        r"time\.refine\.enabled = false"):
+        rc.load_case("sdnv105a_auto", {"time.refine.step": 1e-15,
+                                       "time.refine.enabled": False})
+    case = rc.load_case("sdnv105a_auto", {"time.refine.enabled": False})
+    assert not case.time.refine.enabled  # the file's step left behind by the later choice
 
 
 def test_fields_open_in_pyvista(tmp_path):
@@ -292,12 +295,12 @@ def test_fields_at_even_intervals_and_von_mises_is_a_norm(tmp_path):
 def test_a_tilt_that_lands_on_a_spurious_equilibrium_is_taken_again():
     """0.015 rad in one large-rotation step reached -0.0125 rad (corner A below the table);
     the preload checks the tilt against the rigid block's and takes it in more steps."""
-    from rocking_contact.fem.preload import rigid_tilt
+    from rocking_contact.block import release_angle
 
     case = rc.load_case("sdnv105_preload", {"preload.tilt": 0.015, "time.end": 0.0005})
     result = rc.run(case, write=False, plots=False, quiet=True)
     preload = result.extra["preload"]
-    expected = rigid_tilt(case.geometry, case.preload, large_rotation=True)
+    expected = release_angle(case.geometry, case.preload, large_rotation=True)
     assert expected == pytest.approx(math.asin(0.015), rel=1e-14)  # pivot O1
     assert preload["tilt"]["THETA"] == pytest.approx(expected, rel=1e-4)
     assert preload["tilt_steps"] == 2

@@ -22,7 +22,7 @@ from rocking_contact.fem.probes import PointProbe, base_rotation
 from rocking_contact.solvers.step import StepProblem
 
 
-class Overturn(Exception):  # noqa: N818 - an event that stops the run, not an error
+class Overturn(Exception):
     """Raised by :class:`OverturnWatch` between two steps.
 
     Attributes:

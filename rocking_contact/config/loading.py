@@ -1,0 +1,342 @@
+"""Case files on disk and :func:`load_case`.
+
+Shipped cases and variants, the kinds (schema and runner of each ``case.kind``), TOML
+reading, ``extends`` and the file each key comes from (so that an error names the file to
+edit), and the refusal of settings that the chosen variant does not read or that no schema
+key holds.
+"""
+
+from __future__ import annotations
+
+import dataclasses
+import math
+import tomllib
+from collections.abc import Callable, Iterable, Mapping
+from contextvars import ContextVar
+from pathlib import Path
+from typing import Any
+
+from rocking_contact.config.overrides import apply_overrides, key_path
+from rocking_contact.config.schema import (
+    CaseError,
+    _describe,
+    _differences,
+    _join,
+    _toml_text,
+    as_dict,
+    build,
+    merge,
+)
+
+#: The folder a case file's relative paths (CSV records) start from, while the case is built:
+#: a ``validate`` that reads such a file finds it here (None: the current directory).
+CASE_FOLDER: ContextVar[Path | None] = ContextVar("case_folder", default=None)
+
+
+#: kind -> (its schema ``module:Class``, the module with its ``run(case, progress=...)``).
+#: Schemas are light (no DOLFINx): loading and checking a case never imports a solver.
+KINDS: dict[str, tuple[str, str]] = {
+    "discrete": ("rocking_contact.discrete.case:DiscreteCase", "rocking_contact.discrete.runner"),
+    "rigid": ("rocking_contact.analytic.rigid_runner:RigidCase",
+              "rocking_contact.analytic.rigid_runner"),
+    "block": ("rocking_contact.fem.case:BlockCase", "rocking_contact.fem.runner"),
+}
+
+
+def cases_dir() -> Path:
+    """Directory of the shipped case files (the repository's ``cases/``)."""
+    return Path(__file__).resolve().parents[2] / "cases"
+
+
+def shipped_cases() -> dict[str, Path]:
+    """Shipped case names mapped to their files, sorted by name (what ``validate`` runs)."""
+    return {p.stem: p for p in sorted(cases_dir().glob("*.toml"))}
+
+
+def variant_cases() -> dict[str, Path]:
+    """Variants of the shipped cases (``cases/variants/``: finer meshes, other steps), by
+    name: runnable by name like the shipped ones, but not in ``validate``'s default set."""
+    return {p.stem: p for p in sorted((cases_dir() / "variants").glob("*.toml"))}
+
+
+def resolve_case_path(case: str | Path) -> Path:
+    """A shipped case or variant name, or a path to a TOML file -> the file's path."""
+    known = {**variant_cases(), **shipped_cases()}
+    if isinstance(case, str) and case in known:
+        return known[case]
+    path = Path(case)
+    if path.suffix == ".toml" and path.is_file():
+        return path
+    if path.is_file():
+        raise CaseError(str(case), "", "not a case file (allowed: a .toml file, or a shipped "
+                                       "case's name)")
+    names = ", ".join(shipped_cases()) or "none"
+    raise CaseError(str(case), "", f"no such case file or shipped case (shipped: {names}; "
+                                   "variants: rocking-contact list)")
+
+
+def _check_kind(kind: Any, file: str) -> tuple[str, str]:
+    if not isinstance(kind, str) or kind not in KINDS:
+        raise CaseError(file, "case.kind", f"got {_describe(kind)}, allowed: {', '.join(KINDS)}")
+    return KINDS[kind]
+
+
+def case_kind(data: Mapping[str, Any], file: str) -> str:
+    """The checked ``case.kind`` of parsed case data (one of :data:`KINDS`)."""
+    info = data.get("case")
+    if not isinstance(info, Mapping) or "kind" not in info:
+        raise CaseError(file, "case.kind", f"missing (allowed: {', '.join(KINDS)})")
+    _check_kind(info["kind"], file)
+    kind: str = info["kind"]
+    return kind
+
+
+def kind_schema(kind: str, file: str = "") -> type[Any]:
+    """The schema (case dataclass) of a case kind."""
+    import importlib
+
+    module, _, name = _check_kind(kind, file)[0].partition(":")
+    schema: type[Any] = getattr(importlib.import_module(module), name)
+    return schema
+
+
+def kind_runner(kind: str, file: str = "") -> Any:
+    """The module that runs a case kind (``run(case, progress=...)``)."""
+    import importlib
+
+    return importlib.import_module(_check_kind(kind, file)[1])
+
+
+def read_toml(path: Path) -> dict[str, Any]:
+    """Parse a TOML file, turning syntax errors into a one-line CaseError."""
+    try:
+        with open(path, "rb") as fh:
+            return tomllib.load(fh)
+    except tomllib.TOMLDecodeError as exc:
+        raise CaseError(str(path), "", f"not valid TOML: {exc}") from None
+    except UnicodeDecodeError:  # TOML is UTF-8 by definition: a binary or Latin-1 file
+        raise CaseError(str(path), "", "not UTF-8 text") from None
+    except OSError as exc:
+        raise CaseError(str(path), "", f"cannot read: {exc.strerror}") from None
+
+
+#: key path (components, as :func:`key_path` gives them) -> the files that set it, the file
+#: holding the value first, then the files that extend it up to the one loaded
+Origins = dict[tuple[str, ...], tuple[Path, ...]]
+
+
+def _record_origins(data: Mapping[str, Any], chain: tuple[Path, ...], origins: Origins,
+                    prefix: tuple[str, ...] = ()) -> None:
+    """Note ``chain`` as the origin of every key of ``data`` (tables key by key; a list is
+    one value, as :func:`merge` replaces it whole)."""
+    for key, value in data.items():
+        origins[(*prefix, key)] = chain
+        if isinstance(value, Mapping):
+            _record_origins(value, chain, origins, (*prefix, key))
+
+
+def read_case_data(path: Path, _seen: tuple[Path, ...] = (),
+                   origins: Origins | None = None) -> dict[str, Any]:
+    """Parse a case file, resolving ``extends = "other.toml"`` (relative to the file).
+
+    A case that extends another inherits all its values and overrides some: tables merge,
+    lists (``[[reference]]``, ``[[quantity]]``) are replaced when the child gives them.
+    ``origins``, when given, is filled with the file each key comes from (see
+    :data:`Origins`), so that an error names the file to edit.
+    """
+    data = read_toml(path)
+    parent = data.pop("extends", None)
+    if parent is None:
+        if origins is not None:
+            _record_origins(data, (path, *_seen[::-1]), origins)
+        return data
+    if not isinstance(parent, str):
+        raise CaseError(str(path), "extends", f"expected a file name, got {_describe(parent)}")
+    base = path.parent / parent  # not resolved: messages name it as the user would
+    if base.resolve() in {p.resolve() for p in (*_seen, path)}:
+        raise CaseError(str(path), "extends", f"{parent} extends itself (cycle)")
+    if not base.is_file():
+        raise CaseError(str(path), "extends", f"no such file {parent}")
+    merged = merge(read_case_data(base, (*_seen, path), origins), data)
+    if origins is not None:  # the child's own keys win, as in the merge
+        _record_origins(data, (path, *_seen[::-1]), origins)
+    return merged
+
+
+def origin_file(key: str, loaded: Path, origins: Origins) -> str:
+    """The file that holds ``key`` (or its nearest enclosing table), as errors name it:
+    ``parent.toml (extended by child.toml)`` when it comes from an extended file."""
+    path = tuple(key_path(key)) if key else ()
+    chain = next((origins[path[:n]] for n in range(len(path), 0, -1) if path[:n] in origins),
+                 (loaded,))  # a missing key: the file loaded is the one to complete
+    if len(chain) == 1:
+        return str(chain[0])
+    return f"{chain[0]} (extended by {', extended by '.join(map(str, chain[1:]))})"
+
+
+def load_case(
+    case: str | Path, overrides: Mapping[str, Any] | list[str] | str | None = None
+) -> Any:
+    """Read, override and validate a case file; returns the kind's schema object.
+
+    Args:
+        case: shipped case name (``"sdnd101a"``) or path to a TOML file.
+        overrides: ``["time.step=1e-4", ...]`` (or one such string) or
+            ``{"time.step": 1e-4}``.
+
+    """
+    path = resolve_case_path(case)
+    if isinstance(overrides, str):  # one "section.key=value", not a list of its characters
+        overrides = [overrides]
+    given = "overrides" if isinstance(overrides, Mapping) else "--set"  # for messages
+    origins: Origins = {}
+    data = read_case_data(path, origins=origins)
+    # the file whose [[reference]] the case uses (a parent's, through extends)
+    references_from = origins.get(("reference",), (path,))[0]
+    if overrides:
+        try:
+            apply_overrides(data, overrides)
+        except CaseError as exc:
+            raise CaseError(f"{path} (with {given})", exc.key, exc.problem) from None
+        keys = overrides if isinstance(overrides, Mapping) else \
+            [text.partition("=")[0] for text in overrides]
+        for key in keys:  # an overridden key is the loaded case's, even if a parent had it
+            origins[tuple(key_path(key))] = (path,)
+    folder = CASE_FOLDER.set(path.parent)
+    try:
+        obj = build(kind_schema(case_kind(data, str(path))), data, file=str(path))
+    except CaseError as exc:  # name the file that holds the key, and say --set took part
+        file = origin_file(exc.key, path, origins) + (f" (with {given})" if overrides else "")
+        raise CaseError(file, exc.key, exc.problem) from None
+    finally:
+        CASE_FOLDER.reset(folder)
+    layer = _layers(origins, keys if overrides else ())
+    unread = _unread_settings(obj, layer)
+    if unread is not None:
+        key, problem = unread
+        file = origin_file(key, path, origins) + (f" (with {given})" if layer(key) == 0 else "")
+        raise CaseError(file, key, problem)
+    obj.source_file = path  # relative paths inside the case (records, meshes) start here
+    obj.references_from = references_from
+    obj.loaded_as = (as_dict(obj), layer)  # for unread_after_loading
+    return obj
+
+
+def unread_after_loading(case: Any) -> tuple[str, str] | None:
+    """The first setting changed on a loaded case (``case.contact.restitution = 0.5``) for
+    a variant that does not read it, and why: ``(key, problem)``, as :func:`load_case`
+    refuses it in a file. A change after loading is the latest layer, so a variant switched
+    there leaves the file's settings behind. None for a case built in code."""
+    loaded = getattr(case, "loaded_as", None)
+    if loaded is None:
+        return None
+    layer: Callable[[str], float]
+    params, layer = loaded
+    changed = [".".join(p) for p in _differences(params, as_dict(case))]
+
+    def later(key: str) -> float:
+        # a key is changed if it, a table holding it or a value inside it is
+        if any(k == key or k.startswith(key + ".") or key.startswith(k + ".")
+               for k in changed):
+            return -1
+        return layer(key)
+
+    return _unread_settings(case, later)
+
+
+def _layers(origins: Origins, overridden: Iterable[str]) -> Callable[[str], float]:
+    """Where a key was given: 0 an override, 1 the loaded file, 2 the file it extends, ...;
+    infinity when nowhere (its default)."""
+    overrides = {tuple(key_path(k)) for k in overridden}
+
+    def layer(key: str) -> float:
+        path = tuple(key.split("."))
+        if any(path[:n] in overrides for n in range(1, len(path) + 1)):  # or its table
+            return 0
+        return len(origins[path]) if path in origins else math.inf
+
+    return layer
+
+
+def unread_override(obj: Any, overridden: Iterable[str]) -> tuple[str, str] | None:
+    """For a schema built from overrides alone: the first override its variant does not
+    read, and why (as :func:`load_case` refuses it), or None."""
+    return _unread_settings(obj, _layers({}, overridden))
+
+
+def _unread_settings(obj: Any, layer: Callable[[str], float],
+                     prefix: str = "") -> tuple[str, str] | None:
+    """The first key given for a variant that does not read it, and why: ``(key, problem)``.
+
+    A schema class declares ``VARIANTS = {selector: {value: (fields it reads), ...}}``; the
+    fields named for any value of a selector are governed by it. A governed field given
+    (in a file or an override) away from its default while the chosen value does not read
+    it would be silently ignored, so it is refused, unless it was given in an earlier layer
+    than the selector (an override or an extending file that switches variant leaves the
+    old variant's settings behind, e.g. ``--set scheme.type=newmark`` on a theta case).
+    """
+    for selector, variants in getattr(obj, "VARIANTS", {}).items():
+        value = getattr(obj, selector)
+        reads = variants[value]
+        governed = dict.fromkeys(name for fields in variants.values() for name in fields)
+        defaults = {f.name: f.default if f.default_factory is dataclasses.MISSING
+                    else f.default_factory() for f in dataclasses.fields(obj)}
+        for name in governed:
+            key = _join(prefix, name)
+            value_given = getattr(obj, name)
+            if name in reads or layer(key) == math.inf or value_given == defaults[name]:
+                continue  # read, or not given, or given as its default (no effect either way)
+            if layer(key) > layer(_join(prefix, selector)):
+                continue  # left behind by a later choice of variant
+            readers = [_toml_text(v) for v, fields in variants.items() if name in fields]
+            if isinstance(value_given, list) and value_given and all(
+                    dataclasses.is_dataclass(v) for v in value_given):
+                text = f"{len(value_given)} [[{key}]] table(s)"
+            else:
+                text = _toml_text(value_given)
+            return key, (f"{text} has no effect with "
+                         f"{_join(prefix, selector)} = {_toml_text(value)}, which does not "
+                         f"read it; "
+                         f"allowed: leave it out, or {selector} {' or '.join(readers)}")
+    for f in dataclasses.fields(obj):
+        child = getattr(obj, f.name)
+        if dataclasses.is_dataclass(child) and not isinstance(child, type):
+            found = _unread_settings(child, layer, _join(prefix, f.name))
+            if found is not None:
+                return found
+    return None
+
+
+def stray_attribute(obj: Any, prefix: str = "", exempt: Iterable[str] = ()
+                    ) -> tuple[str, str] | None:
+    """An attribute set on a loaded case that is no key of its schema (``case.time.stpe =
+    1e-3``, which the run would ignore): ``(key, problem)``, or None."""
+    names = [f.name for f in dataclasses.fields(obj)]
+    for name in vars(obj):
+        if name not in names and name not in exempt:
+            return _join(prefix, name), f"unknown key (allowed: {', '.join(names)})"
+    for name in names:
+        values = getattr(obj, name)
+        for i, value in enumerate(values if isinstance(values, list) else [values]):
+            if dataclasses.is_dataclass(value) and not isinstance(value, type):
+                key = _join(prefix, name) + (f"[{i}]" if isinstance(values, list) else "")
+                found = stray_attribute(value, key)
+                if found is not None:
+                    return found
+    return None
+
+
+def case_dir(case: Any) -> Path | None:
+    """The folder of the file ``case`` was loaded from (where its relative paths start);
+    None for a case built in code."""
+    source = getattr(case, "source_file", None)
+    return None if source is None else Path(source).parent
+
+
+def file_case(case: Any) -> Any | None:
+    """``case`` as its case file defines it, without overrides; None for a case built in
+    code or whose file is gone."""
+    source = getattr(case, "source_file", None)
+    if source is None or not Path(source).is_file():
+        return None
+    return load_case(source)

@@ -1,0 +1,96 @@
+"""Overrides: ``section.key=value`` (``--set``, or a dict in the Python API) applied to
+parsed case data.
+
+They are applied to the parsed TOML before validation, so they are checked exactly like the
+file; list items are addressed by index, written as the error messages write it
+(``model.shock[0].kn=2e6``) or dotted (``model.shock.0.kn=2e6``).
+"""
+
+from __future__ import annotations
+
+import re
+import tomllib
+from collections.abc import Mapping
+from typing import Any
+
+from rocking_contact.config.schema import CaseError, _join, merge
+
+
+def key_path(key: str) -> list[str]:
+    """Components of a dotted key; a list index reads ``shock[0]`` or ``shock.0``.
+
+    Both spellings are taken so that a key copied from an error message (which writes
+    ``model.shock[0].kn``) works in ``--set`` and in the Python API's override dicts.
+
+    Raises:
+        CaseError: an empty component (``time..step``).
+
+    """
+    path = re.sub(r"\[(\d+)\]", r".\1", key.strip()).split(".")
+    if any(not p for p in path):
+        raise CaseError("--set", key, "empty component in the dotted key")
+    return path
+
+
+def parse_override(text: str) -> tuple[list[str], Any]:
+    """Split ``section.key=value`` into a key path (:func:`key_path`) and a TOML-parsed
+    value.
+
+    The value is read as a TOML literal (``1e-4``, ``true``, ``[1, 2]``, ``"name"``); if it
+    is not one, it is taken as a bare string (``scheme=newmark``).
+    """
+    key, sep, raw = text.partition("=")
+    if not sep or not key.strip():
+        raise CaseError("--set", text, "expected section.key=value")
+    path = key_path(key)
+    try:
+        value = tomllib.loads(f"v = {raw.strip()}")["v"]
+    except tomllib.TOMLDecodeError:
+        value = raw.strip()
+    return path, value
+
+
+def apply_overrides(data: dict[str, Any], overrides: Mapping[str, Any] | list[str]) -> None:
+    """Apply ``--set`` overrides in place; list items are addressed by integer index
+    (``a.b[0].c`` or ``a.b.0.c``, see :func:`key_path`).
+
+    ``overrides`` is either a list of ``"a.b=value"`` strings (command line) or a mapping of
+    dotted keys to Python values (Python API); both read their keys the same way.
+    """
+    items: list[tuple[list[str], Any]]
+    if isinstance(overrides, Mapping):
+        items = [(key_path(k), v) for k, v in overrides.items()]
+    else:
+        items = [parse_override(text) for text in overrides]
+    for path, value in items:
+        node: Any = data
+        where = ""  # the key so far, spelled as the error messages of build spell it
+        for part in path[:-1]:
+            if isinstance(node, list):
+                where = f"{where}[{part}]"
+                node = node[_index(node, part, where)]
+            elif isinstance(node, dict):
+                where = _join(where, part)
+                node = node.setdefault(part, {})
+            else:
+                raise CaseError("--set", where, "is a value, not a table")
+        last = path[-1]
+        if isinstance(node, list):
+            key: Any = _index(node, last, f"{where}[{last}]")
+        elif isinstance(node, dict):
+            key = last
+        else:
+            raise CaseError("--set", where, "is a value, not a table")
+        old = node.get(key) if isinstance(node, dict) else node[key]
+        # A table given for a table (or a list's table) merges into it, as with extends:
+        # {"time": {"step": 1e-4}} changes the step and keeps time.end.
+        node[key] = merge(old, value) if isinstance(value, Mapping) and isinstance(
+            old, Mapping) else value
+
+
+def _index(items: list[Any], part: str, where: str) -> int:
+    if not part.isdigit() or int(part) >= len(items):
+        have = f"an index 0..{len(items) - 1}" if items else "none: the list is empty"
+        raise CaseError("--set", where, f"got index {part!r}, allowed: {have} (set the whole "
+                                        "list to add items)")
+    return int(part)

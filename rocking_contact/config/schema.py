@@ -1,0 +1,310 @@
+"""The schema of a case file: typed dataclass fields, and building them from TOML data.
+
+A case file is TOML data (never code). Its schema is a tree of dataclasses: every field is
+typed, may carry a default, a unit, a short doc and a constraint. :func:`build` turns the
+parsed TOML into that tree and reports the first problem as a :class:`CaseError` naming the
+file, the key, what is wrong and what is allowed, so that the command line can print one
+line and exit with code 2.
+
+Constraints are declared with :func:`param`::
+
+    step: float = param(doc="time step", unit="s", check=POSITIVE)
+
+The way back is here too: :func:`as_dict` (plain data) and :func:`_differences` (between
+two such trees), and :func:`schema_doc` (the rows of ``rocking-contact keys``). The deep
+:func:`merge` of tables lives here because :func:`build` completes a partial table with it;
+overrides and ``extends`` merge with the same function.
+"""
+
+from __future__ import annotations
+
+import dataclasses
+import math
+import numbers
+import re
+import types
+import typing
+from collections.abc import Callable, Mapping
+from dataclasses import dataclass, field
+from typing import Any, Literal
+
+
+class CaseError(ValueError):
+    """A problem in a case file or an override: one line for the user.
+
+    Attributes:
+        file: the case file (or ``"--set"``) the problem comes from.
+        key: dotted key of the offending value (``time.step``); empty for the whole file.
+        problem: what is wrong and what is allowed.
+
+    """
+
+    def __init__(self, file: str, key: str, problem: str):
+        self.file, self.key, self.problem = file, key, problem
+        where = f"{file}: {key}: " if key else f"{file}: "
+        super().__init__(where + problem)
+
+
+@dataclass(frozen=True)
+class Check:
+    """A constraint on a scalar value, with the words used to explain it."""
+
+    test: Callable[[Any], bool]
+    allowed: str
+
+
+POSITIVE = Check(lambda x: x > 0, "a number > 0")
+NONNEGATIVE = Check(lambda x: x >= 0, "a number >= 0")
+FINITE = Check(lambda x: math.isfinite(x), "a finite number")
+#: a name that is one directory name (results/<name>/), not a path
+DIRECTORY_NAME = Check(lambda x: re.fullmatch(r"[A-Za-z0-9_][A-Za-z0-9_.+-]*", x) is not None,
+                       "letters, digits and _ . + - (not starting with . + -), no path")
+
+
+def in_range(lo: float, hi: float) -> Check:
+    """Closed interval constraint ``lo <= x <= hi``."""
+    return Check(lambda x: lo <= x <= hi, f"a number in [{lo:g}, {hi:g}]")
+
+
+def param(
+    default: Any = dataclasses.MISSING,
+    *,
+    doc: str = "",
+    unit: str = "",
+    check: Check | None = None,
+    default_factory: Any = dataclasses.MISSING,
+) -> Any:
+    """A schema field: default, documentation, unit and optional constraint."""
+    meta = {"doc": doc, "unit": unit, "check": check}
+    if default_factory is not dataclasses.MISSING:
+        return field(default_factory=default_factory, metadata=meta)
+    return field(default=default, metadata=meta)
+
+
+def _type_name(tp: Any) -> str:
+    origin = typing.get_origin(tp)
+    if tp is float:
+        return "a number"
+    if tp is int:
+        return "an integer"
+    if tp is bool:
+        return "true or false"
+    if tp is str:
+        return "a string"
+    if origin is Literal:
+        return "one of " + ", ".join(repr(a) for a in typing.get_args(tp))
+    if origin in (list, tuple):
+        args = typing.get_args(tp)
+        if origin is tuple and args and args[-1] is not Ellipsis:
+            return f"a list of {len(args)} values ({_type_name(args[0])} each)"
+        return f"a list ({_type_name(args[0])} each)"
+    if origin in (typing.Union, types.UnionType):
+        return " or ".join(_type_name(a) for a in typing.get_args(tp) if a is not type(None))
+    if dataclasses.is_dataclass(tp):
+        return "a table"
+    return getattr(tp, "__name__", str(tp))
+
+
+def _toml_text(value: Any) -> str:
+    """``value`` spelled as in a case file (``true``, ``[1, 2]``), not as Python spells it
+    (``True``): the messages quote what the user wrote."""
+    if isinstance(value, bool):
+        return "true" if value else "false"
+    if isinstance(value, list | tuple):
+        return "[" + ", ".join(_toml_text(v) for v in value) + "]"
+    if isinstance(value, Mapping):
+        return "{" + ", ".join(f"{k} = {_toml_text(v)}" for k, v in value.items()) + "}"
+    return repr(value)  # numbers as TOML writes them; strings quoted ('abc' is TOML too)
+
+
+def _describe(value: Any) -> str:
+    text = _toml_text(value)
+    return text if len(text) <= 40 else text[:37] + "..."
+
+
+def _convert(tp: Any, value: Any, key: str, file: str) -> Any:
+    """Convert one TOML value to the annotated type, or raise a CaseError."""
+    origin = typing.get_origin(tp)
+
+    def fail() -> typing.NoReturn:
+        raise CaseError(file, key, f"expected {_type_name(tp)}, got {_describe(value)}")
+
+    if origin in (typing.Union, types.UnionType):
+        members = [a for a in typing.get_args(tp) if a is not type(None)]
+        if value is None:
+            return None
+        if len(members) == 1:  # optional: the inner type's own error is the useful one
+            return _convert(members[0], value, key, file)
+        for arg in members:
+            try:
+                return _convert(arg, value, key, file)
+            except CaseError:
+                continue
+        fail()
+    # numbers.Real / Integral: NumPy scalars given through the Python API count too
+    if tp is float:
+        if isinstance(value, bool) or not isinstance(value, numbers.Real):
+            fail()
+        return float(value)
+    if tp is int:
+        if isinstance(value, bool) or not isinstance(value, numbers.Integral):
+            fail()
+        return int(value)
+    if tp is bool:
+        if not isinstance(value, bool):
+            fail()
+        return value
+    if tp is str:
+        if not isinstance(value, str):
+            fail()
+        return value
+    if tp is Any:
+        return value
+    if origin is Literal:
+        if value not in typing.get_args(tp):
+            fail()
+        return value
+    if origin is list or origin is tuple:
+        if not isinstance(value, list | tuple):
+            fail()
+        args = typing.get_args(tp)
+        if origin is tuple and args[-1] is not Ellipsis:
+            if len(value) != len(args):
+                fail()
+            return tuple(
+                _convert(a, v, f"{key}[{i}]", file) for i, (a, v) in enumerate(zip(args, value))
+            )
+        items = [_convert(args[0], v, f"{key}[{i}]", file) for i, v in enumerate(value)]
+        return tuple(items) if origin is tuple else items
+    if isinstance(tp, type) and dataclasses.is_dataclass(tp):
+        if not isinstance(value, Mapping):
+            fail()
+        return build(tp, value, file=file, prefix=key)
+    raise TypeError(f"schema type {tp!r} at {key} is not supported")  # a bug in a schema
+
+
+def build[T](cls: type[T], data: Mapping[str, Any], *, file: str, prefix: str = "") -> T:
+    """Build the dataclass ``cls`` from parsed TOML ``data``, validating every value.
+
+    Unknown keys, missing required keys, wrong types and failed constraints raise
+    :class:`CaseError`; a key the class lists in ``MOVED = {key: "its new dotted key"}`` is
+    refused with where it went. After construction, a ``validate(self)`` method on the class
+    (if any) is called for cross-field rules; it raises ``ValueError("key: problem")`` with a
+    key relative to ``prefix``.
+    """
+    hints = typing.get_type_hints(cls)
+    fields = {f.name: f for f in dataclasses.fields(cls)}  # type: ignore[arg-type]
+    moved = getattr(cls, "MOVED", {})
+    for key in data:
+        if key in moved:
+            raise CaseError(file, _join(prefix, key), f"moved: set {moved[key]} instead")
+        if key not in fields:
+            allowed = ", ".join(fields)
+            raise CaseError(file, _join(prefix, key), f"unknown key (allowed: {allowed})")
+    kwargs: dict[str, Any] = {}
+    for name, f in fields.items():
+        key = _join(prefix, name)
+        if name not in data:
+            if f.default is dataclasses.MISSING and f.default_factory is dataclasses.MISSING:
+                raise CaseError(file, key, f"missing (expected {_type_name(hints[name])})")
+            continue
+        raw = data[name]
+        if (isinstance(raw, Mapping) and dataclasses.is_dataclass(hints[name])
+                and f.default_factory is not dataclasses.MISSING):
+            # A partial table completes the default one (``--set material.block.young=1e9``
+            # keeps the other default block properties).
+            raw = merge(dataclasses.asdict(f.default_factory()), raw)
+        value = _convert(hints[name], raw, key, file)
+        check: Check | None = f.metadata.get("check")
+        if check is not None and value is not None:
+            for i, item in enumerate(value if isinstance(value, list | tuple) else [value]):
+                if not check.test(item):
+                    where = key if not isinstance(value, list | tuple) else f"{key}[{i}]"
+                    raise CaseError(file, where, f"got {_describe(item)}, allowed: {check.allowed}")
+        kwargs[name] = value
+    obj = cls(**kwargs)
+    validate = getattr(obj, "validate", None)
+    if validate is not None:
+        try:
+            validate()
+        except CaseError:
+            raise
+        except ValueError as exc:
+            sub, _, problem = str(exc).partition(": ")
+            raise CaseError(file, _join(prefix, sub), problem) from None
+    return obj
+
+
+def _join(prefix: str, key: str) -> str:
+    return f"{prefix}.{key}" if prefix else key
+
+
+def merge(base: Mapping[str, Any], child: Mapping[str, Any]) -> dict[str, Any]:
+    """Deep merge for ``extends``: tables merge key by key, any other value (lists of
+    tables included) is replaced by the child's."""
+    out = dict(base)
+    for key, value in child.items():
+        if isinstance(value, Mapping) and isinstance(out.get(key), Mapping):
+            out[key] = merge(out[key], value)
+        else:
+            out[key] = value
+    return out
+
+
+def as_dict(obj: Any) -> Any:
+    """The fully resolved parameters of a case, as plain JSON-ready data."""
+    return dataclasses.asdict(obj)
+
+
+def _differences(a: Any, b: Any, path: tuple[str, ...] = ()) -> list[tuple[str, ...]]:
+    """Paths where two parameter trees differ (a list of another length differs whole)."""
+    if isinstance(a, Mapping) and isinstance(b, Mapping):
+        return [d for key in sorted(set(a) | set(b), key=str)
+                for d in _differences(a.get(key), b.get(key), (*path, str(key)))]
+    if isinstance(a, list) and isinstance(b, list) and len(a) == len(b):
+        return [d for i, (x, y) in enumerate(zip(a, b, strict=True))
+                for d in _differences(x, y, (*path, str(i)))]
+    return [] if a == b else [path]
+
+
+def schema_doc(cls: type, prefix: str = "") -> list[tuple[str, str, str, str]]:
+    """Rows (key, type, default, doc) describing a schema, for documentation."""
+    rows = []
+    hints = typing.get_type_hints(cls)
+    for f in dataclasses.fields(cls):
+        key = _join(prefix, f.name)
+        tp = hints[f.name]
+        inner = typing.get_args(tp)[0] if typing.get_origin(tp) is list else tp
+        options = [a for a in typing.get_args(tp) if a is not type(None)]
+        if typing.get_origin(tp) in (typing.Union, types.UnionType) and len(options) == 1:
+            inner = options[0]  # ``Refine | None``: an optional table
+        if isinstance(inner, type) and dataclasses.is_dataclass(inner):
+            kind = ("list of tables" if typing.get_origin(tp) is list else
+                    "optional table" if inner is not tp else "table")
+            rows.append((key, kind, "", _with_readers(cls, f.name, f.metadata.get("doc", ""))))
+            rows.extend(schema_doc(inner, key + ".N" if kind == "list of tables" else key))
+            continue
+        if f.default is not dataclasses.MISSING:
+            default = "unset" if f.default is None else _toml_text(f.default)
+        elif f.default_factory is not dataclasses.MISSING:
+            default = _toml_text(f.default_factory())
+        else:
+            default = "(required)"
+        doc = f.metadata.get("doc", "")
+        unit = f.metadata.get("unit", "")
+        doc = f"{doc} [{unit}]".lstrip() if unit else doc
+        rows.append((key, _type_name(tp), default, _with_readers(cls, f.name, doc)))
+    return rows
+
+
+def _with_readers(cls: type, name: str, doc: str) -> str:
+    """``doc`` with the variants that read the field, if a selector governs it
+    (``only with treatment 'theta'``, ``not with treatment 'none'``)."""
+    for selector, variants in getattr(cls, "VARIANTS", {}).items():
+        readers = [_toml_text(v) for v, fields in variants.items() if name in fields]
+        others = [_toml_text(v) for v, fields in variants.items() if name not in fields]
+        if readers and others:
+            only = (f"only with {selector} {' or '.join(readers)}" if len(readers) <= len(others)
+                    else f"not with {selector} {' or '.join(others)}")
+            return f"{doc}; {only}" if doc else only
+    return doc

@@ -1,0 +1,163 @@
+"""The sections every kind of case shares: ``[case]``, ``[[quantity]]``,
+``[[reference]]``, a uniform ``[time]``, and the most time steps a run may take.
+
+A kind's schema derives from :class:`CaseFile` and adds its own sections.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from typing import Literal
+
+from rocking_contact.config.schema import DIRECTORY_NAME, FINITE, POSITIVE, param
+
+
+@dataclass(kw_only=True)
+class CaseInfo:
+    """The ``[case]`` table: identity of the case."""
+
+    name: str = param(doc="short name, used for the results directory",
+                      check=DIRECTORY_NAME)
+    title: str = param(doc="one-line title shown by `rocking-contact list`")
+    kind: str = param(doc="model family: selects the schema and the runner")
+    description: str = param("", doc="free text: what the case is, where it comes from")
+
+
+@dataclass(kw_only=True)
+class Reference:
+    """A ``[[reference]]``: a published value to compare one computed quantity with.
+
+    ``tolerance_kind`` says how ``tolerance`` reads: ``relative`` (|ours - ref| <= tol |ref|),
+    ``absolute`` (in the quantity's unit) or ``steps`` (absolute, in multiples of the run's
+    time step: "within one time step"). A reference without ``tolerance`` is shown for
+    information and never decides pass or fail.
+    """
+
+    quantity: str = param(doc="name of a computed quantity")
+    value: float = param(doc="reference value", check=FINITE)
+    source: str = param(doc="where the value comes from (analytic, Code_Aster, LMGC90, ...)")
+    tolerance: float | None = param(None, doc="pass mark", check=POSITIVE)
+    tolerance_kind: Literal["relative", "absolute", "steps"] = param("relative")
+    note: str = param("", doc="how the value was obtained, caveats")
+
+    def validate(self) -> None:
+        if not self.source.strip():
+            raise ValueError("source: empty; say where the value comes from")
+
+
+@dataclass(kw_only=True)
+class QuantitySpec:
+    """A ``[[quantity]]``: a scalar extracted from a history column.
+
+    ``op`` is one of: ``at`` (linear interpolation at ``time``), ``max``, ``min``,
+    ``argmax``, ``argmin`` (instant of the extremum), ``integral`` (trapezoidal) over
+    ``window`` (the whole run if omitted), ``step_integral`` (the exact integral over
+    ``window`` of a column whose sample at the end of each step is that step's mean value,
+    held over the step: an impulse over the step divided by the step, as the reactions of
+    the theta-scheme's contact), ``final`` (last value), ``crossing`` (the first instant in
+    ``window`` at which the column reaches ``level`` in ``direction``, interpolated
+    linearly between the two samples around it; an impact instant, an uplift: better
+    conditioned than the instant of a flat extremum).
+
+    ``bounds`` says whether the samples on the window's ends belong to it: ``closed`` (they
+    do, to round-off) or ``open`` (they do not: ``t0 < t < t1``, the strict filter of
+    Code_Aster's test inputs, ``FILTRE`` with ``CRIT_COMP = 'GT'`` and ``'LT'``; an open
+    ``integral`` is the trapezoid over the samples strictly inside).
+    """
+
+    name: str = param(doc="quantity name used by references")
+    column: str = param(doc="history column, e.g. DY_NO1")
+    op: Literal["at", "max", "min", "argmax", "argmin", "integral", "step_integral",
+                "final", "crossing"] = param()
+    time: float | None = param(None, unit="s")
+    level: float | None = param(None, check=FINITE,
+                                doc="value whose crossing op 'crossing' finds (the column's unit)")
+    direction: Literal["either", "up", "down"] | None = param(
+        None, doc="op 'crossing': reaching the level from below (up), from above (down) or "
+                  "either way (the default)")
+    window: tuple[float, float] | None = param(None, unit="s")
+    bounds: Literal["closed", "open"] = param(
+        "closed", doc="whether samples on the window's ends count")
+
+    def validate(self) -> None:
+        if (self.op == "at") != (self.time is not None):
+            raise ValueError("time: required with op 'at', and only with it "
+                             f"(got op '{self.op}')")
+        if (self.op == "crossing") != (self.level is not None):
+            raise ValueError("level: required with op 'crossing', and only with it "
+                             f"(got op '{self.op}')")
+        if self.direction is not None and self.op != "crossing":
+            raise ValueError(f"direction: only with op 'crossing' (got op '{self.op}')")
+        if self.window is not None and self.window[1] <= self.window[0]:
+            raise ValueError(f"window: end {self.window[1]} is not after start {self.window[0]}")
+        if self.bounds == "open" and (self.window is None
+                                      or self.op in ("at", "final", "step_integral")):
+            raise ValueError(f"bounds: 'open' needs a window and op max, min, argmax, argmin "
+                             f"or integral (got op '{self.op}'"
+                             f"{'' if self.window else ' without a window'})")
+
+
+#: Most time steps a run may take. Far above every shipped case and variant (4614 at most)
+#: and above what a run can afford (a discrete run holds two floats per step, 1.6 GB here):
+#: a mistyped step (1e-12 s) is refused at load instead of ending in a MemoryError.
+MAX_STEPS = 10**8
+
+
+def step_count_problem(step: float, n_steps: float, duration: float, span: str
+                       ) -> str | None:
+    """Why a run of ``n_steps`` steps is refused, as the ``problem`` part of an error
+    (``got ..., allowed: ...``) about ``step`` (s); None if it is not refused.
+
+    Args:
+        step: the step the error names (``time.step``, or a window's step).
+        n_steps: steps of the whole run, as a float: a step of 1e-320 s makes inf.
+        duration: time (s) that ``step`` covers: the smallest step allowed is the one that
+            alone would take :data:`MAX_STEPS` steps over it.
+        span: the run in words (``from time.start 0 to time.end 0.5 s``).
+
+    """
+    if n_steps <= MAX_STEPS:
+        return None
+    return (f"got {step:g}, allowed: at most {MAX_STEPS:.0e} steps {span}, a step >= "
+            f"{duration / MAX_STEPS:.3g} s or a shorter run (this one makes "
+            f"{n_steps:.3g} steps)")
+
+
+@dataclass(kw_only=True)
+class TimeSpan:
+    """The ``[time]`` table for uniform stepping (at most :data:`MAX_STEPS` steps)."""
+
+    start: float = param(0.0, unit="s", check=FINITE)
+    end: float = param(unit="s", check=FINITE)
+    step: float = param(unit="s", check=POSITIVE)
+
+    def validate(self) -> None:
+        if self.end <= self.start:
+            raise ValueError(f"end: {self.end:g} is not after start {self.start:g}")
+        if self.step > self.end - self.start:
+            span = self.end - self.start
+            raise ValueError(f"step: {self.step:g} is longer than the run {span:g}")
+        span = self.end - self.start
+        problem = step_count_problem(
+            self.step, span / self.step, span,
+            f"from time.start {self.start:g} to time.end {self.end:g} s")
+        if problem:
+            raise ValueError(f"step: {problem}")
+
+    @property
+    def n_steps(self) -> int:
+        """Number of steps; the last one lands on ``end`` to round-off."""
+        return int(round((self.end - self.start) / self.step))
+
+
+@dataclass(kw_only=True)
+class CaseFile:
+    """What every case file has: ``[case]``, ``[[quantity]]`` and ``[[reference]]``.
+
+    The schema of a kind derives from it and adds its own sections (a ``[time]`` with a
+    ``step`` at least).
+    """
+
+    case: CaseInfo = param()
+    quantity: list[QuantitySpec] = param(default_factory=list)
+    reference: list[Reference] = param(default_factory=list)

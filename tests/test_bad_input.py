@@ -41,6 +41,14 @@ BAD_SETS = [
     (["case.name=../../elsewhere"], ["case.name: got '../../elsewhere'", "no path"]),
     (["solver.alpha=-0.1"], ["solver.alpha: -0.1 has no effect with solver.scheme = "
                              "'central_difference'", "allowed: leave it out, or scheme 'hht'"]),
+    # TOML's inf and nan: tracebacks from scipy, or all-NaN runs reported as completed
+    (["model.shock.0.kn=inf"], ["model.shock[0].kn: got inf, allowed: a finite number"]),
+    (["model.node.0.u0=[nan, 0, 0]"], ["model.node[0].u0[0]: got nan, allowed: a finite"]),
+    # no stick spring: a block that had slid to rest slid back, gaining energy
+    (["model.shock.0.mu=0.2", "model.shock.0.kt=0"],
+     ["model.shock[0].kt: 0 with mu = 0.2 and friction = 'regularised' leaves no stick spring",
+      "allowed: a tangential stiffness > 0, or friction = 'exact'"]),
+    (["model.support.direction=[0, 0, 0]"], ["model.support.direction: zero vector"]),
 ]
 
 
@@ -149,6 +157,14 @@ def test_a_scheme_the_treatment_cannot_take_is_refused(capsys, tmp_path, case, s
     code = main(["run", case, "--out", str(tmp_path), "--set", f"scheme.type={scheme}",
                  "--set", "time.refine.enabled=false"])
     assert_one_line_error(capsys, code, [f"{case}.toml (with --set)", what, allowed])
+
+
+def test_a_shock_spring_with_friction_and_no_stick_spring_is_refused(capsys, tmp_path):
+    code = main(["run", "sdnv105b", "--out", str(tmp_path), "--set",
+                 "contact.spring.1.tangential_stiffness=0"])
+    assert_one_line_error(capsys, code, [
+        "contact.spring[1].tangential_stiffness: 0 with mu = 0.9 and friction = 'regularised' "
+        "leaves no stick spring", "allowed: a tangential stiffness > 0"])
 
 
 def test_a_tilt_past_the_overturning_angle_is_refused(capsys, tmp_path):

@@ -145,6 +145,8 @@ def _convert(tp: Any, value: Any, key: str, file: str) -> Any:
     if tp is float:
         if isinstance(value, bool) or not isinstance(value, numbers.Real):
             fail()
+        if not math.isfinite(value):  # TOML's inf and nan: no key of a case means them
+            raise CaseError(file, key, f"got {_describe(value)}, allowed: a finite number")
         return float(value)
     if tp is int:
         if isinstance(value, bool) or not isinstance(value, numbers.Integral):

@@ -26,6 +26,7 @@ from dataclasses import dataclass
 from typing import Any, ClassVar, Literal
 
 from rocking_contact.config import NONNEGATIVE, POSITIVE, in_range, param
+from rocking_contact.discrete.case import stick_problem
 
 Treatment = Literal["none", "lagrange", "penalty", "continuous", "theta"]
 
@@ -129,6 +130,11 @@ class ContactSpec:
         if self.treatment == "penalty" and not self.spring:
             raise ValueError("spring: treatment 'penalty' needs at least one "
                              "[[contact.spring]]")
+        for i, s in enumerate(self.spring):
+            problem = stick_problem(self.mu if s.mu is None else s.mu, s.tangential_stiffness,
+                                    s.tangential_damping, s.friction)
+            if problem:
+                raise ValueError(f"spring[{i}].tangential_stiffness: {problem}")
 
 
 def check_against_model(case: Any, points: list[str], curves: list[str]) -> None:

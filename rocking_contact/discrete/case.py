@@ -112,14 +112,38 @@ class Shock:
     def validate(self) -> None:
         if math.hypot(*self.normal) < 1e-12:
             raise ValueError("normal: zero vector")
+        problem = stick_problem(self.mu, self.kt, self.ct, self.friction)
+        if problem:
+            raise ValueError(f"kt: {problem}, or friction = 'exact'")
+
+
+def stick_problem(mu: float, kt: float, ct: float, friction: str) -> str | None:
+    """Why a shock law with friction cannot hold its node, or None.
+
+    The stick branch keeps its stored force as long as the stick spring does not change it
+    (:mod:`rocking_contact.discrete.shock`): with no stick stiffness at all the last sliding
+    force stays for ever, and a block that had slid to rest slid back (1.06 J of kinetic
+    energy from 0.5 J, measured 2026-11-22). The exact law has no stick spring.
+    """
+    stick = kt + (ct if friction == "stored_dashpot" else 0.0)
+    if mu <= 0.0 or friction == "exact" or stick > 0.0:
+        return None
+    needed = "stiffness or damping" if friction == "stored_dashpot" else "stiffness"
+    return (f"0 with mu = {mu:g} and friction = {friction!r} leaves no stick spring to hold "
+            f"the node; allowed: a tangential {needed} > 0")
 
 
 @dataclass(kw_only=True)
 class Support:
     """``[model.support]``: acceleration of the support along ``direction`` (m/s^2)."""
 
-    direction: Vector = param((1.0, 0.0, 0.0))
+    direction: Vector = param((1.0, 0.0, 0.0), doc="direction of the acceleration "
+                              "(normalised: [2, 0, 0] is [1, 0, 0])")
     acceleration: TimeFunction = param(default_factory=TimeFunction)
+
+    def validate(self) -> None:
+        if math.hypot(*self.direction) < 1e-12:
+            raise ValueError("direction: zero vector")
 
 
 @dataclass(kw_only=True)

@@ -2,7 +2,6 @@
 
 from __future__ import annotations
 
-import sys
 import time
 from pathlib import Path
 from typing import Any
@@ -97,6 +96,20 @@ def integrate(case: DiscreteCase, system: DiscreteSystem, progress: Progress | N
     return history, integrator, failure
 
 
+def non_finite(history: dict[str, np.ndarray], step: float) -> SolverFailure | None:
+    """The failure of a run whose state stopped being finite (an unstable step), or None;
+    the history is cut before that row so that what was computed stays readable."""
+    values = np.column_stack([v for k, v in history.items() if k != "time"])
+    bad = np.flatnonzero(~np.isfinite(values).all(axis=1))
+    if not len(bad):
+        return None
+    t = float(history["time"][bad[0]])
+    for key in history:
+        history[key] = history[key][:bad[0]]
+    return SolverFailure(f"the state is not finite at t = {t:.6g} s (step {step:g} s): the "
+                         f"scheme is unstable for this step (see the stability warning)")
+
+
 def run(case: DiscreteCase, *, progress: Progress | None = None,
         base: Path | None = None) -> RunResult:
     """Run a discrete case (see :mod:`rocking_contact.api` for the public entry point)."""
@@ -108,13 +121,17 @@ def run(case: DiscreteCase, *, progress: Progress | None = None,
         "unknowns": system.n,
         "frequencies_hz": (system.omegas / (2 * np.pi)).tolist(),
     }
+    warnings = []
     if case.solver.scheme == "central_difference":
         limit = critical_step(system)
         extra["critical_step_s"] = limit
         if case.time.step > limit:
-            print(f"warning: {case.case.name}: time.step {case.time.step:g} s exceeds the "
-                  f"central-difference stability limit {limit:.3g} s", file=sys.stderr)
+            warnings.append(f"time.step {case.time.step:g} s exceeds the central-difference "
+                            f"stability limit {limit:.3g} s (every shock closed, dampers "
+                            f"included)")
     history, integrator, failure = integrate(case, system, progress, base)
+    if failure is None:
+        failure = non_finite(history, case.time.step)
     shocks = {s.name: (s.node, history[f"FN_{s.name}"], history[f"VN_{s.name}"],
                        history[f"PN_{s.name}"]) for s in case.model.shock}
     opts = case.impacts
@@ -129,6 +146,7 @@ def run(case: DiscreteCase, *, progress: Progress | None = None,
                 "newton_iterations": integrator.newton_iterations,
                 "branch_corrections": integrator.branch_corrections,
                 "branch_cycles": integrator.branch_cycles},
+        warnings=warnings,
     )
     if integrator.branch_cycles:
         result.warnings.append(

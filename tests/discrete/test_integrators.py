@@ -152,3 +152,41 @@ def test_unknowns_known_at_load_match_the_assembly():
     assert case.model.unknowns() == assemble(case.model, case.solver).n == 5 - 2
     chain_case = make_case(*chain(3), solver={"space": "modal", "modes": 3})
     assert chain_case.model.unknowns() == 3
+
+
+def test_the_stability_limit_counts_the_dampers():
+    """Central differences with dampers on the lagged half-step velocity: a 1 kg oscillator
+    (k = 100 N/m) under a mass damping of 5000 /s is stable only below 2/c = 4e-4 s; the
+    undamped limit 2/omega = 0.2 s said nothing, and the run went to NaN as "completed"."""
+    from rocking_contact.discrete.system import critical_step
+
+    nodes = [{"name": "N0", "fixed": ["DX", "DY", "DZ"]},
+             {"name": "N1", "mass": 1.0, "fixed": ["DY", "DZ"], "u0": [0.1, 0.0, 0.0]}]
+    springs = [{"name": "K", "nodes": ["N0", "N1"], "stiffness": [100.0, 0.0, 0.0]}]
+    for c, expected in ((0.0, 0.2), (5000.0, 4.0 / (np.sqrt(400.0 + 5000.0**2) + 5000.0))):
+        case = make_case(nodes, springs, damping={"mass_coefficient": c})
+        assert critical_step(assemble(case.model, case.solver)) == pytest.approx(expected,
+                                                                                  rel=1e-9)
+    import rocking_contact as rc
+    from rocking_contact.results import SolverFailure
+
+    unstable = make_case(nodes, springs, damping={"mass_coefficient": 5000.0}, step=5e-4,
+                         end=0.5)
+    with pytest.raises(SolverFailure, match=r"the state is not finite at t = ") as failed:
+        rc.run(unstable, write=False, quiet=True)
+    partial = failed.value.partial
+    assert "exceeds the central-difference stability limit 0.0004 s" in partial.warnings[0]
+    assert np.isfinite(partial.history["DX_N1"]).all() and len(partial.history["DX_N1"]) > 1
+
+
+def test_the_support_direction_is_a_direction():
+    """[2, 0, 0] doubled the support's acceleration; it is normalised like a shock normal."""
+    nodes = [{"name": "N0", "fixed": ["DX", "DY", "DZ"]},
+             {"name": "N1", "mass": 1.0, "fixed": ["DY", "DZ"]}]
+    springs = [{"name": "K", "nodes": ["N0", "N1"], "stiffness": [100.0, 0.0, 0.0]}]
+    drive = {"acceleration": {"type": "sine", "amplitude": 1.0, "frequency": 2.0}}
+    runs = []
+    for direction in ([1.0, 0.0, 0.0], [2.0, 0.0, 0.0]):
+        case = make_case(nodes, springs, support={**drive, "direction": direction})
+        runs.append(integrate(case, assemble(case.model, case.solver), None, None)[0]["DX_N1"])
+    np.testing.assert_array_equal(runs[0], runs[1])

@@ -525,9 +525,19 @@ class CentralDifference(Integrator):
         self.a_prev = a0
 
     def _initial_acceleration(self, gamma0: float) -> np.ndarray:
+        """``a(t0)`` with the normal forces of the shocks closed at t0 (no friction yet: the
+        stick spring starts unloaded). Left out, a mass resting on a stop started with the
+        acceleration of a free fall: its force swung by +-5 % and a load below the Coulomb
+        limit started sliding."""
         s = self.system
         f = s.p_support * gamma0 + s.f_const - s.K @ s.x0 - s.C @ s.v0
-        a0: np.ndarray = self.Minv @ f  # shocks are assumed open at t0 for this estimate only
+        for j in range(len(s.shock_names)):
+            rows = s.G[3 * j:3 * j + 3]
+            n = s.shock_params[j, :3]
+            pen = float(n @ (rows @ s.x0)) - s.shock_params[j, 3]
+            fn = normal_force(s.shock_params, j, pen, float(n @ (rows @ s.v0)))
+            f -= fn * (rows.T @ n)  # the obstacle pushes the node back along -n
+        a0: np.ndarray = self.Minv @ f
         return a0
 
     def _advance_impl(self, n_steps: int, gam: np.ndarray, final: bool, rec: np.ndarray) -> int:

@@ -193,3 +193,16 @@ def critical_step(system: DiscreteSystem) -> float:
     limits = 4.0 / (np.sqrt(4.0 * omega**2 + c**2) + c + 1e-300)
     step: float = float(limits.min())
     return step
+
+
+def contact_durations(system: DiscreteSystem) -> np.ndarray:
+    """Duration of each shock's contact, half a period of its normal spring on the node's
+    effective mass, ``pi sqrt(m_eff / kn)`` with ``1 / m_eff = g^T M^-1 g`` (s; ``g`` the
+    shock's normal row). An implicit step much longer than it cannot resolve the impact:
+    the rebound then depends on the step."""
+    Minv = np.linalg.inv(system.M)
+    out = np.empty(len(system.shock_names))
+    for j in range(len(out)):
+        g = system.shock_params[j, :3] @ system.G[3 * j:3 * j + 3]
+        out[j] = np.pi / np.sqrt(system.shock_params[j, 4] * float(g @ Minv @ g))
+    return out

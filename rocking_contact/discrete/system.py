@@ -204,5 +204,7 @@ def contact_durations(system: DiscreteSystem) -> np.ndarray:
     out = np.empty(len(system.shock_names))
     for j in range(len(out)):
         g = system.shock_params[j, :3] @ system.G[3 * j:3 * j + 3]
-        out[j] = np.pi / np.sqrt(system.shock_params[j, 4] * float(g @ Minv @ g))
+        stiffness = system.shock_params[j, 4] * float(g @ Minv @ g)  # kn / m_eff
+        # a normal the unknowns cannot move along (SDND100's plane) never bounces
+        out[j] = np.pi / np.sqrt(stiffness) if stiffness > 0.0 else np.inf
     return out

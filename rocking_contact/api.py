@@ -11,6 +11,7 @@ Example::
 from __future__ import annotations
 
 import inspect
+import math
 import sys
 import time
 from pathlib import Path
@@ -69,6 +70,13 @@ def finish(case: Any, result: RunResult) -> RunResult:
     result.quantities.update(evaluate_all(case.quantity, result.history))
     step = getattr(case.time, "step", None)
     result.checks = compare(case.reference, result.quantities, step=step)
+    steps = sorted({r.step for r in case.reference if r.step is not None
+                    and step is not None and not math.isclose(r.step, step, rel_tol=1e-9)})
+    if steps:
+        result.warnings.append(
+            f"{sum(r.step in steps for r in case.reference)} reference(s) hold for a time step "
+            f"of {', '.join(f'{s:g}' for s in steps)} s (non-regression values) and the run "
+            f"takes {step:g} s: they are shown for information, without a pass mark")
     base = file_case(case)
     times = result.history.get("time")
     if times is not None and len(times):

@@ -39,6 +39,10 @@ class Reference:
     tolerance: float | None = param(None, doc="pass mark", check=POSITIVE)
     tolerance_kind: Literal["relative", "absolute", "steps"] = param("relative")
     note: str = param("", doc="how the value was obtained, caveats")
+    step: float | None = param(
+        None, unit="s", check=POSITIVE,
+        doc="the time step the value holds for (a non-regression value); a run with another "
+            "step shows the check for information, without a pass mark")
 
     def validate(self) -> None:
         if not self.source.strip():

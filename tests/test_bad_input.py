@@ -49,6 +49,9 @@ BAD_SETS = [
      ["model.shock[0].kt: 0 with mu = 0.2 and friction = 'regularised' leaves no stick spring",
       "allowed: a tangential stiffness > 0, or friction = 'exact'"]),
     (["model.support.direction=[0, 0, 0]"], ["model.support.direction: zero vector"]),
+    # a step that does not divide the run: it ended at 0.5001 s, unsaid
+    (["time.step=3e-4"], ["time.step: 0.0003 does not divide the run from time.start 0 to "
+                          "time.end 0.5 s", "allowed: a step that does, such as 0.000299940012"]),
 ]
 
 

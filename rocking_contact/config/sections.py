@@ -147,6 +147,15 @@ class TimeSpan:
             f"from time.start {self.start:g} to time.end {self.end:g} s")
         if problem:
             raise ValueError(f"step: {problem}")
+        # Uniform steps land on the end only if the step divides the span; otherwise the
+        # run ended a fraction of a step early or late (0.5001 s for a 3e-4 s step), unsaid.
+        n = self.n_steps
+        if abs(n * self.step - span) > 1e-9 * span:
+            fitted = span / n
+            raise ValueError(f"step: {self.step:g} does not divide the run from time.start "
+                             f"{self.start:g} to time.end {self.end:g} s ({span / self.step:.6g} "
+                             f"steps); allowed: a step that does, such as {fitted:.9g} ({n} "
+                             f"steps)")
 
     @property
     def n_steps(self) -> int:

@@ -49,6 +49,9 @@ BAD_SETS = [
      ["model.shock[0].kt: 0 with mu = 0.2 and friction = 'regularised' leaves no stick spring",
       "allowed: a tangential stiffness > 0, or friction = 'exact'"]),
     (["model.support.direction=[0, 0, 0]"], ["model.support.direction: zero vector"]),
+    # an initial state the supports hold: it was dropped silently
+    (["model.node.0.u0=[0, 0.1, 0]"], ["model.node[0].u0: 0.1 on the fixed DY",
+                                       "allowed: 0 there"]),
     # a step that does not divide the run: it ended at 0.5001 s, unsaid
     (["time.step=3e-4"], ["time.step: 0.0003 does not divide the run from time.start 0 to "
                           "time.end 0.5 s", "allowed: a step that does, such as 0.000299940012"]),
@@ -160,6 +163,16 @@ def test_a_scheme_the_treatment_cannot_take_is_refused(capsys, tmp_path, case, s
     code = main(["run", case, "--out", str(tmp_path), "--set", f"scheme.type={scheme}",
                  "--set", "time.refine.enabled=false"])
     assert_one_line_error(capsys, code, [f"{case}.toml (with --set)", what, allowed])
+
+
+def test_an_initial_state_that_breaks_a_relation_is_refused(capsys, tmp_path):
+    """SDND100's mass moves along x = y: u0 = [8.5e-4, 0, 0] was projected to 4.25e-4 on
+    both, silently."""
+    code = main(["run", "sdnd100a", "--out", str(tmp_path), "--set",
+                 "model.node.0.u0=[8.5e-4, 0, 0]"])
+    assert_one_line_error(capsys, code, [
+        "model.relation[0]: the nodes' u0 break it (sum c_i u0_i = 0.00085)",
+        "allowed: initial values that satisfy it"])
 
 
 def test_a_shock_spring_with_friction_and_no_stick_spring_is_refused(capsys, tmp_path):

@@ -117,6 +117,13 @@ class Shock:
             raise ValueError(f"kt: {problem}, or friction = 'exact'")
 
 
+def _initial_value(nodes: dict[str, Node], dof: str, field: str) -> float:
+    """``u0`` or ``v0`` of the dof ``NODE.DX``."""
+    node_name, _, comp = dof.partition(".")
+    value: float = getattr(nodes[node_name], field)[COMPONENTS.index(comp)]
+    return value
+
+
 def stick_problem(mu: float, kt: float, ct: float, friction: str) -> str | None:
     """Why a shock law with friction cannot hold its node, or None.
 
@@ -167,6 +174,27 @@ class Model:
     support: Support = param(default_factory=Support)
     gravity: Vector = param((0.0, 0.0, 0.0), unit="m/s2", doc="gravity acceleration vector")
 
+    def _check_initial_state(self, nodes: dict[str, Node]) -> None:
+        """The initial state must satisfy the supports and relations: the solver keeps only
+        its part that does (u0 = [8.5e-4, 0, 0] under DX = DY became 4.25e-4 on both, and a
+        value on a fixed component was dropped), so anything else is refused."""
+        for i, node in enumerate(self.node):
+            for field in ("u0", "v0"):
+                for axis, comp in enumerate(COMPONENTS):
+                    value = getattr(node, field)[axis]
+                    if comp in node.fixed and value != 0.0:
+                        raise ValueError(f"node[{i}].{field}: {value:g} on the fixed {comp}; "
+                                         f"allowed: 0 there")
+        for i, r in enumerate(self.relation):
+            for field in ("u0", "v0"):
+                values = [_initial_value(nodes, dof, field) for dof in r.dofs]
+                total = sum(c * v for c, v in zip(r.coefficients, values, strict=True))
+                scale = max(abs(c * v) for c, v in zip(r.coefficients, values, strict=True))
+                if abs(total) > 1e-12 * scale:
+                    raise ValueError(f"relation[{i}]: the nodes' {field} break it (sum c_i "
+                                     f"{field}_i = {total:g}); allowed: initial values that "
+                                     f"satisfy it")
+
     def validate(self) -> None:
         names = [n.name for n in self.node]
         nodes = {n.name: n for n in self.node}
@@ -192,6 +220,7 @@ class Model:
                 if node_name not in nodes or comp not in COMPONENTS:
                     raise ValueError(f"relation[{i}].dofs: {dof!r} is not NODE.DX|DY|DZ "
                                      f"with NODE in {', '.join(names)}")
+        self._check_initial_state(nodes)
         shock_names = [s.name for s in self.shock]
         for i, shock in enumerate(self.shock):
             if shock.name in shock_names[:i]:

@@ -148,6 +148,10 @@ def run(case: DiscreteCase, *, progress: Progress | None = None,
                     f"{duration / case.time.step:.2g} step(s) of {case.time.step:g} s; an "
                     f"impact resolved in fewer than {RESOLVED_CONTACT_STEPS} steps rebounds "
                     f"with a speed that depends on the step")
+    if case.output.every > 1 and case.model.shock:
+        warnings.append(f"output.every = {case.output.every}: the impacts (instants, forces, "
+                        f"impulses, durations) are measured on the recorded rows, "
+                        f"{case.output.every} steps apart, not on every step")
     history, integrator, failure = integrate(case, system, progress, base)
     if failure is None:
         failure = non_finite(history, case.time.step)

@@ -90,3 +90,12 @@ def test_non_regression_values_grade_only_the_step_they_hold_for():
     assert any("5 reference(s) hold for a time step of 0.001 s" in w for w in result.warnings)
     at_its_step = rc.run(rc.load_case("sdnd102c"), write=False, quiet=True)
     assert all(c["passed"] for c in at_its_step.checks if c["passed"] is not None)
+
+
+def test_thinned_output_says_the_impacts_are_measured_on_it():
+    """Impacts are post-processed from the recorded rows: with output.every = 7 sdnd101a
+    passed 4 of its 12 checks, with no word of why."""
+    result = rc.run(rc.load_case("sdnd101a", {"output.every": 7}), write=False, quiet=True)
+    assert any(w.startswith("output.every = 7: the impacts") for w in result.warnings)
+    assert not any("output.every" in w for w in rc.run(rc.load_case("sdnd101a"), write=False,
+                                                         quiet=True).warnings)

@@ -6,9 +6,10 @@ VN(t), positive toward the obstacle):
 - an *impact* is a maximal interval where FN > ``threshold``; two impacts separated by a
   rest shorter than ``min_rest`` are merged into one;
 - ``start`` / ``end``: instants where the contact opens or closes, linearly interpolated
-  between samples: on the signed penetration PN when the threshold is 0 (FN is clipped at
-  0 and would put the crossing on a sample), on FN otherwise (an impact still open at the
-  end of the run has ``complete = False``);
+  between samples: on the signed penetration PN when the threshold is 0 and PN changes
+  sign between the two samples (FN is clipped at 0 and would put the crossing on a
+  sample), on FN otherwise (a damped shock lets go while still penetrating; an impact
+  still open at the end of the run has ``complete = False``);
 - ``duration = end - start``;
 - ``max_force`` and ``t_max``: the largest sample and its instant (as Code_Aster);
 - ``impulse``: trapezoidal integral of FN over [start, end] (N.s);
@@ -46,7 +47,15 @@ def find_impacts(t: np.ndarray, fn: np.ndarray, vn: np.ndarray, pn: np.ndarray |
         pn: signed penetration (m), used for the crossings when ``threshold`` is 0.
 
     """
-    level, signal = (0.0, pn) if threshold == 0.0 and pn is not None else (threshold, fn)
+    def edge(i: int) -> float:
+        """Where the contact opens or closes between samples i and i+1: on the penetration
+        if it changes sign there, else on FN (a damped shock lets go, FN back to 0, while
+        still penetrating: the penetration's crossing lies after i+1, an extrapolation
+        that doubled sdnd101a's duration with cn = 2e4 N.s/m)."""
+        if threshold == 0.0 and pn is not None and pn[i] * pn[i + 1] <= 0.0:
+            return _crossing(t, pn, i, 0.0)
+        return _crossing(t, fn, i, threshold)
+
     above = fn > threshold
     if not above.any():
         return []
@@ -66,9 +75,9 @@ def find_impacts(t: np.ndarray, fn: np.ndarray, vn: np.ndarray, pn: np.ndarray |
             merged.append([s, e])
     impacts = []
     for s, e in merged:
-        start = float(t[0]) if s == 0 else _crossing(t, signal, s - 1, level)
+        start = float(t[0]) if s == 0 else edge(s - 1)
         complete = e < len(fn) - 1
-        end = _crossing(t, signal, e, level) if complete else float(t[-1])
+        end = edge(e) if complete else float(t[-1])
         k = s + int(np.argmax(fn[s:e + 1]))
         # Impulse: samples inside, plus the linear pieces from the crossings.
         impulse = float(np.trapezoid(fn[s:e + 1], t[s:e + 1]))

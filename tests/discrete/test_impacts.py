@@ -59,3 +59,17 @@ def test_statistics_and_quantities():
     assert sum(c["probability"] for c in s["histogram"]) == pytest.approx(1.0)
     assert q["impact.S.2.max_force"] == pytest.approx(300.0, rel=1e-6)
     assert impacts[0]["node"] == "NO1" and impacts[1]["index"] == 2
+
+
+def test_a_damped_shock_lets_go_before_its_penetration_ends():
+    """FN = kn p + cn dp/dt drops to 0 while p > 0 (separating fast): the end is where FN
+    reaches 0, not the penetration's zero extrapolated beyond the samples (sdnd101a with
+    cn = 2e4 N.s/m: 0.0398 s reported for an impact whose force lasted 0.0198 s)."""
+    t = np.linspace(0.0, 0.1, 1001)
+    pn = np.where(t < 0.05, t, 0.1 - t)          # in at t = 0, out at 0.1 s
+    fn = np.clip(np.where(t < 0.05, 1.0, -1.0) + pn * 10.0, 0.0, None)  # lets go at 0.0545 s
+    fn[0] = 0.0
+    [impact] = find_impacts(t, fn, np.gradient(pn, t), pn)
+    last = np.flatnonzero(fn > 0)[-1]
+    assert t[last] < impact["end"] <= t[last + 1]
+    assert impact["duration"] == pytest.approx(impact["end"] - impact["start"])

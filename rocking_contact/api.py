@@ -11,7 +11,6 @@ Example::
 from __future__ import annotations
 
 import inspect
-import math
 import sys
 import time
 from pathlib import Path
@@ -70,12 +69,12 @@ def finish(case: Any, result: RunResult) -> RunResult:
     result.quantities.update(evaluate_all(case.quantity, result.history))
     step = getattr(case.time, "step", None)
     result.checks = compare(case.reference, result.quantities, step=step)
-    steps = sorted({r.step for r in case.reference if r.step is not None
-                    and step is not None and not math.isclose(r.step, step, rel_tol=1e-9)})
-    if steps:
+    others = [r for r in case.reference if not r.holds_at(step)]
+    if others:
+        steps = sorted({r.step for r in others if r.step is not None})
         result.warnings.append(
-            f"{sum(r.step in steps for r in case.reference)} reference(s) hold for a time step "
-            f"of {', '.join(f'{s:g}' for s in steps)} s (non-regression values) and the run "
+            f"{len(others)} reference(s) hold for a time step of "
+            f"{', '.join(f'{s:g}' for s in steps)} s (non-regression values) and the run "
             f"takes {step:g} s: they are shown for information, without a pass mark")
     base = file_case(case)
     times = result.history.get("time")

@@ -335,11 +335,13 @@ def compare_collisions(collisions: Sequence[Mapping[str, Any]],
     """Compare a run's collisions (``index``, ``time``, ``kinetic_energy``) with each level.
 
     Each collision is compared with the level's impact of the same number: its ``impact``
-    (the how-many-th impact of the run it is, :func:`rocking_contact.post.collisions.
-    find_collisions`), else its ``index``. A run whose physics moves its impacts across
-    the case's windows (heavier gravity, another tilt) would be compared with the wrong
-    impact by window number; by time it would too, once its flights have drifted by half
-    of one (SDNV105 A's fifth impact, 0.306 s, is nearer the rigid sixth than the fifth).
+    (the how-many-th impact of the run it is,
+    :func:`rocking_contact.post.collisions.find_collisions`; None, not compared, when the
+    maximum is none of the run's impacts), or its ``index`` for a collision without that
+    key. A run whose physics moves its impacts across the case's windows (heavier gravity,
+    another tilt) would be compared with the wrong impact by window number; by time it
+    would too, once its flights have drifted by half of one (SDNV105 A's fifth impact,
+    0.306 s, is nearer the rigid sixth than the fifth).
     Instants are compared as times since the ``release`` (s): ``time_error`` is
     ``(t - release) / (t_level - release) - 1``.
 
@@ -355,9 +357,11 @@ def compare_collisions(collisions: Sequence[Mapping[str, Any]],
     quantities: dict[str, float] = {}
     for collision in collisions:
         k = int(collision["index"])
+        number = collision.get("impact", k)
+        if number is None:
+            continue
         row: dict[str, Any] = {"index": k, "time": collision["time"],
                                "kinetic_energy": collision["kinetic_energy"], "levels": {}}
-        number = int(collision.get("impact") or k)
         for level, sequence in references.items():
             if number > len(sequence.impacts):
                 continue

@@ -6,6 +6,7 @@ A kind's schema derives from :class:`CaseFile` and adds its own sections.
 
 from __future__ import annotations
 
+import math
 from dataclasses import dataclass
 from typing import Literal
 
@@ -47,6 +48,12 @@ class Reference:
     def validate(self) -> None:
         if not self.source.strip():
             raise ValueError("source: empty; say where the value comes from")
+
+    def holds_at(self, step: float | None) -> bool:
+        """Whether the value holds for a run with this time step (s): always, unless the
+        reference names another ``step``."""
+        return self.step is None or step is None or math.isclose(step, self.step,
+                                                                  rel_tol=1e-9)
 
 
 @dataclass(kw_only=True)

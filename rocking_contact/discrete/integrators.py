@@ -483,6 +483,21 @@ class Integrator:
         self.Gn = np.ascontiguousarray(
             np.einsum("jc,jcn->jn", self.P[:, :3], G.reshape(ns, 3, G.shape[1])))
 
+    def start_forces(self, x: np.ndarray, v: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
+        """The shocks' local forces (3 ns, N) at the initial state ``x``, ``v`` and their
+        law's state after it: each shock starts as an open contact (no stored stick force),
+        so a closed one carries its normal force and its tangential dashpot only."""
+        ns = len(self.system.shock_names)
+        d, vloc = self.G @ x, self.G @ v
+        state = np.zeros_like(self.state)
+        for j in range(ns):
+            open_state(d[3 * j:3 * j + 3], self.P[j, :3], state[j])
+        forces, state_new = np.zeros(3 * ns), np.zeros_like(state)
+        _local_forces(self.P, self.G, d, vloc, state, forces, state_new,
+                      np.zeros((ns, 3, 3)), np.zeros((ns, 3, 3)), np.zeros((ns, 4)), False,
+                      np.full(ns, -1, dtype=np.int64), np.zeros((ns, 3)))
+        return forces, state_new
+
     def advance(self, n_steps: int, gam: np.ndarray, final: bool) -> Chunk:
         """Advance ``n_steps`` steps; ``gam`` holds the support acceleration at the
         ``n_steps + 1`` instants t_step .. t_step+n. With ``final``, the state reached is
@@ -530,13 +545,8 @@ class CentralDifference(Integrator):
         acceleration of a free fall: its force swung by +-5 % and a load below the Coulomb
         limit started sliding."""
         s = self.system
-        f = s.p_support * gamma0 + s.f_const - s.K @ s.x0 - s.C @ s.v0
-        for j in range(len(s.shock_names)):
-            rows = s.G[3 * j:3 * j + 3]
-            n = s.shock_params[j, :3]
-            pen = float(n @ (rows @ s.x0)) - s.shock_params[j, 3]
-            fn = normal_force(s.shock_params, j, pen, float(n @ (rows @ s.v0)))
-            f -= fn * (rows.T @ n)  # the obstacle pushes the node back along -n
+        forces, _ = self.start_forces(s.x0, s.v0)
+        f = s.p_support * gamma0 + s.f_const - s.K @ s.x0 - s.C @ s.v0 + s.G.T @ forces
         a0: np.ndarray = self.Minv @ f
         return a0
 
@@ -572,15 +582,7 @@ class Newmark(Integrator):
         ns = len(s.shock_names)
         self.Floc = np.zeros(3 * ns)
         # Committed forces and shock states at t0, contacts starting where they are.
-        out = np.zeros((ns, 4))
-        d, vloc = s.G @ self.x, s.G @ self.v
-        for j in range(ns):
-            open_state(d[3 * j:3 * j + 3], self.P[j, :3], self.state[j])
-        state_new = np.zeros_like(self.state)
-        _local_forces(self.P, self.G, d, vloc, self.state, self.Floc, state_new,
-                      np.zeros((ns, 3, 3)), np.zeros((ns, 3, 3)), out, False,
-                      np.full(ns, -1, dtype=np.int64), np.zeros((ns, 3)))
-        self.state[:] = state_new
+        self.Floc[:], self.state[:] = self.start_forces(self.x, self.v)
         f = s.p_support * gamma0 + s.f_const - s.K @ self.x - s.C @ self.v + s.G.T @ self.Floc
         self.a = np.linalg.solve(s.M, f)
         self.stats = np.zeros(6)

@@ -183,6 +183,15 @@ def test_a_shock_spring_with_friction_and_no_stick_spring_is_refused(capsys, tmp
         "leaves no stick spring", "allowed: a tangential stiffness > 0"])
 
 
+def test_a_rigid_comparison_without_a_preload_is_refused(capsys, tmp_path):
+    """The rigid block starts from the preload's tilt; from rest there is none to start
+    from (it used to warn after the run)."""
+    code = main(["run", "sdnv105a", "--out", str(tmp_path), "--set", "initial.state=rest"])
+    assert_one_line_error(capsys, code, [
+        "collisions.rigid: the rigid block is released from the preload's tilt, and "
+        "initial.state = 'rest' has none", "set collisions.rigid = false"])
+
+
 def test_a_tilt_past_the_overturning_angle_is_refused(capsys, tmp_path):
     """The pull of 0.42 releases the block at asin(0.42) = 0.4334 rad, past atan(b/l): it
     toppled through 7651 halved steps and was reported as completed."""

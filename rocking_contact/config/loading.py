@@ -273,7 +273,8 @@ def _unread_settings(obj: Any, layer: Callable[[str], float],
     (in a file or an override) away from its default while the chosen value does not read
     it would be silently ignored, so it is refused, unless it was given in an earlier layer
     than the selector (an override or an extending file that switches variant leaves the
-    old variant's settings behind, e.g. ``--set scheme.type=newmark`` on a theta case).
+    old variant's settings behind, e.g. ``--set contact.treatment=lagrange --set
+    scheme.type=newmark`` on a theta case leaves its ``theta`` behind).
     """
     for selector, variants in getattr(obj, "VARIANTS", {}).items():
         value = getattr(obj, selector)

@@ -1,7 +1,7 @@
 """Contact by condensation on the Delassus operator: the Newton loop shared by the Lagrange
 (SDNV105 A) and continuous (SDNV105 C) treatments.
 
-The step equation with contact is ``R(x) - w1 H(x)^T lambda - w0 H_n^T lambda_n = 0``
+The step equation with contact is ``R(x) - w1 H(x)^T lambda - w0 H(u_n)^T lambda(t_n) = 0``
 plus the Signorini-Coulomb conditions on the relative displacements ``q(x)`` at the end of
 the step (:mod:`rocking_contact.contact.local`): the contact forces are weighted as the
 body's forces in ``R`` (``w1 = 1``, ``w0 = 0`` but for the HHT scheme; Negrut et
@@ -22,13 +22,13 @@ on the coupled problem, each iteration eliminating the displacement correction:
 4. ``x <- x + dx_free + w1 Z lambda``.
 
 It stops when the complementarity residual ``max |Phi|`` is below ``contact.tolerance``
-times the norm of the weight vector and either the equilibrium residual
-is too, or the last update moved the end displacement by less than
-``contact.step_tolerance`` of its size (Newton stalled at round-off, as large rotations of
-the thin Code_Aster cells leave ~1e-4 N); after ``contact.max_iterations`` the step is
-rejected (the driver halves it). For a linear body (small strain) the
-Jacobian is constant over a step size and ``Z`` is cached: a step costs the free solve, a
-few back-substitutions and the small dense problem, as in LMGC90 and Siconos.
+times the norm of the weight vector under standard gravity (N, ``ElasticBody.force_scale``)
+and either the equilibrium residual is too, or the last update moved the end displacement by
+less than ``contact.step_tolerance`` of its size (Newton stalled at round-off, as large
+rotations of the thin Code_Aster cells leave ~1e-4 N); after ``contact.max_iterations`` the
+step is rejected (the driver halves it). For a linear body (small strain) the Jacobian is
+constant over a step size and ``Z`` is cached: a step costs the free solve, a few
+back-substitutions and the small dense problem, as in LMGC90 and Siconos.
 
 At the release, the acceleration of the free state (computed by the step problem without
 contact) is corrected by the reactions of the closed contacts: the same local problem at
@@ -307,7 +307,7 @@ class CondensedContact:
 
     # -- helpers -----------------------------------------------------------------------
     def _start_forces(self, w0: float) -> np.ndarray | None:
-        """``w0 H_n^T lambda_n`` on the contact dofs, the start forces' share of the step
+        """``w0 H(u_n)^T lambda(t_n)`` on the contact dofs, the start forces' share of the step
         equation (N); None when the scheme does not weight them (w0 = 0)."""
         if w0 == 0.0:
             return None

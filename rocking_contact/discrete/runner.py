@@ -106,9 +106,10 @@ def integrate(case: DiscreteCase, system: DiscreteSystem, progress: Progress | N
 RESOLVED_CONTACT_STEPS = 5
 
 
-def non_finite(history: dict[str, np.ndarray], step: float) -> SolverFailure | None:
-    """The failure of a run whose state stopped being finite (an unstable step), or None;
-    the history is cut before that row so that what was computed stays readable."""
+def non_finite(history: dict[str, np.ndarray], step: float, why: str) -> SolverFailure | None:
+    """The failure of a run whose recorded state stopped being finite, or None; the history
+    is cut before that row so that what was computed stays readable. ``why``: the likely
+    cause, said after the instant."""
     values = np.column_stack([v for k, v in history.items() if k != "time"])
     bad = np.flatnonzero(~np.isfinite(values).all(axis=1))
     if not len(bad):
@@ -116,8 +117,8 @@ def non_finite(history: dict[str, np.ndarray], step: float) -> SolverFailure | N
     t = float(history["time"][bad[0]])
     for key in history:
         history[key] = history[key][:bad[0]]
-    return SolverFailure(f"the state is not finite at t = {t:.6g} s (step {step:g} s): the "
-                         f"scheme is unstable for this step (see the stability warning)")
+    return SolverFailure(f"the recorded state is not finite from t = {t:.6g} s on (step "
+                         f"{step:g} s): {why}")
 
 
 def run(case: DiscreteCase, *, progress: Progress | None = None,
@@ -154,7 +155,10 @@ def run(case: DiscreteCase, *, progress: Progress | None = None,
                         f"{case.output.every} steps apart, not on every step")
     history, integrator, failure = integrate(case, system, progress, base)
     if failure is None:
-        failure = non_finite(history, case.time.step)
+        unstable = [w for w in warnings if "stability limit" in w]
+        failure = non_finite(history, case.time.step,
+                             "the step is above the scheme's stability limit (see the warning)"
+                             if unstable else "the state diverged")
     shocks = {s.name: (s.node, history[f"FN_{s.name}"], history[f"VN_{s.name}"],
                        history[f"PN_{s.name}"]) for s in case.model.shock}
     opts = case.impacts

@@ -292,6 +292,10 @@ class BlockCase(BlockModel, CaseFile):
             raise ValueError("collisions.rigid: the rigid-block levels need loading.gravity "
                              "> 0 (released at rest without gravity, the rigid block does not "
                              "rock); set collisions.rigid = false")
+        if self.collisions.rigid and self.initial.state != "preload":
+            raise ValueError(f"collisions.rigid: the rigid block is released from the "
+                             f"preload's tilt, and initial.state = {self.initial.state!r} has "
+                             f"none; set collisions.rigid = false")
         check_scheme_for_contact(self.scheme.type, self.contact.treatment)
         if self.initial.state == "preload":
             check_release(self.geometry, self.preload, self.kinematics.type == "large_rotation")

@@ -142,11 +142,7 @@ def annotate(case: Any, result: RunResult) -> None:
     spec: CollisionSpec = case.collisions
     result.collisions = find_collisions(result.history, spec.windows, spec.column)
     result.quantities.update(collision_quantities(result.collisions))
-    if spec.rigid and case.initial.state != "preload":
-        result.warnings.append(f"collisions.rigid: the rigid block is released from the "
-                               f"preload's tilt; a run from initial.state = "
-                               f"{case.initial.state!r} is not compared with it")
-    elif spec.rigid and any(c["interior"] for c in result.collisions):
+    if spec.rigid and any(c["interior"] for c in result.collisions):
         from rocking_contact.analytic.rigid_runner import (
             compare_collisions,
             reference_collisions,

@@ -109,7 +109,7 @@ class NewtonSolver:
         self.snes.setTolerances(rtol=opts.rtol, atol=opts.atol, stol=opts.stol,
                                 max_it=opts.max_iterations)
         self.options = opts
-        self._ttol = math.nan
+        self._f0 = math.nan  # first residual of the solve under way (N)
         self._test_on_velocity = False
         self.snes.setConvergenceHistory(length=opts.max_iterations + 1, reset=True)
         self.stagnation_rtol = opts.stagnation_rtol
@@ -173,13 +173,16 @@ class NewtonSolver:
         _, _, fnorm = norms
         opts = self.options
         if it == 0:
-            self._ttol = fnorm * opts.rtol
+            self._f0 = fnorm
         if not math.isfinite(fnorm):
             return int(reasons.DIVERGED_FUNCTION_NANORINF)
         if fnorm < opts.atol:
             return int(reasons.CONVERGED_FNORM_ABS)
-        if it and fnorm <= self._ttol:
+        if it and fnorm <= self._f0 * opts.rtol:
             return int(reasons.CONVERGED_FNORM_RELATIVE)
+        divtol = snes.getDivergenceTolerance()
+        if it and divtol > 0 and fnorm > divtol * self._f0:
+            return int(reasons.DIVERGED_DTOL)  # as PETSc's: far above the first residual
         if it:
             change = snes.getSolutionUpdate().norm(PETSc.NormType.NORM_INFINITY)
             if self.problem.settled(snes.getSolution(), change, opts.stol):

@@ -138,8 +138,8 @@ def test_hht_weights_the_springs_as_the_body_forces():
     static = mass * gravity / (3 * KN)
     overrides = {"initial.state": "rest", "time.end": 200 * h, "time.step": h,
                  "time.window": [], "time.refine.enabled": False, "scheme.type": "hht",
-                 "scheme.alpha": alpha, "collisions.windows": [], "reference": [],
-                 "quantity": [], "material.block.rayleigh_stiffness": 0.0}
+                 "scheme.alpha": alpha, "collisions.windows": [], "collisions.rigid": False,
+                 "reference": [], "quantity": [], "material.block.rayleigh_stiffness": 0.0}
     for j in range(3):
         overrides.update({f"contact.spring.{j}.{key}": 0.0 for key in
                           ("normal_damping", "tangential_damping", "anchor_stiffness")})

@@ -67,7 +67,7 @@ def test_a_damped_shock_lets_go_before_its_penetration_ends():
     cn = 2e4 N.s/m: 0.0398 s reported for an impact whose force lasted 0.0198 s)."""
     t = np.linspace(0.0, 0.1, 1001)
     pn = np.where(t < 0.05, t, 0.1 - t)          # in at t = 0, out at 0.1 s
-    fn = np.clip(np.where(t < 0.05, 1.0, -1.0) + pn * 10.0, 0.0, None)  # lets go at 0.0545 s
+    fn = np.clip(np.where(t < 0.05, 1.0, -1.0) + pn * 10.0, 0.0, None)  # lets go at 0.05 s
     fn[0] = 0.0
     [impact] = find_impacts(t, fn, np.gradient(pn, t), pn)
     last = np.flatnonzero(fn > 0)[-1]

@@ -273,6 +273,13 @@ class BlockCase(BlockModel, CaseFile):
     contact: ContactSpec = param(default_factory=ContactSpec)
     collisions: CollisionSpec = param(default_factory=CollisionSpec)
 
+    @property
+    def release_angle(self) -> float:
+        """Rotation about O (rad) that the preload gives a rigid block
+        (:func:`rocking_contact.block.release_angle`)."""
+        return release_angle(self.geometry, self.preload,
+                             self.kinematics.type == "large_rotation")
+
     def validate(self) -> None:
         points = point_names(self.geometry, self.mesh)
         groups = points + curve_names(self.mesh) + region_names(self.mesh)
@@ -298,7 +305,8 @@ class BlockCase(BlockModel, CaseFile):
                              f"none; set collisions.rigid = false")
         check_scheme_for_contact(self.scheme.type, self.contact.treatment)
         if self.initial.state == "preload":
-            check_release(self.geometry, self.preload, self.kinematics.type == "large_rotation")
+            check_release(self.geometry, self.preload, self.release_angle,
+                          self.kinematics.type == "large_rotation")
         # keys that only an alpha scheme reads, with their values
         alpha_keys = [(f"time.window[{i}].{key}", getattr(w, key))
                       for i, w in enumerate(self.time.window) for key in ("alpha", "scheme")]
@@ -333,10 +341,12 @@ def check_scheme_for_contact(scheme: str, treatment: str) -> None:
                          "contact.treatment = 'theta'")
 
 
-def check_release(geometry: Geometry, preload: Preload, large_rotation: bool) -> None:
-    """Refuse a tilt that releases the block past its overturning angle: it would topple,
-    and the model follows the rocking on the table, not the fall."""
-    angle, limit = release_angle(geometry, preload, large_rotation), geometry.overturn_angle
+def check_release(geometry: Geometry, preload: Preload, angle: float,
+                  large_rotation: bool) -> None:
+    """Refuse a tilt that releases the block past its overturning angle (``angle``, rad: the
+    release angle of the preload): it would topple, and the model follows the rocking on
+    the table, not the fall."""
+    limit = geometry.overturn_angle
     if angle >= limit:
         largest = release_tilt(geometry, preload.pivot, limit, large_rotation)
         raise ValueError(f"preload.tilt: {preload.tilt:g} releases the block at {angle:.6g} "

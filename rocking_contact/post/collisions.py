@@ -147,14 +147,11 @@ def annotate(case: Any, result: RunResult) -> None:
             compare_collisions,
             reference_collisions,
         )
-        from rocking_contact.block import release_angle
 
         # The rigid block released where the preload puts the elastic one: the pull of C1
         # that preload.tilt sets turns it by asin(tilt) about O (pivot O1), less with O.
-        angle = release_angle(case.geometry, case.preload,
-                              case.kinematics.type == "large_rotation")
         references = reference_collisions(case, count=len(spec.windows),
-                                          release=case.time.start, tilt=angle)
+                                          release=case.time.start, tilt=case.release_angle)
         interior = [c for c in result.collisions if c["interior"]]
         rows, quantities = compare_collisions(interior, references,
                                               release=case.time.start)

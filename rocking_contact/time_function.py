@@ -6,6 +6,7 @@ of samples (inline or a CSV record).
 
 from __future__ import annotations
 
+import math
 import warnings
 from collections.abc import Callable
 from dataclasses import dataclass
@@ -114,13 +115,37 @@ def time_function_callable(f: TimeFunction, base: Path | None = None) -> Callabl
     return lambda t: float(time_function_values(f, np.asarray(t, dtype=float), base))
 
 
+#: steps per period (s) that resolve a sine: an event search samples its extrema finely
+SINE_STEPS_PER_PERIOD = 32
+
+
+def time_function_features(f: TimeFunction, base: Path | None = None
+                           ) -> tuple[float, tuple[float, ...]]:
+    """``(resolution, breakpoints)`` of a function: a step (s) short enough that no feature
+    falls between two samples (inf for a constant or a table, linear between its samples),
+    and the instants (s) where a table changes slope."""
+    if f.type == "sine" and f.frequency > 0.0:
+        return 1.0 / (SINE_STEPS_PER_PERIOD * f.frequency), ()
+    if f.type == "table":
+        times, _ = table_samples(f, base)
+        return math.inf, tuple(float(t) for t in times)
+    return math.inf, ()
+
+
 @dataclass(frozen=True)
 class TableMotion:
     """Acceleration of the table (m/s^2): ``horizontal`` ux(t) along +x, ``vertical``
-    uy(t) along +y (up); None means zero."""
+    uy(t) along +y (up); None means zero.
+
+    ``resolution`` (s) and ``breakpoints`` (s) say where the motion can change between
+    samples of an integration or an event search: a step no longer than ``resolution``,
+    stopping at every breakpoint, sees all of it (``inf`` and none: smooth at any scale).
+    """
 
     horizontal: Callable[[float], float] | None = None
     vertical: Callable[[float], float] | None = None
+    resolution: float = math.inf
+    breakpoints: tuple[float, ...] = ()
 
     @property
     def still(self) -> bool:

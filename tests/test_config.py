@@ -166,6 +166,19 @@ def test_a_setting_given_with_its_variant_that_does_not_read_it_is_refused(tmp_p
         load_case(text)
 
 
+def test_a_file_extends_a_shipped_case_by_name(tmp_path):
+    """``extends = "sdnv105d"`` from anywhere: a file next to the child comes first."""
+    child = tmp_path / "mine.toml"
+    child.write_text('extends = "sdnv105d"\n[case]\nname = "mine"\n[time]\nend = 0.1\n')
+    case = load_case(child)
+    assert case.contact.treatment == "theta" and case.time.end == 0.1
+    child.write_text('extends = "sdnv105x"\n')
+    with pytest.raises(CaseError, match=r"mine\.toml: extends: no such file sdnv105x \(allowed: "
+                                        r"a path relative to this file, or a shipped case's "
+                                        r"name"):
+        load_case(child)
+
+
 def test_the_python_api_takes_one_override_string_and_numpy_scalars():
     """What a script has at hand: one "key=value" string, NumPy numbers (not bools)."""
     assert load_case("sdnd101a", "time.step=1e-4").time.step == 1e-4

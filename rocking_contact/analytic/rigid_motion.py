@@ -6,14 +6,18 @@ The motion is a chain of phases, each integrated until an event ends it:
   scipy's DOP853 with a tight tolerance; events are found by a sign change between steps
   and located by a root solve on the dense output (scipy's ``solve_ivp`` events):
   ``impact`` (theta back to 0, terminal), ``apex`` (omega = 0, the largest lift) and
-  ``overturn`` (|theta| reaches the unstable equilibrium, terminal);
+  ``overturn`` (terminal: |theta| reaches the unstable equilibrium on a still table, pi/2
+  on a moving one, :func:`~rocking_contact.block.overturn_limit`);
 - *impact*: the angular velocity jumps to ``e omega-`` and the pivot changes corner
   (:meth:`~.rigid_block.RigidBlock.impact`); when the velocity left is negligible
   (``REST_VELOCITY``) the block is set to rest, which also ends the accumulation of ever
-  shorter flights that a coefficient ``e < 1`` produces (a Zeno point, ~0.376 s for SDNV105);
+  shorter flights that a coefficient ``e < 1`` produces (a Zeno point, 0.3728 s for SDNV105);
 - *rest* flat on the table, until the table acceleration makes a corner's normal force
   vanish (``uplift``: ``|ux| > (g + uy) b / l``), when the block starts rocking about the
-  other corner.
+  other corner. The table's acceleration is sampled at its breakpoints and at its
+  resolution (:class:`~rocking_contact.time_function.TableMotion`), and every sampled
+  maximum of the margin is refined: an excursion past the threshold shorter than any
+  sampling step is found too.
 
 Without table motion, the collision instants are the kinetic-energy maxima, as Code_Aster
 measures them. Everything is relative to the table.
@@ -27,6 +31,7 @@ from dataclasses import dataclass, field
 
 import numpy as np
 from scipy.integrate import solve_ivp
+from scipy.optimize import brentq, minimize_scalar
 
 from rocking_contact.analytic.rigid_block import (
     PIVOT_SIGN,
@@ -38,6 +43,7 @@ from rocking_contact.analytic.rigid_block import (
     RigidBlock,
     other_corner,
 )
+from rocking_contact.block import overturn_limit
 from rocking_contact.time_function import TableMotion
 
 #: |omega| (rad/s) after an impact below which the block is set to rest: 1e-9 sqrt(g/R)
@@ -54,7 +60,7 @@ ScalarFunction = Callable[[float], float]
 @dataclass(frozen=True)
 class RockingEvent:
     """Something that changes the regime: ``uplift`` (rest -> rocking about ``corner``),
-    ``rest`` (the block lies flat), ``overturn`` (|theta| reached the unstable equilibrium
+    ``rest`` (the block lies flat), ``overturn`` (|theta| reached the overturning limit
     about ``corner``: the block topples); ``time`` in s."""
 
     kind: str
@@ -131,8 +137,7 @@ class RockingSimulation:
         table: table acceleration (default: still table).
         tolerance: relative tolerance of the integration; the events are located on the
             dense output to machine precision, so instants are as good as the solution.
-        max_step: largest integration step (s); keep it below the time scale of the table
-            acceleration so that its features are seen.
+        max_step: largest integration step (s), beyond the table's own resolution.
 
     """
 
@@ -142,7 +147,9 @@ class RockingSimulation:
         self.block, self.equation = block, equation
         self.restitution = block.restitution if restitution is None else restitution
         self.table = table if table is not None else TableMotion()
-        self.rtol, self.max_step = tolerance, max_step
+        self.rtol = tolerance
+        self.max_step = min(max_step, self.table.resolution)
+        self.overturn_limit = overturn_limit(block.overturn_angle(equation), self.table.still)
         self.rest_velocity = REST_VELOCITY * math.sqrt(block.gravity / block.radius)
 
     # -- public ------------------------------------------------------------------------------
@@ -175,9 +182,9 @@ class RockingSimulation:
                 events.append(RockingEvent("uplift", t, pivot,
                                            f"corner {other_corner(pivot)} lifts"))
                 theta = omega = 0.0
-            if abs(theta) >= self.block.overturn_angle(self.equation):
+            if abs(theta) >= self.overturn_limit:
                 events.append(RockingEvent("overturn", t, pivot, "released beyond the "
-                                           "unstable equilibrium"))
+                                           "overturning limit"))
                 self._history.flight(t, theta, omega, pivot)
                 outcome = "overturned"
                 break
@@ -187,8 +194,7 @@ class RockingSimulation:
             if best is not None and (flight not in lifts or best.height > lifts[flight].height):
                 lifts[flight] = Lift(flight, best.corner, best.height, best.time)
             if reason == "overturn":
-                events.append(RockingEvent("overturn", t, pivot, "passed the unstable "
-                                           "equilibrium: the block topples"))
+                events.append(RockingEvent("overturn", t, pivot, self._overturn_note))
                 outcome = "overturned"
                 break
             if reason == "end":
@@ -222,9 +228,10 @@ class RockingSimulation:
     def _fly(self, t0: float, theta: float, omega: float, pivot: Corner,
              end: float) -> tuple[float, float, float, str, list[Lift]]:
         """One flight about ``pivot``; returns (t, theta, omega, reason, apexes) at its end,
-        reason in ``impact``, ``overturn``, ``end``."""
+        reason in ``impact``, ``overturn``, ``end``. It is integrated from one breakpoint of
+        the table motion to the next, where the equation is smooth."""
         s = PIVOT_SIGN[pivot]
-        limit = self.block.overturn_angle(self.equation)
+        limit = self.overturn_limit
         events = [
             # theta returns to 0: from above about O, from below about A
             _event(lambda t, y: y[0], -s, True),
@@ -232,29 +239,37 @@ class RockingSimulation:
             _event(lambda t, y: y[1], -s, False),
             _event(lambda t, y: s * y[0] - limit, 1.0, True),
         ]
-        sol = solve_ivp(self._rhs(pivot), (t0, end), [theta, omega], method="DOP853",
-                        rtol=self.rtol, atol=self.rtol * 1e-3, events=events,
-                        dense_output=True, max_step=self.max_step)
-        if sol.status < 0:
-            raise RuntimeError(f"rigid rocking integration failed at t = {sol.t[-1]:.9g} s: "
-                               f"{sol.message}")
-        t1, (theta1, omega1) = float(sol.t[-1]), sol.y[:, -1]
-        reason = "end"
-        for name, index in (("impact", 0), ("overturn", 2)):
-            if sol.t_events[index].size:
-                t1 = float(sol.t_events[index][0])
-                theta1, omega1 = sol.y_events[index][0]
-                reason = name
+        lifted = other_corner(pivot)
+        # a release from a tilt: the start is the highest point so far
+        apexes = [Lift(0, lifted, self.block.lift(theta), t0)] if theta != 0.0 else []
+        t1, state, reason = t0, np.array([theta, omega]), "end"
+        for a, b in self._segments(t0, end):
+            sol = solve_ivp(self._rhs(pivot), (a, b), state, method="DOP853",
+                            rtol=self.rtol, atol=self.rtol * 1e-3, events=events,
+                            dense_output=True, max_step=self.max_step)
+            if sol.status < 0:
+                raise RuntimeError(f"rigid rocking integration failed at t = {sol.t[-1]:.9g} "
+                                   f"s: {sol.message}")
+            t1, state = float(sol.t[-1]), sol.y[:, -1]
+            for name, index in (("impact", 0), ("overturn", 2)):
+                if sol.t_events[index].size:
+                    t1, state, reason = float(sol.t_events[index][0]), sol.y_events[index][0], name
+            found = [Lift(0, lifted, self.block.lift(y[0]), float(ta))
+                     for ta, y in zip(sol.t_events[1], sol.y_events[1]) if ta > a]
+            apexes += found
+            self._record(sol.sol, a, t1, pivot, found)
+            if reason != "end":
+                break
+        theta1, omega1 = float(state[0]), float(state[1])
         if reason == "impact":
             theta1 = 0.0  # the root solve leaves ~1e-18: the corner is on the table
-        lifted = other_corner(pivot)
-        apexes = [Lift(0, lifted, self.block.lift(y[0]), float(ta))
-                  for ta, y in zip(sol.t_events[1], sol.y_events[1]) if ta > t0]
-        if theta != 0.0:  # a release from a tilt: the start is the highest point so far
-            apexes.append(Lift(0, lifted, self.block.lift(theta), t0))
-        self._record(sol.sol, t0, t1, pivot, apexes)
-        self._history.flight(t1, float(theta1), float(omega1), pivot)
-        return t1, float(theta1), float(omega1), reason, apexes
+        self._history.flight(t1, theta1, omega1, pivot)
+        return t1, theta1, omega1, reason, apexes
+
+    def _segments(self, t0: float, end: float) -> list[tuple[float, float]]:
+        """``[t0, end]`` cut at the table motion's breakpoints."""
+        stops = [t for t in self.table.breakpoints if t0 < t < end] + [end]
+        return list(zip([t0, *stops[:-1]], stops))
 
     def _record(self, solution: Callable[[np.ndarray], np.ndarray], t0: float, t1: float,
                 pivot: Corner, apexes: list[Lift]) -> None:
@@ -273,11 +288,11 @@ class RockingSimulation:
         """Rest flat from ``t0``; returns (instant, pivot) of the uplift, or (end, None)."""
         block, table = self.block, self.table
 
-        def margin(corner: Corner) -> Callable[[float, np.ndarray], float]:
+        def margin(corner: Corner) -> Callable[[float], float]:
             # > 0 when the table acceleration tips the block onto ``corner``
             s = PIVOT_SIGN[corner]
 
-            def g(t: float, y: np.ndarray) -> float:
+            def g(t: float) -> float:
                 ux, uy = table.at(t)
                 return s * ux - block.uplift_acceleration(uy)
 
@@ -286,25 +301,38 @@ class RockingSimulation:
         corners: tuple[Corner, Corner] = ("O", "A")
         margins = {c: margin(c) for c in corners}
         for corner, g in margins.items():
-            if g(t0, np.zeros(1)) > 0:
+            if g(t0) > 0:
                 self._record_rest(t0, t0)
                 return t0, corner
         if table.still:
             self._record_rest(t0, end)
             self._history.rest(end)
             return end, None
-        events = [_event(g, 1.0, True) for g in margins.values()]
-        sol = solve_ivp(lambda t, y: [0.0], (t0, end), [0.0], events=events,
-                        max_step=self.max_step, rtol=1e-6, atol=1.0)
-        for corner, found in zip(margins, sol.t_events):
-            if found.size:
-                t1 = float(found[0])
-                self._record_rest(t0, t1)
-                self._history.rest(t1)
-                return t1, corner
+        grid = self._search_grid(t0, end)
+        found = {c: _first_rise(g, grid) for c, g in margins.items()}
+        rises = [(t, c) for c, t in found.items() if t is not None]
+        if rises:
+            t1, corner = min(rises)
+            self._record_rest(t0, t1)
+            self._history.rest(t1)
+            return t1, corner
         self._record_rest(t0, end)
         self._history.rest(end)
         return end, None
+
+    def _search_grid(self, t0: float, end: float) -> np.ndarray:
+        """Instants from ``t0`` to ``end`` (s) at which the table motion is sampled: its
+        breakpoints, and steps of at most ``max_step``."""
+        count = 1 if math.isinf(self.max_step) else math.ceil((end - t0) / self.max_step)
+        uniform = np.linspace(t0, end, count + 1)
+        inside = [t for t in self.table.breakpoints if t0 < t < end]
+        return np.unique(np.concatenate([uniform, inside]))
+
+    @property
+    def _overturn_note(self) -> str:
+        if self.table.still:
+            return "passed the unstable equilibrium: the block topples"
+        return "turned to pi/2: the block lies on its side"
 
     def _record_rest(self, t0: float, t1: float) -> None:
         stop = int(np.searchsorted(self._grid, t1, side="left"))
@@ -312,3 +340,27 @@ class RockingSimulation:
             if t >= t0:
                 self._history.rest(float(t))
         self._next = max(self._next, stop)
+
+
+def _first_rise(g: Callable[[float], float], grid: np.ndarray) -> float | None:
+    """The first instant of ``grid[0] < t <= grid[-1]`` (s) where ``g`` turns positive,
+    ``g(grid[0]) <= 0``, or None.
+
+    Sign changes between samples are located by a root solve. A sampled maximum that stays
+    below zero is refined by a bounded scalar search over its two neighbouring intervals, so
+    that a peak crossing zero between samples is found (a step of a sine's period / 32
+    leaves 0.5 % of the amplitude unseen at its crest).
+    """
+    values = np.array([g(float(t)) for t in grid])
+    for i in range(1, len(grid)):
+        a, b = float(grid[i - 1]), float(grid[i])
+        if values[i] > 0.0:
+            return float(brentq(g, a, b, xtol=1e-15, rtol=4 * np.finfo(float).eps))
+        if i + 1 < len(grid) and values[i - 1] <= values[i] >= values[i + 1]:
+            c = float(grid[i + 1])
+            peak = minimize_scalar(lambda t: -g(t), bounds=(a, c), method="bounded",
+                                   options={"xatol": 1e-12 * max(1.0, abs(c))})
+            if -peak.fun > 0.0:
+                return float(brentq(g, a, float(peak.x), xtol=1e-15,
+                                    rtol=4 * np.finfo(float).eps))
+    return None

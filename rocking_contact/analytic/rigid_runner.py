@@ -35,13 +35,14 @@ from typing import Any, ClassVar, Literal
 import numpy as np
 
 from rocking_contact.analytic.rigid_block import (
+    Equation,
     ImpactSequence,
     RigidBlock,
     closed_form,
     recalage,
 )
 from rocking_contact.analytic.rigid_motion import RockingMotion, RockingSimulation
-from rocking_contact.block import BlockModel
+from rocking_contact.block import BlockModel, overturn_limit
 from rocking_contact.config import (
     NONNEGATIVE,
     POSITIVE,
@@ -92,7 +93,7 @@ class RigidOptions:
     impacts: int = param(5, check=POSITIVE, doc="impacts tabulated and exported per level")
     recalage_restitution: float = param(0.79, check=FRACTION,
                                         doc="recalage: ratio on sqrt(kinetic energy)")
-    recalage_interval_ratio: float = param(0.77, check=in_range(0.0, 1.0),
+    recalage_interval_ratio: float = param(0.77, check=FRACTION,
                                            doc="recalage: ratio of successive flight times")
     friction: float = param(0.9, check=NONNEGATIVE,
                             doc="Coulomb coefficient, only to warn when the block would slide")
@@ -228,8 +229,8 @@ def _flight_checks(history: Mapping[str, np.ndarray],
     return {"friction.max_ratio": ratio}, warnings
 
 
-def _global_quantities(block: RigidBlock, chosen: ImpactSequence,
-                       motion: RockingMotion) -> dict[str, float]:
+def _global_quantities(block: RigidBlock, chosen: ImpactSequence, motion: RockingMotion,
+                       equation: Equation, table_still: bool) -> dict[str, float]:
     vertical, horizontal = block.free_flight_reactions()
     out = {
         "restitution": chosen.restitution,
@@ -239,7 +240,7 @@ def _global_quantities(block: RigidBlock, chosen: ImpactSequence,
         "reaction.ratio": abs(horizontal) / vertical,
         "rocking_frequency": block.rocking_frequency,
         "uplift.acceleration": block.uplift_acceleration(),
-        "overturn.angle": block.overturn_angle(),
+        "overturn.angle": overturn_limit(block.overturn_angle(equation), table_still),
     }
     if chosen.impacts:
         first = chosen.impacts[0]
@@ -266,7 +267,6 @@ def run(case: RigidCase, *, progress: Progress | None = None) -> RunResult:
             restitution=opts.restitution, table=table,
             recalage_ratios=(opts.recalage_restitution, opts.recalage_interval_ratio),
             tolerance=opts.tolerance, samples=samples,
-            max_step=math.inf if table.still else span.step,
             progress=None if progress is None else progress.update)
     except RuntimeError as exc:
         raise SolverFailure(str(exc)) from None
@@ -277,7 +277,7 @@ def run(case: RigidCase, *, progress: Progress | None = None) -> RunResult:
     for level, sequence in sequences.items():
         quantities.update(sequence_quantities(sequence, opts.impacts, f"{level}."))
     quantities.update(sequence_quantities(chosen, opts.impacts))
-    quantities.update(_global_quantities(block, chosen, motion))
+    quantities.update(_global_quantities(block, chosen, motion, history_level, table.still))
     flight, warnings = _flight_checks(motion.history, opts.friction)
     quantities.update(flight)
     extra = {

@@ -137,7 +137,8 @@ def _record_origins(data: Mapping[str, Any], chain: tuple[Path, ...], origins: O
 
 def read_case_data(path: Path, _seen: tuple[Path, ...] = (),
                    origins: Origins | None = None) -> dict[str, Any]:
-    """Parse a case file, resolving ``extends = "other.toml"`` (relative to the file).
+    """Parse a case file, resolving ``extends = "other.toml"`` (relative to the file) or
+    ``extends = "sdnv105d"`` (a shipped case or variant, by name).
 
     A case that extends another inherits all its values and overrides some: tables merge,
     lists (``[[reference]]``, ``[[quantity]]``) are replaced when the child gives them.
@@ -153,10 +154,14 @@ def read_case_data(path: Path, _seen: tuple[Path, ...] = (),
     if not isinstance(parent, str):
         raise CaseError(str(path), "extends", f"expected a file name, got {_describe(parent)}")
     base = path.parent / parent  # not resolved: messages name it as the user would
+    shipped = {**variant_cases(), **shipped_cases()}
+    if not base.is_file() and parent in shipped:
+        base = shipped[parent]
     if base.resolve() in {p.resolve() for p in (*_seen, path)}:
         raise CaseError(str(path), "extends", f"{parent} extends itself (cycle)")
     if not base.is_file():
-        raise CaseError(str(path), "extends", f"no such file {parent}")
+        raise CaseError(str(path), "extends", f"no such file {parent} (allowed: a path "
+                        "relative to this file, or a shipped case's name: rocking-contact list)")
     merged = merge(read_case_data(base, (*_seen, path), origins), data)
     if origins is not None:  # the child's own keys win, as in the merge
         _record_origins(data, (path, *_seen[::-1]), origins)

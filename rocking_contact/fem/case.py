@@ -281,6 +281,7 @@ class BlockCase(BlockModel, CaseFile):
                              self.kinematics.type == "large_rotation")
 
     def validate(self) -> None:
+        self.geometry.check_table()
         points = point_names(self.geometry, self.mesh)
         groups = points + curve_names(self.mesh) + region_names(self.mesh)
         for i, name in enumerate(self.output.points):

@@ -197,11 +197,12 @@ def test_constant_table_acceleration_uplift_threshold(sign, corner):
     moving = above.run(0.0, 0.0, 2.0)
     uplift = moving.events[0]
     assert (uplift.kind, uplift.time, uplift.corner) == ("uplift", 0.0, corner)
-    # held above the threshold, nothing brings it back: it topples over the same corner
+    # held above the threshold, nothing brings it back: it topples over the same corner,
+    # and on a moving table the run follows it until it lies on its side
     assert moving.outcome == "overturned" and moving.events[-1].kind == "overturn"
     assert moving.events[-1].corner == corner
     theta = moving.history["THETA"][-1]
-    assert sign * theta == pytest.approx(math.atan(0.18 / 0.40), rel=1e-9)
+    assert sign * theta == pytest.approx(math.pi / 2, rel=1e-9)
 
 
 def test_uplift_instant_of_a_ramp_and_vertical_acceleration():
@@ -227,6 +228,64 @@ def test_mirror_symmetry_under_table_acceleration():
     assert [i.time for i in a.sequence.impacts] == pytest.approx(
         [i.time for i in b.sequence.impacts], rel=1e-9)
     assert np.allclose(a.history["THETA"], -b.history["THETA"], atol=1e-12)
+
+
+def shaken(amplitude, frequency, **more):
+    """Overrides of the rigid case: from rest on a table shaken along x by a sine."""
+    return {"preload.tilt": 0.0, "loading.table_acceleration_x.type": "sine",
+            "loading.table_acceleration_x.amplitude": amplitude,
+            "loading.table_acceleration_x.frequency": frequency, **more}
+
+
+def test_an_uplift_shorter_than_the_history_step_is_found():
+    """The threshold 4.4145 m/s^2 is passed for 8 ms around each crest of 4.42 sin(4 pi t):
+    the uplifts do not depend on the history step (before, a 0.05 s step saw none and the
+    block stayed at rest). Instants: 0.1210297268 s and every half period after, as an
+    independent solve_ivp integration found (2026-11-22)."""
+    runs = {step: rc.run(rc.load_case("sdnv105_rigid", shaken(
+        4.42, 2.0, **{"time.end": 0.7, "time.step": step})), write=False, quiet=True)
+        for step in (0.05, 1e-3)}
+    for run in runs.values():
+        uplifts = [e for e in run.extra["events"] if e["kind"] == "uplift"]
+        assert [e["time"] for e in uplifts] == pytest.approx(
+            [0.1210297268, 0.3710297268, 0.6210297268], abs=1e-9)
+        assert [e["corner"] for e in uplifts] == ["O", "A", "O"]
+    assert runs[0.05].collisions == runs[1e-3].collisions
+
+
+def test_a_pulse_between_samples_lifts_the_block(tmp_path):
+    """A 0.2 ms pulse of 20 m/s^2 in a table of samples: the table's breakpoints are
+    searched, so the uplift is found inside the pulse, where the ramp passes g b / l."""
+    table = {"preload.tilt": 0.0, "loading.table_acceleration_x.type": "table",
+             "loading.table_acceleration_x.times": [0.0, 0.1, 0.1001, 0.1002, 1.0],
+             "loading.table_acceleration_x.values": [0.0, 0.0, 20.0, 0.0, 0.0],
+             "time.end": 0.3}
+    run = rc.run(rc.load_case("sdnv105_rigid", table), write=False, quiet=True)
+    uplift = run.extra["events"][0]
+    assert uplift["kind"] == "uplift" and uplift["corner"] == "O"
+    assert uplift["time"] == pytest.approx(0.1 + 1e-4 * BLOCK.uplift_acceleration() / 20.0,
+                                           rel=1e-12)
+
+
+def test_a_shaken_block_past_the_static_angle_can_come_back():
+    """8 m/s^2 at 1 Hz from rest: the block turns past atan(b/l) = 0.4229 rad to 0.5969 rad,
+    the table pulls it back and it lands on A at 1.132819 s with 216.21 J (an independent
+    solve_ivp integration, 2026-11-22). On a moving table the run calls the block overturned
+    only on its side (pi/2); before, it stopped at 0.5418 s and said it overturned."""
+    run = rc.run(rc.load_case("sdnv105_rigid", shaken(8.0, 1.0, **{"time.end": 1.2})),
+                 write=False, quiet=True)
+    assert run.extra["outcome"] == "rocking"
+    assert np.max(np.abs(run.history["THETA"])) == pytest.approx(0.59685, abs=1e-5)
+    first = run.collisions[0]
+    assert (first["corner"], first["time"]) == ("A", pytest.approx(1.132819, abs=1e-6))
+    assert first["kinetic_energy"] == pytest.approx(216.21, rel=1e-4)
+    assert run.quantities["overturn.angle"] == pytest.approx(math.pi / 2)
+    # on a still table the limit is the static one, of the level's equation
+    still = {"time.end": 0.1}
+    for level, angle in (("nonlinear", math.atan(0.45)), ("linearised", 0.45)):
+        q = rc.run(rc.load_case("sdnv105_rigid", {**still, "rigid.level": level}),
+                   write=False, quiet=True).quantities
+        assert q["overturn.angle"] == pytest.approx(angle, rel=1e-15)
 
 
 def test_overturning_from_a_large_tilt():
@@ -294,6 +353,16 @@ def test_table_acceleration_from_a_csv_record(tmp_path):
     assert "closed_form.collision.1.time" not in result.quantities
 
 
+def test_the_rigid_block_has_no_table_ends():
+    """A wider block needs no table keys (the FEM cases' table must reach both corners)."""
+    wide = {"geometry.half_width": 0.3, "geometry.half_height": 0.5, "time.end": 0.1}
+    run = rc.run(rc.load_case("sdnv105_rigid", wide), write=False, quiet=True)
+    assert run.quantities["overturn.angle"] == pytest.approx(math.atan(0.6))
+    with pytest.raises(rc.CaseError, match=r"geometry\.table_right: 0\.54 must be >= 2 b = "
+                                           r"0\.6 \(under corner A\)"):
+        rc.load_case("sdnv105d", wide)
+
+
 def test_compare_collisions_api():
     case = rc.load_case("sdnv105_rigid")
     refs = reference_collisions(case)
@@ -318,7 +387,8 @@ def test_cli_prints_the_levels_side_by_side(tmp_path, capsys):
 
 @pytest.mark.parametrize("override", ["preload.tilt=abc", "preload.tilt=0.7",
                                       "rigid.level=exact", "geometry.width=1",
-                                      "material.block.density=-1"])
+                                      "material.block.density=-1",
+                                      "rigid.recalage_interval_ratio=0"])
 def test_cli_bad_input_is_one_line_and_exit_2(tmp_path, capsys, override):
     code = cli.main(["rigid", "--quiet", "--no-plots", "--out", str(tmp_path),
                      "--set", override])

@@ -132,26 +132,53 @@ def test_a_recorded_table_motion_is_read_next_to_its_case_file(tmp_path, shaking
     assert np.max(np.abs(recorded["THETA"] - sine["THETA"])) < 1e-6 * sine["THETA"][-1]
 
 
+def shaken(amplitude, **more):
+    """Overrides: the block from rest on a table shaken along x at ``amplitude`` m/s^2, 1 Hz."""
+    return {"preload.tilt": 0.0, "loading.table_acceleration_x.type": "sine",
+            "loading.table_acceleration_x.amplitude": amplitude,
+            "loading.table_acceleration_x.frequency": 1.0, **more}
+
+
 def test_a_block_the_table_overturns_stops_there(tmp_path):
-    """Shaken at 40 m/s^2 and 1 Hz the block topples; past atan(b/l) the run stops, says
-    so and keeps what it computed (before, a toppling block ran on through thousands of
-    halved steps and reported "completed"). The rigid block overturns at 0.2071 s; the
-    elastic one at 5e-4 s steps at 0.2175 s (measured 2026-11-22)."""
+    """Shaken at 10 m/s^2 and 1 Hz the block topples. On a moving table it has overturned
+    when it lies on its side (pi/2): the run stops there, says so and keeps what it
+    computed (before, a toppling block ran on through thousands of halved steps and reported
+    "completed"). Measured 2026-11-22 at 1 ms steps: the elastic block passes atan(b/l) at
+    0.427 s (rigid 0.4275 s) and reaches pi/2 at 0.762 s (rigid 0.76490 s, -0.38 %); its
+    corner O slides by 12.6 mm as it falls."""
     from rocking_contact.results import Overturned
 
-    shake = {"preload.tilt": 0.0, "loading.table_acceleration_x.type": "sine",
-             "loading.table_acceleration_x.amplitude": 40.0,
-             "loading.table_acceleration_x.frequency": 1.0, "time.end": 0.5}
-    rigid = rc.run(rc.load_case("sdnv105_rigid", shake), write=False, quiet=True)
+    rigid = rc.run(rc.load_case("sdnv105_rigid", shaken(10.0, **{"time.end": 0.9})),
+                   write=False, quiet=True)
     assert rigid.extra["outcome"] == "overturned"
-    case = rc.load_case("sdnv105d", {**shake, "collisions.rigid": False, "time.step": 5e-4})
-    with pytest.raises(Overturned, match=r"the block overturned at t = .* past atan\(b/l\) "
-                                         r"= 0\.422854 rad") as stop:
+    case = rc.load_case("sdnv105d", shaken(10.0, **{"collisions.rigid": False,
+                                                   "time.step": 1e-3, "time.end": 0.9}))
+    with pytest.raises(Overturned, match=r"the block overturned at t = .* to pi/2 = 1\.5708 "
+                                         r"rad: it lies on its side") as stop:
         rc.run(case, out=tmp_path, plots=False, quiet=True)
     partial = stop.value.partial
     assert partial.status.startswith("the block overturned")
     theta = np.asarray(partial.history["THETA"])
-    assert abs(theta[-1]) >= np.arctan(0.18 / 0.40) > np.max(np.abs(theta[:-1]))
+    assert abs(theta[-1]) >= np.pi / 2 > np.max(np.abs(theta[:-1]))
     assert partial.history["time"][-1] == pytest.approx(rigid.quantities["overturn.time"],
-                                                        rel=0.1)
-    assert read_history_csv(tmp_path / "history.csv")["time"][-1] == partial.history["time"][-1]
+                                                        rel=0.02)
+    written = read_history_csv(tmp_path / "history.csv")["time"][-1]  # 11 digits
+    assert written == pytest.approx(partial.history["time"][-1], rel=1e-11)
+
+
+def test_a_shaken_block_past_its_static_angle_comes_back():
+    """Shaken at 8 m/s^2 and 1 Hz the block turns past atan(b/l) = 0.4229 rad and the table
+    brings it back: the rigid block's largest angle is 0.59685 rad at 0.7376 s. The elastic
+    block at 1 ms steps goes on (before, it stopped at atan(b/l) and said it overturned) and
+    turns to 0.59767 rad at 0.738 s (+0.14 %, measured 2026-11-22)."""
+    rigid = rc.run(rc.load_case("sdnv105_rigid", shaken(8.0, **{"time.end": 0.8})),
+                   write=False, quiet=True)
+    peak = np.max(np.abs(rigid.history["THETA"]))  # the apex is a history row
+    assert peak > np.arctan(0.45)
+    case = rc.load_case("sdnv105d", shaken(8.0, **{"collisions.rigid": False,
+                                                  "time.step": 1e-3, "time.end": 0.8}))
+    fem = rc.run(case, write=False, plots=False, quiet=True)
+    assert fem.status == "completed"
+    theta = np.asarray(fem.history["THETA"])
+    assert np.max(theta) == pytest.approx(peak, rel=5e-3)
+    assert theta[-1] < np.max(theta)  # on its way back

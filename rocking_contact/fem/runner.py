@@ -334,7 +334,8 @@ def simulate(case: BlockCase, body: ElasticBody, *, contributions: Sequence[Cont
         setup = time.perf_counter() - t_start
         output.record(problem, None)
         driver.observers.append(output.record)
-        driver.observers.append(OverturnWatch(body, case.geometry, case.loading.table_still))
+        driver.observers.append(OverturnWatch(body, case.geometry, case.loading.table_still,
+                                              case.mesh.table))
         driver.observers.append(lambda p, info: interrupt.check(info.t, comm))
         driver.run(time_steps(case))
     except StepFailure as exc:

@@ -166,6 +166,25 @@ def test_a_block_the_table_overturns_stops_there(tmp_path):
     assert written == pytest.approx(partial.history["time"][-1], rel=1e-11)
 
 
+def test_a_block_that_slides_off_its_table_stops_there(tmp_path):
+    """Shaken at 40 m/s^2 and 1 Hz the block slides as it topples (the rigid block warns it
+    would slide and jump). Its corners' contacts are fixed node-to-node pairs, which held O
+    up after it slid 1.47 m, past the table's end at -0.18 m; the run now stops when a
+    corner passes an end: at 0.27 s, O at -0.1808 m (measured 2026-11-22, 1 ms steps)."""
+    from rocking_contact.results import Overturned
+
+    case = rc.load_case("sdnv105d", shaken(40.0, **{"collisions.rigid": False,
+                                                   "time.step": 1e-3, "time.end": 0.6}))
+    with pytest.raises(Overturned, match=r"the block slid off its table at t = .* corner O at "
+                                         r"x = -0\.18\d* m, past the table's end at -0\.18 m"
+                       ) as stop:
+        rc.run(case, out=tmp_path, plots=False, quiet=True)
+    partial = stop.value.partial
+    x_o = np.asarray(partial.history["DX_O"])
+    assert x_o[-1] < -0.18 < np.min(x_o[:-1])
+    assert (tmp_path / "results.json").is_file()
+
+
 def test_a_shaken_block_past_its_static_angle_comes_back():
     """Shaken at 8 m/s^2 and 1 Hz the block turns past atan(b/l) = 0.4229 rad and the table
     brings it back: the rigid block's largest angle is 0.59685 rad at 0.7376 s. The elastic

@@ -10,15 +10,21 @@ from __future__ import annotations
 import argparse
 import math
 import os
+import re
 import sys
 from pathlib import Path
 
 #: the image files pyvista writes (its ``SUPPORTED_FORMATS``; exact, lower case)
 SCREENSHOT_SUFFIXES = (".png", ".jpg", ".jpeg", ".bmp", ".tif", ".tiff")
+#: what a negative number looks like, scientific notation included: argparse's own matcher
+#: takes ``-1e5`` for an option and ``--clim -1e5 1e5`` would lack an argument
+NEGATIVE_NUMBER = re.compile(r"^-(\d+\.?\d*|\.\d+)([eE][-+]?\d+)?$|^-inf(inity)?$",
+                             re.IGNORECASE)
 
 
 def add_arguments(parser: argparse.ArgumentParser) -> None:
     """The ``view`` subcommand's options."""
+    parser._negative_number_matcher = NEGATIVE_NUMBER  # no option of view looks like one
     parser.add_argument("result", type=Path,
                         help="results directory (or a case name: results/<case>/)")
     parser.add_argument("--field", default="auto",
@@ -56,6 +62,23 @@ def _clim(values: list[float] | None) -> tuple[float, float] | None:
     return lo, hi
 
 
+def _writable(option: str, path: Path) -> Path:
+    """``path`` opened for writing now, so that a file the system refuses (under /sys, a
+    read-only file; the directory's access bits do not tell for root) is one error before
+    the rendering rather than after it. A file made by the probe is removed."""
+    from rocking_contact.viz import render
+
+    existed = path.exists()
+    try:
+        with path.open("ab"):
+            pass
+    except OSError as exc:
+        raise render.ViewError(f"{option} {path}: cannot be written ({exc.strerror})") from None
+    if not existed:
+        path.unlink()
+    return path
+
+
 def _result_dir(arg: Path) -> Path:
     """A results directory, or ``results/<name>`` when given a bare case name.
 
@@ -90,11 +113,11 @@ def main(args: argparse.Namespace) -> int:
             raise render.ViewError("--time goes with --screenshot")
         screenshot = movie = None
         if args.screenshot is not None:
-            screenshot = check_file("--screenshot", args.screenshot,
-                                    f"an image ({', '.join(SCREENSHOT_SUFFIXES)})",
-                                    SCREENSHOT_SUFFIXES)
+            screenshot = _writable("--screenshot", check_file(
+                "--screenshot", args.screenshot, f"an image ({', '.join(SCREENSHOT_SUFFIXES)})",
+                SCREENSHOT_SUFFIXES))
         if args.movie is not None:  # render.movie checks its suffix (.gif or .mp4, any case)
-            movie = check_file("--movie", args.movie, "a .gif or .mp4")
+            movie = _writable("--movie", check_file("--movie", args.movie, "a .gif or .mp4"))
         scene = render.open_scene(_result_dir(args.result),
                                   render.ViewOptions(field=args.field, scale=args.scale,
                                                      clim=_clim(args.clim)))

@@ -6,15 +6,25 @@ holding the displacement ``u`` (2 or 3 components, m) and stresses such as ``von
 and ``sigma_yy`` (Pa, point or cell data). Between two output times the arrays are
 interpolated linearly, so that a movie frame or ``--time`` needs no exact output instant
 (as ParaView's temporal interpolator does); the viewer prints the instant it shows.
+
+A collection that cannot be read (not XML, a dataset file missing, truncated or not VTK,
+a piece of a ``.pvtu`` missing) raises :class:`FieldsError`, one line naming the file,
+when the dataset is read: VTK's own error output is caught, not printed.
 """
 
 from __future__ import annotations
 
+import contextlib
+import logging
+import xml.etree.ElementTree as ET
+from collections.abc import Iterator
 from functools import lru_cache
 from pathlib import Path
 from typing import Any
 
 import numpy as np
+
+from rocking_contact.viz.render import ViewError
 
 #: arrays VTK adds for its own bookkeeping
 _BOOKKEEPING = ("vtkOriginalPointIds", "vtkOriginalCellIds", "vtkGhostType")
@@ -42,6 +52,88 @@ def _linearise(grid: Any) -> Any:
     return out
 
 
+class FieldsError(ViewError):
+    """A field series that cannot be read: one line naming the file and what is wrong."""
+
+
+@contextlib.contextmanager
+def _vtk_errors() -> Iterator[Any]:
+    """Catch VTK's errors instead of printing them (they become one :class:`FieldsError`).
+
+    VTK prints through its logger, and pyvista's readers also send them to Python's root
+    logger: both are silenced for the read.
+    """
+    import pyvista as pv
+
+    before = logging.root.manager.disable
+    logging.disable(logging.ERROR)
+    try:
+        with pv.vtk_verbosity("off"), pv.VtkErrorCatcher(send_to_logging=False) as caught:
+            yield caught
+    finally:
+        logging.disable(before)
+
+
+def _collection(pvd: Path) -> dict[float, list[Path]]:
+    """Output time (s) -> its dataset files, from a ``.pvd`` collection, in time order."""
+    try:
+        root = ET.parse(pvd).getroot()
+    except ET.ParseError as exc:
+        raise FieldsError(f"{pvd}: not a VTK collection (bad XML: {exc})") from None
+    except OSError as exc:
+        raise FieldsError(f"{pvd}: cannot be read ({exc.strerror})") from None
+    entries: dict[float, list[Path]] = {}
+    for element in root.iter("DataSet"):
+        try:  # no timestep: 0, as pyvista and ParaView read it
+            t = float(element.get("timestep", "0"))
+            entries.setdefault(t, []).append(pvd.parent / element.attrib["file"])
+        except (KeyError, ValueError):
+            raise FieldsError(f"{pvd}: a DataSet without a file or with a timestep that is "
+                              "not a number") from None
+    if not entries:
+        raise FieldsError(f"{pvd}: no dataset in the collection")
+    return dict(sorted(entries.items()))
+
+
+def _try_read(path: Path) -> tuple[Any, str | None]:
+    """The data of dataset file ``path`` and what is wrong with it (None: it read cleanly)."""
+    import pyvista as pv
+
+    if not path.is_file():
+        return None, f"{path}: missing"
+    damaged = f"{path}: truncated or not a VTK file"
+    try:
+        with _vtk_errors() as caught:
+            data = pv.get_reader(str(path)).read()
+    except ValueError:  # pyvista reads no such suffix
+        return None, f"{path}: not a VTK dataset file"
+    except RuntimeError:  # pyvista raises the VTK errors of some readers
+        return None, damaged
+    if caught.error_events or data is None or _points(data) == 0:
+        return None, _damaged_piece(path) or damaged
+    return data, None
+
+
+def _points(data: Any) -> int:
+    """Number of points of a dataset or of all the blocks of a multiblock."""
+    if hasattr(data, "n_blocks"):
+        return sum(_points(b) for b in data if b is not None)
+    return int(data.n_points)
+
+
+def _damaged_piece(path: Path) -> str | None:
+    """What is wrong with a piece of parallel file ``path`` (``.pvtu``: its pieces are
+    files of their own), so that the message names the file to look at; else None."""
+    if not path.suffix.startswith(".pvt"):
+        return None
+    try:
+        pieces = [e.get("Source") for e in ET.parse(path).getroot().iter("Piece")]
+    except ET.ParseError:
+        return f"{path}: not VTK XML (truncated?)"
+    problems = (_try_read(path.parent / piece)[1] for piece in pieces if piece)
+    return next((p for p in problems if p), None)
+
+
 def _merge(blocks: list[Any]) -> Any:
     """One dataset from the datasets written at one instant."""
     import pyvista as pv
@@ -64,22 +156,28 @@ def _merge(blocks: list[Any]) -> Any:
 
 
 class FieldSeries:
-    """The datasets of a ``.pvd`` collection, read on demand and kept once read."""
+    """The datasets of a ``.pvd`` collection, read on demand and kept once read.
+
+    Raises:
+        FieldsError: the collection cannot be read (here), or a dataset (when read).
+
+    """
 
     def __init__(self, pvd: Path):
-        import pyvista as pv
-
         self.path = Path(pvd)
-        self._reader = pv.get_reader(str(self.path))
-        self.times = np.asarray(self._reader.time_values, dtype=float)
-        if self.times.size == 0:
-            raise ValueError(f"{self.path}: no dataset in the collection")
+        self._files = _collection(self.path)
+        self.times = np.array(list(self._files), dtype=float)
         self._load = lru_cache(maxsize=None)(self._read)
 
     def _read(self, index: int) -> Any:
-        self._reader.set_active_time_value(float(self.times[index]))
-        data = self._reader.read()
-        blocks = [data[i] for i in range(data.n_blocks)] if hasattr(data, "n_blocks") else [data]
+        t = float(self.times[index])
+        blocks: list[Any] = []
+        for path in self._files[t]:
+            data, problem = _try_read(path)
+            if problem:
+                raise FieldsError(f"{problem} (the dataset of {self.path.name} at t = {t:g} s)")
+            blocks += [data[i] for i in range(data.n_blocks)] if hasattr(data, "n_blocks") \
+                else [data]
         return _merge(blocks)
 
     def dataset(self, index: int) -> Any:

@@ -49,11 +49,14 @@ class ViewOptions:
 
 
 def _pick_field(names: list[str], asked: str) -> str | None:
+    """The stress to colour by among the result's ``names`` (none for a result without
+    fields); an unknown one is refused with the allowed names."""
     if asked == "none":
         return None
     if asked != "auto":
         if asked not in names:
-            raise ViewError(f"no field {asked!r} in the results (fields: {', '.join(names)})")
+            where = "not in the results" if names else "the result has no stress fields"
+            raise ViewError(f"--field {asked}: {where} (allowed: {', '.join([*names, 'none'])})")
         return asked
     return next((f for f in DEFAULT_FIELDS if f in names), None)
 
@@ -81,10 +84,7 @@ def open_scene(result_dir: Path, options: ViewOptions = ViewOptions()) -> Scene:
         path = result_dir / fields
         if not path.is_file():
             raise ViewError(f"{path}: missing (results.json names it in extra.fields)")
-        try:
-            series = FieldSeries(path)
-        except ValueError as exc:  # an empty or unreadable collection
-            raise ViewError(str(exc)) from None
+        series = FieldSeries(path)  # a FieldsError (a ViewError) if it cannot be read
         names = [n for n in series.array_names() if n not in ("u", "reaction")]
         return BlockScene(data, history, FieldMotion(series),
                           field=_pick_field(names, options.field), scale=options.scale,
@@ -93,8 +93,10 @@ def open_scene(result_dir: Path, options: ViewOptions = ViewOptions()) -> Scene:
         geometry = (data.get("parameters") or {}).get("geometry") or {}
         motion = RigidMotion(history, float(geometry.get("half_width", 0.18)),
                              float(geometry.get("half_height", 0.40)))
-        return BlockScene(data, history, motion, field=None, scale=options.scale)
+        return BlockScene(data, history, motion, field=_pick_field([], options.field),
+                          scale=options.scale)
     if ((data.get("parameters") or {}).get("model") or {}).get("node") and "time" in history:
+        _pick_field([], options.field)  # no stress to colour a discrete model by
         return DiscreteScene(data, history, scale=options.scale)
     raise ViewError(f"{result_dir}: nothing to draw (no fields, no block corners, no nodes)")
 
@@ -140,23 +142,66 @@ def frame_times(scene: Scene, frames: int) -> np.ndarray:
     return np.linspace(scene.t_start, scene.t_end, frames)
 
 
+def _open_movie(plotter: Any, path: Path, fps: int) -> None:
+    """Start the GIF or MP4 writer of ``path`` on ``plotter``.
+
+    H.264 in yuv420p needs even dimensions; imageio would also scale any size that is not
+    a multiple of its 16-pixel macro block (with a warning), so the block is 2: the movie
+    has the asked size and libx264 pads its macro blocks itself.
+    """
+    if path.suffix.lower() == ".gif":
+        plotter.open_gif(str(path), fps=fps)
+    else:
+        plotter.open_movie(str(path), framerate=fps, quality=7, macro_block_size=2)
+
+
+def _close_movie(plotter: Any, path: Path) -> None:
+    """Finish the movie file; a failure is a :class:`ViewError` (pyvista's ``close``
+    would swallow it, and imageio retry it noisily at exit)."""
+    writer, plotter.mwriter = plotter.mwriter, None
+    try:
+        writer.close()
+    except (OSError, RuntimeError) as exc:
+        # no second attempt (and traceback) at exit from the __del__ of imageio's GIF
+        # writer and of its plugin; its ffmpeg writer marks itself closed first
+        with contextlib.suppress(AttributeError):
+            writer.closed = True
+            writer.instance.close = lambda: None
+        raise ViewError(f"{path}: cannot be written ({_first_line(exc)})") from None
+
+
+def _first_line(exc: BaseException) -> str:
+    """An exception's message, first line only (imageio-ffmpeg appends ffmpeg's output)."""
+    return (str(exc).strip().splitlines() or [type(exc).__name__])[0]
+
+
 def movie(scene: Scene, path: Path, *, frames: int = 100, fps: int = 20,
           window_size: tuple[int, int] = WINDOW) -> int:
-    """Write a GIF or MP4 (by the file's suffix) of ``frames`` instants; returns the count."""
+    """Write a GIF or MP4 (by the file's suffix) of ``frames`` instants; returns the count.
+
+    Raises:
+        ViewError: another suffix, fewer than 2 frames, an MP4 of odd width or height
+            (H.264 needs even ones), or a file that cannot be written.
+
+    """
     suffix = path.suffix.lower()
     if suffix not in (".gif", ".mp4"):
         raise ViewError(f"{path}: a movie is a .gif or an .mp4")
     if frames < 2:
         raise ViewError(f"--frames {frames}: a movie needs at least 2 frames")
+    if suffix == ".mp4" and any(n % 2 for n in window_size):
+        raise ViewError(f"--window-size {window_size[0]} {window_size[1]}: an .mp4 needs "
+                        "an even width and height")
     with offscreen_plotter(window_size) as plotter:
         scene.add_to(plotter)
-        if suffix == ".gif":
-            plotter.open_gif(str(path), fps=fps)
-        else:
-            plotter.open_movie(str(path), framerate=fps, quality=7)
-        for t in frame_times(scene, frames):
-            scene.update(float(t))
-            plotter.write_frame()
+        try:
+            _open_movie(plotter, path, fps)
+            for t in frame_times(scene, frames):
+                scene.update(float(t))
+                plotter.write_frame()
+        except OSError as exc:  # ffmpeg gone (disk full, refused path): its pipe broke
+            raise ViewError(f"{path}: cannot be written ({_first_line(exc)})") from None
+        _close_movie(plotter, path)
     return frames
 
 

@@ -83,7 +83,7 @@ def test_view_command_writes_a_screenshot(block_dir, tmp_path, capsys):
 @pytest.mark.parametrize("args, message", [
     (["view", "{missing}", "--screenshot", "{out}"], "no results.json"),
     (["view", "{block}", "--screenshot", "{out}", "--time", "5"], "outside the run"),
-    (["view", "{block}", "--screenshot", "{out}", "--field", "pressure"], "no field"),
+    (["view", "{block}", "--screenshot", "{out}", "--field", "pressure"], "not in the results"),
     (["view", "{block}", "--movie", "{tmp}/m.avi"], ".gif or an .mp4"),
     (["view", "{block}", "--movie", "{tmp}/m.gif", "--frames", "1"], "at least 2 frames"),
     (["view", "{block}", "--time", "0.1"], "--time goes with --screenshot"),

@@ -1,0 +1,154 @@
+"""`view` on damaged fields, unwritable outputs, negative scientific --clim, unknown fields:
+one line naming the problem and exit code 2, or the picture."""
+
+import shutil
+from pathlib import Path
+
+import imageio_ffmpeg
+import pytest
+
+from rocking_contact.cli import main
+from rocking_contact.viz import render
+from rocking_contact.viz.fields import FieldSeries, FieldsError
+from rocking_contact.viz.sample import write_sample
+
+SMALL = ["--window-size", "64", "64"]
+#: the dataset the damages hit (not the first: the error comes when it is read)
+BROKEN = "fields_000003.vtu"
+
+
+def one_error_line(capfd, *names):
+    """Everything printed, at the file descriptors (VTK prints there), is one error line
+    naming ``names``."""
+    out, err = capfd.readouterr()
+    assert out == "" and err.count("\n") == 1 and err.startswith("error: "), err
+    assert all(str(n) in err for n in names), err
+    return err
+
+
+@pytest.fixture
+def copy_of_block(block_dir, tmp_path):
+    """A copy of the sample FEM result, to damage."""
+    return Path(shutil.copytree(block_dir, tmp_path / "block"))
+
+
+def _truncate(path):
+    path.write_bytes(path.read_bytes()[: path.stat().st_size // 2])
+
+
+DAMAGES = {
+    "missing": lambda p: p.unlink(),
+    "truncated": _truncate,
+    "garbage": lambda p: p.write_bytes(b"\x00\x01 not a VTK file\n" * 20),
+}
+
+
+@pytest.mark.parametrize("damage", sorted(DAMAGES))
+def test_a_damaged_dataset_is_one_line_naming_it(damage, copy_of_block, tmp_path, capfd):
+    DAMAGES[damage](copy_of_block / BROKEN)
+    out = tmp_path / "s.png"
+    assert main(["view", str(copy_of_block), "--screenshot", str(out), *SMALL]) == 2
+    one_error_line(capfd, copy_of_block / BROKEN, "fields.pvd")
+    series = FieldSeries(copy_of_block / "fields.pvd")  # what the report reads
+    with pytest.raises(ValueError, match=BROKEN):
+        series.dataset(3)
+
+
+def test_a_broken_collection_is_one_line_naming_it(copy_of_block, tmp_path, capfd):
+    _truncate(copy_of_block / "fields.pvd")
+    assert main(["view", str(copy_of_block), "--screenshot", str(tmp_path / "s.png")]) == 2
+    one_error_line(capfd, copy_of_block / "fields.pvd")
+    with pytest.raises(FieldsError, match="fields.pvd"):
+        render.open_scene(copy_of_block)
+
+
+def test_a_missing_piece_of_a_parallel_dataset_is_named(copy_of_block, tmp_path, capfd):
+    """dolfinx writes a .pvtu per instant whose pieces are .vtu files."""
+    pvtu = copy_of_block / "fields_000003.pvtu"
+    arrays = "".join(f'<PDataArray type="Float64" Name="{name}" NumberOfComponents="{n}"/>'
+                     for name, n in (("u", 3), ("sigma_yy", 1), ("von_mises", 1)))
+    pvtu.write_text(
+        '<?xml version="1.0"?><VTKFile type="PUnstructuredGrid" version="1.0">'
+        f'<PUnstructuredGrid GhostLevel="0"><PPointData>{arrays}</PPointData>'
+        '<PPoints><PDataArray type="Float64" NumberOfComponents="3"/></PPoints>'
+        f'<Piece Source="{BROKEN}"/></PUnstructuredGrid></VTKFile>')
+    pvd = copy_of_block / "fields.pvd"
+    pvd.write_text(pvd.read_text().replace(f'"{BROKEN}"', f'"{pvtu.name}"'))
+    assert FieldSeries(pvd).dataset(3).n_points > 0  # the parallel file reads when whole
+    (copy_of_block / BROKEN).unlink()
+    assert main(["view", str(copy_of_block), "--screenshot", str(tmp_path / "s.png")]) == 2
+    assert "missing" in one_error_line(capfd, copy_of_block / BROKEN)
+
+
+@pytest.mark.skipif(not Path("/sys/kernel").is_dir(), reason="needs Linux's /sys")
+@pytest.mark.parametrize("name", ["m.gif", "m.mp4", "s.png"])
+def test_an_output_the_system_refuses_is_refused_before_rendering(name, block_dir, capfd):
+    """/sys takes no new file, even from root (for whom the access bits say yes)."""
+    option = "--screenshot" if name.endswith(".png") else "--movie"
+    assert main(["view", str(block_dir), option, f"/sys/{name}", "--frames", "2"]) == 2
+    one_error_line(capfd, f"/sys/{name}", "cannot be written")
+
+
+def test_a_movie_that_fails_to_write_is_not_reported_written(block_dir, tmp_path, capfd):
+    """The disk fills up after the check: /dev/full opens, and refuses every byte."""
+    if not Path("/dev/full").exists():
+        pytest.skip("needs /dev/full")
+    movie = tmp_path / "full.gif"
+    movie.symlink_to("/dev/full")
+    assert main(["view", str(block_dir), "--movie", str(movie), "--frames", "2", *SMALL]) == 2
+    one_error_line(capfd, movie, "No space left")
+
+
+@pytest.mark.parametrize("clim", [("-1e5", "1e5"), ("-2.5E+4", "-1e-3"), ("-.5e3", "0")])
+def test_negative_numbers_in_scientific_notation_are_numbers(clim, block_dir, tmp_path):
+    out = tmp_path / "s.png"
+    assert main(["view", str(block_dir), "--screenshot", str(out), "--clim", *clim,
+                 "--field", "sigma_yy", *SMALL]) == 0
+    assert out.is_file()
+
+
+def test_a_negative_scientific_scale_is_refused_as_a_value(block_dir, tmp_path, capfd):
+    assert main(["view", str(block_dir), "--screenshot", str(tmp_path / "s.png"),
+                 "--scale", "-1e3"]) == 2
+    one_error_line(capfd, "--scale -1000: must be > 0")
+
+
+@pytest.fixture(scope="module")
+def rigid_dir(tmp_path_factory):
+    """A rigid-like result: block corner lifts, no fields."""
+    return write_sample(tmp_path_factory.mktemp("rigid") / "rigid", fields=False)
+
+
+@pytest.mark.parametrize("result", ["discrete_dir", "rigid_dir"])
+def test_an_unknown_field_is_refused_without_fields(result, request, tmp_path, capfd):
+    out = tmp_path / "s.png"
+    assert main(["view", str(request.getfixturevalue(result)), "--screenshot", str(out),
+                 "--field", "bogus"]) == 2
+    one_error_line(capfd, "--field bogus", "allowed: none")
+    assert not out.exists()
+    assert main(["view", str(request.getfixturevalue(result)), "--screenshot", str(out),
+                 "--field", "none", *SMALL]) == 0
+
+
+def test_an_unknown_field_names_the_allowed_ones(block_dir, tmp_path, capfd):
+    assert main(["view", str(block_dir), "--screenshot", str(tmp_path / "s.png"),
+                 "--field", "bogus"]) == 2
+    one_error_line(capfd, "(allowed: sigma_yy, von_mises, none)")
+
+
+def test_an_mp4_has_the_asked_size_and_no_resizing_warning(block_dir, tmp_path, capfd):
+    """900 x 900 (the default) is not a multiple of imageio's 16-pixel macro block."""
+    path = tmp_path / "m.mp4"
+    assert main(["view", str(block_dir), "--movie", str(path), "--frames", "2",
+                 "--window-size", "90", "90"]) == 0
+    out, err = capfd.readouterr()
+    assert err == "" and out == f"wrote {path} (2 frames)\n"
+    reader = imageio_ffmpeg.read_frames(str(path))
+    assert next(reader)["size"] == (90, 90)
+    reader.close()
+
+
+def test_an_mp4_of_odd_size_is_refused(block_dir, tmp_path, capfd):
+    assert main(["view", str(block_dir), "--movie", str(tmp_path / "m.mp4"), "--frames", "2",
+                 "--window-size", "91", "90"]) == 2
+    one_error_line(capfd, "even width and height")

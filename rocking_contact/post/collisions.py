@@ -30,7 +30,6 @@ from dataclasses import dataclass
 from typing import Any
 
 import numpy as np
-from scipy.signal import find_peaks
 
 from rocking_contact.config import param
 from rocking_contact.results import RunResult
@@ -100,9 +99,23 @@ def impact_instants(t: np.ndarray, energy: np.ndarray, floor: float = 0.0) -> np
     first, the most elastic); the ringing of an elastic block after an impact makes
     wiggles of 6 % at most (B). A run that ends just after an impact has only that drop on
     the right."""
+    # Imported here: scipy.signal takes 1 to 2 s to import, and the report and the plots
+    # import this module for interior() alone.
+    from scipy.signal import find_peaks
+
     peaks, props = find_peaks(energy, prominence=0.0)
     keep = (props["prominences"] >= 0.25 * energy[peaks]) & (energy[peaks] > floor)
     return np.asarray(t[peaks[keep]])
+
+
+def interior(collisions: list[dict[str, Any]]) -> list[dict[str, Any]]:
+    """The entries of a ``collisions`` list that are collisions: those ``interior`` to their
+    window. The others stay in results.json with the flag (the window's maximum and why it
+    is none: on a bound where the run ended or started, the previous collision again, a
+    block at rest), but checks, plots and the report leave them out; a failed run's last
+    instant is no collision. Entries without the flag (the rigid block's, whose
+    collisions are its impacts) are collisions."""
+    return [c for c in collisions if c.get("interior", True)]
 
 
 def collision_quantities(collisions: list[dict[str, Any]]) -> dict[str, float]:
@@ -111,9 +124,7 @@ def collision_quantities(collisions: list[dict[str, Any]]) -> dict[str, float]:
     impact, a window that re-finds the previous one), and its checks say "not computed"
     rather than grade the wrong instant."""
     out = {}
-    for c in collisions:
-        if not c["interior"]:
-            continue
+    for c in interior(collisions):
         out[f"collision.{c['index']}.time"] = c["time"]
         out[f"collision.{c['index']}.kinetic_energy"] = c["kinetic_energy"]
     return out
@@ -144,7 +155,7 @@ def annotate(case: Any, result: RunResult) -> None:
     spec: CollisionSpec = case.collisions
     result.collisions = find_collisions(result.history, spec.windows, spec.column)
     result.quantities.update(collision_quantities(result.collisions))
-    if spec.rigid and any(c["interior"] for c in result.collisions):
+    if spec.rigid and interior(result.collisions):
         from rocking_contact.analytic.rigid_runner import (
             compare_collisions,
             reference_collisions,
@@ -154,8 +165,7 @@ def annotate(case: Any, result: RunResult) -> None:
         # that preload.tilt sets turns it by asin(tilt) about O (pivot O1), less with O.
         references = reference_collisions(case, count=len(spec.windows),
                                           release=case.time.start, tilt=case.release_angle)
-        interior = [c for c in result.collisions if c["interior"]]
-        rows, quantities = compare_collisions(interior, references,
+        rows, quantities = compare_collisions(interior(result.collisions), references,
                                               release=case.time.start)
         result.extra["rigid_comparison"] = rows
         result.quantities.update(quantities)

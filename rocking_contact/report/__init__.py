@@ -1,6 +1,8 @@
 """The validation report: every case next to its references, as HTML and Markdown.
 
-- :mod:`.content`: what the report says, from results directories;
+- :mod:`.inputs`: the results directories read, and those skipped (unreadable);
+- :mod:`.content`: what the report says about them;
+- :mod:`.figures`: each case's plots (the run's own, else redrawn) and views;
 - :mod:`.document`: the report as plain data (sections, tables, figures);
 - :mod:`.html`, :mod:`.markdown`: the two renderings;
 - :mod:`.parameters`, :mod:`.versions`: the parameters table and the software stack;

@@ -2,7 +2,10 @@
 
 Reads the results directories (``results/<case>/`` by default, as ``validate`` writes
 them) and writes ``index.html`` (self-contained), ``report.md`` and ``figures/``. It runs
-no simulation: a case without results is an error (exit code 2).
+no simulation: a case without results is an error (exit code 2). A results directory that
+cannot be read (a damaged results.json, a run killed before it wrote one) is skipped: the
+report lists it with its reason, stderr has one ``warning:`` line for it, and the exit code
+stays 0 unless no directory at all could be read (2).
 """
 
 from __future__ import annotations
@@ -10,6 +13,10 @@ from __future__ import annotations
 import argparse
 import sys
 from pathlib import Path
+from typing import TYPE_CHECKING
+
+if TYPE_CHECKING:
+    from rocking_contact.report.inputs import Skipped
 
 HTML_FILE, MARKDOWN_FILE, FIGURES_DIR = "index.html", "report.md", "figures"
 
@@ -27,35 +34,47 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
                         help="skip the pyvista pictures (faster, no OpenGL needed)")
 
 
-def write_report(cases: list[str], results_dir: Path, out: Path, *, views: bool = True) -> Path:
+def write_report(cases: list[str], results_dir: Path, out: Path, *, views: bool = True,
+                 skipped: list[Skipped] | None = None) -> Path:
     """Write the report of ``cases`` (all results when empty) into ``out``; returns the HTML.
 
+    Args:
+        skipped: if given, receives the results directories that could not be read (the
+            report lists them too).
+
     Raises:
-        rocking_contact.report.content.ReportError: no results to report on.
-        rocking_contact.config.CaseError: a results file that is not what a run writes, or
-            an ``out`` that cannot be a directory.
+        rocking_contact.report.inputs.ReportError: no results to report on, or none
+            that could be read.
+        rocking_contact.config.CaseError: an ``out`` that cannot be a directory.
 
     """
     from rocking_contact.out_paths import check_dir
     from rocking_contact.report import content, html, markdown
+    from rocking_contact.report.inputs import find_results
 
-    found = content.find_results(results_dir, cases)
+    found, unread = find_results(results_dir, cases)
     check_dir("--out", out)  # as `run --out`: one line naming --out, not an OSError
-    doc = content.build(found, out / FIGURES_DIR, views=views)
+    doc = content.build(found, out / FIGURES_DIR, views=views, skipped=unread)
     page = out / HTML_FILE
     page.write_text(html.render(doc), encoding="utf-8")
     (out / MARKDOWN_FILE).write_text(markdown.render(doc, out), encoding="utf-8")
+    if skipped is not None:
+        skipped += unread
     return page
 
 
 def main(args: argparse.Namespace) -> int:
     """Run ``report``; returns the exit code (2 on bad input)."""
-    from rocking_contact.report.content import ReportError
+    from rocking_contact.report.inputs import ReportError
 
+    skipped: list[Skipped] = []
     try:
-        page = write_report(args.cases, args.results, args.out, views=not args.no_views)
+        page = write_report(args.cases, args.results, args.out, views=not args.no_views,
+                            skipped=skipped)
     except (ReportError, OSError) as exc:
         print(f"error: {exc}", file=sys.stderr)
         return 2
+    for s in skipped:
+        print(f"warning: skipped {s.directory}: {s.reason}", file=sys.stderr)
     print(f"wrote {page} and {args.out / MARKDOWN_FILE}")
     return 0

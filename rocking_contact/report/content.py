@@ -3,30 +3,30 @@
 For each case: its title, description and verdict; its resolved parameters with their
 units (collapsed); the comparison with the references (quantity, reference and its
 source, ours, relative error, tolerance, pass, note); the collisions or impacts it found;
-its steps, iterations and wall time; its figures (redrawn from ``results.json`` and
-``history.csv`` with :mod:`rocking_contact.viz.history_plots`, plus pyvista views when the
-result can be drawn); and how its quantities are measured. Before the cases: a summary
-table and, for every validation case with two treatments or more, the kinetic-energy
-comparison (Figure 6-a of SDNV105).
+its steps, iterations and wall time; its figures (:mod:`.figures`); and how its
+quantities are measured. Before the cases: a summary table, the results directories that
+could not be read (:mod:`.inputs`) and, for every validation case with two treatments or
+more, the kinetic-energy comparison (Figure 6-a of SDNV105).
 After them: the versions of the stack. Nothing here knows a case by name.
+
+Checks are counted as the run counts them: passed, failed, not reached (a reference past
+the end of a shortened, failed or interrupted run: a miss, but not a wrong value) and
+informational.
 """
 
 from __future__ import annotations
 
 import math
-import re
-from collections import Counter
 from collections.abc import Mapping, Sequence
-from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
-import numpy as np
-
-from rocking_contact import results
+from rocking_contact.post.collisions import interior
+from rocking_contact.post.references import not_reached
 from rocking_contact.provenance import NOT_LOADED, stack_versions
 from rocking_contact.report.document import (
     MISSING,
+    VERDICT_CSS,
     Cell,
     Document,
     Figure,
@@ -36,26 +36,13 @@ from rocking_contact.report.document import (
     num,
     number,
 )
+from rocking_contact.report.figures import figures
+from rocking_contact.report.inputs import CaseResult, Skipped
 from rocking_contact.report.parameters import parameter_rows
 
 CHECK_HEADER = ["quantity", "reference", "source", "ours", "rel. error", "tolerance", "pass",
                 "note"]
 PASS_TEXT = {True: "pass", False: "FAIL", None: "info"}
-
-#: figure stem -> caption
-CAPTIONS: dict[str, str] = {
-    "kinetic_energy": "Kinetic energy against time. Markers: the collision references "
-                      "(instant and energy of the kinetic-energy maximum before each impact), "
-                      "one shape per source; dots: our collision instants.",
-    "displacement": "Displacements against time; dashed lines and markers: references.",
-    "velocity": "Velocities against time; dashed lines and markers: references.",
-    "reactions": "Normal (RN) and tangential (RX) contact reactions at the block corners.",
-    "shock_force": "Shock forces against time; grey bands: our impacts; markers: the "
-                   "references' instant and value of the largest force of each impact.",
-    "energy_balance": "Energy terms (top) and the energy-balance residual (bottom).",
-    "impact_histogram": "Histogram of the largest normal force of each impact.",
-    "view": "The result as rocking-contact view draws it (displacements amplified).",
-}
 
 #: timing key -> row label
 TIMING_LABELS = {"wall_s": "wall time (s)", "steps": "time steps",
@@ -64,114 +51,27 @@ TIMING_LABELS = {"wall_s": "wall time (s)", "steps": "time steps",
 EXTRA_SHOWN_ELSEWHERE = frozenset({"fields", "impact_statistics", "node_positions", "versions"})
 
 
-class ReportError(ValueError):
-    """Nothing to report on, or a case without results (one line for the user)."""
-
-
-@dataclass
-class CaseResult:
-    """A results directory, read.
-
-    Attributes:
-        key: what tells this result from the others of the report: its HTML ids and its
-            figures directory (the case name, unless another directory holds a run of the
-            same case; see :func:`assign_keys`).
-        label: its title in the report (the case name, with its directory if the name is
-            not enough).
-
-    """
-
-    directory: Path
-    data: dict[str, Any]
-    history: dict[str, np.ndarray]
-    key: str = ""
-    label: str = ""
-
-    def __post_init__(self) -> None:
-        self.key, self.label = self.key or self.name, self.label or self.name
-
-    @property
-    def name(self) -> str:
-        """The case name."""
-        return str(self.data["case"])
-
-
-def _slug(text: str) -> str:
-    """``text`` reduced to characters safe in an HTML id and a file name."""
-    return re.sub(r"[^A-Za-z0-9_.-]+", "-", text).strip("-") or "x"
-
-
-def assign_keys(found: Sequence[CaseResult]) -> None:
-    """Give every result a unique key and label.
-
-    Two directories may hold runs of one case (``results/sdnd100a`` and a variant run
-    written to ``results/sdnd100a_step1e-4``): keyed by the case name alone they would
-    share their ids and their figures directory. Those get ``<case>--<directory name>``
-    (a number appended if that is still taken) and their directory in their label.
-    """
-    shared = {name for name, n in Counter(r.name for r in found).items() if n > 1}
-    taken: set[str] = set()
-    for r in found:
-        key = r.name
-        if r.name in shared:
-            key = r.name if r.directory.name == r.name else f"{r.name}--{_slug(r.directory.name)}"
-        base, k = key, 2
-        while key in taken:
-            key, k = f"{base}-{k}", k + 1
-        taken.add(key)
-        r.key = key
-        r.label = f"{r.name} ({r.directory})" if r.name in shared else r.name
-
-
-def find_results(results_dir: Path, cases: Sequence[str] = ()) -> list[CaseResult]:
-    """The results to report on: the named cases (names or directories), else every
-    ``<results_dir>/*/results.json``.
-
-    Raises:
-        ReportError: a named case has no results, or there are none at all.
-        rocking_contact.config.CaseError: a results.json or history.csv that is not what a
-            run writes.
-
-    """
-    if cases:
-        dirs = []
-        for case in cases:
-            path = Path(case)
-            if not (path / results.RESULTS_FILE).is_file():
-                named = results_dir / case
-                if (named / results.RESULTS_FILE).is_file():
-                    path = named
-                elif path.exists():  # a path the user gave: name it, not results/<case>
-                    raise ReportError(f"{path}: no {results.RESULTS_FILE} (not a results "
-                                      "directory)")
-                else:
-                    raise ReportError(f"{case}: no results in {named} "
-                                      f"(run `rocking-contact run {case}` first)")
-            dirs.append(path)
-        dirs = list({d.resolve(): d for d in dirs}.values())  # a directory named twice: once
-    else:
-        dirs = sorted(p.parent for p in Path(results_dir).glob(f"*/{results.RESULTS_FILE}"))
-        if not dirs:
-            raise ReportError(f"{results_dir}: no results (run `rocking-contact validate` first)")
-    found = [CaseResult(d, *results.load(d)) for d in dirs]  # one line if bad
-    assign_keys(found)
-    return found
-
-
-def counts(checks: Sequence[Mapping[str, Any]]) -> tuple[int, int, int]:
-    """Checks that pass, fail, and are informational."""
-    marks = [c.get("passed") for c in checks]
-    return marks.count(True), marks.count(False), marks.count(None)
+def counts(checks: Sequence[Mapping[str, Any]]) -> tuple[int, int, int, int]:
+    """Checks that pass, fail, are not reached, and are informational, as ``run`` counts
+    them: a graded check the run ended before is not reached, not failed."""
+    graded = [c for c in checks if c.get("passed") is not None]
+    unreached = sum(1 for c in graded if c.get("passed") is False and not_reached(c))
+    passed = sum(1 for c in graded if c.get("passed") is True)
+    return passed, len(graded) - passed - unreached, unreached, len(checks) - len(graded)
 
 
 def verdict(data: Mapping[str, Any]) -> str:
-    """``PASS``, ``FAIL``, ``RUN FAILED`` or ``NO CHECK``."""
+    """``PASS``, ``FAIL``, ``INCOMPLETE`` (no failure, but references the run did not
+    reach), ``RUN FAILED`` or ``NO CHECK``."""
     if data.get("status", "completed") != "completed":
         return "RUN FAILED"
-    passed, failed, _ = counts(data.get("checks") or [])
+    passed, failed, unreached, _ = counts(data.get("checks") or [])
     if failed:
         return "FAIL"
+    if unreached:
+        return "INCOMPLETE"
     return "PASS" if passed else "NO CHECK"
+
 
 
 def tolerance_text(check: Mapping[str, Any]) -> str:
@@ -239,14 +139,40 @@ COLLISION_UNITS = {"time": "s", "kinetic_energy": "J", "kinetic_energy_after": "
 
 
 def collisions_table(case: str, collisions: Sequence[Mapping[str, Any]]) -> Table:
-    """Our collisions, with every field the run records (index, time, kinetic energy...)."""
-    keys = list(dict.fromkeys(k for c in collisions for k in c))
+    """Our collisions, with every field the run records (index, time, kinetic energy...)
+    but ``interior``: the table holds the interior ones alone (:func:`not_collisions`)."""
+    keys = list(dict.fromkeys(k for c in collisions for k in c if k != "interior"))
     header = ["k" if k == "index" else f"{k} ({COLLISION_UNITS[k]})" if k in COLLISION_UNITS
               else k for k in keys]
     rows = [[num(c.get(k)) if not isinstance(c.get(k), str) else Cell(c[k]) for k in keys]
             for c in collisions]
     return Table(f"collisions-{case}", "Collisions (kinetic-energy maximum before each impact)",
                  header, rows)
+
+
+def _why_not(entry: Mapping[str, Any], previous: Mapping[str, Any] | None,
+             t_end: float | None) -> str:
+    """Why a window maximum is not interior, as far as results.json and the history say."""
+    if t_end is not None and entry.get("time") == t_end:
+        return "the run's last instant"
+    if previous is not None and previous.get("time") == entry.get("time"):
+        return "the previous window's maximum again"
+    return "on a bound of the window, or the round-off of a block at rest"
+
+
+def not_collisions(collisions: Sequence[Mapping[str, Any]],
+                   t_end: float | None) -> list[Paragraph]:
+    """One line per window whose kinetic-energy maximum is no collision (``interior``
+    false), e.g. a failed run's last instant; ``t_end`` is the run's last instant (s)."""
+    out, previous = [], None
+    for c in collisions:
+        if not c.get("interior", True):
+            out.append(Paragraph(
+                f"Collision window {c.get('index', '?')} holds no collision: its "
+                f"kinetic-energy maximum ({number(c.get('kinetic_energy'), 4)} J at "
+                f"t = {number(c.get('time'), 6)} s) is {_why_not(c, previous, t_end)}."))
+        previous = c
+    return out
 
 
 IMPACT_FIELDS = (("start", "start (s)"), ("t_max", "instant of max (s)"),
@@ -306,52 +232,10 @@ def parameters_table(case: str, params: Mapping[str, Any]) -> Table:
                  ["key", "value", "unit"], rows, collapsed=True)
 
 
-def _view_time(data: Mapping[str, Any]) -> float | None:
-    """Instant worth a picture: the first collision, else the first impact's maximum."""
-    for c in data.get("collisions") or []:
-        if c.get("time") is not None:
-            return float(c["time"])
-    for i in data.get("impacts") or []:
-        if i.get("t_max") is not None:
-            return float(i["t_max"])
-    return None
-
-
-def view_figures(result: CaseResult, out_dir: Path) -> list[Figure | Paragraph]:
-    """Pictures of the result (pyvista) at its start and at its first event (else its end),
-    or why there are none."""
-    from rocking_contact.viz import render
-
-    try:
-        scene = render.open_scene(result.directory)
-    except render.ViewError:
-        return []  # nothing this viewer draws
-    event = _view_time(result.data)
-    instants = {"start": scene.t_start}
-    if event is not None and scene.t_start < event <= scene.t_end:
-        instants["event"] = event
-    elif scene.t_end > scene.t_start:
-        instants["end"] = scene.t_end
-    out_dir.mkdir(parents=True, exist_ok=True)
-    out: list[Figure | Paragraph] = []
-    for label, t in instants.items():
-        path = out_dir / f"view_{label}.png"
-        try:
-            render.screenshot(render.open_scene(result.directory), path, time=t,
-                              window_size=(800, 800))
-        except Exception as exc:  # noqa: BLE001  (a machine without OpenGL still gets a report)
-            return [Paragraph(f"No 3D view: rendering failed ({exc}).")]
-        what = {"start": "start of the run", "event": "first collision or impact",
-                "end": "end of the run"}[label]
-        out.append(Figure(path, f"{CAPTIONS['view']} At the {what}, t = {t:.5g} s."))
-    return out
-
-
 def case_section(result: CaseResult, figures_dir: Path, *, views: bool) -> Section:
     """Everything the report says about one case."""
     data, case = result.data, result.key
     info = (data.get("parameters") or {}).get("case") or {}
-    passed, failed, info_only = counts(data.get("checks") or [])
     blocks: list[Any] = []
     if info.get("title"):
         blocks.append(Paragraph(info["title"]))
@@ -359,15 +243,18 @@ def case_section(result: CaseResult, figures_dir: Path, *, views: bool) -> Secti
         blocks.append(Paragraph(" ".join(info["description"].split())))
     blocks.append(Paragraph(
         f"Kind: {data.get('kind', '?')}. Status: {data.get('status', '?')}. "
-        f"Checks: {passed} pass, {failed} fail, {info_only} for information. "
-        f"Results: {result.directory}."))
+        f"Checks: {checks_text(data.get('checks') or [])}. Results: {result.directory}."))
     blocks += [Paragraph(f"Warning: {w}") for w in data.get("warnings") or []]
     blocks.append(Paragraph(stack_note(data.get("stack"), dict(stack_versions()))))
     blocks.append(parameters_table(case, data.get("parameters") or {}))
     if data.get("checks"):
         blocks.append(checks_table(case, data["checks"]))
-    if data.get("collisions"):
-        blocks.append(collisions_table(case, data["collisions"]))
+    collisions = interior(list(data.get("collisions") or []))
+    if collisions:
+        blocks.append(collisions_table(case, collisions))
+    t = result.history.get("time")
+    blocks += not_collisions(data.get("collisions") or [],
+                             float(t[-1]) if t is not None and len(t) else None)
     if data.get("impacts"):
         blocks.append(impacts_table(case, data["impacts"]))
     stats = (data.get("extra") or {}).get("impact_statistics")
@@ -381,25 +268,21 @@ def case_section(result: CaseResult, figures_dir: Path, *, views: bool) -> Secti
     return Section(f"case-{case}", result.label, blocks, badge=verdict(data))
 
 
-def figures(result: CaseResult, out_dir: Path, *, views: bool) -> list[Figure | Paragraph]:
-    """The case's plots (PNG; their SVG twins are written beside them) and its view."""
-    from rocking_contact.viz.history_plots import plot_results
-
-    written = [p for p in plot_results(result.data, result.history, out_dir)
-               if p.suffix == ".png"]
-    out: list[Figure | Paragraph] = [Figure(p, CAPTIONS.get(p.stem, p.stem)) for p in written]
-    if views:
-        out += view_figures(result, out_dir)
-    return out
+def checks_text(checks: Sequence[Mapping[str, Any]]) -> str:
+    """The check counts in words: ``2 pass, 2 fail, 11 not reached, 72 for information``."""
+    passed, failed, unreached, info_only = counts(checks)
+    reached = f", {unreached} not reached" if unreached else ""
+    return f"{passed} pass, {failed} fail{reached}, {info_only} for information"
 
 
 def run_status(data: Mapping[str, Any]) -> str:
     """The run's status, and what makes it another run than its case file's: ended before
-    the file's end, or graded on nothing because it changes the physics."""
+    the file's end (said by the status itself unless the run completed: a shortened
+    run), or graded on nothing because it changes the physics."""
     checks = data.get("checks") or []
     status = str(data.get("status", ""))
-    ended = next((c["note"] for c in checks
-                  if str(c.get("note", "")).startswith("not reached")), None)
+    ended = next((c["note"] for c in checks if not_reached(c)), None) \
+        if status == "completed" else None
     changed = next((c["note"] for c in checks
                     if str(c.get("note", "")).startswith("not graded")), None)
     extra = [text.partition(": ")[2] for text in (ended, changed) if text]
@@ -410,26 +293,35 @@ def summary_table(cases: Sequence[CaseResult]) -> Table:
     """One row per case: kind, status, check counts, wall time, verdict."""
     rows = []
     for r in cases:
-        passed, failed, info_only = counts(r.data.get("checks") or [])
         v = verdict(r.data)
         rows.append([Cell(r.label, link=f"case-{r.key}"),
-                     Cell(str(r.data.get("kind", ""))),
-                     Cell(run_status(r.data)), num(passed), num(failed),
-                     num(info_only), num((r.data.get("timing") or {}).get("wall_s"), 4),
-                     Cell(v, "pass" if v == "PASS" else "fail" if v != "NO CHECK" else "info")])
+                     Cell(str(r.data.get("kind", ""))), Cell(run_status(r.data)),
+                     *[num(n) for n in counts(r.data.get("checks") or [])],
+                     num((r.data.get("timing") or {}).get("wall_s"), 4),
+                     Cell(v, VERDICT_CSS.get(v, "fail"))])
     return Table("summary", "Summary", ["case", "kind", "status", "checks passed",
-                                        "checks failed", "informational", "wall time (s)",
-                                        "verdict"], rows)
+                                        "checks failed", "not reached", "informational",
+                                        "wall time (s)", "verdict"], rows)
+
+
+def skipped_table(skipped: Sequence[Skipped]) -> Table:
+    """The results directories that could not be read, and why."""
+    rows = [[Cell(str(s.directory), "code"), Cell(s.reason)] for s in skipped]
+    return Table("skipped", "Results directories skipped (not readable)",
+                 ["directory", "reason"], rows)
 
 
 def comparison_section(cases: Sequence[CaseResult], figures_dir: Path) -> Section | None:
     """The kinetic-energy comparison of every validation case with several treatments."""
     from rocking_contact.viz.comparison import comparable_groups, compare_kinetic_energy
 
-    groups = comparable_groups([(r.data, r.history) for r in cases])
+    # only collisions count: a failed run's last instant does not make a staircase step
+    shown = [({**r.data, "collisions": interior(list(r.data.get("collisions") or []))},
+              r.history) for r in cases]
+    groups = comparable_groups(shown)
     if not groups:
         return None
-    label = {id(r.data): r.label for r in cases}  # two runs of one case differ by directory
+    label = {id(d): r.label for (d, _), r in zip(shown, cases)}  # two runs of one case
     blocks: list[Any] = []
     for name, members in groups.items():
         labels = [label[id(d)] for d, _ in members]
@@ -463,13 +355,18 @@ def versions_section() -> Section:
         Table("stack-versions", "Versions", ["component", "version"], rows)])
 
 
-def build(cases: Sequence[CaseResult], figures_dir: Path, *, views: bool = True) -> Document:
-    """The whole report for ``cases``; figures are written under ``figures_dir``."""
+def build(cases: Sequence[CaseResult], figures_dir: Path, *, views: bool = True,
+          skipped: Sequence[Skipped] = ()) -> Document:
+    """The whole report for ``cases``, listing the ``skipped`` directories; figures are
+    written under ``figures_dir``."""
     intro: list[Any] = [
         Paragraph(f"{len(cases)} case(s). Each case below puts our computed quantities next "
                   "to their references (analytic solutions, Code_Aster, LMGC90...), with the "
-                  "relative error and the pass mark; 'info' rows have no pass mark."),
+                  "relative error and the pass mark; 'info' rows have no pass mark; 'not "
+                  "reached': the run ended before what the reference measures."),
         summary_table(cases)]
+    if skipped:
+        intro.append(skipped_table(skipped))
     sections = []
     comparison = comparison_section(cases, figures_dir)
     if comparison is not None:

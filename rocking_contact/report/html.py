@@ -10,6 +10,7 @@ from __future__ import annotations
 import base64
 from html import escape
 
+from rocking_contact.report import document
 from rocking_contact.report.document import Block, Cell, Document, Figure, Paragraph, Section, Table
 
 CSS = """
@@ -40,7 +41,7 @@ nav ul { columns: 3; }
 
 
 def _badge_class(badge: str) -> str:
-    return {"PASS": "pass", "NO CHECK": "info"}.get(badge, "fail")
+    return document.VERDICT_CSS.get(badge, "fail")
 
 
 def _cell(cell: Cell, tag: str = "td") -> str:

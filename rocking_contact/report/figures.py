@@ -1,0 +1,139 @@
+"""The figures of a case in the report: its history plots and its pyvista views.
+
+The plots are the run's own when they still show what the report would draw (copied, not
+redrawn: drawing them takes seconds a run), else drawn again with
+:func:`rocking_contact.post.plots.plot_results`, as the run draws them. What is missing is
+said in one line: no history, no fields, a view that failed to render.
+"""
+
+from __future__ import annotations
+
+import shutil
+from collections.abc import Mapping
+from pathlib import Path
+from typing import Any
+
+from rocking_contact import results
+from rocking_contact.config import CaseError
+from rocking_contact.report.document import Figure, Paragraph
+from rocking_contact.report.inputs import CaseResult
+
+#: figure stem -> caption
+CAPTIONS: dict[str, str] = {
+    "kinetic_energy": "Kinetic energy against time. Markers: the collision references "
+                      "(instant and energy of the kinetic-energy maximum before each impact), "
+                      "one shape per source; dots: our collision instants.",
+    "displacement": "Displacements against time; dashed lines and markers: references.",
+    "velocity": "Velocities against time; dashed lines and markers: references.",
+    "reactions": "Normal (RN) and tangential (RX) contact reactions at the block corners.",
+    "shock_force": "Shock forces against time; grey bands: our impacts; markers: the "
+                   "references' instant and value of the largest force of each impact.",
+    "energy_balance": "Energy terms (top) and the energy-balance residual (bottom).",
+    "impact_histogram": "Histogram of the largest normal force of each impact.",
+    "view": "The result as rocking-contact view draws it (displacements amplified).",
+}
+
+
+def _drawing_code_time() -> float:
+    """Modification time (s since the epoch) of the newest module that draws or selects
+    what a plot shows (:mod:`rocking_contact.viz`, :mod:`rocking_contact.post`)."""
+    import rocking_contact.post
+    import rocking_contact.viz
+
+    files = [p for package in (rocking_contact.viz, rocking_contact.post) if package.__file__
+             for p in Path(package.__file__).parent.glob("*.py")]
+    return max((p.stat().st_mtime for p in files), default=float("inf"))
+
+
+def run_plots(result: CaseResult) -> list[Path] | None:
+    """The run's own plot files, when they show what the report would draw: all those
+    its results.json lists (``plots``) are there, and none is older than its history
+    or than the code that draws plots. None otherwise (a run with ``--no-plots``, plots
+    drawn by an older version, a history written again)."""
+    names = result.data.get("plots")
+    if not names or not isinstance(names, list):
+        return None
+    files = [result.directory / str(n) for n in names]
+    history = result.directory / results.HISTORY_FILE
+    if any(f.name != str(n) or not f.is_file() for f, n in zip(files, names)) or \
+            not history.is_file():
+        return None
+    oldest = min(f.stat().st_mtime for f in files)
+    if oldest < max(history.stat().st_mtime, _drawing_code_time()):
+        return None
+    return files
+
+
+def plot_files(result: CaseResult, out_dir: Path) -> list[Path]:
+    """The case's plots in ``out_dir`` (PNG and SVG): the run's copied, else drawn."""
+    from rocking_contact.post.plots import plot_results
+
+    own = run_plots(result)
+    if own is None:
+        return plot_results(result.data, result.history, out_dir)
+    out_dir.mkdir(parents=True, exist_ok=True)
+    return [Path(shutil.copyfile(f, out_dir / f.name)) for f in own]
+
+
+def view_time(data: Mapping[str, Any]) -> float | None:
+    """Instant worth a picture (s): the first collision, else the first impact's maximum.
+    A window maximum that is no collision (a failed run's last instant) is not one."""
+    from rocking_contact.post.collisions import interior
+
+    for c in interior(list(data.get("collisions") or [])):
+        if c.get("time") is not None:
+            return float(c["time"])
+    for i in data.get("impacts") or []:
+        if i.get("t_max") is not None:
+            return float(i["t_max"])
+    return None
+
+
+def _instants(scene: Any, data: Mapping[str, Any]) -> dict[str, float]:
+    """What to picture (label -> t, s): the start, and the first event or else the end."""
+    event = view_time(data)
+    instants = {"start": float(scene.t_start)}
+    if event is not None and scene.t_start < event <= scene.t_end:
+        instants["event"] = event
+    elif scene.t_end > scene.t_start:
+        instants["end"] = float(scene.t_end)
+    return instants
+
+
+VIEW_WHAT = {"start": "start of the run", "event": "first collision or impact",
+             "end": "end of the run"}
+
+
+def view_figures(result: CaseResult, out_dir: Path) -> list[Figure | Paragraph]:
+    """Pictures of the result (pyvista) at its start and at its first event (else its end),
+    or a line saying why there are none."""
+    from rocking_contact.viz import render
+
+    try:
+        scene = render.open_scene(result.directory)
+    except (render.ViewError, CaseError) as exc:  # no fields file, an unreadable history
+        return [Paragraph(f"No 3D view: {exc}.")]
+    out_dir.mkdir(parents=True, exist_ok=True)
+    out: list[Figure | Paragraph] = []
+    for label, t in _instants(scene, result.data).items():
+        path = out_dir / f"view_{label}.png"
+        try:  # one scene for every picture: opening it reads the whole field series
+            render.screenshot(scene, path, time=t, window_size=(800, 800))
+        except Exception as exc:  # noqa: BLE001  (a machine without OpenGL still gets a report)
+            return out + [Paragraph(f"No 3D view: rendering failed ({exc}).")]
+        out.append(Figure(path, f"{CAPTIONS['view']} At the {VIEW_WHAT[label]}, t = {t:.5g} s."))
+    return out
+
+
+def figures(result: CaseResult, out_dir: Path, *, views: bool) -> list[Figure | Paragraph]:
+    """The case's plots (PNG; their SVG twins are written beside them) and its views, or
+    a line for each that is missing and why."""
+    out: list[Figure | Paragraph] = []
+    if result.history:
+        out += [Figure(p, CAPTIONS.get(p.stem, p.stem))
+                for p in plot_files(result, out_dir) if p.suffix == ".png"]
+    else:
+        out.append(Paragraph(f"No plots: {result.history_problem or 'no history'}."))
+    if views:
+        out += view_figures(result, out_dir)
+    return out

@@ -127,8 +127,10 @@ def run(
 
     Raises:
         SolverFailure: the run stopped early; what it computed is written to ``out`` first.
-        Interrupted: Ctrl-C (a :class:`SolverFailure`): the run stopped after the step
-            under way, its results so far written as for a failure.
+        Interrupted: Ctrl-C or SIGTERM (a :class:`SolverFailure`): the run stopped after
+            the step under way, its results so far written as for a failure but without
+            plots; or, when the signal came while the plots were drawn, the results are
+            written (their status as computed) and the plots not.
 
     """
     if isinstance(case, str | Path):
@@ -161,7 +163,7 @@ def run(
                 finish(case, exc.partial)
                 _print_warnings(exc.partial)
                 if write and mpi_rank() == 0:
-                    results.write(exc.partial, out_dir, plots=plots)
+                    _write(exc.partial, out_dir, plots=plots)
             raise
         stopped = interrupt.requested()
         progress.close()
@@ -169,11 +171,30 @@ def run(
         finish(case, result)
         _print_warnings(result)
         if write and mpi_rank() == 0:
-            results.write(result, out_dir, plots=plots)
+            _write(result, out_dir, plots=plots)
     if stopped:  # a kind without step checks (the rigid block) finished anyway: stop here
         raise Interrupted(f"interrupted at the end of the run (t = {case.time.end:g} s)",
                           result)
     return result
+
+
+def _write(result: RunResult, out_dir: Path, *, plots: bool) -> None:
+    """Write the results, then draw the plots unless a stop was asked for: the results are
+    on disk within the step under way, and a Ctrl-C or SIGTERM while the plots are drawn
+    (seconds) drops them at once (:class:`Interrupted`)."""
+    results.write(result, out_dir, plots=False)
+    if not plots or not result.history:
+        return
+    if interrupt.requested():
+        print(f"{result.case}: plots not drawn after the interrupt (rocking-contact report "
+              f"{out_dir} draws them)", file=sys.stderr)
+        return
+    try:
+        with interrupt.abandoning():
+            results.write_plots(result, out_dir)
+    except KeyboardInterrupt:
+        raise Interrupted("interrupted while the plots were drawn: none was kept",
+                          result) from None
 
 
 def _barrier() -> None:

@@ -13,6 +13,9 @@ its time limit), is taken the same way: the run has the scheduler's grace period
 its results instead of losing them. :func:`exit_code` gives the shell's code of the signal
 that stopped the run (130 for SIGINT, 143 for SIGTERM).
 
+Within :func:`abandoning` (drawing the plots once the results are on disk: work that is
+safe to drop) the first signal raises ``KeyboardInterrupt`` at once.
+
 Under MPI every rank must stop after the same step: :func:`requested` with a communicator
 reduces the request over it (a collective call, so every rank asks at the same point).
 """
@@ -26,7 +29,7 @@ from collections.abc import Iterator
 from contextlib import contextmanager
 from typing import Any
 
-_state: dict[str, Any] = {"requested": False, "signal": signal.SIGINT}
+_state: dict[str, Any] = {"requested": False, "signal": signal.SIGINT, "abandon": False}
 
 #: the signals that ask for a stop, and how the message names them
 SIGNALS = {signal.SIGINT: "Ctrl-C", signal.SIGTERM: "SIGTERM"}
@@ -77,6 +80,8 @@ def _handler(signum: int, frame: Any) -> None:
         raise KeyboardInterrupt
     request()
     _state["signal"] = signum
+    if _state["abandon"]:
+        raise KeyboardInterrupt
     # Said at once: finishing the step and writing the results can take seconds.
     if _rank() == 0:
         name = SIGNALS.get(signal.Signals(signum), f"signal {signum}")
@@ -105,3 +110,16 @@ def deferred() -> Iterator[None]:
         for signum, handler in previous.items():
             signal.signal(signum, handler)
         _state["requested"] = False
+
+
+@contextmanager
+def abandoning() -> Iterator[None]:
+    """Within the block (inside :func:`deferred`), the first Ctrl-C or SIGTERM raises
+    ``KeyboardInterrupt`` at once and :func:`requested` is then true: for work that may be
+    dropped half done, like the plots drawn after the results are written (seconds that a
+    scheduler's grace period may not leave)."""
+    _state["abandon"] = True
+    try:
+        yield
+    finally:
+        _state["abandon"] = False

@@ -9,13 +9,19 @@ Every kind of case produces a :class:`RunResult`; :func:`write` puts it in a dir
   about the run that no reference check covers, e.g. energy created by the numerics);
 - ``history.csv``: a ``time`` column then one column per recorded quantity, named
   ``<COMPONENT>_<NODE>`` in Code_Aster style (``DX_NO2``, ``VX_NO2``, ``FN_NO1``);
-- plots of the main time histories (PNG).
+- plots of the main time histories (PNG, SVG).
+
+``results.json`` and ``history.csv`` are written first, each through a temporary file and
+:func:`os.replace`, so that a run stopped while its plots are drawn (a second Ctrl-C, a
+scheduler's kill after its grace period) keeps its results whole; the plots follow.
 """
 
 from __future__ import annotations
 
 import json
 import math
+import os
+import shutil
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
@@ -24,6 +30,10 @@ import numpy as np
 
 RESULTS_FILE = "results.json"
 HISTORY_FILE = "history.csv"
+#: what a file is written to before it replaces the file of its name (an atomic rename)
+PARTIAL_SUFFIX = ".partial"
+#: the folder the plots are drawn in before they are moved beside results.json
+PLOTS_STAGING = "plots" + PARTIAL_SUFFIX
 
 
 @dataclass
@@ -143,32 +153,71 @@ def read_history_csv(path: Path) -> dict[str, np.ndarray]:
 
 
 def write(result: RunResult, out_dir: Path, *, plots: bool = True) -> Path:
-    """Write ``results.json``, ``history.csv`` and the plots into ``out_dir``; the plots'
-    file names go into ``results.json`` (``plots``), so that the next run into the same
-    directory removes them (:func:`clear`)."""
+    """Write ``history.csv`` and ``results.json`` into ``out_dir``, then the plots
+    (:func:`write_plots`, which lists them in ``results.json``)."""
     out_dir.mkdir(parents=True, exist_ok=True)
     if result.history:
-        write_history_csv(result.history, out_dir / HISTORY_FILE)
-    drawn: list[Path] = []
-    if plots and result.history:
-        from rocking_contact.post import plots as plotting
-
-        drawn = plotting.plot_run(result, out_dir)
-    with open(out_dir / RESULTS_FILE, "w") as fh:
-        json.dump({**result.to_json(), "plots": sorted(p.name for p in drawn)}, fh, indent=2)
-        fh.write("\n")
+        partial = _partial(out_dir / HISTORY_FILE)
+        write_history_csv(result.history, partial)
+        os.replace(partial, out_dir / HISTORY_FILE)
+    _write_json(result, out_dir, plots=[])
+    if plots:
+        write_plots(result, out_dir)
     return out_dir
 
 
-#: what a run writes besides its plots: results, history, and the field series (VTK, XDMF)
-RUN_FILES = (RESULTS_FILE, HISTORY_FILE, "fields*")
+def write_plots(result: RunResult, out_dir: Path) -> list[str]:
+    """Draw the plots of a result whose ``results.json`` is written and list them in it
+    (``plots``), so that the next run into the same directory removes them (:func:`clear`).
+
+    They are drawn in :data:`PLOTS_STAGING` and moved beside ``results.json`` when all are
+    drawn: a drawing cut short (``KeyboardInterrupt``) leaves no plot that ``results.json``
+    does not list, and a killed one only that folder, which the next run removes.
+    Returns the plots' file names.
+    """
+    if not result.history:
+        return []
+    from rocking_contact.post import plots as plotting
+
+    staging = out_dir / PLOTS_STAGING
+    shutil.rmtree(staging, ignore_errors=True)
+    try:
+        drawn = plotting.plot_run(result, staging)
+        for path in drawn:
+            os.replace(path, out_dir / path.name)
+    finally:
+        shutil.rmtree(staging, ignore_errors=True)
+    names = sorted(p.name for p in drawn)
+    _write_json(result, out_dir, plots=names)
+    return names
+
+
+def _partial(path: Path) -> Path:
+    """Where ``path`` is written before it replaces the file of its name."""
+    return path.with_name(path.name + PARTIAL_SUFFIX)
+
+
+def _write_json(result: RunResult, out_dir: Path, *, plots: list[str]) -> None:
+    """``results.json``, atomically: a reader or a kill never meets half a file."""
+    partial = _partial(out_dir / RESULTS_FILE)
+    with open(partial, "w", encoding="utf-8") as fh:
+        json.dump({**result.to_json(), "plots": plots}, fh, indent=2)
+        fh.write("\n")
+    os.replace(partial, out_dir / RESULTS_FILE)
+
+
+#: what a run writes besides its plots: results, history, the field series (VTK, XDMF), and
+#: the files a killed run may leave half written
+RUN_FILES = (RESULTS_FILE, HISTORY_FILE, "fields*", RESULTS_FILE + PARTIAL_SUFFIX,
+             HISTORY_FILE + PARTIAL_SUFFIX)
 
 
 def clear(out_dir: Path) -> list[Path]:
     """Remove an earlier run's files from ``out_dir`` (the results directory holds one
     run: frames or plots left from a longer run would be read as this one's). Only the
-    files a run writes go: :data:`RUN_FILES` and the plots its ``results.json`` lists.
-    Returns the files removed."""
+    files a run writes go: :data:`RUN_FILES`, the plots its ``results.json`` lists and the
+    folder of plots a killed run was drawing (:data:`PLOTS_STAGING`). Returns what was
+    removed."""
     names: list[str] = []
     try:
         with open(out_dir / RESULTS_FILE, encoding="utf-8") as fh:
@@ -180,6 +229,9 @@ def clear(out_dir: Path) -> list[Path]:
             if p.is_file()]
     for path in gone:
         path.unlink()
+    if (out_dir / PLOTS_STAGING).is_dir():
+        shutil.rmtree(out_dir / PLOTS_STAGING)
+        gone.append(out_dir / PLOTS_STAGING)
     return gone
 
 

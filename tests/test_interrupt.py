@@ -11,7 +11,7 @@ from pathlib import Path
 import pytest
 
 import rocking_contact as rc
-from rocking_contact import interrupt
+from rocking_contact import interrupt, results
 from rocking_contact.cli import EXIT_INTERRUPTED, main
 from rocking_contact.config import shipped_cases
 from rocking_contact.progress import Progress
@@ -88,10 +88,11 @@ def test_ctrl_c_during_validate_names_the_case_and_those_not_run(monkeypatch, tm
                                                (signal.SIGTERM, 143, "SIGTERM")])
 def test_ctrl_c_on_a_block_run_keeps_its_results(tmp_path, signum, code, name):
     """A real SIGINT in the middle of a FEM run (PETSc callbacks under way); SIGTERM, what
-    ``docker stop`` and batch schedulers send, likewise."""
+    ``docker stop`` and batch schedulers send, likewise. The results are written, the plots
+    (seconds that a scheduler's grace period may not leave) are not."""
     out = tmp_path / "d"
     proc = subprocess.Popen([str(CLI), "run", "sdnv105d", "--set", "time.end=1.0", "--out",
-                             str(out), "-q", "--no-plots"],
+                             str(out), "-q"],
                             stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True)
     history = out / "history.csv"
     deadline = time.monotonic() + 240
@@ -111,3 +112,60 @@ def test_ctrl_c_on_a_block_run_keeps_its_results(tmp_path, signum, code, name):
     assert data["extra"]["fields"] == "fields.pvd" and (out / "fields.pvd").is_file()
     t = read_history_csv(history)["time"]
     assert 0.01 < t[-1] < 1.0 and data["collisions"] is not None
+    assert f"sdnv105d: plots not drawn after the interrupt (rocking-contact report {out} " \
+        "draws them)" in err
+    assert data["plots"] == [] and not list(out.glob("*.png")) and not list(out.glob("*.partial"))
+
+
+def _run_stopped_while_plotting(monkeypatch, out, signum):
+    """``run sdnd101a`` into ``out`` with plots whose drawing receives ``signum`` after a
+    first file; returns the exit code and what the plotting saw of ``out`` then."""
+    seen = {}
+
+    def draw(result, staging):
+        seen["results"] = results.load(out)[0]  # already written, whole
+        staging.mkdir(parents=True, exist_ok=True)
+        first = staging / "first.png"
+        first.write_bytes(b"half")
+        os.kill(os.getpid(), signum)
+        time.sleep(0.5)  # the signal is handled at the next bytecode: no later plot
+        seen["went_on"] = True
+        return [first]
+
+    monkeypatch.setattr("rocking_contact.post.plots.plot_run", draw)
+    return main(["run", "sdnd101a", "--set", "time.end=0.2", "--out", str(out), "-q"]), seen
+
+
+@pytest.mark.parametrize("signum,code", [(signal.SIGINT, EXIT_INTERRUPTED),
+                                         (signal.SIGTERM, 143)])
+def test_a_signal_while_the_plots_are_drawn_drops_them_at_once(monkeypatch, tmp_path, capsys,
+                                                               signum, code):
+    """results.json is on disk before the first plot; a signal then stops the drawing at
+    once and leaves no plot that results.json does not list."""
+    out = tmp_path / "r"
+    assert _run_stopped_while_plotting(monkeypatch, out, signum) == (code, {
+        "results": results.load(out)[0]})  # the very results.json, and no "went_on"
+    err = capsys.readouterr().err
+    assert "interrupted while the plots were drawn: none was kept (results so far were " \
+        "written)" in err and "Traceback" not in err
+    data = json.loads((out / "results.json").read_text())
+    assert data["status"] == "completed" and data["plots"] == [] and data["checks"]
+    assert sorted(p.name for p in out.iterdir()) == ["history.csv", "results.json"]
+
+
+def test_the_plots_are_listed_once_drawn_and_a_killed_drawing_is_cleared(tmp_path):
+    """The second results.json lists the plots; what a killed run leaves half written (a
+    temporary file, the plots' folder) goes with the next run into the directory."""
+    out = tmp_path / "r"
+    result = rc.run("sdnd101a", out=out, quiet=True, plots=False)
+    assert json.loads((out / "results.json").read_text())["plots"] == []
+    names = results.write_plots(result, out)
+    assert names and json.loads((out / "results.json").read_text())["plots"] == names
+    assert sorted(p.name for p in out.glob("*.png")) == [n for n in names if n.endswith(".png")]
+    (out / "plots.partial").mkdir()
+    (out / "plots.partial" / "a.png").write_bytes(b"half")
+    (out / "results.json.partial").write_text("{")
+    (out / "mine.partial").write_text("kept")
+    gone = results.clear(out)
+    assert {p.name for p in gone} >= {"plots.partial", "results.json.partial", *names}
+    assert sorted(p.name for p in out.iterdir()) == ["mine.partial"]

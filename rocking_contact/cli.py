@@ -228,6 +228,18 @@ def _cmd_validate(args: argparse.Namespace) -> int:
     return EXIT_FAILED if failed else EXIT_OK
 
 
+def _check_out(args: argparse.Namespace) -> None:
+    """``--out`` of run, validate and mesh checked before the case is loaded (seconds of
+    imports, then meshing): a path under a file, unwritable or of the wrong kind is one line
+    at once. Nothing is created yet, so that a case refused afterwards leaves nothing."""
+    from rocking_contact.out_paths import check_dir, check_file
+
+    if args.command in ("run", "validate") and args.out is not None:
+        check_dir("--out", args.out, create=False)
+    elif args.command == "mesh":
+        check_file("--out", args.out, "a .msh", (".msh",), create=False)
+
+
 def main(argv: Sequence[str] | None = None) -> int:
     """Entry point of ``rocking-contact``; returns the process exit code."""
     parser = _parser()
@@ -241,6 +253,7 @@ def main(argv: Sequence[str] | None = None) -> int:
     from rocking_contact.results import Interrupted, SolverFailure
 
     try:
+        _check_out(args)
         if args.command == "list":
             return _cmd_list()
         if args.command == "keys":

@@ -14,14 +14,18 @@ from rocking_contact.config import CaseError
 
 
 def check_dir(option: str, path: Path, allowed: str = "a writable directory, created if "
-              "missing") -> None:
-    """``path`` is a writable directory, made if missing (with its parents)."""
-    for parent in (path, *path.parents):
-        if parent.exists():
-            if not parent.is_dir():
-                raise CaseError(option, "", f"{parent} is a file, not a directory "
-                                f"(allowed: {allowed})")
-            break
+              "missing", *, create: bool = True) -> None:
+    """``path`` is a writable directory, made if missing (with its parents). Without
+    ``create`` nothing is made: the check a command makes before its work (loading, meshing),
+    so that a bad path is said at once and a bad case leaves no empty directory behind."""
+    existing = next(p for p in (path, *path.parents, Path.cwd()) if p.exists())
+    if not existing.is_dir():
+        raise CaseError(option, "", f"{existing} is a file, not a directory "
+                        f"(allowed: {allowed})")
+    if not create:
+        if not os.access(existing, os.W_OK | os.X_OK):
+            raise CaseError(option, "", f"{existing} is not writable (allowed: {allowed})")
+        return
     try:
         path.mkdir(parents=True, exist_ok=True)
     except OSError as exc:
@@ -32,10 +36,11 @@ def check_dir(option: str, path: Path, allowed: str = "a writable directory, cre
 
 
 def check_file(option: str, path: Path, what: str,
-               suffixes: tuple[str, ...] | None = None) -> Path:
+               suffixes: tuple[str, ...] | None = None, *, create: bool = True) -> Path:
     """``path`` is a file ``option`` may write: not a directory, its suffix one of
     ``suffixes`` (the first is added to a name without one, so that the messages name the
-    file written), in a writable directory (made if missing). Returns the path."""
+    file written), in a writable directory (made if missing, with ``create``: see
+    :func:`check_dir`). Returns the path."""
     allowed = f"{what} file path, in a directory that exists or can be created"
     if path.is_dir():
         raise CaseError(option, "", f"{path} is a directory (allowed: {allowed})")
@@ -44,5 +49,5 @@ def check_file(option: str, path: Path, what: str,
         if path.suffix not in suffixes:
             raise CaseError(option, "", f"{path}: not a {'/'.join(suffixes)} file "
                             f"(allowed: {allowed})")
-    check_dir(option, path.parent, allowed)
+    check_dir(option, path.parent, allowed, create=create)
     return path

@@ -241,3 +241,35 @@ def test_a_quantity_that_takes_a_taken_name_says_so():
         "to it compare with the last one",
         "[[quantity]] 'mine' replaces another [[quantity]] of that name: the references to it "
         "compare with the last one"]
+
+
+@pytest.mark.parametrize("command,out", [
+    (["run", "sdnv105a"], "afile/x.txt"),
+    (["validate", "sdnv105a"], "afile/x"),
+    (["mesh", "sdnv105a"], "afile/a.msh"),
+    (["mesh", "sdnv105a"], "a.vtk"),
+])
+def test_a_bad_out_is_refused_before_the_case_is_loaded(monkeypatch, tmp_path, capsys,
+                                                         command, out):
+    """Loading a case imports DOLFINx and SciPy, mesh then meshes: seconds before a path
+    under a file or of the wrong kind would be said."""
+    import rocking_contact as rc
+    from rocking_contact.geometry import cli as mesh_cli
+
+    def too_late(*args, **kwargs):
+        raise AssertionError("the case was loaded before --out was checked")
+
+    monkeypatch.setattr(rc, "load_case", too_late)
+    monkeypatch.setattr(mesh_cli, "load_input", too_late)
+    (tmp_path / "afile").write_text("")
+    code = main([*command, "--out", str(tmp_path / out)])
+    err = capsys.readouterr().err
+    assert code == 2 and err.startswith("error: --out: ") and err.count("\n") == 1, err
+    assert ("afile is a file, not a directory" if "afile" in out else "not a .msh file") in err
+
+
+def test_the_early_out_check_creates_nothing_for_a_case_refused_next(tmp_path, capsys):
+    out = tmp_path / "new" / "dir"
+    assert main(["run", "nosuch_case", "--out", str(out)]) == 2
+    assert main(["mesh", "nosuch_case", "--out", str(out / "a.msh")]) == 2
+    assert "nosuch_case" in capsys.readouterr().err and not (tmp_path / "new").exists()

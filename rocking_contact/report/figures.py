@@ -3,7 +3,9 @@
 The plots are the run's own when they still show what the report would draw (copied, not
 redrawn: drawing them takes seconds a run), else drawn again with
 :func:`rocking_contact.post.plots.plot_results`, as the run draws them. What is missing is
-said in one line: no history, no fields, a view that failed to render.
+said in one line: no history, no fields or a damaged field series (its
+:class:`rocking_contact.viz.fields.FieldsError`, when the scene opens or a picture reads a
+dataset), a view that failed to render.
 """
 
 from __future__ import annotations
@@ -119,6 +121,8 @@ def view_figures(result: CaseResult, out_dir: Path) -> list[Figure | Paragraph]:
         path = out_dir / f"view_{label}.png"
         try:  # one scene for every picture: opening it reads the whole field series
             render.screenshot(scene, path, time=t, window_size=(800, 800))
+        except render.ViewError as exc:  # a FieldsError: a dataset read on demand is damaged
+            return out + [Paragraph(f"No 3D view: {exc}.")]
         except Exception as exc:  # noqa: BLE001  (a machine without OpenGL still gets a report)
             return out + [Paragraph(f"No 3D view: rendering failed ({exc}).")]
         out.append(Figure(path, f"{CAPTIONS['view']} At the {VIEW_WHAT[label]}, t = {t:.5g} s."))

@@ -2,8 +2,12 @@
 
 A history column is named ``<COMPONENT>_<WHERE>`` in Code_Aster style: ``DY_O`` is the
 vertical displacement of node O, ``FN_NO1`` the normal force of shock NO1, ``EKIN_BLOCK``
-the kinetic energy of the block. A few whole names (``ENERGY_RESIDUAL``) are channels of
-their own. Unknown components are still drawn, labelled with their raw name.
+the kinetic energy of the block. A few whole names (``ENERGY_RESIDUAL``,
+``CONTACT_ITERATIONS``) are channels of their own. Unknown components are still drawn,
+labelled with their raw name.
+
+``PN`` depends on the run's kind: a discrete shock's penetration (m), a block's normal
+contact impulse over the step (N.s, the theta-scheme of SDNV105 D).
 """
 
 from __future__ import annotations
@@ -25,7 +29,8 @@ COMPONENTS: dict[str, tuple[str, str]] = {
     "FN": ("normal force", "N"),
     "FT": ("tangential force", "N"),
     "VN": ("normal velocity", "m/s"),
-    "PN": ("penetration", "m"),
+    "PN": ("normal impulse", "N.s"),
+    "PX": ("tangential impulse", "N.s"),
     "RN": ("normal reaction", "N"),
     "RX": ("tangential reaction", "N"),
     "RY": ("reaction y", "N"),
@@ -42,44 +47,59 @@ COMPONENTS: dict[str, tuple[str, str]] = {
     "DT": ("time step", "s"),
     "NEWTON": ("Newton iterations per step", ""),
     "OMEGA": ("angular velocity", "rad/s"),
+    "CONTACTS": ("closed contacts", ""),
+    "SLIDING": ("sliding contacts", ""),
+}
+
+#: kind -> the components that mean something else in that kind's runs
+KIND_COMPONENTS: dict[str, dict[str, tuple[str, str]]] = {
+    "discrete": {"PN": ("penetration", "m")},
 }
 
 #: whole column names that are not ``<COMPONENT>_<WHERE>``
 WHOLE_NAMES: dict[str, tuple[str, str]] = {
     "ENERGY_RESIDUAL": ("energy balance residual", "J"),
     "EPOT_GRAV": ("gravity potential energy", "J"),
+    "CONTACT_ITERATIONS": ("contact iterations per step", ""),
 }
 
 
 @dataclass(frozen=True)
 class Channel:
-    """One history column, split into its component and its location."""
+    """One history column of a run of ``kind``, split into its component and location."""
 
     name: str
     component: str
     where: str
+    kind: str = ""
 
     @classmethod
-    def parse(cls, name: str) -> Channel:
-        """Split ``DY_O`` into component ``DY`` and location ``O``."""
+    def parse(cls, name: str, kind: str | None = None) -> Channel:
+        """Split ``DY_O`` into component ``DY`` and location ``O``; ``kind`` is the run's
+        (``results.json`` ``kind``), which fixes what ``PN`` means."""
         if name in WHOLE_NAMES:
-            return cls(name, name, "")
+            return cls(name, name, "", kind or "")
         component, _, where = name.partition("_")
-        return cls(name, component, where)
+        return cls(name, component, where, kind or "")
+
+    def _meaning(self) -> tuple[str, str] | None:
+        """(description, SI unit), None when the column is unknown."""
+        if self.name in WHOLE_NAMES:
+            return WHOLE_NAMES[self.name]
+        own = KIND_COMPONENTS.get(self.kind, {})
+        return own.get(self.component) or COMPONENTS.get(self.component)
 
     @property
     def description(self) -> str:
         """What the column holds, in words (the raw name when unknown)."""
-        table = WHOLE_NAMES if self.name in WHOLE_NAMES else COMPONENTS
-        key = self.name if self.name in WHOLE_NAMES else self.component
-        return table[key][0] if key in table else self.name
+        meaning = self._meaning()
+        return meaning[0] if meaning else self.name
 
     @property
     def unit(self) -> str:
         """SI unit of the column, empty when unknown."""
-        if self.name in WHOLE_NAMES:
-            return WHOLE_NAMES[self.name][1]
-        return COMPONENTS.get(self.component, ("", ""))[1]
+        meaning = self._meaning()
+        return meaning[1] if meaning else ""
 
     @property
     def label(self) -> str:

@@ -7,12 +7,13 @@ new case is drawn without a code change:
   references and our own collision instants;
 - ``displacement`` / ``velocity``: ``D*`` / ``V*`` (block corners, discrete nodes);
 - ``reactions``: ``RN``/``RX`` at the block corners;
+- ``impulses``: ``PN``/``PX``, the contact impulses of a block's step (N.s, SDNV105 D);
 - ``shock_force``: ``FN``/``FT`` of the discrete shocks, impacts shaded;
 - ``energy_balance``: the energy terms and ``ENERGY_RESIDUAL``;
 - ``impact_histogram``: the impact-force classes of ``extra["impact_statistics"]``;
 - ``history_<COMPONENT>``: any other column, so that nothing a run records is hidden
-  (accelerations and the shocks' penetration and normal velocity excepted: they are in
-  ``history.csv`` and would only crowd the plots).
+  (accelerations and the shocks' penetration ``PN`` and normal velocity excepted: they
+  are in ``history.csv`` and would only crowd the plots).
 
 References are drawn as :mod:`rocking_contact.viz.markers` places them.
 """
@@ -47,12 +48,16 @@ FIGURES: tuple[HistoryFigure, ...] = (
     HistoryFigure("velocity", "Velocities", "velocity (m/s)", ("VX", "VY", "VZ")),
     HistoryFigure("reactions", "Contact reactions (normal RN, tangential RX)", "force (N)",
                   ("RN", "RX", "RY")),
+    HistoryFigure("impulses", "Contact impulses of the step (normal PN, tangential PX)",
+                  "impulse (N.s)", ("PN", "PX")),
     HistoryFigure("shock_force", "Shock forces (normal FN, tangential FT)", "force (N)",
                   ("FN", "FT")),
 )
 
 #: components left to history.csv (see the module docstring)
-NOT_PLOTTED = frozenset({"AX", "AY", "AZ", "VN", "PN"})
+NOT_PLOTTED = frozenset({"AX", "AY", "AZ", "VN"})
+#: kind -> more components left to history.csv: a discrete shock's PN is its penetration
+NOT_PLOTTED_BY_KIND: dict[str, frozenset[str]] = {"discrete": frozenset({"PN"})}
 RESIDUAL = "ENERGY_RESIDUAL"
 
 #: longest legend label of a reference source
@@ -69,18 +74,30 @@ def _drawn(history: Mapping[str, np.ndarray], names: list[str]) -> list[str]:
     return moving or names[:1]
 
 
+def _on_time_axis(marker: Marker, lo: float, hi: float) -> bool:
+    """Whether ``marker`` shows within the time axis [lo, hi] (s): a reference past a
+    shortened run's end would otherwise be in the legend and nowhere else."""
+    slack = 1e-9 * abs(hi - lo)  # a reference on the last instant stays, round-off aside
+    if marker.shape == "hline":
+        start, end = marker.window if marker.window else (lo, hi)
+        return start <= hi + slack and end >= lo - slack
+    return marker.time is not None and lo - slack <= marker.time <= hi + slack
+
+
 def draw_markers(ax: Any, markers: Sequence[Marker], styles: style.MarkerStyles) -> None:
-    """Draw references on ``ax`` (points, horizontal segments, vertical lines)."""
-    for m in markers:
+    """Draw the references that fall on ``ax``'s time axis (points, horizontal segments,
+    vertical lines); set the axis limits first."""
+    lo, hi = ax.get_xlim()
+    for m in [m for m in markers if _on_time_axis(m, lo, hi)]:
         kw = styles(m.family, m.label)
         dashes = kw.pop("linestyle_ref")
         label = _short(m.label)
         if m.shape == "point":
             ax.plot([m.time], [m.value], label=label, **kw)
         elif m.shape == "hline":
-            lo, hi = m.window if m.window else ax.get_xlim()
-            ax.hlines(m.value, lo, hi, colors=kw["color"], linestyles=[dashes], linewidth=1.1,
-                      label=label)
+            start, end = m.window if m.window else (lo, hi)
+            ax.hlines(m.value, start, end, colors=kw["color"], linestyles=[dashes],
+                      linewidth=1.1, label=label)
         else:
             ax.axvline(m.time, color=kw["color"], linestyle=dashes, linewidth=1.1, label=label)
 
@@ -97,7 +114,7 @@ def _history_figure(spec: HistoryFigure, data: Mapping[str, Any],
     t = np.asarray(history["time"])
     fig, (ax,) = style.new_figure()
     for name in columns:
-        ax.plot(t, history[name], label=Channel.parse(name).label)
+        ax.plot(t, history[name], label=Channel.parse(name, data.get("kind")).label)
     _time_axis(ax, t)
     if spec.stem == "kinetic_energy":
         _our_collisions(ax, data.get("collisions") or [])
@@ -225,7 +242,8 @@ def plot_results(data: Mapping[str, Any], history: Mapping[str, np.ndarray],
     """
     if "time" not in history or len(history["time"]) == 0:
         return []
-    names = [n for n in history if n != "time"]
+    hidden = NOT_PLOTTED | NOT_PLOTTED_BY_KIND.get(str(data.get("kind")), frozenset())
+    names = [n for n in history if n != "time" and Channel.parse(n).component not in hidden]
     markers = reference_markers(data, names)
     written: list[Path] = []
     covered: set[str] = {RESIDUAL}
@@ -251,10 +269,10 @@ def _other_columns(data: Mapping[str, Any], history: Mapping[str, np.ndarray],
                    out_dir: Path) -> list[Path]:
     """One plot per component that no figure above shows."""
     written: list[Path] = []
-    left = [n for n in names if n not in covered
-            and Channel.parse(n).component not in NOT_PLOTTED]
+    left = [n for n in names if n not in covered]
     for component in dict.fromkeys(Channel.parse(n).component for n in left):
-        channel = Channel.parse(next(n for n in left if Channel.parse(n).component == component))
+        channel = Channel.parse(next(n for n in left if Channel.parse(n).component == component),
+                                data.get("kind"))
         unit = f" ({channel.unit})" if channel.unit else ""
         spec = HistoryFigure(f"history_{component}", channel.description.capitalize(),
                              f"{channel.description}{unit}", (component,))

@@ -81,10 +81,16 @@ def new_figure(nrows: int = 1, *, height: float | None = None, sharex: bool = Tr
 
 
 def save_figure(fig: Any, out_dir: Path, stem: str) -> list[Path]:
-    """Write ``<stem>.png`` and ``<stem>.svg`` into ``out_dir``; returns both paths."""
+    """Write ``<stem>.png`` and ``<stem>.svg`` into ``out_dir``; returns both paths.
+
+    The figure's layout is frozen after the PNG (its engine removed): the SVG reuses the
+    axes positions the PNG's constrained layout found (in figure fractions, so at any
+    resolution) rather than running it again, a third of the SVG's drawing time.
+    """
     out_dir.mkdir(parents=True, exist_ok=True)
     png, svg = out_dir / f"{stem}.png", out_dir / f"{stem}.svg"
     fig.savefig(png, dpi=DPI, metadata={"Software": None})
+    fig.set_layout_engine("none")
     fig.savefig(svg, metadata={"Date": None, "Creator": None})
     return [png, svg]
 

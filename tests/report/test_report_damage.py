@@ -188,6 +188,20 @@ def test_missing_or_damaged_pieces_get_a_line(results_dir, tmp_path):
     assert all("view" in img.get("alt") for img in figures)
 
 
+def test_a_damaged_dataset_of_the_fields_is_a_line_naming_it(results_dir, tmp_path):
+    """A truncated .vtu of fields.pvd, read when a view is drawn: the FieldsError's reason,
+    not a rendering failure."""
+    run = tmp_path / "results" / "damaged"
+    shutil.copytree(results_dir / "sdnv105_sample", run)
+    vtu = sorted(run.glob("fields_*.vtu"))[3]
+    vtu.write_bytes(vtu.read_bytes()[: vtu.stat().st_size // 2])
+    page = write_report([], run.parent, tmp_path / "report")
+    text = section_text(parse_html(page.read_text(encoding="utf-8")), "sdnv105_sample")
+    assert re.search(rf"No 3D view: \S*{vtu.name}: truncated or not a VTK file \(the dataset "
+                     r"of fields\.pvd at t = [\d.]+ s\)\.", text), text
+    assert "rendering failed" not in text and "No plots" not in text
+
+
 # 4. Checks counted as the run counts them
 
 
@@ -231,8 +245,6 @@ def test_a_stopped_runs_status_does_not_say_where_it_ends_twice():
 #    (the change is in rocking_contact/viz: channels.py and history_plots.py)
 
 
-@pytest.mark.xfail(reason="needs viz/channels.py + viz/history_plots.py: PN_/PX_ of a block "
-                          "run are impulses (N.s), CONTACT_ITERATIONS a column of its own")
 def test_impulses_and_contact_iterations_get_their_own_figures(tmp_path):
     t = np.linspace(0.0, 0.1, 11)
     history = {"time": t, "PN_O": t, "PX_O": -t, "PN_BASE": 2 * t,

@@ -111,3 +111,37 @@ def test_brief_peaks_do_not_hide_the_usual_level():
         before = ax2.get_ylim()
         _clip_spikes(ax2, [np.sin(t)])
         assert ax2.get_ylim() == before and not ax2.texts
+
+
+def test_pn_is_a_penetration_for_discrete_runs_and_an_impulse_for_blocks():
+    from rocking_contact.viz.channels import Channel
+
+    shock, block = Channel.parse("PN_NO1", "discrete"), Channel.parse("PN_O", "block")
+    assert (shock.description, shock.unit) == ("penetration", "m")
+    assert (block.description, block.unit) == ("normal impulse", "N.s")
+    assert Channel.parse("PX_O", "block").label == "tangential impulse at O (PX_O)"
+    assert Channel.parse("CONTACT_ITERATIONS").component == "CONTACT_ITERATIONS"
+
+
+def test_a_discrete_runs_penetration_stays_in_the_history(tmp_path):
+    t = np.linspace(0, 1, 11)
+    history = {"time": t, "DX_NO1": t, "PN_NO1": t}
+    stems = {p.stem for p in plot_results({"case": "x", "kind": "discrete"}, history, tmp_path)}
+    assert stems == {"displacement"}
+
+
+def test_references_off_the_time_axis_are_not_drawn_nor_listed():
+    """A reached reference just past a shortened run's end: not in the legend alone."""
+    from rocking_contact.viz import style
+
+    markers = [Marker("EKIN", "point", "LMGC90", "LMGC90", time=0.05, value=7.0),
+               Marker("EKIN", "point", "rigid", "rigid", time=0.0603, value=7.1),
+               Marker("EKIN", "vline", "recalage", "recalage", time=0.07),
+               Marker("EKIN", "hline", "Code_Aster", "Code_Aster", value=1.0,
+                      window=(0.061, 0.08)),
+               Marker("EKIN", "hline", "analytic", "analytic", value=2.0, window=(0.05, 0.08))]
+    with style.figure_style():
+        fig, (ax,) = style.new_figure()
+        ax.set_xlim(0.0, 0.06)
+        draw_markers(ax, markers, MarkerStyles())
+        assert ax.get_legend_handles_labels()[1] == ["LMGC90", "analytic"]

@@ -2,7 +2,8 @@
 
 Reads the results directories (``results/<case>/`` by default, as ``validate`` writes
 them) and writes ``index.html`` (self-contained), ``report.md`` and ``figures/``. It runs
-no simulation: a case without results is an error (exit code 2). A results directory that
+no simulation: a name that is neither a results directory nor a case with results is an
+error (exit code 2). A results directory that
 cannot be read (a damaged results.json, a run killed before it wrote one) is skipped: the
 report lists it with its reason, stderr has one ``warning:`` line for it, and the exit code
 stays 0 unless no directory at all could be read (2).

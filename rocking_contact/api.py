@@ -144,6 +144,7 @@ def run(
         check_dir("--out", out_dir)
         if mpi_rank() == 0:
             results.clear(out_dir)
+            results.write(_started(case, module), out_dir, plots=False)
         _barrier()  # no rank writes its fields before the old ones are gone
     t0 = time.perf_counter()
     # A Ctrl-C while the results are written would leave them half written: the request
@@ -155,6 +156,10 @@ def run(
             kwargs = ({"out_dir": out_dir if write else None}
                       if "out_dir" in inspect.signature(module.run).parameters else {})
             result: RunResult = module.run(case, progress=progress, **kwargs)
+        except CaseError:  # bad input found as the run set up: there is no run to show
+            if write and mpi_rank() == 0:
+                (out_dir / results.RESULTS_FILE).unlink(missing_ok=True)
+            raise
         except SolverFailure as exc:
             progress.close()
             if exc.partial is not None:
@@ -176,6 +181,15 @@ def run(
         raise Interrupted(f"interrupted at the end of the run (t = {case.time.end:g} s)",
                           result)
     return result
+
+
+def _started(case: Any, module: Any) -> RunResult:
+    """What ``results.json`` says while the run goes: a run killed (SIGKILL, out of memory)
+    keeps it, so that ``view`` and ``report`` read the history and fields it streamed. A
+    kind that streams files names them in ``STREAMED_EXTRA`` (``{"fields": "fields.pvd"}``)."""
+    return RunResult(case=case.case.name, kind=case.case.kind, parameters=as_dict(case),
+                     history={}, status=results.STARTED,
+                     extra=dict(getattr(module, "STREAMED_EXTRA", {})))
 
 
 def _write(result: RunResult, out_dir: Path, *, plots: bool) -> None:

@@ -84,15 +84,10 @@ def test_ctrl_c_during_validate_names_the_case_and_those_not_run(monkeypatch, tm
         capsys.readouterr().err
 
 
-@pytest.mark.parametrize("signum,code,name", [(signal.SIGINT, EXIT_INTERRUPTED, "Ctrl-C"),
-                                               (signal.SIGTERM, 143, "SIGTERM")])
-def test_ctrl_c_on_a_block_run_keeps_its_results(tmp_path, signum, code, name):
-    """A real SIGINT in the middle of a FEM run (PETSc callbacks under way); SIGTERM, what
-    ``docker stop`` and batch schedulers send, likewise. The results are written, the plots
-    (seconds that a scheduler's grace period may not leave) are not."""
-    out = tmp_path / "d"
-    proc = subprocess.Popen([str(CLI), "run", "sdnv105d", "--set", "time.end=1.0", "--out",
-                             str(out), "-q"],
+def block_run_under_way(out, *settings):
+    """``run sdnv105d`` to 1 s into ``out``, once its history holds 120 rows."""
+    proc = subprocess.Popen([str(CLI), "run", "sdnv105d", "--set", "time.end=1.0", *settings,
+                             "--out", str(out), "-q"],
                             stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True)
     history = out / "history.csv"
     deadline = time.monotonic() + 240
@@ -101,6 +96,17 @@ def test_ctrl_c_on_a_block_run_keeps_its_results(tmp_path, signum, code, name):
             break
         time.sleep(0.2)
     assert proc.poll() is None, proc.communicate()
+    return proc
+
+
+@pytest.mark.parametrize("signum,code,name", [(signal.SIGINT, EXIT_INTERRUPTED, "Ctrl-C"),
+                                               (signal.SIGTERM, 143, "SIGTERM")])
+def test_ctrl_c_on_a_block_run_keeps_its_results(tmp_path, signum, code, name):
+    """A real SIGINT in the middle of a FEM run (PETSc callbacks under way); SIGTERM, what
+    ``docker stop`` and batch schedulers send, likewise. The results are written, the plots
+    (seconds that a scheduler's grace period may not leave) are not."""
+    out = tmp_path / "d"
+    proc = block_run_under_way(out)
     proc.send_signal(signum)
     _, err = proc.communicate(timeout=120)
     assert proc.returncode == code, err
@@ -110,7 +116,7 @@ def test_ctrl_c_on_a_block_run_keeps_its_results(tmp_path, signum, code, name):
     data = json.loads((out / "results.json").read_text())
     assert data["status"].startswith("interrupted at t = ")
     assert data["extra"]["fields"] == "fields.pvd" and (out / "fields.pvd").is_file()
-    t = read_history_csv(history)["time"]
+    t = read_history_csv(out / "history.csv")["time"]
     assert 0.01 < t[-1] < 1.0 and data["collisions"] is not None
     assert f"sdnv105d: plots not drawn after the interrupt (rocking-contact report {out} " \
         "draws them)" in err
@@ -169,3 +175,31 @@ def test_the_plots_are_listed_once_drawn_and_a_killed_drawing_is_cleared(tmp_pat
     gone = results.clear(out)
     assert {p.name for p in gone} >= {"plots.partial", "results.json.partial", *names}
     assert sorted(p.name for p in out.iterdir()) == ["mine.partial"]
+
+
+
+def test_results_json_says_the_run_started_until_it_ends(monkeypatch, tmp_path):
+    """A killed run keeps that results.json (tests/test_killed_run.py)."""
+    from rocking_contact import api
+
+    out, seen = tmp_path / "r", []
+
+    class Peek(Progress):
+        def update(self, t, info=""):
+            seen.append(results.load(out)[0]["status"])
+
+    monkeypatch.setattr(api, "Progress", Peek)
+    rc.run("sdnd101a", out=out, quiet=True, plots=False)
+    assert seen and set(seen) == {results.STARTED}
+    assert results.load(out)[0]["status"] == "completed"
+
+
+def test_the_field_index_is_current_at_most_once_per_interval(tmp_path):
+    path = tmp_path / "fields.pvd"
+    index = results.FieldIndex(path, interval=3600.0)
+    for t in (0.0, 0.5, 1.0):
+        index.add(t)
+    assert path.read_text().count("<DataSet ") == 1  # the first frame at once, then due later
+    index.write()
+    assert 'timestep="1.0" part="0" file="fields000002.pvtu"' in path.read_text()
+    assert sorted(p.name for p in tmp_path.iterdir()) == ["fields.pvd"]

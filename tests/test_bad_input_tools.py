@@ -119,16 +119,18 @@ def _command(tool, where, tmp_path):
 @pytest.mark.parametrize("tool", ["view", "report"])
 @pytest.mark.parametrize("text,words", BAD_RESULTS, ids=[b[0] for b in BAD_RESULTS])
 def test_bad_results_json_is_one_line(capsys, tmp_path, tool, text, words):
+    """The report skips what it cannot read and says so; with nothing left it stops."""
     bad = tmp_path / "bad"
     bad.mkdir()
     (bad / "results.json").write_text(text)
-    assert_one_line_error(capsys, main(_command(tool, bad, tmp_path)),
-                          [f"error: {bad}/", *words])
+    where = f"error: {bad}/" if tool == "view" else f"error: no results could be read: {bad}: "
+    assert_one_line_error(capsys, main(_command(tool, bad, tmp_path)), [where, *words])
 
 
 @pytest.mark.parametrize("tool", ["view", "report"])
 @pytest.mark.parametrize("text,words", BAD_HISTORY, ids=[b[0] for b in BAD_HISTORY])
 def test_bad_history_csv_is_one_line(capsys, tmp_path, result, tool, text, words):
+    """view stops; the report keeps the run's results and says why it has no plots."""
     bad = tmp_path / "bad"
     bad.mkdir()
     shutil.copy(result / "results.json", bad)
@@ -136,8 +138,13 @@ def test_bad_history_csv_is_one_line(capsys, tmp_path, result, tool, text, words
     with warnings.catch_warnings():
         warnings.simplefilter("error")  # numpy's "input contained no data" must not leak
         code = main(_command(tool, bad, tmp_path))
-    assert_one_line_error(capsys, code, [f"error: {bad}/", *words])
-    assert not (tmp_path / "v.png").exists() and not (tmp_path / "rep").exists()
+    if tool == "view":
+        assert_one_line_error(capsys, code, [f"error: {bad}/", *words])
+        assert not (tmp_path / "v.png").exists()
+        return
+    assert code == 0 and not capsys.readouterr().err
+    page = (tmp_path / "rep" / "report.md").read_text()
+    assert "No plots: " + words[0] in page
 
 
 # -- output paths of report and view ---------------------------------------------------
@@ -205,7 +212,8 @@ def test_report_of_a_directory_without_results_names_it(capsys, tmp_path, monkey
     monkeypatch.chdir(tmp_path)
     (tmp_path / "emptydir").mkdir()
     assert_one_line_error(capsys, main(["report", "emptydir", "--no-views"]),
-                          ["error: emptydir: no results.json (not a results directory)"])
+                          ["error: no results could be read: emptydir: results.json: missing "
+                           "(not a results directory)"])
     # a name that is no path still means results/<name>
     assert_one_line_error(capsys, main(["report", "nosuch", "--no-views"]),
                           ["nosuch: no results in results/nosuch"])

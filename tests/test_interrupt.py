@@ -6,6 +6,7 @@ import signal
 import subprocess
 import sys
 import time
+import xml.etree.ElementTree as ET
 from pathlib import Path
 
 import pytest
@@ -203,3 +204,18 @@ def test_the_field_index_is_current_at_most_once_per_interval(tmp_path):
     index.write()
     assert 'timestep="1.0" part="0" file="fields000002.pvtu"' in path.read_text()
     assert sorted(p.name for p in tmp_path.iterdir()) == ["fields.pvd"]
+
+
+def test_a_killed_block_run_can_still_be_read(tmp_path):
+    """SIGKILL (out of memory, a scheduler past its grace period) gives no time to write:
+    results.json said as the run started, history.csv and fields.pvd kept current, are
+    what view and report read."""
+    out = tmp_path / "d"
+    proc = block_run_under_way(out, "--set", "output.fields_every=10")
+    proc.kill()
+    proc.communicate(timeout=60)
+    data, columns = results.load(out)
+    assert data["status"] == results.STARTED and data["extra"] == {"fields": "fields.pvd"}
+    assert data["parameters"]["time"]["end"] == 1.0 and len(columns["time"]) > 100
+    frames = [out / d.attrib["file"] for d in ET.parse(out / "fields.pvd").iter("DataSet")]
+    assert frames and all(f.is_file() for f in frames)

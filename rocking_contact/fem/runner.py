@@ -43,6 +43,7 @@ from rocking_contact.post.energy import summary as energy_summary
 from rocking_contact.progress import Progress
 from rocking_contact.results import (
     HISTORY_FILE,
+    FieldIndex,
     Interrupted,
     Overturned,
     RunResult,
@@ -63,6 +64,8 @@ from rocking_contact.time.schemes import Scheme
 
 #: PETSc options prefix of the block's step solver
 PREFIX = "block_"
+#: ``extra`` of the results.json written as the run starts (api): a killed run's fields
+STREAMED_EXTRA = {"fields": VTK_FILE}
 
 
 def build_body(case: BlockCase, comm: MPI.Comm = MPI.COMM_WORLD) -> ElasticBody:
@@ -124,6 +127,9 @@ class _Output:
         self.history = History(path, write=comm.rank == 0)
         self.fields = (FieldWriter(body, out_dir, xdmf=case.output.xdmf)
                        if out_dir is not None else None)
+        # fields.pvd kept current: DOLFINx writes it only on close, which a kill skips
+        self._index = (FieldIndex(out_dir / VTK_FILE) if out_dir is not None and comm.rank == 0
+                       else None)
         self.progress = progress
         self.count = 0
         self._info: StepInfo | None = None
@@ -163,6 +169,8 @@ class _Output:
         assert self.fields is not None
         self.fields.write(problem.t, problem.u.x.array)
         self.fields_t = problem.t
+        if self._index is not None:
+            self._index.add(problem.t)
 
     def finish(self, problem: StepProblem) -> None:
         """Record the last state if the intervals skipped it; close the files."""
@@ -187,6 +195,10 @@ def run(case: BlockCase, *, progress: Progress | None = None, out_dir: Path | No
 
     """
     t_start = time.perf_counter()
+    # Imported at set-up rather than by the collisions after the last step: a run stopped by
+    # a signal writes its results within the step under way, not 1-3 s of imports later.
+    import scipy.signal  # noqa: F401
+
     body = build_body(case, comm)
     model = contact_model.build(case, body)
     try:

@@ -240,13 +240,65 @@ def _check_out(args: argparse.Namespace) -> None:
         check_file("--out", args.out, "a .msh", (".msh",), create=False)
 
 
+#: commands that run in one process: under ``mpiexec`` rank 0 does them once (``run``,
+#: ``validate`` and ``rigid`` go through the MPI-aware api, on every rank)
+SERIAL_COMMANDS = ("list", "keys", "mesh", "view", "report")
+
+
+def launcher_rank() -> int | None:
+    """The rank ``mpiexec`` gave this process (read from MPICH's or Open MPI's environment),
+    None outside a launcher: known before MPI starts, or without starting it."""
+    for name in ("PMI_RANK", "OMPI_COMM_WORLD_RANK"):
+        value = os.environ.get(name, "")
+        if value.isdigit():
+            return int(value)
+    return None
+
+
+def _parse(parser: _Parser,
+           argv: Sequence[str] | None) -> argparse.Namespace:
+    """The command line; a usage error is said by rank 0 alone (every rank exits 2)."""
+    quiet = bool(launcher_rank())
+    stderr = sys.stderr
+    if quiet:
+        sys.stderr = open(os.devnull, "w")  # noqa: SIM115  (restored below)
+    try:
+        args, unknown = parser.parse_known_args(argv)
+        if unknown:  # say it with the subcommand's usage, not the top-level one
+            parser.subcommands[args.command].error(  # exits with code 2
+                f"unrecognized arguments: {' '.join(unknown)}")
+    finally:
+        if quiet:
+            sys.stderr.close()
+            sys.stderr = stderr
+    return args
+
+
 def main(argv: Sequence[str] | None = None) -> int:
     """Entry point of ``rocking-contact``; returns the process exit code."""
-    parser = _parser()
-    args, unknown = parser.parse_known_args(argv)
-    if unknown:  # say it with the subcommand's usage, not the top-level one
-        parser.subcommands[args.command].error(  # exits with code 2
-            f"unrecognized arguments: {' '.join(unknown)}")
+    args = _parse(_parser(), argv)
+    if args.command in SERIAL_COMMANDS and launcher_rank() is not None:
+        return _once(args)
+    return _command(args)
+
+
+def _once(args: argparse.Namespace) -> int:
+    """A serial command under ``mpiexec``: rank 0 runs it (two ranks printed everything
+    twice and wrote the same mesh file at once) while the others wait for it, inside MPI:
+    a rank that left before MPI started would hang the others' start."""
+    import petsc4py
+    from mpi4py import MPI
+
+    # PETSc starts collectively on its world: here rank 0 alone may start it (provenance)
+    petsc4py.init(comm=MPI.COMM_SELF)
+    try:
+        return _command(args) if MPI.COMM_WORLD.rank == 0 else EXIT_OK
+    finally:
+        MPI.COMM_WORLD.Barrier()
+
+
+def _command(args: argparse.Namespace) -> int:
+    """Run the parsed command; returns the process exit code."""
     from rocking_contact import interrupt
     from rocking_contact.api import mpi_rank
     from rocking_contact.config import CaseError
@@ -267,7 +319,8 @@ def main(argv: Sequence[str] | None = None) -> int:
 
             return int(importlib.import_module(args.plugin).main(args))
     except CaseError as exc:
-        print(f"error: {exc}", file=sys.stderr)
+        if not launcher_rank():  # every rank read the same input: rank 0 says it
+            print(f"error: {exc}", file=sys.stderr)
         return EXIT_BAD_INPUT
     except Interrupted as exc:
         if mpi_rank() == 0:  # every rank stopped at the same step: one line is enough

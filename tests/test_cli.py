@@ -273,3 +273,34 @@ def test_the_early_out_check_creates_nothing_for_a_case_refused_next(tmp_path, c
     assert main(["run", "nosuch_case", "--out", str(out)]) == 2
     assert main(["mesh", "nosuch_case", "--out", str(out / "a.msh")]) == 2
     assert "nosuch_case" in capsys.readouterr().err and not (tmp_path / "new").exists()
+
+
+# -- under mpiexec: one voice ------------------------------------------------------------
+
+def _under_mpiexec(tmp_path, *args):
+    """``mpiexec -n 2 rocking-contact ARGS`` from ``tmp_path``: (exit code, stdout, stderr)."""
+    import subprocess
+    import sys
+    from pathlib import Path
+
+    mpiexec = Path(sys.executable).parent / "mpiexec"
+    proc = subprocess.run([str(mpiexec), "-n", "2", sys.executable, "-m", "rocking_contact.cli",
+                           *args], cwd=tmp_path, capture_output=True, text=True, timeout=300)
+    return proc.returncode, proc.stdout, proc.stderr
+
+
+def test_under_mpiexec_each_message_is_said_once(tmp_path):
+    """Two ranks used to print bad input twice, the rigid tables twice, and both wrote the
+    same mesh file at once; rank 0 speaks (and writes) for all now."""
+    code, out, err = _under_mpiexec(tmp_path, "run", "sdnv105a", "--set", "time.step=-1")
+    assert code == 2 and out == ""
+    assert err.splitlines() == [line for line in err.splitlines() if line.startswith("error:")]
+    assert len(err.splitlines()) == 1 and "time.step: got -1.0" in err
+    code, out, err = _under_mpiexec(tmp_path, "run", "sdnv105a", "--bogus")
+    assert code == 2 and err.count("unrecognized arguments: --bogus") == 1
+    code, out, _ = _under_mpiexec(tmp_path, "rigid", "--quiet", "--no-plots", "--out", "r")
+    assert code == 0 and out.count("outcome: ") == 1 and (tmp_path / "r" / "results.json").is_file()
+    code, out, _ = _under_mpiexec(tmp_path, "mesh", "sdnv105a", "--out", "a.msh")
+    assert code == 0 and out.count("a.msh: 25 nodes") == 1 and (tmp_path / "a.msh").is_file()
+    code, out, _ = _under_mpiexec(tmp_path, "report", "r", "--no-views", "--out", "rep")
+    assert code == 0 and out.count("wrote ") == 1 and (tmp_path / "rep" / "index.html").is_file()

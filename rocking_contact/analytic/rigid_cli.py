@@ -111,7 +111,7 @@ def _explain(result: Any) -> str:
 def main(args: argparse.Namespace) -> int:
     """Run the rigid case and print the tables; returns the exit code."""
     import rocking_contact as rc
-    from rocking_contact.api import default_out_dir
+    from rocking_contact.api import default_out_dir, mpi_rank
     from rocking_contact.config import CaseError
 
     case = rc.load_case(args.case, args.overrides)
@@ -120,6 +120,8 @@ def main(args: argparse.Namespace) -> int:
                         f"got {case.case.kind!r}, the rigid command needs kind = 'rigid'")
     out = args.out or default_out_dir(case)
     result = rc.run(case, out=out, quiet=args.quiet, plots=not args.no_plots)
+    if mpi_rank() != 0:  # under mpiexec every rank ran it (the run is collective); one prints
+        return 0
     q, count = result.quantities, case.rigid.impacts
     print(f"{case.case.name}: rigid block b = {case.geometry.half_width:g} m, "
           f"l = {case.geometry.half_height:g} m, M = {result.extra['block']['mass']:.4g} kg, "

@@ -113,7 +113,8 @@ class Interrupted(SolverFailure):
 
 
 class Overturned(SolverFailure):
-    """A block run stopped because the block toppled (:mod:`rocking_contact.fem.overturn`);
+    """A block run stopped because the block toppled or slid off its table
+    (:mod:`rocking_contact.fem.overturn`);
     carries what was computed up to there. The solver did not fail: the physics left the
     model."""
 

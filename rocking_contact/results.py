@@ -222,14 +222,20 @@ class FieldIndex:
 
     def write(self) -> None:
         """Rewrite the index with every frame so far."""
-        lines = ['<?xml version="1.0"?>', '<VTKFile type="Collection" version="1.0">',
-                 "  <Collection>"]
-        lines += [f'    <DataSet timestep="{t!r}" part="0" file="{self.path.stem}{i:06d}.pvtu"'
-                  " />" for i, t in enumerate(self.times)]
-        lines += ["  </Collection>", "</VTKFile>", ""]
         partial = _partial(self.path)
-        partial.write_text("\n".join(lines), encoding="utf-8")
+        partial.write_text(collection_xml(
+            [(t, f"{self.path.stem}{i:06d}.pvtu") for i, t in enumerate(self.times)]),
+            encoding="utf-8")
         os.replace(partial, self.path)
+
+
+def collection_xml(entries: list[tuple[float, str]]) -> str:
+    """A VTK collection (``.pvd``) of ``(time (s), dataset file)`` entries."""
+    lines = ['<?xml version="1.0"?>', '<VTKFile type="Collection" version="1.0">',
+             "  <Collection>"]
+    lines += [f'    <DataSet timestep="{t!r}" part="0" file="{name}" />' for t, name in entries]
+    lines += ["  </Collection>", "</VTKFile>", ""]
+    return "\n".join(lines)
 
 
 def _partial(path: Path) -> Path:

@@ -18,7 +18,12 @@ from typing import Any
 import numpy as np
 
 from rocking_contact.provenance import stack_versions
-from rocking_contact.results import HISTORY_FILE, RESULTS_FILE, write_history_csv
+from rocking_contact.results import (
+    HISTORY_FILE,
+    RESULTS_FILE,
+    collection_xml,
+    write_history_csv,
+)
 from rocking_contact.viz.rigid import block_mesh, rigid_displacement
 
 B, L = 0.18, 0.40  # half width, half height (m)
@@ -58,14 +63,6 @@ def _stresses(points: np.ndarray, phi: float, rn: float) -> tuple[np.ndarray, np
     r = np.hypot(points[:, 0] - pivot_x, y) + 0.02
     sigma_yy = -DENSITY * G * (2 * L - y) - rn / (np.pi * r) * np.exp(-r / 0.2)
     return sigma_yy, np.abs(sigma_yy)
-
-
-def _write_pvd(path: Path, entries: list[tuple[float, str]]) -> None:
-    lines = ['<?xml version="1.0"?>', '<VTKFile type="Collection" version="1.0">',
-             "  <Collection>"]
-    lines += [f'    <DataSet timestep="{t:.10g}" part="0" file="{name}" />' for t, name in entries]
-    lines += ["  </Collection>", "</VTKFile>", ""]
-    path.write_text("\n".join(lines))
 
 
 def write_sample(out_dir: str | Path, *, case: str = "sdnv105_sample", end: float = 0.33,
@@ -185,4 +182,4 @@ def _write_fields(out_dir: Path, times: np.ndarray, phis: np.ndarray,
         name = f"fields_{i:06d}.vtu"
         frame.save(out_dir / name)
         entries.append((float(t), name))
-    _write_pvd(out_dir / "fields.pvd", entries)
+    (out_dir / "fields.pvd").write_text(collection_xml(entries))

@@ -4,9 +4,9 @@ import numpy as np
 import pytest
 import pyvista as pv
 
+from rocking_contact.results import collection_xml
 from rocking_contact.viz.fields import FieldSeries, _linearise, displacement_3d
 from rocking_contact.viz.rigid import block_mesh, rigid_displacement, tilt_from_lifts
-from rocking_contact.viz.sample import _write_pvd
 
 
 def test_fields_between_outputs_are_interpolated(block_dir):
@@ -33,7 +33,7 @@ def test_datasets_written_one_function_at_a_time_are_merged(tmp_path):
         for j, part in enumerate((a, b)):
             part.save(tmp_path / f"f_{i}_{j}.vtu")
             entries.append((t, f"f_{i}_{j}.vtu"))
-    _write_pvd(tmp_path / "fields.pvd", entries)
+    (tmp_path / "fields.pvd").write_text(collection_xml(entries))
     series = FieldSeries(tmp_path / "fields.pvd")
     assert list(series.times) == [0.0, 0.1]
     last = series.dataset(1)

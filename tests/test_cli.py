@@ -304,3 +304,18 @@ def test_under_mpiexec_each_message_is_said_once(tmp_path):
     assert code == 0 and out.count("a.msh: 25 nodes") == 1 and (tmp_path / "a.msh").is_file()
     code, out, _ = _under_mpiexec(tmp_path, "report", "r", "--no-views", "--out", "rep")
     assert code == 0 and out.count("wrote ") == 1 and (tmp_path / "rep" / "index.html").is_file()
+
+
+def test_a_fallback_in_the_static_preload_says_so(tmp_path, capsys):
+    """One Newton iteration and no halving: the gravity preload's step is taken with the
+    fallback and the tilt then fails. The warning used to say "ending at t = 1 s", a
+    pseudo-time of the static phase read as the run's time."""
+    code = main(["run", "sdnv105a", "--out", str(tmp_path / "r"), "--no-plots",
+                 "--set", "solver.max_halvings=0", "--set", "solver.max_iterations=1",
+                 "--set", "contact.max_iterations=1"])
+    err = capsys.readouterr().err.splitlines()
+    assert code == 1
+    assert any(line.startswith("warning: sdnv105a: 1 step(s) failed at the last halving")
+               and line.endswith("in the static preload, at pseudo-time 1 (of [0, 1])")
+               for line in err), err
+    assert err[-1].startswith("error: solver failed: ") and "preload tilt" in err[-1]

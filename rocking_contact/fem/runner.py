@@ -68,6 +68,16 @@ PREFIX = "block_"
 STREAMED_EXTRA = {"fields": VTK_FILE}
 
 
+def _fallback_warning(fallbacks: list[tuple[float, str]], preload: bool) -> str:
+    """The warning for steps taken with the driver's fallback: when, and what it eased."""
+    times = ", ".join(f"{t:.6g}" for t, _ in fallbacks[:5])
+    more = f" and {len(fallbacks) - 5} more" if len(fallbacks) > 5 else ""
+    when = (f"in the static preload, at pseudo-time {times}{more} (of [0, 1])" if preload
+            else f"ending at t = {times}{more} s")
+    return (f"{len(fallbacks)} step(s) failed at the last halving and converged only with "
+            f"the fallback ({fallbacks[0][1]}): {when}")
+
+
 def build_body(case: BlockCase, comm: MPI.Comm = MPI.COMM_WORLD) -> ElasticBody:
     """Mesh and bodies of a case."""
     block_mesh = create_block_mesh(comm, case.geometry, case.mesh)
@@ -288,6 +298,8 @@ def simulate(case: BlockCase, body: ElasticBody, *, contributions: Sequence[Cont
     output = _Output(case, body, out_dir, progress)
     timing: dict[str, Any] = {}
     warnings: list[str] = []  # of the preload; the fallbacks' are counted at the end
+    # until the preload ends the driver's times are pseudo-times of the static phases
+    in_preload = [case.initial.state == "preload"]
 
     def result(status: str = "completed") -> RunResult:
         stats = driver.stats
@@ -303,11 +315,7 @@ def simulate(case: BlockCase, body: ElasticBody, *, contributions: Sequence[Cont
         run.warnings.extend(warnings)
         if stats.fallbacks:
             extra["fallback_steps"] = [{"time": t, "eased": what} for t, what in stats.fallbacks]
-            times = ", ".join(f"{t:.6g}" for t, _ in stats.fallbacks[:5])
-            more = f" and {len(stats.fallbacks) - 5} more" if len(stats.fallbacks) > 5 else ""
-            run.warnings.append(
-                f"{len(stats.fallbacks)} step(s) failed at the last halving and converged only "
-                f"with the fallback ({stats.fallbacks[0][1]}): ending at t = {times}{more} s")
+            run.warnings.append(_fallback_warning(stats.fallbacks, in_preload[0]))
         return run
 
     try:
@@ -328,7 +336,10 @@ def simulate(case: BlockCase, body: ElasticBody, *, contributions: Sequence[Cont
                 warnings.append(f"the tilt took {pre.tilt_steps} pseudo-time steps: in "
                                 f"{case.initial.preload_steps} (initial.preload_steps) it "
                                 "reached a spurious static equilibrium")
+            if driver.stats.fallbacks:
+                warnings.append(_fallback_warning(driver.stats.fallbacks, preload=True))
             driver.stats = DriverStats()  # the run's counters are the dynamic phase's
+            in_preload[0] = False
         else:
             block_dofs = body.block_mesh.dofs(body.V, BLOCK)
             for c, value in enumerate(case.initial.velocity):

@@ -30,6 +30,8 @@ CAPTIONS: dict[str, str] = {
     "reactions": "Normal (RN) and tangential (RX) contact reactions at the block corners.",
     "shock_force": "Shock forces against time; grey bands: our impacts; markers: the "
                    "references' instant and value of the largest force of each impact.",
+    "impulses": "Contact impulses of each step (N.s): normal PN and tangential PX, the "
+                "theta-scheme's unknowns (forces are the impulses over the step).",
     "energy_balance": "Energy terms (top) and the energy-balance residual (bottom).",
     "impact_histogram": "Histogram of the largest normal force of each impact.",
     "view": "The result as rocking-contact view draws it (displacements amplified).",

@@ -116,7 +116,8 @@ def main(args: argparse.Namespace) -> int:
             screenshot = _writable("--screenshot", check_file(
                 "--screenshot", args.screenshot, f"an image ({', '.join(SCREENSHOT_SUFFIXES)})",
                 SCREENSHOT_SUFFIXES))
-        if args.movie is not None:  # render.movie checks its suffix (.gif or .mp4, any case)
+        if args.movie is not None:
+            render.check_movie(args.movie, args.frames, window)
             movie = _writable("--movie", check_file("--movie", args.movie, "a .gif or .mp4"))
         scene = render.open_scene(_result_dir(args.result),
                                   render.ViewOptions(field=args.field, scale=args.scale,

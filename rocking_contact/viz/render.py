@@ -175,13 +175,12 @@ def _first_line(exc: BaseException) -> str:
     return (str(exc).strip().splitlines() or [type(exc).__name__])[0]
 
 
-def movie(scene: Scene, path: Path, *, frames: int = 100, fps: int = 20,
-          window_size: tuple[int, int] = WINDOW) -> int:
-    """Write a GIF or MP4 (by the file's suffix) of ``frames`` instants; returns the count.
+def check_movie(path: Path, frames: int, window_size: tuple[int, int]) -> None:
+    """Refuse, before anything is rendered, a movie :func:`movie` cannot write.
 
     Raises:
-        ViewError: another suffix, fewer than 2 frames, an MP4 of odd width or height
-            (H.264 needs even ones), or a file that cannot be written.
+        ViewError: another suffix than .gif or .mp4 (any case), fewer than 2 frames, or an
+            MP4 of odd width or height (H.264 in yuv420p needs even ones).
 
     """
     suffix = path.suffix.lower()
@@ -192,6 +191,17 @@ def movie(scene: Scene, path: Path, *, frames: int = 100, fps: int = 20,
     if suffix == ".mp4" and any(n % 2 for n in window_size):
         raise ViewError(f"--window-size {window_size[0]} {window_size[1]}: an .mp4 needs "
                         "an even width and height")
+
+
+def movie(scene: Scene, path: Path, *, frames: int = 100, fps: int = 20,
+          window_size: tuple[int, int] = WINDOW) -> int:
+    """Write a GIF or MP4 (by the file's suffix) of ``frames`` instants; returns the count.
+
+    Raises:
+        ViewError: what :func:`check_movie` refuses, or a file that cannot be written.
+
+    """
+    check_movie(path, frames, window_size)
     with offscreen_plotter(window_size) as plotter:
         scene.add_to(plotter)
         try:

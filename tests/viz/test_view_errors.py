@@ -152,3 +152,14 @@ def test_an_mp4_of_odd_size_is_refused(block_dir, tmp_path, capfd):
     assert main(["view", str(block_dir), "--movie", str(tmp_path / "m.mp4"), "--frames", "2",
                  "--window-size", "91", "90"]) == 2
     one_error_line(capfd, "even width and height")
+
+
+def test_a_movie_it_cannot_write_is_refused_before_the_result_is_read(tmp_path, capfd):
+    """The window size and frame count are said first, not after loading the fields."""
+    missing = tmp_path / "no_such_result"
+    assert main(["view", str(missing), "--movie", str(tmp_path / "m.mp4"),
+                 "--window-size", "91", "90"]) == 2
+    one_error_line(capfd, "even width and height")
+    assert main(["view", str(missing), "--movie", str(tmp_path / "m.gif"), "--frames", "1"]) == 2
+    one_error_line(capfd, "at least 2 frames")
+    assert not (tmp_path / "m.mp4").exists() and not (tmp_path / "m.gif").exists()

@@ -16,7 +16,7 @@ from collections.abc import Callable
 from dataclasses import dataclass
 from pathlib import Path
 
-from rocking_contact.config import FINITE, NONNEGATIVE, POSITIVE, in_range, param
+from rocking_contact.config import FINITE, NONNEGATIVE, POSITIVE, Check, in_range, param
 from rocking_contact.time_function import (
     TableMotion,
     TimeFunction,
@@ -103,6 +103,10 @@ class Materials:
     table: Material = param(default_factory=table_material)
 
 
+#: gravity is a magnitude: a signed -9.81 (a y component) is told so, not only ">= 0"
+GRAVITY = Check(lambda g: g >= 0, "a number >= 0, the magnitude (gravity acts along -y)")
+
+
 @dataclass(kw_only=True)
 class Loading:
     """``[loading]``: gravity along -y and the table's acceleration (m/s^2).
@@ -112,7 +116,8 @@ class Loading:
     drag ``-rho (ux, uy)`` and the displacements are relative to the table's base.
     """
 
-    gravity: float = param(9.81, unit="m/s2", check=NONNEGATIVE)
+    gravity: float = param(9.81, unit="m/s2", check=GRAVITY,
+                           doc="its magnitude; it acts along -y")
     table_acceleration_x: TimeFunction = param(default_factory=TimeFunction, unit="m/s2")
     table_acceleration_y: TimeFunction = param(default_factory=TimeFunction, unit="m/s2")
 

@@ -398,6 +398,15 @@ def test_cli_bad_input_is_one_line_and_exit_2(tmp_path, capsys, override):
     assert override.split("=")[0] in err
 
 
+def test_a_signed_gravity_is_told_it_is_a_magnitude(tmp_path, capsys):
+    """-9.81 (a y component) would otherwise be told ">= 0", and 0 then refused as well."""
+    code = cli.main(["rigid", "--quiet", "--no-plots", "--out", str(tmp_path),
+                     "--set", "loading.gravity=-9.81"])
+    err = capsys.readouterr().err.strip()
+    assert code == 2 and "\n" not in err
+    assert "loading.gravity: got -9.81" in err and "the magnitude (gravity acts along -y)" in err
+
+
 def test_cli_warns_when_the_block_would_slide(tmp_path, capsys):
     """|RX|/RN of the pivot reaches 0.3212 in flight: a friction of 0.3 cannot hold it."""
     code = cli.main(["rigid", "--quiet", "--no-plots", "--out", str(tmp_path),

@@ -38,19 +38,25 @@ class HistoryFigure:
 
     stem: str
     title: str
-    ylabel: str
+    quantity: str
+    unit: str
     components: tuple[str, ...]
+
+    @property
+    def ylabel(self) -> str:
+        """The axis label: the quantity and its unit in brackets."""
+        return f"{self.quantity} ({self.unit})" if self.unit else self.quantity
 
 
 FIGURES: tuple[HistoryFigure, ...] = (
-    HistoryFigure("kinetic_energy", "Kinetic energy", "kinetic energy (J)", ("EKIN",)),
-    HistoryFigure("displacement", "Displacements", "displacement (m)", ("DX", "DY", "DZ")),
-    HistoryFigure("velocity", "Velocities", "velocity (m/s)", ("VX", "VY", "VZ")),
-    HistoryFigure("reactions", "Contact reactions (normal RN, tangential RX)", "force (N)",
+    HistoryFigure("kinetic_energy", "Kinetic energy", "kinetic energy", "J", ("EKIN",)),
+    HistoryFigure("displacement", "Displacements", "displacement", "m", ("DX", "DY", "DZ")),
+    HistoryFigure("velocity", "Velocities", "velocity", "m/s", ("VX", "VY", "VZ")),
+    HistoryFigure("reactions", "Contact reactions (normal RN, tangential RX)", "force", "N",
                   ("RN", "RX", "RY")),
     HistoryFigure("impulses", "Contact impulses of the step (normal PN, tangential PX)",
-                  "impulse (N.s)", ("PN", "PX")),
-    HistoryFigure("shock_force", "Shock forces (normal FN, tangential FT)", "force (N)",
+                  "impulse", "N.s", ("PN", "PX")),
+    HistoryFigure("shock_force", "Shock forces (normal FN, tangential FT)", "force", "N",
                   ("FN", "FT")),
 )
 
@@ -120,7 +126,7 @@ def _history_figure(spec: HistoryFigure, data: Mapping[str, Any],
         _our_collisions(ax, data.get("collisions") or [])
     _shade_impacts(ax, data.get("impacts") or [])  # after the time axis: needs its limits
     draw_markers(ax, [m for m in markers if m.column in columns], style.MarkerStyles())
-    _clip_spikes(ax, [np.asarray(history[name], dtype=float) for name in columns])
+    _clip_spikes(ax, [np.asarray(history[name], dtype=float) for name in columns], spec.unit)
     ax.set(title=f"{data['case']}: {spec.title}", ylabel=spec.ylabel)
     style.place_legend(ax)
     return style.save_figure(fig, out_dir, spec.stem)
@@ -130,12 +136,12 @@ def _history_figure(spec: HistoryFigure, data: Mapping[str, Any],
 SPIKE_RATIO = 20.0
 
 
-def _clip_spikes(ax: Any, curves: Sequence[np.ndarray]) -> None:
+def _clip_spikes(ax: Any, curves: Sequence[np.ndarray], unit: str = "") -> None:
     """Keep the usual level of the curves readable when brief peaks dwarf it.
 
     Impacts put forces of 1e6 N into a few samples of reactions that otherwise carry 1e3 N:
     the y-axis then spans the 99th percentile of |y| (with a margin) and the text says how
-    far off scale the peaks go.
+    far off scale the peaks go, in ``unit``.
     """
     values = (np.concatenate([np.abs(c[np.isfinite(c)]) for c in curves]) if curves
               else np.empty(0))
@@ -146,7 +152,7 @@ def _clip_spikes(ax: Any, curves: Sequence[np.ndarray]) -> None:
         return
     lo, hi = ax.get_ylim()
     ax.set_ylim(max(lo, -1.4 * level), min(hi, 1.4 * level))
-    ax.text(0.99, 0.97, f"brief peaks off scale (up to {peak:.3g})",
+    ax.text(0.99, 0.97, f"brief peaks off scale (up to {peak:.3g}{' ' + unit if unit else ''})",
             transform=ax.transAxes, ha="right", va="top", fontsize=9, color="0.3",
             bbox={"facecolor": "white", "edgecolor": "none", "alpha": 0.85})
 
@@ -273,9 +279,8 @@ def _other_columns(data: Mapping[str, Any], history: Mapping[str, np.ndarray],
     for component in dict.fromkeys(Channel.parse(n).component for n in left):
         channel = Channel.parse(next(n for n in left if Channel.parse(n).component == component),
                                 data.get("kind"))
-        unit = f" ({channel.unit})" if channel.unit else ""
         spec = HistoryFigure(f"history_{component}", channel.description.capitalize(),
-                             f"{channel.description}{unit}", (component,))
+                             channel.description, channel.unit, (component,))
         written += _history_figure(spec, data, history,
                                    _drawn(history, columns_of(left, (component,))),
                                    markers, out_dir)

@@ -36,12 +36,7 @@ COMPONENTS: dict[str, tuple[str, str]] = {
     "RY": ("reaction y", "N"),
     "EKIN": ("kinetic energy", "J"),
     "EELAS": ("elastic energy", "J"),
-    "EPOT": ("potential energy", "J"),
-    "EGRAV": ("gravity potential energy", "J"),
     "EDAMP": ("energy dissipated by damping", "J"),
-    "EFRIC": ("energy dissipated by friction", "J"),
-    "ECONT": ("energy lost in contact", "J"),
-    "EWORK": ("work of external forces", "J"),
     "ETOT": ("total energy", "J"),
     "THETA": ("tilt angle", "rad"),
     "DT": ("time step", "s"),
@@ -60,6 +55,11 @@ KIND_COMPONENTS: dict[str, dict[str, tuple[str, str]]] = {
 WHOLE_NAMES: dict[str, tuple[str, str]] = {
     "ENERGY_RESIDUAL": ("energy balance residual", "J"),
     "EPOT_GRAV": ("gravity potential energy", "J"),
+    "ECONTACT": ("energy taken by the contact", "J"),
+    "EFRICTION": ("work of the friction forces", "J"),
+    "ESPRING": ("energy stored in the springs", "J"),
+    "EPROJECTION": ("work of the position projection", "J"),
+    "ETABLE": ("work of the table's drag", "J"),
     "CONTACT_ITERATIONS": ("contact iterations per step", ""),
 }
 

@@ -145,3 +145,29 @@ def test_references_off_the_time_axis_are_not_drawn_nor_listed():
         ax.set_xlim(0.0, 0.06)
         draw_markers(ax, markers, MarkerStyles())
         assert ax.get_legend_handles_labels()[1] == ["LMGC90", "analytic"]
+
+
+def test_every_documented_history_column_has_its_words_and_unit():
+    """The legends name each column of docs/outputs.md's table with the unit given there
+    (an energy column without a description was drawn as its bare name, without unit)."""
+    import re
+    from pathlib import Path
+
+    from rocking_contact.viz.channels import Channel
+
+    doc = (Path(__file__).parents[2] / "docs" / "outputs.md").read_text()
+    table = doc.split("## `history.csv` columns", 1)[1].split("\n\n", 2)[2]
+    rows = [line.split("|")[1:5] for line in table.splitlines() if line.startswith("| `")]
+    checked = 0
+    for names_cell, unit_cell, kinds, _meaning in rows:
+        names = re.findall(r"`([A-Z_<>P]+)`", names_cell)
+        units = [u.strip() for u in unit_cell.split(",")]
+        kind = "discrete" if kinds.strip() == "discrete" else "block"
+        for i, name in enumerate(n for n in names if n != "time"):
+            unit = units[i] if len(units) == len(names) else units[0]
+            channel = Channel.parse(name.replace("<P>", "NO1" if kind == "discrete" else "O"),
+                                    kind)
+            assert channel.description != channel.name, name
+            assert channel.unit == ("" if unit == "count" else unit), (name, channel.unit, unit)
+            checked += 1
+    assert checked >= 30

@@ -1,5 +1,25 @@
 """rocking_contact: impacts, rocking and friction on FEniCSx, validated case by case.
 
+From Python (the command line ``rocking-contact`` does the same)::
+
+    import rocking_contact as rc
+
+    case = rc.load_case("sdnd101a", {"time.step": 1e-4})   # name or TOML file, overrides
+    case.time.end = 0.2                                     # s; validated again by run
+    result = rc.run(case, out="results/sdnd101a_short")     # or write=False
+    print(rc.format_table(result))                          # reference vs computed
+    result.history["DX_NO1"]                                # m, numpy array over
+    result.history["time"]                                  # ... these instants (s)
+    result.quantities["impact.NO1.1.max_force"]             # N
+    result.columns("impacts")["max_force"]                  # every impact's, N
+    result.passed                                           # every graded check passed
+
+Names: :func:`load_case`, :func:`run`, :func:`format_table`, :class:`RunResult` (what a run
+computed, SI units), :class:`CaseError` (bad input: one line, file, key, what is allowed),
+:class:`SolverFailure` (a run that stopped early, ``.partial`` holds what it computed) and
+its kinds :class:`Interrupted` (Ctrl-C, SIGTERM) and :class:`Overturned` (the block
+toppled or slid off its table). Runs in one process do not affect one another.
+
 Importing the package prepares the DOLFINx wheel's PETSc/MPI libraries
 (``import dolfinx_solver`` must precede any ``dolfinx`` or ``petsc4py`` import).
 """
@@ -8,8 +28,8 @@ import dolfinx_solver  # noqa: F401  (must come before dolfinx / petsc4py)
 
 from rocking_contact.api import format_table, load_case, run
 from rocking_contact.config import CaseError
-from rocking_contact.results import Interrupted, SolverFailure
+from rocking_contact.results import Interrupted, Overturned, RunResult, SolverFailure
 
 __version__ = "0.1.0"
-__all__ = ["load_case", "run", "format_table", "CaseError", "SolverFailure", "Interrupted",
-           "__version__"]
+__all__ = ["load_case", "run", "format_table", "RunResult", "CaseError", "SolverFailure",
+           "Interrupted", "Overturned", "__version__"]

@@ -5,43 +5,148 @@ Example::
     import rocking_contact as rc
     case = rc.load_case("sdnd101a", {"time.step": 1e-4})
     result = rc.run(case, out="results/sdnd101a")
-    print(rc.format_table(result.case, result.checks))
+    print(rc.format_table(result))
+
+A wrong argument (a number for a case, an override key that is not a string) is a
+one-line :class:`CaseError` naming the function and the argument, as bad input in a case
+file is.
 """
 
 from __future__ import annotations
 
 import inspect
+import os
 import sys
 import time
+from collections.abc import Mapping, Sequence
 from pathlib import Path
 from typing import Any
 
-from rocking_contact import interrupt, results
+from rocking_contact import config, interrupt, results
 from rocking_contact.config import (
     CASE_FOLDER,
+    KINDS,
     CaseError,
+    CaseFile,
     as_dict,
     build,
     case_dir,
     file_case,
     kind_runner,
-    load_case,
+    kind_schema,
     physics_changes,
     stray_attribute,
     unread_after_loading,
 )
 from rocking_contact.out_paths import check_dir
-from rocking_contact.post.references import (
-    compare,
-    evaluate_all,
-    format_table,
-    mark_not_reached,
-)
+from rocking_contact.post import references
+from rocking_contact.post.references import compare, evaluate_all, mark_not_reached
 from rocking_contact.progress import Progress
 from rocking_contact.provenance import stack_versions
 from rocking_contact.results import Interrupted, RunResult, SolverFailure
 
 __all__ = ["load_case", "run", "format_table", "default_out_dir"]
+
+#: attributes that :func:`load_case` sets on a case besides its schema's keys
+_LOADING_ATTRIBUTES = ("source_file", "loaded_as", "references_from")
+
+
+def load_case(case: str | os.PathLike[str],
+              overrides: Mapping[str, Any] | Sequence[str] | str | None = None) -> Any:
+    """Read a case file, apply overrides and validate the result: the case :func:`run`
+    takes.
+
+    Args:
+        case: a shipped case or variant name (``"sdnd101a"``, ``"sdnv105d_fine"``;
+            ``rocking-contact list``) or the path of a TOML case file.
+        overrides: values that replace the file's, in the file's SI units (s, m, kg, N,
+            Pa, rad): ``{"time.step": 1e-4, "model.shock[0].mu": 0.2}``, or ``--set``
+            texts ``["time.step=1e-4"]`` (one such text alone too). The keys are those
+            ``rocking-contact keys <case>`` lists.
+
+    Returns:
+        The kind's case object (``DiscreteCase``, ``RigidCase`` or ``BlockCase``, each a
+        ``CaseFile``), one attribute per section and key (``case.time.step``, s). A value
+        changed on it is validated again by :func:`run`, as in a file.
+
+    Raises:
+        CaseError: no such case, a key or value the case does not allow, or an argument of
+            another type; the message is one line: file, key, what is wrong, what is
+            allowed.
+
+    """
+    if not isinstance(case, str | os.PathLike):
+        raise CaseError("rc.load_case", "case", f"got {_describe(case)}, allowed: a case "
+                        "name or the path of a case file")
+    given: Mapping[str, Any] | list[str] | str | None
+    if overrides is None or isinstance(overrides, str):
+        given = overrides
+    elif isinstance(overrides, Mapping):
+        key = next((k for k in overrides if not isinstance(k, str)), None)
+        if key is not None:
+            raise CaseError("rc.load_case", "overrides", f"key {_describe(key)}, allowed: "
+                            "dotted key texts ('time.step')")
+        given = overrides
+    elif isinstance(overrides, Sequence) and all(isinstance(o, str) for o in overrides):
+        given = list(overrides)
+    else:
+        raise CaseError("rc.load_case", "overrides", f"got {_describe(overrides)}, allowed: "
+                        "a dict {'time.step': 1e-4}, a list of 'key=value' texts or one")
+    return config.load_case(case if isinstance(case, str) else Path(case), given)
+
+
+def _describe(value: Any) -> str:
+    """A value and its type, short, for messages about arguments."""
+    text = repr(value)
+    return f"{type(value).__name__} {text if len(text) <= 40 else text[:37] + '...'}"
+
+
+def format_table(result: RunResult | str,
+                 checks: Sequence[Mapping[str, Any]] | None = None) -> str:
+    """The comparison table of a run: one line per check with its quantity, reference
+    value, computed value (SI units, as the quantity), relative error, tolerance, source
+    and pass mark (``ok``, ``FAIL``, ``-`` for information only).
+
+    Args:
+        result: a :class:`RunResult` (its case name and checks), or a case name with
+            ``checks``.
+        checks: the checks to show (``RunResult.checks``, or the ``checks`` of a
+            ``results.json``); by default the result's.
+
+    Raises:
+        CaseError: ``checks`` missing for a case name, or not the dicts a run writes.
+
+    """
+    rows: Any  # what the caller gave, checked below
+    if isinstance(result, RunResult):
+        name, rows = result.case, result.checks if checks is None else checks
+    elif isinstance(result, str) and checks is not None:
+        name, rows = result, checks
+    else:
+        raise CaseError("rc.format_table", "result", f"got {_describe(result)} and "
+                        f"checks {_describe(checks)}, allowed: a RunResult, or a case name "
+                        "and its checks")
+    allowed = "allowed: the checks of a RunResult or of a results.json"
+    if not isinstance(rows, Sequence) or isinstance(rows, str):
+        raise CaseError("rc.format_table", "checks", f"got {_describe(rows)} ({allowed})")
+    for i, check in enumerate(rows):
+        missing = ([] if not isinstance(check, Mapping) else
+                   [k for k in _TABLE_KEYS if k not in check]
+                   + (["tolerance_kind"] if check.get("tolerance") is not None
+                      and "tolerance_kind" not in check else []))
+        if not isinstance(check, Mapping) or missing:
+            got = f"no {', '.join(missing)}" if missing else f"got {_describe(check)}"
+            raise CaseError("rc.format_table", f"checks[{i}]", f"{got} ({allowed})")
+    try:
+        return references.format_table(name, rows)
+    except (TypeError, ValueError, KeyError) as exc:  # a value of another type or choice
+        raise CaseError("rc.format_table", "checks", f"{type(exc).__name__}: {exc} "
+                        f"({allowed})") from None
+
+
+#: the keys of a check that :func:`format_table` reads (``tolerance_kind`` too when the
+#: check has a tolerance)
+_TABLE_KEYS = ("quantity", "reference", "value", "rel_error", "tolerance", "source", "passed")
 
 
 def mpi_rank() -> int:
@@ -108,43 +213,61 @@ def _print_warnings(result: RunResult) -> None:
 
 
 def run(
-    case: Any,
+    case: CaseFile | str | os.PathLike[str],
     *,
-    out: str | Path | None = None,
+    out: str | os.PathLike[str] | None = None,
     quiet: bool = False,
     write: bool = True,
     plots: bool = True,
 ) -> RunResult:
     """Run a case, compare it with its references and write its results.
 
+    Each call is independent of the calls before it in the process (a failed or
+    interrupted run included): the same case gives the same numbers.
+
     Args:
-        case: a schema object from :func:`load_case`, or a case name or file, loaded as
-            it stands.
-        out: results directory (default ``results/<case>/``); nothing is written if
-            ``write`` is False.
-        quiet: no progress bar.
-        plots: also draw the PNG plots.
+        case: a case object from :func:`load_case` (changed or not: it is validated
+            again, and not changed by the run), or a case name or file, loaded as it
+            stands.
+        out: results directory, replaced by this run (default ``results/<case name>/``
+            under the current directory).
+        quiet: no progress bar (on stderr). Warnings are said on stderr even so.
+        write: write ``results.json``, ``history.csv`` and the plots into ``out``; False
+            writes nothing.
+        plots: also draw the PNG and SVG plots (with ``write``).
+
+    Returns:
+        The :class:`RunResult`: ``history`` (column -> array, SI units), ``quantities``,
+        ``collisions``, ``impacts``, ``checks`` (see :func:`format_table`), ``passed``,
+        ``status``, ``warnings``, ``timing``.
 
     Raises:
-        SolverFailure: the run stopped early; what it computed is written to ``out`` first.
+        CaseError: bad input (a value changed on ``case`` that loading would refuse, a
+            case of another type, an ``out`` that is a file or not writable), said in one
+            line before the run starts.
+        SolverFailure: the run stopped early; ``.partial`` holds what it computed, written
+            to ``out`` first.
+        Overturned: the block toppled or slid off its table (a :class:`SolverFailure`).
         Interrupted: Ctrl-C or SIGTERM (a :class:`SolverFailure`): the run stopped after
             the step under way, its results so far written as for a failure but without
             plots; or, when the signal came while the plots were drawn, the results are
             written (their status as computed) and the plots not.
 
     """
-    if isinstance(case, str | Path):
+    if isinstance(case, str | os.PathLike):
         case = load_case(case)
-    _check_again(case)
-    module = kind_runner(case.case.kind)
-    progress = Progress(case.time.start, case.time.end, case.case.name,
+    if out is not None and not isinstance(out, str | os.PathLike):
+        raise CaseError("rc.run", "out", f"got {_describe(out)}, allowed: a directory path")
+    checked: Any = _check_again(case)
+    module = kind_runner(checked.case.kind)
+    progress = Progress(checked.time.start, checked.time.end, checked.case.name,
                         enabled=not quiet and mpi_rank() == 0)
-    out_dir = Path(out) if out is not None else default_out_dir(case)
+    out_dir = Path(out) if out is not None else default_out_dir(checked)
     if write:
         check_dir("--out", out_dir)
         if mpi_rank() == 0:
             results.clear(out_dir)
-            results.write(_started(case, module), out_dir, plots=False)
+            results.write(_started(checked, module), out_dir, plots=False)
         _barrier()  # no rank writes its fields before the old ones are gone
     t0 = time.perf_counter()
     # A Ctrl-C while the results are written would leave them half written: the request
@@ -155,7 +278,7 @@ def run(
             # fields) into the directory the results go to; None when nothing is written.
             kwargs = ({"out_dir": out_dir if write else None}
                       if "out_dir" in inspect.signature(module.run).parameters else {})
-            result: RunResult = module.run(case, progress=progress, **kwargs)
+            result: RunResult = module.run(checked, progress=progress, **kwargs)
         except CaseError:  # bad input found as the run set up: there is no run to show
             if write and mpi_rank() == 0:
                 (out_dir / results.RESULTS_FILE).unlink(missing_ok=True)
@@ -165,7 +288,7 @@ def run(
             if exc.partial is not None:
                 exc.partial.status = exc.status
                 exc.partial.timing.setdefault("wall_s", time.perf_counter() - t0)
-                finish(case, exc.partial)
+                finish(checked, exc.partial)
                 _print_warnings(exc.partial)
                 if write and mpi_rank() == 0:
                     _write(exc.partial, out_dir, plots=plots)
@@ -173,12 +296,12 @@ def run(
         stopped = interrupt.requested()
         progress.close()
         result.timing.setdefault("wall_s", time.perf_counter() - t0)
-        finish(case, result)
+        finish(checked, result)
         _print_warnings(result)
         if write and mpi_rank() == 0:
             _write(result, out_dir, plots=plots)
     if stopped:  # a kind without step checks (the rigid block) finished anyway: stop here
-        raise Interrupted(f"interrupted at the end of the run (t = {case.time.end:g} s)",
+        raise Interrupted(f"interrupted at the end of the run (t = {checked.time.end:g} s)",
                           result)
     return result
 
@@ -218,18 +341,41 @@ def _barrier() -> None:
         mpi.COMM_WORLD.Barrier()
 
 
-def _check_again(case: Any) -> None:
+def _check_again(case: Any) -> Any:
     """Validate the case as loading does: a value changed on the loaded object
-    (``case.time.step = -1``) gets the same one-line :class:`CaseError` as in a file."""
-    source = getattr(case, "source_file", None) or case.case.name
+    (``case.time.step = -1``) gets the same one-line :class:`CaseError` as in a file.
+
+    Returns the case rebuilt from its values, what the run reads: a section set as a dict
+    (``case.time = {...}``) becomes the table it stands for, and the run leaves the
+    caller's object as it was."""
+    if not isinstance(case, CaseFile):
+        raise CaseError("rc.run", "case", f"got {_describe(case)}, allowed: a case from "
+                        "rc.load_case, a case name or the path of a case file")
+    source = getattr(case, "source_file", None) or getattr(case.case, "name", "case")
+    file = f"{source} (changed after loading)"
+    kind: Any = getattr(case.case, "kind", None)
+    if kind_schema(kind, file) is not type(case):  # the other kinds' sections are not there
+        loaded = next((k for k in KINDS if kind_schema(k) is type(case)), None)
+        raise CaseError(file, "case.kind", f"got {kind!r}, allowed: {loaded!r}, the kind of "
+                        f"the {type(case).__name__} it was loaded as (load a case file of "
+                        f"kind {kind!r})")
+    try:
+        values = as_dict(case)
+    except AttributeError as exc:  # `del case.time`: dataclasses.asdict meets no value
+        raise CaseError(file, "", f"a setting was deleted ({exc}), allowed: changed values "
+                        "(or load the case again)") from None
     folder = CASE_FOLDER.set(case_dir(case))
     try:
-        build(type(case), as_dict(case), file=f"{source} (changed after loading)")
+        checked = build(type(case), values, file=file)
     finally:
         CASE_FOLDER.reset(folder)
     unread = unread_after_loading(case)
     if unread is not None:
-        raise CaseError(f"{source} (changed after loading)", *unread)
-    stray = stray_attribute(case, exempt=("source_file", "loaded_as", "references_from"))
+        raise CaseError(file, *unread)
+    stray = stray_attribute(case, exempt=_LOADING_ATTRIBUTES)
     if stray is not None:
-        raise CaseError(f"{source} (changed after loading)", *stray)
+        raise CaseError(file, *stray)
+    for name in _LOADING_ATTRIBUTES:
+        if hasattr(case, name):
+            setattr(checked, name, getattr(case, name))
+    return checked

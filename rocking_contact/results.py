@@ -39,9 +39,38 @@ PLOTS_STAGING = "plots" + PARTIAL_SUFFIX
 STARTED = "started: still running, or stopped before it wrote its results (killed)"
 
 
-@dataclass
+@dataclass(repr=False)
 class RunResult:
-    """Everything a run computed. Times in s, SI units throughout."""
+    """Everything a run computed, in memory: what ``results.json`` and ``history.csv``
+    hold. SI units throughout (m, s, N, J, rad); times in s from the case's ``time.start``.
+
+    Attributes:
+        case: the case name (``case.name`` of the case file).
+        kind: ``"discrete"``, ``"rigid"`` or ``"block"``.
+        parameters: the fully resolved case file, as nested dicts and lists.
+        history: column name -> numpy array over the recorded instants; ``time`` (s)
+            first, then Code_Aster-style columns (``DX_NO2`` m, ``VX_NO2`` m/s, ``FN_NO1``
+            N; every column and its unit in ``docs/outputs.md``).
+        quantities: name -> value (SI) of every computed quantity, the case's
+            ``[[quantity]]`` included (``impact.NO1.1.max_force``, ``collision.1.time``;
+            a ``[[quantity]]`` whose column is missing is NaN).
+        impacts: one dict per impact of a discrete case (``shock``, ``index``, ``start``,
+            ``end``, ``t_max`` s, ``max_force`` N, ``impulse`` N s, ``speed`` m/s, ...).
+        collisions: one dict per collision of a block (``index``, ``time`` s,
+            ``kinetic_energy`` J, ...).
+        checks: one dict per ``[[reference]]``: ``quantity``, ``reference``, ``value``,
+            ``abs_error``, ``rel_error``, ``tolerance``, ``tolerance_kind``, ``source``,
+            ``passed`` (True, False, or None for information only), ``note``.
+        timing: ``wall_s`` (s of wall time), ``steps`` and the kind's solver counters.
+        extra: kind-specific data (the rigid levels, the FEM energy balance, ...).
+        status: ``"completed"``, or what stopped the run (``"failed: ..."``,
+            ``"interrupted at t = ..."``, ``"the block overturned at t = ..."``).
+        stack: component -> version the run was computed with.
+        warnings: sentences about the run that no check covers (also said on stderr).
+
+    Use :meth:`columns` for the rows of ``impacts``, ``collisions`` or ``checks`` as arrays.
+
+    """
 
     case: str
     kind: str
@@ -63,6 +92,38 @@ class RunResult:
         return self.status == "completed" and all(
             c["passed"] for c in self.checks if c["passed"] is not None
         )
+
+    def columns(self, rows: str) -> dict[str, np.ndarray]:
+        """The rows of ``impacts``, ``collisions`` or ``checks`` as one numpy array per key,
+        in row order: ``result.columns("collisions")["time"]`` is every collision's time
+        (s). A key whose values are all numbers (or missing, or None: NaN) gives a float
+        array, any other key an object array.
+
+        Raises:
+            CaseError: ``rows`` is not one of those three names.
+
+        """
+        if rows not in ROW_ENTRIES:
+            from rocking_contact.config import CaseError
+
+            raise CaseError("RunResult.columns", "rows", f"got {rows!r}, allowed: "
+                            f"{', '.join(ROW_ENTRIES)}")
+        table: list[dict[str, Any]] = getattr(self, rows)
+        keys = list(dict.fromkeys(key for row in table for key in row))
+        return {key: _column([row.get(key) for row in table]) for key in keys}
+
+    def __repr__(self) -> str:
+        """One line: what the run is and how much it holds, not the arrays themselves."""
+        marks = [c.get("passed") for c in self.checks]
+        times = self.history.get("time")
+        span = (f" over t = {times[0]:g}..{times[-1]:g} s" if times is not None and len(times)
+                else "")
+        return (f"<RunResult {self.case!r} ({self.kind}): {self.status}; checks "
+                f"{marks.count(True)} ok, {marks.count(False)} failed, {marks.count(None)} "
+                f"information; history {len(self.history)} columns x "
+                f"{0 if times is None else len(times)} rows{span}; {len(self.quantities)} "
+                f"quantities, {len(self.collisions)} collisions, {len(self.impacts)} impacts, "
+                f"{len(self.warnings)} warnings>")
 
     def to_json(self) -> dict[str, Any]:
         """The ``results.json`` content."""
@@ -86,7 +147,13 @@ class RunResult:
 class SolverFailure(RuntimeError):
     """A run that could not continue; carries what was computed before the failure.
 
-    The message says where: simulated time, step size, residual.
+    The message says where: simulated time (s), step size (s), residual.
+
+    Attributes:
+        partial: the :class:`RunResult` up to the failure (its ``status`` says why it
+            stopped, its checks compare what was reached), or None when the run failed
+            before its first step.
+
     """
 
     def __init__(self, message: str, partial: RunResult | None = None):
@@ -124,6 +191,21 @@ class Overturned(SolverFailure):
 
     def describe(self) -> str:
         return str(self)
+
+
+#: the entries of a :class:`RunResult` that hold one dict per row
+ROW_ENTRIES = ("impacts", "collisions", "checks")
+
+
+def _column(values: list[Any]) -> np.ndarray:
+    """A float array (None as NaN) of values that are all numbers or None, else an object
+    array (names, flags, None kept as None)."""
+    if all(v is None or (isinstance(v, int | float | np.number) and not isinstance(v, bool))
+           for v in values):
+        return np.array([np.nan if v is None else v for v in values], dtype=float)
+    column = np.empty(len(values), dtype=object)
+    column[:] = values
+    return column
 
 
 def _plain(obj: Any) -> Any:

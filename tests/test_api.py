@@ -1,0 +1,212 @@
+"""The Python API in a long-lived process (a Jupyter kernel): runs of every kind, failed and
+interrupted ones included, do not affect the runs after them; wrong arguments are one-line
+CaseErrors; what a run computed is reachable in memory; the public names are documented."""
+
+import inspect
+import os
+import pydoc
+import re
+import signal
+from pathlib import Path
+
+import numpy as np
+import pytest
+
+import rocking_contact as rc
+from rocking_contact import api, interrupt
+from rocking_contact.progress import Progress
+
+#: short runs of each kind: the FEM cases to 0.01 s (their first collision is at 0.054 s)
+RUNS = {
+    "sdnd101a": {},
+    "sdnv105_rigid": {},
+    "sdnv105a": {"time.end": 0.01},
+    "sdnv105d": {"time.end": 0.01},
+}
+
+
+def run(name, overrides=None, **kwargs):
+    """A run of one of :data:`RUNS` that writes nothing."""
+    case = rc.load_case(name, RUNS[name] if overrides is None else overrides)
+    return rc.run(case, write=False, quiet=True, **kwargs)
+
+
+def assert_same(a, b):
+    """Two runs gave the same numbers, bit for bit."""
+    assert a.status == b.status == "completed"
+    assert list(a.history) == list(b.history)
+    for column in a.history:
+        assert np.array_equal(a.history[column], b.history[column]), column
+    assert list(a.quantities) == list(b.quantities)
+    np.testing.assert_array_equal(list(a.quantities.values()), list(b.quantities.values()))
+    assert [c["value"] for c in a.checks] == pytest.approx([c["value"] for c in b.checks],
+                                                           rel=0, abs=0, nan_ok=True)
+
+
+def open_files():
+    return len(os.listdir("/proc/self/fd"))
+
+
+@pytest.fixture(scope="module")
+def first():
+    """The first run of each case in this process."""
+    return {name: run(name) for name in RUNS}
+
+
+def test_runs_of_every_kind_one_after_another_repeat_their_numbers(first):
+    """FEM after discrete and after FEM of another case, rigid between: nothing carries
+    over (PETSc options, open files), and the same case gives the same numbers."""
+    from petsc4py import PETSc
+
+    files = open_files()
+    for name in ["sdnv105d", "sdnd101a", "sdnv105a", "sdnv105_rigid", "sdnv105d", "sdnv105a"]:
+        assert_same(first[name], run(name))
+    assert open_files() == files
+    assert PETSc.Options().getAll() == {}
+
+
+def test_a_failed_run_leaves_the_next_one_as_it_would_be(first):
+    with pytest.raises(rc.SolverFailure, match=r"t = .* residual") as info:
+        run("sdnv105a", {**RUNS["sdnv105a"], "solver.max_iterations": 1,
+                         "contact.max_iterations": 1, "solver.max_halvings": 0})
+    assert info.value.partial is not None and info.value.partial.status.startswith("failed")
+    assert_same(first["sdnv105a"], run("sdnv105a"))
+    with pytest.raises(rc.SolverFailure, match="solver failed|Newton"):
+        run("sdnd101a", {"solver.scheme": "newmark", "solver.newton_max_iter": 3,
+                         "solver.newton_tol": 1e-30})
+    assert_same(first["sdnd101a"], run("sdnd101a"))
+
+
+def test_a_bad_value_at_run_time_leaves_the_case_and_the_next_run_as_they_were(first):
+    case = rc.load_case("sdnd101a")
+    case.time.step = -1.0
+    with pytest.raises(rc.CaseError, match=r"changed after loading\): time\.step: got -1"):
+        rc.run(case, write=False, quiet=True)
+    case.time.step = rc.load_case("sdnd101a").time.step
+    assert_same(first["sdnd101a"], rc.run(case, write=False, quiet=True))
+
+
+class StopAtFirstUpdate(Progress):
+    """Ctrl-C at the run's first progress update, as the SIGINT handler asks."""
+
+    def update(self, t, info=""):
+        interrupt.request()
+
+
+class AbortAtFirstUpdate(Progress):
+    """A second Ctrl-C, which raises at once: in the middle of a FEM step loop."""
+
+    def update(self, t, info=""):
+        raise KeyboardInterrupt
+
+
+def test_an_interrupted_or_aborted_run_leaves_the_next_one_as_it_would_be(first,
+                                                                           monkeypatch):
+    handler = signal.getsignal(signal.SIGINT)
+    monkeypatch.setattr(api, "Progress", StopAtFirstUpdate)
+    with pytest.raises(rc.Interrupted) as info:
+        run("sdnd101a", {"time.step": 1e-5})
+    assert 0.0 < info.value.partial.history["time"][-1] < 0.5
+    monkeypatch.setattr(api, "Progress", AbortAtFirstUpdate)
+    with pytest.raises(KeyboardInterrupt):
+        run("sdnv105a")
+    monkeypatch.undo()
+    assert signal.getsignal(signal.SIGINT) is handler and not interrupt.requested()
+    assert_same(first["sdnv105a"], run("sdnv105a"))
+    assert_same(first["sdnd101a"], run("sdnd101a"))
+
+
+def test_a_case_changed_after_loading_runs_as_its_file_would(first):
+    """A section set as a dict is read as the table it stands for; the caller's object is
+    not changed by the run."""
+    case = rc.load_case("sdnd101a")
+    case.time = {"start": 0.0, "end": case.time.end, "step": case.time.step}
+    case.reference = [{"quantity": "impact.NO1.1.max_force", "value": 9950.371902099892,
+                       "tolerance": 1e-3, "source": "analytic: Kc v0 / wc"}]
+    result = rc.run(case, write=False, quiet=True)
+    assert isinstance(case.time, dict)
+    assert np.array_equal(result.history["DX_NO1"], first["sdnd101a"].history["DX_NO1"])
+    assert [c["passed"] for c in result.checks] == [True]
+
+
+@pytest.mark.parametrize("call,words", [
+    (lambda: rc.load_case(None), "rc.load_case: case: got NoneType None"),
+    (lambda: rc.load_case("sdnd101a", {3: 1.0}), "rc.load_case: overrides: key int 3"),
+    (lambda: rc.load_case("sdnd101a", [("time.step", 1e-4)]), "rc.load_case: overrides: got"),
+    (lambda: rc.load_case("sdnd101a", 5), "rc.load_case: overrides: got int 5"),
+    (lambda: rc.run(3), "rc.run: case: got int 3"),
+    (lambda: rc.run({"case": {}}), "rc.run: case: got dict"),
+    (lambda: rc.run("sdnd101a", out=3), "rc.run: out: got int 3"),
+    (lambda: rc.format_table("sdnd101a"), "rc.format_table: result: got str"),
+    (lambda: rc.format_table("sdnd101a", [{"quantity": "q"}]),
+     "rc.format_table: checks[0]: no reference, value"),
+    (lambda: rc.format_table("sdnd101a", "checks"), "rc.format_table: checks: got str"),
+])
+def test_wrong_arguments_are_one_line_case_errors(call, words):
+    with pytest.raises(rc.CaseError) as info:
+        call()
+    assert words in str(info.value) and "\n" not in str(info.value)
+
+
+@pytest.mark.parametrize("change,words", [
+    (lambda case: setattr(case.case, "kind", "block"),
+     "case.kind: got 'block', allowed: 'discrete'"),
+    (lambda case: delattr(case, "time"), "a setting was deleted"),
+    (lambda case: setattr(case.time, "stpe", 1e-4), "time.stpe: unknown key"),
+])
+def test_a_case_broken_after_loading_is_a_one_line_case_error(change, words):
+    case = rc.load_case("sdnd101a")
+    change(case)
+    with pytest.raises(rc.CaseError, match=r"sdnd101a\.toml \(changed after loading\)") as e:
+        rc.run(case, write=False, quiet=True)
+    assert words in str(e.value) and "\n" not in str(e.value)
+
+
+def test_what_a_run_computed_is_reachable_in_memory(first):
+    discrete, rigid = first["sdnd101a"], first["sdnv105_rigid"]
+    impacts = discrete.columns("impacts")
+    assert impacts["max_force"].dtype == float
+    np.testing.assert_array_equal(impacts["max_force"],
+                                  [i["max_force"] for i in discrete.impacts])
+    times = rigid.columns("collisions")["time"]
+    assert len(times) == len(rigid.collisions) and np.all(np.diff(times) > 0)
+    assert times[0] == rigid.quantities["collision.1.time"]
+    passed = discrete.columns("checks")["passed"]
+    assert list(passed) == [c["passed"] for c in discrete.checks]
+    with pytest.raises(rc.CaseError, match="allowed: impacts, collisions, checks"):
+        discrete.columns("history")
+    text = repr(discrete)
+    assert "\n" not in text and len(text) < 300 and "'sdnd101a'" in text
+    marks = [c["passed"] for c in discrete.checks]
+    assert f"checks {marks.count(True)} ok, {marks.count(False)} failed" in text
+    assert rc.format_table(discrete) == rc.format_table(discrete.case, discrete.checks)
+
+
+def test_every_public_name_is_documented_and_typed():
+    """Every exported callable has a docstring, every parameter an annotation and a line
+    in the docstring's Args; ``help(rc)`` shows the way in."""
+    for name in rc.__all__:
+        obj = getattr(rc, name)
+        if name == "__version__":
+            assert re.fullmatch(r"\d+\.\d+\.\d+", obj)
+            continue
+        assert inspect.getdoc(obj), name
+        if inspect.isfunction(obj):
+            signature = inspect.signature(obj)
+            assert signature.return_annotation is not inspect.Signature.empty, name
+            for parameter in signature.parameters.values():
+                assert parameter.annotation is not inspect.Parameter.empty, (name, parameter)
+                assert f"    {parameter.name}: " in obj.__doc__, (name, parameter.name)
+    page = pydoc.render_doc(rc, renderer=pydoc.plaintext)
+    assert all(f"rc.{name}" in page for name in ("load_case", "run", "format_table"))
+    assert "Returns:" in rc.run.__doc__ and "Raises:" in rc.run.__doc__
+
+
+def test_the_readme_python_example_runs_as_written(tmp_path, monkeypatch, capsys):
+    readme = (Path(__file__).parents[1] / "README.md").read_text(encoding="utf-8")
+    example = re.search(r"From Python:\n\n```python\n(.*?)```", readme, re.S).group(1)
+    monkeypatch.chdir(tmp_path)
+    exec(compile(example, "README.md", "exec"), {})
+    table = capsys.readouterr().out
+    assert table.startswith("== sdnd100a") and " ok" in table and "FAIL" not in table
+    assert (tmp_path / "results" / "my_sdnd100a_exact_step1e-4" / "results.json").is_file()

@@ -210,3 +210,29 @@ def test_a_mistyped_attribute_on_a_loaded_case_is_refused():
     case.time.stpe = 1e-3
     with pytest.raises(CaseError, match=r"time\.stpe: unknown key \(allowed: start, end, step\)"):
         rc.run(case, write=False, quiet=True)
+
+
+def test_a_record_is_read_next_to_the_file_that_names_it(tmp_path):
+    """A CSV record named in an extended file in another folder is that file's: the child
+    reads ``sub/ux.csv``, not ``ux.csv`` next to itself, and loads the same value as the
+    parent (its references stay graded: no change of physics between the two)."""
+    sub = tmp_path / "sub"
+    sub.mkdir()
+    np.savetxt(sub / "ux.csv", [[0.0, 0.0], [0.5, 3.0]], delimiter=",")
+    parent = sub / "parent.toml"
+    parent.write_text('extends = "sdnv105d_shaking"\n'
+                      '[loading.table_acceleration_x]\ntype = "table"\namplitude = 1.0\n'
+                      'path = "ux.csv"\n')
+    child = tmp_path / "child.toml"
+    child.write_text('extends = "sub/parent.toml"\n[time]\nend = 0.1\n')
+    case, base = load_case(child), load_case(parent)
+    record = case.loading.table_acceleration_x.path
+    assert record == base.loading.table_acceleration_x.path == str(sub / "ux.csv")
+    assert physics_changes(case, base) == []
+    # given on the command line, a record is relative to the loaded file, as documented
+    np.savetxt(tmp_path / "uy.csv", [[0.0, 0.0], [0.5, 1.0]], delimiter=",")
+    moved = load_case(child, ["loading.table_acceleration_x.path=uy.csv"])
+    assert moved.loading.table_acceleration_x.path == "uy.csv"
+    with pytest.raises(CaseError, match=r"path: .*sub/ux\.csv: no such file"):
+        (sub / "ux.csv").unlink()
+        load_case(child)

@@ -146,6 +146,7 @@ def read_case_data(path: Path, _seen: tuple[Path, ...] = (),
     :data:`Origins`), so that an error names the file to edit.
     """
     data = read_toml(path)
+    _anchor_records(data, path.parent)
     parent = data.pop("extends", None)
     if parent is None:
         if origins is not None:
@@ -166,6 +167,23 @@ def read_case_data(path: Path, _seen: tuple[Path, ...] = (),
     if origins is not None:  # the child's own keys win, as in the merge
         _record_origins(data, (path, *_seen[::-1]), origins)
     return merged
+
+
+def _anchor_records(data: Any, folder: Path) -> None:
+    """Make the relative ``path`` of every table in ``data`` (the CSV records of time
+    functions, the schemas' only file key) absolute from ``folder``, the folder of the file
+    that wrote it: a case that extends ``sub/parent.toml`` reads the parent's record in
+    ``sub/``, not next to itself, and both load the same value (no spurious change of
+    physics between them). Paths given by ``--set`` stay relative to the loaded file."""
+    if isinstance(data, dict):
+        record = data.get("path")
+        if isinstance(record, str) and record and not Path(record).is_absolute():
+            data["path"] = str((folder / record).absolute())
+        for value in data.values():
+            _anchor_records(value, folder)
+    elif isinstance(data, list):
+        for value in data:
+            _anchor_records(value, folder)
 
 
 def origin_file(key: str, loaded: Path, origins: Origins) -> str:

@@ -5,14 +5,20 @@ From Python (the command line ``rocking-contact`` does the same)::
     import rocking_contact as rc
 
     case = rc.load_case("sdnd101a", {"time.step": 1e-4})   # name or TOML file, overrides
-    case.time.end = 0.2                                     # s; validated again by run
-    result = rc.run(case, out="results/sdnd101a_short")     # or write=False
+    case.solver.scheme = "newmark"                          # checked again by rc.run
+    result = rc.run(case, out="results/sdnd101a_newmark")   # or write=False
     print(rc.format_table(result))                          # reference vs computed
     result.history["DX_NO1"]                                # m, numpy array over
     result.history["time"]                                  # ... these instants (s)
     result.quantities["impact.NO1.1.max_force"]             # N
     result.columns("impacts")["max_force"]                  # every impact's, N
     result.passed                                           # every graded check passed
+
+Every kind of case runs through :func:`run`: the spring-mass systems (``sdnd100a`` ...,
+kind ``discrete``), the rigid block (``sdnv105_rigid``, kind ``rigid``: every level's
+impacts in ``result.extra["levels"]``, lower-level functions in ``docs/rigid.md``) and the
+elastic block (``sdnv105a`` ..., kind ``block``, FEM). ``rocking-contact keys <case>``
+lists a case's keys with their units.
 
 Names: :func:`load_case`, :func:`run`, :func:`format_table`, :class:`RunResult` (what a run
 computed, SI units), :class:`CaseError` (bad input: one line, file, key, what is allowed),

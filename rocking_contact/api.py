@@ -244,7 +244,7 @@ def run(
     Raises:
         CaseError: bad input (a value changed on ``case`` that loading would refuse, a
             case of another type, an ``out`` that is a file or not writable), said in one
-            line before the run starts.
+            line before the first step.
         SolverFailure: the run stopped early; ``.partial`` holds what it computed, written
             to ``out`` first.
         Overturned: the block toppled or slid off its table (a :class:`SolverFailure`).

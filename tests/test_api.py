@@ -202,11 +202,25 @@ def test_every_public_name_is_documented_and_typed():
     assert "Returns:" in rc.run.__doc__ and "Raises:" in rc.run.__doc__
 
 
-def test_the_readme_python_example_runs_as_written(tmp_path, monkeypatch, capsys):
+def readme_example():
     readme = (Path(__file__).parents[1] / "README.md").read_text(encoding="utf-8")
-    example = re.search(r"From Python:\n\n```python\n(.*?)```", readme, re.S).group(1)
+    return re.search(r"From Python:\n\n```python\n(.*?)```", readme, re.S).group(1)
+
+
+def help_example():
+    block = re.search(r"::\n\n(.*?)\n\n(?=\S)", rc.__doc__, re.S).group(1)
+    return inspect.cleandoc(block)
+
+
+@pytest.mark.parametrize("example,written", [
+    (readme_example, "results/my_sdnd100a_exact_step1e-4"),
+    (help_example, "results/sdnd101a_newmark"),
+])
+def test_the_python_examples_run_as_written(example, written, tmp_path, monkeypatch,
+                                            capsys):
+    """The README's and ``help(rc)``'s: every check they print passes."""
     monkeypatch.chdir(tmp_path)
-    exec(compile(example, "README.md", "exec"), {})
+    exec(compile(example(), example.__name__, "exec"), {})
     table = capsys.readouterr().out
-    assert table.startswith("== sdnd100a") and " ok" in table and "FAIL" not in table
-    assert (tmp_path / "results" / "my_sdnd100a_exact_step1e-4" / "results.json").is_file()
+    assert table.startswith("== sdnd10") and " ok" in table and "FAIL" not in table
+    assert (tmp_path / written / "results.json").is_file()

@@ -333,9 +333,14 @@ def simulate(case: BlockCase, body: ElasticBody, *, contributions: Sequence[Cont
                 "tilt_steps": pre.tilt_steps,
             }
             if pre.tilt_steps > case.initial.preload_steps:
+                # Say that the state released is right, and how to get there directly.
                 warnings.append(f"the tilt took {pre.tilt_steps} pseudo-time steps: in "
                                 f"{case.initial.preload_steps} (initial.preload_steps) it "
-                                "reached a spurious static equilibrium")
+                                "reached a spurious static equilibrium; in "
+                                f"{pre.tilt_steps} it reaches "
+                                f"{extra['preload']['tilt']['THETA']:.6g} rad, the rigid "
+                                f"block's {case.release_angle:.6g} rad (set "
+                                f"initial.preload_steps = {pre.tilt_steps} to start there)")
             if driver.stats.fallbacks:
                 warnings.append(_fallback_warning(driver.stats.fallbacks, preload=True))
             driver.stats = DriverStats()  # the run's counters are the dynamic phase's

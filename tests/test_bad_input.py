@@ -201,6 +201,21 @@ def test_a_tilt_past_the_overturning_angle_is_refused(capsys, tmp_path):
         "past its overturning angle atan(b/l) = 0.422854 rad", "allowed: below 0.410365"])
 
 
+@pytest.mark.parametrize("setting,words", [
+    ("contact.master=CONHAUT", "contact.master: got 'CONHAUT', allowed: 'CONBAS' (the table's "
+                               "top)"),
+    ("contact.master=CTGROUND", "contact.master: got 'CTGROUND', allowed: 'CONBAS'"),
+    ("contact.slave=CONBAS", "contact.slave: got 'CONBAS', allowed: 'CONHAUT', 'CTBLO' (a "
+                             "curve of the block)"),
+])
+def test_a_contact_pairing_off_the_block_and_table_top_is_refused(capsys, tmp_path, setting,
+                                                                   words):
+    """The block base as its own master ran without a word: the kinematics take the master
+    for the table's top (normal out of the table) and the slave for block nodes."""
+    code = main(["run", "sdnv105d", "--out", str(tmp_path), "--set", setting])
+    assert_one_line_error(capsys, code, ["sdnv105d.toml (with --set)", words])
+
+
 def test_springs_under_a_table_treatment_are_refused(capsys, tmp_path):
     """Point springs are B's supports; beside the table of A they would be ignored."""
     path = tmp_path / "a_with_springs.toml"

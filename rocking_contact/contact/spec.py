@@ -27,11 +27,16 @@ from typing import Any, ClassVar, Literal
 
 from rocking_contact.config import NONNEGATIVE, POSITIVE, in_range, param
 from rocking_contact.discrete.case import stick_problem
+from rocking_contact.geometry.layout import CONBAS, CONHAUT, CTBLO
 
 Treatment = Literal["none", "lagrange", "penalty", "continuous", "theta"]
 
 #: treatments that pair the block base with a meshed table
 TABLE_TREATMENTS = ("lagrange", "continuous", "theta")
+#: the curves they may pair: slave nodes on the block (its base, or its whole contour),
+#: the master polyline on the table's top
+SLAVE_CURVES = (CONHAUT, CTBLO)
+MASTER_CURVES = (CONBAS,)
 
 _CONDENSED = ("slave", "master", "mu", "search_distance", "closed_gap", "gap_tolerance",
               "augmentation_normal", "augmentation_tangential", "tolerance", "step_tolerance",
@@ -152,6 +157,15 @@ def check_against_model(case: Any, points: list[str], curves: list[str]) -> None
                 raise ValueError(f"contact.{key}: unknown curve {name!r} (curves: "
                                  f"{', '.join(curves)}; a table treatment needs "
                                  "mesh.table = true)")
+        # The kinematics take the master for the table's top, its normal out of the table,
+        # and the slave for nodes of the block: another pairing (the base against itself,
+        # the table's held bottom) ran without a word and meant nothing.
+        for key, allowed, what in (("slave", SLAVE_CURVES, "a curve of the block"),
+                                   ("master", MASTER_CURVES, "the table's top")):
+            name = getattr(spec, key)
+            if name not in allowed:
+                raise ValueError(f"contact.{key}: got {name!r}, allowed: "
+                                 f"{', '.join(map(repr, allowed))} ({what})")
     for i, spring in enumerate(spec.spring):
         if spring.on not in points:
             raise ValueError(f"contact.spring[{i}].on: unknown point {spring.on!r} "

@@ -230,10 +230,13 @@ def solve_semismooth_newton(problem: FrictionContactProblem, P0: np.ndarray | No
 
 
 def solve_single_contact(W: np.ndarray, q: np.ndarray, mu: float) -> np.ndarray:
-    """Exact solution of one 2D contact ``U = W P + q`` (W 2x2 positive definite).
+    """Exact solution of one 2D contact ``U = W P + q`` (W 2x2 positive semi-definite).
 
     The states are tried in the order open, stick, slip; the first consistent one is
     returned (for a symmetric positive definite W and the usual mu it is the only one).
+    A singular W (a contact whose tangential row moves nothing, as the stop of a
+    one-dimensional system) can stick only if the least-squares impulse stops both
+    velocities.
 
     Returns:
         ``(P_N, P_T)`` (N.s).
@@ -241,7 +244,12 @@ def solve_single_contact(W: np.ndarray, q: np.ndarray, mu: float) -> np.ndarray:
     """
     if q[0] >= 0.0:
         return np.zeros(2)  # open: separating without any impulse
-    stick = np.linalg.solve(W, -q)
+    try:
+        stick = np.linalg.solve(W, -q)
+    except np.linalg.LinAlgError:
+        stick = np.linalg.lstsq(W, -q, rcond=None)[0]
+        if np.max(np.abs(W @ stick + q)) > 1e-12 * np.max(np.abs(q)):
+            stick = np.array([-1.0, 0.0])  # no impulse stops both: not a stick state
     if stick[0] >= 0.0 and abs(stick[1]) <= mu * stick[0]:
         return stick
     best, best_violation = np.zeros(2), math.inf

@@ -135,3 +135,21 @@ def test_law_rejects_bad_coefficients():
         NewtonImpactFrictionLaw(restitution=1.5)
     with pytest.raises(ValueError, match="friction"):
         NewtonImpactFrictionLaw(friction=-0.1)
+
+
+@pytest.mark.parametrize("q, expected", [
+    ((-1.0, 0.0), (2.0, 0.0)),    # nothing slides: stops by the normal impulse alone
+    ((-1.0, 0.3), (2.0, -0.8)),   # the tangential velocity is out of reach: slip, -mu P_N
+    ((-1.0, -0.3), (2.0, 0.8)),
+])
+def test_single_contact_with_a_tangential_row_that_moves_nothing(q, expected):
+    """A point mass (2 kg) against a stop whose tangential row carries no mass (W_TT = 0,
+    W singular, as the stop of a one-dimensional system): the exact single-contact solver
+    and Gauss-Seidel raised LinAlgError ('Singular matrix') out of the stick state."""
+    W = np.diag([1 / MASS, 0.0])
+    P = solve_single_contact(W, np.array(q), 0.4)
+    np.testing.assert_allclose(P, expected, atol=1e-12)
+    problem = _one(W, q, 0.4)
+    sol = solve_gauss_seidel(problem)
+    assert sol.converged
+    np.testing.assert_allclose(sol.P, expected, atol=1e-12)

@@ -176,6 +176,7 @@ class Interrupted(SolverFailure):
 
     @property
     def status(self) -> str:
+        """The ``status`` of the partial result: ``interrupted at t = ... s``."""
         return str(self)
 
 
@@ -187,9 +188,12 @@ class Overturned(SolverFailure):
 
     @property
     def status(self) -> str:
+        """The ``status`` of the partial result: ``the block overturned at t = ... s: ...``
+        or ``the block slid off its table at t = ... s: ...``."""
         return str(self)
 
     def describe(self) -> str:
+        """The one line said to the user: what happened, not a solver failure."""
         return str(self)
 
 

@@ -13,7 +13,8 @@ stops a run that gets there, driven by a shaking table for instance.
 Sliding off: the base corners' contacts are node-to-node pairs fixed at the start (small
 sliding, as Code_Aster's), which would hold a corner up past the table's end. Shaken at
 40 m/s^2, corner O slid 1.47 m, beyond the end at -0.18 m, and stayed supported; a corner
-past an end of the meshed table now stops the run.
+past an end of the meshed table by more than :data:`OVERHANG` of the base width now stops
+the run.
 """
 
 from __future__ import annotations
@@ -26,6 +27,13 @@ from rocking_contact.block import Geometry, overturn_limit
 from rocking_contact.fem.body import ElasticBody
 from rocking_contact.fem.probes import PointProbe, base_rotation
 from rocking_contact.solvers.step import StepProblem
+
+#: how far past an end of its table (fraction of the base width 2b) a corner may stand
+#: before the run stops: a table flush with the block (table_right = 2b, allowed) is crossed
+#: by the preload alone, which with pivot O1 moves the base along +x by b (1 - cos theta)
+#: (9.0e-6 m at SDNV105's 0.01 rad: such a block was said to slide off at 0.0295 s, 9 nm
+#: past the end). A corner carried that far out moves its moment arm by 0.1 % at most.
+OVERHANG = 1e-3
 
 
 class Overturn(Exception):
@@ -62,6 +70,7 @@ class OverturnWatch:
         self.table_still = table_still
         self.limit = overturn_limit(geometry.overturn_angle, table_still)
         self.ends = (geometry.table_left, geometry.table_right) if meshed_table else None
+        self.overhang = OVERHANG * self.width
         self._zero = np.zeros_like(body.u.x.array)
 
     def __call__(self, problem: StepProblem, info: Any) -> None:
@@ -77,8 +86,9 @@ class OverturnWatch:
             return
         x_o, x_a = values["DX_O"], self.width + values["DX_A"]
         left, right = self.ends
-        if x_o < left or x_a > right:
-            corner, x, end = ("O", x_o, left) if x_o < left else ("A", x_a, right)
+        if x_o < left - self.overhang or x_a > right + self.overhang:
+            corner, x, end = ("O", x_o, left) if x_o < left - self.overhang else ("A", x_a, right)
             raise Overturn(info.t, f"slid off its table at t = {info.t:.9g} s: corner "
                                    f"{corner} at x = {x:.6g} m, past the table's end at "
-                                   f"{end:.6g} m")
+                                   f"{end:.6g} m by {abs(x - end):.3g} m (more than "
+                                   f"{OVERHANG:g} of the base width)")

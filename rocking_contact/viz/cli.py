@@ -117,8 +117,9 @@ def main(args: argparse.Namespace) -> int:
                 "--screenshot", args.screenshot, f"an image ({', '.join(SCREENSHOT_SUFFIXES)})",
                 SCREENSHOT_SUFFIXES))
         if args.movie is not None:
-            render.check_movie(args.movie, args.frames, window)
-            movie = _writable("--movie", check_file("--movie", args.movie, "a .gif or .mp4"))
+            movie = check_file("--movie", args.movie, "a .gif or .mp4")
+            render.check_movie(movie, args.frames, window)
+            movie = _writable("--movie", movie)
         scene = render.open_scene(_result_dir(args.result),
                                   render.ViewOptions(field=args.field, scale=args.scale,
                                                      clim=_clim(args.clim)))

@@ -201,3 +201,161 @@ def test_rigid_block_free_flight_reactions(rigid_rocking):
     # the manual's first-order values, measured as Code_Aster does (extrema over a flight)
     assert rn.max() == pytest.approx(3579.25, rel=0.01)
     assert rx.min() == pytest.approx(-1149.79, rel=0.01)
+
+
+@pytest.mark.parametrize("e", [0.0, 0.5, 1.0])
+def test_rigid_block_landing_with_newton_restitution_at_the_corner(e):
+    """Newton's law at the landing corner A (sticking, O free to lift) against the momentum
+    balance of one step of the rigid block (G at the origin, A at (b, -l), the weight over
+    the whole step): omega+ = (1 - 3 b^2 (1 + e) / (2 R^2)) omega- + M g b h / J,
+    P_y = -M b (omega+ + (1 + 2 e) omega-) + M g h, P_x = M l (omega- - omega+). The
+    scheme freezes H at the predicted angle (1.4e-5 rad), hence 1e-4 and not round-off.
+    The rigid solver's ``rigid.restitution`` is omega+/omega- with the block kept on the
+    table, another law: e = 0 is the only value where they agree."""
+    h, g = 1e-4, G
+    block = RigidBlock(0.18, 0.40, 417.6, G)
+    b, height, mass = block.half_width, block.half_height, block.mass
+    r2 = b * b + height * height
+    system = LagrangianLinearSystem(np.diag([mass, mass, mass * r2 / 3]),
+                                    lambda t: np.array([0.0, -mass * g, 0.0]))
+    osi = MoreauJean(system, BlockCorners(b, height), NewtonImpactFrictionLaw(e, 0.9), 0.6)
+    c, s = math.cos(0.01), math.sin(0.01)
+    q, v, t = np.array([c * b - s * height, s * b + c * height, 0.01]), np.zeros(3), 0.0
+    out = osi.step(q, v, t, h)
+    while out.P[2] == 0.0:
+        q, v, t = out.q, out.v, t + h
+        out = osi.step(q, v, t, h)
+    w_before = v[2]
+    w_after = (1 - 3 * b * b * (1 + e) / (2 * r2)) * w_before + g * b * h / (4 / 3 * r2)
+    assert out.v[2] == pytest.approx(w_after, rel=1e-4)
+    assert out.P[2] == pytest.approx(-mass * b * (w_after + (1 + 2 * e) * w_before)
+                                     + mass * g * h, rel=1e-4)
+    assert out.P[3] == pytest.approx(mass * height * (w_before - w_after), rel=1e-4)
+    assert out.P[0] == 0.0  # O lifts
+    corner_a = BlockCorners(b, height).jacobian(q + h * (1 - 0.6) * v)[2]  # H at q_m
+    assert corner_a @ out.v == pytest.approx(-e * (corner_a @ v), rel=1e-9)
+
+
+class Incline:
+    """The floor of a plane turned by ``alpha``, in its own frame: x down the slope."""
+
+    def gaps(self, q):
+        return np.array([q[1]])
+
+    def jacobian(self, q):
+        return np.array([[0.0, 1.0], [1.0, 0.0]])
+
+
+@pytest.mark.parametrize("degrees, sticks", [(20.0, True), (26.0, True), (35.0, False)])
+def test_mass_on_an_incline_sticks_below_the_friction_angle(degrees, sticks):
+    """mu = 0.5 (26.57 degrees): at rest on the slope it stays, the friction impulse
+    balancing the weight's slope component (P_T / P_N = -tan a); steeper, it slides with
+    g (sin a - mu cos a), exactly in velocity (the force is constant)."""
+    mass, mu, h, alpha = 2.0, 0.5, 1e-3, math.radians(degrees)
+    weight = np.array([mass * G * math.sin(alpha), -mass * G * math.cos(alpha)])
+    osi = MoreauJean(LagrangianLinearSystem(np.eye(2) * mass, lambda t: weight), Incline(),
+                     NewtonImpactFrictionLaw(0.0, mu), 1.0)
+    q, v, t = np.zeros(2), np.zeros(2), 0.0
+    for _ in range(500):
+        out = osi.step(q, v, t, h)
+        q, v, t = out.q, out.v, t + h
+    if sticks:
+        assert q[0] == 0.0 and v[0] == 0.0
+        assert out.P[1] / out.P[0] == pytest.approx(-math.tan(alpha), rel=1e-12)
+    else:
+        acceleration = G * (math.sin(alpha) - mu * math.cos(alpha))
+        assert v[0] == pytest.approx(acceleration * t, rel=1e-12)
+        assert out.P[1] == pytest.approx(-mu * out.P[0], rel=1e-12)
+    assert abs(q[1]) < 1e-15 and out.P[0] == pytest.approx(mass * G * math.cos(alpha) * h,
+                                                            rel=1e-12)
+
+
+class Bar:
+    """A rigid bar (x, y, phi) of half length b, its ends on the floor y = 0."""
+
+    def __init__(self, b):
+        self.b = b
+
+    def _arms(self, phi):
+        return [(-self.b * math.cos(phi), -self.b * math.sin(phi)),
+                (self.b * math.cos(phi), self.b * math.sin(phi))]
+
+    def gaps(self, q):
+        return np.array([q[1] + ay for _, ay in self._arms(q[2])])
+
+    def jacobian(self, q):
+        rows = []
+        for ax, ay in self._arms(q[2]):
+            rows += [[0.0, 1.0, ax], [1.0, 0.0, -ay]]
+        return np.array(rows)
+
+
+@pytest.mark.parametrize("e, mu", [(0.0, 0.0), (0.5, 0.3), (0.0, 0.3)])
+def test_bar_falling_flat_lands_on_both_ends_at_once(e, mu):
+    """A bar dropped flat from 0.5 m, moving along x at 1 m/s: W is 4x4 of rank 3. Both
+    ends take the same normal impulse, M (1 + e) |v-| + M g h in all, the bar does not
+    turn; friction stops the 1 m/s at the impact if mu P_N can (e = 0.5, mu = 0.3: 4.2 >
+    3 N.s) and slides it at the cone's edge otherwise; at rest each end carries M g / 2."""
+    mass, b, h = 3.0, 0.5, 1e-3
+    system = LagrangianLinearSystem(np.diag([mass, mass, mass * (2 * b) ** 2 / 12]),
+                                    lambda t: np.array([0.0, -mass * G, 0.0]))
+    osi = MoreauJean(system, Bar(b), NewtonImpactFrictionLaw(e, mu), 0.5)
+    q, v, t = np.array([0.0, 0.5, 0.0]), np.array([1.0, 0.0, 0.0]), 0.0
+    out = osi.step(q, v, t, h)
+    while out.P[0] == 0.0:
+        q, v, t = out.q, out.v, t + h
+        out = osi.step(q, v, t, h)
+    P = out.P
+    assert P[0] == pytest.approx(P[2], rel=1e-12)
+    assert P[0] + P[2] == pytest.approx(mass * (1 + e) * abs(v[1]) + mass * G * h, rel=1e-12)
+    assert out.v[1] == pytest.approx(-e * v[1], rel=1e-12) and abs(out.v[2]) < 1e-12
+    friction = min(mu * (P[0] + P[2]), mass * v[0])
+    assert -(P[1] + P[3]) == pytest.approx(friction, rel=1e-12, abs=1e-15)
+    for _ in range(int(1.0 / h)):
+        q, v, t = out.q, out.v, t + h
+        out = osi.step(q, v, t, h)
+    assert abs(q[2]) < 1e-12
+    np.testing.assert_allclose(out.P[0::2] / h, mass * G / 2, rtol=1e-9)
+
+
+@pytest.mark.parametrize("theta, order", [(0.5, 2.0), (0.75, 1.0), (1.0, 1.0)])
+def test_damped_oscillator_order_before_it_reaches_its_stop(theta, order):
+    """m x'' + c x' + k x = 0 launched at 1 m/s towards a stop 0.02 m away: before the
+    impact (0.021 s) the scheme is second order for theta = 1/2, first order otherwise;
+    at the impact the velocity reverses with e = 0.8."""
+    mass, k, c, d = 2.0, 800.0, 4.0, 0.02
+    w0 = math.sqrt(k / mass)
+    zeta = c / (2 * math.sqrt(k * mass))
+    wd = w0 * math.sqrt(1 - zeta * zeta)
+
+    def exact(t):
+        decay = math.exp(-zeta * w0 * t)
+        return (decay * math.sin(wd * t) / wd,
+                decay * (math.cos(wd * t) - zeta * w0 / wd * math.sin(wd * t)))
+
+    class Stop:
+        def gaps(self, q):
+            return np.array([d - q[0]])
+
+        def jacobian(self, q):
+            return np.array([[-1.0], [0.0]])
+
+    errors = []
+    for h in (5e-4, 2.5e-4):
+        system = LagrangianLinearSystem(np.eye(1) * mass, lambda t: np.zeros(1),
+                                        np.eye(1) * k, np.eye(1) * c)
+        osi = MoreauJean(system, Stop(), NewtonImpactFrictionLaw(0.8, 0.0), theta)
+        q, v, t = np.zeros(1), np.ones(1), 0.0
+        steps = round(0.018 / h)
+        for _ in range(steps):
+            out = osi.step(q, v, t, h)
+            q, v, t = out.q, out.v, t + h
+        x, xdot = exact(steps * h)
+        errors.append(abs(q[0] - x) + abs(v[0] - xdot) / w0)
+        out = osi.step(q, v, t, h)
+        while out.P[0] == 0.0:
+            q, v, t = out.q, out.v, t + h
+            out = osi.step(q, v, t, h)
+        assert 0.021 - h < t < 0.021 + 2 * h
+        assert out.v[0] == pytest.approx(-0.8 * v[0], rel=1e-12)
+    assert math.log2(errors[0] / errors[1]) == pytest.approx(order, abs=0.05)

@@ -182,7 +182,7 @@ class MoreauJeanContact:
         self._predicted_gaps = np.zeros(0)
         self._lift = np.zeros(0)
         self.deepest_penetration = 0.0
-        self._residual = math.nan
+        self._residual = "none"  # the last residual of the step, with its unit: failures
 
     # -- Corrector protocol ---------------------------------------------------------------
     def begin_step(self, problem: StepProblem) -> None:
@@ -191,6 +191,7 @@ class MoreauJeanContact:
         assert stage is not None
         self._enabled = stage.unknown == "velocity"
         self.iterations = 0
+        self._residual = "none"
         if not self._enabled:
             return
         self.h = stage.h
@@ -238,7 +239,8 @@ class MoreauJeanContact:
                 opts.law, self._U_before[0::2]), P, tol=opts.local_tolerance,
                 max_iterations=opts.local_iterations)
             self.counters.local += local.iterations
-            self._residual = local.residual
+            self._residual = (f"local law residual {local.residual:.3e} N.s after "
+                              f"{local.iterations} iterations (pass {it})")
             if not local.converged:
                 break
             P = local.P
@@ -252,8 +254,10 @@ class MoreauJeanContact:
             residual.array[:] -= H.T @ P / h
             change = problem.comm.allreduce(
                 float(np.max(np.abs(previous - x.array_r), initial=0.0)), op=MPI.MAX)
-            self._residual = residual.norm()
-            if self._residual <= tolerance or problem.settled(x, change, self.options.stol):
+            norm = residual.norm()
+            self._residual = (f"coupled residual {norm:.3e} N at pass {it} (tolerance "
+                              f"{tolerance:.3e} N)")
+            if norm <= tolerance or problem.settled(x, change, self.options.stol):
                 converged = True
                 break
             # Newton at x: rebuild J, then the linearised free velocity x - J^-1 R(x)
@@ -307,7 +311,7 @@ class MoreauJeanContact:
                      max_iterations=self.options.local_iterations)
         self.counters.local += lift.iterations
         if not lift.converged:
-            self._residual = lift.residual
+            self._residual = f"position projection's law residual {lift.residual:.3e} kg.m"
             return None
         self.deepest_penetration = max(self.deepest_penetration, float(-end_gaps.min()))
         return R @ np.linalg.solve(mass, HR.T @ lift.P)
@@ -372,7 +376,7 @@ class MoreauJeanContact:
         names = {c: p for p, c in self.points.items()}
         active = [names.get(int(c), f"#{int(c)}") for c in self._active]
         return (f"active contacts (predicted gap closed): {', '.join(active) or 'none'}; "
-                f"last residual {self._residual:.3e}")
+                f"{self._residual}")
 
     # -- helpers --------------------------------------------------------------------------
     def _apply(self, problem: StepProblem, local: np.ndarray) -> np.ndarray:

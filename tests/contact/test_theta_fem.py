@@ -176,3 +176,17 @@ def test_newton_restitution_of_a_stiff_block_is_the_rigid_blocks():
     assert h["PN_A"][k] == pytest.approx(vertical, rel=3e-3)
     horizontal = mass * half_height * (omega_before - rigid_after)  # on the block, along -x
     assert h["PX_A"][k] == pytest.approx(-horizontal, rel=3e-3)  # PX_A: on the table
+
+
+def test_a_failed_step_names_its_residual_with_unit_and_tolerance():
+    """One coupled pass cannot converge a large-rotation step: the failure says which
+    residual stopped it, in which unit, against which tolerance (it printed a bare
+    'last residual 1.936e-03', a force norm or an impulse depending on where it stopped)."""
+    case = rc.load_case("sdnv105d", {"time.end": 0.001, "collisions.windows": [],
+                                     "contact.max_iterations": 1, "solver.max_halvings": 0})
+    with pytest.raises(rc.SolverFailure) as failure:
+        rc.run(case, write=False, plots=False, quiet=True)
+    message = str(failure.value)
+    assert "active contacts (predicted gap closed): O;" in message
+    assert "coupled residual" in message and " N at pass 1 (tolerance " in message
+    assert failure.value.partial.history["time"][0] == 0.0

@@ -42,7 +42,9 @@ Outputs (history columns, the same on every rank), at each recorded point P of t
 that carries a contact (O, A, O1): ``PN_P`` (N.s), the normal impulse over the step,
 positive in compression; ``PX_P`` (N.s), the horizontal impulse the block exerts on the
 table; ``RN_P = PN_P / h`` and ``RX_P = PX_P / h`` (N), the mean forces over the step
-(``RX_O`` is negative while the block rocks on O). ``PN_BASE``, ``RN_BASE``: the same
+(``RX_O`` is negative while the block rocks on O). With a row every N steps
+(``output.every``) they are the impulses since the previous row and the mean forces over
+that interval: no impact is lost between rows. ``PN_BASE``, ``RN_BASE``: the same
 summed over the whole base. ``CONTACTS``, ``SLIDING``: pressed and sliding contacts;
 ``CONTACT_ITERATIONS``: coupled passes of the step; ``ECONTACT`` (J): energy taken from
 the bodies by the impulses and the projection since the release (``EFRICTION``: by the
@@ -167,6 +169,9 @@ class MoreauJeanContact:
         self.keys = list(relation.keys)
         self.impulses = np.zeros(2 * len(self.keys))
         self.h = math.nan
+        # impulse columns summed since the last history row, and the time they cover (s)
+        self._since_row: dict[str, float] = {}
+        self._since_row_time = 0.0
         self.iterations = 0
         self.counters = SolveCounters()
         self.work_normal = 0.0
@@ -332,29 +337,47 @@ class MoreauJeanContact:
             self.work_projection += after - before
             self._lift = np.zeros(0)
         self.impulses[:] = 0.0
+        if self._H is not None:
+            rows = np.stack([2 * self._active, 2 * self._active + 1], axis=1).ravel()
+            self.impulses[rows] = self._P
+        for name, value in self._step_impulses().items():
+            self._since_row[name] = self._since_row.get(name, 0.0) + value
+        self._since_row_time += self.h
         if self._H is None:
             return
-        rows = np.stack([2 * self._active, 2 * self._active + 1], axis=1).ravel()
-        self.impulses[rows] = self._P
         mean = 0.5 * (self._U_before + self._apply(problem, problem.v.x.array))
         work = self._P * mean
         self.work_normal += float(np.sum(work[0::2]))
         self.work_tangential += float(np.sum(work[1::2]))
 
-    def columns(self, problem: StepProblem) -> dict[str, float]:
-        """Impulses and mean forces at the recorded points, counters, absorbed energy."""
+    def _step_impulses(self) -> dict[str, float]:
+        """The impulse columns of the last step (N.s): normal and horizontal at the
+        recorded points, normal over the base."""
         out: dict[str, float] = {}
-        h = self.h if math.isfinite(self.h) else 1.0
         normal, tangent = self._frames
         for point, c in self.points.items():
             pn, pt = self.impulses[2 * c], self.impulses[2 * c + 1]
             # the block (slave) receives P_N n + P_T t; it exerts the opposite on the table
             px = -(pn * normal[c, 0] + pt * tangent[c, 0]) if len(normal) else -pt
-            out[f"PN_{point}"], out[f"PX_{point}"] = pn, px
-            out[f"RN_{point}"], out[f"RX_{point}"] = pn / h, px / h
+            out[f"PN_{point}"], out[f"PX_{point}"] = float(pn), float(px)
         # the whole base: on a fine mesh a corner's percussion spreads over several nodes
         out["PN_BASE"] = float(np.sum(self.impulses[0::2]))
-        out["RN_BASE"] = out["PN_BASE"] / h
+        return out
+
+    def columns(self, problem: StepProblem) -> dict[str, float]:
+        """Impulses since the previous row and their mean forces at the recorded points,
+        counters, absorbed energy. A row ends the interval: the next one starts from zero."""
+        out: dict[str, float] = {}
+        elapsed = self._since_row_time
+        impulses = {name: self._since_row.get(name, 0.0) for name in self._step_impulses()}
+        for point in self.points:
+            pn, px = impulses[f"PN_{point}"], impulses[f"PX_{point}"]
+            out[f"PN_{point}"], out[f"PX_{point}"] = pn, px
+            out[f"RN_{point}"], out[f"RX_{point}"] = ((pn / elapsed, px / elapsed)
+                                                      if elapsed > 0.0 else (0.0, 0.0))
+        out["PN_BASE"] = impulses["PN_BASE"]
+        out["RN_BASE"] = out["PN_BASE"] / elapsed if elapsed > 0.0 else 0.0
+        self._since_row, self._since_row_time = {}, 0.0
         pressed = self.impulses[0::2] > 0.0
         sliding = pressed & (np.abs(self.impulses[1::2]) >= self.options.law.friction
                              * self.impulses[0::2] * (1.0 - 1e-9))

@@ -190,3 +190,25 @@ def test_a_failed_step_names_its_residual_with_unit_and_tolerance():
     assert "active contacts (predicted gap closed): O;" in message
     assert "coupled residual" in message and " N at pass 1 (tolerance " in message
     assert failure.value.partial.history["time"][0] == 0.0
+
+
+def test_rows_every_ten_steps_carry_the_impulses_since_the_previous_row(first):
+    """output.every = 10: each row's impulses are the sum of its ten steps' (the run's
+    steps are the same), its forces their mean over the interval, so the impact's
+    percussion is in the history. Each row carried only its own step's impulse: the
+    impact step was not recorded, and the history held no percussion at all."""
+    sparse = _run({**FIRST, "output.every": 10}).history
+    dense = first.history
+    assert len(sparse["time"]) == 61 and len(dense["time"]) == 601
+    for column in ("PN_O", "PX_O", "PN_A", "PX_A", "PN_BASE"):
+        sums = np.add.reduceat(dense[column][1:], np.arange(0, 600, 10))
+        np.testing.assert_allclose(sparse[column][1:], sums, rtol=1e-9, atol=1e-12)
+    interval = np.diff(sparse["time"])
+    np.testing.assert_allclose(sparse["RN_BASE"][1:] * interval, sparse["PN_BASE"][1:],
+                               rtol=1e-9)
+    # the row of the impact holds the impact step's impulse (42.4 N.s at theta = 0.6; 48.7 N.s
+    # with the next step's, the percussion) and A's share of the weight after it
+    impact = int(np.argmax(dense["PN_A"] > 0))
+    row = int(np.argmax(sparse["PN_A"] > 0))
+    assert sparse["time"][row - 1] < dense["time"][impact] <= sparse["time"][row]
+    assert sparse["PN_A"][row] > dense["PN_A"][impact] > 40.0

@@ -236,3 +236,27 @@ def test_a_record_is_read_next_to_the_file_that_names_it(tmp_path):
     with pytest.raises(CaseError, match=r"path: .*sub/ux\.csv: no such file"):
         (sub / "ux.csv").unlink()
         load_case(child)
+
+
+def test_an_inline_table_override_sets_only_the_keys_it_names():
+    """It merges into the file's table: a table record given for sdnv105d_shaking's sine
+    leaves the file's frequency behind (it was refused, "frequency: 2.0 has no effect with
+    type 'table'", as if the override had given it); a key it names itself that the new
+    variant does not read is still refused."""
+    table = '{type = "table", times = [0.0, 1.0], values = [0.0, 1.0]}'
+    for overrides in ([f"loading.table_acceleration_x={table}"],
+                      {"loading.table_acceleration_x": {"type": "table", "times": [0.0, 1.0],
+                                                        "values": [0.0, 1.0]}}):
+        case = load_case("sdnv105d_shaking", overrides)
+        f = case.loading.table_acceleration_x
+        assert (f.type, f.times, f.amplitude, f.frequency) == ("table", [0.0, 1.0], 6.0, 2.0)
+        assert physics_changes(case) == ["loading.table_acceleration_x.times",
+                                         "loading.table_acceleration_x.type",
+                                         "loading.table_acceleration_x.values"]
+    with pytest.raises(CaseError, match=r"sdnv105d_shaking\.toml \(with --set\): "
+                                        r"loading\.table_acceleration_x\.frequency: 3\.0 has "
+                                        r"no effect with loading\.table_acceleration_x\.type "
+                                        r"= 'table'"):
+        load_case("sdnv105d_shaking",
+                  ['loading.table_acceleration_x={type = "table", frequency = 3.0, '
+                   'times = [0.0, 1.0], values = [0.0, 1.0]}'])

@@ -16,7 +16,7 @@ from contextvars import ContextVar
 from pathlib import Path
 from typing import Any
 
-from rocking_contact.config.overrides import apply_overrides, key_path
+from rocking_contact.config.overrides import apply_overrides, key_path, parse_override
 from rocking_contact.config.schema import (
     CaseError,
     _describe,
@@ -221,8 +221,7 @@ def load_case(
             apply_overrides(data, overrides)
         except CaseError as exc:
             raise CaseError(f"{path} (with {given})", exc.key, exc.problem) from None
-        keys = overrides if isinstance(overrides, Mapping) else \
-            [text.partition("=")[0] for text in overrides]
+        keys = overridden_keys(overrides)
         for key in keys:  # an overridden key is the loaded case's, even if a parent had it
             origins[tuple(key_path(key))] = (path,)
     folder = CASE_FOLDER.set(path.parent)
@@ -243,6 +242,27 @@ def load_case(
     obj.references_from = references_from
     obj.loaded_as = (as_dict(obj), layer)  # for unread_after_loading
     return obj
+
+
+def overridden_keys(overrides: Mapping[str, Any] | list[str]) -> list[str]:
+    """The dotted keys that overrides set. An inline table merges into the table it is given
+    for, so it sets the keys it names and no other: ``--set
+    'loading.table_acceleration_x={type="table",path="ux.csv"}'`` on ``sdnv105d_shaking``
+    leaves the file's sine ``frequency`` behind (it was refused as given with the table)."""
+    items = ([(key_path(k), v) for k, v in overrides.items()]
+             if isinstance(overrides, Mapping) else [parse_override(t) for t in overrides])
+    keys: list[str] = []
+
+    def walk(path: list[str], value: Any) -> None:
+        if isinstance(value, Mapping) and value:
+            for name, item in value.items():
+                walk([*path, str(name)], item)
+        else:
+            keys.append(".".join(path))
+
+    for path, value in items:
+        walk(path, value)
+    return keys
 
 
 def unread_after_loading(case: Any) -> tuple[str, str] | None:

@@ -308,3 +308,23 @@ def test_a_tilt_that_lands_on_a_spurious_equilibrium_is_taken_again():
                w.endswith(f"it reaches {preload['tilt']['THETA']:.6g} rad, the rigid block's "
                           f"{expected:.6g} rad (set initial.preload_steps = 2 to start there)")
                for w in result.warnings), result.warnings
+
+
+def test_a_record_shorter_than_the_run_is_said_to_be_held(tmp_path):
+    """A table record that ends inside the run holds its last value: the table goes on
+    accelerating at it. A run warns when that value is not zero, and only then."""
+    record = tmp_path / "ux.csv"
+    np.savetxt(record, [[0.0, 0.0], [0.002, 1.0]], delimiter=",")
+    case = rc.load_case("sdnv105d_shaking", {
+        "loading.table_acceleration_x": {"type": "table", "amplitude": 2.0, "path": str(record)},
+        "time.end": 0.003})
+    result = rc.run(case, write=False, plots=False, quiet=True)
+    assert result.status == "completed"
+    assert ("loading.table_acceleration_x: the record ends at t = 0.002 s, inside the run "
+            "[0, 0.003] s: its value there, 2 m/s^2, is held after it (add a row 't, 0' "
+            "there to keep the table still)") in result.warnings
+    np.savetxt(record, [[0.0, 0.0], [0.001, 1.0], [0.002, 0.0]], delimiter=",")
+    quiet = rc.run(rc.load_case("sdnv105d_shaking", {
+        "loading.table_acceleration_x": {"type": "table", "path": str(record)},
+        "time.end": 0.003}), write=False, plots=False, quiet=True)
+    assert not any("record" in w for w in quiet.warnings), quiet.warnings

@@ -260,3 +260,14 @@ def test_an_inline_table_override_sets_only_the_keys_it_names():
         load_case("sdnv105d_shaking",
                   ['loading.table_acceleration_x={type = "table", frequency = 3.0, '
                    'times = [0.0, 1.0], values = [0.0, 1.0]}'])
+
+
+def test_keys_of_a_table_with_a_default_instance_default_to_its_values():
+    """A case without [material.table] gets SDNV105's table (a partial table completes the
+    default instance): `keys` listed its young, poisson and density as required."""
+    from rocking_contact.config import kind_schema, schema_doc
+
+    rows = {key: default for key, _, default, _ in schema_doc(kind_schema("block"))}
+    assert rows["material.table.young"] == "100000000000000.0"
+    assert rows["material.block.density"] == "1450.0"
+    assert rows["time.end"] == rows["case.name"] == "(required)"

@@ -269,8 +269,14 @@ def _differences(a: Any, b: Any, path: tuple[str, ...] = ()) -> list[tuple[str, 
     return [] if a == b else [path]
 
 
-def schema_doc(cls: type, prefix: str = "") -> list[tuple[str, str, str, str]]:
-    """Rows (key, type, default, doc) describing a schema, for documentation."""
+def schema_doc(cls: type, prefix: str = "", instance: Any = None
+               ) -> list[tuple[str, str, str, str]]:
+    """Rows (key, type, default, doc) describing a schema, for documentation.
+
+    ``instance``: the default instance of a table that has one (a partial table completes
+    it, :func:`build`); its keys then default to its values rather than being required
+    (``material.table.young`` defaults to SDNV105's 1e14 Pa: it was listed as required).
+    """
     rows = []
     hints = typing.get_type_hints(cls)
     for f in dataclasses.fields(cls):
@@ -284,9 +290,18 @@ def schema_doc(cls: type, prefix: str = "") -> list[tuple[str, str, str, str]]:
             kind = ("list of tables" if typing.get_origin(tp) is list else
                     "optional table" if inner is not tp else "table")
             rows.append((key, kind, "", _with_readers(cls, f.name, f.metadata.get("doc", ""))))
-            rows.extend(schema_doc(inner, key + ".N" if kind == "list of tables" else key))
+            table = None
+            if kind == "table":  # its default instance, if it has one
+                table = (getattr(instance, f.name) if instance is not None else
+                         f.default_factory() if f.default_factory is not dataclasses.MISSING
+                         else None)
+            rows.extend(schema_doc(inner, key + ".N" if kind == "list of tables" else key,
+                                   table))
             continue
-        if f.default is not dataclasses.MISSING:
+        if instance is not None:
+            value = getattr(instance, f.name)
+            default = "unset" if value is None else _toml_text(value)
+        elif f.default is not dataclasses.MISSING:
             default = "unset" if f.default is None else _toml_text(f.default)
         elif f.default_factory is not dataclasses.MISSING:
             default = _toml_text(f.default_factory())

@@ -220,8 +220,10 @@ def run(case: BlockCase, *, progress: Progress | None = None, out_dir: Path | No
             _finish_partial(case, exc.partial, model)
         raise
     except SolverFailure as exc:
-        # One line: where (the driver's message) and which contacts were active.
-        state = model.describe()
+        # One line: where (the driver's message) and which contacts were active; none in
+        # the static preload, where the contact is idle (a run without history rows failed
+        # there, before the release).
+        state = model.describe() if exc.partial is None or exc.partial.history else ""
         message = f"{exc}; {state}" if state else str(exc)
         if exc.partial is not None:
             _finish_partial(case, exc.partial, model)

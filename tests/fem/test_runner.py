@@ -328,3 +328,16 @@ def test_a_record_shorter_than_the_run_is_said_to_be_held(tmp_path):
         "loading.table_acceleration_x": {"type": "table", "path": str(record)},
         "time.end": 0.003}), write=False, plots=False, quiet=True)
     assert not any("record" in w for w in quiet.warnings), quiet.warnings
+
+
+def test_a_preload_failure_names_no_contacts():
+    """The contact is idle during the static preload: a failure there said "active
+    contacts (predicted gap closed): none; last residual nan" after the preload's own
+    message."""
+    case = rc.load_case("sdnv105d", {"solver.max_iterations": 1, "solver.max_halvings": 1,
+                                     "time.end": 0.001})
+    with pytest.raises(rc.SolverFailure) as failure:
+        rc.run(case, write=False, plots=False, quiet=True)
+    message = str(failure.value)
+    assert "; preload tilt, pseudo-time in [0, 1]" in message
+    assert "contacts" not in message and failure.value.partial.status == f"failed: {message}"

@@ -52,7 +52,8 @@ def find_impacts(t: np.ndarray, fn: np.ndarray, vn: np.ndarray, pn: np.ndarray |
         if it changes sign there, else on FN (a damped shock lets go, FN back to 0, while
         still penetrating: the penetration's crossing lies after i+1, an extrapolation
         that doubled sdnd101a's duration with cn = 2e4 N.s/m)."""
-        if threshold == 0.0 and pn is not None and pn[i] * pn[i + 1] <= 0.0:
+        # signs, not the product: a diverging run's 1e200 m would overflow it
+        if threshold == 0.0 and pn is not None and np.sign(pn[i]) * np.sign(pn[i + 1]) <= 0.0:
             return _crossing(t, pn, i, 0.0)
         return _crossing(t, fn, i, threshold)
 

@@ -73,3 +73,18 @@ def test_a_damped_shock_lets_go_before_its_penetration_ends():
     last = np.flatnonzero(fn > 0)[-1]
     assert t[last] < impact["end"] <= t[last + 1]
     assert impact["duration"] == pytest.approx(impact["end"] - impact["start"])
+
+
+def test_a_diverging_signal_is_measured_without_numpy_warnings():
+    """A run that blows up records penetrations of 1e200 m before they turn inf: the
+    contact edges are found on their signs (their product overflowed, with a RuntimeWarning
+    printed beside the run's one error line)."""
+    import warnings
+
+    t = np.linspace(0.0, 1.0, 11)
+    pn = np.array([-1.0, 1.0, -1.0, 1e200, -1e200, 1e200, -1e200, 1e200, -1e200, 1e200, -1e200])
+    fn = np.where(pn > 0.0, 1e10, 0.0)
+    with warnings.catch_warnings():
+        warnings.simplefilter("error")
+        impacts = find_impacts(t, fn, np.zeros_like(t), pn)
+    assert len(impacts) == 5 and impacts[0]["start"] == pytest.approx(0.05)

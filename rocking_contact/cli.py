@@ -57,7 +57,7 @@ def _parser() -> _Parser:
                         metavar="SECTION.KEY=VALUE",
                         help="override a case-file value (repeatable), e.g. time.step=1e-4")
         sp.add_argument("--quiet", "-q", action="store_true", help="no progress bar")
-        sp.add_argument("--no-plots", action="store_true", help="skip the PNG plots")
+        sp.add_argument("--no-plots", action="store_true", help="skip the plots (PNG and SVG)")
 
     r = sub.add_parser("run", help="run one case and write its results")
     r.add_argument("case", help="shipped case name or path to a case TOML file")

@@ -33,8 +33,9 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
                         help="override a case value (repeatable), e.g. preload.tilt=0.02")
     parser.add_argument("--out", type=Path, help="results directory (default results/<case>/)")
     parser.add_argument("--quiet", "-q", action="store_true",
-                        help="no progress bar and no reference table")
-    parser.add_argument("--no-plots", action="store_true", help="skip the PNG plots")
+                        help="no progress bar and no table of the checks (the levels' impact "
+                             "tables are still printed)")
+    parser.add_argument("--no-plots", action="store_true", help="skip the plots (PNG and SVG)")
 
 
 def impact_table(levels: Mapping[str, Mapping[str, Any]], count: int,

@@ -280,6 +280,7 @@ def finish_contact(case: BlockCase, result: RunResult, model: contact_model.Cont
         result.quantities["energy.residual.max_abs"] = energy["residual_max_abs"]
         if "ETOT_rise_max" in energy:
             result.quantities["energy.rise.max"] = energy["ETOT_rise_max"]
+            result.quantities["energy.regain.max"] = energy["ETOT_regain_max"]
         warning = rise_warning(energy)
         if warning:
             result.warnings.append(warning)

@@ -137,9 +137,11 @@ class EnergyBalance:
 
 def summary(history: dict[str, np.ndarray]) -> dict[str, float]:
     """The balance of a run from its history: final terms, largest |residual| (J), the
-    residual relative to the kinetic energy peak, and the largest rise of the total energy
-    above its released value (J, and relative to the energy of the motion: the kinetic
-    energy peak or the released gravity potential, whichever is larger)."""
+    residual relative to the kinetic energy peak, the largest rise of the total energy
+    above its released value (``ETOT_rise_*``) and above the lowest value it had reached
+    before (``ETOT_regain_*``, the springs' store counted) (J, and relative to the energy
+    of the motion: the kinetic energy peak or the released gravity potential, whichever is
+    larger)."""
     if "ENERGY_RESIDUAL" not in history or not len(history["time"]):
         return {}
     res = np.asarray(history["ENERGY_RESIDUAL"])
@@ -160,6 +162,13 @@ def summary(history: dict[str, np.ndarray]) -> dict[str, float]:
         out["ETOT_initial"] = float(etot[0])
         out["ETOT_rise_max"] = float(max(np.max(rise), 0.0))
         out["ETOT_rise_time"] = float(np.asarray(history["time"])[int(np.argmax(rise))])
+        # Energy created after impacts took more away stays below the released value: the
+        # mechanical energy (the springs' store included: they give it back) may only fall,
+        # so any rise above its lowest value so far is the numerics'.
+        mechanical = etot + np.asarray(history["ESPRING"]) if "ESPRING" in history else etot
+        regain = mechanical - np.minimum.accumulate(mechanical)
+        out["ETOT_regain_max"] = float(np.max(regain))
+        out["ETOT_regain_time"] = float(np.asarray(history["time"])[int(np.argmax(regain))])
     peak = float(np.max(history["EKIN_BLOCK"])) if "EKIN_BLOCK" in history else 0.0
     if peak > 0:
         out["residual_relative_to_peak_ekin"] = out["residual_max_abs"] / peak
@@ -167,16 +176,21 @@ def summary(history: dict[str, np.ndarray]) -> dict[str, float]:
     motion = max(peak, released)
     if "ETOT_rise_max" in out and motion > 0:
         out["ETOT_rise_relative"] = out["ETOT_rise_max"] / motion
+        out["ETOT_regain_relative"] = out["ETOT_regain_max"] / motion
     return out
 
 
 def rise_warning(energy: dict[str, float]) -> str | None:
-    """A sentence when the total energy rose above :data:`RISE_WARNING` of the energy of
-    the motion (a :func:`summary`), None otherwise."""
-    relative = energy.get("ETOT_rise_relative")
-    if relative is None or relative <= RISE_WARNING:
-        return None
-    return (f"the total energy rose up to {energy['ETOT_rise_max']:.4g} J above its released "
-            f"value (largest at t = {energy['ETOT_rise_time']:.6g} s, {100 * relative:.3g}% of "
-            f"the energy of the motion): the time steps created it, do not trust the "
-            f"results after it rose (docs/contact.md, 'Sensitivity': [time.refine])")
+    """A sentence when the total energy rose above its released value, or above the lowest
+    value it had reached, by more than :data:`RISE_WARNING` of the energy of the motion (a
+    :func:`summary`), None otherwise."""
+    for key, above in (("rise", "its released value"),
+                       ("regain", "the lowest value it had reached")):
+        relative = energy.get(f"ETOT_{key}_relative")
+        if relative is not None and relative > RISE_WARNING:
+            return (f"the total energy rose up to {energy[f'ETOT_{key}_max']:.4g} J above "
+                    f"{above} (largest at t = {energy[f'ETOT_{key}_time']:.6g} s, "
+                    f"{100 * relative:.3g}% of the energy of the motion): the time steps "
+                    f"created it, do not trust the results after it rose (docs/contact.md, "
+                    f"'Sensitivity': [time.refine])")
+    return None

@@ -17,6 +17,10 @@ import os
 import sys
 from collections.abc import Mapping, Sequence
 from pathlib import Path
+from typing import TYPE_CHECKING
+
+if TYPE_CHECKING:
+    from rocking_contact.results import RunResult
 
 EXIT_OK, EXIT_FAILED, EXIT_BAD_INPUT = 0, 1, 2
 #: the shell's code for a process stopped by SIGINT (128 + 2); by SIGTERM, 143
@@ -208,14 +212,15 @@ def _cmd_validate(args: argparse.Namespace) -> int:
             rest = f"; not run: {', '.join(skipped)}" if skipped else ""
             raise Interrupted(f"{case.case.name}: {exc}{rest}", exc.partial) from None
         except SolverFailure as exc:  # the next cases still run; this one failed
-            failed.append(case.case.name)
+            failed.append(f"{case.case.name} ({exc.describe().split(':')[0]})")
             if mpi_rank() == 0:
                 print(f"{case.case.name}: error: {exc.describe()} (results so far were "
                       "written)\n", file=sys.stderr)
             continue
         n_checks = sum(c["passed"] is not None for c in result.checks)
-        if not result.passed or n_checks == 0:
-            failed.append(case.case.name)
+        why = _validation_failure(result, n_checks)
+        if why:
+            failed.append(f"{case.case.name} ({why})")
         if mpi_rank() == 0:
             print(rc.format_table(result.case, result.checks))
             print(f"   {result.timing.get('steps', '?')} steps, "
@@ -226,6 +231,17 @@ def _cmd_validate(args: argparse.Namespace) -> int:
         else:
             print(f"all {len(cases)} case(s) pass their reference checks")
     return EXIT_FAILED if failed else EXIT_OK
+
+
+def _validation_failure(result: RunResult, n_checks: int) -> str | None:
+    """Why a validated run fails, in a few words (None when it passes): a run graded on
+    nothing does not pass either (its references were changed away or it has none)."""
+    if n_checks == 0:
+        return "no graded check"
+    n_failed = sum(c["passed"] is False for c in result.checks)
+    if n_failed:
+        return f"{n_failed} of {n_checks} checks failed"
+    return None if result.passed else result.status.split(":")[0]
 
 
 def _check_out(args: argparse.Namespace) -> None:

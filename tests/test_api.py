@@ -66,7 +66,7 @@ def test_runs_of_every_kind_one_after_another_repeat_their_numbers(first):
 
 
 def test_a_failed_run_leaves_the_next_one_as_it_would_be(first):
-    with pytest.raises(rc.SolverFailure, match=r"t = .* residual") as info:
+    with pytest.raises(rc.SolverFailure, match=r"t = .* s .*\(residual \S+ N") as info:
         run("sdnv105a", {**RUNS["sdnv105a"], "solver.max_iterations": 1,
                          "contact.max_iterations": 1, "solver.max_halvings": 0})
     assert info.value.partial is not None and info.value.partial.status.startswith("failed")
@@ -224,3 +224,15 @@ def test_the_python_examples_run_as_written(example, written, tmp_path, monkeypa
     table = capsys.readouterr().out
     assert table.startswith("== sdnd10") and " ok" in table and "FAIL" not in table
     assert (tmp_path / written / "results.json").is_file()
+
+
+def test_a_case_without_references_is_not_told_they_no_longer_hold(tmp_path):
+    """Her own block drops the inherited references: a changed value is then no reason
+    for 'its references describe the case file's parameters' (it said so for a file
+    extending sdnv105d with reference = [])."""
+    case = rc.load_case("sdnd101a", {"model.damping.mass_coefficient": 1.0})
+    with_references = rc.run(case, out=tmp_path / "a", quiet=True, plots=False)
+    assert any("references describe" in w for w in with_references.warnings)
+    case.reference = []
+    result = rc.run(case, out=tmp_path / "b", quiet=True, plots=False)
+    assert result.checks == [] and not any("references" in w for w in result.warnings)

@@ -54,7 +54,7 @@ def test_validate_exit_codes(tmp_path, capsys):
     code = main(["validate", "sdnd101a", "--out", str(tmp_path), "-q", "--no-plots",
                  "--set", "time.step=2e-3"])
     out = capsys.readouterr().out
-    assert code == 1 and "FAIL" in out and "FAILED: sdnd101a" in out
+    assert code == 1 and "FAIL" in out and "FAILED: sdnd101a (2 of 12 checks failed)" in out
 
 
 def test_solver_failure_keeps_results_so_far(tmp_path, capsys):

@@ -66,7 +66,8 @@ def test_validate_goes_on_after_a_failing_case(tmp_path, capsys):
                  "--no-plots"])
     captured = capsys.readouterr()
     assert code == 1
-    assert "bad: error: solver failed" in captured.err and "FAILED: bad" in captured.out
+    assert "bad: error: solver failed" in captured.err
+    assert "FAILED: bad (solver failed)" in captured.out
     assert "sdnd102c" in captured.out and "sdnd102c" not in captured.out.split("FAILED:")[1]
     assert json.loads((tmp_path / "r" / "bad" / "results.json").read_text())["status"] \
         .startswith("failed")

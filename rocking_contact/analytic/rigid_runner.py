@@ -212,17 +212,30 @@ def collisions_of(sequence: ImpactSequence) -> list[dict[str, Any]]:
     return [impact.as_dict() for impact in sequence.impacts]
 
 
+def _flight_reactions(history: Mapping[str, np.ndarray]) -> tuple[np.ndarray, np.ndarray]:
+    """The pivot's normal and tangential reactions (N) while the block rocks."""
+    flying = history["EKIN_BLOCK"] > 0.0
+    return ((history["RN_O"] + history["RN_A"])[flying],
+            (history["RX_O"] + history["RX_A"])[flying])
+
+
+def friction_needed(history: Mapping[str, np.ndarray]) -> float:
+    """The largest |RX|/RN of a rigid motion's history while it rocks: the Coulomb
+    coefficient the block needs to rock without sliding (NaN if it never presses)."""
+    rn, rx = _flight_reactions(history)
+    pressed = rn > 0.0
+    return float(np.max(np.abs(rx[pressed]) / rn[pressed])) if pressed.any() else math.nan
+
+
 def _flight_checks(history: Mapping[str, np.ndarray],
                    friction: float) -> tuple[dict[str, float], list[str]]:
     """Largest |RX|/RN in flight, and warnings if the block would slide or jump."""
-    flying = history["EKIN_BLOCK"] > 0.0
-    rn = (history["RN_O"] + history["RN_A"])[flying]
-    rx = (history["RX_O"] + history["RX_A"])[flying]
+    rn, _ = _flight_reactions(history)
     warnings = []
     if rn.size and rn.min() <= 0.0:
         warnings.append(f"the pivot's normal force reaches {rn.min():.4g} N: the block would "
                         "jump (not modelled)")
-    ratio = float(np.max(np.abs(rx[rn > 0]) / rn[rn > 0])) if (rn > 0).any() else math.nan
+    ratio = friction_needed(history)
     if ratio > friction:
         warnings.append(f"|RX|/RN reaches {ratio:.4f} > friction {friction:g}: the block "
                         "would slide (not modelled)")
@@ -306,6 +319,14 @@ def run(case: RigidCase, *, progress: Progress | None = None) -> RunResult:
 def reference_collisions(case: Any, *, count: int = 5, release: float = 0.0,
                          end: float | None = None, tilt: float | None = None
                          ) -> dict[str, ImpactSequence]:
+    """The rigid levels' impacts for the block and the tilt of any SDNV105 case
+    (:func:`reference_motions` without the motions)."""
+    return reference_motions(case, count=count, release=release, end=end, tilt=tilt)[0]
+
+
+def reference_motions(case: Any, *, count: int = 5, release: float = 0.0,
+                      end: float | None = None, tilt: float | None = None
+                      ) -> tuple[dict[str, ImpactSequence], dict[str, RockingMotion]]:
     """The rigid levels for the block and the tilt of any SDNV105 case.
 
     Args:
@@ -318,15 +339,15 @@ def reference_collisions(case: Any, *, count: int = 5, release: float = 0.0,
             (a FEM case gives the angle its preload reaches, which the pull of C1 sets).
 
     Returns:
-        level -> :class:`ImpactSequence` for ``closed_form``, ``linearised``,
-        ``nonlinear``, ``recalage``.
+        ``(sequences, motions)`` of :func:`rigid_levels`: level -> :class:`ImpactSequence`
+        for ``closed_form``, ``linearised``, ``nonlinear``, ``recalage``, and the
+        integrated levels' motions (histories with ``RN_O``, ``RX_O``, ...).
 
     """
     stop = case.time.end if end is None else end
     angle = case.preload.tilt if tilt is None else tilt
-    sequences, _ = rigid_levels(block_of(case), angle, count=count, start=release,
-                                end=stop, table=case.loading.table_motion(case_dir(case)))
-    return sequences
+    return rigid_levels(block_of(case), angle, count=count, start=release, end=stop,
+                        table=case.loading.table_motion(case_dir(case)))
 
 
 def compare_collisions(collisions: Sequence[Mapping[str, Any]],

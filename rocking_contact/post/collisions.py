@@ -143,6 +143,18 @@ def iteration_statistics(history: Mapping[str, np.ndarray]) -> dict[str, float]:
             "iterations_per_step_max": float(total.max())}
 
 
+def sliding_friction(contact: Any) -> float | None:
+    """The least Coulomb coefficient under which the base can slide, or None when it
+    cannot (no contact treatment; springs all anchored in x, as SDNV105 B's)."""
+    if contact.treatment == "none":
+        return None
+    if contact.treatment != "penalty":
+        return float(contact.mu)
+    free = [contact.mu if s.mu is None else s.mu for s in contact.spring
+            if s.anchor_stiffness == 0.0]
+    return float(min(free)) if free else None
+
+
 def annotate(case: Any, result: RunResult) -> None:
     """Add the collisions (and their rigid comparison) to a block run's result.
 
@@ -158,14 +170,24 @@ def annotate(case: Any, result: RunResult) -> None:
     if spec.rigid and interior(result.collisions):
         from rocking_contact.analytic.rigid_runner import (
             compare_collisions,
-            reference_collisions,
+            friction_needed,
+            reference_motions,
         )
 
         # The rigid block released where the preload puts the elastic one: the pull of C1
         # that preload.tilt sets turns it by asin(tilt) about O (pivot O1), less with O.
-        references = reference_collisions(case, count=len(spec.windows),
-                                          release=case.time.start, tilt=case.release_angle)
+        references, motions = reference_motions(case, count=len(spec.windows),
+                                                release=case.time.start,
+                                                tilt=case.release_angle)
         rows, quantities = compare_collisions(interior(result.collisions), references,
                                               release=case.time.start)
         result.extra["rigid_comparison"] = rows
         result.quantities.update(quantities)
+        mu = sliding_friction(case.contact)
+        needed = friction_needed(motions["nonlinear"].history)
+        if mu is not None and needed > mu:
+            result.warnings.append(
+                f"the rigid block the collisions are compared with needs |RX|/RN up to "
+                f"{needed:.4g} to rock without sliding, and the contact's Coulomb "
+                f"coefficient is {mu:g}: this block slides, the rigid comparison does not "
+                f"describe it")

@@ -102,3 +102,20 @@ def test_the_rigid_block_is_released_at_the_angle_of_the_preload():
     at_tilt = reference_collisions(case)["nonlinear"].impacts[0]
     assert result.quantities["rigid.nonlinear.collision.1.time"] == at_preload.time
     assert abs(at_preload.time / at_tilt.time - 1) > 4e-4
+
+
+def test_a_block_that_slides_is_told_the_rigid_comparison_does_not_describe_it(tmp_path):
+    """The rigid block rocks on a pivot that holds |RX|/RN up to 0.32: with mu = 0.2 the
+    elastic block slides and its collisions were compared with the rigid ones without a
+    word. SDNV105 B's springs, anchored in x, cannot slide: no warning."""
+    import rocking_contact as rc
+    from rocking_contact.post.collisions import sliding_friction
+
+    result = rc.run(rc.load_case("sdnv105d", {"contact.mu": 0.2, "time.end": 0.07}),
+                    out=tmp_path, quiet=True, plots=False)
+    assert result.extra["rigid_comparison"]
+    [warning] = [w for w in result.warnings if "rigid comparison" in w]
+    assert "needs |RX|/RN up to 0.32" in warning and "coefficient is 0.2:" in warning
+    assert sliding_friction(rc.load_case("sdnv105b").contact) is None
+    assert sliding_friction(rc.load_case("sdnv105b_plain_springs").contact) == 0.9
+    assert sliding_friction(rc.load_case("sdnv105_preload").contact) is None

@@ -395,3 +395,38 @@ def compare_collisions(collisions: Sequence[Mapping[str, Any]],
                 quantities[f"rigid.{level}.collision.{k}.{name}"] = value
         rows.append(row)
     return rows, quantities
+
+
+#: the rigid case whose levels, options and references a block case's twin takes
+TWIN_BASE = "sdnv105_rigid"
+
+
+def rigid_twin(block_case: Any) -> Any:
+    """The rigid case of a FEM block case: its block (geometry, density, gravity, table
+    motion), released at the angle its preload gives (``release_angle``) at
+    ``time.start``, up to ``time.end``, with the levels and options of :data:`TWIN_BASE`
+    and no quantities or references (those describe SDNV105's block and windows).
+
+    Its name is the block case's with ``_rigid``.
+    """
+    from rocking_contact.config import load_case
+
+    overrides: dict[str, Any] = {
+        "case.name": f"{block_case.case.name}_rigid",
+        "case.title": f"{block_case.case.title} (rigid block)",
+        "case.description": f"the rigid block of {block_case.case.name}",
+        "geometry.half_width": block_case.geometry.half_width,
+        "geometry.half_height": block_case.geometry.half_height,
+        "material.block.density": block_case.material.block.density,
+        "loading.gravity": block_case.loading.gravity,
+        "preload.tilt": block_case.release_angle,
+        "time.start": block_case.time.start,
+        "time.end": block_case.time.end,
+        "quantity": [],
+        "reference": [],
+    }
+    for axis in ("table_acceleration_x", "table_acceleration_y"):
+        function = getattr(block_case.loading, axis)
+        read = ("type", *type(function).VARIANTS["type"][function.type])
+        overrides[f"loading.{axis}"] = {key: getattr(function, key) for key in read}
+    return load_case(TWIN_BASE, overrides)

@@ -417,3 +417,34 @@ def test_cli_warns_when_the_block_would_slide(tmp_path, capsys):
     assert "would slide" in err[0]
     data = json.loads((tmp_path / "results.json").read_text())
     assert data["warnings"] == [err[0].removeprefix("warning: sdnv105_rigid: ")]
+
+
+def test_rigid_takes_a_block_case_and_runs_its_rigid_twin(tmp_path, capsys):
+    """`rigid --case <block case>`: her own FEM block's rigid reference without retyping
+    its geometry, density, gravity, table motion and tilt with --set (it was refused)."""
+    from rocking_contact.analytic.rigid_runner import rigid_twin
+
+    code = cli.main(["rigid", "--case", "sdnv105d", "--quiet", "--no-plots", "--out",
+                     str(tmp_path), "--set", "time.end=0.1"])
+    captured = capsys.readouterr()
+    assert code == 0 and captured.err == ""
+    assert captured.out.startswith("sdnv105d_rigid: rigid block b = 0.18 m, l = 0.4 m")
+    assert captured.out.rstrip().endswith(f"results in {tmp_path}/")
+    data = json.loads((tmp_path / "results.json").read_text())
+    block = rc.load_case("sdnv105d", {"time.end": 0.1})
+    assert data["parameters"]["preload"]["tilt"] == block.release_angle
+    assert data["parameters"]["time"]["end"] == 0.1 and data["checks"] == []
+    expected = reference_collisions(block, tilt=block.release_angle)["nonlinear"].impacts[0]
+    assert data["collisions"][0]["time"] == pytest.approx(expected.time, rel=1e-12)
+    shaking = rc.load_case("sdnv105d_shaking")
+    twin = rigid_twin(shaking)
+    assert twin.loading.table_acceleration_x == shaking.loading.table_acceleration_x
+    assert twin.loading.table_acceleration_y == shaking.loading.table_acceleration_y
+    assert twin.case.name == "sdnv105d_shaking_rigid"
+
+
+def test_rigid_refuses_a_discrete_case_in_one_line(tmp_path, capsys):
+    code = cli.main(["rigid", "--case", "sdnd101a", "--quiet", "--out", str(tmp_path)])
+    err = capsys.readouterr().err.strip()
+    assert code == 2 and "\n" not in err
+    assert "case.kind: got 'discrete', the rigid command needs kind = 'rigid', or 'block'" in err

@@ -271,3 +271,10 @@ def test_keys_of_a_table_with_a_default_instance_default_to_its_values():
     assert rows["material.table.young"] == "100000000000000.0"
     assert rows["material.block.density"] == "1450.0"
     assert rows["time.end"] == rows["case.name"] == "(required)"
+
+
+def test_an_empty_case_name_is_named_in_its_error():
+    """rc.load_case("") said ": no such case file ..." (an empty file name)."""
+    with pytest.raises(CaseError) as info:
+        load_case("")
+    assert str(info.value).startswith("'': no such case file or shipped case (shipped: ")

@@ -71,8 +71,8 @@ def resolve_case_path(case: str | Path) -> Path:
         raise CaseError(str(case), "", "not a case file (allowed: a .toml file, or a shipped "
                                        "case's name)")
     names = ", ".join(shipped_cases()) or "none"
-    raise CaseError(str(case), "", f"no such case file or shipped case (shipped: {names}; "
-                                   "variants: rocking-contact list)")
+    raise CaseError(str(case) or "''", "", f"no such case file or shipped case (shipped: "
+                                           f"{names}; variants: rocking-contact list)")
 
 
 def _check_kind(kind: Any, file: str) -> tuple[str, str]:

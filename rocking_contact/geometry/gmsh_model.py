@@ -45,6 +45,11 @@ from rocking_contact.geometry.layout import (
 _FIRST_TAG = {2: 1, 1: 11, 0: 101}
 
 
+#: the Gmsh options this module sets (put back in a session it does not own)
+OPTIONS = ("General.Terminal", "Geometry.AutoCoherence", "Mesh.SecondOrderIncomplete",
+           "Mesh.MshFileVersion")
+
+
 @contextmanager
 def session() -> Iterator[Any]:
     """A quiet Gmsh session (the ``gmsh`` module), finalised on exit.
@@ -53,7 +58,8 @@ def session() -> Iterator[Any]:
     initialisation also sets SIGTERM back to the default action behind Python's back, which
     would kill a run the handler of :mod:`rocking_contact.interrupt` is to stop cleanly: the
     Python handlers of both signals are put back. A session that is already open (by the
-    caller) is used as it is and left open.
+    caller, a notebook's) is used and left as it was: the models added are removed, the
+    caller's current model and the options set here (:data:`OPTIONS`) are put back.
     """
     import gmsh
 
@@ -61,6 +67,9 @@ def session() -> Iterator[Any]:
     if owner:
         with _python_signal_handlers_kept():
             gmsh.initialize(interruptible=False)
+    else:
+        current, models = gmsh.model.getCurrent(), len(gmsh.model.list())
+        options = {name: gmsh.option.getNumber(name) for name in OPTIONS}
     gmsh.option.setNumber("General.Terminal", 0)
     try:
         yield gmsh
@@ -68,6 +77,12 @@ def session() -> Iterator[Any]:
         if owner:
             with _python_signal_handlers_kept():
                 gmsh.finalize()
+        else:
+            while len(gmsh.model.list()) > models:
+                gmsh.model.remove()  # the current one: the last added
+            gmsh.model.setCurrent(current)
+            for name, value in options.items():
+                gmsh.option.setNumber(name, value)
 
 
 @contextmanager

@@ -26,7 +26,8 @@ class TimeFunction:
     """
 
     type: Literal["zero", "sine", "table"] = param("zero")
-    amplitude: float = param(1.0, check=FINITE)
+    amplitude: float = param(1.0, check=FINITE,
+                             doc="multiplies the sine, or the table's values (a record's too)")
     frequency: float = param(0.0, unit="Hz", check=NONNEGATIVE)
     phase: float = param(0.0, unit="rad", check=FINITE)
     times: list[float] = param(default_factory=list, unit="s", check=FINITE)

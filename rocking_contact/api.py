@@ -40,7 +40,13 @@ from rocking_contact.config import (
 )
 from rocking_contact.out_paths import check_dir
 from rocking_contact.post import references
-from rocking_contact.post.references import compare, evaluate_all, mark_not_reached
+from rocking_contact.post.references import (
+    compare,
+    evaluate_all,
+    mark_not_reached,
+    mark_windows_past_end,
+    window_ends,
+)
 from rocking_contact.progress import Progress
 from rocking_contact.provenance import stack_versions
 from rocking_contact.results import Interrupted, RunResult, SolverFailure
@@ -186,6 +192,10 @@ def finish(case: Any, result: RunResult) -> RunResult:
     if times is not None and len(times):
         end = getattr(getattr(base if base is not None else case, "time", None), "end", None)
         mark_not_reached(result.checks, float(times[-1]), end)
+        collisions = getattr(case, "collisions", None)
+        mark_windows_past_end(result.checks, window_ends(
+            case.quantity, collisions.windows if collisions is not None else ()),
+            float(times[-1]))
     # a case without references has nothing to grade, whatever it changes
     changed = physics_changes(case, base) if case.reference else []
     why = "its references describe the case file's parameters and the run changes"

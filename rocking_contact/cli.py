@@ -165,8 +165,9 @@ def _cmd_run(args: argparse.Namespace) -> int:
         passing = (f", {sum(c['passed'] for c in graded)}/{len(graded)} checks pass"
                    if graded else "")
         unreached = [c for c in graded if not_reached(c)]
-        if unreached:
-            passing += f" ({len(unreached)} {unreached[0]['note']})"
+        if unreached:  # each check's note says which window; here what they share
+            last = float(result.history["time"][-1])
+            passing += f" ({len(unreached)} not reached: the run ends at t = {last:.6g} s)"
         print(f"{result.case}: {result.timing.get('steps', '?')} steps, "
               f"{result.timing['wall_s']:.3g} s wall{passing}; results in {out}/")
     return EXIT_OK

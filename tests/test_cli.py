@@ -319,3 +319,20 @@ def test_a_fallback_in_the_static_preload_says_so(tmp_path, capsys):
                and line.endswith("in the static preload, at pseudo-time 1 (of [0, 1])")
                for line in err), err
     assert err[-1].startswith("error: solver failed: ") and "preload tilt" in err[-1]
+
+
+def test_a_file_that_ends_before_its_inherited_windows_says_which_window(tmp_path, capsys):
+    """A case file extending sdnv105d with its own time.end = 0.03 s: its inherited
+    quantities' and collisions' windows end later. Each check said only 'not computed'."""
+    short = tmp_path / "short.toml"
+    short.write_text('extends = "sdnv105d"\n[case]\nname = "short"\nkind = "block"\n'
+                     '[time]\nend = 0.03\n')
+    assert main(["run", str(short), "--out", str(tmp_path / "r"), "-q", "--no-plots"]) == 0
+    out = capsys.readouterr().out
+    assert "0/14 checks pass (14 not reached: the run ends at t = 0.03 s)" in out
+    checks = json.loads((tmp_path / "r" / "results.json").read_text())["checks"]
+    notes = {c["quantity"]: c["note"] for c in checks if c["value"] is None}
+    assert notes["rn_max_O"] == ("not reached: its window ends at t = 0.05 s, after the "
+                                 "run's end (t = 0.03 s)")
+    assert notes["collision.1.time"].startswith("not reached: its window ends at t = 0.33 s")
+    assert all(n.startswith("not reached: its window ends") for n in notes.values())

@@ -162,6 +162,32 @@ def mark_not_reached(checks: list[dict[str, Any]], last_time: float,
             check["note"] = f"not reached: the run ends at t = {last_time:.6g} s"
 
 
+def window_ends(quantities: Sequence[QuantitySpec],
+                collision_windows: Sequence[tuple[float, float]] = ()) -> dict[str, float]:
+    """Quantity name -> the instant (s) a run must reach to measure it: the end of a
+    ``[[quantity]]``'s window (its ``time`` for op ``at``), and of collision k's window
+    for ``collision.<k>.time`` and ``collision.<k>.kinetic_energy``."""
+    ends = {q.name: q.window[1] if q.window is not None else q.time for q in quantities
+            if q.window is not None or q.time is not None}
+    for k, (_, end) in enumerate(collision_windows, start=1):
+        ends[f"collision.{k}.time"] = ends[f"collision.{k}.kinetic_energy"] = end
+    return {name: float(end) for name, end in ends.items() if end is not None}
+
+
+def mark_windows_past_end(checks: list[dict[str, Any]], ends: Mapping[str, float],
+                          last_time: float) -> None:
+    """Say why a check has no value when its quantity's window (:func:`window_ends`) ends
+    after the run's last instant ``last_time`` (s): a case file whose own ``time.end``
+    comes before the windows it inherited said only "not computed". They stay misses; a
+    check :func:`mark_not_reached` marked keeps its note (the run ended early)."""
+    for check in checks:
+        end = ends.get(check["quantity"])
+        if (end is not None and not math.isfinite(check["value"]) and not not_reached(check)
+                and last_time < end - 1e-9 * max(1.0, abs(end))):
+            check["note"] = (f"not reached: its window ends at t = {end:.6g} s, after the "
+                             f"run's end (t = {last_time:.6g} s)")
+
+
 def not_reached(check: Mapping[str, Any]) -> bool:
     """Whether a check is one :func:`mark_not_reached` marked."""
     return str(check.get("note") or "").startswith("not reached")

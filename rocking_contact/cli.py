@@ -153,6 +153,7 @@ def _cmd_keys(args: argparse.Namespace) -> int:
 def _cmd_run(args: argparse.Namespace) -> int:
     import rocking_contact as rc
     from rocking_contact.api import default_out_dir, mpi_rank
+    from rocking_contact.post.collisions import summary_table as collision_summary
     from rocking_contact.post.references import not_reached
 
     case = rc.load_case(args.case, args.overrides)
@@ -161,6 +162,8 @@ def _cmd_run(args: argparse.Namespace) -> int:
     if mpi_rank() == 0:
         if result.checks and not args.quiet:
             print(rc.format_table(result.case, result.checks))
+        elif result.collisions and not args.quiet:  # her own block: nothing to check against
+            print(collision_summary(result))
         graded = [c for c in result.checks if c["passed"] is not None]
         passing = (f", {sum(c['passed'] for c in graded)}/{len(graded)} checks pass"
                    if graded else "")

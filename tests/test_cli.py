@@ -336,3 +336,24 @@ def test_a_file_that_ends_before_its_inherited_windows_says_which_window(tmp_pat
                                  "run's end (t = 0.03 s)")
     assert notes["collision.1.time"].startswith("not reached: its window ends at t = 0.33 s")
     assert all(n.startswith("not reached: its window ends") for n in notes.values())
+
+
+def test_a_block_case_without_references_prints_its_collisions(tmp_path, capsys):
+    """Her own block has nothing to check against: run printed only its step count, the
+    collisions and their rigid comparison were in results.json alone."""
+    own = tmp_path / "own.toml"
+    own.write_text('extends = "sdnv105d"\nquantity = []\nreference = []\n[case]\n'
+                   'name = "own"\nkind = "block"\n[time]\nend = 0.07\n')
+    assert main(["run", str(own), "--out", str(tmp_path / "r"), "--no-plots"]) == 0
+    out = capsys.readouterr().out.splitlines()
+    start = out.index("collisions (kinetic-energy maxima):")
+    assert out[start + 1].startswith("k  t (s)      Ekin (J)   rigid t")
+    k, t, ekin, rigid_t, rigid_ekin = out[start + 2].split()[:5]
+    data = json.loads((tmp_path / "r" / "results.json").read_text())
+    row = data["extra"]["rigid_comparison"][0]
+    assert (k, float(t), float(ekin)) == ("1", pytest.approx(row["time"], rel=1e-5),
+                                          pytest.approx(row["kinetic_energy"], rel=1e-5))
+    assert float(rigid_t) == pytest.approx(row["levels"]["nonlinear"]["time"], rel=1e-5)
+    assert float(rigid_ekin) == pytest.approx(row["levels"]["nonlinear"]["kinetic_energy"],
+                                              rel=1e-5)
+    assert out[start + 3].startswith("energy balance: largest |residual| ")

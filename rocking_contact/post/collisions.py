@@ -191,3 +191,33 @@ def annotate(case: Any, result: RunResult) -> None:
                 f"{needed:.4g} to rock without sliding, and the contact's Coulomb "
                 f"coefficient is {mu:g}: this block slides, the rigid comparison does not "
                 f"describe it")
+
+
+def summary_table(result: RunResult, level: str = "nonlinear") -> str:
+    """The run's collisions (instants, s; kinetic energies, J) next to the rigid block's
+    ``level`` when the run compared them, and the energy balance's largest residual: what
+    ``run`` prints for a block case with no references to check. Empty without a collision.
+    """
+    rows = {row["index"]: row["levels"].get(level) for row in
+            result.extra.get("rigid_comparison", [])}
+    lines = []
+    for c in interior(result.collisions):
+        rigid = rows.get(c["index"])
+        line = f"{c['index']:<3d}{c['time']:<11.6g}{c['kinetic_energy']:<11.6g}"
+        if rigid is not None and rigid.get("time") is not None:
+            line += (f"{rigid['time']:<11.6g}{rigid['kinetic_energy']:<11.6g}"
+                     f"{100 * rigid['time_error']:+.3g} %, {100 * rigid['energy_error']:+.3g} %")
+        lines.append(line.rstrip())
+    if not lines:
+        return ""
+    head = f"{'k':<3}{'t (s)':<11}{'Ekin (J)':<11}"
+    if rows:
+        head += f"{'rigid t':<11}{'rigid Ekin':<11}error t, Ekin ({level} rigid block)"
+    out = ["collisions (kinetic-energy maxima):", head, *lines]
+    energy = result.extra.get("energy", {})
+    if "residual_max_abs" in energy:
+        out.append(f"energy balance: largest |residual| {energy['residual_max_abs']:.3g} J"
+                   + (f" ({100 * energy['residual_relative_to_peak_ekin']:.2g} % of the "
+                      f"largest kinetic energy)" if "residual_relative_to_peak_ekin" in energy
+                      else ""))
+    return "\n".join(out)

@@ -97,14 +97,20 @@ def impact_instants(t: np.ndarray, energy: np.ndarray, floor: float = 0.0) -> np
     quarter of their height on both sides. A rocking block's energy falls to about zero at
     the top of each swing and drops at each impact by a third or more (35 % at SDNV105 A's
     first, the most elastic); the ringing of an elastic block after an impact makes
-    wiggles of 6 % at most (B). A run that ends just after an impact has only that drop on
-    the right."""
+    wiggles of 6 % at most (B). A run that ends before the energy has fallen to its next
+    minimum has only part of the fall on the right (the impact's drop, 11 % for a block of
+    aspect ratio 5): there the rise on the left alone decides."""
     # Imported here: scipy.signal takes 1 to 2 s to import, and the report and the plots
     # import this module for interior() alone.
     from scipy.signal import find_peaks
 
     peaks, props = find_peaks(energy, prominence=0.0)
-    keep = (props["prominences"] >= 0.25 * energy[peaks]) & (energy[peaks] > floor)
+    height = energy[peaks]
+    left = height - energy[props["left_bases"]]
+    right = height - energy[props["right_bases"]]
+    unfinished = props["right_bases"] == len(energy) - 1
+    keep = ((left >= 0.25 * height) & ((right >= 0.25 * height) | unfinished)
+            & (height > floor))
     return np.asarray(t[peaks[keep]])
 
 

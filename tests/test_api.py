@@ -66,7 +66,7 @@ def test_runs_of_every_kind_one_after_another_repeat_their_numbers(first):
 
 
 def test_a_failed_run_leaves_the_next_one_as_it_would_be(first):
-    with pytest.raises(rc.SolverFailure, match=r"t = .* s .*\(residual \S+ N") as info:
+    with pytest.raises(rc.SolverFailure, match=r"from pseudo-time .*\(residual \S+ N") as info:
         run("sdnv105a", {**RUNS["sdnv105a"], "solver.max_iterations": 1,
                          "contact.max_iterations": 1, "solver.max_halvings": 0})
     assert info.value.partial is not None and info.value.partial.status.startswith("failed")

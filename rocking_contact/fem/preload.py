@@ -137,7 +137,7 @@ def static_preload(problem: StepProblem, driver: StepDriver, geometry: Geometry,
                 raise StepFailure(0.0, 1.0 / steps, math.nan,
                                   f"the tilt reached {reached:.6g} rad, not the rigid "
                                   f"{expected:.6g} rad (a spurious static equilibrium); "
-                                  f"preload tilt over {steps} steps", 0, steps)
+                                  f"preload tilt over {steps} steps", 0, steps, pseudo=True)
             steps *= 2
     return PreloadResult(gravity=gravity, tilted=problem.u.x.array.copy(),
                          newton_iterations=driver.stats.newton_iterations - iterations,
@@ -152,4 +152,4 @@ def _phase(name: str, steps: int) -> Iterator[None]:
     except StepFailure as exc:
         raise StepFailure(exc.t, exc.h, exc.residual,
                           f"{exc.reason}; preload {name}, pseudo-time in [0, 1] over "
-                          f"{steps} step(s)", exc.halvings, exc.step) from exc
+                          f"{steps} step(s)", exc.halvings, exc.step, pseudo=True) from exc

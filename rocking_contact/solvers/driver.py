@@ -49,16 +49,18 @@ class StepFailure(RuntimeError):
         reason: the solver's reason.
         halvings: halvings tried before giving up.
         step: number of the failed step (1 for the first step of the run or phase).
+        pseudo: ``t`` and ``h`` are a static phase's pseudo-times (no unit), not seconds.
 
     """
 
     def __init__(self, t: float, h: float, residual: float, reason: str, halvings: int,
-                 step: int):
+                 step: int, *, pseudo: bool = False):
         self.t, self.h, self.residual, self.reason = t, h, residual, reason
-        self.halvings, self.step = halvings, step
-        super().__init__(
-            f"step {step} from t = {t:.9g} s failed with h = {h:.3g} s after {halvings} "
-            f"halvings (residual {residual:.3e} N, {reason})")
+        self.halvings, self.step, self.pseudo = halvings, step, pseudo
+        where = (f"from pseudo-time {t:.9g} failed with a pseudo-time step of {h:.3g}"
+                 if pseudo else f"from t = {t:.9g} s failed with h = {h:.3g} s")
+        super().__init__(f"step {step} {where} after {halvings} halvings (residual "
+                         f"{residual:.3e} N, {reason})")
 
 
 @dataclass

@@ -94,7 +94,8 @@ def test_solver_failure_says_where_and_keeps_results(tmp_path):
     with pytest.raises(SolverFailure) as info:
         rc.run(case, out=tmp_path, plots=False, quiet=True)
     message = str(info.value)
-    assert "t = 0 s" in message and "h = 0.25 s" in message and "residual" in message
+    assert "from pseudo-time 0 failed with a pseudo-time step of 0.25" in message
+    assert "residual" in message
     data = json.loads((tmp_path / "results.json").read_text())
     assert data["status"].startswith("failed")
 
@@ -340,4 +341,6 @@ def test_a_preload_failure_names_no_contacts():
         rc.run(case, write=False, plots=False, quiet=True)
     message = str(failure.value)
     assert "; preload tilt, pseudo-time in [0, 1]" in message
+    # pseudo-times have no unit: 't = 0 s ... h = 0.5 s' read as seconds of the run
+    assert " from pseudo-time 0 failed with a pseudo-time step of 0.5 after 1 halvings" in message
     assert "contacts" not in message and failure.value.partial.status == f"failed: {message}"

@@ -64,6 +64,10 @@ WHOLE_NAMES: dict[str, tuple[str, str]] = {
 }
 
 
+#: locations that are regions, not points: the column is the resultant over them
+REGIONS: dict[str, str] = {"BASE": "over the base"}
+
+
 @dataclass(frozen=True)
 class Channel:
     """One history column of a run of ``kind``, split into its component and location."""
@@ -109,7 +113,9 @@ class Channel:
         if not self.where:
             return f"{self.description} ({self.name})"
         # energies belong to a body (EKIN_BLOCK), the other channels sit at a node or shock
-        where = f"of the {self.where.lower()}" if self.unit == "J" else f"at {self.where}"
+        # or are a resultant over a region (RN_BASE)
+        where = (f"of the {self.where.lower()}" if self.unit == "J"
+                 else REGIONS.get(self.where, f"at {self.where}"))
         return f"{self.description} {where} ({self.name})"
 
 

@@ -18,6 +18,7 @@ from typing import Any
 import numpy as np
 
 from rocking_contact.viz import style
+from rocking_contact.viz.changes import changed_keys
 from rocking_contact.viz.channels import kinetic_energy_column
 from rocking_contact.viz.history_plots import draw_markers
 from rocking_contact.viz.markers import Marker, event_markers
@@ -124,8 +125,9 @@ def compare_kinetic_energy(name: str, members: Sequence[Result], out_dir: Path,
             t = np.asarray(history["time"])
             ax.plot(t, history[column], label=_legend_name(data, labels[i] if labels else None))
             t_lo, t_hi = min(t_lo, float(t[0])), max(t_hi, float(t[-1]))
-            markers += event_markers(data.get("checks") or [], data.get("quantities") or {},
-                                     [column])
+            if not changed_keys(data):  # references of another block or load: not this run's
+                markers += event_markers(data.get("checks") or [],
+                                         data.get("quantities") or {}, [column])
         ax.set_xlim(t_lo, t_hi)
         draw_markers(ax, _unique(markers), style.MarkerStyles())
         ax.set(title=f"{name.upper()}: kinetic energy of the block, all treatments",

@@ -20,6 +20,7 @@ References are drawn as :mod:`rocking_contact.viz.markers` places them.
 
 from __future__ import annotations
 
+import textwrap
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
 from pathlib import Path
@@ -28,6 +29,7 @@ from typing import Any
 import numpy as np
 
 from rocking_contact.viz import style
+from rocking_contact.viz.changes import run_name
 from rocking_contact.viz.channels import Channel, columns_of, kinetic_energy_column
 from rocking_contact.viz.markers import Marker, reference_markers
 
@@ -68,6 +70,14 @@ RESIDUAL = "ENERGY_RESIDUAL"
 
 #: longest legend label of a reference source
 _LABEL_CHARS = 60
+#: longest line of a figure title (characters): what the 1040 px width holds at 12 pt
+TITLE_CHARS = 90
+
+
+def figure_title(data: Mapping[str, Any], what: str) -> str:
+    """``<run>: <what>``, the run named by its case and what it changes from the file
+    (:func:`.changes.run_name`), wrapped to the figure's width."""
+    return textwrap.fill(f"{run_name(data)}: {what}", TITLE_CHARS)
 
 
 def _short(text: str) -> str:
@@ -127,7 +137,7 @@ def _history_figure(spec: HistoryFigure, data: Mapping[str, Any],
     _shade_impacts(ax, data.get("impacts") or [])  # after the time axis: needs its limits
     draw_markers(ax, [m for m in markers if m.column in columns], style.MarkerStyles())
     _clip_spikes(ax, [np.asarray(history[name], dtype=float) for name in columns], spec.unit)
-    ax.set(title=f"{data['case']}: {spec.title}", ylabel=spec.ylabel)
+    ax.set(title=figure_title(data, spec.title), ylabel=spec.ylabel)
     style.place_legend(ax)
     return style.save_figure(fig, out_dir, spec.stem)
 
@@ -200,7 +210,7 @@ def _energy_balance(data: Mapping[str, Any], history: Mapping[str, np.ndarray],
             ax.set_ylabel("residual (J)")
             style.place_legend(ax)
     _time_axis(axes[-1], t)
-    fig.suptitle(f"{data['case']}: Energy balance")
+    fig.suptitle(figure_title(data, "Energy balance"))
     return style.save_figure(fig, out_dir, "energy_balance")
 
 
@@ -232,7 +242,7 @@ def _impact_histogram(data: Mapping[str, Any], out_dir: Path) -> list[Path]:
         ax.text(0.02, 0.95, text, transform=ax.transAxes, va="top", fontsize=9,
                 bbox={"boxstyle": "round", "facecolor": "white", "edgecolor": "0.7"})
         ax.legend(loc="upper center")
-    fig.suptitle(f"{data['case']}: Histogram of impact forces")
+    fig.suptitle(figure_title(data, "Histogram of impact forces"))
     return style.save_figure(fig, out_dir, "impact_histogram")
 
 

@@ -34,6 +34,7 @@ from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
 from typing import Any, Literal, TypeGuard
 
+from rocking_contact.viz.changes import changed_keys
 from rocking_contact.viz.channels import kinetic_energy_column
 
 #: source families, most specific first (matched on the start of the source, any case)
@@ -178,7 +179,12 @@ def quantity_markers(checks: Sequence[Mapping[str, Any]],
 
 
 def reference_markers(data: Mapping[str, Any], history: Sequence[str]) -> list[Marker]:
-    """Every marker a results.json content gives for the columns of ``history``."""
+    """Every marker a results.json content gives for the columns of ``history``; none for
+    a run that changes its case file's physics (:func:`.changes.changed_keys`): its
+    references describe another block or load (SDNV105's 7.23 J at 0.0546 s drawn over a
+    slender block's 2.78 J at 0.0859 s), they stay in the report's table."""
+    if changed_keys(data):
+        return []
     checks = data.get("checks") or []
     specs = (data.get("parameters") or {}).get("quantity") or []
     quantities = data.get("quantities") or {}

@@ -5,7 +5,8 @@ backend switch) inside :func:`figure_style`, a context that sets readable fonts 
 project's figures only and leaves the caller's matplotlib settings alone.
 
 Colour is for our results: their curves are solid lines in the Okabe-Ito palette
-(distinguishable with the common colour-vision deficiencies). References are black: open
+(distinguishable with the common colour-vision deficiencies) without its black, then
+dash-dotted in the same colours past the seventh curve. References are black: open
 markers (the curve stays visible under them) or thin lines, one marker shape and one line
 style per source family, so that a reference is never mistaken for one of our curves.
 """
@@ -17,12 +18,17 @@ from collections.abc import Iterator
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
+from cycler import cycler
+
 if TYPE_CHECKING:
     from matplotlib.typing import RcKeyType
 
-#: Okabe-Ito colours, black first
-PALETTE = ("#0072B2", "#D55E00", "#009E73", "#CC79A7", "#E69F00", "#56B4E9", "#000000",
-           "#F0E442")
+#: Okabe-Ito colours but black, which is the references' (a seventh curve, RN_BASE of a
+#: block with four output points, was drawn black beside black reference lines)
+PALETTE = ("#0072B2", "#D55E00", "#009E73", "#CC79A7", "#E69F00", "#56B4E9", "#F0E442")
+#: line styles of our curves: solid, then dash-dotted in the same colours past the seventh
+#: curve (an energy balance has ten terms; a repeated colour named two of them)
+CURVE_STYLES = ("-", "-.")
 
 #: source family -> (marker, line style)
 FAMILY_STYLE: dict[str, tuple[str, Any]] = {
@@ -50,7 +56,7 @@ RC: dict[RcKeyType, Any] = {
     "axes.axisbelow": True,
     "grid.alpha": 0.3,
     "lines.linewidth": 1.4,
-    "axes.prop_cycle": f"cycler('color', {list(PALETTE)!r})",
+    "axes.prop_cycle": (cycler(linestyle=list(CURVE_STYLES)) * cycler(color=list(PALETTE))),
     "axes.formatter.useoffset": False,
     "axes.formatter.limits": (-4, 5),
     "svg.hashsalt": "rocking_contact",  # same plot, same SVG bytes

@@ -171,3 +171,31 @@ def test_every_documented_history_column_has_its_words_and_unit():
             assert channel.unit == ("" if unit == "count" else unit), (name, channel.unit, unit)
             checked += 1
     assert checked >= 30
+
+
+def test_our_curves_are_never_black_and_never_share_a_look(tmp_path):
+    """Black is the references' colour: a block with four output points has seven
+    reactions (RN_BASE the seventh, drawn black beside black reference lines), and an
+    energy balance has ten terms (two shared a colour)."""
+    from rocking_contact.viz import style
+
+    with style.figure_style():
+        fig, (ax,) = style.new_figure()
+        looks = [(line.get_color(), line.get_linestyle())
+                 for line in (ax.plot([0, 1], [i, i])[0] for i in range(14))]
+    assert len(set(looks)) == 14
+    assert all(colour.lower() not in ("#000000", "black", "k") for colour, _ in looks)
+
+
+def test_a_run_that_changes_its_file_is_named_by_its_changes(tmp_path):
+    """`run sdnv105d --set geometry.half_width=0.1`: the titles say which block it is."""
+    data = {"case": "sdnv105d", "kind": "block",
+            "parameters": {"geometry": {"half_width": 0.1}},
+            "warnings": ["its references describe the case file's parameters and the run "
+                         "changes geometry.half_width: the checks are shown for information, "
+                         "without a pass mark"]}
+    t = np.linspace(0, 1, 11)
+    plot_results(data, {"time": t, "EKIN_BLOCK": t, "RN_O": t, "RN_BASE": t}, tmp_path)
+    assert "sdnv105d with geometry.half_width = 0.1: Kinetic energy" in svg_text(
+        tmp_path / "kinetic_energy.svg")
+    assert "normal reaction over the base (RN_BASE)" in svg_text(tmp_path / "reactions.svg")

@@ -113,3 +113,21 @@ def test_prefixed_collisions_of_other_solutions_are_references_too():
     markers = reference_markers({"checks": checks}, ["EKIN_BLOCK"])
     assert {(m.family, m.time, m.value) for m in markers} == {
         ("analytic rigid", 0.05441, 7.374), ("recalage", 0.1382, 4.6021)}
+
+
+def test_a_run_that_changes_the_physics_gets_no_reference_markers():
+    """A slender block run as `run sdnv105d --set geometry.half_width=0.1 ...` writes it:
+    SDNV105's collision references describe the file's block, not this one."""
+    checks = [check("collision.1.time", 0.0546, "LMGC90 (manual)", passed=None),
+              check("collision.1.kinetic_energy", 7.23255, "LMGC90 (manual)", passed=None)]
+    checks[0]["note"] = "not graded: the run changes geometry.half_height, geometry.half_width"
+    data = {"checks": checks, "quantities": {}, "warnings": [
+        "its references describe the case file's parameters and the run changes "
+        "geometry.half_height, geometry.half_width: the checks are shown for information, "
+        "without a pass mark"]}
+    assert reference_markers(data, ["EKIN_BLOCK"]) == []
+    # only the note (a case whose references all had pass marks): the same
+    assert reference_markers({**data, "warnings": []}, ["EKIN_BLOCK"]) == []
+    # the same checks on a run of the file as written are drawn
+    unchanged = {"checks": [{**c, "note": ""} for c in checks], "quantities": {}}
+    assert len(reference_markers(unchanged, ["EKIN_BLOCK"])) == 1

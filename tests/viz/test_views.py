@@ -151,3 +151,15 @@ def test_interactive_time_slider_moves_the_scene(block_dir):
         finally:
             plotter.close()
     assert changed_fraction(before, after) > MIN_CHANGED
+
+
+def test_a_run_that_changes_its_file_is_titled_by_its_changes(block_dir):
+    """The file's title ("under a 2 Hz sine") is not printed over a run driven by a record."""
+    scene = render.open_scene(block_dir)
+    assert scene.title.startswith("sdnv105_sample: Sample rocking block")
+    scene.data = {**scene.data, "parameters": {**scene.data["parameters"], "loading": {
+        "table_acceleration_x": {"type": "table"}}}, "warnings": [
+        "its references describe the case file's parameters and the run changes "
+        "loading.table_acceleration_x.type: the checks are shown for information, without "
+        "a pass mark"]}
+    assert scene.title == "sdnv105_sample with loading.table_acceleration_x.type = table"

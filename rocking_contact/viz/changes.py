@@ -1,0 +1,76 @@
+"""What a run changes from its case file's physics, as its ``results.json`` says it.
+
+A run that overrides the physics (``--set geometry.half_width=0.1``, a table record in
+place of the file's sine) is graded on nothing: its references describe the case file's
+block and loads (:func:`rocking_contact.config.changes.physics_changes`). ``run`` says so
+in one warning ("... the run changes geometry.half_height, geometry.half_width: the checks
+are shown for information, without a pass mark") and on each check it took the pass mark
+from ("not graded: the run changes ..."). The plots, the views and the report read it
+here, so that such a run is named by what it changes and is not drawn against references
+that are not its own. Nothing here knows a case.
+"""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Mapping, Sequence
+from pathlib import Path
+from typing import Any
+
+#: the warning of ``run`` (``rocking_contact.api``) for references of another physics
+_WARNING = re.compile(r"(?:the run changes|and it changes) (.+?): the checks are shown for "
+                      r"information")
+#: the note ``run`` puts on a check whose pass mark it took away for that reason
+_NOTE = "not graded: the run changes "
+
+
+def changed_keys(data: Mapping[str, Any]) -> list[str]:
+    """The dotted case-file keys of the physics a run changes (``geometry.half_width``),
+    from its warnings or, for results written before they said it, its checks' notes;
+    empty for a run of its case file as written."""
+    for warning in data.get("warnings") or []:
+        m = _WARNING.search(str(warning))
+        if m:
+            return [k.strip() for k in m.group(1).split(",") if k.strip()]
+    for check in data.get("checks") or []:
+        note = str(check.get("note") or "")
+        if note.startswith(_NOTE):
+            return [k.strip() for k in note[len(_NOTE):].split(",") if k.strip()]
+    return []
+
+
+def _value(parameters: Any, key: str) -> Any:
+    """The value of a dotted key in the resolved parameters (list items by index)."""
+    node = parameters
+    for part in key.split("."):
+        if isinstance(node, Mapping) and part in node:
+            node = node[part]
+        elif isinstance(node, Sequence) and not isinstance(node, str) and part.isdigit() \
+                and int(part) < len(node):
+            node = node[int(part)]
+        else:
+            return None
+    return node
+
+
+def _short(value: Any) -> str:
+    """A value as a title shows it: numbers with 6 digits, a file by its name."""
+    if isinstance(value, float):
+        return f"{value:.6g}"
+    if isinstance(value, str) and ("/" in value or "\\" in value):
+        return Path(value).name
+    return str(value)
+
+
+def changes_text(data: Mapping[str, Any]) -> str:
+    """The changes with their values in the run: ``geometry.half_height = 0.5,
+    geometry.half_width = 0.1``; empty when the run changes nothing."""
+    parameters = data.get("parameters") or {}
+    return ", ".join(f"{k} = {_short(_value(parameters, k))}" for k in changed_keys(data))
+
+
+def run_name(data: Mapping[str, Any]) -> str:
+    """The case name, and what the run changes from its file (``sdnv105d with
+    geometry.half_width = 0.1``): what titles call the run."""
+    changes = changes_text(data)
+    return f"{data['case']} with {changes}" if changes else str(data["case"])

@@ -1,0 +1,30 @@
+"""A run's changes to its case file's physics, read back from its results.json."""
+
+from rocking_contact.viz.changes import changed_keys, changes_text, run_name
+
+WARNING = ("its references describe the case file's parameters and the run changes "
+           "loading.table_acceleration_x.path, loading.table_acceleration_x.type: the checks "
+           "are shown for information, without a pass mark")
+
+
+def test_changes_are_named_with_their_values_in_the_run():
+    data = {"case": "sdnv105d_shaking", "warnings": [WARNING], "parameters": {"loading": {
+        "table_acceleration_x": {"type": "table", "path": "/tmp/post/record.csv"}}}}
+    assert changed_keys(data) == ["loading.table_acceleration_x.path",
+                                  "loading.table_acceleration_x.type"]
+    assert run_name(data) == ("sdnv105d_shaking with loading.table_acceleration_x.path = "
+                              "record.csv, loading.table_acceleration_x.type = table")
+
+
+def test_inherited_references_and_list_items():
+    data = {"case": "mine", "parameters": {"model": {"shock": [{"friction": "exact"}]}},
+            "warnings": ["its references come from /x/sdnd100a.toml, and it changes "
+                         "model.shock.0.friction: the checks are shown for information, "
+                         "without a pass mark"]}
+    assert changes_text(data) == "model.shock.0.friction = exact"
+
+
+def test_a_run_of_its_file_as_written_changes_nothing():
+    data = {"case": "sdnd101a", "warnings": ["1 reference(s) hold for a time step of 5e-4 s"],
+            "checks": [{"note": "not reached: the run ends at t = 0.1 s"}]}
+    assert changed_keys(data) == [] and run_name(data) == "sdnd101a"

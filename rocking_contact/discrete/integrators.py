@@ -535,20 +535,49 @@ class CentralDifference(Integrator):
             lam = np.linalg.eigvalsh(Pt @ W[3 * j:3 * j + 3, 3 * j:3 * j + 3] @ Pt).max()
             self.rho[j] = 1.0 / lam if lam > 0 else 0.0
         # Start so that v_est(t0) = v0 and the first half step uses a(t0).
-        a0 = self._initial_acceleration(gamma0)
+        forces, state = self.start_forces(s.x0, s.v0)
+        f = s.p_support * gamma0 + s.f_const - s.K @ s.x0 - s.C @ s.v0 + s.G.T @ forces
+        a0: np.ndarray = self.Minv @ f
+        held = self._held_at_start(a0, forces, state)
+        self.state[held] = state[held]
+        self.was_open[held] = False
         self.vh = s.v0 - 0.5 * dt * a0
         self.a_prev = a0
 
-    def _initial_acceleration(self, gamma0: float) -> np.ndarray:
-        """``a(t0)`` with the normal forces of the shocks closed at t0 (no friction yet: the
-        stick spring starts unloaded). Left out, a mass resting on a stop started with the
-        acceleration of a free fall: its force swung by +-5 % and a load below the Coulomb
-        limit started sliding."""
-        s = self.system
-        forces, _ = self.start_forces(s.x0, s.v0)
-        f = s.p_support * gamma0 + s.f_const - s.K @ s.x0 - s.C @ s.v0 + s.G.T @ forces
-        a0: np.ndarray = self.Minv @ f
-        return a0
+    def _held_at_start(self, a0: np.ndarray, forces: np.ndarray,
+                       state: np.ndarray) -> np.ndarray:
+        """Which shocks start sticking: closed at t0 with no tangential velocity (the law
+        sticks them, ``state[j, 0] = 1``) and a load their Coulomb disc holds, the
+        tangential forces that stop every such node's tangential acceleration within
+        ``mu FN`` (one least-squares solve on the Delassus operator).
+
+        ``a0`` is ``a(t0)`` with the normal forces of the shocks closed at t0 and no friction
+        (the stick spring starts unloaded). The first step evaluates the law at the
+        velocity predicted over the coming half step, ``v0 + dt/2 a0``: left as a new
+        contact, a node at rest under a load below the limit (1 kg on a floor, 2 N along it,
+        ``mu FN`` = 2.943 N) slid along that dt-sized velocity, the friction reversed it
+        within the step and the stick spring kept the 2.943 N sliding force: the mass crept
+        uphill, 9.4e-6 m with ``ct`` = 300 N.s/m where the answer is 2e-5 m downhill. A load
+        above the limit still starts sliding as before (SDND100: 6.0 N along its line for
+        ``mu FN`` = 1 N).
+        """
+        P = self.P
+        ns = len(self.system.shock_names)
+        fn = -np.einsum("jc,jc->j", forces.reshape(ns, 3), P[:, :3])
+        held: np.ndarray = ((state[:, 0] == 1.0) & (fn > 0.0) & (P[:, 8] > 0.0)
+                            & (P[:, 9] != LAW_EXACT))
+        if not held.any():
+            return held
+        rows = []
+        for j in np.flatnonzero(held):
+            n = P[j, :3]
+            rows.append((np.eye(3) - np.outer(n, n)) @ self.G[3 * j:3 * j + 3])
+        Gt = np.vstack(rows)  # tangential rows of the candidate shocks' nodes
+        # Tangential forces f (one 3-vector per candidate) with Gt (a0 + M^-1 Gt^T f) = 0.
+        needed = -np.linalg.lstsq(Gt @ self.Minv @ Gt.T, Gt @ a0, rcond=None)[0]
+        magnitude = np.linalg.norm(needed.reshape(-1, 3), axis=1)
+        held[np.flatnonzero(held)] = magnitude <= P[held, 8] * fn[held]
+        return held
 
     def _advance_impl(self, n_steps: int, gam: np.ndarray, final: bool, rec: np.ndarray) -> int:
         s = self.system

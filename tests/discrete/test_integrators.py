@@ -221,3 +221,23 @@ def test_an_implicit_step_longer_than_the_contact_warns():
         warned[kn] = [w for w in result.warnings if "its contact lasts" in w]
     assert warned[1e8] == []
     assert "shock NO1: its contact lasts about 3.14e-05 s, 0.063 step(s)" in warned[1e12][0]
+
+
+@pytest.mark.parametrize(("load", "moved"),
+                         [(2.0, 2.0 / 1e5), (4.0, 0.5 * (4.0 - 0.3 * 9.81) * 0.1**2)])
+def test_central_differences_start_a_loaded_contact_sticking_when_its_disc_holds_it(load, moved):
+    """1 kg resting on a floor under gravity, a tangential load along x (gravity's x), mu =
+    0.3 (limit 2.943 N), stick spring 1e5 N/m with ct = 300 N.s/m. 2 N is held: the stick
+    spring takes it, x = 2 N / kt = 2e-5 m. The first step saw the dt-sized velocity
+    dt/2 a0 and slid, the friction reversed it and the spring kept the 2.943 N sliding force:
+    the mass went uphill to -9.43e-6 m. 4 N slides from the start: x = (4 - 2.943) t^2 / 2."""
+    g, kn = 9.81, 1.0e6
+    nodes = [{"name": "N1", "mass": 1.0, "fixed": ["DZ"], "u0": [0.0, -g / kn, 0.0]}]
+    shocks = [{"name": "FLOOR", "node": "N1", "normal": [0.0, -1.0, 0.0], "kn": kn,
+               "kt": 1e5, "ct": 300.0, "mu": 0.3}]
+    case = make_case(nodes, shocks=shocks, gravity=(load, -g, 0.0), end=0.1, step=1e-5)
+    history = integrate(case, assemble(case.model, case.solver), None, None)[0]
+    # to the start-up's O(dt) offset, dt/2 (load - mu FN) t: 1.5e-6 m at 0.1 s
+    assert abs(history["DX_N1"][-1] - moved) <= 1e-3 * moved
+    if load < 0.3 * g:
+        assert history["DX_N1"].min() >= 0.0  # never uphill

@@ -39,6 +39,7 @@ from rocking_contact.report.document import (
 from rocking_contact.report.figures import figures
 from rocking_contact.report.inputs import CaseResult, Skipped
 from rocking_contact.report.parameters import parameter_rows
+from rocking_contact.viz.changes import changes_text
 
 CHECK_HEADER = ["quantity", "reference", "source", "ours", "rel. error", "tolerance", "pass",
                 "note"]
@@ -48,7 +49,8 @@ PASS_TEXT = {True: "pass", False: "FAIL", None: "info"}
 TIMING_LABELS = {"wall_s": "wall time (s)", "steps": "time steps",
                  "newton_iterations": "Newton iterations"}
 #: ``extra`` entries with a table or a figure of their own
-EXTRA_SHOWN_ELSEWHERE = frozenset({"fields", "impact_statistics", "node_positions", "versions"})
+EXTRA_SHOWN_ELSEWHERE = frozenset({"fields", "impact_statistics", "node_positions", "versions",
+                                   "rigid_comparison"})
 
 
 def counts(checks: Sequence[Mapping[str, Any]]) -> tuple[int, int, int, int]:
@@ -62,8 +64,12 @@ def counts(checks: Sequence[Mapping[str, Any]]) -> tuple[int, int, int, int]:
 
 def verdict(data: Mapping[str, Any]) -> str:
     """``PASS``, ``FAIL``, ``INCOMPLETE`` (no failure, but references the run did not
-    reach), ``RUN FAILED`` or ``NO CHECK``."""
-    if data.get("status", "completed") != "completed":
+    reach), ``INTERRUPTED`` (stopped by Ctrl-C or SIGTERM: no failure of the run's),
+    ``RUN FAILED`` or ``NO CHECK``."""
+    status = str(data.get("status", "completed"))
+    if status.startswith("interrupted"):
+        return "INTERRUPTED"
+    if status != "completed":
         return "RUN FAILED"
     passed, failed, unreached, _ = counts(data.get("checks") or [])
     if failed:
@@ -175,6 +181,33 @@ def not_collisions(collisions: Sequence[Mapping[str, Any]],
     return out
 
 
+#: the rigid level a block run's collisions are shown against: the exact rigid motion
+#: (``run`` prints the same); the others are in results.json, ``extra.rigid_comparison``
+RIGID_LEVEL = "nonlinear"
+
+
+def _percent(x: Any) -> Cell:
+    return Cell(f"{100 * x:+.3g} %" if isinstance(x, float) and math.isfinite(x) else MISSING,
+                "num")
+
+
+def rigid_table(case: str, rows: Sequence[Mapping[str, Any]]) -> Table:
+    """Each collision of a block run next to the rigid block's impact of the same number
+    (``extra.rigid_comparison``, level :data:`RIGID_LEVEL`), with the differences
+    ``ours / rigid - 1``."""
+    out = []
+    for row in rows:
+        rigid = (row.get("levels") or {}).get(RIGID_LEVEL) or {}
+        out.append([num(row.get("index")), num(row.get("time")), num(row.get("kinetic_energy")),
+                    num(rigid.get("impact")), num(rigid.get("time")),
+                    num(rigid.get("kinetic_energy")), _percent(rigid.get("time_error")),
+                    _percent(rigid.get("energy_error"))])
+    return Table(f"rigid-{case}", "Against the rigid block (its exact motion released from the "
+                 "same tilt; the other levels are in results.json, extra.rigid_comparison)",
+                 ["k", "t (s)", "kinetic energy (J)", "rigid impact", "rigid t (s)",
+                  "rigid kinetic energy (J)", "t difference", "energy difference"], out)
+
+
 IMPACT_FIELDS = (("start", "start (s)"), ("t_max", "instant of max (s)"),
                  ("max_force", "max force (N)"), ("duration", "duration (s)"),
                  ("impulse", "impulse (N.s)"), ("speed", "impact speed (m/s)"))
@@ -237,8 +270,14 @@ def case_section(result: CaseResult, figures_dir: Path, *, views: bool) -> Secti
     data, case = result.data, result.key
     info = (data.get("parameters") or {}).get("case") or {}
     blocks: list[Any] = []
+    changes = changes_text(data)
+    if changes:
+        blocks.append(Paragraph(
+            f"This run changes its case file's physics: {changes}. The title and "
+            "description below are the case file's; its references describe the file's "
+            "parameters: they are shown for information and not drawn on the figures."))
     if info.get("title"):
-        blocks.append(Paragraph(info["title"]))
+        blocks.append(Paragraph(("Case file's title: " if changes else "") + info["title"]))
     if info.get("description"):
         blocks.append(Paragraph(" ".join(info["description"].split())))
     blocks.append(Paragraph(
@@ -252,6 +291,9 @@ def case_section(result: CaseResult, figures_dir: Path, *, views: bool) -> Secti
     collisions = interior(list(data.get("collisions") or []))
     if collisions:
         blocks.append(collisions_table(case, collisions))
+    rigid = (data.get("extra") or {}).get("rigid_comparison")
+    if rigid:
+        blocks.append(rigid_table(case, rigid))
     t = result.history.get("time")
     blocks += not_collisions(data.get("collisions") or [],
                              float(t[-1]) if t is not None and len(t) else None)
@@ -283,8 +325,9 @@ def run_status(data: Mapping[str, Any]) -> str:
     status = str(data.get("status", ""))
     ended = next((c["note"] for c in checks if not_reached(c)), None) \
         if status == "completed" else None
-    changed = next((c["note"] for c in checks
-                    if str(c.get("note", "")).startswith("not graded")), None)
+    changes = changes_text(data)
+    changed = f"not graded: the run changes {changes}" if changes else next(
+        (c["note"] for c in checks if str(c.get("note", "")).startswith("not graded")), None)
     extra = [text.partition(": ")[2] for text in (ended, changed) if text]
     return f"{status} ({'; '.join(extra)})" if extra else status
 

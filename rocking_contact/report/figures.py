@@ -19,23 +19,67 @@ from rocking_contact import results
 from rocking_contact.config import CaseError
 from rocking_contact.report.document import Figure, Paragraph
 from rocking_contact.report.inputs import CaseResult
+from rocking_contact.viz.channels import Channel
 
-#: figure stem -> caption
+#: figure stem -> caption; what the references add to it when the figure draws some
 CAPTIONS: dict[str, str] = {
-    "kinetic_energy": "Kinetic energy against time. Markers: the collision references "
-                      "(instant and energy of the kinetic-energy maximum before each impact), "
-                      "one shape per source; dots: our collision instants.",
-    "displacement": "Displacements against time; dashed lines and markers: references.",
-    "velocity": "Velocities against time; dashed lines and markers: references.",
-    "reactions": "Normal (RN) and tangential (RX) contact reactions at the block corners.",
-    "shock_force": "Shock forces against time; grey bands: our impacts; markers: the "
-                   "references' instant and value of the largest force of each impact.",
+    "kinetic_energy": "Kinetic energy against time; dots: our collisions (the kinetic-energy "
+                      "maximum before each impact).",
+    "displacement": "Displacements against time.",
+    "velocity": "Velocities against time.",
+    "reactions": "Contact reactions against time: normal (RN, compression positive) and "
+                 "tangential (RX, force of the block on the table along x) at the base "
+                 "points, and their resultant over the base (_BASE).",
+    "shock_force": "Shock forces against time; grey bands: our impacts.",
     "impulses": "Contact impulses of each step (N.s): normal PN and tangential PX, the "
                 "theta-scheme's unknowns (forces are the impulses over the step).",
     "energy_balance": "Energy terms (top) and the energy-balance residual (bottom).",
     "impact_histogram": "Histogram of the largest normal force of each impact.",
     "view": "The result as rocking-contact view draws it (displacements amplified).",
 }
+REFERENCES_CAPTION: dict[str, str] = {
+    "kinetic_energy": " Open markers: the collision references (instant and energy of the "
+                      "kinetic-energy maximum before each impact), one shape per source.",
+    "shock_force": " Open markers: the references' instant and value of the largest force "
+                   "of each impact.",
+}
+#: what the references add to the caption of any other figure that draws some
+REFERENCES_DEFAULT = " Black dashed lines and open markers: references, one style per source."
+
+
+def _referenced_components(data: Mapping[str, Any],
+                           history: Mapping[str, Any]) -> set[str]:
+    """The history components (``EKIN``, ``RN``, ``THETA``) whose plots draw a reference,
+    as the run's plots select them (:func:`rocking_contact.post.plots.plotted`)."""
+    from rocking_contact.post.plots import plotted
+    from rocking_contact.viz.markers import reference_markers
+
+    names = [n for n in history if n != "time"]
+    return {Channel.parse(m.column).component
+            for m in reference_markers(plotted(data), names)}
+
+
+def caption(stem: str, data: Mapping[str, Any], history: Mapping[str, Any],
+            referenced: set[str]) -> str:
+    """What a plot of the run shows, its references mentioned only when it draws some
+    (``referenced``: :func:`_referenced_components`); ``history_<C>`` plots are
+    captioned from their column's description and unit."""
+    from rocking_contact.viz.history_plots import FIGURES
+
+    components = {c for f in FIGURES if f.stem == stem for c in f.components}
+    text = CAPTIONS.get(stem)
+    if text is None and stem.startswith("history_"):
+        component = stem.removeprefix("history_")
+        column = next((n for n in history if Channel.parse(n).component == component), stem)
+        channel = Channel.parse(column, data.get("kind"))
+        unit = f" ({channel.unit})" if channel.unit else ""
+        text = f"{channel.description.capitalize()}{unit} against time."
+        components = {component}
+    if text is None:
+        return stem
+    if components & referenced:
+        text += REFERENCES_CAPTION.get(stem, REFERENCES_DEFAULT)
+    return text
 
 
 def _drawing_code_time() -> float:
@@ -136,7 +180,8 @@ def figures(result: CaseResult, out_dir: Path, *, views: bool) -> list[Figure | 
     a line for each that is missing and why."""
     out: list[Figure | Paragraph] = []
     if result.history:
-        out += [Figure(p, CAPTIONS.get(p.stem, p.stem))
+        referenced = _referenced_components(result.data, result.history)
+        out += [Figure(p, caption(p.stem, result.data, result.history, referenced))
                 for p in plot_files(result, out_dir) if p.suffix == ".png"]
     else:
         out.append(Paragraph(f"No plots: {result.history_problem or 'no history'}."))

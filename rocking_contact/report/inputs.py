@@ -35,8 +35,8 @@ class CaseResult:
         key: what tells this result from the others of the report: its HTML ids and its
             figures directory (the case name, unless another directory holds a run of the
             same case; see :func:`assign_keys`).
-        label: its title in the report (the case name, with its directory if the name is
-            not enough).
+        label: its title in the report (the case name, with its directory if another
+            directory holds a run of the case too or if the directory has another name).
         history_problem: why ``history`` is empty (``history.csv: missing``), if it is.
 
     """
@@ -76,7 +76,8 @@ def assign_keys(found: Sequence[CaseResult]) -> None:
     Two directories may hold runs of one case (``results/sdnd100a`` and a variant run
     written to ``results/sdnd100a_step1e-4``): keyed by the case name alone they would
     share their ids and their figures directory. Those get ``<case>--<directory name>``
-    (a number appended if that is still taken) and their directory in their label.
+    (a number appended if that is still taken) and their directory in their label, as
+    does a run in a directory not named after its case.
     """
     shared = {name for name, n in Counter(r.name for r in found).items() if n > 1}
     taken: set[str] = set()
@@ -89,7 +90,10 @@ def assign_keys(found: Sequence[CaseResult]) -> None:
             key, k = f"{base}-{k}", k + 1
         taken.add(key)
         r.key = key
-        r.label = f"{r.name} ({r.directory})" if r.name in shared else r.name
+        # a directory of another name holds another run than the case's own (a slender
+        # block run as `sdnv105d --set geometry.half_width=0.1 --out slender_d`)
+        named = r.name in shared or r.directory.name != r.name
+        r.label = f"{r.name} ({r.directory})" if named else r.name
 
 
 def _reason(exc: CaseError) -> str:

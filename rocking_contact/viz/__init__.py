@@ -6,6 +6,7 @@ drawn from what it wrote. matplotlib and pyvista are imported by the modules tha
 not by this package, so that ``rocking-contact --help`` stays fast.
 
 - :mod:`.channels`: names and units of the history columns (``DY_O``, ``FN_NO1``...).
+- :mod:`.changes`: what a run changes from its case file's physics, to name it by.
 - :mod:`.markers`: reference values of the ``checks`` turned into plot markers.
 - :mod:`.style`: fonts, colours and markers shared by every figure.
 - :mod:`.history_plots`: the PNG/SVG plots written by every run.

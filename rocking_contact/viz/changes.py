@@ -54,7 +54,10 @@ def _value(parameters: Any, key: str) -> Any:
 
 
 def _short(value: Any) -> str:
-    """A value as a title shows it: numbers with 6 digits, a file by its name."""
+    """A value as a title shows it: numbers with 6 digits, a file by its name; empty for a
+    key the parameters do not hold."""
+    if value is None:
+        return ""
     if isinstance(value, float):
         return f"{value:.6g}"
     if isinstance(value, str) and ("/" in value or "\\" in value):
@@ -62,11 +65,16 @@ def _short(value: Any) -> str:
     return str(value)
 
 
+def changed_values(data: Mapping[str, Any]) -> list[tuple[str, str]]:
+    """(dotted key, its value in the run as text) for each change (:func:`changed_keys`)."""
+    parameters = data.get("parameters") or {}
+    return [(k, _short(_value(parameters, k))) for k in changed_keys(data)]
+
+
 def changes_text(data: Mapping[str, Any]) -> str:
     """The changes with their values in the run: ``geometry.half_height = 0.5,
     geometry.half_width = 0.1``; empty when the run changes nothing."""
-    parameters = data.get("parameters") or {}
-    return ", ".join(f"{k} = {_short(_value(parameters, k))}" for k in changed_keys(data))
+    return ", ".join(f"{k} = {v}" if v else k for k, v in changed_values(data))
 
 
 def run_name(data: Mapping[str, Any]) -> str:

@@ -5,12 +5,15 @@ for its modellings and the rigid-body solution: each peak is a collision, each d
 energy an impact takes. :func:`compare_kinetic_energy` draws the same figure from any
 number of results, with the collision references of all of them (rigid, recalage,
 LMGC90, Code_Aster) as markers. Cases belong to one validation case when their names
-share the letters-and-digits stem (``sdnv105a``, ``sdnv105_rigid`` -> ``sdnv105``).
+share the letters-and-digits stem (``sdnv105a``, ``sdnv105_rigid`` -> ``sdnv105``), and a
+block case without digits with its rigid twin (``myblock``, ``myblock_rigid``).
 """
 
 from __future__ import annotations
 
+import math
 import re
+import textwrap
 from collections.abc import Mapping, Sequence
 from pathlib import Path
 from typing import Any
@@ -18,34 +21,64 @@ from typing import Any
 import numpy as np
 
 from rocking_contact.viz import style
-from rocking_contact.viz.changes import changed_keys
+from rocking_contact.viz.changes import changed_keys, changed_values, changes_text
 from rocking_contact.viz.channels import kinetic_energy_column
-from rocking_contact.viz.history_plots import draw_markers
+from rocking_contact.viz.history_plots import TITLE_CHARS, draw_markers
 from rocking_contact.viz.markers import Marker, event_markers
 
 Result = tuple[Mapping[str, Any], Mapping[str, np.ndarray]]
 _STEM = re.compile(r"^[a-z]+\d+", re.IGNORECASE)
 
 
+#: the suffix of a block case's rigid twin (``rocking-contact rigid --case myblock.toml``)
+TWIN_SUFFIX = "_rigid"
+#: relative difference of two release tilts that is one tilt: a rigid twin records the
+#: release angle of its block's preload, asin(tilt) for pivot O1, tilt^2 / 6 above it
+#: (7e-5 at 0.02 rad)
+TILT_RTOL = 1e-3
+
+
 def validation_case(name: str) -> str:
-    """The validation case a case name belongs to (``sdnv105_rigid`` -> ``sdnv105``)."""
+    """The validation case a case name belongs to (``sdnv105_rigid`` -> ``sdnv105``); a
+    name without digits is its own, its rigid twin's included (``myblock_rigid`` ->
+    ``myblock``)."""
     m = _STEM.match(name)
-    return m.group(0).lower() if m else name.lower()
+    return m.group(0).lower() if m else name.lower().removesuffix(TWIN_SUFFIX)
 
 
 def _physics(data: Mapping[str, Any]) -> dict[str, Any]:
     """What makes two runs one physical problem: the block, its loads and its release tilt
-    (not how the tilt is held, B's pivot O against A's O1); a result without them (a
-    sample) is compatible with any."""
+    (not how the tilt is held, B's pivot O against A's O1, nor where the table ends, which
+    a rigid twin does not carry); a result without them (a sample) is compatible with
+    any."""
     parameters = data.get("parameters") or {}
-    out = {k: parameters[k] for k in ("geometry", "material", "loading") if k in parameters}
+    out = {k: parameters[k] for k in ("material", "loading") if k in parameters}
+    if "geometry" in parameters:
+        out["geometry"] = {k: v for k, v in parameters["geometry"].items()
+                           if k not in ("table_left", "table_right")}
     if "tilt" in (parameters.get("preload") or {}):
         out["tilt"] = parameters["preload"]["tilt"]
     return out
 
 
 def _compatible(a: Mapping[str, Any], b: Mapping[str, Any]) -> bool:
-    return all(a[k] == b[k] for k in a.keys() & b.keys())
+    def same(key: str) -> bool:
+        if key == "tilt" and isinstance(a[key], float) and isinstance(b[key], float):
+            return math.isclose(a[key], b[key], rel_tol=TILT_RTOL)
+        return bool(a[key] == b[key])
+
+    return all(same(k) for k in a.keys() & b.keys())
+
+
+def _changed_name(case: str, members: Sequence[Result]) -> str | None:
+    """``<case>_<key><value>...`` for a group of runs that change their file's physics
+    (``sdnv105_half_height0.5_half_width0.1``), None for a group of the files as written."""
+    for data, _ in members:
+        values = changed_values(data)
+        if values:
+            suffix = "_".join(f"{k.rsplit('.', 1)[-1]}{v}" for k, v in values)
+            return f"{case}_{re.sub(r'[^A-Za-z0-9_.-]+', '-', suffix)}"
+    return None
 
 
 def comparable_groups(results: Sequence[Result]) -> dict[str, list[Result]]:
@@ -69,7 +102,9 @@ def comparable_groups(results: Sequence[Result]) -> dict[str, list[Result]]:
     for case, physics, members in sorted(groups, key=lambda g: -len(g[2])):
         if len(members) < 2:
             continue
-        name = case  # the largest group keeps the case's name
+        # the largest group of the files as written keeps the case's name; a group that
+        # changes their physics is named by its changes, whether or not the others are here
+        name = _changed_name(case, members) or case
         if name in out:
             tilt = physics.get("tilt")
             name = f"{case}_tilt{tilt:g}" if isinstance(tilt, float) else f"{case}_{len(out)}"
@@ -130,7 +165,10 @@ def compare_kinetic_energy(name: str, members: Sequence[Result], out_dir: Path,
                                          data.get("quantities") or {}, [column])
         ax.set_xlim(t_lo, t_hi)
         draw_markers(ax, _unique(markers), style.MarkerStyles())
-        ax.set(title=f"{name.upper()}: kinetic energy of the block, all treatments",
+        changes = next((changes_text(d) for d, _ in members if changed_keys(d)), "")
+        what = f"{validation_case(name).upper()} with {changes}" if changes else name.upper()
+        ax.set(title=textwrap.fill(f"{what}: kinetic energy of the block, all treatments",
+                                   TITLE_CHARS),
                xlabel="time (s)", ylabel="kinetic energy (J)")
         ax.set_ylim(bottom=0.0)
         style.place_legend(ax, outside_above=0)

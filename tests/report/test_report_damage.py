@@ -136,7 +136,8 @@ def test_unreadable_directories_are_skipped_and_listed(results_dir, tmp_path, ca
     assert f"{root / 'truncated'}: results.json: not valid JSON" in err[1]
     assert f"{root / 'killed'}: results.json: missing beside history.csv" in err[0]
     tree = parse_html((out / HTML_FILE).read_text(encoding="utf-8"))
-    assert [r[0] for r in table(tree, "summary")[1]] == ["sdnd101a"]
+    # a directory not named after its case: named with it
+    assert [r[0] for r in table(tree, "summary")[1]] == [f"sdnd101a ({root / 'good'})"]
     _, rows = table(tree, "skipped")
     assert [r[0] for r in rows] == [str(root / "killed"), str(root / "truncated")]
     assert "killed before it wrote its results" in rows[0][1]
@@ -150,7 +151,7 @@ def test_a_named_damaged_directory_is_skipped_too(results_dir, tmp_path):
                         skipped=skipped)
     assert [s.directory for s in skipped] == [root / "truncated"]
     assert [r[0] for r in table(parse_html(page.read_text(encoding="utf-8")), "summary")[1]] \
-        == ["sdnd101a"]
+        == [f"sdnd101a ({root / 'good'})"]
 
 
 def test_nothing_readable_is_bad_input(results_dir, tmp_path, capsys):
@@ -230,7 +231,9 @@ def test_counts_and_verdicts():
     assert verdict({"status": "completed", "checks": checks}) == "FAIL"
     shortened = [c for c in checks if c["note"] != "issue 4"]
     assert verdict({"status": "completed", "checks": shortened}) == "INCOMPLETE"
-    assert verdict({"status": "interrupted at t = 0.05 s", "checks": checks}) == "RUN FAILED"
+    # Ctrl-C is the user's, not a failure of the run
+    assert verdict({"status": "interrupted at t = 0.05 s", "checks": checks}) == "INTERRUPTED"
+    assert verdict({"status": "failed: step 2 from t = 0.0001 s", "checks": []}) == "RUN FAILED"
 
 
 def test_a_stopped_runs_status_does_not_say_where_it_ends_twice():

@@ -24,3 +24,60 @@ def test_runs_with_another_tilt_are_compared_apart():
     names = {k: [d["case"] for d, _ in v] for k, v in groups.items()}
     assert names == {"sdnv105": ["sdnv105a", "sdnv105b", "sdnv105_sample", "sdnv105c"],
                      "sdnv105_tilt0.02": ["sdnv105_rigid", "sdnv105d"]}
+
+
+def _changed(case, keys, parameters, collisions=3):
+    data, history = _run(case, collisions=collisions)
+    data["parameters"] = parameters
+    data["warnings"] = [f"its references describe the case file's parameters and the run "
+                        f"changes {', '.join(keys)}: the checks are shown for information, "
+                        "without a pass mark"]
+    return data, history
+
+
+def test_a_block_of_ones_own_is_compared_with_its_rigid_twin():
+    """`run myblock.toml` and `rigid --case myblock.toml`: the twin records the release
+    angle (0.0200013 rad for a 0.02 tilt) and the default table ends; one figure."""
+    block = {"geometry": {"half_width": 0.25, "table_left": -0.3}, "preload": {"tilt": 0.02}}
+    twin = {"geometry": {"half_width": 0.25, "table_left": -0.18},
+            "preload": {"tilt": 0.0200013}}
+    runs = [_run("myblock"), _run("myblock_rigid")]
+    runs[0][0]["parameters"], runs[1][0]["parameters"] = block, twin
+    groups = comparable_groups(runs)
+    assert {k: [d["case"] for d, _ in v] for k, v in groups.items()} == {
+        "myblock": ["myblock", "myblock_rigid"]}
+
+
+def test_runs_that_change_the_physics_are_named_by_their_changes():
+    """Slender SDNV105 blocks alone in a report: not titled SDNV105, nor drawn against its
+    references."""
+    geometry = {"geometry": {"half_width": 0.1, "half_height": 0.5}}
+    keys = ["geometry.half_height", "geometry.half_width"]
+    runs = [_changed("sdnv105d", keys, geometry), _changed("sdnv105a", keys, geometry)]
+    runs[0][0]["checks"] = [{"quantity": "collision.1.time", "reference": 0.0546,
+                             "source": "LMGC90", "passed": None},
+                            {"quantity": "collision.1.kinetic_energy", "reference": 7.23,
+                             "source": "LMGC90", "passed": None}]
+    groups = comparable_groups(runs)
+    assert list(groups) == ["sdnv105_half_height0.5_half_width0.1"]
+
+
+def test_the_changed_runs_figure_has_no_reference_and_says_its_changes(tmp_path):
+    import xml.etree.ElementTree as ET
+
+    from rocking_contact.viz.comparison import compare_kinetic_energy
+
+    geometry = {"geometry": {"half_width": 0.1}}
+    runs = [_changed(c, ["geometry.half_width"], geometry) for c in ("sdnv105d", "sdnv105a")]
+    for data, history in runs:
+        history["time"] = np.linspace(0.0, 0.1, 3)
+        data["checks"] = [{"quantity": "collision.1.time", "reference": 0.0546,
+                           "source": "LMGC90", "passed": None},
+                          {"quantity": "collision.1.kinetic_energy", "reference": 7.23,
+                           "source": "LMGC90", "passed": None}]
+    svg = next(p for p in compare_kinetic_energy("sdnv105_half_width0.1", runs, tmp_path)
+               if p.suffix == ".svg")
+    text = " ".join(t for el in ET.parse(svg).getroot().iter() if el.tag.endswith("text")
+                    for t in el.itertext())
+    assert "SDNV105 with geometry.half_width = 0.1" in text
+    assert "LMGC90" not in text

@@ -1,0 +1,71 @@
+"""The report of an engineer's own runs: a changed block, a case without references and its
+rigid twin. It says what each run is, and draws nothing of a case file it does not run."""
+
+import json
+import shutil
+
+from test_report import parse_html, table
+
+from rocking_contact import results
+from rocking_contact.report.cli import write_report
+from rocking_contact.report.figures import caption
+
+CHANGED = ("its references describe the case file's parameters and the run changes "
+           "geometry.half_height, geometry.half_width: the checks are shown for information, "
+           "without a pass mark")
+#: extra.rigid_comparison as a block run writes it (myblock.toml: b = 0.25 m, 0.02 rad)
+RIGID = [{"index": 1, "time": 0.0582, "kinetic_energy": 39.2832, "levels": {
+    "nonlinear": {"impact": 1, "time": 0.05817897, "kinetic_energy": 39.253686,
+                  "time_error": 0.000362, "energy_error": 0.000752},
+    "recalage": {"impact": 1, "time": 0.0581746, "kinetic_energy": 39.733149,
+                 "time_error": 0.000436, "energy_error": -0.0113}}}]
+
+
+def _edit(directory, **changes):
+    path = directory / results.RESULTS_FILE
+    data = json.loads(path.read_text())
+    for key, value in changes.items():
+        if key == "extra":
+            data["extra"] = {**data.get("extra", {}), **value}
+        elif key == "geometry":
+            data["parameters"]["geometry"].update(value)
+        else:
+            data[key] = value
+    path.write_text(json.dumps(data))
+
+
+def test_a_changed_run_and_a_rigid_comparison_are_said(results_dir, tmp_path):
+    root = tmp_path / "results"
+    shutil.copytree(results_dir / "sdnv105_sample", root / "slender")
+    _edit(root / "slender", warnings=[CHANGED], extra={"rigid_comparison": RIGID},
+          geometry={"half_width": 0.1, "half_height": 0.5})
+    tree = parse_html(write_report([], root, tmp_path / "report", views=False)
+                      .read_text(encoding="utf-8"))
+    # named with its directory, and by what it changes
+    assert [r[0] for r in table(tree, "summary")[1]] == [
+        f"sdnv105_sample ({root / 'slender'})"]
+    assert "the run changes geometry.half_height = 0.5, geometry.half_width = 0.1" in \
+        table(tree, "summary")[1][0][2]
+    section = "".join(tree.find(".//section[@id='case-sdnv105_sample']").itertext())
+    assert ("This run changes its case file's physics: geometry.half_height = 0.5, "
+            "geometry.half_width = 0.1.") in section
+    assert "Case file's title: Sample rocking block" in section
+    # against the rigid block: the exact level, ours / rigid - 1
+    header, rows = table(tree, "rigid-sdnv105_sample")
+    assert header[:3] == ["k", "t (s)", "kinetic energy (J)"]
+    assert rows == [["1", "0.0582", "39.2832", "1", "0.05817897", "39.25369", "+0.0362 %",
+                     "+0.0752 %"]]
+    # the sample's references are the file's: no caption announces them
+    captions = [" ".join(c.itertext()) for c in tree.iter("figcaption")]
+    assert captions and not any("markers" in c.lower() for c in captions)
+
+
+def test_captions_follow_what_the_figure_draws():
+    data = {"kind": "block"}
+    history = {"time": [0.0], "CONTACTS": [0.0], "THETA": [0.0], "EKIN_BLOCK": [0.0]}
+    assert caption("history_CONTACTS", data, history, set()) == "Closed contacts against time."
+    assert caption("history_THETA", data, history, {"THETA"}).startswith(
+        "Tilt angle (rad) against time. Black dashed lines and open markers: references")
+    assert "Open markers: the collision references" in caption(
+        "kinetic_energy", data, history, {"EKIN"})
+    assert "markers" not in caption("kinetic_energy", data, history, set()).lower()

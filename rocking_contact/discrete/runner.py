@@ -162,10 +162,14 @@ def run(case: DiscreteCase, *, progress: Progress | None = None,
                              if above_limit else "the state diverged")
     shocks = {s.name: (s.node, history[f"FN_{s.name}"], history[f"VN_{s.name}"],
                        history[f"PN_{s.name}"]) for s in case.model.shock}
+    # Where a damped shock pushes: it lets go (kn p + cn dp/dt = 0) before p = 0.
+    contact = {s.name: np.minimum(s.kn * history[f"PN_{s.name}"],
+                                  s.kn * history[f"PN_{s.name}"] + s.cn * history[f"VN_{s.name}"])
+               for s in case.model.shock if s.cn > 0.0}
     opts = case.impacts
     impacts, stats, quantities = impact_post.analyse(
         history["time"], shocks, threshold=opts.threshold, min_rest=opts.min_rest,
-        classes=opts.classes)
+        classes=opts.classes, contact=contact)
     extra["impact_statistics"] = stats
     result = RunResult(
         case=case.case.name, kind=case.case.kind, parameters=as_dict(case), history=history,

@@ -88,3 +88,29 @@ def test_a_diverging_signal_is_measured_without_numpy_warnings():
         warnings.simplefilter("error")
         impacts = find_impacts(t, fn, np.zeros_like(t), pn)
     assert len(impacts) == 5 and impacts[0]["start"] == pytest.approx(0.05)
+
+
+def test_a_damped_shock_ends_where_its_force_does_between_samples():
+    """A 1 kg mass on a 1e6 N/m, 200 N.s/m stop, sampled every 1e-5 s: the force
+    kn p + cn dp/dt reaches 0 before p does, between two samples. FN, clipped, and PN put
+    that end on a sample or past it (1e-5 s late on a 2-dof chain: durations 2e-3 to 5e-3
+    long); the contact signal min(kn p, kn p + cn dp/dt) puts it within a small part of a
+    step."""
+    kn, cn, m, v0, dt = 1e6, 200.0, 1.0, 1.0, 1e-5
+    w0, zeta = np.sqrt(kn / m), cn / (2 * np.sqrt(kn * m))
+    wd = w0 * np.sqrt(1 - zeta**2)
+    t = np.arange(-0.3e-4, 4e-3, dt) + 0.37 * dt           # no sample on an edge
+    inside = t > 0.0
+    decay = np.exp(-zeta * w0 * np.where(inside, t, 0.0))
+    pn = np.where(inside, v0 / wd * decay * np.sin(wd * t), v0 * t)
+    vn = np.where(inside, v0 * decay * (np.cos(wd * t) - zeta * w0 / wd * np.sin(wd * t)), v0)
+    # the exact end, where kn p + cn dp/dt = 0: tan(wd t) = -2 zeta sqrt(1-zeta^2)/(1-2 zeta^2)
+    end = (np.pi + np.arctan2(-2 * zeta * np.sqrt(1 - zeta**2), 1 - 2 * zeta**2)) / wd
+    pushes = (pn > 0.0) & (kn * pn + cn * vn > 0.0)
+    fn = np.where(pushes, kn * pn + cn * vn, 0.0)
+    contact = np.minimum(kn * pn, kn * pn + cn * vn)
+    [plain] = find_impacts(t, fn, vn, pn)
+    [signal] = find_impacts(t, fn, vn, pn, contact=contact)
+    assert abs(signal["end"] - end) <= 0.02 * dt
+    assert abs(plain["end"] - end) > 0.2 * dt   # what it was without the signal
+    assert abs(signal["start"]) <= 1e-3 * dt   # on the penetration, the force jumping to cn v0

@@ -332,8 +332,28 @@ def run_status(data: Mapping[str, Any]) -> str:
     return f"{status} ({'; '.join(extra)})" if extra else status
 
 
+def rigid_summary(data: Mapping[str, Any]) -> str:
+    """The largest differences of a block run's collisions from the rigid block's
+    (:data:`RIGID_LEVEL`), in words: ``t +0.404 %, energy +3.48 % (2 collisions)``; empty
+    for a run without that comparison."""
+    levels = [(row.get("levels") or {}).get(RIGID_LEVEL) or {}
+              for row in (data.get("extra") or {}).get("rigid_comparison") or []]
+    levels = [lv for lv in levels if isinstance(lv.get("time_error"), float)]
+    if not levels:
+        return ""
+
+    def largest(key: str) -> float:
+        return float(max((lv[key] for lv in levels if isinstance(lv.get(key), float)),
+                         key=abs, default=math.nan))
+
+    n = len(levels)
+    return (f"t {100 * largest('time_error'):+.3g} %, energy "
+            f"{100 * largest('energy_error'):+.3g} % ({n} collision{'s' if n != 1 else ''})")
+
+
 def summary_table(cases: Sequence[CaseResult]) -> Table:
-    """One row per case: kind, status, check counts, wall time, verdict."""
+    """One row per case: kind, status, check counts, wall time, verdict and, for a block
+    run compared with the rigid block, its largest differences from it."""
     rows = []
     for r in cases:
         v = verdict(r.data)
@@ -341,10 +361,12 @@ def summary_table(cases: Sequence[CaseResult]) -> Table:
                      Cell(str(r.data.get("kind", ""))), Cell(run_status(r.data)),
                      *[num(n) for n in counts(r.data.get("checks") or [])],
                      num((r.data.get("timing") or {}).get("wall_s"), 4),
-                     Cell(v, VERDICT_CSS.get(v, "fail"))])
+                     Cell(v, VERDICT_CSS.get(v, "fail")),
+                     Cell(rigid_summary(r.data) or MISSING)])
     return Table("summary", "Summary", ["case", "kind", "status", "checks passed",
                                         "checks failed", "not reached", "informational",
-                                        "wall time (s)", "verdict"], rows)
+                                        "wall time (s)", "verdict",
+                                        "against the rigid block (largest difference)"], rows)
 
 
 def skipped_table(skipped: Sequence[Skipped]) -> Table:

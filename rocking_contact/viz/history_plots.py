@@ -71,7 +71,8 @@ RESIDUAL = "ENERGY_RESIDUAL"
 #: longest legend label of a reference source
 _LABEL_CHARS = 60
 #: longest line of a figure title (characters): what the 1040 px width holds at 12 pt
-TITLE_CHARS = 90
+#: with a margin (a line of 89 characters of dotted keys was cut at the right edge)
+TITLE_CHARS = 72
 
 
 def figure_title(data: Mapping[str, Any], what: str) -> str:

@@ -98,6 +98,11 @@ def open_scene(result_dir: Path, options: ViewOptions = ViewOptions()) -> Scene:
     if ((data.get("parameters") or {}).get("model") or {}).get("node") and "time" in history:
         _pick_field([], options.field)  # no stress to colour a discrete model by
         return DiscreteScene(data, history, scale=options.scale)
+    status = str(data.get("status", "completed"))
+    if not len(history.get("time", ())) and status != "completed":
+        # a run that failed in its static preload wrote results.json and nothing else
+        raise ViewError(f"{result_dir}: nothing to draw: the run stopped before its first "
+                        f"time step ({status})")
     raise ViewError(f"{result_dir}: nothing to draw (no fields, no block corners, no nodes)")
 
 

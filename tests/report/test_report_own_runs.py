@@ -50,6 +50,7 @@ def test_a_changed_run_and_a_rigid_comparison_are_said(results_dir, tmp_path):
     assert ("This run changes its case file's physics: geometry.half_height = 0.5, "
             "geometry.half_width = 0.1.") in section
     assert "Case file's title: Sample rocking block" in section
+    assert table(tree, "summary")[1][0][-1] == "t +0.0362 %, energy +0.0752 % (1 collision)"
     # against the rigid block: the exact level, ours / rigid - 1
     header, rows = table(tree, "rigid-sdnv105_sample")
     assert header[:3] == ["k", "t (s)", "kinetic energy (J)"]

@@ -199,3 +199,27 @@ def test_a_run_that_changes_its_file_is_named_by_its_changes(tmp_path):
     assert "sdnv105d with geometry.half_width = 0.1: Kinetic energy" in svg_text(
         tmp_path / "kinetic_energy.svg")
     assert "normal reaction over the base (RN_BASE)" in svg_text(tmp_path / "reactions.svg")
+
+
+def test_a_long_title_fits_the_figure_width():
+    """Dotted keys and their values make long titles: wrapped, each line inside the
+    figure (a line of 89 characters was cut at the right edge)."""
+    from rocking_contact.viz import style
+    from rocking_contact.viz.history_plots import figure_title
+
+    keys = ["loading.table_acceleration_x.amplitude", "loading.table_acceleration_x.path",
+            "loading.table_acceleration_x.type"]
+    data = {"case": "sdnv105d_shaking", "parameters": {"loading": {"table_acceleration_x": {
+        "amplitude": 1.0, "path": "/tmp/post/record.csv", "type": "table"}}},
+        "warnings": [f"the run changes {', '.join(keys)}: the checks are shown for "
+                     "information, without a pass mark"]}
+    title = figure_title(data, "Tilt angle")
+    assert title.count("\n") >= 1 and "record.csv" in title
+    with style.figure_style():
+        fig, (ax,) = style.new_figure()
+        ax.set_title(title)
+        fig.canvas.draw()  # Figure() has its own Agg canvas
+        box = ax.title.get_window_extent()
+        # a margin of 5 % of the width: the PNG's hinting at 130 dpi draws a little wider
+        margin = 0.05 * fig.bbox.width
+        assert box.x0 >= margin and box.x1 <= fig.bbox.width - margin

@@ -163,3 +163,18 @@ def test_a_movie_it_cannot_write_is_refused_before_the_result_is_read(tmp_path, 
     assert main(["view", str(missing), "--movie", str(tmp_path / "m.gif"), "--frames", "1"]) == 2
     one_error_line(capfd, "at least 2 frames")
     assert not (tmp_path / "m.mp4").exists() and not (tmp_path / "m.gif").exists()
+
+
+def test_a_run_that_failed_before_its_first_step_says_so(tmp_path, capfd):
+    """A block run that failed in its static preload writes results.json alone: the view
+    says why there is nothing to draw, in one line."""
+    import json
+
+    (tmp_path / "failed").mkdir()
+    status = "failed: step 2 from pseudo-time 0 failed with a pseudo-time step of 1"
+    (tmp_path / "failed" / "results.json").write_text(json.dumps(
+        {"case": "myblock", "kind": "block", "status": status, "parameters": {},
+         "checks": [], "extra": {}}))
+    assert main(["view", str(tmp_path / "failed"), "--screenshot", str(tmp_path / "a.png")]) == 2
+    err = one_error_line(capfd, "the run stopped before its first time step", status)
+    assert "no block corners" not in err

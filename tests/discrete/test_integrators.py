@@ -241,3 +241,20 @@ def test_central_differences_start_a_loaded_contact_sticking_when_its_disc_holds
     assert abs(history["DX_N1"][-1] - moved) <= 1e-3 * moved
     if load < 0.3 * g:
         assert history["DX_N1"].min() >= 0.0  # never uphill
+
+
+def test_an_explicit_step_that_samples_the_contact_twice_warns():
+    """SDND102 at Code_Aster's 1e-3 s: the 5.76e7 N/m wall holds the 25 kg mass for
+    2.07e-3 s, two steps; central differences are stable there but no better resolved than
+    Newmark (a 2 kg mass on an oblique stop: impact speeds 30 % off at 2 steps per contact).
+    At 2e-4 s, 10 steps, no warning."""
+    import rocking_contact as rc
+
+    def warned(step):
+        result = rc.run(rc.load_case("sdnd102c", {"time.step": step}), write=False, quiet=True)
+        return [w for w in result.warnings if "its contact lasts" in w]
+
+    assert warned(1e-3) == ["shock NO2: its contact lasts about 0.00207 s, 2.1 step(s) of "
+                            "0.001 s; an impact resolved in fewer than 5 steps rebounds with "
+                            "a speed that depends on the step"]
+    assert warned(2e-4) == []

@@ -41,6 +41,8 @@ BLOCK_COLOUR, TABLE_COLOUR, ARROW_COLOUR = "#C8B89A", "#9A9A9A", "#D55E00"
 LIFT_FRACTION = 0.08
 #: length of the largest reaction arrow, as a fraction of the block height
 ARROW_FRACTION = 0.3
+#: fraction of the picture's width left of the colour bar (the bar starts just after it)
+BAR_X = 0.8
 
 
 class BlockMotion(Protocol):
@@ -154,8 +156,12 @@ class BlockScene(Scene):
     def bounds(self) -> tuple[float, float, float, float, float, float]:
         left, right, thick = self.table
         arrow = ARROW_FRACTION * 2 * self.l if self.force_scale else 0.0
-        return (min(left, -0.1 * self.b) - 0.05, max(right, 2.1 * self.b) + 0.05,
-                -thick - arrow - 0.03, 2 * self.l * 1.12, 0.0, 0.0)
+        xmin, xmax = min(left, -0.1 * self.b) - 0.05, max(right, 2.1 * self.b) + 0.05
+        if self.field is not None:
+            # room for the colour bar on the right: a table wider than the block is tall
+            # (b = 0.25 m, l = 0.3 m on a 1.1 m table) ran under it
+            xmax = xmin + (xmax - xmin) / BAR_X
+        return (xmin, xmax, -thick - arrow - 0.03, 2 * self.l * 1.12, 0.0, 0.0)
 
     def build(self) -> None:
         import pyvista as pv
@@ -202,7 +208,8 @@ class BlockScene(Scene):
             edge_color="#555555", name="block", preference="point" if on_points else "cell",
             lighting=False,
             scalar_bar_args={"title": f"{words}\n({unit})\n", "vertical": True,
-                             "position_x": 0.82, "position_y": 0.25, "height": 0.5,
+                             "position_x": BAR_X + 0.02, "position_y": 0.25,
+                             "height": 0.5,
                              "width": 0.08, "fmt": "%.3g", "title_font_size": 14,
                              "label_font_size": 13, "color": "black"})
 

@@ -163,3 +163,24 @@ def test_a_run_that_changes_its_file_is_titled_by_its_changes(block_dir):
         "loading.table_acceleration_x.type: the checks are shown for information, without "
         "a pass mark"]}
     assert scene.title == "sdnv105_sample with loading.table_acceleration_x.type = table"
+
+
+def test_the_colour_bar_has_its_own_room_beside_a_wide_table(block_dir, tmp_path):
+    """A table much wider than the block is tall (b = 0.25 m, l = 0.3 m on 1.1 m) ran
+    under the colour bar: no table grey right of where the bar starts."""
+    import json
+    import shutil
+
+    from rocking_contact.viz.block_scene import BAR_X
+
+    wide = shutil.copytree(block_dir, tmp_path / "wide")
+    path = wide / "results.json"
+    data = json.loads(path.read_text())
+    data["parameters"]["geometry"].update(table_left=-0.5, table_right=2.0)
+    path.write_text(json.dumps(data))
+    image = np.asarray(render.screenshot(render.open_scene(wide), tmp_path / "w.png",
+                                         time=0.0, window_size=(400, 400)))[:, :, :3]
+    table_grey = np.all(np.abs(image.astype(int) - 0x9A) <= 6, axis=2)
+    rows = table_grey.sum(axis=1) > 50  # the table's band (text is grey at its edges only)
+    assert rows.any()
+    assert table_grey[rows, int(BAR_X * image.shape[1]):].sum() == 0

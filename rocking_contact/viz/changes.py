@@ -7,7 +7,8 @@ in one warning ("... the run changes geometry.half_height, geometry.half_width: 
 are shown for information, without a pass mark") and on each check it took the pass mark
 from ("not graded: the run changes ..."). The plots, the views and the report read it
 here, so that such a run is named by what it changes and is not drawn against references
-that are not its own. Nothing here knows a case.
+that are not its own; and a run that did not complete by how it ended (:func:`ending`).
+Nothing here knows a case.
 """
 
 from __future__ import annotations
@@ -82,3 +83,11 @@ def run_name(data: Mapping[str, Any]) -> str:
     geometry.half_width = 0.1``): what titles call the run."""
     changes = changes_text(data)
     return f"{data['case']} with {changes}" if changes else str(data["case"])
+
+
+def ending(data: Mapping[str, Any]) -> str:
+    """`` [<how the run ended>]`` for a run that did not complete (its figures and movie
+    stop there): its status up to the details, ``[failed]``, ``[interrupted at t =
+    0.0861 s]``; empty for a completed run."""
+    status = str(data.get("status", "completed"))
+    return "" if status == "completed" else f" [{status.split(':')[0]}]"

@@ -29,7 +29,7 @@ from typing import Any
 import numpy as np
 
 from rocking_contact.viz import style
-from rocking_contact.viz.changes import run_name
+from rocking_contact.viz.changes import ending, run_name
 from rocking_contact.viz.channels import Channel, columns_of, kinetic_energy_column
 from rocking_contact.viz.markers import Marker, reference_markers
 
@@ -77,8 +77,9 @@ TITLE_CHARS = 72
 
 def figure_title(data: Mapping[str, Any], what: str) -> str:
     """``<run>: <what>``, the run named by its case and what it changes from the file
-    (:func:`.changes.run_name`), wrapped to the figure's width."""
-    return textwrap.fill(f"{run_name(data)}: {what}", TITLE_CHARS)
+    (:func:`.changes.run_name`) and, if it did not complete, how it ended
+    (:func:`.changes.ending`), wrapped to the figure's width."""
+    return textwrap.fill(f"{run_name(data)}: {what}{ending(data)}", TITLE_CHARS)
 
 
 def _short(text: str) -> str:

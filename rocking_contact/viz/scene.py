@@ -17,7 +17,7 @@ from typing import Any
 
 import numpy as np
 
-from rocking_contact.viz.changes import changed_keys, run_name
+from rocking_contact.viz.changes import changed_keys, ending, run_name
 
 #: font sizes (points) of the scene's texts, and the title's line length (characters)
 TITLE_FONT, TEXT_FONT, LABEL_FONT, TITLE_WIDTH = 12, 10, 16, 64
@@ -90,12 +90,17 @@ class Scene(ABC):
     def title(self) -> str:
         """Case name and title; for a run that changes its file's physics, the case name
         and those changes instead (the file's title describes another block or load:
-        "under a 2 Hz sine" over a run driven by a record)."""
+        "under a 2 Hz sine" over a run driven by a record); then how the run ended, if it
+        did not complete."""
         info = (self.data.get("parameters") or {}).get("case") or {}
         title = info.get("title", "")
         if changed_keys(self.data):
-            return run_name(self.data)
-        return f"{self.data['case']}: {title}" if title else str(self.data["case"])
+            title = run_name(self.data)
+        elif title:
+            title = f"{self.data['case']}: {title}"
+        else:
+            title = str(self.data["case"])
+        return title + ending(self.data)
 
     def add_to(self, plotter: Any) -> None:
         """Build the scene's actors on ``plotter`` at the first instant."""

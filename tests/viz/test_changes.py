@@ -1,6 +1,6 @@
 """A run's changes to its case file's physics, read back from its results.json."""
 
-from rocking_contact.viz.changes import changed_keys, changes_text, run_name
+from rocking_contact.viz.changes import changed_keys, changes_text, ending, run_name
 
 WARNING = ("its references describe the case file's parameters and the run changes "
            "loading.table_acceleration_x.path, loading.table_acceleration_x.type: the checks "
@@ -28,3 +28,10 @@ def test_a_run_of_its_file_as_written_changes_nothing():
     data = {"case": "sdnd101a", "warnings": ["1 reference(s) hold for a time step of 5e-4 s"],
             "checks": [{"note": "not reached: the run ends at t = 0.1 s"}]}
     assert changed_keys(data) == [] and run_name(data) == "sdnd101a"
+
+
+def test_how_a_run_ended_is_said_unless_it_completed():
+    assert ending({"status": "completed"}) == ""
+    assert ending({"status": "interrupted at t = 0.0861 s"}) == " [interrupted at t = 0.0861 s]"
+    assert ending({"status": "the block slid off its table at t = 0.2273 s: corner O at x = "
+                             "-0.18061 m"}) == " [the block slid off its table at t = 0.2273 s]"

@@ -163,6 +163,10 @@ def test_a_run_that_changes_its_file_is_titled_by_its_changes(block_dir):
         "loading.table_acceleration_x.type: the checks are shown for information, without "
         "a pass mark"]}
     assert scene.title == "sdnv105_sample with loading.table_acceleration_x.type = table"
+    scene.data = {**scene.data, "status": "interrupted at t = 0.0861 s"}
+    assert scene.title.endswith("table [interrupted at t = 0.0861 s]")
+    scene.data = {**scene.data, "status": "failed: step 2 from t = 0.0001 s failed"}
+    assert scene.title.endswith("table [failed]")
 
 
 def test_the_colour_bar_has_its_own_room_beside_a_wide_table(block_dir, tmp_path):

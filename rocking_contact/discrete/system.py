@@ -208,3 +208,20 @@ def contact_durations(system: DiscreteSystem) -> np.ndarray:
         # a normal the unknowns cannot move along (SDND100's plane) never bounces
         out[j] = np.pi / np.sqrt(stiffness) if stiffness > 0.0 else np.inf
     return out
+
+
+def stick_critical_damping(system: DiscreteSystem) -> np.ndarray:
+    """Critical damping ``2 sqrt(kt m_t)`` of each shock's stick spring (N.s/m), ``m_t`` the
+    node's smallest effective mass in the tangent plane (``1 / m_t`` the largest eigenvalue
+    of ``P_t g M^-1 g^T P_t``, ``g`` the node's rows); 0 where the node cannot slide or
+    ``kt`` is 0."""
+    Minv = np.linalg.inv(system.M)
+    out = np.zeros(len(system.shock_names))
+    for j in range(len(out)):
+        n = system.shock_params[j, :3]
+        rows = (np.eye(3) - np.outer(n, n)) @ system.G[3 * j:3 * j + 3]
+        inverse_mass = float(np.linalg.eigvalsh(rows @ Minv @ rows.T).max())
+        kt = system.shock_params[j, 6]
+        if inverse_mass > 1e-12 * float(np.abs(Minv).max()):
+            out[j] = 2.0 * np.sqrt(kt / inverse_mass)
+    return out

@@ -258,3 +258,33 @@ def test_an_explicit_step_that_samples_the_contact_twice_warns():
                             "0.001 s; an impact resolved in fewer than 5 steps rebounds with "
                             "a speed that depends on the step"]
     assert warned(2e-4) == []
+
+
+def test_an_undamped_stick_spring_warns_that_the_node_creeps():
+    """1 kg on a floor under 2 N along it, below mu FN = 2.943 N: Coulomb sticks, and so does
+    the regularised law with ct = 300 N.s/m (x = 2 N / kt). With ct = 0 the stick spring,
+    loaded from 0, swings to 4 N, slips, and rings on at the limit: the mass creeps
+    (8.4e-3 m in 1 s), and the run says so; the exact law never warns."""
+    import rocking_contact as rc
+
+    g, kn = 9.81, 1.0e6
+    nodes = [{"name": "N1", "mass": 1.0, "fixed": ["DZ"], "u0": [0.0, -g / kn, 0.0]}]
+    runs = {}
+    for ct, law in ((0.0, "regularised"), (300.0, "regularised"), (0.0, "exact")):
+        shock = {"name": "FLOOR", "node": "N1", "normal": [0.0, -1.0, 0.0], "kn": kn,
+                 "kt": 1e5 if law == "regularised" else 0.0, "ct": ct, "mu": 0.3,
+                 "friction": law}
+        case = make_case(nodes, shocks=[shock], gravity=(2.0, -g, 0.0), end=0.1, step=1e-5)
+        result = rc.run(case, write=False, quiet=True)
+        runs[ct, law] = (result.history["DX_N1"][-1],
+                         [w for w in result.warnings if "creeping" in w])
+    x, warned = runs[0.0, "regularised"]
+    assert x > 20 * 2.0 / 1e5 and warned == [
+        "shock FLOOR: ct = 0 N.s/m damps its stick spring (kt = 100000 N/m) below 0.25 of "
+        "critical (632 N.s/m): a stick phase rings up to the Coulomb limit and slips again, "
+        "the node creeping where Coulomb sticks; ct of about half the critical value, or "
+        "friction = 'exact', holds it"]
+    x, warned = runs[300.0, "regularised"]
+    assert x == pytest.approx(2.0 / 1e5, rel=1e-6) and warned == []
+    x, warned = runs[0.0, "exact"]
+    assert x == 0.0 and warned == []

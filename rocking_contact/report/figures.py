@@ -23,8 +23,7 @@ from rocking_contact.viz.channels import Channel
 
 #: figure stem -> caption; what the references add to it when the figure draws some
 CAPTIONS: dict[str, str] = {
-    "kinetic_energy": "Kinetic energy against time; dots: our collisions (the kinetic-energy "
-                      "maximum before each impact).",
+    "kinetic_energy": "Kinetic energy against time.",
     "displacement": "Displacements against time.",
     "velocity": "Velocities against time.",
     "reactions": "Contact reactions against time: normal (RN, compression positive) and "
@@ -43,6 +42,8 @@ REFERENCES_CAPTION: dict[str, str] = {
     "shock_force": " Open markers: the references' instant and value of the largest force "
                    "of each impact.",
 }
+#: what our collisions add to the kinetic energy's caption, when the run has some
+COLLISIONS_CAPTION = " Dots: our collisions (the kinetic-energy maximum before each impact)."
 #: what the references add to the caption of any other figure that draws some
 REFERENCES_DEFAULT = " Black dashed lines and open markers: references, one style per source."
 
@@ -61,9 +62,10 @@ def _referenced_components(data: Mapping[str, Any],
 
 def caption(stem: str, data: Mapping[str, Any], history: Mapping[str, Any],
             referenced: set[str]) -> str:
-    """What a plot of the run shows, its references mentioned only when it draws some
-    (``referenced``: :func:`_referenced_components`); ``history_<C>`` plots are
-    captioned from their column's description and unit."""
+    """What a plot of the run shows, its collisions and references mentioned only when it
+    draws some (``referenced``: :func:`_referenced_components`); ``history_<C>`` plots
+    are captioned from their column's description and unit."""
+    from rocking_contact.post.collisions import interior
     from rocking_contact.viz.history_plots import FIGURES
 
     components = {c for f in FIGURES if f.stem == stem for c in f.components}
@@ -77,6 +79,8 @@ def caption(stem: str, data: Mapping[str, Any], history: Mapping[str, Any],
         components = {component}
     if text is None:
         return stem
+    if stem == "kinetic_energy" and interior(list(data.get("collisions") or [])):
+        text += COLLISIONS_CAPTION
     if components & referenced:
         text += REFERENCES_CAPTION.get(stem, REFERENCES_DEFAULT)
     return text

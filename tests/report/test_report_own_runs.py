@@ -70,3 +70,7 @@ def test_captions_follow_what_the_figure_draws():
     assert "Open markers: the collision references" in caption(
         "kinetic_energy", data, history, {"EKIN"})
     assert "markers" not in caption("kinetic_energy", data, history, set()).lower()
+    # a shaken block's run has no collision windows: no dots
+    assert caption("kinetic_energy", data, history, set()) == "Kinetic energy against time."
+    collided = {**data, "collisions": [{"index": 1, "time": 0.058, "interior": True}]}
+    assert "Dots: our collisions" in caption("kinetic_energy", collided, history, set())

@@ -29,7 +29,7 @@ CAPTIONS: dict[str, str] = {
     "reactions": "Contact reactions against time: normal (RN, compression positive) and "
                  "tangential (RX, force of the block on the table along x) at the base "
                  "points, and their resultant over the base (_BASE).",
-    "shock_force": "Shock forces against time; grey bands: our impacts.",
+    "shock_force": "Shock forces against time.",
     "impulses": "Contact impulses of each step (N.s): normal PN and tangential PX, the "
                 "theta-scheme's unknowns (forces are the impulses over the step).",
     "energy_balance": "Energy terms (top) and the energy-balance residual (bottom).",
@@ -42,6 +42,8 @@ REFERENCES_CAPTION: dict[str, str] = {
     "shock_force": " Open markers: the references' instant and value of the largest force "
                    "of each impact.",
 }
+#: what our impacts add to the caption of a time history that shades them
+IMPACTS_CAPTION = " Grey bands: our impacts (FN > 0)."
 #: what our collisions add to the kinetic energy's caption, when the run has some
 COLLISIONS_CAPTION = " Dots: our collisions (the kinetic-energy maximum before each impact)."
 #: what the references add to the caption of any other figure that draws some
@@ -66,7 +68,7 @@ def caption(stem: str, data: Mapping[str, Any], history: Mapping[str, Any],
     draws some (``referenced``: :func:`_referenced_components`); ``history_<C>`` plots
     are captioned from their column's description and unit."""
     from rocking_contact.post.collisions import interior
-    from rocking_contact.viz.history_plots import FIGURES
+    from rocking_contact.viz.history_plots import FIGURES, impact_spans
 
     components = {c for f in FIGURES if f.stem == stem for c in f.components}
     text = CAPTIONS.get(stem)
@@ -81,6 +83,10 @@ def caption(stem: str, data: Mapping[str, Any], history: Mapping[str, Any],
         return stem
     if stem == "kinetic_energy" and interior(list(data.get("collisions") or [])):
         text += COLLISIONS_CAPTION
+    t = history.get("time")
+    if (components and t is not None and len(t)
+            and impact_spans(data.get("impacts") or [], float(t[0]), float(t[-1]))):
+        text += IMPACTS_CAPTION
     if components & referenced:
         text += REFERENCES_CAPTION.get(stem, REFERENCES_DEFAULT)
     return text

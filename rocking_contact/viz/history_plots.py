@@ -178,14 +178,18 @@ def _our_collisions(ax: Any, collisions: Sequence[Mapping[str, Any]]) -> None:
                 label="ours: collision (kinetic-energy maximum)")
 
 
-def _shade_impacts(ax: Any, impacts: Sequence[Mapping[str, Any]]) -> None:
-    """Grey bands over our impacts, unless contact is the rule rather than the event."""
-    spans = [(i["start"], i["end"]) for i in impacts
+def impact_spans(impacts: Sequence[Mapping[str, Any]], lo: float,
+                 hi: float) -> list[tuple[float, float]]:
+    """The (start, end) of our impacts (s) that the plots of a run over [lo, hi] s shade:
+    none when contact is the rule rather than the event (a preloaded shock, SDND100)."""
+    spans = [(float(i["start"]), float(i["end"])) for i in impacts
              if i.get("start") is not None and i.get("end") is not None]
-    lo, hi = ax.get_xlim()
-    if sum(e - s for s, e in spans) > 0.5 * (hi - lo):  # a preloaded shock (SDND100)
-        return
-    for i, (start, end) in enumerate(spans):
+    return [] if sum(e - s for s, e in spans) > 0.5 * (hi - lo) else spans
+
+
+def _shade_impacts(ax: Any, impacts: Sequence[Mapping[str, Any]]) -> None:
+    """Grey bands over our impacts (:func:`impact_spans`)."""
+    for i, (start, end) in enumerate(impact_spans(impacts, *ax.get_xlim())):
         ax.axvspan(start, end, color="0.85", zorder=0,
                    label="impacts (ours, FN > 0)" if i == 0 else None)
 

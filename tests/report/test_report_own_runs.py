@@ -74,3 +74,15 @@ def test_captions_follow_what_the_figure_draws():
     assert caption("kinetic_energy", data, history, set()) == "Kinetic energy against time."
     collided = {**data, "collisions": [{"index": 1, "time": 0.058, "interior": True}]}
     assert "Dots: our collisions" in caption("kinetic_energy", collided, history, set())
+
+
+def test_impact_bands_are_in_the_caption_of_every_history_that_shades_them():
+    """mytwomass: its displacements are shaded over the impacts, as its shock forces."""
+    data = {"kind": "discrete", "impacts": [{"start": 0.002, "end": 0.0238}]}
+    history = {"time": [0.0, 0.5], "DX_M1": [0.0, 0.0], "FN_S1": [0.0, 0.0]}
+    for stem in ("displacement", "shock_force"):
+        assert caption(stem, data, history, set()).endswith("Grey bands: our impacts (FN > 0).")
+    # a preloaded shock, in contact most of the run: no bands, no words
+    held = {**data, "impacts": [{"start": 0.0, "end": 0.4}]}
+    assert "Grey" not in caption("displacement", held, history, set())
+    assert "Grey" not in caption("energy_balance", data, history, set())

@@ -17,6 +17,9 @@ VN(t), positive toward the obstacle):
 - ``max_force`` and ``t_max``: the largest sample and its instant (as Code_Aster);
 - ``impulse``: trapezoidal integral of FN over [start, end] (N.s);
 - ``speed``: VN interpolated at ``start`` (m/s), the approach speed;
+- ``rebound_speed``: -VN interpolated at ``end`` (m/s, positive away from the obstacle;
+  NaN for an impact still open at the end of the run): ``rebound_speed / speed`` is the
+  coefficient of restitution of an impact from free flight to free flight;
 - per shock: ``count``, ``max_abs_force`` (largest impact maximum), ``mean_max_force`` and
   ``std_max_force`` (population standard deviation of the impact maxima) and a histogram of
   the maxima in ``classes`` equal classes between 0 and ``max_abs_force``.
@@ -30,7 +33,8 @@ from typing import Any
 
 import numpy as np
 
-FIELDS = ("start", "end", "t_max", "max_force", "duration", "impulse", "speed")
+FIELDS = ("start", "end", "t_max", "max_force", "duration", "impulse", "speed",
+          "rebound_speed")
 
 
 def _crossing(t: np.ndarray, y: np.ndarray, i: int, level: float) -> float:
@@ -96,10 +100,11 @@ def find_impacts(t: np.ndarray, fn: np.ndarray, vn: np.ndarray, pn: np.ndarray |
         if complete:
             impulse += 0.5 * (fn[e] + threshold) * (end - t[e])
         speed = float(vn[0]) if s == 0 else float(np.interp(start, t[s - 1:s + 1], vn[s - 1:s + 1]))
+        rebound = -float(np.interp(end, t[e:e + 2], vn[e:e + 2])) if complete else math.nan
         impacts.append({
             "start": start, "end": end, "t_max": float(t[k]), "max_force": float(fn[k]),
             "duration": end - start, "impulse": float(impulse),
-            "speed": speed, "complete": bool(complete),
+            "speed": speed, "rebound_speed": rebound, "complete": bool(complete),
         })
     return impacts
 

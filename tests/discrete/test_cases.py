@@ -35,6 +35,7 @@ def test_sdnd101_acceptance():
         assert abs(imp["duration"] - 0.03126) <= dt
         assert abs(imp["impulse"] - 2 * 100.0 * 1.0 * 1e6 / (1e4 + 1e6)) <= 1e-3 * 198.0198
         assert abs(imp["speed"] - 1.0) <= 1e-3
+        assert abs(imp["rebound_speed"] - 1.0) <= 1e-3  # an undamped stop gives it back
 
 
 def test_sdnd100_acceptance():

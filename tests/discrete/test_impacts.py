@@ -113,4 +113,9 @@ def test_a_damped_shock_ends_where_its_force_does_between_samples():
     [signal] = find_impacts(t, fn, vn, pn, contact=contact)
     assert abs(signal["end"] - end) <= 0.02 * dt
     assert abs(plain["end"] - end) > 0.2 * dt   # what it was without the signal
+    # the rebound: -VN where the force ends
+    rebound = -v0 * np.exp(-zeta * w0 * end) * (np.cos(wd * end)
+                                                 - zeta * w0 / wd * np.sin(wd * end))
+    assert 0.5 < rebound < 1.0
+    assert signal["rebound_speed"] == pytest.approx(rebound, rel=1e-3)
     assert abs(signal["start"]) <= 1e-3 * dt   # on the penetration, the force jumping to cn v0

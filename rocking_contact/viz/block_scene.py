@@ -43,6 +43,8 @@ LIFT_FRACTION = 0.08
 ARROW_FRACTION = 0.3
 #: fraction of the picture's width left of the colour bar (the bar starts just after it)
 BAR_X = 0.8
+#: instants of a rigid block's history sampled for the region the camera shows
+EXTENT_SAMPLES = 200
 
 
 class BlockMotion(Protocol):
@@ -153,15 +155,35 @@ class BlockScene(Scene):
     def _nearest_point(self, position: np.ndarray) -> int:
         return int(np.argmin(np.linalg.norm(self._ref_points - position, axis=1)))
 
+    def _drawn_extent(self) -> tuple[np.ndarray, np.ndarray]:
+        """Lower-left and upper-right corners (x, y; drawing units) of what the amplified
+        block covers over the run: the camera keeps it in the picture (a block that slid
+        off its table, turned by 0.7 rad, was drawn half outside)."""
+        if isinstance(self.motion, FieldMotion):
+            series = self.motion.series  # its datasets are cached: the colour range reads them
+            states = (series.dataset(i) for i in range(series.times.size))
+        else:
+            t = self.times
+            picked = np.unique(np.linspace(0, t.size - 1, min(t.size, EXTENT_SAMPLES)).astype(int))
+            states = (self.motion.at(float(t[i])) for i in picked)
+        lo, hi = self._ref_points[:, :2].min(axis=0), self._ref_points[:, :2].max(axis=0)
+        for state in states:
+            drawn = (self._ref_points + self.scale * displacement_3d(state.point_data["u"]))[:, :2]
+            lo, hi = np.minimum(lo, drawn.min(axis=0)), np.maximum(hi, drawn.max(axis=0))
+        return lo, hi
+
     def bounds(self) -> tuple[float, float, float, float, float, float]:
         left, right, thick = self.table
         arrow = ARROW_FRACTION * 2 * self.l if self.force_scale else 0.0
-        xmin, xmax = min(left, -0.1 * self.b) - 0.05, max(right, 2.1 * self.b) + 0.05
+        lo, hi = self._drawn_extent()
+        xmin = min(left, -0.1 * self.b, float(lo[0])) - 0.05
+        xmax = max(right, 2.1 * self.b, float(hi[0])) + 0.05
         if self.field is not None:
             # room for the colour bar on the right: a table wider than the block is tall
             # (b = 0.25 m, l = 0.3 m on a 1.1 m table) ran under it
             xmax = xmin + (xmax - xmin) / BAR_X
-        return (xmin, xmax, -thick - arrow - 0.03, 2 * self.l * 1.12, 0.0, 0.0)
+        return (xmin, xmax, min(-thick - arrow, float(lo[1])) - 0.03,
+                max(2 * self.l * 1.12, float(hi[1]) + 0.05), 0.0, 0.0)
 
     def build(self) -> None:
         import pyvista as pv

@@ -188,3 +188,18 @@ def test_the_colour_bar_has_its_own_room_beside_a_wide_table(block_dir, tmp_path
     rows = table_grey.sum(axis=1) > 50  # the table's band (text is grey at its edges only)
     assert rows.any()
     assert table_grey[rows, int(BAR_X * image.shape[1]):].sum() == 0
+
+
+def test_the_camera_keeps_a_block_that_leaves_its_place_in_the_picture(block_dir):
+    """A block that slid off its table turned by 0.7 rad and left the picture: the region
+    shown holds the amplified block at every output."""
+    from rocking_contact.viz.fields import displacement_3d
+
+    scene = render.open_scene(block_dir, render.ViewOptions(scale=100.0))
+    xmin, xmax, ymin, ymax, _, _ = scene.bounds()
+    series = scene.motion.series
+    ref = np.asarray(series.reference.points, dtype=float)
+    for i in range(series.times.size):
+        drawn = ref + 100.0 * displacement_3d(series.dataset(i).point_data["u"])
+        assert xmin <= drawn[:, 0].min() and drawn[:, 0].max() <= xmax
+        assert ymin <= drawn[:, 1].min() and drawn[:, 1].max() <= ymax

@@ -164,6 +164,7 @@ def run(case: DiscreteCase, *, progress: Progress | None = None,
         "frequencies_hz": (system.omegas / (2 * np.pi)).tolist(),
     }
     warnings: list[str] = []
+    durations = contact_durations(system)
     above_limit = False
     if case.solver.scheme == "central_difference":
         limit = critical_step(system)
@@ -174,7 +175,6 @@ def run(case: DiscreteCase, *, progress: Progress | None = None,
                             f"stability limit {limit:.3g} s (every shock closed, dampers "
                             f"included)")
     if not above_limit:  # (beyond it the run diverges whatever the contacts)
-        durations = contact_durations(system)
         for name, duration in zip(system.shock_names, durations, strict=True):
             if duration < RESOLVED_CONTACT_STEPS * case.time.step:
                 warnings.append(
@@ -184,9 +184,17 @@ def run(case: DiscreteCase, *, progress: Progress | None = None,
                     f"with a speed that depends on the step")
     warnings += ringing_stick_warnings(case, system)
     if case.output.every > 1 and case.model.shock:
+        # How coarse: a 2-dof chain's 3.1e-3 s contacts on rows 1e-4 s apart (30 a contact)
+        # kept impulses, peaks and speeds within 1.2e-3; on rows 1e-3 s apart (3), 9 %.
+        spacing = case.output.every * case.time.step
+        shortest = int(np.argmin(durations))
+        duration = float(durations[shortest])
+        span = (f"; shock {system.shock_names[shortest]}'s contact, about {duration:.3g} s, "
+                f"spans {duration / spacing:.2g} of them" if np.isfinite(duration) else "")
         warnings.append(f"output.every = {case.output.every}: the impacts (instants, forces, "
                         f"impulses, durations) are measured on the recorded rows, "
-                        f"{case.output.every} steps apart, not on every step")
+                        f"{case.output.every} steps ({spacing:.3g} s) apart, not on every "
+                        f"step{span}")
     history, integrator, failure = integrate(case, system, progress, base)
     if failure is None:
         failure = non_finite(history, case.time.step,

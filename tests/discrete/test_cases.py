@@ -98,5 +98,9 @@ def test_thinned_output_says_the_impacts_are_measured_on_it():
     passed 4 of its 12 checks, with no word of why."""
     result = rc.run(rc.load_case("sdnd101a", {"output.every": 7}), write=False, quiet=True)
     assert any(w.startswith("output.every = 7: the impacts") for w in result.warnings)
+    # how coarse, against its contact: pi sqrt(100 kg / 1e6 N/m) = 0.0314 s on rows 3.5e-3 s
+    # apart
+    assert any(w.endswith("7 steps (0.0035 s) apart, not on every step; shock NO1's contact, "
+                          "about 0.0314 s, spans 9 of them") for w in result.warnings)
     assert not any("output.every" in w for w in rc.run(rc.load_case("sdnd101a"), write=False,
                                                          quiet=True).warnings)

@@ -378,7 +378,11 @@ def skipped_table(skipped: Sequence[Skipped]) -> Table:
 
 def comparison_section(cases: Sequence[CaseResult], figures_dir: Path) -> Section | None:
     """The kinetic-energy comparison of every validation case with several treatments."""
-    from rocking_contact.viz.comparison import comparable_groups, compare_kinetic_energy
+    from rocking_contact.viz.comparison import (
+        collision_markers,
+        comparable_groups,
+        compare_kinetic_energy,
+    )
 
     # only collisions count: a failed run's last instant does not make a staircase step
     shown = [({**r.data, "collisions": interior(list(r.data.get("collisions") or []))},
@@ -392,9 +396,11 @@ def comparison_section(cases: Sequence[CaseResult], figures_dir: Path) -> Sectio
         labels = [label[id(d)] for d, _ in members]
         png = next(p for p in compare_kinetic_energy(name, members, figures_dir, labels=labels)
                    if p.suffix == ".png")
+        references = (", with the collision references of every source"
+                      if collision_markers(members) else "")
         blocks.append(Figure(png, f"{name.upper()}: kinetic energy of the block for "
-                                  f"{len(members)} treatments ({', '.join(labels)}), "
-                                  "with the collision references of every source."))
+                                  f"{len(members)} treatments ({', '.join(labels)})"
+                                  f"{references}."))
     return Section("comparisons", "Treatments compared", blocks)
 
 

@@ -133,6 +133,18 @@ def _unique(markers: list[Marker]) -> list[Marker]:
     return out
 
 
+def collision_markers(members: Sequence[Result]) -> list[Marker]:
+    """The collision references of every member, once per source and place; none of a
+    run that changes its file's physics (they describe another block or load)."""
+    markers: list[Marker] = []
+    for data, history in members:
+        column = kinetic_energy_column(history)
+        if column is not None and not changed_keys(data):
+            markers += event_markers(data.get("checks") or [], data.get("quantities") or {},
+                                     [column])
+    return _unique(markers)
+
+
 def compare_kinetic_energy(name: str, members: Sequence[Result], out_dir: Path,
                            stem: str | None = None,
                            labels: Sequence[str] | None = None) -> list[Path]:
@@ -150,7 +162,6 @@ def compare_kinetic_energy(name: str, members: Sequence[Result], out_dir: Path,
         The files written.
 
     """
-    markers: list[Marker] = []
     with style.figure_style():
         fig, (ax,) = style.new_figure(height=6.2)
         t_lo, t_hi = np.inf, -np.inf
@@ -160,11 +171,8 @@ def compare_kinetic_energy(name: str, members: Sequence[Result], out_dir: Path,
             t = np.asarray(history["time"])
             ax.plot(t, history[column], label=_legend_name(data, labels[i] if labels else None))
             t_lo, t_hi = min(t_lo, float(t[0])), max(t_hi, float(t[-1]))
-            if not changed_keys(data):  # references of another block or load: not this run's
-                markers += event_markers(data.get("checks") or [],
-                                         data.get("quantities") or {}, [column])
         ax.set_xlim(t_lo, t_hi)
-        draw_markers(ax, _unique(markers), style.MarkerStyles())
+        draw_markers(ax, collision_markers(members), style.MarkerStyles())
         changes = next((changes_text(d) for d, _ in members if changed_keys(d)), "")
         what = f"{validation_case(name).upper()} with {changes}" if changes else name.upper()
         ax.set(title=textwrap.fill(f"{what}: kinetic energy of the block, all treatments",

@@ -158,6 +158,7 @@ def test_sdnv105_treatments_share_one_figure(tree, report_dir):
     caption = "".join(section.find(".//figcaption").itertext())
     for case in ("sdnv105_rigid", "sdnv105_sample", "sdnv105_sample_b"):
         assert case in caption
+    assert caption.endswith(", with the collision references of every source.")
     assert (report_dir / "figures" / "sdnv105_kinetic_energy.svg").is_file()
 
 

@@ -86,3 +86,16 @@ def test_impact_bands_are_in_the_caption_of_every_history_that_shades_them():
     held = {**data, "impacts": [{"start": 0.0, "end": 0.4}]}
     assert "Grey" not in caption("displacement", held, history, set())
     assert "Grey" not in caption("energy_balance", data, history, set())
+
+
+def test_a_comparison_without_references_does_not_announce_them(results_dir, tmp_path):
+    """myblock and myblock_rigid: a case with no references and its twin."""
+    root = tmp_path / "results"
+    for name in ("myblock", "myblock_rigid"):
+        shutil.copytree(results_dir / "sdnv105_sample", root / name)
+        _edit(root / name, case=name, checks=[])
+    tree = parse_html(write_report([], root, tmp_path / "report", views=False)
+                      .read_text(encoding="utf-8"))
+    caption = "".join(tree.find(".//section[@id='comparisons']//figcaption").itertext())
+    assert caption == ("MYBLOCK: kinetic energy of the block for 2 treatments (myblock, "
+                       "myblock_rigid).")

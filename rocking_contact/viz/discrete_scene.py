@@ -1,7 +1,7 @@
 """The spring-mass scene of a discrete case: masses, springs, obstacles and shock forces.
 
 Drawn from the resolved case (``parameters.model``) and the history: nodes with mass are
-spheres, nodes without free dof small grey cubes, springs zigzags (a one-node spring goes
+spheres (at their ``position``; those that share one moved apart, :func:`spread_out`), nodes without free dof small grey cubes, springs zigzags (a one-node spring goes
 to a ground anchor on the side away from the node's obstacle), obstacles walls normal to
 their shock, and each shock's normal force an arrow pushing the node back.
 
@@ -19,7 +19,7 @@ that both the motion and the wall are seen edge-on; otherwise the view is the x-
 
 from __future__ import annotations
 
-from collections.abc import Mapping
+from collections.abc import Mapping, Sequence
 from typing import Any
 
 import numpy as np
@@ -54,6 +54,26 @@ def zigzag(a: np.ndarray, b: np.ndarray, width: float, side: np.ndarray,
     return pv.lines_from_points(points)
 
 
+def spread_out(rest: dict[str, np.ndarray],
+               normals: Sequence[np.ndarray] = ()) -> dict[str, np.ndarray]:
+    """Rest positions (m) with a node that would sit on an earlier one moved 1 m at a time
+    (the drawing unit of an unpositioned model) until it sits alone: ``position`` is
+    optional and for drawings only, and two masses left at the origin were drawn as one.
+    They move across the shocks' ``normals`` (along y, else x, else z: the axis the
+    normals use least), so that no mass lands on another's obstacle or spring anchor,
+    which lie along the normals."""
+    use = np.sum([np.abs(n) / np.linalg.norm(n) for n in normals], axis=0) \
+        if len(normals) else np.zeros(3)
+    axis = np.eye(3)[min((1, 0, 2), key=lambda i: use[i])]
+    out: dict[str, np.ndarray] = {}
+    for name, p in rest.items():
+        place = p.copy()
+        while any(np.allclose(place, q) for q in out.values()):
+            place = place + axis
+        out[name] = place
+    return out
+
+
 class DiscreteScene(Scene):
     """Masses, springs, obstacles and shock forces (see the module docstring).
 
@@ -71,8 +91,9 @@ class DiscreteScene(Scene):
         self.nodes = {n["name"]: n for n in model["node"]}
         self.springs = model.get("spring") or []
         self.shocks = model.get("shock") or []
-        self.rest = {name: np.asarray(n.get("position", (0, 0, 0)), dtype=float)
-                     for name, n in self.nodes.items()}
+        self.rest = spread_out({name: np.asarray(n.get("position", (0, 0, 0)), dtype=float)
+                                for name, n in self.nodes.items()},
+                               [np.asarray(sh["normal"], dtype=float) for sh in self.shocks])
         spread = [np.linalg.norm(p - q) for p in self.rest.values() for q in self.rest.values()]
         self.unit = max(spread, default=0.0) or 1.0
         motion = self.peak([c for c in history if c[:2] in ("DX", "DY", "DZ")])
@@ -122,8 +143,13 @@ class DiscreteScene(Scene):
         return self.view, self.up
 
     def _anchor(self, node: str) -> np.ndarray:
-        """Ground end of a one-node spring: on the left of the node, along the motion."""
-        return self.rest[node] - ANCHOR_DISTANCE * self.unit * self.along
+        """Ground end of a one-node spring, along the motion: on the side away from the
+        node's obstacle (a mass pushed to the right stop had its spring cross that wall),
+        on the left of a node without one."""
+        toward = [float(np.dot(self._unit_normal(s), self.along)) for s in self.shocks
+                  if s["node"] == node]
+        side = -1.0 if not toward or abs(toward[0]) < 1e-9 else -float(np.sign(toward[0]))
+        return self.rest[node] + side * ANCHOR_DISTANCE * self.unit * self.along
 
     def bounds(self) -> tuple[float, float, float, float, float, float]:
         pts = list(self.rest.values())

@@ -203,3 +203,22 @@ def test_the_camera_keeps_a_block_that_leaves_its_place_in_the_picture(block_dir
         drawn = ref + 100.0 * displacement_3d(series.dataset(i).point_data["u"])
         assert xmin <= drawn[:, 0].min() and drawn[:, 0].max() <= xmax
         assert ymin <= drawn[:, 1].min() and drawn[:, 1].max() <= ymax
+
+
+def test_unpositioned_masses_are_drawn_apart_each_spring_away_from_its_stop():
+    """Two masses without `position` (it is optional) were drawn as one, and a one-node
+    spring crossed the wall of a mass pushed toward the other side."""
+    from rocking_contact.viz.discrete_scene import DiscreteScene
+
+    t = np.linspace(0.0, 0.1, 11)
+    model = {"node": [{"name": "M1", "mass": 50.0}, {"name": "M2", "mass": 50.0}],
+             "spring": [{"name": "K1", "nodes": ["M1"]}, {"name": "K2", "nodes": ["M2"]}],
+             "shock": [{"name": "S1", "node": "M1", "normal": [-1.0, 0.0, 0.0], "gap": 1e-3},
+                       {"name": "S2", "node": "M2", "normal": [1.0, 0.0, 0.0], "gap": 1e-3}]}
+    history = {"time": t, "DX_M1": -0.005 * np.sin(30 * t), "DX_M2": 0.005 * np.sin(30 * t)}
+    scene = DiscreteScene({"case": "x", "parameters": {"model": model}}, history)
+    m1, m2 = scene.rest["M1"], scene.rest["M2"]
+    assert np.linalg.norm(m1 - m2) >= 1.0 and m1[0] == m2[0]  # apart, across the normals
+    for node, shock in (("M1", 0), ("M2", 1)):
+        to_anchor = scene._anchor(node) - scene.rest[node]
+        assert np.dot(to_anchor, model["shock"][shock]["normal"]) < 0, node

@@ -208,7 +208,7 @@ class BlockScene(Scene):
         else:
             self._add_coloured_block()
         pl.add_text(f"displacements x {self.scale:g}", position="lower_right",
-                    font_size=TEXT_FONT, color="black", name="scale")
+                    font_size=self.font(TEXT_FONT), color="black", name="scale")
 
     def _add_coloured_block(self) -> None:
         assert self.field is not None  # the block is coloured only for a field
@@ -232,8 +232,8 @@ class BlockScene(Scene):
             scalar_bar_args={"title": f"{words}\n({unit})\n", "vertical": True,
                              "position_x": BAR_X + 0.02, "position_y": 0.25,
                              "height": 0.5,
-                             "width": 0.08, "fmt": "%.3g", "title_font_size": 14,
-                             "label_font_size": 13, "color": "black"})
+                             "width": 0.08, "fmt": "%.3g", "title_font_size": self.font(14),
+                             "label_font_size": self.font(13), "color": "black"})
 
     def _range(self) -> tuple[float, float]:
         """The field's range over every output: pictures at any instant compare."""

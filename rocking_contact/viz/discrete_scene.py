@@ -1,9 +1,10 @@
 """The spring-mass scene of a discrete case: masses, springs, obstacles and shock forces.
 
 Drawn from the resolved case (``parameters.model``) and the history: nodes with mass are
-spheres (at their ``position``; those that share one moved apart, :func:`spread_out`), nodes without free dof small grey cubes, springs zigzags (a one-node spring goes
-to a ground anchor on the side away from the node's obstacle), obstacles walls normal to
-their shock, and each shock's normal force an arrow pushing the node back.
+spheres (at their ``position``; those that share one moved apart, :func:`spread_out`),
+nodes without free dof small grey cubes, springs zigzags (a one-node spring goes to a
+ground anchor on the side away from the node's obstacle), obstacles walls normal to their
+shock, and each shock's normal force an arrow pushing the node back.
 
 Discrete motions are small next to any length of the model (millimetres for SDND100), so
 the drawing has its own length unit U (the largest distance between nodes, or a unit
@@ -198,11 +199,11 @@ class DiscreteScene(Scene):
             self._actors[name] = pl.add_mesh(body, color=MASS_COLOUR if free else SUPPORT_COLOUR,
                                              smooth_shading=True, name=f"node_{name}")
             pl.add_point_labels([self.rest[name] + 1.6 * r * self.up], [name],
-                                font_size=LABEL_FONT, text_color="black", shape=None,
+                                font_size=self.font(LABEL_FONT), text_color="black", shape=None,
                                 show_points=False, name=f"label_{name}",
                                 always_visible=True)
         pl.add_text(f"displacements x {self.scale:g}", position="lower_right",
-                    font_size=TEXT_FONT, color="black", name="scale")
+                    font_size=self.font(TEXT_FONT), color="black", name="scale")
 
     def move(self, t: float) -> list[str]:
         pl, r = self.plotter, RADIUS * self.unit

@@ -19,8 +19,13 @@ import numpy as np
 
 from rocking_contact.viz.changes import changed_keys, ending, run_name
 
-#: font sizes (points) of the scene's texts, and the title's line length (characters)
+#: font sizes (points) of the scene's texts at the default picture size, and the title's
+#: line length (characters)
 TITLE_FONT, TEXT_FONT, LABEL_FONT, TITLE_WIDTH = 12, 10, 16, 64
+#: the picture size (pixels, its smaller side) the font sizes are for: `view`'s default;
+#: they scale with the picture (at 400 px the title ran off its right edge and the scale's
+#: text over the forces')
+FONT_REFERENCE_PX = 900
 
 
 def nice_factor(target: float) -> float:
@@ -102,12 +107,18 @@ class Scene(ABC):
             title = str(self.data["case"])
         return title + ending(self.data)
 
+    def font(self, size: int) -> int:
+        """A font size (points) of the default picture, scaled to this plotter's; 8 at
+        the least (VTK drew nothing at 5)."""
+        side = min(self.plotter.window_size) if self.plotter is not None else FONT_REFERENCE_PX
+        return max(8, round(size * side / FONT_REFERENCE_PX))
+
     def add_to(self, plotter: Any) -> None:
         """Build the scene's actors on ``plotter`` at the first instant."""
         self.plotter = plotter
         plotter.set_background("white")
         plotter.add_text(textwrap.fill(self.title, TITLE_WIDTH), position="upper_left",
-                         font_size=TITLE_FONT, color="black", name="title")
+                         font_size=self.font(TITLE_FONT), color="black", name="title")
         self.build()
         view, up = self.camera_axes()
         plotter.view_vector(view, viewup=up)
@@ -119,7 +130,8 @@ class Scene(ABC):
         """Move every actor to instant ``t`` (s) and print what it shows, lower left."""
         lines = self.move(t)
         self.plotter.add_text("\n".join([f"t = {t:.5f} s", *lines]), position="lower_left",
-                              font_size=TEXT_FONT, color="black", name="info", font="courier")
+                              font_size=self.font(TEXT_FONT), color="black", name="info",
+                              font="courier")
 
     @abstractmethod
     def build(self) -> None:

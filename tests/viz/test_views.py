@@ -222,3 +222,12 @@ def test_unpositioned_masses_are_drawn_apart_each_spring_away_from_its_stop():
     for node, shock in (("M1", 0), ("M2", 1)):
         to_anchor = scene._anchor(node) - scene.rest[node]
         assert np.dot(to_anchor, model["shock"][shock]["normal"]) < 0, node
+
+
+def test_texts_scale_with_a_small_picture(block_dir, tmp_path):
+    """At 400 px the title ran off the right edge (font sizes were those of 900 px)."""
+    image = grey(render.screenshot(render.open_scene(block_dir), tmp_path / "s.png", time=0.0,
+                                   window_size=(400, 400)))
+    title_band = image[:40]
+    assert (title_band < 128).any()  # the title is drawn
+    assert not (title_band[:, -20:] < 128).any()  # and ends before the right edge

@@ -106,14 +106,41 @@ def _record(rec: np.ndarray, r: int, R: np.ndarray, x: np.ndarray, v: np.ndarray
 
 
 @njit(cache=True)
+def _any_closed(fn: np.ndarray) -> bool:
+    """Whether a shock pushes (``fn > 0``)."""
+    for j in range(fn.size):
+        if fn[j] > 0.0:
+            return True
+    return False
+
+
+@njit(cache=True)
+def _record_contact(srec: np.ndarray, sr: int, step: int, fn: np.ndarray, vn: np.ndarray,
+                    pn: np.ndarray) -> int:
+    """Row ``[step, FN..., VN..., PN...]`` of the shocks, for the impacts; returns the rows
+    written. With ``output.every`` > 1 the kernels write one at every step where a shock is
+    closed and at the steps just before and after (the samples of the contact's edges),
+    whatever is recorded in the history."""
+    ns = fn.size
+    srec[sr, 0] = step
+    for j in range(ns):
+        srec[sr, 1 + j], srec[sr, 1 + ns + j], srec[sr, 1 + 2 * ns + j] = fn[j], vn[j], pn[j]
+    return sr + 1
+
+
+@njit(cache=True)
 def _cd_kernel(n_steps: int, final: bool, step0: int, every: int, dt: float,
                x: np.ndarray, vh: np.ndarray, a_prev: np.ndarray, state: np.ndarray,
                was_open: np.ndarray, Minv: np.ndarray, K: np.ndarray, C: np.ndarray,
                diag: bool, G: np.ndarray, Gn: np.ndarray, P: np.ndarray, MiGt: np.ndarray,
                rho: np.ndarray, gam: np.ndarray, p_sup: np.ndarray, f_const: np.ndarray,
-               R: np.ndarray, rec: np.ndarray, rec_index: int) -> int:
+               R: np.ndarray, rec: np.ndarray, rec_index: int, srec: np.ndarray,
+               was_closed: np.ndarray) -> tuple[int, int]:
     n = x.size
     ns = P.shape[0]
+    dense = srec.shape[0] > 0
+    sr = 0
+    zero, v_before, p_before = np.zeros(ns), np.zeros(ns), np.zeros(ns)
     d, dv = np.empty(3), np.empty(3)
     F, s_new = np.empty(3), np.empty(STATE_SIZE)
     Jd, Jv = np.empty((3, 3)), np.empty((3, 3))
@@ -172,21 +199,39 @@ def _cd_kernel(n_steps: int, final: bool, step0: int, every: int, dt: float,
         for k in range(n):
             vh_new[k] = vh[k] + dt * a[k]
             v_out[k] = 0.5 * (vh[k] + vh_new[k])
-        if step % every == 0 or (final and i == n_steps):
+        recorded = step % every == 0 or (final and i == n_steps)
+        closed = dense and _any_closed(fn)
+        near = closed or (dense and was_closed[0] == 1.0)
+        if recorded or near:
             for j in range(ns):
                 vnj = 0.0
                 for k in range(n):
                     vnj += Gn[j, k] * v_out[k]
                 vn[j] = vnj
+        if recorded:
             _record(rec, r, R, x, v_out, a, fn, ft, vn, pn)
             rec[r, rec.shape[1] - 1] = step
             r += 1
+        if near:
+            if closed and was_closed[0] == 0.0 and step > 0:
+                # The step before, every shock open, from the leapfrog's state:
+                # x_{n-1} = x_n - dt v_{n-1/2}, v_{n-1} = v_{n-1/2} - dt/2 a_{n-1}.
+                for j in range(ns):
+                    dn, vnj = 0.0, 0.0
+                    for k in range(n):
+                        dn += Gn[j, k] * (x[k] - dt * vh[k])
+                        vnj += Gn[j, k] * (vh[k] - 0.5 * dt * a_prev[k])
+                    zero[j], v_before[j], p_before[j] = 0.0, vnj, dn - P[j, 3]
+                sr = _record_contact(srec, sr, step - 1, zero, v_before, p_before)
+            sr = _record_contact(srec, sr, step, fn, vn, pn)
+        if dense:
+            was_closed[0] = 1.0 if closed else 0.0
         if i < n_steps:
             for k in range(n):
                 vh[k] = vh_new[k]
                 x[k] += dt * vh_new[k]
                 a_prev[k] = a[k]
-    return r
+    return r, sr
 
 
 @njit(cache=True)
@@ -293,8 +338,11 @@ def _newmark_kernel(n_steps: int, final: bool, step0: int, every: int, dt: float
                     G: np.ndarray, KiGt: np.ndarray, W: np.ndarray, P: np.ndarray,
                     gam: np.ndarray, p_sup: np.ndarray, f_const: np.ndarray, tol: float,
                     max_iter: int, R: np.ndarray, rec: np.ndarray, rec_index: int,
-                    stats: np.ndarray) -> tuple[int, int, int]:
-    """Implicit Newmark / HHT steps; returns (records written, steps done, status).
+                    stats: np.ndarray, srec: np.ndarray,
+                    carry: np.ndarray) -> tuple[int, int, int, int]:
+    """Implicit Newmark / HHT steps; returns (records written, contact rows written (see
+    :func:`_record_contact`; ``carry`` keeps the previous step's, ``[closed, has one,
+    step, FN..., VN..., PN...]``), steps done, status).
 
     ``status`` is 0 on success, else the step's Newton failed and ``stats[2]`` holds the
     last residual.
@@ -318,18 +366,33 @@ def _newmark_kernel(n_steps: int, final: bool, step0: int, every: int, dt: float
     branch = np.full(ns, -1, dtype=np.int64)
     slip_dir = np.zeros((ns, 3))
     r = rec_index
+    dense = srec.shape[0] > 0
+    sr = 0
     for i in range(n_steps + (1 if final else 0)):
         step = step0 + i
-        if step % every == 0 or (final and i == n_steps):
+        recorded = step % every == 0 or (final and i == n_steps)
+        if recorded or dense:
             # Channels of the committed state at t_n.
             for j in range(ns):
                 _row3(G, j, x, dloc[3 * j:3 * j + 3])
                 _row3(G, j, v, vnow[3 * j:3 * j + 3])
             _local_forces(P, G, dloc, vnow, state, res, state_new, Jd_all, Jv_all, out, False,
                           free_branch, slip_dir)
+        if recorded:
             _record(rec, r, R, x, v, a, out[:, 0], out[:, 1], out[:, 2], out[:, 3])
             rec[r, rec.shape[1] - 1] = step
             r += 1
+        if dense:
+            closed = _any_closed(out[:, 0])
+            if closed and carry[0] == 0.0 and carry[1] == 1.0:
+                sr = _record_contact(srec, sr, int(carry[2]), carry[3:3 + ns],
+                                     carry[3 + ns:3 + 2 * ns], carry[3 + 2 * ns:])
+            if closed or carry[0] == 1.0:
+                sr = _record_contact(srec, sr, step, out[:, 0], out[:, 2], out[:, 3])
+            carry[0], carry[1], carry[2] = (1.0 if closed else 0.0), 1.0, step
+            for j in range(ns):
+                carry[3 + j], carry[3 + ns + j], carry[3 + 2 * ns + j] = \
+                    out[j, 0], out[j, 2], out[j, 3]
         if i == n_steps:
             break
         # Predictors and the right-hand side of K_eff x_{n+1} = rhs + af G^T F_{n+1}.
@@ -421,7 +484,7 @@ def _newmark_kernel(n_steps: int, final: bool, step0: int, every: int, dt: float
                 dloc[q] -= delta[q]
         if not converged:
             stats[2] = rnorm / scale
-            return r, i, 1
+            return r, sr, i, 1
         for k in range(n):
             x[k] = xf[k]
         for k in range(n):
@@ -438,15 +501,18 @@ def _newmark_kernel(n_steps: int, final: bool, step0: int, every: int, dt: float
             for c in range(STATE_SIZE):
                 state[j, c] = state_new[j, c]
         stats[0] += 1
-    return r, n_steps, 0
+    return r, sr, n_steps, 0
 
 
 @dataclass
 class Chunk:
-    """Records of a chunk of steps: ``rows`` (records x channels) and the step numbers."""
+    """Records of a chunk of steps: ``rows`` (records x channels) and the step numbers;
+    ``contacts``, with ``output.every`` > 1, the shocks' rows at every step around their
+    contacts (see :func:`_record_contact`; empty otherwise)."""
 
     steps: np.ndarray
     rows: np.ndarray
+    contacts: np.ndarray
 
 
 class Integrator:
@@ -459,7 +525,8 @@ class Integrator:
         system: the assembled system.
         dt: time step (s).
         outputs: rows of the basis of the recorded physical dofs (``NODE.DX``...).
-        every: record every N steps.
+        every: record every N steps. Above 1, the shocks are recorded at every step
+            around their contacts too (:attr:`contacts`), for the impacts.
 
     """
 
@@ -482,6 +549,13 @@ class Integrator:
         # Normal rows: Gn[j] @ x is the displacement of shock j's node along its normal.
         self.Gn = np.ascontiguousarray(
             np.einsum("jc,jcn->jn", self.P[:, :3], G.reshape(ns, 3, G.shape[1])))
+        #: whether the shocks are recorded at every step around their contacts; the runner
+        #: turns it off past MAX_ROWS such rows
+        self.contacts = every > 1 and ns > 0
+        self._carry = np.zeros(3 * ns + 3)  # the previous step's contact row (implicit)
+        #: FN_, VN_, PN_<shock> and time at every step around the contacts, when recorded
+        #: (set by the runner from the chunks' ``contacts``)
+        self.contact_history: dict[str, np.ndarray] | None = None
 
     def start_forces(self, x: np.ndarray, v: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
         """The shocks' local forces (3 ns, N) at the initial state ``x``, ``v`` and their
@@ -505,13 +579,21 @@ class Integrator:
         """
         n_rec = (n_steps + 1) // self.every + 2
         rec = np.zeros((n_rec, self.n_channels))
-        r = self._advance_impl(n_steps, np.ascontiguousarray(gam), final, rec)
+        ns = len(self.system.shock_names)
+        # a row per step, and one for the step before a contact: at most n_steps + 2
+        srec = np.zeros((n_steps + 2 if self.contacts else 0, 3 * ns + 1))
+        r, sr = self._advance_impl(n_steps, np.ascontiguousarray(gam), final, rec, srec)
         self.step += n_steps
-        rows = rec[:r]
-        return Chunk(steps=rows[:, -1].astype(np.int64), rows=rows[:, :-1])
+        return chunk(rec[:r], srec[:sr].copy())  # (a view would keep every step's row)
 
-    def _advance_impl(self, n_steps: int, gam: np.ndarray, final: bool, rec: np.ndarray) -> int:
+    def _advance_impl(self, n_steps: int, gam: np.ndarray, final: bool, rec: np.ndarray,
+                      srec: np.ndarray) -> tuple[int, int]:
         raise NotImplementedError
+
+
+def chunk(rows: np.ndarray, contacts: np.ndarray) -> Chunk:
+    """A :class:`Chunk` from the kernels' buffers (step number last in ``rows``)."""
+    return Chunk(steps=rows[:, -1].astype(np.int64), rows=rows[:, :-1], contacts=contacts)
 
 
 class CentralDifference(Integrator):
@@ -579,13 +661,15 @@ class CentralDifference(Integrator):
         held[np.flatnonzero(held)] = magnitude <= P[held, 8] * fn[held]
         return held
 
-    def _advance_impl(self, n_steps: int, gam: np.ndarray, final: bool, rec: np.ndarray) -> int:
+    def _advance_impl(self, n_steps: int, gam: np.ndarray, final: bool, rec: np.ndarray,
+                      srec: np.ndarray) -> tuple[int, int]:
         s = self.system
-        return _cd_kernel(n_steps, final, self.step, self.every, self.dt,
-                          self.x, self.vh, self.a_prev, self.state, self.was_open,
-                          self.Minv, s.K, s.C, s.diagonal, self.G, self.Gn, self.P, self.MiGt,
-                          self.rho,
-                          gam, s.p_support, s.f_const, self.R, rec, 0)
+        r, sr = _cd_kernel(n_steps, final, self.step, self.every, self.dt,
+                           self.x, self.vh, self.a_prev, self.state, self.was_open,
+                           self.Minv, s.K, s.C, s.diagonal, self.G, self.Gn, self.P, self.MiGt,
+                           self.rho,
+                           gam, s.p_support, s.f_const, self.R, rec, 0, srec, self._carry[:1])
+        return r, sr
 
 
 class NewmarkFailure(RuntimeError):
@@ -616,22 +700,23 @@ class Newmark(Integrator):
         self.a = np.linalg.solve(s.M, f)
         self.stats = np.zeros(6)
 
-    def _advance_impl(self, n_steps: int, gam: np.ndarray, final: bool, rec: np.ndarray) -> int:
+    def _advance_impl(self, n_steps: int, gam: np.ndarray, final: bool, rec: np.ndarray,
+                      srec: np.ndarray) -> tuple[int, int]:
         s = self.system
-        r, done, status = _newmark_kernel(
+        r, sr, done, status = _newmark_kernel(
             n_steps, final, self.step, self.every, self.dt, self.beta, self.gamma, self.alpha,
             self.x, self.v, self.a, self.Floc, self.state, s.M, s.K, s.C, s.diagonal,
             self.Kinv, self.G, self.KiGt, self.W, self.P, gam, s.p_support, s.f_const,
-            self.tol, self.max_iter, self.R, rec, 0, self.stats)
+            self.tol, self.max_iter, self.R, rec, 0, self.stats, srec, self._carry)
         self.newton_iterations = int(self.stats[1])
         self.branch_corrections = int(self.stats[3])
         self.branch_cycles = int(self.stats[4])
         self.first_branch_cycle = float(self.stats[5])
         if status:
             self.step += done
-            self.failed_rows = rec[:r]
+            self.failed = chunk(rec[:r], srec[:sr].copy())
             raise NewmarkFailure(
                 f"Newton on the shock forces did not converge at t = "
                 f"{(self.step + 1) * self.dt:.6g} s (step {self.step + 1}, dt = {self.dt:g} s),"
                 f" residual {self.stats[2]:.3e} relative after {self.max_iter} iterations")
-        return r
+        return r, sr

@@ -93,14 +93,25 @@ def test_non_regression_values_grade_only_the_step_they_hold_for():
     assert all(c["passed"] for c in at_its_step.checks if c["passed"] is not None)
 
 
-def test_thinned_output_says_the_impacts_are_measured_on_it():
-    """Impacts are post-processed from the recorded rows: with output.every = 7 sdnd101a
-    passed 4 of its 12 checks, with no word of why."""
-    result = rc.run(rc.load_case("sdnd101a", {"output.every": 7}), write=False, quiet=True)
-    assert any(w.startswith("output.every = 7: the impacts") for w in result.warnings)
-    # how coarse, against its contact: pi sqrt(100 kg / 1e6 N/m) = 0.0314 s on rows 3.5e-3 s
-    # apart
-    assert any(w.endswith("7 steps (0.0035 s) apart, not on every step; shock NO1's contact, "
-                          "about 0.0314 s, spans 9 of them") for w in result.warnings)
-    assert not any("output.every" in w for w in rc.run(rc.load_case("sdnd101a"), write=False,
-                                                         quiet=True).warnings)
+def test_thinned_output_measures_the_impacts_at_every_step(monkeypatch):
+    """With output.every = 7 sdnd101a measured its impacts on the recorded rows, 3.5e-3 s
+    apart, and passed 4 of its 12 checks; the shocks are now recorded at every step around
+    their contacts: the impacts are those of every = 1, to the last digit, unwarned. Past
+    runner.CONTACT_VALUES such values it falls back to the recorded rows, and says so."""
+    from rocking_contact.discrete import runner
+
+    every = rc.run(rc.load_case("sdnd101a"), write=False, quiet=True)
+    thinned = rc.run(rc.load_case("sdnd101a", {"output.every": 7}), write=False, quiet=True)
+    assert len(thinned.history["time"]) < len(every.history["time"]) / 6
+    assert thinned.impacts == every.impacts and len(thinned.impacts) == 2
+    assert all(c["passed"] for c in thinned.checks if c["passed"] is not None)
+    assert not any("output.every" in w for w in thinned.warnings + every.warnings)
+    implicit = [rc.run(rc.load_case("sdnd101a", {"solver.scheme": "newmark", **more}),
+                       write=False, quiet=True).impacts for more in ({}, {"output.every": 7})]
+    assert implicit[0] == implicit[1]
+    monkeypatch.setattr(runner, "CONTACT_VALUES", 100)
+    fallback = rc.run(rc.load_case("sdnd101a", {"output.every": 7}), write=False, quiet=True)
+    assert fallback.impacts != every.impacts
+    assert any(w.startswith("output.every = 7: the shocks were closed at too many steps")
+               and w.endswith("7 steps (0.0035 s) apart; shock NO1's contact, about 0.0314 s, "
+                              "spans 9 of them") for w in fallback.warnings), fallback.warnings

@@ -45,6 +45,7 @@ from rocking_contact.post.references import (
     evaluate_all,
     mark_not_reached,
     mark_windows_past_end,
+    not_reached,
     window_ends,
 )
 from rocking_contact.progress import Progress
@@ -196,8 +197,7 @@ def finish(case: Any, result: RunResult) -> RunResult:
         mark_windows_past_end(result.checks, window_ends(
             case.quantity, collisions.windows if collisions is not None else ()),
             float(times[-1]))
-    # a case without references has nothing to grade, whatever it changes
-    changed = physics_changes(case, base) if case.reference else []
+    changed = physics_changes(case, base)
     why = "its references describe the case file's parameters and the run changes"
     source = getattr(case, "references_from", None)
     if (case.reference and not changed and source is not None
@@ -205,13 +205,17 @@ def finish(case: Any, result: RunResult) -> RunResult:
         # References inherited through `extends` describe the file that wrote them.
         changed = physics_changes(case, load_case(source))
         why = f"its references come from {source}, and it changes"
-    if changed:
+    # what the plots, views and report name the run by, references or not
+    result.extra["changes"] = changed
+    if changed and case.reference:  # without references there is nothing to grade
         # The references were set for another physics: shown, not graded.
         keys = ", ".join(changed)
         for check in result.checks:
             if check["passed"] is not None:
                 check["passed"] = None
-                check["note"] = f"not graded: the run changes {keys}"
+                # a check the run never reached keeps saying so first
+                reached = f"{check['note']}; " if not_reached(check) else ""
+                check["note"] = f"{reached}not graded: the run changes {keys}"
         result.warnings.append(
             f"{why} {keys}: the checks are shown for information, without a pass mark")
     return result

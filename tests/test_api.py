@@ -236,3 +236,20 @@ def test_a_case_without_references_is_not_told_they_no_longer_hold(tmp_path):
     case.reference = []
     result = rc.run(case, out=tmp_path / "b", quiet=True, plots=False)
     assert result.checks == [] and not any("references" in w for w in result.warnings)
+
+
+def test_what_a_run_changes_is_recorded_with_or_without_references(tmp_path):
+    """extra.changes names the changed physics for the plots, views and report (a case
+    without references recorded nothing: --set initial.state=rest kept the file's title);
+    a check the run never reached keeps saying so before 'not graded'."""
+    case = rc.load_case("sdnd101a", {"model.damping.mass_coefficient": 1.0, "time.end": 0.3})
+    result = rc.run(case, write=False, quiet=True)
+    assert result.extra["changes"] == ["model.damping.mass_coefficient"]
+    late = [c for c in result.checks if not np.isfinite(c["value"]) and "graded" in c["note"]]
+    assert len(late) == 5 and all(
+        c["note"] == "not reached: the run ends at t = 0.3 s; not graded: the run changes "
+                     "model.damping.mass_coefficient" for c in late)
+    case.reference = []
+    assert rc.run(case, write=False, quiet=True).extra["changes"] == [
+        "model.damping.mass_coefficient"]
+    assert rc.run(rc.load_case("sdnd101a"), write=False, quiet=True).extra["changes"] == []

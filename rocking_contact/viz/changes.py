@@ -26,9 +26,12 @@ _NOTE = "not graded: the run changes "
 
 
 def changed_keys(data: Mapping[str, Any]) -> list[str]:
-    """The dotted case-file keys of the physics a run changes (``geometry.half_width``),
-    from its warnings or, for results written before they said it, its checks' notes;
-    empty for a run of its case file as written."""
+    """The dotted case-file keys of the physics a run changes (``geometry.half_width``):
+    ``extra.changes``, or for results written before it was recorded (2026-11-22) its
+    warnings or its checks' notes; empty for a run of its case file as written."""
+    recorded = (data.get("extra") or {}).get("changes")
+    if isinstance(recorded, list):
+        return [str(k) for k in recorded]
     for warning in data.get("warnings") or []:
         m = _WARNING.search(str(warning))
         if m:

@@ -35,3 +35,15 @@ def test_how_a_run_ended_is_said_unless_it_completed():
     assert ending({"status": "interrupted at t = 0.0861 s"}) == " [interrupted at t = 0.0861 s]"
     assert ending({"status": "the block slid off its table at t = 0.2273 s: corner O at x = "
                              "-0.18061 m"}) == " [the block slid off its table at t = 0.2273 s]"
+
+
+def test_the_recorded_changes_come_first_and_hold_without_references():
+    """results.json's extra.changes (a case without references has no warning to parse)."""
+    from rocking_contact.viz.changes import changed_keys
+
+    data = {"extra": {"changes": ["initial.state"]}, "warnings": [], "checks": [],
+            "parameters": {"initial": {"state": "rest"}}}
+    assert changed_keys(data) == ["initial.state"]
+    assert changed_keys({"extra": {"changes": []}, "warnings": [
+        "its references describe the case file's parameters and the run changes "
+        "geometry.half_width: the checks are shown for information"]}) == []

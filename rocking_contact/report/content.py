@@ -210,7 +210,8 @@ def rigid_table(case: str, rows: Sequence[Mapping[str, Any]]) -> Table:
 
 IMPACT_FIELDS = (("start", "start (s)"), ("t_max", "instant of max (s)"),
                  ("max_force", "max force (N)"), ("duration", "duration (s)"),
-                 ("impulse", "impulse (N.s)"), ("speed", "impact speed (m/s)"))
+                 ("impulse", "impulse (N.s)"), ("speed", "impact speed (m/s)"),
+                 ("rebound_speed", "rebound speed (m/s)"))
 
 
 def impacts_table(case: str, impacts: Sequence[Mapping[str, Any]]) -> Table:

@@ -20,6 +20,7 @@ from rocking_contact.config import FINITE, NONNEGATIVE, POSITIVE, Check, in_rang
 from rocking_contact.time_function import (
     TableMotion,
     TimeFunction,
+    held_values,
     time_function_callable,
     time_function_features,
 )
@@ -125,6 +126,14 @@ class Loading:
     def table_still(self) -> bool:
         """True when no table acceleration is given."""
         return self.table_acceleration_x.type == "zero" and self.table_acceleration_y.type == "zero"
+
+    def held_records(self, start: float, end: float, base: Path | None = None) -> list[str]:
+        """A sentence per table-acceleration record that ends (or starts) inside the run
+        ``[start, end]`` (s) on a nonzero value, which is held
+        (:func:`rocking_contact.time_function.held_values`)."""
+        return [w for axis in ("x", "y") for w in held_values(
+            getattr(self, f"table_acceleration_{axis}"), f"loading.table_acceleration_{axis}",
+            start, end, base)]
 
     def table_motion(self, base: Path | None = None) -> TableMotion:
         """The table accelerations as functions of time (CSV records relative to ``base``)."""

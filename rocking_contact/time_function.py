@@ -59,6 +59,26 @@ def _check_increasing(key: str, times: np.ndarray) -> None:
                          f"{times[k + 1]:g})")
 
 
+def held_values(f: TimeFunction, key: str, start: float, end: float,
+                base: Path | None = None, unit: str = "m/s^2") -> list[str]:
+    """A table holds its first value before its samples and its last after them: one
+    sentence per end of the record that lies inside the run ``[start, end]`` (s) with a
+    nonzero value there (an earthquake record shorter than the run would go on shaking at
+    its last acceleration without a word). ``key`` names the function in the sentence."""
+    if f.type != "table":
+        return []
+    times, values = table_samples(f, base)
+    out = []
+    for t, value, outside, side in ((times[0], values[0], start < times[0], "starts"),
+                                    (times[-1], values[-1], end > times[-1], "ends")):
+        if outside and value != 0.0:
+            out.append(f"{key}: the record {side} at t = {t:g} s, inside the run "
+                       f"[{start:g}, {end:g}] s: its value there, {f.amplitude * value:g} "
+                       f"{unit}, is held {'before' if side == 'starts' else 'after'} it (add "
+                       f"a row 't, 0' there to keep it at zero)")
+    return out
+
+
 def table_samples(f: TimeFunction, base: Path | None = None) -> tuple[np.ndarray, np.ndarray]:
     """The ``(times, values)`` of a ``table`` function, before ``amplitude`` is applied.
 

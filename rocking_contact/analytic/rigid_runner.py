@@ -292,6 +292,7 @@ def run(case: RigidCase, *, progress: Progress | None = None) -> RunResult:
     quantities.update(sequence_quantities(chosen, opts.impacts))
     quantities.update(_global_quantities(block, chosen, motion, history_level, table.still))
     flight, warnings = _flight_checks(motion.history, opts.friction)
+    warnings += case.loading.held_records(case.time.start, case.time.end, case_dir(case))
     quantities.update(flight)
     extra = {
         "level": opts.level,

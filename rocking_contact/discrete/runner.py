@@ -29,7 +29,7 @@ from rocking_contact.discrete.system import (
 from rocking_contact.post import impacts as impact_post
 from rocking_contact.progress import Progress
 from rocking_contact.results import Interrupted, RunResult, SolverFailure
-from rocking_contact.time_function import time_function_values
+from rocking_contact.time_function import held_values, time_function_values
 
 #: history prefix of displacement, velocity and acceleration of a component
 _PREFIX = {"DX": ("DX", "VX", "AX"), "DY": ("DY", "VY", "AY"), "DZ": ("DZ", "VZ", "AZ")}
@@ -191,7 +191,9 @@ def run(case: DiscreteCase, *, progress: Progress | None = None,
         "unknowns": system.n,
         "frequencies_hz": (system.omegas / (2 * np.pi)).tolist(),
     }
-    warnings: list[str] = []
+    warnings: list[str] = held_values(case.model.support.acceleration,
+                                      "model.support.acceleration", case.time.start,
+                                      case.time.end, base)
     durations = contact_durations(system)
     above_limit = False
     if case.solver.scheme == "central_difference":

@@ -61,7 +61,6 @@ from rocking_contact.solvers.newton import NewtonOptions, NewtonSolver
 from rocking_contact.solvers.step import Contribution, Corrector, StepProblem
 from rocking_contact.time.grid import segments
 from rocking_contact.time.schemes import Scheme
-from rocking_contact.time_function import table_samples
 
 #: PETSc options prefix of the block's step solver
 PREFIX = "block_"
@@ -234,30 +233,6 @@ def run(case: BlockCase, *, progress: Progress | None = None, out_dir: Path | No
     return result
 
 
-def record_warnings(case: BlockCase) -> list[str]:
-    """A table acceleration given as samples holds its first value before them and its
-    last after them (:mod:`rocking_contact.time_function`): say so when the run goes past
-    a record's ends and that value is not zero (an earthquake record shorter than the run
-    would go on shaking at its last acceleration without a word)."""
-    out = []
-    for axis in ("x", "y"):
-        f = getattr(case.loading, f"table_acceleration_{axis}")
-        if f.type != "table":
-            continue
-        times, values = table_samples(f, case_dir(case))
-        for t, value, outside, side in (
-                (times[0], values[0], case.time.start < times[0], "starts"),
-                (times[-1], values[-1], case.time.end > times[-1], "ends")):
-            if outside and value != 0.0:
-                out.append(f"loading.table_acceleration_{axis}: the record {side} at "
-                           f"t = {t:g} s, inside the run [{case.time.start:g}, "
-                           f"{case.time.end:g}] s: its value there, "
-                           f"{f.amplitude * value:g} m/s^2, is held "
-                           f"{'before' if side == 'starts' else 'after'} it (add a row "
-                           "'t, 0' there to keep the table still)")
-    return out
-
-
 def _finish_partial(case: BlockCase, result: RunResult,
                     model: contact_model.ContactModel) -> None:
     """:func:`finish_contact` for a run that stopped early. The truncated history may defeat
@@ -326,7 +301,7 @@ def simulate(case: BlockCase, body: ElasticBody, *, contributions: Sequence[Cont
     output = _Output(case, body, out_dir, progress)
     timing: dict[str, Any] = {}
     # of the set-up and the preload; the fallbacks' are counted at the end
-    warnings: list[str] = record_warnings(case)
+    warnings = case.loading.held_records(case.time.start, case.time.end, case_dir(case))
     # until the preload ends the driver's times are pseudo-times of the static phases
     in_preload = [case.initial.state == "preload"]
 

@@ -115,3 +115,21 @@ def test_thinned_output_measures_the_impacts_at_every_step(monkeypatch):
     assert any(w.startswith("output.every = 7: the shocks were closed at too many steps")
                and w.endswith("7 steps (0.0035 s) apart; shock NO1's contact, about 0.0314 s, "
                               "spans 9 of them") for w in fallback.warnings), fallback.warnings
+
+
+def test_a_support_record_shorter_than_the_run_is_said_to_be_held(tmp_path):
+    """The discrete runner said nothing of a support acceleration record that ends inside
+    the run on a nonzero value (held to the end); the block runner did, and now so do the
+    discrete and rigid ones, through one function."""
+    record = tmp_path / "support.csv"
+    np.savetxt(record, [[0.0, 0.0], [0.1, 2.0]], delimiter=",")
+    case = rc.load_case("sdnd102c", {"model.support.acceleration": {
+        "type": "table", "path": str(record)}, "time.end": 0.2})
+    result = rc.run(case, write=False, quiet=True)
+    assert ("model.support.acceleration: the record ends at t = 0.1 s, inside the run "
+            "[0, 0.2] s: its value there, 2 m/s^2, is held after it (add a row 't, 0' there "
+            "to keep it at zero)") in result.warnings
+    rigid = rc.run(rc.load_case("sdnv105_rigid", {"loading.table_acceleration_x": {
+        "type": "table", "path": str(record)}, "time.end": 0.2}), write=False, quiet=True)
+    assert any(w.startswith("loading.table_acceleration_x: the record ends at t = 0.1 s")
+               for w in rigid.warnings)

@@ -323,7 +323,7 @@ def test_a_record_shorter_than_the_run_is_said_to_be_held(tmp_path):
     assert result.status == "completed"
     assert ("loading.table_acceleration_x: the record ends at t = 0.002 s, inside the run "
             "[0, 0.003] s: its value there, 2 m/s^2, is held after it (add a row 't, 0' "
-            "there to keep the table still)") in result.warnings
+            "there to keep it at zero)") in result.warnings
     np.savetxt(record, [[0.0, 0.0], [0.001, 1.0], [0.002, 0.0]], delimiter=",")
     quiet = rc.run(rc.load_case("sdnv105d_shaking", {
         "loading.table_acceleration_x": {"type": "table", "path": str(record)},

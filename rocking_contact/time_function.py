@@ -83,7 +83,9 @@ def table_samples(f: TimeFunction, base: Path | None = None) -> tuple[np.ndarray
     """The ``(times, values)`` of a ``table`` function, before ``amplitude`` is applied.
 
     A CSV record (``path``, relative to ``base``) is read here, once per call, and checked:
-    two columns of finite numbers, at least two rows, times increasing strictly.
+    two columns of finite numbers, at least two rows, times increasing strictly. Lines
+    starting with ``#`` are comments; a first line of column names (``t_s,ax``, as a
+    spreadsheet writes) is skipped.
 
     Raises:
         ValueError: ``"path: <file>: what is wrong"``.
@@ -99,7 +101,7 @@ def table_samples(f: TimeFunction, base: Path | None = None) -> tuple[np.ndarray
     try:
         with warnings.catch_warnings():  # an empty file is reported below, not warned
             warnings.simplefilter("ignore", UserWarning)
-            data = np.loadtxt(path, delimiter=",", ndmin=2)
+            data = np.loadtxt(path, delimiter=",", ndmin=2, skiprows=_header_lines(path))
     except ValueError as exc:
         raise ValueError(f"path: {path}: {exc} ({allowed})") from None
     if data.size == 0:
@@ -111,6 +113,27 @@ def table_samples(f: TimeFunction, base: Path | None = None) -> tuple[np.ndarray
         raise ValueError(f"path: {path}: a value is not finite ({allowed})")
     _check_increasing(f"path: {path}: times", data[:, 0])
     return data[:, 0], data[:, 1]
+
+
+def _header_lines(path: Path) -> int:
+    """1 when the record's first line that is no comment names its columns (no field of
+    it is a number), else 0; comments before it count as lines too."""
+    with path.open(encoding="utf-8", errors="replace") as lines:
+        for n, line in enumerate(lines):
+            text = line.strip()
+            if not text or text.startswith("#"):
+                continue
+            fields = [x.strip() for x in text.split(",")]
+            return n + 1 if not any(_is_number(x) for x in fields) else 0
+    return 0
+
+
+def _is_number(text: str) -> bool:
+    try:
+        float(text)
+    except ValueError:
+        return False
+    return True
 
 
 def time_function_values(f: TimeFunction, t: np.ndarray, base: Path | None = None) -> np.ndarray:

@@ -292,7 +292,8 @@ def test_keys_of_a_file_whose_kind_is_no_string(capsys, tmp_path):
 BAD_RECORDS = [
     ("missing", None, ["no such file", "relative to the case file"]),
     ("one column", "0\n0.1\n", ["2 row(s) of 1 column(s)", "allowed: rows 't, value'"]),
-    ("text", "t,a\n0,1\n", ["could not convert string 't'"]),
+    ("text", "t,a\n0,1\nx,2\n", ["could not convert string 'x'"]),
+    ("two header lines", "t,a\ns,m/s2\n0,1\n1,2\n", ["could not convert string 's'"]),
     ("times going back", "0,1\n0.2,2\n0.1,3\n", ["times: must increase strictly (got 0.2 then "
                                                     "0.1)"]),
     ("empty", "", ["empty"]),

@@ -278,3 +278,16 @@ def test_an_empty_case_name_is_named_in_its_error():
     with pytest.raises(CaseError) as info:
         load_case("")
     assert str(info.value).startswith("'': no such case file or shipped case (shipped: ")
+
+
+def test_a_record_with_a_line_of_column_names_reads_as_without(tmp_path):
+    """A spreadsheet's 't_s,ax' first line was refused ('could not convert string')."""
+    from rocking_contact.time_function import TimeFunction, table_samples
+
+    plain, named = tmp_path / "plain.csv", tmp_path / "named.csv"
+    plain.write_text("# a comment\n0,0\n0.1,1.5\n0.2,-1\n")
+    named.write_text("# a comment\nt_s, ax_m_s2\n0,0\n0.1,1.5\n0.2,-1\n")
+    a = table_samples(TimeFunction(type="table", path=str(plain)))
+    b = table_samples(TimeFunction(type="table", path=str(named)))
+    assert np.array_equal(a[0], b[0]) and np.array_equal(a[1], b[1])
+    assert b[1].tolist() == [0.0, 1.5, -1.0]

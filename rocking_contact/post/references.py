@@ -40,12 +40,13 @@ def evaluate(spec: QuantitySpec, history: Mapping[str, np.ndarray]) -> float:
 
     NaN if its window holds no sample, or ends after the history does: the extremum or
     integral of a part of the window (a shortened, failed or interrupted run) is not the
-    window's.
+    window's. A crossing found in the part the run covers is the window's first, though.
     """
     if spec.column not in history:
         raise KeyError(spec.column)
     t, y = np.asarray(history["time"]), np.asarray(history[spec.column])
-    if spec.window is not None and t[-1] < spec.window[1] - _round_off(spec.window):
+    if (spec.window is not None and t[-1] < spec.window[1] - _round_off(spec.window)
+            and spec.op != "crossing"):
         return math.nan
     if spec.op == "at":
         assert spec.time is not None

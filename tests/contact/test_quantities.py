@@ -104,3 +104,17 @@ def test_level_goes_with_crossing_only(op, level):
 def test_direction_goes_with_crossing_only():
     with pytest.raises(ValueError, match="direction: only with op 'crossing'"):
         QuantitySpec(name="q", column="THETA", op="max", direction="up").validate()
+
+
+def test_a_crossing_found_before_a_shortened_run_ends_is_its_windows_first():
+    """sdnv105d_shaking to 0.4 s lands at 0.318 s, inside impact_time's window [0.1, 0.6]
+    s: the crossing was thrown away as 'not reached' with the window's unreached end. An
+    extremum still needs the whole window."""
+    t = np.linspace(0.0, 0.4, 401)
+    h = {"time": t, "THETA": 0.3183 - t}
+    crossing = QuantitySpec(name="impact_time", column="THETA", op="crossing", level=0.0,
+                            window=(0.1, 0.6))
+    assert evaluate(crossing, h) == pytest.approx(0.3183)
+    assert np.isnan(evaluate(crossing, {"time": t, "THETA": 1.0 + t}))
+    assert np.isnan(evaluate(QuantitySpec(name="m", column="THETA", op="max",
+                                          window=(0.1, 0.6)), h))

@@ -418,6 +418,9 @@ def rigid_twin(block_case: Any) -> Any:
         "case.description": f"the rigid block of {block_case.case.name}",
         "geometry.half_width": block_case.geometry.half_width,
         "geometry.half_height": block_case.geometry.half_height,
+        # the rigid block needs no table; its view draws the block case's
+        "geometry.table_left": block_case.geometry.table_left,
+        "geometry.table_right": block_case.geometry.table_right,
         "material.block.density": block_case.material.block.density,
         "loading.gravity": block_case.loading.gravity,
         "preload.tilt": block_case.release_angle,

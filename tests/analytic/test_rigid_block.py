@@ -441,6 +441,9 @@ def test_rigid_takes_a_block_case_and_runs_its_rigid_twin(tmp_path, capsys):
     assert twin.loading.table_acceleration_x == shaking.loading.table_acceleration_x
     assert twin.loading.table_acceleration_y == shaking.loading.table_acceleration_y
     assert twin.case.name == "sdnv105d_shaking_rigid"
+    wide = rigid_twin(rc.load_case("sdnv105d", {"geometry.table_left": -0.3,
+                                                "geometry.table_right": 0.8}))
+    assert (wide.geometry.table_left, wide.geometry.table_right) == (-0.3, 0.8)
 
 
 def test_rigid_refuses_a_discrete_case_in_one_line(tmp_path, capsys):

@@ -34,6 +34,8 @@ BAD_SETS = [
     (["model.spring.0.nodes=[]"], ["model.spring[0].nodes", "one node"]),
     (["time.step"], ["--set", "section.key=value"]),
     (["solver.modes=2"], ["solver.modes: got 2, allowed: 0..1 (unknowns of this model)"]),
+    (["solver.space=physical", "solver.modes=5"],
+     ["solver.modes: 5 has no effect with solver.space = 'physical'", "or space 'modal'"]),
     (["time.step=1e-12"], ["time.step: got 1e-12, allowed: at most 1e+08 steps from time.start 0 "
                            "to time.end 0.5 s, a step >= 5e-09 s", "makes 5e+11 steps"]),
     (["time.end=1e6"], ["time.step", "time.end 1e+06 s", "makes 2e+09 steps"]),

@@ -7,6 +7,7 @@ of samples (inline or a CSV record).
 from __future__ import annotations
 
 import math
+import re
 import warnings
 from collections.abc import Callable
 from dataclasses import dataclass
@@ -115,6 +116,11 @@ def table_samples(f: TimeFunction, base: Path | None = None) -> tuple[np.ndarray
     return data[:, 0], data[:, 1]
 
 
+#: a field of a record that is a number (a column name is not)
+NUMBER = re.compile(r"[-+]?(\d+\.?\d*|\.\d+)([eE][-+]?\d+)?$|[-+]?(nan|inf(inity)?)$",
+                    re.IGNORECASE)
+
+
 def _header_lines(path: Path) -> int:
     """1 when the record's first line that is no comment names its columns (no field of
     it is a number), else 0; comments before it count as lines too."""
@@ -123,17 +129,9 @@ def _header_lines(path: Path) -> int:
             text = line.strip()
             if not text or text.startswith("#"):
                 continue
-            fields = [x.strip() for x in text.split(",")]
-            return n + 1 if not any(_is_number(x) for x in fields) else 0
+            names = not any(NUMBER.match(x.strip()) for x in text.split(","))
+            return n + 1 if names else 0
     return 0
-
-
-def _is_number(text: str) -> bool:
-    try:
-        float(text)
-    except ValueError:
-        return False
-    return True
 
 
 def time_function_values(f: TimeFunction, t: np.ndarray, base: Path | None = None) -> np.ndarray:

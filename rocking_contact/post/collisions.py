@@ -199,7 +199,12 @@ def annotate(case: Any, result: RunResult) -> None:
                 f"describe it")
 
 
-def summary_table(result: RunResult, level: str = "nonlinear") -> str:
+#: the rigid level a block run's collisions are shown against, by ``run`` and the report:
+#: the exact rigid motion (the others are in ``extra.rigid_comparison``)
+RIGID_LEVEL = "nonlinear"
+
+
+def summary_table(result: RunResult, level: str = RIGID_LEVEL) -> str:
     """The run's collisions (instants, s; kinetic energies, J) next to the rigid block's
     ``level`` when the run compared them, and the energy balance's largest residual: what
     ``run`` prints for a block case with no references to check. Empty without a collision.

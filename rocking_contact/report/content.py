@@ -21,7 +21,7 @@ from collections.abc import Mapping, Sequence
 from pathlib import Path
 from typing import Any
 
-from rocking_contact.post.collisions import interior
+from rocking_contact.post.collisions import RIGID_LEVEL, interior
 from rocking_contact.post.references import not_reached
 from rocking_contact.provenance import NOT_LOADED, stack_versions
 from rocking_contact.report.document import (
@@ -179,11 +179,6 @@ def not_collisions(collisions: Sequence[Mapping[str, Any]],
                 f"t = {number(c.get('time'), 6)} s) is {_why_not(c, previous, t_end)}."))
         previous = c
     return out
-
-
-#: the rigid level a block run's collisions are shown against: the exact rigid motion
-#: (``run`` prints the same); the others are in results.json, ``extra.rigid_comparison``
-RIGID_LEVEL = "nonlinear"
 
 
 def _percent(x: Any) -> Cell:

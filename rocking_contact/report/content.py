@@ -426,12 +426,18 @@ def build(cases: Sequence[CaseResult], figures_dir: Path, *, views: bool = True,
           skipped: Sequence[Skipped] = ()) -> Document:
     """The whole report for ``cases``, listing the ``skipped`` directories; figures are
     written under ``figures_dir``."""
-    intro: list[Any] = [
-        Paragraph(f"{len(cases)} case(s). Each case below puts our computed quantities next "
-                  "to their references (analytic solutions, Code_Aster, LMGC90...), with the "
-                  "relative error and the pass mark; 'info' rows have no pass mark; 'not "
-                  "reached': the run ended before what the reference measures."),
-        summary_table(cases)]
+    graded = any(r.data.get("checks") for r in cases)
+    if graded:
+        opening = ("Each case below puts our computed quantities next to their references "
+                   "(analytic solutions, Code_Aster, LMGC90...), with the relative error and "
+                   "the pass mark; 'info' rows have no pass mark; 'not reached': the run "
+                   "ended before what the reference measures.")
+    else:
+        # an engineer's own runs: nothing is graded, so the report does not call itself a
+        # validation nor promise references
+        opening = ("None of these runs has references: each case below shows what the run "
+                   "computed (a block's collisions next to its rigid twin where it has one).")
+    intro: list[Any] = [Paragraph(f"{len(cases)} case(s). {opening}"), summary_table(cases)]
     if skipped:
         intro.append(skipped_table(skipped))
     sections = []
@@ -440,4 +446,5 @@ def build(cases: Sequence[CaseResult], figures_dir: Path, *, views: bool = True,
         sections.append(comparison)
     sections += [case_section(r, figures_dir, views=views) for r in cases]
     sections.append(versions_section())
-    return Document("rocking_contact validation report", intro, sections)
+    title = "rocking_contact validation report" if graded else "rocking_contact report"
+    return Document(title, intro, sections)

@@ -41,6 +41,8 @@ def test_a_changed_run_and_a_rigid_comparison_are_said(results_dir, tmp_path):
           geometry={"half_width": 0.1, "half_height": 0.5})
     tree = parse_html(write_report([], root, tmp_path / "report", views=False)
                       .read_text(encoding="utf-8"))
+    # its checks are shown (for information): still the validation report
+    assert tree.find("./head/title").text == "rocking_contact validation report"
     # named with its directory, and by what it changes
     assert [r[0] for r in table(tree, "summary")[1]] == [
         f"sdnv105_sample ({root / 'slender'})"]
@@ -99,3 +101,8 @@ def test_a_comparison_without_references_does_not_announce_them(results_dir, tmp
     caption = "".join(tree.find(".//section[@id='comparisons']//figcaption").itertext())
     assert caption == ("MYBLOCK: kinetic energy of the block for 2 treatments (myblock, "
                        "myblock_rigid).")
+    # nothing graded: not called a validation, no references promised
+    assert tree.find("./head/title").text == "rocking_contact report"
+    intro = "".join(tree.find(".//body/p").itertext())
+    assert intro.startswith("2 case(s). None of these runs has references")
+    assert "next to their references" not in intro

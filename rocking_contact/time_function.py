@@ -28,7 +28,9 @@ class TimeFunction:
 
     type: Literal["zero", "sine", "table"] = param("zero")
     amplitude: float = param(1.0, check=FINITE,
-                             doc="multiplies the sine, or the table's values (a record's too)")
+                             doc="a sine's peak (the function's unit), or the factor on a "
+                                 "table's values (a record's too); given for another type "
+                                 "in an extended file, it stays behind")
     frequency: float = param(0.0, unit="Hz", check=NONNEGATIVE)
     phase: float = param(0.0, unit="rad", check=FINITE)
     times: list[float] = param(default_factory=list, unit="s", check=FINITE)
@@ -38,6 +40,13 @@ class TimeFunction:
     #: the keys each type reads (config.load_case refuses the others)
     VARIANTS: ClassVar = {"type": {"zero": (), "sine": ("amplitude", "frequency", "phase"),
                                    "table": ("amplitude", "times", "values", "path")}}
+    #: what ``amplitude`` means for each type that reads it: a sine's is its peak, in the
+    #: function's unit, a table's a factor without unit. One given for another type than
+    #: a later layer chooses stays behind with it (config.load_case: a parent's sine of
+    #: 6 m/s^2 scaled a child's record by 6); changed after loading, it is refused.
+    MEANINGS: ClassVar = {"type": {"amplitude": {
+        "sine": "its peak (the function's unit)",
+        "table": "a factor on its values (1.0: the values as given)"}}}
 
     def validate(self) -> None:
         if self.type != "table":

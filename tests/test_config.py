@@ -241,16 +241,18 @@ def test_a_record_is_read_next_to_the_file_that_names_it(tmp_path):
 def test_an_inline_table_override_sets_only_the_keys_it_names():
     """It merges into the file's table: a table record given for sdnv105d_shaking's sine
     leaves the file's frequency behind (it was refused, "frequency: 2.0 has no effect with
-    type 'table'", as if the override had given it); a key it names itself that the new
-    variant does not read is still refused."""
+    type 'table'", as if the override had given it), and its amplitude (the sine's peak,
+    which scaled the table by 6: tests/test_config_inherited.py); a key it names itself
+    that the new variant does not read is still refused."""
     table = '{type = "table", times = [0.0, 1.0], values = [0.0, 1.0]}'
     for overrides in ([f"loading.table_acceleration_x={table}"],
                       {"loading.table_acceleration_x": {"type": "table", "times": [0.0, 1.0],
                                                         "values": [0.0, 1.0]}}):
         case = load_case("sdnv105d_shaking", overrides)
         f = case.loading.table_acceleration_x
-        assert (f.type, f.times, f.amplitude, f.frequency) == ("table", [0.0, 1.0], 6.0, 2.0)
-        assert physics_changes(case) == ["loading.table_acceleration_x.times",
+        assert (f.type, f.times, f.amplitude, f.frequency) == ("table", [0.0, 1.0], 1.0, 2.0)
+        assert physics_changes(case) == ["loading.table_acceleration_x.amplitude",
+                                         "loading.table_acceleration_x.times",
                                          "loading.table_acceleration_x.type",
                                          "loading.table_acceleration_x.values"]
     with pytest.raises(CaseError, match=r"sdnv105d_shaking\.toml \(with --set\): "

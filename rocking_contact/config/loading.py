@@ -11,7 +11,7 @@ from __future__ import annotations
 import dataclasses
 import math
 import tomllib
-from collections.abc import Callable, Iterable, Mapping
+from collections.abc import Callable, Iterable, Iterator, Mapping
 from contextvars import ContextVar
 from pathlib import Path
 from typing import Any
@@ -233,11 +233,19 @@ def load_case(
     finally:
         CASE_FOLDER.reset(folder)
     layer = _layers(origins, keys if overrides else ())
+
+    def given_with(selector: str, key: str) -> tuple[Any, str]:
+        # the selector as the file that holds `key` (and the files it extends) sets it
+        holder = origins[tuple(key_path(key))][0]
+        return _dig(read_case_data(holder), selector), str(holder)
+
     unread = _unread_settings(obj, layer)
     if unread is not None:
         key, problem = unread
         file = origin_file(key, path, origins) + (f" (with {given})" if layer(key) == 0 else "")
         raise CaseError(file, key, problem)
+    for table, name, _, _ in _old_meanings(obj, layer, given_with):
+        setattr(table, name, _defaults(table)[name])  # left behind with its variant
     obj.source_file = path  # relative paths inside the case (records, meshes) start here
     obj.references_from = references_from
     obj.loaded_as = (as_dict(obj), layer)  # for unread_after_loading
@@ -269,7 +277,10 @@ def unread_after_loading(case: Any) -> tuple[str, str] | None:
     """The first setting changed on a loaded case (``case.contact.restitution = 0.5``) for
     a variant that does not read it, and why: ``(key, problem)``, as :func:`load_case`
     refuses it in a file. A change after loading is the latest layer, so a variant switched
-    there leaves the file's settings behind. None for a case built in code."""
+    there leaves the file's settings behind; but a setting the new variant reads with
+    another meaning (:func:`_old_meanings`: a sine's amplitude, once the type is 'table') is
+    on the caller's object, and is refused rather than changed behind their back. None for
+    a case built in code."""
     loaded = getattr(case, "loaded_as", None)
     if loaded is None:
         return None
@@ -284,7 +295,11 @@ def unread_after_loading(case: Any) -> tuple[str, str] | None:
             return -1
         return layer(key)
 
-    return _unread_settings(case, later)
+    def given_with(selector: str, key: str) -> tuple[Any, str]:
+        return _dig(params, selector), f"{case.source_file} (as loaded)"
+
+    old = _old_meanings(case, later, given_with)
+    return _unread_settings(case, later) or (old[0][2:] if old else None)
 
 
 def _layers(origins: Origins, overridden: Iterable[str]) -> Callable[[str], float]:
@@ -307,8 +322,23 @@ def unread_override(obj: Any, overridden: Iterable[str]) -> tuple[str, str] | No
     return _unread_settings(obj, _layers({}, overridden))
 
 
-def _unread_settings(obj: Any, layer: Callable[[str], float],
-                     prefix: str = "") -> tuple[str, str] | None:
+def _defaults(table: Any) -> dict[str, Any]:
+    """Each field of a schema table with its default value (MISSING for a required one)."""
+    return {f.name: f.default if f.default_factory is dataclasses.MISSING
+            else f.default_factory() for f in dataclasses.fields(table)}
+
+
+def _tables(obj: Any, prefix: str = "") -> Iterator[tuple[Any, str]]:
+    """``obj`` and every table it holds, depth first, each with its dotted key ("" for
+    ``obj``); the items of lists of tables are not walked."""
+    yield obj, prefix
+    for f in dataclasses.fields(obj):
+        child = getattr(obj, f.name)
+        if dataclasses.is_dataclass(child) and not isinstance(child, type):
+            yield from _tables(child, _join(prefix, f.name))
+
+
+def _unread_settings(obj: Any, layer: Callable[[str], float]) -> tuple[str, str] | None:
     """The first key given for a variant that does not read it, and why: ``(key, problem)``.
 
     A schema class declares ``VARIANTS = {selector: {value: (fields it reads), ...}}``; the
@@ -319,12 +349,18 @@ def _unread_settings(obj: Any, layer: Callable[[str], float],
     old variant's settings behind, e.g. ``--set contact.treatment=lagrange --set
     scheme.type=newmark`` on a theta case leaves its ``theta`` behind).
     """
+    return next((found for table, prefix in _tables(obj)
+                 if (found := _unread_in(table, layer, prefix)) is not None), None)
+
+
+def _unread_in(obj: Any, layer: Callable[[str], float], prefix: str
+               ) -> tuple[str, str] | None:
+    """:func:`_unread_settings` for the keys of one table (``prefix``: its dotted key)."""
+    defaults = _defaults(obj)
     for selector, variants in getattr(obj, "VARIANTS", {}).items():
         value = getattr(obj, selector)
         reads = variants[value]
         governed = dict.fromkeys(name for fields in variants.values() for name in fields)
-        defaults = {f.name: f.default if f.default_factory is dataclasses.MISSING
-                    else f.default_factory() for f in dataclasses.fields(obj)}
         for name in governed:
             key = _join(prefix, name)
             value_given = getattr(obj, name)
@@ -342,13 +378,58 @@ def _unread_settings(obj: Any, layer: Callable[[str], float],
                          f"{_join(prefix, selector)} = {_toml_text(value)}, which does not "
                          f"read it; "
                          f"allowed: leave it out, or {selector} {' or '.join(readers)}")
-    for f in dataclasses.fields(obj):
-        child = getattr(obj, f.name)
-        if dataclasses.is_dataclass(child) and not isinstance(child, type):
-            found = _unread_settings(child, layer, _join(prefix, f.name))
-            if found is not None:
-                return found
     return None
+
+
+def _old_meanings(obj: Any, layer: Callable[[str], float],
+                  given_with: Callable[[str, str], tuple[Any, str]]
+                  ) -> list[tuple[Any, str, str, str]]:
+    """The keys whose meaning their variant decides, given for another variant than the
+    one chosen later: ``(table, field name, the selector's dotted key, why)`` for each.
+
+    A schema class declares ``MEANINGS = {selector: {field: {value: what the field means
+    for it}}}``: a time function's ``amplitude`` is a sine's peak and a table's factor on
+    its values. Such a field given in an earlier layer (an extended file; the file under
+    ``--set``) than a choice of another value of its selector belongs to the old variant,
+    as the settings the new one does not read (:func:`_unread_settings`) do: it is left
+    behind (:func:`load_case` sets the default), not read with its new meaning (a sine's
+    peak of 6 m/s^2 scaled a record by 6). ``given_with(selector_key, key)`` is the
+    selector's value (``dataclasses.MISSING`` when not given) where ``key`` was given,
+    and the name of that place.
+    """
+    found = []
+    for table, prefix in _tables(obj):
+        defaults = _defaults(table)
+        for selector, fields in getattr(table, "MEANINGS", {}).items():
+            chosen, chosen_key = getattr(table, selector), _join(prefix, selector)
+            for name, meanings in fields.items():
+                key, value = _join(prefix, name), getattr(table, name)
+                if (chosen not in meanings or value == defaults[name]
+                        or not layer(chosen_key) < layer(key) < math.inf):
+                    continue  # not read, its default, or given with the variant (or later)
+                then, where = given_with(chosen_key, key)
+                then = defaults[selector] if then is dataclasses.MISSING else then
+                if then == chosen:
+                    continue
+                found.append((table, name, chosen_key, (
+                    f"{_toml_text(chosen)} reads {name} as {meanings[chosen]}, and the "
+                    f"{name} = {_toml_text(value)} of {where} was given for {selector} "
+                    f"{_toml_text(then)}"
+                    + (f", as {meanings[then]}" if then in meanings else "")
+                    + f"; allowed: set {key} with the new {selector}")))
+    return found
+
+
+def _dig(data: Any, key: str) -> Any:
+    """The value at dotted ``key`` of parsed case data; ``dataclasses.MISSING`` if none."""
+    for part in key_path(key):
+        if isinstance(data, Mapping) and part in data:
+            data = data[part]
+        elif isinstance(data, list) and part.isdigit() and int(part) < len(data):
+            data = data[int(part)]
+        else:
+            return dataclasses.MISSING
+    return data
 
 
 def stray_attribute(obj: Any, prefix: str = "", exempt: Iterable[str] = ()

@@ -1,0 +1,91 @@
+"""Values a case keeps from the file it extends (or from its own file under ``--set``) after
+the change that gave them their meaning: a sine's amplitude under a table, short-step and
+collision windows placed at another block's impacts."""
+
+from pathlib import Path
+
+import numpy as np
+import pytest
+
+import rocking_contact as rc
+from rocking_contact.api import _check_again
+from rocking_contact.config import (
+    CaseError,
+    case_dir,
+    load_case,
+)
+
+SHAKING = "sdnv105d_shaking"  # ux(t) = 6 sin(2 pi 2 t) m/s^2: amplitude = 6.0, the peak
+
+
+def write(path: Path, text: str) -> Path:
+    path.write_text(text)
+    return path
+
+
+@pytest.fixture
+def record(tmp_path):
+    """A 1 m/s^2 ramp over 0.5 s, next to the case files of the test."""
+    path = tmp_path / "ux.csv"
+    np.savetxt(path, [[0.0, 0.0], [0.5, 1.0]], delimiter=",")
+    return path
+
+
+def table_x(case, t):
+    """The case's table acceleration along x at ``t`` (m/s^2), as the runs read it."""
+    return case.loading.table_motion(case_dir(case)).at(t)[0]
+
+
+def test_a_table_that_replaces_an_inherited_sine_leaves_its_amplitude_behind(tmp_path, record):
+    """A record under sdnv105d_shaking was scaled by its sine's peak, 6 m/s^2: 6.0 m/s^2 at
+    the end of a 1 m/s^2 record. The amplitude stays behind with the sine, as its
+    frequency does; a table that sets its own (in the file or with --set) keeps it."""
+    child = write(tmp_path / "rec.toml", f'extends = "{SHAKING}"\n'
+                  '[loading.table_acceleration_x]\ntype = "table"\npath = "ux.csv"\n')
+    case = load_case(child)
+    f = case.loading.table_acceleration_x
+    assert (f.type, f.amplitude, f.path) == ("table", 1.0, str(record))
+    assert table_x(case, 0.5) == 1.0
+    assert table_x(load_case(child, ["loading.table_acceleration_x.amplitude=2.5"]), 0.5) == 2.5
+    own = write(tmp_path / "own.toml", f'extends = "{SHAKING}"\n[loading.table_acceleration_x]'
+                '\ntype = "table"\namplitude = 3.0\npath = "ux.csv"\n')
+    assert table_x(load_case(own), 0.5) == 3.0
+    # an override that switches the file's own sine to a table, key by key
+    switched = load_case(SHAKING, ["loading.table_acceleration_x.type=table",
+                                   f"loading.table_acceleration_x.path={record}"])
+    assert table_x(switched, 0.5) == 1.0
+
+
+def test_an_amplitude_stays_with_the_type_it_was_given_for(tmp_path, record):
+    """A child that keeps the sine keeps its peak; one that turns a parent's table into a
+    sine does not take the table's factor (3.0) as a peak in m/s^2."""
+    sine = write(tmp_path / "sine.toml", f'extends = "{SHAKING}"\n'
+                 '[loading.table_acceleration_x]\nfrequency = 3.0\n')
+    f = load_case(sine).loading.table_acceleration_x
+    assert (f.type, f.amplitude, f.frequency) == ("sine", 6.0, 3.0)
+    write(tmp_path / "own.toml", f'extends = "{SHAKING}"\n[loading.table_acceleration_x]\n'
+          'type = "table"\namplitude = 3.0\npath = "ux.csv"\n')
+    back = write(tmp_path / "back.toml", 'extends = "own.toml"\n'
+                 '[loading.table_acceleration_x]\ntype = "sine"\nfrequency = 2.0\n')
+    f = load_case(back).loading.table_acceleration_x
+    assert (f.type, f.amplitude) == ("sine", 1.0)
+    assert table_x(load_case(back), 0.125) == pytest.approx(1.0, rel=1e-15)  # the peak
+
+
+def test_a_type_changed_after_loading_under_the_old_types_amplitude_is_refused(record):
+    """On the caller's object the sine's 6.0 is in sight: run refuses to read it as the
+    table's factor (it would scale the record by 6), rather than change it behind their
+    back; with an amplitude set for the table it runs."""
+    case = load_case(SHAKING)
+    f = case.loading.table_acceleration_x
+    f.type, f.path = "table", str(record)
+    with pytest.raises(CaseError) as err:
+        rc.run(case, write=False, quiet=True)
+    file = case.source_file
+    assert str(err.value) == (
+        f"{file} (changed after loading): loading.table_acceleration_x.type: 'table' reads "
+        f"amplitude as a factor on its values (1.0: the values as given), and the amplitude "
+        f"= 6.0 of {file} (as loaded) was given for type 'sine', as its peak (the function's "
+        f"unit); allowed: set loading.table_acceleration_x.amplitude with the new type")
+    f.amplitude = 2.0
+    assert table_x(_check_again(case), 0.5) == 2.0

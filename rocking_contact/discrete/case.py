@@ -326,8 +326,30 @@ class DiscreteCase(CaseFile):
                 f"output.every: got {every}, allowed: >= {math.ceil(n_steps / MAX_ROWS)} "
                 f"for this run ({n_steps:.3g} steps of time.step {self.time.step:g} s to "
                 f"time.end {self.time.end:g} s; at most {MAX_ROWS:.0e} history rows)")
+        self._check_stable_step()
         exact = [s.name for s in self.model.shock if s.friction == "exact"]
         if exact and self.solver.scheme != "central_difference":
             raise ValueError(
                 f"solver.scheme: exact Coulomb friction (shock {exact[0]}) is solved at "
                 f"velocity level by 'central_difference' only, got {self.solver.scheme!r}")
+
+    def _check_stable_step(self) -> None:
+        """Central differences above the stability limit of the model with every shock open
+        (in the space they integrate in: the kept modes in modal space) diverge from the
+        first step whatever the contacts do (closing one only lowers the limit), so such a
+        step is refused. Between the limit with every shock closed and this one a run can
+        hold (contacts that never close together, short ones) or not: it runs, warned, and
+        fails if its energy grows without bound (:mod:`.energy`)."""
+        if self.solver.scheme != "central_difference":
+            return
+        # (imported here: the system's assembly reads this module's schema)
+        from rocking_contact.discrete.system import assemble, critical_step
+
+        system = assemble(self.model, self.solver)
+        limit = max(critical_step(system, closed=False), critical_step(system))
+        if self.time.step > limit:
+            raise ValueError(
+                f"time.step: got {self.time.step:g} s, above {limit:.4g} s, the "
+                f"central-difference stability limit of this model with every shock open "
+                f"(dampers included), beyond which its highest mode grows at every step; "
+                f"allowed: a step below it, or solver.scheme = 'newmark'")

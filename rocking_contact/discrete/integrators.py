@@ -85,9 +85,36 @@ def _add_GtF(G: np.ndarray, j: int, F: np.ndarray, out: np.ndarray, scale: float
 
 
 @njit(cache=True)
+def _energy(M: np.ndarray, K: np.ndarray, diag: bool, P: np.ndarray, x: np.ndarray,
+            v: np.ndarray, pn: np.ndarray) -> float:
+    """Mechanical energy (J): kinetic ``v^T M v / 2``, the springs' ``x^T K x / 2`` and the
+    shocks' normal springs ``kn p^2 / 2`` where they are closed (``p > 0``). Positive
+    whatever the state, so that a run that grows shows it (the leapfrog's own invariant,
+    ``v_{n-1/2}^T M v_{n+1/2} / 2 + ...``, stays constant along an unstable mode)."""
+    n = x.size
+    e = 0.0
+    for i in range(n):
+        if diag:
+            e += 0.5 * (M[i, i] * v[i] * v[i] + K[i, i] * x[i] * x[i])
+        else:
+            mv, kx = 0.0, 0.0
+            for k in range(n):
+                mv += M[i, k] * v[k]
+                kx += K[i, k] * x[k]
+            e += 0.5 * (v[i] * mv + x[i] * kx)
+    for j in range(pn.size):
+        if pn[j] > 0.0:
+            e += 0.5 * P[j, 4] * pn[j] * pn[j]
+    return e
+
+
+@njit(cache=True)
 def _record(rec: np.ndarray, r: int, R: np.ndarray, x: np.ndarray, v: np.ndarray,
             a: np.ndarray, fn: np.ndarray, ft: np.ndarray, vn: np.ndarray,
-            pn: np.ndarray) -> None:
+            pn: np.ndarray, energy: float) -> None:
+    """Row ``r``: the recorded dofs' displacements, velocities, accelerations, the shocks'
+    channels, the mechanical energy (before the last column, the step's number)."""
+    rec[r, rec.shape[1] - 2] = energy
     no = R.shape[0]
     for o in range(no):
         sx, sv, sa = 0.0, 0.0, 0.0
@@ -131,7 +158,8 @@ def _record_contact(srec: np.ndarray, sr: int, step: int, fn: np.ndarray, vn: np
 @njit(cache=True)
 def _cd_kernel(n_steps: int, final: bool, step0: int, every: int, dt: float,
                x: np.ndarray, vh: np.ndarray, a_prev: np.ndarray, state: np.ndarray,
-               was_open: np.ndarray, Minv: np.ndarray, K: np.ndarray, C: np.ndarray,
+               was_open: np.ndarray, M: np.ndarray, Minv: np.ndarray, K: np.ndarray,
+               C: np.ndarray,
                diag: bool, G: np.ndarray, Gn: np.ndarray, P: np.ndarray, MiGt: np.ndarray,
                rho: np.ndarray, gam: np.ndarray, p_sup: np.ndarray, f_const: np.ndarray,
                R: np.ndarray, rec: np.ndarray, rec_index: int, srec: np.ndarray,
@@ -209,7 +237,8 @@ def _cd_kernel(n_steps: int, final: bool, step0: int, every: int, dt: float,
                     vnj += Gn[j, k] * v_out[k]
                 vn[j] = vnj
         if recorded:
-            _record(rec, r, R, x, v_out, a, fn, ft, vn, pn)
+            _record(rec, r, R, x, v_out, a, fn, ft, vn, pn,
+                    _energy(M, K, diag, P, x, v_out, pn))
             rec[r, rec.shape[1] - 1] = step
             r += 1
         if near:
@@ -379,7 +408,8 @@ def _newmark_kernel(n_steps: int, final: bool, step0: int, every: int, dt: float
             _local_forces(P, G, dloc, vnow, state, res, state_new, Jd_all, Jv_all, out, False,
                           free_branch, slip_dir)
         if recorded:
-            _record(rec, r, R, x, v, a, out[:, 0], out[:, 1], out[:, 2], out[:, 3])
+            _record(rec, r, R, x, v, a, out[:, 0], out[:, 1], out[:, 2], out[:, 3],
+                    _energy(M, K, diag, P, x, v, out[:, 3]))
             rec[r, rec.shape[1] - 1] = step
             r += 1
         if dense:
@@ -506,12 +536,14 @@ def _newmark_kernel(n_steps: int, final: bool, step0: int, every: int, dt: float
 
 @dataclass
 class Chunk:
-    """Records of a chunk of steps: ``rows`` (records x channels) and the step numbers;
-    ``contacts``, with ``output.every`` > 1, the shocks' rows at every step around their
-    contacts (see :func:`_record_contact`; empty otherwise)."""
+    """Records of a chunk of steps: ``rows`` (records x channels), the step numbers and the
+    mechanical energy at them (J, :func:`_energy`); ``contacts``, with ``output.every`` > 1,
+    the shocks' rows at every step around their contacts (see :func:`_record_contact`;
+    empty otherwise)."""
 
     steps: np.ndarray
     rows: np.ndarray
+    energy: np.ndarray
     contacts: np.ndarray
 
 
@@ -533,7 +565,8 @@ class Integrator:
     def __init__(self, system: DiscreteSystem, dt: float, outputs: np.ndarray, every: int):
         self.system, self.dt, self.R, self.every = system, dt, np.ascontiguousarray(outputs), every
         ns = len(system.shock_names)
-        self.n_channels = 3 * self.R.shape[0] + len(SHOCK_CHANNELS) * ns + 1
+        # the recorded dofs' x, v, a, the shocks' channels, the energy, the step number
+        self.n_channels = 3 * self.R.shape[0] + len(SHOCK_CHANNELS) * ns + 2
         self.step = 0
         self.newton_iterations = 0
         #: Newton iterations that went on because a frozen stick/slip branch did not hold
@@ -592,8 +625,10 @@ class Integrator:
 
 
 def chunk(rows: np.ndarray, contacts: np.ndarray) -> Chunk:
-    """A :class:`Chunk` from the kernels' buffers (step number last in ``rows``)."""
-    return Chunk(steps=rows[:, -1].astype(np.int64), rows=rows[:, :-1], contacts=contacts)
+    """A :class:`Chunk` from the kernels' buffers (energy and step number last in
+    ``rows``)."""
+    return Chunk(steps=rows[:, -1].astype(np.int64), rows=rows[:, :-2], energy=rows[:, -2],
+                 contacts=contacts)
 
 
 class CentralDifference(Integrator):
@@ -666,7 +701,7 @@ class CentralDifference(Integrator):
         s = self.system
         r, sr = _cd_kernel(n_steps, final, self.step, self.every, self.dt,
                            self.x, self.vh, self.a_prev, self.state, self.was_open,
-                           self.Minv, s.K, s.C, s.diagonal, self.G, self.Gn, self.P, self.MiGt,
+                           s.M, self.Minv, s.K, s.C, s.diagonal, self.G, self.Gn, self.P, self.MiGt,
                            self.rho,
                            gam, s.p_support, s.f_const, self.R, rec, 0, srec, self._carry[:1])
         return r, sr

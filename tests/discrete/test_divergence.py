@@ -1,0 +1,81 @@
+"""A central-difference step the model cannot hold: refused before the run when no contact
+can save it, a failure where the run's energy grows without bound, and no alarm where it
+holds (docs/discrete.md, "Integrators")."""
+
+import numpy as np
+import pytest
+
+import rocking_contact as rc
+from rocking_contact.cli import main
+from rocking_contact.config import build
+from rocking_contact.discrete.case import DiscreteCase
+from rocking_contact.discrete.energy import GROWTH
+from rocking_contact.results import SolverFailure
+
+
+def test_a_step_above_the_limit_with_every_shock_open_is_refused(capsys, tmp_path):
+    """SDND102's oscillator alone (10 Hz) holds central differences up to 1/(10 pi) s:
+    above it every run diverges, whatever the wall does."""
+    code = main(["run", "sdnd102c", "--out", str(tmp_path), "--no-plots",
+                 "--set", "time.step=0.04", "--set", "time.end=0.4"])
+    err = capsys.readouterr().err.strip().splitlines()
+    assert code == 2 and len(err) == 1, err
+    assert err[0] == (
+        "error: " + str(rc.load_case("sdnd102c").source_file) + " (with --set): time.step: "
+        "got 0.04 s, above 0.03183 s, the central-difference stability limit of this model "
+        "with every shock open (dampers included), beyond which its highest mode grows at "
+        "every step; allowed: a step below it, or solver.scheme = 'newmark'")
+
+
+@pytest.mark.parametrize("step,end,at,limit_words", [
+    # above the limit with the wall closed (1.32e-3 s): the run reached 756 m at 0.4 s
+    (4e-3, 0.4, 0.092, "time.step 0.004 s is above the stability limit with every shock "
+                       "closed, 0.00132 s"),
+    # below it: the wall's contacts, 1.7 steps long, pump energy until 1e93 J in 10 s
+    (1.2e-3, 2.4, None, "central differences made it where the shocks open and close "
+                        "between steps (time.step 0.0012 s, 0.91 of the stability limit "
+                        "with every shock closed); a smaller time.step"),
+])
+def test_a_run_whose_energy_grows_without_bound_fails(step, end, at, limit_words):
+    case = rc.load_case("sdnd102c", {"time.step": step, "time.end": end})
+    with pytest.raises(SolverFailure) as failed:
+        rc.run(case, write=False, quiet=True)
+    message = str(failed.value)
+    assert message.startswith("the mechanical energy grew without bound: it reached ")
+    assert f"more than {GROWTH:g} times the " in message and limit_words in message
+    t_fail = float(message.split(" at t = ")[1].split(" s ")[0])
+    if at is not None:
+        assert t_fail == pytest.approx(at)
+    partial = failed.value.partial
+    assert partial.status.startswith("failed")
+    t, x = partial.history["time"], partial.history["DX_NO2"]
+    assert t[-1] == pytest.approx(t_fail - step) and len(t) == round(t_fail / step)
+    # what was computed before is kept, and it has not blown up yet: within 10 times the
+    # amplitude its energy bound allows
+    bound = (np.sqrt(25.0 / 2.0) * 2 / (2 * np.pi * 10.0) * 2 * 10.0 * t_fail) ** 2
+    assert np.abs(x).max() <= np.sqrt(2 * GROWTH * bound / 98696.0)
+
+
+def test_a_step_above_the_limit_that_holds_runs_to_its_end():
+    """1 kg on a 1e4 N/m spring between two 1e6 N/m stops 1 mm away on either side, at
+    1 m/s: the limit with both stops closed, 1.41e-3 s, is one they never reach together
+    (one closed: 1.99e-3 s). At 1.6e-3 s the run holds, warned, its energy within 4 % of the
+    start's, and is not failed."""
+    node = {"name": "N1", "mass": 1.0, "fixed": ["DY", "DZ"], "v0": [1.0, 0.0, 0.0]}
+    spring = {"name": "K", "nodes": ["N1"], "stiffness": [1e4, 0.0, 0.0]}
+    stops = [{"name": name, "node": "N1", "normal": [sign, 0.0, 0.0], "gap": 1e-3, "kn": 1e6}
+             for name, sign in (("R", 1.0), ("L", -1.0))]
+    case = build(DiscreteCase, {
+        "case": {"name": "two_stops", "title": "t", "kind": "discrete"},
+        "model": {"node": [node], "spring": [spring], "shock": stops},
+        "time": {"start": 0.0, "end": 1.6, "step": 1.6e-3}}, file="<test>")
+    result = rc.run(case, write=False, quiet=True)
+    assert result.status == "completed"
+    assert result.warnings[0] == ("time.step 0.0016 s exceeds the central-difference "
+                                  "stability limit 0.00141 s (every shock closed, dampers "
+                                  "included)")
+    h = result.history
+    energy = (0.5 * h["VX_N1"] ** 2 + 0.5 * 1e4 * h["DX_N1"] ** 2
+              + 0.5 * 1e6 * (np.maximum(h["PN_R"], 0) ** 2 + np.maximum(h["PN_L"], 0) ** 2))
+    assert energy.max() <= 1.04 * energy[0]
+    assert len(result.impacts) > 300  # both stops hit, again and again

@@ -13,6 +13,9 @@ from rocking_contact.config import (
     CaseError,
     case_dir,
     load_case,
+    placed_for_other_physics,
+    shipped_cases,
+    variant_cases,
 )
 
 SHAKING = "sdnv105d_shaking"  # ux(t) = 6 sin(2 pi 2 t) m/s^2: amplitude = 6.0, the peak
@@ -89,3 +92,56 @@ def test_a_type_changed_after_loading_under_the_old_types_amplitude_is_refused(r
         f"unit); allowed: set loading.table_acceleration_x.amplitude with the new type")
     f.amplitude = 2.0
     assert table_x(_check_again(case), 0.5) == 2.0
+
+
+A_WINDOWS = ("[0, 0.0025] [0.0525, 0.0575] [0.14, 0.145] [0.205, 0.2125] [0.2575, 0.265] "
+             "[0.2975, 0.3075]")
+A_COLLISIONS = "[0, 0.33] [0.1, 0.33] [0.15, 0.33] [0.22, 0.33] [0.28, 0.33]"
+
+
+def test_windows_placed_at_the_parents_impacts_are_said_to_be_the_parents(tmp_path):
+    """A wider block extending sdnv105a keeps A's short-step and collision windows, placed
+    at A's impacts: one sentence each says whose they are, for what, and how to remove
+    them."""
+    child = write(tmp_path / "wide.toml", 'extends = "sdnv105a"\nquantity = []\n'
+                  'reference = []\n[case]\nname = "wide"\ntitle = "a wider block"\n'
+                  'kind = "block"\n[geometry]\nhalf_width = 0.12\n[time]\nend = 0.01\n')
+    a = load_case("sdnv105a").source_file
+    assert placed_for_other_physics(load_case(child)) == [
+        f"time.window: the 6 short-step windows {A_WINDOWS} s come from {a}, placed there "
+        "at the impacts of its block, and this run changes geometry.half_width: they do "
+        "not follow this run's impacts (time.refine still takes small steps where a contact "
+        "closes or opens); give the run its own [[time.window]] tables, or time.window = "
+        "[] to remove them",
+        f"collisions.windows: the 5 windows collisions are measured in {A_COLLISIONS} s "
+        f"come from {a}, placed there at the impacts of its block, and this run changes "
+        "geometry.half_width: collision k is still the largest kinetic energy in window k, "
+        "an impact of this run or not; give the run its own (collisions.windows = [[t0, "
+        "t1], ...]), or collisions.windows = [] to measure none"]
+    # windows of its own, or none, are the run's: nothing to say
+    assert placed_for_other_physics(load_case(child, [
+        "time.window=[]", "collisions.windows=[[0.0, 0.01]]"])) == []
+    assert [w.split(":")[0] for w in placed_for_other_physics(
+        load_case(child, ["time.window.1={step=5e-6}"]))] == ["collisions.windows"]
+
+
+def test_a_files_own_windows_under_a_set_that_changes_its_block(tmp_path):
+    """The same for sdnv105a itself with another tilt: its windows are its own file's, the
+    run's block is not; without time.refine the sentence says what takes the impacts."""
+    a = load_case("sdnv105a").source_file
+    notes = placed_for_other_physics(load_case("sdnv105a", [
+        "preload.tilt=0.012", "time.refine.enabled=false"]))
+    assert [w.split(":")[0] for w in notes] == ["time.window", "collisions.windows"]
+    assert notes[0].startswith(f"time.window: the 6 short-step windows {A_WINDOWS} s come "
+                               f"from {a}, placed there at the impacts of its block, and "
+                               "this run changes preload.tilt: they do not follow this "
+                               "run's impacts (without time.refine, an impact outside them "
+                               "takes steps of time.step);")
+    assert placed_for_other_physics(load_case("sdnv105a", ["contact.tolerance=1e-8"])) == []
+
+
+@pytest.mark.parametrize("name", [*shipped_cases(), *variant_cases()])
+def test_no_shipped_case_keeps_windows_placed_for_another_block(name):
+    """The fine meshes keep A's, B's, C's and D's windows (a mesh is method, not physics);
+    sdnv105d_shaking and sdnv105d_sliding change the physics, and keep no window."""
+    assert placed_for_other_physics(load_case(name)) == []

@@ -10,8 +10,10 @@ re-exports every public name of its modules.
 from rocking_contact.config.changes import (
     GRADING_KEYS,
     METHOD_KEYS,
+    PLACED_KEYS,
     grading_changes,
     physics_changes,
+    placed_for_other_physics,
 )
 from rocking_contact.config.loading import (
     CASE_FOLDER,
@@ -74,5 +76,6 @@ __all__ = [
     "read_case_data", "origin_file", "load_case", "unread_after_loading", "unread_override",
     "stray_attribute", "case_dir", "file_case",
     # changes
-    "METHOD_KEYS", "GRADING_KEYS", "physics_changes", "grading_changes",
+    "METHOD_KEYS", "GRADING_KEYS", "physics_changes", "grading_changes", "PLACED_KEYS",
+    "placed_for_other_physics",
 ]

@@ -2,14 +2,24 @@
 
 A change outside :data:`METHOD_KEYS` is physics: the case's references no longer describe
 the run. A change under :data:`GRADING_KEYS` alters the marks or the measures themselves.
+Keys of :data:`PLACED_KEYS` were placed by hand for the physics of the file that gives
+them: a run of other physics that keeps them is told (:func:`placed_for_other_physics`).
 """
 
 from __future__ import annotations
 
+import dataclasses
+from pathlib import Path
 from typing import Any
 
-from rocking_contact.config.loading import file_case
-from rocking_contact.config.schema import _differences, as_dict
+from rocking_contact.config.loading import (
+    Origins,
+    _dig,
+    file_case,
+    load_case,
+    read_case_data,
+)
+from rocking_contact.config.schema import CaseError, _differences, as_dict
 
 #: Keys that choose how a case is computed or measured (steps, schemes, solvers, meshes,
 #: kinematics, contact treatments and friction-law variants, outputs), not the physics its
@@ -56,3 +66,63 @@ def grading_changes(case: Any, base: Any | None = None) -> list[str]:
     measures are not the case file's."""
     return [".".join(p) for p in _changes(case, base)
             if any(p[:len(k)] == k for k in GRADING_KEYS)]
+
+
+#: Keys placed by hand at the instants of one physics's impacts (SDNV105's): the short-step
+#: windows of A, B and C and the windows collisions are measured in. What each is, and what
+#: it does where the run's own impacts fall elsewhere.
+PLACED_KEYS = {
+    ("time", "window"): (
+        "short-step windows", "they do not follow this run's impacts ({refine}); give the run "
+        "its own [[time.window]] tables, or time.window = [] to remove them"),
+    ("collisions", "windows"): (
+        "windows collisions are measured in", "collision k is still the largest kinetic "
+        "energy in window k, an impact of this run or not; give the run its own "
+        "(collisions.windows = [[t0, t1], ...]), or collisions.windows = [] to measure none"),
+}
+
+
+def placed_for_other_physics(case: Any) -> list[str]:
+    """One warning per key of :data:`PLACED_KEYS` that the run keeps, not empty, as a case
+    file placed it (inherited through ``extends``, or the file's own under ``--set``) while
+    the run changes that file's physics (:func:`physics_changes`): which windows, whose,
+    for what, and how to replace or remove them. The step driver's refinement still finds
+    the run's impacts, so the results stand; the user is told whose windows they are.
+    Nothing for a case built in code."""
+    source = getattr(case, "source_file", None)
+    if source is None or not Path(source).is_file():
+        return []
+    origins: Origins = {}
+    read_case_data(Path(source), origins=origins)
+    values = as_dict(case)
+    out = []
+    for key, (what, effect) in PLACED_KEYS.items():
+        value = _dig(values, ".".join(key))
+        if value in (None, dataclasses.MISSING, []) or key not in origins:
+            continue  # none, or a default: nobody placed them
+        holder = origins[key][0]
+        try:
+            placer = load_case(holder)
+        except CaseError:  # a parent that is no case alone (its children complete it)
+            continue
+        if _dig(as_dict(placer), ".".join(key)) != value:
+            continue  # the run's own windows
+        changed = physics_changes(case, placer)
+        if not changed:
+            continue
+        refine = getattr(getattr(case, "time", None), "refine", None)
+        refined = ("time.refine still takes small steps where a contact closes or opens"
+                   if refine is not None and refine.enabled else
+                   "without time.refine, an impact outside them takes steps of time.step")
+        spans = " ".join("[{:g}, {:g}]".format(*_window(w)) for w in value)
+        out.append(f"{'.'.join(key)}: the {len(value)} {what} {spans} s come from "
+                   f"{holder}, placed there at the impacts of its block, and this run "
+                   f"changes {', '.join(changed)}: {effect.format(refine=refined)}")
+    return out
+
+
+def _window(window: Any) -> tuple[float, float]:
+    """(start, end) of a step window (a table) or of a collision window (a pair), s."""
+    if isinstance(window, dict):
+        return window["start"], window["end"]
+    return window[0], window[1]

@@ -27,6 +27,7 @@ from rocking_contact.discrete.system import (
     critical_step,
     stick_critical_damping,
 )
+from rocking_contact.discrete.truncation import missed_flexibility, truncation_warnings
 from rocking_contact.post import impacts as impact_post
 from rocking_contact.progress import Progress
 from rocking_contact.results import Interrupted, RunResult, SolverFailure
@@ -251,6 +252,12 @@ def run(case: DiscreteCase, *, progress: Progress | None = None,
                 f"impact resolved in fewer than {RESOLVED_CONTACT_STEPS} steps rebounds "
                 f"with a speed that depends on the step")
     warnings += ringing_stick_warnings(case, system)
+    missed = missed_flexibility(case, system)
+    if missed:  # modal space with fewer modes than unknowns: what the dropped ones take
+        extra["missed_flexibility"] = {name: share for name, (share, _) in missed.items()}
+        extra["missed_flexibility_per_spring"] = {name: r for name, (_, r) in missed.items()}
+        extra["dropped_initial_energy"] = system.dropped_initial_energy
+        warnings += truncation_warnings(case, system)
     history, integrator, failure = integrate(case, system, progress, base, cause)
     if failure is None:
         failure = non_finite(history, case.time.step, cause)

@@ -10,7 +10,7 @@ stiffness and modal damping are diagonal, which the integrators exploit.
 
 from __future__ import annotations
 
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 
 import numpy as np
 import scipy.linalg
@@ -44,6 +44,12 @@ class DiscreteSystem:
     x0: np.ndarray
     v0: np.ndarray
     omegas: np.ndarray         # natural circular frequencies of the linear system (rad/s)
+    #: modal space with fewer modes than unknowns: the dropped modes' rows at the shock
+    #: nodes (like ``G``, mass-normalised shapes), their circular frequencies (rad/s) and the
+    #: share of the initial state's linear energy they hold (left out of ``x0``, ``v0``)
+    dropped_G: np.ndarray = field(default_factory=lambda: np.zeros((0, 0)))
+    dropped_omegas: np.ndarray = field(default_factory=lambda: np.zeros(0))
+    dropped_initial_energy: float = 0.0
 
     @property
     def n(self) -> int:
@@ -122,8 +128,11 @@ def assemble(model: Model, solver: Solver) -> DiscreteSystem:
     w2 = np.clip(w2, 0.0, None)
     omegas = np.sqrt(w2)
     xi = model.damping.modal_ratio
+    dropped = np.zeros((len(dofs), 0))
+    dropped_omegas = np.zeros(0)
     if solver.space == "modal":
         keep = solver.modes or len(w2)
+        dropped, dropped_omegas = T @ phi[:, keep:], omegas[keep:]
         phi, omegas = phi[:, :keep], omegas[:keep]
         basis = T @ phi
         Mx, Kx = np.eye(keep), np.diag(omegas**2)
@@ -153,11 +162,14 @@ def assemble(model: Model, solver: Solver) -> DiscreteSystem:
     BtM = basis.T * mass_full
     x0 = np.linalg.solve(BtM @ basis, BtM @ u0)
     v0x = np.linalg.solve(BtM @ basis, BtM @ v0)
+    dropped_initial_energy = _dropped_share(M, K, dropped, dropped_omegas, u0, v0)
     G = np.zeros((3 * len(model.shock), basis.shape[1]))
+    Gd = np.zeros((3 * len(model.shock), dropped.shape[1]))
     params = np.zeros((len(model.shock), len(SHOCK_PARAMS)))
     for j, s in enumerate(model.shock):
         for axis, c in enumerate(COMPONENTS):
             G[3 * j + axis] = basis[index[f"{s.node}.{c}"]]
+            Gd[3 * j + axis] = dropped[index[f"{s.node}.{c}"]]
         normal = np.asarray(s.normal) / np.linalg.norm(s.normal)
         params[j] = [*normal, s.gap, s.kn, s.cn, s.kt, s.ct, s.mu,
                      LAWS[s.friction]]
@@ -165,7 +177,21 @@ def assemble(model: Model, solver: Solver) -> DiscreteSystem:
         dof_names=dofs, basis=basis, M=Mx, K=Kx, C=Cx, diagonal=diagonal, G=G,
         shock_params=params, shock_names=[s.name for s in model.shock],
         p_support=p_support, f_const=f_const, x0=x0, v0=v0x, omegas=omegas,
+        dropped_G=Gd, dropped_omegas=dropped_omegas,
+        dropped_initial_energy=dropped_initial_energy,
     )
+
+
+def _dropped_share(M: np.ndarray, K: np.ndarray, dropped: np.ndarray,
+                   omegas: np.ndarray, u0: np.ndarray, v0: np.ndarray) -> float:
+    """Share of the initial state's linear energy (``v^T M v / 2 + u^T K u / 2``) in the
+    ``dropped`` modes (full-dof shapes, mass-normalised, circular frequencies ``omegas``):
+    the projection on the kept modes loses it. 0 for a state at rest."""
+    total = 0.5 * (v0 @ M @ v0 + u0 @ K @ u0)
+    if not dropped.shape[1] or total <= 0.0:
+        return 0.0
+    eta, deta = dropped.T @ (M @ u0), dropped.T @ (M @ v0)
+    return float(0.5 * np.sum(deta**2 + (omegas * eta) ** 2) / total)
 
 
 def critical_step(system: DiscreteSystem, closed: bool = True) -> float:

@@ -35,6 +35,7 @@ from rocking_contact.config import (
     kind_runner,
     kind_schema,
     physics_changes,
+    placed_for_other_physics,
     stray_attribute,
     unread_after_loading,
 )
@@ -207,6 +208,8 @@ def finish(case: Any, result: RunResult) -> RunResult:
         why = f"its references come from {source}, and it changes"
     # what the plots, views and report name the run by, references or not
     result.extra["changes"] = changed
+    # windows placed at the impacts of a file whose physics the run changes
+    result.warnings.extend(placed_for_other_physics(case))
     if changed and case.reference:  # without references there is nothing to grade
         # The references were set for another physics: shown, not graded.
         keys = ", ".join(changed)

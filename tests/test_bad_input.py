@@ -7,7 +7,7 @@ from pathlib import Path
 import pytest
 
 from rocking_contact.cli import main
-from rocking_contact.config import shipped_cases
+from rocking_contact.config import load_case, shipped_cases
 
 CASE = "sdnd101a"
 
@@ -367,3 +367,16 @@ def test_a_file_that_is_no_case_file(capsys, tmp_path):
     path.write_text("hello")
     assert_one_line_error(capsys, main(["run", str(path)]),
                           [f"{path}: not a case file (allowed: a .toml file"])
+
+
+def test_a_window_step_longer_than_the_base_step_is_refused(capsys, tmp_path):
+    """A [[time.window]] takes shorter steps than time.step, or the same with its own alpha
+    or scheme: 1e-2 s where time.step is 2.5e-3 s was accepted (a typo for 1e-5)."""
+    code = main(["run", "sdnv105a", "--out", str(tmp_path), "--no-plots",
+                 "--set", "time.window.1={step=1e-2}"])
+    assert_one_line_error(capsys, code, [
+        "sdnv105a.toml (with --set): time.window[1].step: 0.01 is longer than time.step "
+        "0.0025 outside the windows; allowed: a step <= 0.0025 s (shorter steps, or the same "
+        "with the window's own alpha or scheme), or time.window = [] for uniform steps"])
+    assert not (tmp_path / "results.json").exists()
+    assert load_case("sdnv105a", ["time.step=1e-5"]).time.window[1].step == 1e-5  # equal

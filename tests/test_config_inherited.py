@@ -145,3 +145,15 @@ def test_no_shipped_case_keeps_windows_placed_for_another_block(name):
     """The fine meshes keep A's, B's, C's and D's windows (a mesh is method, not physics);
     sdnv105d_shaking and sdnv105d_sliding change the physics, and keep no window."""
     assert placed_for_other_physics(load_case(name)) == []
+
+
+def test_a_run_says_once_whose_windows_it_keeps(tmp_path):
+    child = tmp_path / "wide.toml"
+    child.write_text('extends = "sdnv105a"\nquantity = []\nreference = []\n[case]\n'
+                     'name = "wide"\ntitle = "a wider block"\nkind = "block"\n[geometry]\n'
+                     'half_width = 0.12\n[time]\nend = 0.001\n')
+    case = load_case(child)
+    result = rc.run(case, write=False, plots=False, quiet=True)
+    placed = placed_for_other_physics(case)
+    assert len(placed) == 2
+    assert [w for w in result.warnings if w in placed] == placed  # each once, in order

@@ -297,36 +297,41 @@ class ContactKinematics:
         normal[:, 1] = 1.0
         masters = np.zeros((ns, 2), dtype=np.int64)
         weights = np.zeros((ns, 2))
-        for i in range(ns):
-            j = self._reference_pairs[i]
-            if j >= 0:
-                pairing[i] = Pairing.NODE_TO_NODE
-                masters[i] = (j, j)
-                weights[i] = (1.0, 0.0)
-                normal[i] = _node_normal(seg_n, j)
-            else:
-                found = _project(xs[i], xm, seg_t)
-                if found is None:
-                    continue
-                k, xi = found
-                pairing[i] = Pairing.NODE_TO_SEGMENT
-                masters[i] = (k, k + 1)
-                weights[i] = (1.0 - xi, xi)
-                normal[i] = seg_n[k]
+        # Node-to-node pairs, all at once (every base node of the structured meshes).
+        coincident = np.flatnonzero(self._reference_pairs >= 0)
+        j = self._reference_pairs[coincident]
+        pairing[coincident] = Pairing.NODE_TO_NODE
+        masters[coincident] = j[:, None]
+        weights[coincident] = (1.0, 0.0)
+        if len(coincident):
+            normal[coincident] = _node_normals(seg_n)[j]
+        for i in np.flatnonzero(self._reference_pairs < 0).tolist():
+            found = _project(xs[i], xm, seg_t)
+            if found is None:
+                continue
+            k, xi = found
+            pairing[i] = Pairing.NODE_TO_SEGMENT
+            masters[i] = (k, k + 1)
+            weights[i] = (1.0 - xi, xi)
+            normal[i] = seg_n[k]
         tangent = np.stack([normal[:, 1], -normal[:, 0]], axis=1)
-        H = np.zeros((2 * ns, 2 * (ns + nm)))
+        paired = np.flatnonzero(pairing)
+        w, m = weights[paired], masters[paired]
         Xm = self.master.X
-        for i in np.flatnonzero(pairing).tolist():
-            w, m = weights[i], masters[i]
-            # Coincident nodes have the same reference position: drop its round-off.
-            offset = (np.zeros(2) if pairing[i] == Pairing.NODE_TO_NODE
-                      else self.slave.X[i] - w[0] * Xm[m[0]] - w[1] * Xm[m[1]])
-            gap[i] = float(normal[i] @ (offset + us[i] - w[0] * um[m[0]] - w[1] * um[m[1]]))
-            for r, e in ((2 * i, normal[i]), (2 * i + 1, tangent[i])):
-                H[r, 2 * i:2 * i + 2] = e
-                for m, w in zip(masters[i], weights[i]):
-                    if w != 0.0:
-                        H[r, 2 * (ns + m):2 * (ns + m) + 2] -= w * e
+        # Coincident nodes have the same reference position: drop its round-off.
+        offset = np.where((pairing[paired] == Pairing.NODE_TO_NODE)[:, None], 0.0,
+                          self.slave.X[paired] - w[:, :1] * Xm[m[:, 0]] - w[:, 1:] * Xm[m[:, 1]])
+        # vecdot: the same rounding as one 2-vector dot product per contact (BLAS ddot)
+        gap[paired] = np.vecdot(normal[paired], offset + us[paired] - w[:, :1] * um[m[:, 0]]
+                                - w[:, 1:] * um[m[:, 1]])
+        H = np.zeros((2 * ns, 2 * (ns + nm)))
+        for r, e in ((2 * paired, normal[paired]), (2 * paired + 1, tangent[paired])):
+            slave_cols = 2 * paired[:, None] + np.arange(2)
+            H[r[:, None], slave_cols] = e
+            for k in (0, 1):
+                has = w[:, k] != 0.0
+                cols = 2 * (ns + m[has, k])[:, None] + np.arange(2)
+                H[r[has, None], cols] -= w[has, k, None] * e[has]
         return ContactGeometry(pairing=pairing, gap=gap, normal=normal, tangent=tangent,
                                masters=masters, weights=weights, H=H)
 
@@ -360,11 +365,13 @@ def _segment_frames(xm: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
     return t, np.stack([-t[:, 1], t[:, 0]], axis=1)
 
 
-def _node_normal(seg_n: np.ndarray, j: int) -> np.ndarray:
-    """Normal at master node j: normalised mean of its segments' normals."""
-    adjacent = [seg_n[k] for k in (j - 1, j) if 0 <= k < len(seg_n)]
-    n = np.sum(adjacent, axis=0)
-    unit: np.ndarray = n / np.hypot(*n)
+def _node_normals(seg_n: np.ndarray) -> np.ndarray:
+    """Normal at every master node: normalised mean of its segments' normals."""
+    n = np.empty((len(seg_n) + 1, 2))
+    n[:-1] = seg_n
+    n[-1] = seg_n[-1]
+    n[1:-1] += seg_n[:-1]
+    unit: np.ndarray = n / np.hypot(n[:, 0], n[:, 1])[:, None]
     return unit
 
 

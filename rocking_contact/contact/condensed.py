@@ -164,7 +164,8 @@ class CondensedContact:
             u1, _ = problem.end_values(x, self.kin.values_many)
             geometry = self.kin.geometry(u1)
             q = self._relative(geometry, u1)
-            problem.residual(None, x, r)
+            if it > 0 or not solver.residual_at_solution(x, r):
+                problem.residual(None, x, r)
             if start is not None:
                 self.kin.add_forces(start, r.array, -1.0)
             forces = geometry.H.T @ (w1 * lam)

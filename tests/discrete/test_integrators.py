@@ -1,12 +1,21 @@
 """Integrators and assembly of the discrete module on problems with known answers."""
 
+import sys
+from pathlib import Path
+
 import numpy as np
 import pytest
+import scipy.linalg
 
 from rocking_contact.config import build
 from rocking_contact.discrete.case import DiscreteCase
 from rocking_contact.discrete.runner import integrate
 from rocking_contact.discrete.system import assemble
+from rocking_contact.time.schemes import HHT
+
+# the Newmark family from its defining equations, shared with the FEM checks (tests/fem)
+sys.path.insert(0, str(Path(__file__).resolve().parents[1] / "fem"))
+from textbook_schemes import textbook_amplification  # noqa: E402
 
 
 def make_case(nodes, springs=(), shocks=(), relations=(), solver=None, end=0.2, step=1e-4,
@@ -57,14 +66,46 @@ def test_average_acceleration_conserves_energy():
     assert np.abs(e - e[0]).max() <= 1e-10 * e[0]
 
 
-def test_hht_dissipates_and_central_difference_is_bounded():
+def chain_modes():
+    """(omega^2 (rad^2/s^2), M-orthonormal shapes) of ``chain()``: masses 1, 2, 3 kg,
+    springs 1e4, 2e4, 3e4 N/m from the ground."""
+    mass = np.diag([1.0, 2.0, 3.0])
+    stiffness = np.array([[3e4, -2e4, 0.0], [-2e4, 5e4, -3e4], [0.0, -3e4, 3e4]])
+    return scipy.linalg.eigh(stiffness, mass)
+
+
+def test_hht_is_the_textbook_scheme_mode_by_mode():
+    """HHT (alpha = -0.3, h = 0.01 s, omega h = 0.34 to 2.1) on the chain launched at N3:
+    each mode is the textbook amplification matrix's (Hilber, Hughes & Taylor) to
+    round-off, displacements at every step and the energy it leaves (0.576 of the start)."""
     nodes, springs = chain()
     hht = make_case(nodes, springs, solver={"scheme": "hht", "alpha": -0.3}, end=1.0, step=1e-2)
-    e = energy(hht, integrate(hht, assemble(hht.model, hht.solver))[0])
+    history = integrate(hht, assemble(hht.model, hht.solver))[0]
+    e = energy(hht, history)
+    omega2, shapes = chain_modes()
+    launch = shapes.T @ np.diag([1.0, 2.0, 3.0]) @ np.array([0.0, 0.0, 1.0])  # modal v0
+    # (mode, step, (q, dq/dt, d2q/dt2)), from q = 0, dq/dt = the launch's share, at rest
+    modal = np.array([[np.linalg.matrix_power(amplification, k) @ [0.0, v0, 0.0]
+                       for k in range(len(history["time"]))]
+                      for amplification, v0 in zip(
+                          (textbook_amplification(HHT(-0.3), np.sqrt(w2), 1e-2)
+                           for w2 in omega2), launch)])
+    expected = shapes @ modal[:, :, 0]                          # (node, step) displacements
+    got = np.array([history[f"DX_N{i}"] for i in (1, 2, 3)])
+    assert np.abs(got - expected).max() <= 1e-12 * np.abs(expected).max()
+    kept = np.sum(0.5 * modal[:, -1, 1] ** 2 + 0.5 * omega2 * modal[:, -1, 0] ** 2)
+    assert e[-1] == pytest.approx(kept, rel=1e-12)
     assert e[-1] < 0.9 * e[0]  # (the physical energy of HHT need not decrease monotonically)
+
+
+def test_central_difference_energy_within_its_step_error():
+    """Central differences conserve a shadow energy; the physical one oscillates by about
+    (omega_max h)^2 / 4 of it (1.1e-4 here, h = 1e-4 s, omega_max = 209 rad/s)."""
+    nodes, springs = chain()
     cd = make_case(nodes, springs, solver={"scheme": "central_difference"}, end=0.2, step=1e-4)
     e = energy(cd, integrate(cd, assemble(cd.model, cd.solver))[0])
-    assert np.abs(e - e[0]).max() <= 1e-2 * e[0]
+    bound = np.max(chain_modes()[0]) * 1e-4**2 / 4
+    assert np.abs(e - e[0]).max() <= bound * e[0]
 
 
 @pytest.mark.parametrize("scheme", ["central_difference", "newmark"])
@@ -94,10 +135,16 @@ def test_relation_keeps_dofs_equal():
     assert system.n == 1
     history = integrate(case, system)[0]
     np.testing.assert_allclose(history["DX_P"], history["DY_P"], rtol=0, atol=1e-15)
-    # One dof, mass 2 x 2 kg along the line, stiffness 1e4 + 3e4: w^2 = 4e4 / 4.
-    w = np.sqrt(4e4 / 4.0)
-    np.testing.assert_allclose(history["DX_P"], 1e-3 * np.cos(w * history["time"]),
-                               atol=2e-3 * 1e-3)
+    # One dof, mass 2 x 2 kg along the line, stiffness 1e4 + 3e4: w^2 = 4e4 / 4. Central
+    # differences from rest give 1e-3 cos(w_h t) exactly, with sin(w_h h / 2) = w h / 2
+    # (the start-up's u1 = u0 (1 - (w h)^2 / 2) is cos(w_h h)); 0.05 s lag the exact phase
+    # by w t (w h)^2 / 24 = 2.1e-5 rad.
+    w, h, t = np.sqrt(4e4 / 4.0), case.time.step, history["time"]
+    w_h = 2 / h * np.arcsin(w * h / 2)
+    np.testing.assert_allclose(history["DX_P"], 1e-3 * np.cos(w_h * t), rtol=0, atol=1e-15)
+    lag = w * t[-1] * (w * h) ** 2 / 24
+    np.testing.assert_allclose(history["DX_P"], 1e-3 * np.cos(w * t), rtol=0,
+                               atol=1.01 * lag * 1e-3)
 
 
 def test_support_acceleration_relative_formulation():
@@ -209,14 +256,16 @@ def test_an_implicit_step_longer_than_the_contact_warns():
     contact takes 6 steps and the rebound is within 3 %, unwarned."""
     import rocking_contact as rc
 
-    warned = {}
+    warned, rebounds = {}, {}
     for kn in (1e8, 1e12):
         case = rc.load_case("sdnd101a", {"model.shock.0.kn": kn, "solver.scheme": "newmark",
                                          "time.end": 0.05})
         result = rc.run(case, write=False, quiet=True)
         warned[kn] = [w for w in result.warnings if "its contact lasts" in w]
+        rebounds[kn] = [i["rebound_speed"] for i in result.impacts]
     assert warned[1e8] == []
     assert "shock NO1: its contact lasts about 3.14e-05 s, 0.063 step(s)" in warned[1e12][0]
+    assert len(rebounds[1e8]) == 1 and abs(rebounds[1e8][0] - 1.0) <= 0.03
 
 
 @pytest.mark.parametrize(("load", "moved"),

@@ -18,6 +18,7 @@ from dataclasses import replace
 
 import numpy as np
 from mpi4py import MPI
+from textbook_schemes import textbook_amplification  # tests/fem, beside this file
 
 import rocking_contact  # noqa: F401  (prepares PETSc/MPI before dolfinx)
 from rocking_contact.block import Geometry, Materials, Preload, block_material
@@ -134,28 +135,6 @@ def modal_decay_error(scheme: Scheme, omega_h: float = 1.0, n_steps: int = 40) -
             "error": float(np.max(np.abs(q - predicted) / scale)),
             "amplitude_ratio": float(math.hypot(q[0], q[1] / omega) / 1e-6),
             "spectral_radius": float(max(abs(np.linalg.eigvals(a))))}
-
-
-def textbook_amplification(scheme: Scheme, omega: float, h: float, xi: float = 0.0) -> np.ndarray:
-    """A with (u, v, a)_{n+1} = A (u, v, a)_n for a'' + 2 xi omega u' + omega^2 u = 0.
-
-    Newmark family (Hilber, Hughes & Taylor 1977): the two Newmark relations and the
-    (alpha-weighted) equilibrium, solved as a 3x3 linear system L s1 = R s0.
-    """
-    k, c = omega**2, 2 * xi * omega
-    if isinstance(scheme, HHT):
-        alpha, beta, gamma = scheme.alpha, (1 - scheme.alpha) ** 2 / 4, 0.5 - scheme.alpha
-    elif isinstance(scheme, Newmark):
-        alpha, beta, gamma = 0.0, scheme.beta, scheme.gamma
-    else:
-        raise TypeError(scheme)
-    lhs = np.array([[1.0, 0.0, -beta * h * h],
-                    [0.0, 1.0, -gamma * h],
-                    [(1 + alpha) * k, (1 + alpha) * c, 1.0]])
-    rhs = np.array([[1.0, h, (0.5 - beta) * h * h],
-                    [0.0, 1.0, (1 - gamma) * h],
-                    [alpha * k, alpha * c, 0.0]])
-    return np.linalg.solve(lhs, rhs)
 
 
 def damped_vibration_error(scheme: Scheme, h_factor: float, xi: float = 0.05,

@@ -240,15 +240,16 @@ def shaken(amplitude, frequency, **more):
 def test_an_uplift_shorter_than_the_history_step_is_found():
     """The threshold 4.4145 m/s^2 is passed for 8 ms around each crest of 4.42 sin(4 pi t):
     the uplifts do not depend on the history step (before, a 0.05 s step saw none and the
-    block stayed at rest). Instants: 0.1210297268 s and every half period after, as an
-    independent solve_ivp integration found (2026-11-22)."""
+    block stayed at rest). Instants: where the sine first reaches g b / l,
+    asin(4.4145 / 4.42) / (4 pi) = 0.1210297268 s, and every half period after."""
     runs = {step: rc.run(rc.load_case("sdnv105_rigid", shaken(
         4.42, 2.0, **{"time.end": 0.7, "time.step": step})), write=False, quiet=True)
         for step in (0.05, 1e-3)}
     for run in runs.values():
         uplifts = [e for e in run.extra["events"] if e["kind"] == "uplift"]
+        first = math.asin(9.81 * 0.18 / 0.40 / 4.42) / (4 * math.pi)  # g b / l
         assert [e["time"] for e in uplifts] == pytest.approx(
-            [0.1210297268, 0.3710297268, 0.6210297268], abs=1e-9)
+            [first, first + 0.25, first + 0.5], abs=1e-9)
         assert [e["corner"] for e in uplifts] == ["O", "A", "O"]
     assert runs[0.05].collisions == runs[1e-3].collisions
 

@@ -9,6 +9,7 @@ import math
 
 import numpy as np
 import pytest
+from rocking_ode import rocking, uplift_time  # tests/analytic, beside this file
 
 import rocking_contact as rc
 from rocking_contact import cli
@@ -241,13 +242,14 @@ def test_an_uplift_shorter_than_the_history_step_is_found():
     """The threshold 4.4145 m/s^2 is passed for 8 ms around each crest of 4.42 sin(4 pi t):
     the uplifts do not depend on the history step (before, a 0.05 s step saw none and the
     block stayed at rest). Instants: where the sine first reaches g b / l,
-    asin(4.4145 / 4.42) / (4 pi) = 0.1210297268 s, and every half period after."""
+    asin(4.4145 / 4.42) / (4 pi) = 0.1210297268 s, and every half period after (corners O,
+    A, O)."""
     runs = {step: rc.run(rc.load_case("sdnv105_rigid", shaken(
         4.42, 2.0, **{"time.end": 0.7, "time.step": step})), write=False, quiet=True)
         for step in (0.05, 1e-3)}
     for run in runs.values():
         uplifts = [e for e in run.extra["events"] if e["kind"] == "uplift"]
-        first = math.asin(9.81 * 0.18 / 0.40 / 4.42) / (4 * math.pi)  # g b / l
+        first = uplift_time(4.42, 2.0)
         assert [e["time"] for e in uplifts] == pytest.approx(
             [first, first + 0.25, first + 0.5], abs=1e-9)
         assert [e["corner"] for e in uplifts] == ["O", "A", "O"]
@@ -270,16 +272,21 @@ def test_a_pulse_between_samples_lifts_the_block(tmp_path):
 
 def test_a_shaken_block_past_the_static_angle_can_come_back():
     """8 m/s^2 at 1 Hz from rest: the block turns past atan(b/l) = 0.4229 rad to 0.5969 rad,
-    the table pulls it back and it lands on A at 1.132819 s with 216.21 J (an independent
-    solve_ivp integration, 2026-11-22). On a moving table the run calls the block overturned
-    only on its side (pi/2); before, it stopped at 0.5418 s and said it overturned."""
+    the table pulls it back and it lands on A at 1.132819 s with 216.21 J (relative to the
+    table), as the rocking equations integrated by scipy (rocking_ode.py) give. On a moving
+    table the run calls the block overturned only on its side (pi/2); before, it stopped at
+    0.5418 s and said it overturned."""
     run = rc.run(rc.load_case("sdnv105_rigid", shaken(8.0, 1.0, **{"time.end": 1.2})),
                  write=False, quiet=True)
     assert run.extra["outcome"] == "rocking"
-    assert np.max(np.abs(run.history["THETA"])) == pytest.approx(0.59685, abs=1e-5)
+    on_o = rocking(uplift_time(8.0, 1.0), 0.0, "O", 1.2, 8.0, 1.0)
+    [landing], [[_, omega]] = on_o.t_events[0], on_o.y_events[0]
+    turned = on_o.sol(np.linspace(on_o.t[0], landing, 200001))[0].max()
+    assert np.max(np.abs(run.history["THETA"])) == pytest.approx(turned, abs=1e-5)
     first = run.collisions[0]
-    assert (first["corner"], first["time"]) == ("A", pytest.approx(1.132819, abs=1e-6))
-    assert first["kinetic_energy"] == pytest.approx(216.21, rel=1e-4)
+    assert (first["corner"], first["time"]) == ("A", pytest.approx(landing, abs=1e-6))
+    inertia = 4 / 3 * 417.6 * (0.18**2 + 0.40**2)  # about a corner, 4/3 M R^2 (kg m^2)
+    assert first["kinetic_energy"] == pytest.approx(inertia * omega**2 / 2, rel=1e-4)
     assert run.quantities["overturn.angle"] == pytest.approx(math.pi / 2)
     # on a still table the limit is the static one, of the level's equation
     still = {"time.end": 0.1}

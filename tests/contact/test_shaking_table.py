@@ -2,7 +2,6 @@
 block of sdnv105d_shaking (theta-scheme, coarse mesh) against the rigid block integrated
 with the same table motion, and the work of the table in the energy balance."""
 
-import math
 import os
 import subprocess
 import sys
@@ -10,15 +9,16 @@ from pathlib import Path
 
 import numpy as np
 import pytest
-from scipy.integrate import solve_ivp
 
 import rocking_contact as rc
 from rocking_contact.results import read_history_csv
 
+# the rocking equations integrated by scipy, shared with tests/analytic
+sys.path.insert(0, str(Path(__file__).resolve().parents[1] / "analytic"))
+from rocking_ode import RESTITUTION, rocking, uplift_time  # noqa: E402
+
 SHAKE = {"type": "sine", "amplitude": 6.0, "frequency": 2.0}
-G, B, L = 9.81, 0.18, 0.40  # gravity (m/s^2), the block's half width and half height (m)
-# the still block lifts where 6 sin(4 pi t) m/s^2 first reaches g b / l: 0.0657925 s
-UPLIFT = math.asin(G * B / (L * SHAKE["amplitude"])) / (2 * math.pi * SHAKE["frequency"])
+UPLIFT = uplift_time(SHAKE["amplitude"], SHAKE["frequency"])  # 0.0657925 s
 
 
 @pytest.fixture(scope="module")
@@ -87,38 +87,17 @@ def test_references_are_the_rigid_solution():
     assert np.max(h["RX_A"][on_A]) == pytest.approx(refs["rx_max_A"], rel=1e-6)
 
 
-def rocking(t0, theta_dot0, corner, t_end):
-    """The rigid block rocking on one corner of the shaken table, integrated here with
-    scipy (DOP853, rtol 1e-12) independently of rocking_contact.analytic: 4/3 M R^2 theta''
-    = M R (ux cos(alpha -+ theta) -+ g sin(alpha -+ theta)), theta > 0 about O (-+: O, A),
-    alpha = atan(b / l); it stops where theta crosses 0 (rad, s)."""
-    radius, alpha = math.hypot(B, L), math.atan2(B, L)
-    side = 1.0 if corner == "O" else -1.0
-
-    def rhs(t, y):
-        ux = SHAKE["amplitude"] * math.sin(2 * math.pi * SHAKE["frequency"] * t)
-        arm = alpha - side * y[0]
-        return [y[1], 3 / (4 * radius) * (ux * math.cos(arm) - side * G * math.sin(arm))]
-
-    def flat(t, y):
-        return y[0]
-
-    flat.terminal, flat.direction = True, -side
-    return solve_ivp(rhs, (t0, t_end), [0.0, theta_dot0], method="DOP853", rtol=1e-12,
-                     atol=1e-15, events=flat, dense_output=True, first_step=1e-6)
-
-
 def test_references_agree_with_an_independent_integration():
     """The case's references, from the package's rigid solver, are those of the rocking
     equations integrated by scipy: uplift in closed form, rocking about O to the landing
     on A, Housner's restitution e = 1 - 3 b^2 / (2 R^2) of the angular velocity, rocking
     about A to 0.6 s. Values to their printed digits (extrema instants to 1e-6 s)."""
     refs = {r.quantity: r.value for r in rc.load_case("sdnv105d_shaking").reference}
-    on_o = rocking(UPLIFT, 0.0, "O", 0.6)
+    sine = SHAKE["amplitude"], SHAKE["frequency"]
+    on_o = rocking(UPLIFT, 0.0, "O", 0.6, *sine)
     [landing], [[_, theta_dot]] = on_o.t_events[0], on_o.y_events[0]
     assert landing == pytest.approx(refs["impact_time"], abs=1e-9)
-    restitution = 1 - 3 * B**2 / (2 * (B**2 + L**2))
-    on_a = rocking(landing, restitution * theta_dot, "A", 0.6)
+    on_a = rocking(landing, RESTITUTION * theta_dot, "A", 0.6, *sine)
     assert on_a.t[-1] == 0.6 and not on_a.t_events[0].size  # still on A at the end
     for solution, start, end, extremum, sign in ((on_o, UPLIFT, landing, "theta_max", 1.0),
                                                  (on_a, landing, 0.6, "theta_min", -1.0)):

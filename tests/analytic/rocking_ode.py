@@ -15,11 +15,12 @@ def uplift_time(amplitude: float, frequency: float) -> float:
     return math.asin(G * B / (L * amplitude)) / (2 * math.pi * frequency)
 
 
-def rocking(t0, theta_dot0, corner, t_end, amplitude, frequency):
-    """From theta = 0, theta' = theta_dot0 (rad/s) at t0 (s) on ``corner`` ("O" or "A") to
-    t_end or the landing, where theta crosses 0 (scipy's event). Theta > 0 turns the block
-    about O; 4/3 M R^2 theta'' = M R (ux cos(alpha -+ theta) -+ g sin(alpha -+ theta)), -+
-    for O, A, alpha = atan(b / l). DOP853, rtol 1e-12; dense output."""
+def rocking(t0, theta0, theta_dot0, corner, t_end, amplitude=0.0, frequency=1.0):
+    """From theta0 (rad), theta_dot0 (rad/s) at t0 (s) on ``corner`` ("O" or "A") to t_end
+    or the landing, where theta crosses 0 (scipy's event), the table shaken by ``amplitude``
+    (m/s^2) at ``frequency`` (Hz), or still. Theta > 0 turns the block about O;
+    4/3 M R^2 theta'' = M R (ux cos(alpha -+ theta) -+ g sin(alpha -+ theta)), -+ for O, A,
+    alpha = atan(b / l). DOP853, rtol 1e-12; dense output."""
     radius, alpha = math.hypot(B, L), math.atan2(B, L)
     side = 1.0 if corner == "O" else -1.0
 
@@ -32,5 +33,5 @@ def rocking(t0, theta_dot0, corner, t_end, amplitude, frequency):
         return y[0]
 
     flat.terminal, flat.direction = True, -side
-    return solve_ivp(rhs, (t0, t_end), [0.0, theta_dot0], method="DOP853", rtol=1e-12,
+    return solve_ivp(rhs, (t0, t_end), [theta0, theta_dot0], method="DOP853", rtol=1e-12,
                      atol=1e-15, events=flat, dense_output=True, first_step=1e-6)

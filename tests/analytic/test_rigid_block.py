@@ -9,7 +9,7 @@ import math
 
 import numpy as np
 import pytest
-from rocking_ode import rocking, uplift_time  # tests/analytic, beside this file
+from rocking_ode import RESTITUTION, rocking, uplift_time  # tests/analytic, beside this file
 
 import rocking_contact as rc
 from rocking_contact import cli
@@ -95,6 +95,30 @@ def test_integrated_equations_match_the_independent_integration(motions, equatio
         assert rel(imp.time, t) < 1e-5
         assert rel(imp.kinetic_energy, ekin) < 1e-5
     assert [i.corner for i in impacts[:5]] == ["A", "O", "A", "O", "A"]
+
+
+def test_the_integrated_tables_are_the_equations_solved_here():
+    """INTEGRATED's origin: the nonlinear equation integrated by scipy (rocking_ode.py);
+    the linearised one, theta'' = p^2 (theta - b/l) about the pivot, in closed form: from
+    the tilt at rest cosh(p t1) = (b/l) / (b/l - tilt), omega1 = p sqrt((b/l)^2 -
+    (b/l - tilt)^2), then flights of 2 atanh(e omega / (p b/l)) / p. Housner's e between
+    flights, 4/3 M R^2 omega^2 / 2 before each impact; to the tables' printed digits."""
+    inertia = 4 / 3 * 417.6 * (0.18**2 + 0.40**2)  # about a corner (kg m^2)
+    t, theta, omega, corner = 0.0, TILT, 0.0, "O"
+    for t_k, ekin in INTEGRATED["nonlinear"]:
+        flight = rocking(t, theta, omega, corner, 1.0)
+        [t], [[_, omega]] = flight.t_events[0], flight.y_events[0]
+        assert t == pytest.approx(t_k, abs=5e-9) and inertia * omega**2 / 2 == pytest.approx(
+            ekin, abs=5e-7)
+        theta, omega, corner = 0.0, RESTITUTION * omega, {"O": "A", "A": "O"}[corner]
+    ratio, p = 0.18 / 0.40, math.sqrt(3 * 9.81 * 0.40 / (4 * (0.18**2 + 0.40**2)))
+    t = math.acosh(ratio / (ratio - TILT)) / p
+    omega = p * math.sqrt(ratio**2 - (ratio - TILT) ** 2)
+    for t_k, ekin in INTEGRATED["linearised"]:
+        assert t == pytest.approx(t_k, abs=5e-9)
+        assert inertia * omega**2 / 2 == pytest.approx(ekin, abs=5e-7)
+        omega *= RESTITUTION
+        t += 2 * math.atanh(omega / (p * ratio)) / p
 
 
 def test_closed_form_is_about_one_percent_off_the_integrated_equations(motions):
@@ -279,7 +303,7 @@ def test_a_shaken_block_past_the_static_angle_can_come_back():
     run = rc.run(rc.load_case("sdnv105_rigid", shaken(8.0, 1.0, **{"time.end": 1.2})),
                  write=False, quiet=True)
     assert run.extra["outcome"] == "rocking"
-    on_o = rocking(uplift_time(8.0, 1.0), 0.0, "O", 1.2, 8.0, 1.0)
+    on_o = rocking(uplift_time(8.0, 1.0), 0.0, 0.0, "O", 1.2, 8.0, 1.0)
     [landing], [[_, omega]] = on_o.t_events[0], on_o.y_events[0]
     turned = on_o.sol(np.linspace(on_o.t[0], landing, 200001))[0].max()
     assert np.max(np.abs(run.history["THETA"])) == pytest.approx(turned, abs=1e-5)

@@ -94,10 +94,10 @@ def test_references_agree_with_an_independent_integration():
     about A to 0.6 s. Values to their printed digits (extrema instants to 1e-6 s)."""
     refs = {r.quantity: r.value for r in rc.load_case("sdnv105d_shaking").reference}
     sine = SHAKE["amplitude"], SHAKE["frequency"]
-    on_o = rocking(UPLIFT, 0.0, "O", 0.6, *sine)
+    on_o = rocking(UPLIFT, 0.0, 0.0, "O", 0.6, *sine)
     [landing], [[_, theta_dot]] = on_o.t_events[0], on_o.y_events[0]
     assert landing == pytest.approx(refs["impact_time"], abs=1e-9)
-    on_a = rocking(landing, RESTITUTION * theta_dot, "A", 0.6, *sine)
+    on_a = rocking(landing, 0.0, RESTITUTION * theta_dot, "A", 0.6, *sine)
     assert on_a.t[-1] == 0.6 and not on_a.t_events[0].size  # still on A at the end
     for solution, start, end, extremum, sign in ((on_o, UPLIFT, landing, "theta_max", 1.0),
                                                  (on_a, landing, 0.6, "theta_min", -1.0)):

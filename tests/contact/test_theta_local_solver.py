@@ -90,13 +90,17 @@ def test_newton_and_gauss_seidel_agree_with_enumeration(m, mu):
 
 
 def test_newton_converges_in_few_iterations_on_frictional_problems():
+    """Every one of 50 random 3-contact problems (mu = 0.5) converges to impulses that
+    satisfy the law (a failure was skipped before: 5 of 50 could fail unseen)."""
     rng = np.random.default_rng(1)
     its = []
     for _ in range(50):
-        sol = solve_semismooth_newton(_random_problem(rng, 3, 0.5))
-        if sol.converged:
-            its.append(sol.iterations)
-    assert len(its) >= 45 and np.median(its) <= 6
+        problem = _random_problem(rng, 3, 0.5)
+        sol = solve_semismooth_newton(problem)
+        assert sol.converged, sol
+        assert law_residual(problem, sol.P) <= 1e-10 * max(1.0, np.abs(sol.P).max())
+        its.append(sol.iterations)
+    assert np.median(its) <= 6
 
 
 def test_singular_delassus_of_a_rigid_body_with_more_rows_than_dofs():

@@ -84,8 +84,10 @@ def test_failed_step_is_halved_then_succeeds():
                                             "time.end": 0.005, "time.window": []})
     result = rc.run(case, write=False, quiet=True)
     assert result.status == "completed"
+    assert result.extra["preload"]["tilt_steps"] == 16  # 1 -> 1/2 -> ... -> 1/16
     tilt = result.extra["preload"]["tilt"]
-    assert tilt["DX_C1"] == pytest.approx(-0.8 * 0.3)
+    assert tilt["DX_C1"] == pytest.approx(-0.8 * 0.3)  # imposed
+    assert tilt["THETA"] == pytest.approx(math.asin(0.3), rel=1e-4)  # rigid, pivot O1
 
 
 def test_solver_failure_says_where_and_keeps_results(tmp_path):

@@ -426,8 +426,11 @@ def test_cli_bad_input_is_one_line_and_exit_2(tmp_path, capsys, override):
                      "--set", override])
     err = capsys.readouterr().err.strip()
     assert code == 2
-    assert err.startswith("error: ") and "\n" not in err
-    assert override.split("=")[0] in err
+    assert "\n" not in err
+    # the file, the key, what is wrong and what is allowed
+    source = rc.load_case("sdnv105_rigid").source_file
+    assert err.startswith(f"error: {source} (with --set): {override.split('=')[0]}: "), err
+    assert "allowed" in err or "expected" in err, err
 
 
 def test_a_signed_gravity_is_told_it_is_a_magnitude(tmp_path, capsys):

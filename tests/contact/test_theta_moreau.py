@@ -236,16 +236,6 @@ def test_rigid_block_landing_with_newton_restitution_at_the_corner(e):
     assert corner_a @ out.v == pytest.approx(-e * (corner_a @ v), rel=1e-9)
 
 
-class Incline:
-    """The floor of a plane turned by ``alpha``, in its own frame: x down the slope."""
-
-    def gaps(self, q):
-        return np.array([q[1]])
-
-    def jacobian(self, q):
-        return np.array([[0.0, 1.0], [1.0, 0.0]])
-
-
 @pytest.mark.parametrize("degrees, sticks", [(20.0, True), (26.0, True), (35.0, False)])
 def test_mass_on_an_incline_sticks_below_the_friction_angle(degrees, sticks):
     """mu = 0.5 (26.57 degrees): at rest on the slope it stays, the friction impulse
@@ -253,7 +243,8 @@ def test_mass_on_an_incline_sticks_below_the_friction_angle(degrees, sticks):
     g (sin a - mu cos a), exactly in velocity (the force is constant)."""
     mass, mu, h, alpha = 2.0, 0.5, 1e-3, math.radians(degrees)
     weight = np.array([mass * G * math.sin(alpha), -mass * G * math.cos(alpha)])
-    osi = MoreauJean(LagrangianLinearSystem(np.eye(2) * mass, lambda t: weight), Incline(),
+    # the incline in its own frame (x down the slope) is a floor under a turned weight
+    osi = MoreauJean(LagrangianLinearSystem(np.eye(2) * mass, lambda t: weight), Floor(),
                      NewtonImpactFrictionLaw(0.0, mu), 1.0)
     q, v, t = np.zeros(2), np.zeros(2), 0.0
     for _ in range(500):

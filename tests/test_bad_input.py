@@ -76,7 +76,8 @@ def test_bad_override(capsys, tmp_path, overrides, words):
     argv = ["run", CASE, "--out", str(tmp_path)]
     for o in overrides:
         argv += ["--set", o]
-    assert_one_line_error(capsys, main(argv), words)
+    source = f"{load_case(CASE).source_file} (with --set)"  # the file, then key and words
+    assert_one_line_error(capsys, main(argv), [source, *words])
     assert not (tmp_path / "results.json").exists()
 
 

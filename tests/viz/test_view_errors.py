@@ -100,11 +100,20 @@ def test_a_movie_that_fails_to_write_is_not_reported_written(block_dir, tmp_path
 
 
 @pytest.mark.parametrize("clim", [("-1e5", "1e5"), ("-2.5E+4", "-1e-3"), ("-.5e3", "0")])
-def test_negative_numbers_in_scientific_notation_are_numbers(clim, block_dir, tmp_path):
-    out = tmp_path / "s.png"
+def test_negative_numbers_in_scientific_notation_are_numbers(clim, block_dir, tmp_path,
+                                                           monkeypatch):
+    """The scene is drawn with the colour range given, as numbers (not only an image)."""
+    out, asked = tmp_path / "s.png", []
+    opened = render.open_scene
+
+    def open_scene(result_dir, options):
+        asked.append(options.clim)
+        return opened(result_dir, options)
+
+    monkeypatch.setattr(render, "open_scene", open_scene)
     assert main(["view", str(block_dir), "--screenshot", str(out), "--clim", *clim,
                  "--field", "sigma_yy", *SMALL]) == 0
-    assert out.is_file()
+    assert out.is_file() and asked == [(float(clim[0]), float(clim[1]))]
 
 
 def test_a_negative_scientific_scale_is_refused_as_a_value(block_dir, tmp_path, capfd):

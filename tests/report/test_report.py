@@ -217,7 +217,8 @@ def test_missing_results_are_bad_input(results_dir, tmp_path, capsys):
     assert main(["report", "nosuchcase", "--results", str(results_dir),
                  "--out", str(tmp_path / "r")]) == 2
     err = capsys.readouterr().err
-    assert "nosuchcase" in err and err.count("\n") == 1
+    assert err == (f"error: nosuchcase: no results in {results_dir / 'nosuchcase'} (run "
+                   "`rocking-contact run nosuchcase` first)\n")
 
 
 def test_runs_record_their_stack_and_the_report_compares_it(tree, results_dir):

@@ -1,0 +1,32 @@
+"""Grading a run against its case file's pass marks: all of them, or all but a list of
+known misses. Shared by every area (tests/conftest.py puts tests/ on the path)."""
+
+import rocking_contact as rc
+
+
+def graded_misses(result) -> tuple[set[str], str]:
+    """The quantities whose graded checks fail, and the table of every graded check."""
+    graded = [c for c in result.checks if c["passed"] is not None]
+    failed = {c["quantity"] for c in graded if not c["passed"]}
+    return failed, rc.format_table(result.case, graded)
+
+
+def assert_misses_are(result, known: dict[str, str]) -> None:
+    """Exactly the ``known`` checks fail: a new miss, or a known one that now passes, fails
+    (so that the list of misses, the docs and the code stay in step)."""
+    failed, table = graded_misses(result)
+    assert not failed - set(known), f"unexpected misses {sorted(failed - set(known))}\n{table}"
+    assert not set(known) - failed, f"now passing: {sorted(set(known) - failed)}\n{table}"
+
+
+def assert_all_pass(result, *, unreached: bool = False) -> list[dict]:
+    """Every graded check passes, and there is at least one; returns them. ``unreached``:
+    a shortened run leaves out the checks of what it did not reach (their note says so:
+    'not reached: the run ends at t = ...'), and only those."""
+    graded = [c for c in result.checks if c["passed"] is not None]
+    if unreached:
+        graded = [c for c in graded if not c["note"].startswith("not reached")]
+    table = rc.format_table(result.case, result.checks)
+    assert graded, f"no graded reference\n{table}"
+    assert all(c["passed"] for c in graded), table
+    return graded

@@ -10,7 +10,7 @@ import math
 import numpy as np
 import pytest
 from acceptance import assert_all_pass
-from rocking_ode import RESTITUTION, rocking, uplift_time  # tests/analytic, beside this file
+from rocking_ode import RESTITUTION, rocking, uplift_time
 
 import rocking_contact as rc
 from rocking_contact import cli

@@ -10,13 +10,10 @@ from pathlib import Path
 import numpy as np
 import pytest
 from acceptance import assert_all_pass
+from rocking_ode import RESTITUTION, rocking, uplift_time
 
 import rocking_contact as rc
 from rocking_contact.results import read_history_csv
-
-# the rocking equations integrated by scipy, shared with tests/analytic
-sys.path.insert(0, str(Path(__file__).resolve().parents[1] / "analytic"))
-from rocking_ode import RESTITUTION, rocking, uplift_time  # noqa: E402
 
 SHAKE = {"type": "sine", "amplitude": 6.0, "frequency": 2.0}
 UPLIFT = uplift_time(SHAKE["amplitude"], SHAKE["frequency"])  # 0.0657925 s

@@ -35,9 +35,14 @@ def test_release_on_a_refined_quadratic_mesh(cell):
 
 
 def test_extension_frequency_converges_with_quadratic_elements():
+    """Q2 on h = 0.01 m is the limit of the Q1 series extrapolated (Aitken: 6368.498 Hz,
+    an independent discretisation; Q2 measured 6368.494 Hz), within 0.05 Hz."""
     import fem_checks as checks
 
     freqs = [checks.extension_frequency(h, order=2) for h in (0.04, 0.02, 0.01)]
-    print("\nQ2 extension frequency (Hz):", freqs)
+    q1 = [checks.extension_frequency(h) for h in (0.04, 0.02, 0.01)]
+    print("\nQ2 extension frequency (Hz):", freqs, "Q1:", q1)
     assert freqs[0] > freqs[1] > freqs[2]
-    assert abs(freqs[2] - 6368.49) < 0.05
+    d1, d2 = q1[0] - q1[1], q1[1] - q1[2]
+    limit = q1[2] - d2**2 / (d1 - d2)
+    assert abs(freqs[2] - limit) < 0.05

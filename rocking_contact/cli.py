@@ -296,10 +296,25 @@ def _parse(parser: _Parser,
 
 def main(argv: Sequence[str] | None = None) -> int:
     """Entry point of ``rocking-contact``; returns the process exit code."""
-    args = _parse(_parser(), argv)
-    if args.command in SERIAL_COMMANDS and launcher_rank() is not None:
+    from rocking_contact import interrupt
+
+    try:
+        args = _parse(_parser(), argv)
+    except KeyboardInterrupt:
+        return _interrupted()
+    if launcher_rank() is None:
+        return _command(args)
+    if args.command in SERIAL_COMMANDS:
         return _once(args)
-    return _command(args)
+    # mpiexec forwards a Ctrl-C to every rank: raised at once, it let a rank leave while
+    # another waited for it in a collective call, and both hung (2 ranks, Ctrl-C 1.7 s
+    # into `run sdnv105d`). Asked for from here, it stops the run after its first step.
+    # PETSc starts first: started by the first block run, it put its SIGTERM handler (an
+    # MPI_Abort, exit code 59) over this one until the run deferred the signals again.
+    from petsc4py import PETSc  # noqa: F401
+
+    with interrupt.deferred():
+        return _command(args)
 
 
 def _once(args: argparse.Namespace) -> int:
@@ -309,12 +324,26 @@ def _once(args: argparse.Namespace) -> int:
     import petsc4py
     from mpi4py import MPI
 
+    from rocking_contact import interrupt
+
     # PETSc starts collectively on its world: here rank 0 alone may start it (provenance)
     petsc4py.init(comm=MPI.COMM_SELF)
     try:
         return _command(args) if MPI.COMM_WORLD.rank == 0 else EXIT_OK
     finally:
-        MPI.COMM_WORLD.Barrier()
+        # A Ctrl-C (forwarded to every rank) is rank 0's to say; a waiting rank raised it
+        # as the barrier returned: a traceback and mpiexec's "BAD TERMINATION", exit code 2
+        with interrupt.deferred():
+            MPI.COMM_WORLD.Barrier()
+
+
+def _interrupted() -> int:
+    """A Ctrl-C or SIGTERM that stopped the command outside a run: said once (rank 0)."""
+    from rocking_contact import interrupt
+
+    if not launcher_rank():
+        print("interrupted", file=sys.stderr)
+    return interrupt.exit_code()
 
 
 def _command(args: argparse.Namespace) -> int:
@@ -352,8 +381,7 @@ def _command(args: argparse.Namespace) -> int:
                   file=sys.stderr)
         return EXIT_FAILED
     except KeyboardInterrupt:  # a second Ctrl-C or SIGTERM, or a Ctrl-C outside a run
-        print("interrupted", file=sys.stderr)
-        return interrupt.exit_code()
+        return _interrupted()
     except BrokenPipeError:  # output piped into `head` and the like
         sys.stdout = open(os.devnull, "w")  # noqa: SIM115  (no flush error at exit)
         return EXIT_OK

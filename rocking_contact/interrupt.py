@@ -18,6 +18,11 @@ safe to drop) the first signal raises ``KeyboardInterrupt`` at once.
 
 Under MPI every rank must stop after the same step: :func:`requested` with a communicator
 reduces the request over it (a collective call, so every rank asks at the same point).
+``mpiexec`` forwards a Ctrl-C to every rank, where a ``KeyboardInterrupt`` would land
+anywhere: a rank that left while another waited in a collective call (the barrier after
+the results directory is cleared, the mesh's distribution) hung both for good. The command
+line therefore defers the whole of a collective command under ``mpiexec`` (:func:`deferred`
+nests), and the run stops after its first step.
 """
 
 from __future__ import annotations
@@ -29,7 +34,8 @@ from collections.abc import Iterator
 from contextlib import contextmanager
 from typing import Any
 
-_state: dict[str, Any] = {"requested": False, "signal": signal.SIGINT, "abandon": False}
+_state: dict[str, Any] = {"requested": False, "signal": signal.SIGINT, "abandon": False,
+                          "depth": 0}
 
 #: the signals that ask for a stop, and how the message names them
 SIGNALS = {signal.SIGINT: "Ctrl-C", signal.SIGTERM: "SIGTERM"}
@@ -98,18 +104,26 @@ def _rank() -> int:
 @contextmanager
 def deferred() -> Iterator[None]:
     """Within the block, Ctrl-C and SIGTERM ask for a stop instead of raising or killing
-    (main thread only)."""
-    _state["requested"], _state["signal"] = False, signal.SIGINT
-    if threading.current_thread() is not threading.main_thread():
-        yield
-        return
-    previous = {signum: signal.signal(signum, _handler) for signum in SIGNALS}
+    (main thread only).
+
+    Nested in another one, it keeps the stop asked for before it (the command line defers
+    a whole command under ``mpiexec``, loading included: the run it wraps stops after its
+    first step) and installs the handlers again: C code started in between may have put
+    its own in place (PETSc's, as the first block run imports it, aborts on SIGTERM)."""
+    outermost = not _state["depth"]
+    if outermost:
+        _state["requested"], _state["signal"] = False, signal.SIGINT
+    _state["depth"] += 1
+    previous = ({signum: signal.signal(signum, _handler) for signum in SIGNALS}
+                if threading.current_thread() is threading.main_thread() else {})
     try:
         yield
     finally:
         for signum, handler in previous.items():
             signal.signal(signum, handler)
-        _state["requested"] = False
+        _state["depth"] -= 1
+        if outermost:
+            _state["requested"] = False
 
 
 @contextmanager

@@ -1,0 +1,120 @@
+"""Every command a user may start under ``mpiexec -n 2`` says what it says serially, once,
+writes each file once and whole, and ends with the serial exit code.
+
+The discrete cases run on every rank (numpy, no partition) and rank 0 writes: their files
+are the serial ones but for the wall time. ``list``, ``keys``, ``view`` and ``report`` run
+on rank 0 alone (``cli.SERIAL_COMMANDS``); the others wait for it.
+"""
+
+import json
+import os
+import re
+import subprocess
+import sys
+from pathlib import Path
+
+import pytest
+
+from rocking_contact.cli import main
+
+pytestmark = pytest.mark.mpi
+
+MPIEXEC = Path(sys.executable).parent / "mpiexec"
+#: the wall time a run prints ("0.628 s wall"): the one thing allowed to differ
+WALL = re.compile(r"[0-9.e+-]+ s wall")
+
+
+def under_mpiexec(cwd, *args, ranks=2):
+    """``mpiexec -n RANKS rocking-contact ARGS`` from ``cwd``: (exit code, stdout, stderr)."""
+    proc = subprocess.run([str(MPIEXEC), "-n", str(ranks), sys.executable, "-m",
+                           "rocking_contact.cli", *args], cwd=cwd, capture_output=True,
+                          text=True, timeout=300, env=mpi_env())
+    return proc.returncode, proc.stdout, proc.stderr
+
+
+def serially(capsys, *args):
+    """``rocking-contact ARGS`` in this process: (exit code, stdout, stderr)."""
+    code = main(list(args))
+    captured = capsys.readouterr()
+    return code, captured.out, captured.err
+
+
+def mpi_env():
+    """The environment of the ranks: one thread each, and a waiting rank yields its core
+    (the machine running the tests may have no free one)."""
+    return dict(os.environ, OMP_NUM_THREADS="1", MPIR_CVAR_POLLS_BEFORE_YIELD="1")
+
+
+@pytest.mark.parametrize("args", [("list",), ("keys", "sdnv105a"), ("keys", "discrete")])
+def test_listings_are_printed_once(tmp_path, capsys, args):
+    code, out, err = under_mpiexec(tmp_path, *args)
+    assert (code, out, err) == serially(capsys, *args)
+    assert code == 0 and out and err == ""
+
+
+def _same_run_files(serial, parallel):
+    """results.json equal but for the wall time; history.csv byte for byte."""
+    a, b = (json.loads((d / "results.json").read_text()) for d in (serial, parallel))
+    for data in (a, b):
+        data["timing"].pop("wall_s")
+    assert a == b
+    assert (serial / "history.csv").read_bytes() == (parallel / "history.csv").read_bytes()
+    assert sorted(p.name for p in serial.iterdir()) == sorted(p.name for p in parallel.iterdir())
+
+
+def test_validate_of_discrete_cases_prints_and_writes_once(tmp_path, capsys):
+    args = ("validate", "sdnd101a", "sdnd102c", "-q", "--no-plots", "--out")
+    code, out, err = under_mpiexec(tmp_path, *args, "mpi")
+    serial = serially(capsys, *args, str(tmp_path / "serial"))
+    assert (code, WALL.sub("", out), err) == (serial[0], WALL.sub("", serial[1]), serial[2])
+    assert code == 0 and out.count("all 2 case(s) pass") == 1
+    for name in ("sdnd101a", "sdnd102c"):
+        _same_run_files(tmp_path / "serial" / name, tmp_path / "mpi" / name)
+
+
+def test_validate_that_fails_a_check_exits_1_on_every_rank(tmp_path, capsys):
+    """A coarse step misses two force references (tests/test_cli.py): exit code 1, the
+    verdict once."""
+    args = ("validate", "sdnd101a", "-q", "--no-plots", "--set", "time.step=2e-3", "--out")
+    code, out, err = under_mpiexec(tmp_path, *args, "mpi")
+    serial = serially(capsys, *args, str(tmp_path / "serial"))
+    assert (code, WALL.sub("", out), err) == (serial[0], WALL.sub("", serial[1]), serial[2])
+    assert code == 1 and out.count("FAILED: sdnd101a (2 of 12 checks failed)") == 1
+
+
+def test_a_discrete_run_with_plots_writes_each_file_once(tmp_path, capsys, monkeypatch):
+    args = ("run", "sdnd100a", "--set", "time.end=0.2", "--out")
+    code, out, err = under_mpiexec(tmp_path, *args, "mpi")
+    monkeypatch.chdir(tmp_path)
+    serial = serially(capsys, *args, "serial")
+    out = out.replace("results in mpi/", "results in serial/")
+    assert (code, WALL.sub("", out), err) == (serial[0], WALL.sub("", serial[1]), serial[2])
+    assert code == 0 and out.count("results in ") == 1
+    assert err.count("warning: sdnd100a: ") == 1  # the stick spring's damping, once
+    _same_run_files(tmp_path / "serial", tmp_path / "mpi")
+    plots = json.loads((tmp_path / "mpi" / "results.json").read_text())["plots"]
+    assert plots and all((tmp_path / "mpi" / name).stat().st_size > 0 for name in plots)
+
+
+BAD_INPUT = [
+    ("run", "nosuch"),
+    ("run", "sdnd101a", "--set", "time.step=abc"),
+    ("run", "sdnd101a", "--out", "afile/below"),
+    ("validate", "sdnd101a", "nosuch"),
+    ("validate", "sdnd101a", "--set", "model.node.0.mass=2.0"),
+    ("keys", "nosuch"),
+    ("rigid", "--set", "preload.tilt=-5"),
+    ("mesh", "nosuch", "--out", "a.msh"),
+    ("report", "nosuch"),
+    ("view", "nosuch", "--screenshot", "a.png"),
+]
+
+
+@pytest.mark.parametrize("args", BAD_INPUT, ids=lambda args: " ".join(args))
+def test_bad_input_is_one_line_said_once(tmp_path, capsys, monkeypatch, args):
+    (tmp_path / "afile").write_text("")
+    code, out, err = under_mpiexec(tmp_path, *args)
+    monkeypatch.chdir(tmp_path)
+    assert (code, out, err) == serially(capsys, *args)
+    assert code == 2 and out == "" and len(err.splitlines()) == 1
+    assert err.startswith("error: ") and "Traceback" not in err

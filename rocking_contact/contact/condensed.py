@@ -118,8 +118,6 @@ class CondensedContact:
         self._cache_key: tuple[Any, ...] | None = None
         self._cache: dict[int, tuple[np.ndarray, np.ndarray]] = {}  # row -> (Z, Zc) columns
         self._last_residual = math.nan
-        # residual and correction of the Newton iterations, allocated once for the run
-        self._work: tuple[PETSc.Vec, PETSc.Vec] | None = None
 
     # -- the local law (subclasses) ------------------------------------------------------
     def local_solve(self, problem: LocalProblem, lam0: np.ndarray) -> LocalSolution:
@@ -157,9 +155,8 @@ class CondensedContact:
         # unknown end forces, w0 on the start forces, a constant of the step.
         w1 = stage.w1
         start = self._start_forces(stage.w0)
-        if self._work is None:
-            self._work = (problem.vector(), problem.vector())
-        r, dx = self._work
+        r = problem.vector()
+        dx = problem.vector()
         lam = self.lam.copy()
         converged = False
         change = math.inf
@@ -210,6 +207,8 @@ class CondensedContact:
             x.axpy(1.0, dx)
             x.ghostUpdate(addv=PETSc.InsertMode.INSERT, mode=PETSc.ScatterMode.FORWARD)
             self.iterations += 1
+        r.destroy()
+        dx.destroy()
         self.counters.end_step(self.iterations)
         if not converged:
             self._trial_lam = lam

@@ -123,8 +123,8 @@ def gather_values(arrays: list[np.ndarray], local_dofs: np.ndarray, comm: Any) -
     """
     mine = local_dofs >= 0
     out = np.zeros((len(arrays), *local_dofs.shape))
-    if len(arrays):
-        out[:, mine] = np.asarray(arrays)[:, local_dofs[mine]]
+    for k, array in enumerate(arrays):
+        out[k][mine] = array[local_dofs[mine]]
     total = np.empty_like(out)
     comm.Allreduce(out, total, op=MPI.SUM)
     return total

@@ -132,14 +132,21 @@ def complementarity(lam: np.ndarray, q: np.ndarray, mu: np.ndarray, rho: np.ndar
                          np.where(slip, lam2[:, 1] - bound * sign, lam2[:, 1]))
     d_lam = np.zeros((2 * c, 2 * c))
     d_q = np.zeros((2 * c, 2 * c))
-    n, t = 2 * np.arange(c), 2 * np.arange(c) + 1
-    d_q[n, n] = np.where(closed, rho_n, 0.0)
-    d_lam[n, n] = np.where(closed, 0.0, 1.0)
-    d_q[t, t] = np.where(stick, rho_t, 0.0)
-    d_lam[t, t] = np.where(stick, 0.0, 1.0)
-    # sliding: d(lam_T - mu sign tau_N) = d lam_T - mu sign (d lam_N - rho_N d q_N)
-    d_lam[t, n] = np.where(slip, -mu * sign, 0.0)
-    d_q[t, n] = np.where(slip, mu * sign * rho_n, 0.0)
+    for i in range(c):
+        n, t = 2 * i, 2 * i + 1
+        if closed[i]:
+            d_q[n, n] = rho_n[i]
+        else:
+            d_lam[n, n] = 1.0
+        if stick[i]:
+            d_q[t, t] = rho_t[i]
+        elif slip[i]:
+            # d(lam_T - mu sign tau_N) = d lam_T - mu sign (d lam_N - rho_N d q_N)
+            d_lam[t, t] = 1.0
+            d_lam[t, n] = -mu[i] * sign[i]
+            d_q[t, n] = mu[i] * sign[i] * rho_n[i]
+        else:
+            d_lam[t, t] = 1.0
     status = np.where(closed, np.where(stick, Status.STICK, Status.SLIP), Status.OPEN)
     return phi.ravel(), d_lam, d_q, status.astype(np.int64)
 

@@ -188,8 +188,6 @@ class MoreauJeanContact:
         self._lift = np.zeros(0)
         self.deepest_penetration = 0.0
         self._residual = "none"  # the last residual of the step, with its unit: failures
-        # residual, solve and free velocity of the coupled passes, allocated once for the run
-        self._work: tuple[PETSc.Vec, PETSc.Vec, PETSc.Vec] | None = None
 
     # -- Corrector protocol ---------------------------------------------------------------
     def begin_step(self, problem: StepProblem) -> None:
@@ -234,10 +232,8 @@ class MoreauJeanContact:
         opts, h, H = self.options, self.h, self._H
         keys = [self.keys[c] for c in self._active]
         tolerance = max(opts.atol, opts.rtol * problem.body.force_scale)
-        if self._work is None:
-            self._work = (problem.vector(), problem.vector(), problem.vector())
-        residual, work, x_free = self._work
-        x.copy(x_free)  # the SNES solution: R(x_free) = 0
+        residual, work = problem.vector(), problem.vector()
+        x_free = x.copy()  # the SNES solution: R(x_free) = 0
         P = self.memory.guess(keys)
         converged = False
         for it in range(1, opts.max_iterations + 1):
@@ -275,6 +271,8 @@ class MoreauJeanContact:
             solver.solve_linear(residual, work)
             x_free.array[:] = x.array_r - work.array_r
             x_free.ghostUpdate(addv=PETSc.InsertMode.INSERT, mode=PETSc.ScatterMode.FORWARD)
+        for vec in (residual, work, x_free):
+            vec.destroy()
         self.counters.end_step(self.iterations)
         if converged:
             self._P = P

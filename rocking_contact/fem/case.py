@@ -147,21 +147,22 @@ class BlockTime:
     def validate(self) -> None:
         if self.end <= self.start:
             raise ValueError(f"end: {self.end:g} is not after start {self.start:g}")
-        for i, w in enumerate(self.window):
-            # A window refines (or switches alpha or scheme at the same step): a longer
-            # step there is a typo (1e-3 for 1e-5), and a coarse span is the base step's.
-            if w.step > self.step:
-                raise ValueError(f"window[{i}].step: {w.step:g} is longer than time.step "
-                                 f"{self.step:g} outside the windows; allowed: a step <= "
-                                 f"{self.step:g} s (shorter steps, or the same with the "
-                                 f"window's own alpha or scheme), or time.window = [] for "
-                                 f"uniform steps")
         spans = sorted((w.start, w.end, i) for i, w in enumerate(self.window))
         for (s0, e0, i0), (s1, _, i1) in zip(spans, spans[1:]):
             if s1 < e0:
                 raise ValueError(f"window[{i1}].start: {s1:g} overlaps window[{i0}] "
                                  f"[{s0:g}, {e0:g}]")
         self._check_step_count()
+        for i, w in enumerate(self.window):
+            # A window refines (or switches alpha or scheme at the same step): a longer
+            # step there is a typo (1e-3 for 1e-5), and a coarse span is the base step's.
+            # Checked after the count, which names a base step too small for any run.
+            if w.step > self.step:
+                raise ValueError(f"window[{i}].step: {w.step:g} is longer than time.step "
+                                 f"{self.step:g} outside the windows; allowed: a step <= "
+                                 f"{self.step:g} s (shorter steps, or the same with the "
+                                 f"window's own alpha or scheme), or time.window = [] for "
+                                 f"uniform steps")
 
     def _check_step_count(self) -> None:
         """Refuse a grid of more steps than MAX_STEPS (the runner builds each segment's

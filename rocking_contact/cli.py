@@ -329,7 +329,12 @@ def _once(args: argparse.Namespace) -> int:
     # PETSc starts collectively on its world: here rank 0 alone may start it (provenance)
     petsc4py.init(comm=MPI.COMM_SELF)
     try:
-        return _command(args) if MPI.COMM_WORLD.rank == 0 else EXIT_OK
+        if MPI.COMM_WORLD.rank != 0:
+            return EXIT_OK
+        # PETSc, just started, took SIGTERM (an MPI_Abort, exit code 59, and its error
+        # banner): the command stops at once on it as on a Ctrl-C, says so and exits 143
+        with interrupt.deferred(), interrupt.abandoning():
+            return _command(args)
     finally:
         # A Ctrl-C (forwarded to every rank) is rank 0's to say; a waiting rank raised it
         # as the barrier returned: a traceback and mpiexec's "BAD TERMINATION", exit code 2

@@ -132,8 +132,8 @@ def abandoning() -> Iterator[None]:
     ``KeyboardInterrupt`` at once and :func:`requested` is then true: for work that may be
     dropped half done, like the plots drawn after the results are written (seconds that a
     scheduler's grace period may not leave)."""
-    _state["abandon"] = True
+    previous, _state["abandon"] = _state["abandon"], True
     try:
         yield
     finally:
-        _state["abandon"] = False
+        _state["abandon"] = previous

@@ -104,16 +104,18 @@ def test_a_signal_while_the_ranks_set_the_run_up_stops_after_the_first_step(tmp_
     assert assert_stopped_and_kept(out, err, name) == pytest.approx(1e-4)
 
 
-def test_ctrl_c_during_a_command_rank_0_runs_alone(tmp_path):
+@pytest.mark.parametrize("signum,code", [(signal.SIGINT, 130), (signal.SIGTERM, 143)])
+def test_a_signal_during_a_command_rank_0_runs_alone(tmp_path, signum, code):
     """``report`` runs on rank 0 while rank 1 waits at a barrier: the waiting rank raised
     the forwarded Ctrl-C as the barrier returned (a traceback, mpiexec's BAD TERMINATION
-    and exit code 2)."""
+    and exit code 2), and PETSc, started on rank 0, took SIGTERM (its error banner,
+    MPI_Abort and exit code 15)."""
     rc.run(rc.load_case("sdnd101a"), out=tmp_path / "r", plots=False, quiet=True)
     report = tmp_path / "report"
     proc = start(tmp_path, "report", str(tmp_path / "r"), "--no-views", "--out", str(report))
     wait_for(proc, report.exists)
-    exit_code, _, err = stop(proc, signal.SIGINT)
-    assert exit_code == 130 and err == "interrupted\n", err
+    exit_code, _, err = stop(proc, signum)
+    assert exit_code == code and err == "interrupted\n", err
 
 
 def test_a_solver_failure_on_two_ranks_is_said_once_and_keeps_the_results(tmp_path):

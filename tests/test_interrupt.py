@@ -9,6 +9,7 @@ import time
 import xml.etree.ElementTree as ET
 from pathlib import Path
 
+import numpy as np
 import pytest
 
 import rocking_contact as rc
@@ -38,6 +39,14 @@ def test_discrete_run_stops_between_chunks_with_its_partial_history():
     assert isinstance(info.value, SolverFailure)  # callers that keep partial results do here
     assert str(info.value).startswith("interrupted at t = ")
     assert 0.0 < partial.history["time"][-1] < 0.5
+    # the history ends at the instant the status gives, with no row twice
+    stopped = float(str(info.value).removeprefix("interrupted at t = ").split()[0])
+    assert partial.history["time"][-1] == pytest.approx(stopped, rel=1e-12)
+    assert (np.diff(partial.history["time"]) > 0).all()
+    # and the state there is the uninterrupted run's
+    whole = run(case)
+    row = np.searchsorted(whole.history["time"], partial.history["time"][-1])
+    assert partial.history["DX_NO1"][-1] == whole.history["DX_NO1"][row]
     assert not interrupt.requested()  # the request does not outlive the run
 
 

@@ -106,6 +106,9 @@ def integrate(case: DiscreteCase, system: DiscreteSystem, progress: Progress | N
         if progress is not None:
             progress.update(t0 + done * dt)
         if not final and interrupt.requested():
+            # a chunk leaves the state it reached to the next one: record it here, so that
+            # the history ends at the instant the status gives
+            chunks.append(integrator.advance(0, gam[done:done + 1], True))
             failure = Interrupted(str(interrupt.Stop(t0 + done * dt)))
             break
     steps = np.concatenate([c.steps for c in chunks]) if chunks else np.zeros(0, np.int64)

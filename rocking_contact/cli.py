@@ -14,6 +14,7 @@ from __future__ import annotations
 
 import argparse
 import os
+import signal
 import sys
 from collections.abc import Mapping, Sequence
 from pathlib import Path
@@ -113,20 +114,25 @@ def _cmd_list() -> int:
     return EXIT_OK
 
 
-def _cmd_keys(args: argparse.Namespace) -> int:
-    from rocking_contact.config import (
-        KINDS,
-        case_kind,
-        kind_schema,
-        read_case_data,
-        resolve_case_path,
-        schema_doc,
-    )
+def _kind(case: str) -> str:
+    """The kind of a case name or file (read, not loaded), or ``case`` if it names a kind.
 
-    kind = args.case
-    if kind not in KINDS:
-        path = resolve_case_path(args.case)
-        kind = case_kind(read_case_data(path), str(path))
+    Raises:
+        CaseError: no such case, or a file without a valid ``case.kind``.
+
+    """
+    from rocking_contact.config import KINDS, case_kind, read_case_data, resolve_case_path
+
+    if case in KINDS:
+        return case
+    path = resolve_case_path(case)
+    return case_kind(read_case_data(path), str(path))
+
+
+def _cmd_keys(args: argparse.Namespace) -> int:
+    from rocking_contact.config import kind_schema, schema_doc
+
+    kind = _kind(args.case)
     rows = schema_doc(kind_schema(kind, args.case))
     width = max(len(r[0]) for r in rows)
     print(f"case-file keys of kind {kind!r} (override any with --set KEY=VALUE); "
@@ -298,23 +304,49 @@ def main(argv: Sequence[str] | None = None) -> int:
     """Entry point of ``rocking-contact``; returns the process exit code."""
     from rocking_contact import interrupt
 
-    try:
-        args = _parse(_parser(), argv)
-    except KeyboardInterrupt:
-        return _interrupted()
     if launcher_rank() is None:
+        try:
+            args = _parse(_parser(), argv)
+        except KeyboardInterrupt:
+            return _interrupted()
         return _command(args)
-    if args.command in SERIAL_COMMANDS:
-        return _once(args)
-    # mpiexec forwards a Ctrl-C to every rank: raised at once, it let a rank leave while
-    # another waited for it in a collective call, and both hung (2 ranks, Ctrl-C 1.7 s
-    # into `run sdnv105d`). Asked for from here, it stops the run after its first step.
-    # PETSc starts first: started by the first block run, it put its SIGTERM handler (an
-    # MPI_Abort, exit code 59) over this one until the run deferred the signals again.
-    from petsc4py import PETSc  # noqa: F401
+    # mpiexec forwards a Ctrl-C to every rank, where, raised at once, it let one rank leave
+    # while another waited for it in a collective call (the barrier after the results
+    # directory is cleared, the one that ends a command rank 0 runs alone), and both hung.
+    # Asked for from here on every rank, it stops a run after its first step.
+    try:
+        with interrupt.deferred():
+            args = _parse(_parser(), argv)
+            if args.command in SERIAL_COMMANDS:
+                return _once(args)
+            # PETSc starts first for a block run: started by the run, it put its SIGTERM
+            # handler (an MPI_Abort, exit code 59) over this one until the run deferred
+            # the signals again.
+            if _runs_a_block(args):
+                from petsc4py import PETSc  # noqa: F401
+            with interrupt.deferred():  # over PETSc's
+                return _command(args)
+    finally:
+        # Done, the exit code known: a signal forwarded late killed a rank that waited
+        # in MPI_Finalize for a slower one (Python restores the default action as it
+        # exits), and mpiexec said BAD TERMINATION (1 report in 30 under Ctrl-C).
+        for signum in interrupt.SIGNALS:
+            signal.signal(signum, signal.SIG_IGN)
 
-    with interrupt.deferred():
-        return _command(args)
+
+def _runs_a_block(args: argparse.Namespace) -> bool:
+    """Whether ``run`` or ``validate`` runs an elastic block (the kind that starts PETSc;
+    others do not, and their results' ``stack`` says so). A case that cannot be read is
+    for the command to say: False here."""
+    from rocking_contact.config import CaseError, shipped_cases
+
+    if args.command not in ("run", "validate"):
+        return False
+    names = [args.case] if args.command == "run" else args.cases or list(shipped_cases())
+    try:
+        return any(_kind(name) == "block" for name in names)
+    except CaseError:
+        return False
 
 
 def _once(args: argparse.Namespace) -> int:
@@ -331,13 +363,14 @@ def _once(args: argparse.Namespace) -> int:
     try:
         if MPI.COMM_WORLD.rank != 0:
             return EXIT_OK
-        # PETSc, just started, took SIGTERM (an MPI_Abort, exit code 59, and its error
-        # banner): the command stops at once on it as on a Ctrl-C, says so and exits 143
+        # Rank 0's command stops at once on a Ctrl-C or SIGTERM, as serially, and says so
+        # (PETSc, just started, took SIGTERM: its error banner, MPI_Abort, exit code 15)
         with interrupt.deferred(), interrupt.abandoning():
-            return _command(args)
+            return _interrupted() if interrupt.requested() else _command(args)
     finally:
-        # A Ctrl-C (forwarded to every rank) is rank 0's to say; a waiting rank raised it
-        # as the barrier returned: a traceback and mpiexec's "BAD TERMINATION", exit code 2
+        # The others wait for it with the signal deferred (main), over PETSc's handler: a
+        # Ctrl-C raised as the barrier returned was a traceback and mpiexec's "BAD
+        # TERMINATION", exit code 2
         with interrupt.deferred():
             MPI.COMM_WORLD.Barrier()
 

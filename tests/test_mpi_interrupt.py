@@ -104,16 +104,35 @@ def test_a_signal_while_the_ranks_set_the_run_up_stops_after_the_first_step(tmp_
     assert assert_stopped_and_kept(out, err, name) == pytest.approx(1e-4)
 
 
+#: ``rocking-contact report`` with a report that takes a minute of Python (the signal lands
+#: in time.sleep): what rank 0 does on it is the command line's, not the report's
+SLOW_REPORT = """
+import sys, time
+from pathlib import Path
+import rocking_contact.report.cli as report
+
+def slow(args):
+    Path("started").touch()
+    time.sleep(60)
+    return 0
+
+report.main = slow
+from rocking_contact.cli import main
+sys.exit(main(["report", "--no-views"]))
+"""
+
+
 @pytest.mark.parametrize("signum,code", [(signal.SIGINT, 130), (signal.SIGTERM, 143)])
 def test_a_signal_during_a_command_rank_0_runs_alone(tmp_path, signum, code):
     """``report`` runs on rank 0 while rank 1 waits at a barrier: the waiting rank raised
     the forwarded Ctrl-C as the barrier returned (a traceback, mpiexec's BAD TERMINATION
-    and exit code 2), and PETSc, started on rank 0, took SIGTERM (its error banner,
-    MPI_Abort and exit code 15)."""
-    rc.run(rc.load_case("sdnd101a"), out=tmp_path / "r", plots=False, quiet=True)
-    report = tmp_path / "report"
-    proc = start(tmp_path, "report", str(tmp_path / "r"), "--no-views", "--out", str(report))
-    wait_for(proc, report.exists)
+    and exit code 2), or was killed by it in MPI_Finalize, and PETSc, started on rank 0,
+    took SIGTERM (its error banner, MPI_Abort and exit code 15)."""
+    proc = subprocess.Popen([str(MPIEXEC), "-n", "2", sys.executable, "-c", SLOW_REPORT],
+                            cwd=tmp_path, env=mpi_env(), stdout=subprocess.PIPE,
+                            stderr=subprocess.PIPE, text=True)
+    wait_for(proc, (tmp_path / "started").exists)
+    time.sleep(1.0)  # rank 1 on its way to the barrier
     exit_code, _, err = stop(proc, signum)
     assert exit_code == code and err == "interrupted\n", err
 

@@ -15,8 +15,6 @@ from pathlib import Path
 
 import pytest
 
-from rocking_contact.cli import main
-
 pytestmark = pytest.mark.mpi
 
 MPIEXEC = Path(sys.executable).parent / "mpiexec"
@@ -26,17 +24,16 @@ WALL = re.compile(r"[0-9.e+-]+ s wall")
 
 def under_mpiexec(cwd, *args, ranks=2):
     """``mpiexec -n RANKS rocking-contact ARGS`` from ``cwd``: (exit code, stdout, stderr)."""
-    proc = subprocess.run([str(MPIEXEC), "-n", str(ranks), sys.executable, "-m",
-                           "rocking_contact.cli", *args], cwd=cwd, capture_output=True,
-                          text=True, timeout=300, env=mpi_env())
+    return serially(cwd, *args, launcher=[str(MPIEXEC), "-n", str(ranks)])
+
+
+def serially(cwd, *args, launcher=()):
+    """``rocking-contact ARGS`` from ``cwd``, in a process of its own as under mpiexec (a
+    results.json's ``stack`` names the libraries its process loaded): (exit code, stdout,
+    stderr)."""
+    proc = subprocess.run([*launcher, sys.executable, "-m", "rocking_contact.cli", *args],
+                          cwd=cwd, capture_output=True, text=True, timeout=300, env=mpi_env())
     return proc.returncode, proc.stdout, proc.stderr
-
-
-def serially(capsys, *args):
-    """``rocking-contact ARGS`` in this process: (exit code, stdout, stderr)."""
-    code = main(list(args))
-    captured = capsys.readouterr()
-    return code, captured.out, captured.err
 
 
 def mpi_env():
@@ -46,9 +43,9 @@ def mpi_env():
 
 
 @pytest.mark.parametrize("args", [("list",), ("keys", "sdnv105a"), ("keys", "discrete")])
-def test_listings_are_printed_once(tmp_path, capsys, args):
+def test_listings_are_printed_once(tmp_path, args):
     code, out, err = under_mpiexec(tmp_path, *args)
-    assert (code, out, err) == serially(capsys, *args)
+    assert (code, out, err) == serially(tmp_path, *args)
     assert code == 0 and out and err == ""
 
 
@@ -62,31 +59,30 @@ def _same_run_files(serial, parallel):
     assert sorted(p.name for p in serial.iterdir()) == sorted(p.name for p in parallel.iterdir())
 
 
-def test_validate_of_discrete_cases_prints_and_writes_once(tmp_path, capsys):
+def test_validate_of_discrete_cases_prints_and_writes_once(tmp_path):
     args = ("validate", "sdnd101a", "sdnd102c", "-q", "--no-plots", "--out")
     code, out, err = under_mpiexec(tmp_path, *args, "mpi")
-    serial = serially(capsys, *args, str(tmp_path / "serial"))
+    serial = serially(tmp_path, *args, "serial")
     assert (code, WALL.sub("", out), err) == (serial[0], WALL.sub("", serial[1]), serial[2])
     assert code == 0 and out.count("all 2 case(s) pass") == 1
     for name in ("sdnd101a", "sdnd102c"):
         _same_run_files(tmp_path / "serial" / name, tmp_path / "mpi" / name)
 
 
-def test_validate_that_fails_a_check_exits_1_on_every_rank(tmp_path, capsys):
+def test_validate_that_fails_a_check_exits_1_on_every_rank(tmp_path):
     """A coarse step misses two force references (tests/test_cli.py): exit code 1, the
     verdict once."""
     args = ("validate", "sdnd101a", "-q", "--no-plots", "--set", "time.step=2e-3", "--out")
     code, out, err = under_mpiexec(tmp_path, *args, "mpi")
-    serial = serially(capsys, *args, str(tmp_path / "serial"))
+    serial = serially(tmp_path, *args, "serial")
     assert (code, WALL.sub("", out), err) == (serial[0], WALL.sub("", serial[1]), serial[2])
     assert code == 1 and out.count("FAILED: sdnd101a (2 of 12 checks failed)") == 1
 
 
-def test_a_discrete_run_with_plots_writes_each_file_once(tmp_path, capsys, monkeypatch):
+def test_a_discrete_run_with_plots_writes_each_file_once(tmp_path):
     args = ("run", "sdnd100a", "--set", "time.end=0.2", "--out")
     code, out, err = under_mpiexec(tmp_path, *args, "mpi")
-    monkeypatch.chdir(tmp_path)
-    serial = serially(capsys, *args, "serial")
+    serial = serially(tmp_path, *args, "serial")
     out = out.replace("results in mpi/", "results in serial/")
     assert (code, WALL.sub("", out), err) == (serial[0], WALL.sub("", serial[1]), serial[2])
     assert code == 0 and out.count("results in ") == 1
@@ -111,10 +107,9 @@ BAD_INPUT = [
 
 
 @pytest.mark.parametrize("args", BAD_INPUT, ids=lambda args: " ".join(args))
-def test_bad_input_is_one_line_said_once(tmp_path, capsys, monkeypatch, args):
+def test_bad_input_is_one_line_said_once(tmp_path, args):
     (tmp_path / "afile").write_text("")
     code, out, err = under_mpiexec(tmp_path, *args)
-    monkeypatch.chdir(tmp_path)
-    assert (code, out, err) == serially(capsys, *args)
+    assert (code, out, err) == serially(tmp_path, *args)
     assert code == 2 and out == "" and len(err.splitlines()) == 1
     assert err.startswith("error: ") and "Traceback" not in err

@@ -283,11 +283,12 @@ def launcher_rank() -> int | None:
 
 def _parse(parser: _Parser,
            argv: Sequence[str] | None) -> argparse.Namespace:
-    """The command line; a usage error is said by rank 0 alone (every rank exits 2)."""
+    """The command line; a usage error (stderr), ``--help`` and ``--version`` (stdout) are
+    said by rank 0 alone (every rank exits)."""
     quiet = bool(launcher_rank())
-    stderr = sys.stderr
+    streams = sys.stdout, sys.stderr
     if quiet:
-        sys.stderr = open(os.devnull, "w")  # noqa: SIM115  (restored below)
+        sys.stdout = sys.stderr = open(os.devnull, "w")  # noqa: SIM115  (restored below)
     try:
         args, unknown = parser.parse_known_args(argv)
         if unknown:  # say it with the subcommand's usage, not the top-level one
@@ -295,8 +296,8 @@ def _parse(parser: _Parser,
                 f"unrecognized arguments: {' '.join(unknown)}")
     finally:
         if quiet:
-            sys.stderr.close()
-            sys.stderr = stderr
+            sys.stdout.close()
+            sys.stdout, sys.stderr = streams
     return args
 
 

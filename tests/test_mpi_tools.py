@@ -42,7 +42,8 @@ def mpi_env():
     return dict(os.environ, OMP_NUM_THREADS="1", MPIR_CVAR_POLLS_BEFORE_YIELD="1")
 
 
-@pytest.mark.parametrize("args", [("list",), ("keys", "sdnv105a"), ("keys", "discrete")])
+@pytest.mark.parametrize("args", [("list",), ("keys", "sdnv105a"), ("keys", "discrete"),
+                                  ("--version",), ("run", "--help")])
 def test_listings_are_printed_once(tmp_path, args):
     code, out, err = under_mpiexec(tmp_path, *args)
     assert (code, out, err) == serially(tmp_path, *args)

@@ -114,3 +114,15 @@ def test_bad_input_is_one_line_said_once(tmp_path, args):
     assert (code, out, err) == serially(tmp_path, *args)
     assert code == 2 and out == "" and len(err.splitlines()) == 1
     assert err.startswith("error: ") and "Traceback" not in err
+
+
+def test_an_lu_package_of_one_rank_is_refused_under_two(tmp_path):
+    """PETSc's own LU factorises on one rank: under mpiexec -n 2 the first step failed after
+    its halvings ("PETSc error 92", exit 1); it is refused before the mesh is built."""
+    code, out, err = under_mpiexec(tmp_path, "run", "sdnv105d", "--no-plots", "--out", "r",
+                                   "--set", "solver.linear_solver=petsc")
+    assert code == 2 and out == "" and len(err.splitlines()) == 1, err
+    assert err.startswith("error: ") and err.rstrip().endswith(
+        "sdnv105d.toml: solver.linear_solver: 'petsc' factorises on one rank and this run has "
+        "2; allowed under mpiexec: 'mumps' or 'superlu_dist'")
+    assert not (tmp_path / "r" / "results.json").exists()

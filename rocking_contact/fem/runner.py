@@ -25,7 +25,7 @@ import numpy as np
 from mpi4py import MPI
 
 from rocking_contact import interrupt
-from rocking_contact.config import as_dict, case_dir
+from rocking_contact.config import CaseError, as_dict, case_dir
 from rocking_contact.contact import model as contact_model
 from rocking_contact.fem.body import ElasticBody
 from rocking_contact.fem.case import BlockCase
@@ -204,6 +204,12 @@ def run(case: BlockCase, *, progress: Progress | None = None, out_dir: Path | No
         comm: communicator of the mesh.
 
     """
+    if comm.size > 1 and case.solver.linear_solver == "petsc":
+        # PETSc's own LU factorises on one rank only: the first step failed after its
+        # halvings with "PETSc error 92" instead of saying so
+        raise CaseError(str(getattr(case, "source_file", "the case")), "solver.linear_solver",
+                        f"'petsc' factorises on one rank and this run has {comm.size}; "
+                        "allowed under mpiexec: 'mumps' or 'superlu_dist'")
     t_start = time.perf_counter()
     # Imported at set-up rather than by the collisions after the last step: a run stopped by
     # a signal writes its results within the step under way, not 1-3 s of imports later.

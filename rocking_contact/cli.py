@@ -308,6 +308,12 @@ def main(argv: Sequence[str] | None = None) -> int:
     if launcher_rank() is None:
         try:
             args = _parse(_parser(), argv)
+            if _runs_a_block(args):
+                # PETSc starts here, its handlers replaced by Python's at once: started by
+                # the run, it took a SIGTERM or Ctrl-C that came before the run deferred
+                # them (its crash report, MPI_Abort(59), exit code 15)
+                with interrupt.python_handlers_kept():
+                    from petsc4py import PETSc  # noqa: F401
         except KeyboardInterrupt:
             return _interrupted()
         return _command(args)

@@ -102,6 +102,26 @@ def _rank() -> int:
 
 
 @contextmanager
+def python_handlers_kept() -> Iterator[None]:
+    """Put back, after the block, the handlers set from Python for :data:`SIGNALS`: C code
+    started inside (Gmsh's, PETSc's initialisation) may replace them without Python
+    knowing (PETSc's crash report and MPI_Abort on SIGTERM). The signals are held
+    during the block and come after it, to Python's handlers."""
+    if threading.current_thread() is not threading.main_thread():
+        yield
+        return
+    handlers = {signum: signal.getsignal(signum) for signum in SIGNALS}
+    blocked = signal.pthread_sigmask(signal.SIG_BLOCK, SIGNALS)
+    try:
+        yield
+    finally:
+        for signum, handler in handlers.items():
+            if callable(handler) or handler in (signal.SIG_DFL, signal.SIG_IGN):
+                signal.signal(signum, handler)
+        signal.pthread_sigmask(signal.SIG_SETMASK, blocked)
+
+
+@contextmanager
 def deferred() -> Iterator[None]:
     """Within the block, Ctrl-C and SIGTERM ask for a stop instead of raising or killing
     (main thread only).

@@ -229,3 +229,22 @@ def test_a_killed_block_run_can_still_be_read(tmp_path):
     assert data["parameters"]["time"]["end"] == 1.0 and len(columns["time"]) > 100
     frames = [out / d.attrib["file"] for d in ET.parse(out / "fields.pvd").iter("DataSet")]
     assert frames and all(f.is_file() for f in frames)
+
+
+@pytest.mark.parametrize("kept", [True, False])
+def test_petscs_signal_handlers_do_not_outlive_its_start(kept):
+    """PETSc's start puts its own SIGTERM handler in place (MPI_Abort(59): exit code 15),
+    without Python knowing; started within python_handlers_kept, SIGTERM meets Python's
+    again (here the default action: killed by SIGTERM). The command line starts PETSc so
+    for a block run, before the run defers the signals."""
+    start = ("with interrupt.python_handlers_kept():\n    from petsc4py import PETSc\n"
+             if kept else "from petsc4py import PETSc\n")
+    code = ("import os, signal\nimport rocking_contact\nfrom rocking_contact import interrupt\n"
+            + start + "os.kill(os.getpid(), signal.SIGTERM)\n")
+    proc = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True,
+                          timeout=120)
+    if kept:
+        assert proc.returncode == -signal.SIGTERM and "PETSC ERROR" not in proc.stderr
+    else:  # PETSc's report and MPI_Abort's exit code
+        assert "Caught signal number 15 Terminate" in proc.stderr
+        assert proc.returncode == 15

@@ -18,8 +18,6 @@ keeps one tag set per name for that reason.
 
 from __future__ import annotations
 
-import signal
-import threading
 from collections.abc import Iterator
 from contextlib import contextmanager
 from dataclasses import dataclass, field
@@ -65,7 +63,7 @@ def session() -> Iterator[Any]:
 
     owner = not gmsh.isInitialized()
     if owner:
-        with _python_signal_handlers_kept():
+        with interrupt.python_handlers_kept():
             gmsh.initialize(interruptible=False)
     else:
         current, models = gmsh.model.getCurrent(), len(gmsh.model.list())
@@ -75,7 +73,7 @@ def session() -> Iterator[Any]:
         yield gmsh
     finally:
         if owner:
-            with _python_signal_handlers_kept():
+            with interrupt.python_handlers_kept():
                 gmsh.finalize()
         else:
             while len(gmsh.model.list()) > models:
@@ -83,21 +81,6 @@ def session() -> Iterator[Any]:
             gmsh.model.setCurrent(current)
             for name, value in options.items():
                 gmsh.option.setNumber(name, value)
-
-
-@contextmanager
-def _python_signal_handlers_kept() -> Iterator[None]:
-    """Put back, after the block, the handlers set from Python for the signals that stop a
-    run (:data:`rocking_contact.interrupt.SIGNALS`): C code inside may have replaced them
-    without Python knowing."""
-    handlers = {signum: signal.getsignal(signum) for signum in interrupt.SIGNALS}
-    try:
-        yield
-    finally:
-        if threading.current_thread() is threading.main_thread():
-            for signum, handler in handlers.items():
-                if callable(handler):
-                    signal.signal(signum, handler)
 
 
 @dataclass

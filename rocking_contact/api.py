@@ -312,14 +312,17 @@ def run(
                 if write and mpi_rank() == 0:
                     _write(exc.partial, out_dir, plots=plots)
             raise
-        stopped = interrupt.requested()
         progress.close()
         result.timing.setdefault("wall_s", time.perf_counter() - t0)
         finish(checked, result)
         _print_warnings(result)
         if write and mpi_rank() == 0:
             _write(result, out_dir, plots=plots)
-    if stopped:  # a kind without step checks (the rigid block) finished anyway: stop here
+        # A stop asked for in a kind without step checks (the rigid block), or while the
+        # results were written (seconds for 5e5 rows): the run is whole and on disk, its
+        # plots not drawn; it ends as interrupted (exit code 130), not as if unasked.
+        stopped = interrupt.requested()
+    if stopped:
         raise Interrupted(f"interrupted at the end of the run (t = {checked.time.end:g} s)",
                           result)
     return result

@@ -248,3 +248,27 @@ def test_petscs_signal_handlers_do_not_outlive_its_start(kept):
     else:  # PETSc's report and MPI_Abort's exit code
         assert "Caught signal number 15 Terminate" in proc.stderr
         assert proc.returncode == 15
+
+
+def test_a_stop_asked_while_the_results_are_written_ends_as_interrupted(tmp_path, monkeypatch):
+    """Ctrl-C after the last step, while the results are written (seconds for 5e5 rows):
+    they are written whole (status completed), the plots are not drawn, and the run ends
+    as interrupted (exit code 130), as the handler's message said; it returned as if
+    unasked (exit code 0)."""
+    import rocking_contact.api as api
+
+    finish = api.finish
+
+    def finish_then_ask(case, result):
+        finish(case, result)
+        interrupt.request()  # what the handler does
+
+    monkeypatch.setattr(api, "finish", finish_then_ask)
+    with pytest.raises(Interrupted) as info:
+        rc.run("sdnd101a", out=tmp_path, quiet=True)
+    assert str(info.value) == "interrupted at the end of the run (t = 0.5 s)"
+    data = json.loads((tmp_path / results.RESULTS_FILE).read_text())
+    assert data["status"] == "completed" and data["plots"] == []
+    written = read_history_csv(tmp_path / results.HISTORY_FILE)["time"]
+    assert written[-1] == pytest.approx(0.5) and len(written) == len(
+        info.value.partial.history["time"])

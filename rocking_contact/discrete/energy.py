@@ -37,7 +37,9 @@ def energy_bound(system: DiscreteSystem, gam: np.ndarray, dt: float, e0: float) 
     Minv = np.linalg.inv(system.M)
     p, f = system.p_support, system.f_const
     a, b, c = p @ Minv @ p, p @ Minv @ f, f @ Minv @ f
-    if a == b == c == 0.0:  # no load: the energy can only fall (a pass less per step)
+    if c == 0.0 and (a == 0.0 or not gam.any()):
+        # no load (a support that does not move): the energy can only fall, and the bound
+        # costs no pass over every step (a quarter of SDND101's run at 1e6 steps)
         return np.full(len(gam), e0)
     load = np.sqrt(np.maximum(a * gam**2 + 2.0 * b * gam + c, 0.0) / 2.0)
     grown = np.concatenate([[0.0], np.cumsum(0.5 * dt * (load[1:] + load[:-1]))])

@@ -308,12 +308,7 @@ def main(argv: Sequence[str] | None = None) -> int:
     if launcher_rank() is None:
         try:
             args = _parse(_parser(), argv)
-            if _runs_a_block(args):
-                # PETSc starts here, its handlers replaced by Python's at once: started by
-                # the run, it took a SIGTERM or Ctrl-C that came before the run deferred
-                # them (its crash report, MPI_Abort(59), exit code 15)
-                with interrupt.python_handlers_kept():
-                    from petsc4py import PETSc  # noqa: F401
+            _start_petsc_for_a_block(args)
         except KeyboardInterrupt:
             return _interrupted()
         return _command(args)
@@ -326,19 +321,26 @@ def main(argv: Sequence[str] | None = None) -> int:
             args = _parse(_parser(), argv)
             if args.command in SERIAL_COMMANDS:
                 return _once(args)
-            # PETSc starts first for a block run: started by the run, it put its SIGTERM
-            # handler (an MPI_Abort, exit code 59) over this one until the run deferred
-            # the signals again.
-            if _runs_a_block(args):
-                from petsc4py import PETSc  # noqa: F401
-            with interrupt.deferred():  # over PETSc's
-                return _command(args)
+            _start_petsc_for_a_block(args)
+            return _command(args)
     finally:
         # Done, the exit code known: a signal forwarded late killed a rank that waited
         # in MPI_Finalize for a slower one (Python restores the default action as it
         # exits), and mpiexec said BAD TERMINATION (1 report in 30 under Ctrl-C).
         for signum in interrupt.SIGNALS:
             signal.signal(signum, signal.SIG_IGN)
+
+
+def _start_petsc_for_a_block(args: argparse.Namespace) -> None:
+    """Start PETSc now for a block run, with the Python handlers of Ctrl-C and SIGTERM put
+    back at once: started by the run, it took a signal that came before the run deferred
+    them (its crash report, MPI_Abort(59), exit code 15), and under mpiexec it replaced
+    the handler deferring them from the command line's start."""
+    from rocking_contact import interrupt
+
+    if _runs_a_block(args):
+        with interrupt.python_handlers_kept():
+            from petsc4py import PETSc  # noqa: F401
 
 
 def _runs_a_block(args: argparse.Namespace) -> bool:

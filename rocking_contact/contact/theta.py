@@ -45,7 +45,11 @@ table; ``RN_P = PN_P / h`` and ``RX_P = PX_P / h`` (N), the mean forces over the
 (``RX_O`` is negative while the block rocks on O). With a row every N steps
 (``output.every``) they are the impulses since the previous row and the mean forces over
 that interval: no impact is lost between rows. ``PN_BASE``, ``RN_BASE``: the same
-summed over the whole base. ``CONTACTS``, ``SLIDING``: pressed and sliding contacts;
+summed over the whole base. The first row (the released state, before any step) has no
+impulse and no interval; after a preload its forces are those the preload's supports
+carry at the closed contacts, the static equilibrium the block is released from
+(:meth:`MoreauJeanContact.release`: ``RN_O`` = M g = 4096.7 N for SDNV105).
+``CONTACTS``, ``SLIDING``: pressed and sliding contacts;
 ``CONTACT_ITERATIONS``: coupled passes of the step; ``ECONTACT`` (J): energy taken from
 the bodies by the impulses and the projection since the release (``EFRICTION``: by the
 tangential impulses; ``EPROJECTION``: given by the projection), the term of the run's
@@ -144,6 +148,9 @@ class MoreauJeanContact:
         points: named points whose contact impulses and forces are recorded.
         rigid: rigid motions of the slave body for the position projection (None: no
             projection; the penetration of the landing steps then stays).
+        preloaded: the bodies start in the static equilibrium of a preload: the first
+            history row reports its reactions at the closed contacts (:meth:`release`);
+            otherwise (an undeformed start is no equilibrium) zero forces.
 
     Attributes:
         impulses: impulses of every contact at the last accepted step (2m, N.s).
@@ -153,15 +160,22 @@ class MoreauJeanContact:
             release (J), ``sum P . (U_n + U_{n+1}) / 2`` (the kinetic-energy theorem of a
             step with a constant H), normal and tangential parts.
         work_projection: energy given to the bodies by the position projection (J).
+        start_forces: ``(lambda_N, lambda_T)`` of every contact at the release (2m, N), the
+            preload's reactions, shown by the first history row; None once a step is
+            accepted (or without a preload).
 
     """
 
     name = "theta"
 
     def __init__(self, relation: ContactRelation, options: MoreauJeanOptions,
-                 points: Sequence[str] = ("O", "A"), rigid: RigidModes | None = None):
+                 points: Sequence[str] = ("O", "A"), rigid: RigidModes | None = None, *,
+                 preloaded: bool = False):
         self.relation = relation
         self.rigid = rigid
+        self.preloaded = preloaded
+        self.start_forces: np.ndarray | None = None
+        self._start_frames = (np.zeros((0, 2)), np.zeros((0, 2)))
         self.options = options
         self.memory = ImpulseMemory()
         found = {p: relation.contact_at(p) for p in points}
@@ -188,6 +202,49 @@ class MoreauJeanContact:
         self._lift = np.zeros(0)
         self.deepest_penetration = 0.0
         self._residual = "none"  # the last residual of the step, with its unit: failures
+
+    # -- the release ---------------------------------------------------------------------
+    def release(self, problem: StepProblem) -> None:
+        """The contact forces of the first history row: the preload's reactions.
+
+        The impulse of a step has no value before the first step (``P / h`` over no
+        interval). The block is released from the static equilibrium of the preload, where
+        supports hold it: the force each closed contact (gap below ``gap_tolerance``)
+        takes over is the reaction of those supports at its slave node, the static residual
+        ``g(u_0, 0) = f_int(u_0) - f_ext`` there, in the contact's frame:
+        ``lambda_N = n . g``, ``lambda_T = t . g`` (SDNV105: M g = 4096.7 N at O, the force
+        B's springs start with; the step impulses then give the release transient, 3693 N
+        over the first step). The slave body's part of ``H^T`` picks the slave nodes' values
+        (the table's own supports take none). A and C report another quantity at t = 0,
+        the reaction at the acceleration level (1989 N at O): the force that stops O from
+        accelerating into the table once the preload's pull is gone, which this
+        velocity-level law never computes.
+
+        Nothing of the run depends on it: the state, the warm starts and the index set of
+        the first step are left as they are.
+        """
+        self.start_forces = None
+        if not self.preloaded:
+            return
+        body, u = problem.body, problem.u.x.array
+        geometry = self.relation.geometry(u)
+        closed = np.flatnonzero(geometry.gap <= self.options.gap_tolerance)
+        forces = np.zeros(2 * len(self.keys))
+        if len(closed):
+            g = body.vector()
+            body.set_point(u, None)
+            body.force(g)  # without the table's drag: the preload's equilibrium
+            slave = body.block_mesh.dofs(body.V, BLOCK)
+            slave = slave[slave < body.n_owned]
+            on_slave = np.zeros(body.n_owned)
+            on_slave[slave] = g.array_r[slave]
+            g.destroy()
+            H = self.relation.operator(u, geometry)
+            reactions = problem.comm.allreduce(H @ on_slave, op=MPI.SUM)
+            rows = np.stack([2 * closed, 2 * closed + 1], axis=1).ravel()
+            forces[rows] = reactions[rows]
+        self.start_forces = forces
+        self._start_frames = (geometry.normal, geometry.tangent)
 
     # -- Corrector protocol ---------------------------------------------------------------
     def begin_step(self, problem: StepProblem) -> None:
@@ -325,6 +382,7 @@ class MoreauJeanContact:
         """Keep the impulses of the step (warm start, persistent contacts) and their work."""
         if not self._enabled:
             return
+        self.start_forces = None  # the first row's forces: a step has its own now
         keys = [self.keys[c] for c in self._active]
         self.memory.store(keys, self._P)
         if len(self._lift):
@@ -353,20 +411,29 @@ class MoreauJeanContact:
     def _step_impulses(self) -> dict[str, float]:
         """The impulse columns of the last step (N.s): normal and horizontal at the
         recorded points, normal over the base."""
+        return self._resolved("P", self.impulses, self._frames)
+
+    def _resolved(self, kind: str, values: np.ndarray,
+                  frames: tuple[np.ndarray, np.ndarray]) -> dict[str, float]:
+        """Columns ``<kind>N_<P>``, ``<kind>X_<P>`` at the recorded points and
+        ``<kind>N_BASE`` of per-contact values on the block (``[N_0, T_0, N_1, ...]``,
+        impulses or forces): normal, compression positive, and horizontal on the table."""
         out: dict[str, float] = {}
-        normal, tangent = self._frames
+        normal, tangent = frames
         for point, c in self.points.items():
-            pn, pt = self.impulses[2 * c], self.impulses[2 * c + 1]
-            # the block (slave) receives P_N n + P_T t; it exerts the opposite on the table
-            px = -(pn * normal[c, 0] + pt * tangent[c, 0]) if len(normal) else -pt
-            out[f"PN_{point}"], out[f"PX_{point}"] = float(pn), float(px)
+            vn, vt = values[2 * c], values[2 * c + 1]
+            # the block (slave) receives V_N n + V_T t; it exerts the opposite on the table
+            vx = -(vn * normal[c, 0] + vt * tangent[c, 0]) if len(normal) else -vt
+            out[f"{kind}N_{point}"], out[f"{kind}X_{point}"] = float(vn), float(vx)
         # the whole base: on a fine mesh a corner's percussion spreads over several nodes
-        out["PN_BASE"] = float(np.sum(self.impulses[0::2]))
+        out[f"{kind}N_BASE"] = float(np.sum(values[0::2]))
         return out
 
     def columns(self, problem: StepProblem) -> dict[str, float]:
         """Impulses since the previous row and their mean forces at the recorded points,
-        counters, absorbed energy. A row ends the interval: the next one starts from zero."""
+        counters, absorbed energy. A row ends the interval: the next one starts from zero.
+        The row before the first step holds no impulse, and the preload's reactions as its
+        forces (:meth:`release`; zero without a preload)."""
         out: dict[str, float] = {}
         elapsed = self._since_row_time
         impulses = {name: self._since_row.get(name, 0.0) for name in self._step_impulses()}
@@ -381,6 +448,9 @@ class MoreauJeanContact:
         pressed = self.impulses[0::2] > 0.0
         sliding = pressed & (np.abs(self.impulses[1::2]) >= self.options.law.friction
                              * self.impulses[0::2] * (1.0 - 1e-9))
+        if self.start_forces is not None:  # the released state, at rest: nothing slides
+            out.update(self._resolved("R", self.start_forces, self._start_frames))
+            pressed, sliding = self.start_forces[0::2] > 0.0, np.zeros(0, dtype=bool)
         out["CONTACTS"] = float(np.count_nonzero(pressed))
         out["SLIDING"] = float(np.count_nonzero(sliding))
         out["CONTACT_ITERATIONS"] = float(self.iterations)
@@ -484,5 +554,6 @@ def build(case: Any, body: ElasticBody, kinematics: ContactKinematics) -> Contac
 
     relation = Relation(kinematics, body.n_owned)
     treatment = MoreauJeanContact(relation, options_of(case.contact), case.output.points,
-                                  RigidModes(body, BLOCK))
+                                  RigidModes(body, BLOCK),
+                                  preloaded=case.initial.state == "preload")
     return ContactModel(correctors=[treatment], treatment=treatment)

@@ -211,3 +211,46 @@ def test_rows_every_ten_steps_carry_the_impulses_since_the_previous_row(first):
     row = int(np.argmax(sparse["PN_A"] > 0))
     assert sparse["time"][row - 1] < dense["time"][impact] <= sparse["time"][row]
     assert sparse["PN_A"][row] > dense["PN_A"][impact] > 40.0
+
+
+WEIGHT = 4 * 0.18 * 0.40 * 1450.0 * 9.81  # M g of the block (1 m thick), N
+
+
+def test_the_first_row_carries_the_reactions_of_the_preload(first):
+    """t = 0, before any step, the block stands on O in the static equilibrium of the
+    preload: O is its only vertical support (the pull at C1 and the pivot O1's hold are
+    horizontal), so it carries the whole weight, and with the pivot at O1 no horizontal
+    force; O1 and A have lifted. No impulse yet, nothing slides. The row held zeros (an
+    impulse over no step); the first step's mean force is the release transient, below the
+    weight."""
+    h = first.history
+    assert h["time"][0] == 0.0
+    assert h["RN_O"][0] == pytest.approx(WEIGHT, rel=1e-6)
+    assert h["RN_BASE"][0] == h["RN_O"][0]
+    assert abs(h["RX_O"][0]) < 1e-6 * WEIGHT  # the static solve's round-off
+    for column in ("RN_A", "RX_A", "RN_O1", "RX_O1", "PN_O", "PX_O", "PN_A", "PX_A", "PN_O1",
+                   "PX_O1", "PN_BASE", "SLIDING"):
+        assert h[column][0] == 0.0, column
+    assert h["CONTACTS"][0] == 1
+    assert 3500.0 < h["RN_O"][1] < 0.95 * WEIGHT
+
+
+def test_with_the_pivot_at_o_the_first_row_holds_its_horizontal_reaction_too():
+    """Code_Aster's test B preload holds O in x: O then also balances the pull at C1 (the
+    top middle), which the moment about O of the tilted block sets:
+    F = M g x_G / y_C1, with G at (b cos t - l sin t, b sin t + l cos t) and C1 at
+    (b cos t - 2 l sin t, b sin t + 2 l cos t) from O; the block pushes the table along -x.
+    Without a preload (initial.state = "rest", undeformed: no equilibrium) the row keeps
+    zeros."""
+    h = _run({"time.end": 1e-4, "collisions.windows": [], "preload.pivot": "O"}).history
+    tilt, b, half_height = h["THETA"][0], 0.18, 0.40
+    x_g = b * np.cos(tilt) - half_height * np.sin(tilt)
+    y_c1 = b * np.sin(tilt) + 2 * half_height * np.cos(tilt)
+    assert h["RN_O"][0] == pytest.approx(WEIGHT, rel=1e-6)
+    assert h["RX_O"][0] == pytest.approx(-WEIGHT * x_g / y_c1, rel=1e-4)  # -899.3 N
+    assert h["CONTACTS"][0] == 1 and h["SLIDING"][0] == 0.0
+    rest = _run({"time.end": 1e-4, "collisions.windows": [], "collisions.rigid": False,
+                 "initial.state": "rest"}).history
+    for column in ("RN_O", "RX_O", "RN_A", "RN_BASE", "CONTACTS"):
+        assert rest[column][0] == 0.0, column
+    assert rest["CONTACTS"][1] == 5  # the whole base stands on the table after one step

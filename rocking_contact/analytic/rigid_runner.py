@@ -7,7 +7,10 @@ One run computes every level of the rigid solution for the same block and releas
 - ``linearised`` and ``nonlinear``: the rigid equations integrated exactly, with impact
   events (the manual's equation to first order in theta, and as it is);
 - ``recalage``: the manual's first-order chain with the effective elastic-body ratios
-  0.79 (square root of the energy) and 0.77 (flight times).
+  0.79 (square root of the energy) and 0.77 (flight times). The manual fitted them on
+  Code_Aster's elastic SDNV105 block: the level is computed for that block and release
+  (:func:`recalage_ratios`), or with ratios the case gives other than those; for another
+  block it is left out, and ``extra.recalage.note`` says why.
 
 Quantities carry the level as a prefix (``nonlinear.collision.2.time``); the unprefixed
 ones (``collision.2.time``, ``lift.1``, ...) and the ``collisions`` list are those of
@@ -71,6 +74,20 @@ NEEDS_GRAVITY = ("loading.gravity: got 0, allowed: > 0 for the rigid-block level
 #: every level a run computes, in the order of the printed tables
 LEVELS = ("closed_form", "linearised", "nonlinear", "recalage")
 
+#: the SDNV105 manual's recalage ratios, on the square root of the kinetic energy and on the
+#: flight times, measured on Code_Aster's run of its elastic block
+SDNV105_RATIOS = (0.79, 0.77)
+
+#: the block and release they were measured on: key -> (value, unit); the thickness scales
+#: every force and mass alike, and changes nothing
+SDNV105_BLOCK = {"geometry.half_width": (0.18, "m"), "geometry.half_height": (0.40, "m"),
+                 "material.block.density": (1450.0, "kg/m3"), "loading.gravity": (9.81, "m/s2"),
+                 "release angle": (0.01, "rad")}
+
+#: how far a release angle may be from SDNV105's 0.01 rad for its recalage (relative): the
+#: FEM preloads release its block at 0.0100002 (pivot O1) and 0.0099889 rad (pivot O)
+TILT_TOLERANCE = 0.01
+
 #: fields of an impact exported as quantities ``<level>.collision.<k>.<field>``
 IMPACT_FIELDS = ("time", "kinetic_energy", "kinetic_energy_after", "energy_ratio",
                  "vy_before", "percussion_y", "percussion_x", "omega_before")
@@ -91,10 +108,14 @@ class RigidOptions:
         doc="omega+/omega- at each impact; default from the angular momentum balance "
             "about the new pivot, (2R^2 - 3b^2)/(2R^2)")
     impacts: int = param(5, check=POSITIVE, doc="impacts tabulated and exported per level")
-    recalage_restitution: float = param(0.79, check=FRACTION,
-                                        doc="recalage: ratio on sqrt(kinetic energy)")
-    recalage_interval_ratio: float = param(0.77, check=FRACTION,
-                                           doc="recalage: ratio of successive flight times")
+    recalage_restitution: float = param(
+        SDNV105_RATIOS[0], check=FRACTION,
+        doc="recalage: ratio on sqrt(kinetic energy); the default is the SDNV105 manual's, "
+            "fitted on its elastic block and used for that block only")
+    recalage_interval_ratio: float = param(
+        SDNV105_RATIOS[1], check=FRACTION,
+        doc="recalage: ratio of successive flight times; the default is the SDNV105 "
+            "manual's, fitted on its elastic block and used for that block only")
     friction: float = param(0.9, check=NONNEGATIVE,
                             doc="Coulomb coefficient, only to warn when the block would slide")
     tolerance: float = param(1e-12, check=in_range(1e-13, 1e-6),
@@ -139,10 +160,58 @@ def block_of(case: Any) -> RigidBlock:
     return RigidBlock.from_parameters(case.geometry, case.material.block, case.loading)
 
 
+def recalage_ratios(case: Any, tilt: float | None = None
+                    ) -> tuple[tuple[float, float] | None, str]:
+    """The ratios of the ``recalage`` level for a case's block, or None and why not.
+
+    The SDNV105 manual measured 0.79 (on the square root of the kinetic energy) and 0.77
+    (on the flight times) on Code_Aster's elastic run of its block released from 0.01 rad:
+    they sum up how that elastic block lost energy at its impacts, and say nothing of
+    another block (0.5 m wide, b = 0.25 m, it keeps 0.335 of its energy per rigid impact,
+    and 0.79^2 = 0.62 with them: its second impact came 18 % late and with 88 % more energy
+    than the exact level's). They are used for SDNV105's block (:data:`SDNV105_BLOCK`, the
+    release angle within :data:`TILT_TOLERANCE`) on a still table; ratios other than those
+    are a fit of the case's own and are used as given, on any block.
+
+    Args:
+        case: a case with ``geometry``, ``material.block``, ``loading``, ``preload`` and,
+            for a rigid case, ``[rigid]`` (the FEM cases take the manual's ratios).
+        tilt: release angle (rad), default ``preload.tilt``.
+
+    Returns:
+        ``(ratios, note)``: ``(velocity, interval)`` ratios or None; ``note`` says why the
+        level is left out (empty when it is computed, or when the table moves: the closed
+        forms, this one included, describe a still table only).
+
+    """
+    rigid = getattr(case, "rigid", None)
+    ratios = ((rigid.recalage_restitution, rigid.recalage_interval_ratio) if rigid is not None
+              else SDNV105_RATIOS)
+    if not case.loading.table_still:
+        return None, ""
+    if ratios != SDNV105_RATIOS:
+        return ratios, ""
+    given = {"geometry.half_width": case.geometry.half_width,
+             "geometry.half_height": case.geometry.half_height,
+             "material.block.density": case.material.block.density,
+             "loading.gravity": case.loading.gravity,
+             "release angle": case.preload.tilt if tilt is None else tilt}
+    differ = [f"{name} {given[name]:g} {unit} (SDNV105's: {value:g})"
+              for name, (value, unit) in SDNV105_BLOCK.items()
+              if not math.isclose(given[name], value, rel_tol=TILT_TOLERANCE
+                                  if name == "release angle" else 1e-9)]
+    if not differ:
+        return ratios, ""
+    return None, (f"no recalage level: its ratios {ratios[0]:g} and {ratios[1]:g} were "
+                  f"fitted by the SDNV105 manual on its elastic block, and this run has "
+                  f"{', '.join(differ)}; give rigid.recalage_restitution and "
+                  f"rigid.recalage_interval_ratio fitted on this block to compute it")
+
+
 def rigid_levels(block: RigidBlock, tilt: float, *, count: int = 5, start: float = 0.0,
                  end: float, restitution: float | None = None,
-                 table: TableMotion | None = None, recalage_ratios: tuple[float, float] = (
-                     0.79, 0.77), tolerance: float = 1e-12,
+                 table: TableMotion | None = None,
+                 recalage_ratios: tuple[float, float] | None = None, tolerance: float = 1e-12,
                  samples: np.ndarray | None = None, max_step: float = math.inf,
                  progress: Callable[[float], None] | None = None,
                  ) -> tuple[dict[str, ImpactSequence], dict[str, RockingMotion]]:
@@ -156,7 +225,9 @@ def rigid_levels(block: RigidBlock, tilt: float, *, count: int = 5, start: float
             leave out impacts after ``end`` (times are absolute: impact 1 is at start + t1).
         restitution: omega+/omega- (default: the block's angular momentum balance).
         table: table acceleration; when given, the closed-form levels are left out.
-        recalage_ratios: (ratio on sqrt(energy), ratio of flight times) of ``recalage``.
+        recalage_ratios: (ratio on sqrt(energy), ratio of flight times) of ``recalage``;
+            None leaves that level out (:func:`recalage_ratios` says which ratios, if any,
+            describe a case's block).
         tolerance: relative tolerance of the integration.
         samples: history instants (s) of the integrated levels.
         max_step: largest integration step (s).
@@ -174,9 +245,10 @@ def rigid_levels(block: RigidBlock, tilt: float, *, count: int = 5, start: float
         span = end - start
         sequences["closed_form"] = _shifted(closed_form(block, tilt, count, restitution,
                                                         end=span), start)
-        sequences["recalage"] = _shifted(recalage(
-            block, tilt, count, velocity_ratio=recalage_ratios[0],
-            interval_ratio=recalage_ratios[1], end=span), start)
+        if recalage_ratios is not None:
+            sequences["recalage"] = _shifted(recalage(
+                block, tilt, count, velocity_ratio=recalage_ratios[0],
+                interval_ratio=recalage_ratios[1], end=span), start)
     for equation in ("linearised", "nonlinear"):
         simulation = RockingSimulation(block, equation, restitution=restitution, table=table,
                                        tolerance=tolerance, max_step=max_step)
@@ -274,11 +346,11 @@ def run(case: RigidCase, *, progress: Progress | None = None) -> RunResult:
     block = block_of(case)
     table = case.loading.table_motion(case_dir(case))
     samples = span.start + span.step * np.arange(span.n_steps + 1)
+    ratios, recalage_note = recalage_ratios(case)
     try:
         sequences, motions = rigid_levels(
             block, case.preload.tilt, count=opts.impacts, start=span.start, end=span.end,
-            restitution=opts.restitution, table=table,
-            recalage_ratios=(opts.recalage_restitution, opts.recalage_interval_ratio),
+            restitution=opts.restitution, table=table, recalage_ratios=ratios,
             tolerance=opts.tolerance, samples=samples,
             progress=None if progress is None else progress.update)
     except RuntimeError as exc:
@@ -305,6 +377,9 @@ def run(case: RigidCase, *, progress: Progress | None = None) -> RunResult:
                    for level, s in sequences.items()},
         "block": {"mass": block.mass, "radius": block.radius, "inertia": block.inertia,
                   "theta0": block.theta0},
+        "recalage": {"ratios": None if ratios is None else list(ratios),
+                     "own": ratios is not None and ratios != SDNV105_RATIOS,
+                     "note": recalage_note},
     }
     return RunResult(
         case=case.case.name, kind=case.case.kind, parameters=as_dict(case),
@@ -341,14 +416,16 @@ def reference_motions(case: Any, *, count: int = 5, release: float = 0.0,
 
     Returns:
         ``(sequences, motions)`` of :func:`rigid_levels`: level -> :class:`ImpactSequence`
-        for ``closed_form``, ``linearised``, ``nonlinear``, ``recalage``, and the
+        for ``closed_form``, ``linearised``, ``nonlinear``, ``recalage`` (SDNV105's block
+        only, :func:`recalage_ratios`; the closed forms on a still table only), and the
         integrated levels' motions (histories with ``RN_O``, ``RX_O``, ...).
 
     """
     stop = case.time.end if end is None else end
     angle = case.preload.tilt if tilt is None else tilt
     return rigid_levels(block_of(case), angle, count=count, start=release, end=stop,
-                        table=case.loading.table_motion(case_dir(case)))
+                        table=case.loading.table_motion(case_dir(case)),
+                        recalage_ratios=recalage_ratios(case, angle)[0])
 
 
 def compare_collisions(collisions: Sequence[Mapping[str, Any]],

@@ -56,7 +56,19 @@ class Geometry:
     def overturn_angle(self) -> float:
         """atan(b / l) (rad): turned this far on a corner, the block has its centre of mass
         above the corner, and gravity turns it further (it topples)."""
-        return math.atan(self.half_width / self.half_height)
+        return static_overturn_angle(self.half_width, self.half_height)
+
+
+def static_overturn_angle(half_width: float, half_height: float, *,
+                          linearised: bool = False) -> float:
+    """|theta| (rad) of the unstable equilibrium over a base corner, without table motion.
+
+    Beyond it gravity turns the block further: it topples. ``atan(b / l)``, the centre of
+    mass above the corner; ``b / l`` where the rocking equation is linearised in theta
+    (its gravity moment ``M g (b - l |theta|)`` vanishes there).
+    """
+    ratio = half_width / half_height
+    return ratio if linearised else math.atan(ratio)
 
 
 def overturn_limit(static_angle: float, table_still: bool) -> float:

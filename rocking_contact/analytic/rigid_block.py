@@ -50,7 +50,13 @@ import math
 from dataclasses import asdict, dataclass
 from typing import Any, Literal
 
-from rocking_contact.block import Geometry, Loading, Material, block_mass
+from rocking_contact.block import (
+    Geometry,
+    Loading,
+    Material,
+    block_mass,
+    static_overturn_angle,
+)
 
 Corner = Literal["O", "A"]
 Equation = Literal["linearised", "nonlinear"]
@@ -128,13 +134,11 @@ class RigidBlock:
         return math.sqrt(self.mass * self.gravity * self.radius / self.inertia)
 
     def overturn_angle(self, equation: Equation = "nonlinear") -> float:
-        """|theta| of the unstable equilibrium over a corner, without table motion (rad).
-
-        Beyond it gravity pushes the block further: it topples. Nonlinear: G above the
-        pivot, ``atan(b/l)``; linearised equation: ``b/l``.
-        """
-        ratio = self.half_width / self.half_height
-        return math.atan(ratio) if equation == "nonlinear" else ratio
+        """|theta| of the unstable equilibrium over a corner, without table motion (rad):
+        :func:`~rocking_contact.block.static_overturn_angle` of this block for ``equation``
+        (nonlinear: G above the pivot, ``atan(b/l)``; linearised equation: ``b/l``)."""
+        return static_overturn_angle(self.half_width, self.half_height,
+                                     linearised=equation == "linearised")
 
     def uplift_acceleration(self, vertical: float = 0.0) -> float:
         """|ux| above which a block resting flat starts rocking: (g + uy) b / l (m/s^2)."""

@@ -552,3 +552,20 @@ def test_the_cases_own_recalage_ratios_apply_to_any_block(capsys, tmp_path):
     assert q["recalage.collision.2.kinetic_energy"] == pytest.approx(0.7**2 * e1, rel=1e-12)
     assert q["recalage.collision.3.time"] == pytest.approx(t1 + 2 * t1 * (0.75 + 0.75**2),
                                                           rel=1e-12)
+
+
+@pytest.mark.parametrize("equation", ["nonlinear", "linearised"])
+def test_one_overturn_angle_for_the_fem_block_and_the_rigid_one(equation):
+    """The FEM side's Geometry.overturn_angle and RigidBlock.overturn_angle are one formula
+    (block.static_overturn_angle): at that angle the gravity moment of the rigid equation
+    (exact, or linearised in theta) vanishes, the unstable equilibrium over the corner."""
+    geometry = Geometry(half_width=0.3, half_height=0.5)
+    block = RigidBlock.from_parameters(geometry, Materials().block, Loading())
+    angle = block.overturn_angle(equation)
+    if equation == "nonlinear":
+        assert geometry.overturn_angle == angle == math.atan(0.6)
+    else:
+        assert angle == 0.6
+    assert block.angular_acceleration(angle, "O", equation=equation) == pytest.approx(
+        0.0, abs=1e-14)
+    assert block.angular_acceleration(0.99 * angle, "O", equation=equation) < 0.0

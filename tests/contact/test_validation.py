@@ -34,20 +34,28 @@ LATE = ("impact 2 keeps less energy than Code_Aster's B (E3 / E2 0.497 against 0
         "later flights are shorter than the rigid ones, as Code_Aster's (-1.9 %, -2.9 %) "
         "but more")
 
+# The same code (HEAD e73aa32) on two machines: A's fourth and fifth energy peaks fall on
+# either side of the band's ends (E4 band end 1.8463 J, E5 1.1523 J). The project's
+# machine of 2026-11-22: A 1.8679 / 1.1449 J, A auto 1.8633 / 1.1468 J; an AMD EPYC
+# (2026-11-23): A 1.8169 / 1.1051 J, A auto 1.8205 / 1.1941 J. The impacts amplify the
+# round-off of the kernels the CPU selects (docs/contact.md, "Sensitivity").
+ROUNDOFF = ("decided by the machine's round-off, amplified by the unresolved impacts: "
+            "the same code passes it on one CPU and misses it on another")
+UNDECIDED: dict[tuple[str, str], dict[str, str]] = {
+    key: {"collision.4.kinetic_energy": ROUNDOFF, "collision.5.kinetic_energy": ROUNDOFF}
+    for key in (("a", "coarse"), ("a", "auto"))}
 FINE_MISSES = {"rn_max_O": RELEASE, "rx_min_O": RELEASE,
                **{f"collision.{k}.{f}": BAND for k in range(2, 6)
                   for f in ("time", "kinetic_energy")}}
 KNOWN_MISSES: dict[tuple[str, str], dict[str, str]] = {
     ("a", "coarse"): {"rn_max_O": RELEASE, "rx_min_O": RELEASE, "collision.3.time": BAND,
-                      "collision.4.time": BAND, "collision.4.kinetic_energy": BAND,
-                      "collision.5.time": BAND},
+                      "collision.4.time": BAND, "collision.5.time": BAND},
     ("c", "coarse"): {"rn_max_O": RELEASE, "rx_min_O": RELEASE, "collision.3.time": BAND,
                       "collision.4.time": BAND, "collision.5.time": BAND},
     ("b", "coarse"): {"rn_max_O": RINGING, "rx_min_O": RINGING, "collision.4.time": LATE,
                       "collision.5.time": LATE},
     ("a", "auto"): {"rn_max_O": RELEASE, "rx_min_O": RELEASE, "collision.3.time": BAND,
-                    "collision.4.time": BAND, "collision.4.kinetic_energy": BAND,
-                    "collision.5.time": BAND},
+                    "collision.4.time": BAND, "collision.5.time": BAND},
     ("a", "fine"): FINE_MISSES,
     ("c", "fine"): FINE_MISSES,
     ("b", "fine"): {"rn_max_O": RINGING, "rx_min_O": RINGING, "collision.5.time": LATE},
@@ -72,7 +80,7 @@ def test_acceptance(results, key):
     assert len(result.collisions) == 5
     # A collision whose window maximum is no peak (on a bound, or the previous collision
     # again) has no quantities: its checks are "not computed", misses.
-    assert_misses_are(result, KNOWN_MISSES[key])
+    assert_misses_are(result, KNOWN_MISSES[key], UNDECIDED.get(key))
     # No step needs the springs' fallback (tests/contact/test_penalty.py forces one), and no
     # warning: no energy created by the steps.
     assert result.timing["fallback_steps"] == 0, result.extra.get("fallback_steps")

@@ -216,13 +216,9 @@ class ElasticBody:
         return work
 
     def damping_force(self, out: PETSc.Vec) -> None:
-        """``f_damp(u, v)`` alone (N): internal force at (u, v) minus internal force at (u, 0)."""
-        self.kinematics.internal(out)
-        saved = self.v.x.array.copy()
-        self.v.x.array[:] = 0.0
-        self.kinematics.internal(self._work)
-        self.v.x.array[:] = saved
-        out.axpy(-1.0, self._work)
+        """``f_damp(u, v)`` alone at the evaluation point (N): the Rayleigh terms of the
+        internal force, assembled by themselves (owned entries final)."""
+        self.kinematics.damping(out)
 
     def tangent(self, cu: float, cv: float, out: PETSc.Mat) -> None:
         """``out = cu dg/du + cv dg/dv`` at the evaluation point (no boundary conditions)."""

@@ -3,6 +3,8 @@
 Both give, at the evaluation point ``(u, v)`` held in two DOLFINx Functions,
 
 - ``internal(out)``: ``f_int(u) + f_damp(u, v)`` (N), owned entries final;
+- ``damping(out)``: ``f_damp(u, v)`` alone (N), the same owned entries (for the energy
+  balance: one assembly instead of the difference of two internal forces);
 - ``tangent(cu, cv, out)``: ``cu d/du + cv d/dv`` of the same (N/m, N.s/m);
 - ``strain_energy()``: stored elastic energy (J);
 - ``cauchy_stress()``: UFL Cauchy stress for output (Pa).
@@ -157,6 +159,9 @@ class SmallStrain(_Forces):
         self.K.mult(self.u.x.petsc_vec, out)
         self.C.multAdd(self.v.x.petsc_vec, out, out)
 
+    def damping(self, out: PETSc.Vec) -> None:
+        self.C.mult(self.v.x.petsc_vec, out)
+
     def tangent(self, cu: float, cv: float, out: PETSc.Mat) -> None:
         out.zeroEntries()
         out.axpy(cu, self.K, PETSc.Mat.Structure.SAME_NONZERO_PATTERN)
@@ -187,16 +192,22 @@ class LargeRotation(_Forces):
         viscous = m.alpha * plane_stress(strain_variation(u, v), m.mu, m.lmbda)
         residual = (ufl.inner(elastic + viscous, strain_variation(u, w))
                     + m.beta * m.rho * ufl.inner(v, w)) * e * dx
+        damping = (ufl.inner(viscous, strain_variation(u, w))
+                   + m.beta * m.rho * ufl.inner(v, w)) * e * dx
         self.cu = fem.Constant(mesh, PETSc.ScalarType(1.0))
         self.cv = fem.Constant(mesh, PETSc.ScalarType(0.0))
         jacobian = (self.cu * ufl.derivative(residual, u, du)
                     + self.cv * ufl.derivative(residual, v, du))
         self._residual = fem.form(residual)
+        self._damping = fem.form(damping)
         self._jacobian = fem.form(jacobian)
         self._energy = fem.form(strain_energy_density(green_lagrange(u), m.mu, m.lmbda) * e * dx)
 
     def internal(self, out: PETSc.Vec) -> None:
         assemble_vector_into(self._residual, out)
+
+    def damping(self, out: PETSc.Vec) -> None:
+        assemble_vector_into(self._damping, out)
 
     def tangent(self, cu: float, cv: float, out: PETSc.Mat) -> None:
         # dolfinx types the setter as taking an array; it takes a scalar too (np.asarray)

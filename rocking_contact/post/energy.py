@@ -9,7 +9,8 @@ only load that works is the drag of a shaking table, and the balance reads
   of both bodies (:func:`rocking_contact.fem.probes.energies`);
 - ``D_damp``: energy dissipated by the Rayleigh damping, ``int v . f_damp dt``, accumulated
   with the trapezoidal rule on the displacement increments,
-  ``1/2 (f_damp,n + f_damp,n+1) . (u_{n+1} - u_n)``;
+  ``1/2 (f_damp,n + f_damp,n+1) . (u_{n+1} - u_n)`` (``f_damp`` assembled alone, once per
+  step at its end: :meth:`~rocking_contact.fem.body.ElasticBody.damping_force`);
 - ``E_contact``: energy taken from the bodies by the contact forces (friction, impact
   losses, shock springs: stored plus dissipated), minus their work accumulated the same
   way by each contact treatment (``absorbed_energy()``);

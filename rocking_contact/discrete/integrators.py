@@ -589,6 +589,10 @@ class Integrator:
         #: FN_, VN_, PN_<shock> and time at every step around the contacts, when recorded
         #: (set by the runner from the chunks' ``contacts``)
         self.contact_history: dict[str, np.ndarray] | None = None
+        #: where the recorded mechanical energy first exceeded :data:`.energy.EXCESS` times
+        #: its bound, and its largest ratio to the bound and where (s, -, s; set by the
+        #: runner), or None
+        self.energy_excess: tuple[float, float, float] | None = None
 
     def start_forces(self, x: np.ndarray, v: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
         """The shocks' local forces (3 ns, N) at the initial state ``x``, ``v`` and their

@@ -11,7 +11,7 @@ import numpy as np
 from rocking_contact import interrupt
 from rocking_contact.config import as_dict, case_dir
 from rocking_contact.discrete.case import COMPONENTS, MAX_ROWS, DiscreteCase
-from rocking_contact.discrete.energy import GROWTH, energy_bound, first_runaway
+from rocking_contact.discrete.energy import EXCESS, GROWTH, energy_bound, excess, first_runaway
 from rocking_contact.discrete.integrators import (
     SHOCK_CHANNELS,
     CentralDifference,
@@ -71,7 +71,8 @@ def integrate(case: DiscreteCase, system: DiscreteSystem, progress: Progress | N
     the initial state and the loads can give (:mod:`.energy`; ``cause``, the likely reason,
     is said then) or Ctrl-C asks to stop; returns (history, integrator, the failure to raise
     once the partial result is built, or None). A failed run's history ends before the
-    failure.
+    failure. Where the energy passed :data:`.energy.EXCESS` times that bound, short of
+    failing, is in ``integrator.energy_excess``.
     """
     dofs = output_dofs(case)
     outputs = system.rows([f"{n}.{c}" for n, c in dofs])
@@ -95,6 +96,7 @@ def integrate(case: DiscreteCase, system: DiscreteSystem, progress: Progress | N
         if not len(bound):  # from the energy of the first row, t0's
             bound = energy_bound(system, gam, dt, float(chunks[0].energy[0]))
         grown = runaway(chunks[-1], bound, t0, dt, cause)
+        note_excess(integrator, chunks[-1], bound, t0, dt)
         failure = grown or failure
         if failure is not None:
             break
@@ -149,6 +151,35 @@ def runaway(kept: Chunk, bound: np.ndarray, t0: float, dt: float,
         f"(step {step}, time.step {dt:g} s), more than {GROWTH:g} times the {bound[step]:.3g} J "
         f"that the initial state and the work of the loads can give; {cause}; the history "
         f"stops before it")
+
+
+def note_excess(integrator: Integrator, kept: Chunk, bound: np.ndarray, t0: float,
+                dt: float) -> None:
+    """Update ``integrator.energy_excess`` with the rows of ``kept`` whose energy exceeds
+    :data:`.energy.EXCESS` times its bound (J at every step)."""
+    if not len(kept.steps) or kept.energy.max() <= EXCESS * bound[kept.steps[0]]:
+        return  # the bound never falls: no row exceeds it (one reduction, no row's bound)
+    found = excess(kept.energy, bound[kept.steps])
+    if found is None:
+        return
+    first, largest, ratio = found
+    seen = integrator.energy_excess
+    if seen is None:
+        seen = (t0 + dt * int(kept.steps[first]), 0.0, 0.0)
+    if ratio > seen[1]:
+        seen = (seen[0], ratio, t0 + dt * int(kept.steps[largest]))
+    integrator.energy_excess = seen
+
+
+def excess_warning(integrator: Integrator, cause: str) -> list[str]:
+    """The warning of a run whose energy exceeded :data:`.energy.EXCESS` times the most
+    its initial state and loads can give, if it did."""
+    if integrator.energy_excess is None:
+        return []
+    first, ratio, at = integrator.energy_excess
+    return [f"the mechanical energy exceeded {EXCESS:g} times the most that the initial "
+            f"state and the work of the loads can give, from t = {first:.6g} s on (up to "
+            f"{ratio:.3g} times, at t = {at:.6g} s): {cause}"]
 
 
 #: steps per contact below which the run warns (sdnd101a with kn = 1e8 N/m and Newmark:
@@ -262,6 +293,7 @@ def run(case: DiscreteCase, *, progress: Progress | None = None,
         extra["dropped_initial_energy"] = system.dropped_initial_energy
         warnings += truncation_warnings(case, system)
     history, integrator, failure = integrate(case, system, progress, base, cause)
+    warnings += excess_warning(integrator, cause)
     if failure is None:
         # (a state that is not finite has no finite energy either: integrate stops it, and
         # this only guards the other columns)

@@ -9,7 +9,7 @@ import rocking_contact as rc
 from rocking_contact.cli import main
 from rocking_contact.config import build
 from rocking_contact.discrete.case import DiscreteCase
-from rocking_contact.discrete.energy import GROWTH
+from rocking_contact.discrete.energy import EXCESS, GROWTH
 from rocking_contact.results import SolverFailure
 
 
@@ -78,3 +78,45 @@ def test_a_step_above_the_limit_that_holds_runs_to_its_end():
               + 0.5 * 1e6 * (np.maximum(h["PN_R"], 0) ** 2 + np.maximum(h["PN_L"], 0) ** 2))
     assert energy.max() <= 1.04 * energy[0]
     assert len(result.impacts) > 300  # both stops hit, again and again
+
+
+def stiff_stop_newmark(end=0.5, **more):
+    """sdnd101a with Newmark and a 1e12 N/m stop: the 100 kg mass's contact lasts 3.1e-5 s,
+    0.06 of a step."""
+    return rc.load_case("sdnd101a", {"solver.scheme": "newmark", "model.shock.0.kn": 1e12,
+                                     "time.end": end, **more})
+
+
+def test_an_implicit_step_longer_than_the_contact_warns_of_the_energy_it_made():
+    """Nothing loads sdnd101a: its energy can only stay at the start's, 100 kg at 1 m/s,
+    50 J. Newmark on a contact 0.06 step long multiplies it by 9, far below the runaway
+    factor: one warning names where it first passed twice 50 J and its largest ratio, both
+    those of the energy computed here from the history."""
+    result = rc.run(stiff_stop_newmark(), write=False, quiet=True)
+    assert result.status == "completed"
+    h = result.history
+    energy = (0.5 * 100.0 * h["VX_NO1"] ** 2 + 0.5 * 1e4 * h["DX_NO1"] ** 2
+              + 0.5 * 1e12 * np.maximum(h["PN_NO1"], 0.0) ** 2)
+    ratio = energy / 50.0
+    assert 8.0 < ratio.max() < GROWTH
+    first = h["time"][np.flatnonzero(ratio > EXCESS)[0]]
+    warned = [w for w in result.warnings if w.startswith("the mechanical energy exceeded")]
+    assert warned == [
+        f"the mechanical energy exceeded {EXCESS:g} times the most that the initial state and "
+        f"the work of the loads can give, from t = {first:.6g} s on (up to {ratio.max():.3g} "
+        f"times, at t = {h['time'][np.argmax(ratio)]:.6g} s): the scheme made energy at the "
+        f"shocks"]
+
+
+@pytest.mark.parametrize("name,changes", [
+    ("sdnd101a", {}),                                   # E / bound 1.001
+    ("sdnd102c", {}),                                   # 1.11, central differences at 0.76
+    ("sdnd102c", {"solver.scheme": "hht", "solver.alpha": -0.1}),            # 1.165
+    ("sdnd101a", {"solver.scheme": "newmark", "model.shock.0.kn": 1e8,       # 1.067, 6 steps
+                  "time.end": 1.5}),                                         # a contact
+    ("sdnd101a", {"time.step": 0.01, "time.end": 1.5}),  # 1.255: the leapfrog's ringing
+])
+def test_a_run_that_keeps_its_energy_does_not_warn_of_it(name, changes):
+    result = rc.run(rc.load_case(name, changes), write=False, quiet=True)
+    assert result.status == "completed"
+    assert not [w for w in result.warnings if "mechanical energy" in w]

@@ -217,6 +217,23 @@ def ringing_stick_warnings(case: DiscreteCase, system: DiscreteSystem) -> list[s
     return out
 
 
+def unresolved_warnings(impacts: list[dict[str, Any]], durations: dict[str, float],
+                        spacing: float) -> list[str]:
+    """One line per shock whose impacts were measured as unresolved (``durations``: their
+    contacts', s; ``spacing``: the samples', s)."""
+    out = []
+    for name, duration in durations.items():
+        count = sum(1 for i in impacts if i["shock"] == name and not i["resolved"])
+        if count:
+            out.append(
+                f"shock {name}: its contact, about {duration:.3g} s, is shorter than the "
+                f"{spacing:.3g} s between the samples it is measured on: the speed and "
+                f"rebound_speed of its {count} impact(s) are the normal velocities of the "
+                f"samples before and after each contact (resolved = false), not "
+                f"interpolated across it")
+    return out
+
+
 def contact_rows(contacts: dict[str, np.ndarray] | None, history: dict[str, np.ndarray]
                  ) -> dict[str, np.ndarray] | None:
     """The shocks' rows at every step around their contacts (None if not recorded), up to
@@ -319,11 +336,18 @@ def run(case: DiscreteCase, *, progress: Progress | None = None,
     contact = {s.name: np.minimum(s.kn * rows[f"PN_{s.name}"],
                                   s.kn * rows[f"PN_{s.name}"] + s.cn * rows[f"VN_{s.name}"])
                for s in case.model.shock if s.cn > 0.0}
+    # A contact shorter than the samples' spacing holds one of them at most: its speeds are
+    # taken from the free flights on either side (docs/discrete.md, "Impact post-processing")
+    spacing = dt if rows is not history else case.output.every * dt
+    unresolved = {name: float(duration)
+                  for name, duration in zip(system.shock_names, durations, strict=True)
+                  if duration < spacing}
     opts = case.impacts
     impacts, stats, quantities = impact_post.analyse(
         rows["time"], shocks, threshold=opts.threshold, min_rest=opts.min_rest,
-        classes=opts.classes, contact=contact)
+        classes=opts.classes, contact=contact, unresolved=unresolved)
     extra["impact_statistics"] = stats
+    warnings += unresolved_warnings(impacts, unresolved, spacing)
     result = RunResult(
         case=case.case.name, kind=case.case.kind, parameters=as_dict(case), history=history,
         quantities=quantities, impacts=impacts, extra=extra,

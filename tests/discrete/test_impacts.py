@@ -119,3 +119,41 @@ def test_a_damped_shock_ends_where_its_force_does_between_samples():
     assert 0.5 < rebound < 1.0
     assert signal["rebound_speed"] == pytest.approx(rebound, rel=1e-3)
     assert abs(signal["start"]) <= 1e-3 * dt   # on the penetration, the force jumping to cn v0
+
+
+def test_a_contact_shorter_than_a_sample_takes_its_speeds_from_the_free_flights():
+    """A stop hit at 1 m/s and left at 0.8 m/s between samples 1e-3 s apart, its contact
+    caught by one sample whose velocity is already reversed: interpolated, the speed came out
+    negative (-0.7 m/s, from that sample); unresolved, it is the approach's 1 m/s and the
+    rebound the departure's 0.8 m/s, the samples on either side."""
+    t = np.arange(8) * 1e-3
+    vn = np.array([1.0, 1.0, 1.0, -0.75, -0.8, -0.8, -0.8, -0.8])
+    pn = np.array([-3e-3, -2e-3, -1e-3, 1e-5, -0.8e-3, -1.6e-3, -2.4e-3, -3.2e-3])
+    fn = np.where(pn > 0.0, 1e12 * pn, 0.0)
+    [interpolated] = find_impacts(t, fn, vn, pn)
+    assert interpolated["resolved"] and interpolated["speed"] < 0.0
+    [impact] = find_impacts(t, fn, vn, pn, resolved=False)
+    assert impact["resolved"] is False
+    assert impact["speed"] == 1.0 and impact["rebound_speed"] == 0.8
+    # the rest is measured as before
+    for key in ("start", "end", "max_force", "impulse", "duration"):
+        assert impact[key] == interpolated[key]
+
+
+def test_an_unresolved_impact_still_open_at_the_end_has_no_rebound():
+    t = np.arange(4) * 1e-3
+    vn, pn = np.array([1.0, 1.0, 1.0, 0.5]), np.array([-2e-3, -1e-3, -1e-5, 1e-5])
+    [impact] = find_impacts(t, np.where(pn > 0, 1e6 * pn, 0.0), vn, pn, resolved=False)
+    assert impact["speed"] == 1.0 and np.isnan(impact["rebound_speed"])
+    assert impact["complete"] is False
+
+
+def test_analyse_marks_the_unresolved_shocks_only():
+    t = np.linspace(0.0, 1.0, 10001)
+    fn, pn = half_sines(t, [0.1, 0.5], 0.03, 100.0)
+    vn = np.gradient(pn, t)
+    impacts, _, q = analyse(t, {"A": ("N1", fn, vn, pn), "B": ("N2", fn, vn, pn)},
+                            threshold=0.0, min_rest=0.0, classes=2, unresolved={"B"})
+    assert [i["resolved"] for i in impacts] == [True, True, False, False]
+    assert q["impact.B.1.speed"] == vn[np.flatnonzero(fn > 0)[0] - 1]
+    assert q["impact.B.2.rebound_speed"] == -vn[np.flatnonzero(fn > 0)[-1] + 1]

@@ -206,15 +206,16 @@ def rigid_table(case: str, rows: Sequence[Mapping[str, Any]]) -> Table:
 IMPACT_FIELDS = (("start", "start (s)"), ("t_max", "instant of max (s)"),
                  ("max_force", "max force (N)"), ("duration", "duration (s)"),
                  ("impulse", "impulse (N.s)"), ("speed", "impact speed (m/s)"),
-                 ("rebound_speed", "rebound speed (m/s)"))
+                 ("rebound_speed", "rebound speed (m/s)"), ("resolved", "resolved"))
 
 
 def impacts_table(case: str, impacts: Sequence[Mapping[str, Any]]) -> Table:
     """Our impacts, one row per impact of each shock."""
     rows = [[Cell(str(i.get("shock", ""))), num(i.get("index"))]
             + [num(i.get(key)) for key, _ in IMPACT_FIELDS] for i in impacts]
-    return Table(f"impacts-{case}", "Impacts", ["shock", "k"] + [h for _, h in IMPACT_FIELDS],
-                 rows)
+    return Table(f"impacts-{case}", "Impacts (resolved false: a contact shorter than the "
+                 "spacing of the samples; its speeds are those of the samples around it)",
+                 ["shock", "k"] + [h for _, h in IMPACT_FIELDS], rows)
 
 
 def impact_statistics_table(case: str, stats: Mapping[str, Mapping[str, Any]]) -> Table:

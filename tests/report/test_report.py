@@ -111,6 +111,7 @@ def test_event_and_run_tables_match_results_json(tree, results_dir):
                 for text, key in zip(row[2:], ("start", "t_max", "max_force", "duration",
                                                "impulse", "speed")):
                     assert shown(text, impact[key])
+                assert row[-1] == str(impact["resolved"]).lower()
         for shock, stats in (data["extra"].get("impact_statistics") or {}).items():
             _, rows = table(tree, f"impact-statistics-{case}")
             row = next(r for r in rows if r[0] == shock)

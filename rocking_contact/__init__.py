@@ -26,16 +26,69 @@ computed, SI units), :class:`CaseError` (bad input: one line, file, key, what is
 its kinds :class:`Interrupted` (Ctrl-C, SIGTERM) and :class:`Overturned` (the block
 toppled or slid off its table). Runs in one process do not affect one another.
 
-Importing the package prepares the DOLFINx wheel's PETSc/MPI libraries
-(``import dolfinx_solver`` must precede any ``dolfinx`` or ``petsc4py`` import).
+Importing a module of the package prepares the DOLFINx wheel's PETSc/MPI libraries first
+(``import dolfinx_solver`` must precede any ``dolfinx`` or ``petsc4py`` import), and so does
+the first use of a name above; ``import rocking_contact`` alone imports nothing heavy, so
+that the command line takes a Ctrl-C from its first line on (:mod:`rocking_contact.cli`).
 """
 
-import dolfinx_solver  # noqa: F401  (must come before dolfinx / petsc4py)
+from __future__ import annotations
 
-from rocking_contact.api import format_table, load_case, run
-from rocking_contact.config import CaseError
-from rocking_contact.results import Interrupted, Overturned, RunResult, SolverFailure
+import importlib
+import sys
+from typing import TYPE_CHECKING, Any
+
+if TYPE_CHECKING:
+    from collections.abc import Sequence
+    from importlib.machinery import ModuleSpec
+    from types import ModuleType
+
+    from rocking_contact.api import format_table, load_case, run
+    from rocking_contact.config import CaseError
+    from rocking_contact.results import Interrupted, Overturned, RunResult, SolverFailure
 
 __version__ = "0.1.0"
 __all__ = ["load_case", "run", "format_table", "RunResult", "CaseError", "SolverFailure",
            "Interrupted", "Overturned", "__version__"]
+
+#: the module of each name above, imported at its first use (PEP 562)
+_HOMES = {"load_case": "api", "run": "api", "format_table": "api", "CaseError": "config",
+          "RunResult": "results", "SolverFailure": "results", "Interrupted": "results",
+          "Overturned": "results"}
+
+#: the modules that the command line starts with: they import neither the wheel nor numpy
+LIGHT_MODULES = frozenset({f"{__name__}.cli", f"{__name__}.interrupt"})
+
+
+def __getattr__(name: str) -> Any:
+    if name not in _HOMES:
+        raise AttributeError(f"module {__name__!r} has no attribute {name!r}")
+    value = getattr(importlib.import_module(f"{__name__}.{_HOMES[name]}"), name)
+    globals()[name] = value
+    return value
+
+
+def __dir__() -> list[str]:
+    return sorted({*globals(), *_HOMES})
+
+
+class _WheelFirst:
+    """Imports ``dolfinx_solver`` before the first module of the wheel (``dolfinx``,
+    ``petsc4py``, ``slepc4py``: they find no MPI library without it) or of this package
+    (but :data:`LIGHT_MODULES`), wherever that import is written: what the package's import
+    did when it imported everything (a run under ``mpiexec`` knows its rank from then on).
+    It finds nothing itself (a finder of :data:`sys.meta_path`)."""
+
+    def find_spec(self, fullname: str, path: Sequence[str] | None,
+                  target: ModuleType | None = None) -> ModuleSpec | None:
+        if "dolfinx_solver" in sys.modules:  # done, or under way (its own imports)
+            return None
+        top = fullname.partition(".")[0]
+        if top in ("dolfinx", "petsc4py", "slepc4py") or (
+                top == __name__ and fullname not in LIGHT_MODULES):
+            importlib.import_module("dolfinx_solver")
+        return None
+
+
+if not any(isinstance(finder, _WheelFirst) for finder in sys.meta_path):
+    sys.meta_path.insert(0, _WheelFirst())

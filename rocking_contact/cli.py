@@ -7,7 +7,8 @@ line and exits with code 2; a solver failure prints where it happened, keeps the
 computed so far on disk and exits with code 1 (``validate`` goes on with the next case);
 ``validate`` exits with 1 when a check fails. Ctrl-C stops a run after the step under way,
 writes what it computed and exits with 130 (a second Ctrl-C stops at once); SIGTERM does
-the same and exits with 143.
+the same and exits with 143. Outside a run, from :func:`main`'s first line, either stops
+the command at once: one line, ``interrupted``.
 """
 
 from __future__ import annotations
@@ -19,6 +20,8 @@ import sys
 from collections.abc import Mapping, Sequence
 from pathlib import Path
 from typing import TYPE_CHECKING
+
+from rocking_contact import interrupt  # light (no numpy): main takes the signals at once
 
 if TYPE_CHECKING:
     from rocking_contact.results import RunResult
@@ -302,22 +305,29 @@ def _parse(parser: _Parser,
 
 
 def main(argv: Sequence[str] | None = None) -> int:
-    """Entry point of ``rocking-contact``; returns the process exit code."""
-    from rocking_contact import interrupt
+    """Entry point of ``rocking-contact``; returns the process exit code.
 
+    Its module and the package's ``__init__`` import nothing heavy: a Ctrl-C or SIGTERM
+    that comes while the command starts is taken from here on (it came while Python
+    imported the package, a traceback; on every rank under ``mpiexec``)."""
     if launcher_rank() is None:
-        try:
-            args = _parse(_parser(), argv)
-            _start_petsc_for_a_block(args)
-        except KeyboardInterrupt:
-            return _interrupted()
-        return _command(args)
+        # Outside a run a signal stops the command at once, SIGTERM too (as rank 0's
+        # command under mpiexec): one line, exit code 130 or 143; a run defers it again.
+        with interrupt.deferred(), interrupt.abandoning():
+            try:
+                _load()
+                args = _parse(_parser(), argv)
+                _start_petsc_for_a_block(args)
+            except (KeyboardInterrupt, Exception) as exc:
+                return _interrupted(exc)
+            return _ended(_command(args))
     # mpiexec forwards a Ctrl-C to every rank, where, raised at once, it let one rank leave
     # while another waited for it in a collective call (the barrier after the results
     # directory is cleared, the one that ends a command rank 0 runs alone), and both hung.
     # Asked for from here on every rank, it stops a run after its first step.
     try:
         with interrupt.deferred():
+            _load()
             args = _parse(_parser(), argv)
             if args.command in SERIAL_COMMANDS:
                 return _once(args)
@@ -331,13 +341,21 @@ def main(argv: Sequence[str] | None = None) -> int:
             signal.signal(signum, signal.SIG_IGN)
 
 
+def _load() -> None:
+    """Import what every command needs (the DOLFINx wheel and MPI, numpy, the package's
+    API: a third of a second) with a Ctrl-C or SIGTERM held until it is done: it comes
+    after, where it stops the command as any other. Raised in the middle of an import it
+    left the modules half started (MPI's too), or an extension module's "ImportError:
+    initialization failed"."""
+    with interrupt.python_handlers_kept():
+        import rocking_contact.api  # noqa: F401
+
+
 def _start_petsc_for_a_block(args: argparse.Namespace) -> None:
     """Start PETSc now for a block run, with the Python handlers of Ctrl-C and SIGTERM put
     back at once: started by the run, it took a signal that came before the run deferred
     them (its crash report, MPI_Abort(59), exit code 15), and under mpiexec it replaced
     the handler deferring them from the command line's start."""
-    from rocking_contact import interrupt
-
     if _runs_a_block(args):
         with interrupt.python_handlers_kept():
             from petsc4py import PETSc  # noqa: F401
@@ -365,8 +383,6 @@ def _once(args: argparse.Namespace) -> int:
     import petsc4py
     from mpi4py import MPI
 
-    from rocking_contact import interrupt
-
     # PETSc starts collectively on its world: here rank 0 alone may start it (provenance)
     petsc4py.init(comm=MPI.COMM_SELF)
     try:
@@ -375,7 +391,7 @@ def _once(args: argparse.Namespace) -> int:
         # Rank 0's command stops at once on a Ctrl-C or SIGTERM, as serially, and says so
         # (PETSc, just started, took SIGTERM: its error banner, MPI_Abort, exit code 15)
         with interrupt.deferred(), interrupt.abandoning():
-            return _interrupted() if interrupt.requested() else _command(args)
+            return _interrupted() if interrupt.requested() else _ended(_command(args))
     finally:
         # The others wait for it with the signal deferred (main), over PETSc's handler: a
         # Ctrl-C raised as the barrier returned was a traceback and mpiexec's "BAD
@@ -384,18 +400,26 @@ def _once(args: argparse.Namespace) -> int:
             MPI.COMM_WORLD.Barrier()
 
 
-def _interrupted() -> int:
-    """A Ctrl-C or SIGTERM that stopped the command outside a run: said once (rank 0)."""
-    from rocking_contact import interrupt
-
+def _interrupted(exc: BaseException | None = None) -> int:
+    """A Ctrl-C or SIGTERM that stopped the command outside a run: said once (rank 0).
+    ``exc``, what stopped it, is raised again if it does not stand for one
+    (:func:`~rocking_contact.interrupt.stands_for_a_signal`)."""
+    if exc is not None and not interrupt.stands_for_a_signal(exc):
+        raise exc
     if not launcher_rank():
         print("interrupted", file=sys.stderr)
     return interrupt.exit_code()
 
 
+def _ended(code: int) -> int:
+    """The exit code of a command that returned ``code``: one that went on after a Ctrl-C
+    or SIGTERM (its ``KeyboardInterrupt`` dropped in a weakref callback, or turned into an
+    error that was caught: a view the report skipped) ends as interrupted."""
+    return _interrupted() if code == EXIT_OK and interrupt.requested() else code
+
+
 def _command(args: argparse.Namespace) -> int:
     """Run the parsed command; returns the process exit code."""
-    from rocking_contact import interrupt
     from rocking_contact.api import mpi_rank
     from rocking_contact.config import CaseError
     from rocking_contact.results import Interrupted, SolverFailure
@@ -427,11 +451,11 @@ def _command(args: argparse.Namespace) -> int:
             print(f"error: {exc.describe()} (results so far were written)",
                   file=sys.stderr)
         return EXIT_FAILED
-    except KeyboardInterrupt:  # a second Ctrl-C or SIGTERM, or a Ctrl-C outside a run
-        return _interrupted()
     except BrokenPipeError:  # output piped into `head` and the like
         sys.stdout = open(os.devnull, "w")  # noqa: SIM115  (no flush error at exit)
         return EXIT_OK
+    except (KeyboardInterrupt, Exception) as exc:  # a second Ctrl-C or SIGTERM, or one
+        return _interrupted(exc)                      # outside a run
     raise AssertionError(args.command)
 
 

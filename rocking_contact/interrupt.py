@@ -14,7 +14,10 @@ its results instead of losing them. :func:`exit_code` gives the shell's code of 
 that stopped the run (130 for SIGINT, 143 for SIGTERM).
 
 Within :func:`abandoning` (drawing the plots once the results are on disk: work that is
-safe to drop) the first signal raises ``KeyboardInterrupt`` at once.
+safe to drop; a command outside a run) the first signal raises ``KeyboardInterrupt`` at
+once; raised in a library's code it may come out as the library's own error
+(:func:`stands_for_a_signal` tells), or be dropped where Python cannot raise it (a weakref
+callback): the stop asked for is kept for the command to end with.
 
 Under MPI every rank must stop after the same step: :func:`requested` with a communicator
 reduces the request over it (a collective call, so every rank asks at the same point).
@@ -105,20 +108,29 @@ def _rank() -> int:
 def python_handlers_kept() -> Iterator[None]:
     """Put back, after the block, the handlers set from Python for :data:`SIGNALS`: C code
     started inside (Gmsh's, PETSc's initialisation) may replace them without Python
-    knowing (PETSc's crash report and MPI_Abort on SIGTERM). The signals are held
-    during the block and come after it, to Python's handlers."""
+    knowing (PETSc's crash report and MPI_Abort on SIGTERM). The signals are held during
+    the block and come after it, to Python's handlers: blocked in this thread, and only
+    noted if another thread takes them (one started before the block: numpy's OpenBLAS
+    threads), where the handler in place raised in the middle of the block (an import
+    of VTK's modules so interrupted crashed: SIGSEGV)."""
     if threading.current_thread() is not threading.main_thread():
         yield
         return
-    handlers = {signum: signal.getsignal(signum) for signum in SIGNALS}
+    handlers = {signum: handler for signum in SIGNALS
+                if callable(handler := signal.getsignal(signum))
+                or handler in (signal.SIG_DFL, signal.SIG_IGN)}
+    held: list[int] = []
+    for signum in handlers:
+        signal.signal(signum, lambda number, frame: held.append(number))
     blocked = signal.pthread_sigmask(signal.SIG_BLOCK, SIGNALS)
     try:
         yield
     finally:
         for signum, handler in handlers.items():
-            if callable(handler) or handler in (signal.SIG_DFL, signal.SIG_IGN):
-                signal.signal(signum, handler)
+            signal.signal(signum, handler)
         signal.pthread_sigmask(signal.SIG_SETMASK, blocked)
+        for number in held:
+            signal.raise_signal(number)
 
 
 @contextmanager
@@ -129,11 +141,14 @@ def deferred() -> Iterator[None]:
     Nested in another one, it keeps the stop asked for before it (the command line defers
     a whole command under ``mpiexec``, loading included: the run it wraps stops after its
     first step) and installs the handlers again: C code started in between may have put
-    its own in place (PETSc's, as the first block run imports it, aborts on SIGTERM)."""
+    its own in place (PETSc's, as the first block run imports it, aborts on SIGTERM).
+    Within :func:`abandoning` (the command line's outside a run) it defers again: a run
+    stops after the step under way."""
     outermost = not _state["depth"]
     if outermost:
         _state["requested"], _state["signal"] = False, signal.SIGINT
     _state["depth"] += 1
+    abandon, _state["abandon"] = _state["abandon"], False
     previous = ({signum: signal.signal(signum, _handler) for signum in SIGNALS}
                 if threading.current_thread() is threading.main_thread() else {})
     try:
@@ -142,6 +157,7 @@ def deferred() -> Iterator[None]:
         for signum, handler in previous.items():
             signal.signal(signum, handler)
         _state["depth"] -= 1
+        _state["abandon"] = abandon
         if outermost:
             _state["requested"] = False
 
@@ -151,9 +167,35 @@ def abandoning() -> Iterator[None]:
     """Within the block (inside :func:`deferred`), the first Ctrl-C or SIGTERM raises
     ``KeyboardInterrupt`` at once and :func:`requested` is then true: for work that may be
     dropped half done, like the plots drawn after the results are written (seconds that a
-    scheduler's grace period may not leave)."""
+    scheduler's grace period may not leave). An error that stands for the signal
+    (:func:`stands_for_a_signal`) leaves the block as the ``KeyboardInterrupt`` it is.
+    Errors that Python drops once a stop is asked for are not printed ("Exception ignored
+    in" and a traceback): the ``KeyboardInterrupt`` raised in a weakref callback (the stop
+    still asked for), an object it left half built failing in its ``__del__`` (pyvista's
+    Renderer)."""
     previous, _state["abandon"] = _state["abandon"], True
+    hook = sys.unraisablehook
+
+    def unraisable(info: Any) -> None:
+        if not _state["requested"]:
+            hook(info)
+
+    sys.unraisablehook = unraisable
     try:
         yield
+    except Exception as exc:
+        if stands_for_a_signal(exc):
+            raise KeyboardInterrupt from exc
+        raise
     finally:
         _state["abandon"] = previous
+        sys.unraisablehook = hook
+
+
+def stands_for_a_signal(exc: BaseException) -> bool:
+    """Whether ``exc`` is the ``KeyboardInterrupt`` of a Ctrl-C or SIGTERM, or an error
+    raised after one asked for a stop: raised at once in a library's code, the interrupt
+    may come out as the library's own error (matplotlib's "ImportError: initialization
+    failed" as a module starts, "ValueError: Invalid bounding box" as a legend is placed)."""
+    return isinstance(exc, KeyboardInterrupt) or (isinstance(exc, Exception)
+                                                  and bool(_state["requested"]))

@@ -12,6 +12,7 @@ stays 0 unless no directory at all could be read (2).
 from __future__ import annotations
 
 import argparse
+import contextlib
 import sys
 from pathlib import Path
 from typing import TYPE_CHECKING
@@ -68,6 +69,7 @@ def main(args: argparse.Namespace) -> int:
     """Run ``report``; returns the exit code (2 on bad input)."""
     from rocking_contact.report.inputs import ReportError
 
+    _start_petsc()
     skipped: list[Skipped] = []
     try:
         page = write_report(args.cases, args.results, args.out, views=not args.no_views,
@@ -79,3 +81,14 @@ def main(args: argparse.Namespace) -> int:
         print(f"warning: skipped {s.directory}: {s.reason}", file=sys.stderr)
     print(f"wrote {page} and {args.out / MARKDOWN_FILE}")
     return 0
+
+
+def _start_petsc() -> None:
+    """Start PETSc and SLEPc, whose versions the report gives, with the Python handlers of
+    Ctrl-C and SIGTERM put back: started by the report, PETSc's took a SIGTERM (its crash
+    report and MPI_Abort, exit code 15, 16 reports in 30)."""
+    from rocking_contact import interrupt
+
+    with interrupt.python_handlers_kept(), contextlib.suppress(ImportError):
+        from petsc4py import PETSc  # noqa: F401
+        from slepc4py import SLEPc  # noqa: F401

@@ -186,7 +186,7 @@ class BlockScene(Scene):
                 max(2 * self.l * 1.12, float(hi[1]) + 0.05), 0.0, 0.0)
 
     def build(self) -> None:
-        import pyvista as pv
+        from rocking_contact.viz.pv import pyvista as pv
 
         pl = self.plotter
         left, right, thick = self.table

@@ -37,7 +37,7 @@ def zigzag(a: np.ndarray, b: np.ndarray, width: float, side: np.ndarray,
            coils: int = COILS) -> Any:
     """A spring drawn as a zigzag polyline from ``a`` to ``b``, its teeth along ``side``
     (made perpendicular to the spring; the screen's up direction keeps them visible)."""
-    import pyvista as pv
+    from rocking_contact.viz.pv import pyvista as pv
 
     axis = b - a
     length = float(np.linalg.norm(axis))
@@ -166,7 +166,7 @@ class DiscreteScene(Scene):
                 thickness: float) -> Any:
         """A plate normal to ``normal`` (walls, ground anchors), seen edge-on: ``length``
         across the screen, ``thickness`` along ``normal`` (drawing units)."""
-        import pyvista as pv
+        from rocking_contact.viz.pv import pyvista as pv
 
         across = np.cross(self.view, normal)
         across = across / np.linalg.norm(across) if np.linalg.norm(across) > 1e-9 else self.up
@@ -178,7 +178,7 @@ class DiscreteScene(Scene):
         return plate.transform(frame, inplace=False)
 
     def build(self) -> None:
-        import pyvista as pv
+        from rocking_contact.viz.pv import pyvista as pv
 
         pl, r = self.plotter, RADIUS * self.unit
         for shock in self.shocks:

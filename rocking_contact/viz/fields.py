@@ -37,7 +37,7 @@ _LINEAR = {70: (9, 4), 69: (5, 3), 72: (12, 8), 71: (10, 4)}
 def _linearise(grid: Any) -> Any:
     """First-order Lagrange cells as their linear twins (VTK draws the edges of a Lagrange
     cell on its triangulation, diagonals included; a linear cell shows its true edges)."""
-    import pyvista as pv
+    from rocking_contact.viz.pv import pyvista as pv
 
     types = np.unique(grid.celltypes)
     if types.size != 1 or int(types[0]) not in _LINEAR:
@@ -63,7 +63,7 @@ def _vtk_errors() -> Iterator[Any]:
     VTK prints through its logger, and pyvista's readers also send them to Python's root
     logger: both are silenced for the read.
     """
-    import pyvista as pv
+    from rocking_contact.viz.pv import pyvista as pv
 
     before = logging.root.manager.disable
     logging.disable(logging.ERROR)
@@ -97,7 +97,7 @@ def _collection(pvd: Path) -> dict[float, list[Path]]:
 
 def _try_read(path: Path) -> tuple[Any, str | None]:
     """The data of dataset file ``path`` and what is wrong with it (None: it read cleanly)."""
-    import pyvista as pv
+    from rocking_contact.viz.pv import pyvista as pv
 
     if not path.is_file():
         return None, f"{path}: missing"
@@ -136,7 +136,7 @@ def _damaged_piece(path: Path) -> str | None:
 
 def _merge(blocks: list[Any]) -> Any:
     """One dataset from the datasets written at one instant."""
-    import pyvista as pv
+    from rocking_contact.viz.pv import pyvista as pv
 
     blocks = [_linearise(b) for b in blocks if b is not None and b.n_points]
     base = blocks[0]

@@ -16,7 +16,7 @@ from typing import Any
 
 import numpy as np
 
-from rocking_contact import results
+from rocking_contact import interrupt, results
 from rocking_contact.viz.scene import Scene
 
 #: default window size (pixels) of screenshots and movies
@@ -121,10 +121,13 @@ def offscreen_plotter(window_size: tuple[int, int] = WINDOW) -> Iterator[Any]:
     VTK first tries an X display and warns when there is none before it falls back on
     EGL/OSMesa; the warning is noise on a headless machine, so it is silenced here.
     """
-    import pyvista as pv
+    from rocking_contact.viz.pv import pyvista as pv
 
+    # a signal inside the plotter's creation, which calls back into Python from VTK, left
+    # VTK half set up and crashed the process (SIGSEGV): it is taken once the plotter stands
     with pv.vtk_verbosity("error"):
-        plotter = pv.Plotter(off_screen=True, window_size=list(window_size))
+        with interrupt.python_handlers_kept():
+            plotter = pv.Plotter(off_screen=True, window_size=list(window_size))
         try:
             yield plotter
         finally:
@@ -223,9 +226,10 @@ def movie(scene: Scene, path: Path, *, frames: int = 100, fps: int = 20,
 def interactive_plotter(scene: Scene, window_size: tuple[int, int] = WINDOW, *,
                         off_screen: bool = False) -> Any:
     """A plotter showing the scene with a time slider under the title."""
-    import pyvista as pv
+    from rocking_contact.viz.pv import pyvista as pv
 
-    plotter = pv.Plotter(window_size=list(window_size), off_screen=off_screen)
+    with interrupt.python_handlers_kept():  # as in offscreen_plotter
+        plotter = pv.Plotter(window_size=list(window_size), off_screen=off_screen)
     scene.add_to(plotter)
     plotter.camera.zoom(SLIDER_ZOOM)  # room for the slider above the scene
     # pyvista's decorator types the bound method as still taking the plotter first

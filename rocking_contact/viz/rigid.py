@@ -15,7 +15,7 @@ import numpy as np
 
 def block_mesh(half_width: float, half_height: float, nx: int = 6, ny: int = 12) -> Any:
     """The block [0, 2b] x [0, 2l] as linear quadrilaterals (a pyvista UnstructuredGrid)."""
-    import pyvista as pv
+    from rocking_contact.viz.pv import pyvista as pv
 
     x = np.linspace(0, 2 * half_width, nx + 1)
     y = np.linspace(0, 2 * half_height, ny + 1)

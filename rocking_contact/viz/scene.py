@@ -42,7 +42,7 @@ def nice_factor(target: float) -> float:
 
 def arrows(tails: np.ndarray, vectors: np.ndarray) -> Any:
     """Arrow glyphs from ``tails`` along ``vectors`` (n x 3, already scaled to length)."""
-    import pyvista as pv
+    from rocking_contact.viz.pv import pyvista as pv
 
     cloud = pv.PolyData(np.asarray(tails, dtype=float))
     cloud.point_data["vector"] = np.asarray(vectors, dtype=float)

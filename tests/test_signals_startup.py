@@ -106,7 +106,8 @@ def test_an_error_raised_after_a_stop_was_asked_for_stands_for_it(monkeypatch):
     assert dropped == [AttributeError] and sys.unraisablehook is record
 
 
-def test_a_signal_held_by_python_handlers_kept_comes_after_whichever_thread_takes_it():
+def test_a_signal_held_by_python_handlers_kept_comes_after_whichever_thread_takes_it(
+        python_sigint):
     """A thread started before the block (numpy's OpenBLAS threads) takes the signal that
     this one blocks: noted, it comes after the block, not in it (an import of VTK's modules
     so interrupted crashed)."""

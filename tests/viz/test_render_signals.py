@@ -9,7 +9,7 @@ from rocking_contact.viz import render
 from rocking_contact.viz.pv import pyvista
 
 
-def test_a_ctrl_c_during_the_plotters_creation_comes_after_it(monkeypatch):
+def test_a_ctrl_c_during_the_plotters_creation_comes_after_it(monkeypatch, python_sigint):
     built = []
     real = pyvista.Plotter
 
@@ -26,7 +26,7 @@ def test_a_ctrl_c_during_the_plotters_creation_comes_after_it(monkeypatch):
     built[0].close()
 
 
-def test_the_signals_are_not_held_while_the_plotter_draws():
+def test_the_signals_are_not_held_while_the_plotter_draws(python_sigint):
     with render.offscreen_plotter((64, 64)):
         assert signal.getsignal(signal.SIGINT) is signal.default_int_handler
         assert signal.SIGINT not in signal.pthread_sigmask(signal.SIG_BLOCK, [])

@@ -338,10 +338,14 @@ def _write_json(result: RunResult, out_dir: Path, *, plots: list[str]) -> None:
     os.replace(partial, out_dir / RESULTS_FILE)
 
 
-#: what a run writes besides its plots: results, history, the field series (VTK, XDMF), and
-#: the files a killed run may leave half written
-RUN_FILES = (RESULTS_FILE, HISTORY_FILE, "fields*", RESULTS_FILE + PARTIAL_SUFFIX,
-             HISTORY_FILE + PARTIAL_SUFFIX)
+#: what a run writes besides its plots: results, history, the field series (VTK: the
+#: ``fields.pvd`` index, a ``fieldsNNNNNN.pvtu`` per frame and a ``fields_pR_NNNNNN.vtu`` per
+#: rank and frame; XDMF: ``fields.xdmf`` and ``fields.h5``), and the files a killed run may
+#: leave half written. Patterns as narrow as those names: a user's ``fields_survey.csv``
+#: beside the results stays.
+RUN_FILES = (RESULTS_FILE, HISTORY_FILE, "fields.pvd", "fields.xdmf", "fields.h5",
+             "fields[0-9]*.pvtu", "fields[0-9]*.vtu", "fields_p[0-9]*_[0-9]*.vtu",
+             *(name + PARTIAL_SUFFIX for name in (RESULTS_FILE, HISTORY_FILE, "fields.pvd")))
 
 
 def clear(out_dir: Path) -> list[Path]:

@@ -188,6 +188,22 @@ def test_the_plots_are_listed_once_drawn_and_a_killed_drawing_is_cleared(tmp_pat
     assert sorted(p.name for p in out.iterdir()) == ["mine.partial"]
 
 
+def test_clearing_a_results_directory_removes_only_what_a_run_writes(tmp_path):
+    """A user's files whose names start like the field series stay (they matched a
+    ``fields*`` pattern and were deleted with no earlier run in the directory)."""
+    run_files = ["results.json", "history.csv", "fields.pvd", "fields.xdmf", "fields.h5",
+                 "fields000000.pvtu", "fields000132.pvtu", "fields_p0_000000.vtu",
+                 "fields_p1_000132.vtu", "fields000007.vtu", "fields.pvd.partial",
+                 "history.csv.partial"]
+    mine = ["fields_survey.csv", "fields.xlsx", "fieldsnotes.txt", "fields_p0_notes.vtu",
+            "history.csv.bak"]
+    for name in run_files + mine:
+        (tmp_path / name).write_text("x")
+    gone = results.clear(tmp_path)
+    assert sorted(p.name for p in gone) == sorted(run_files)
+    assert sorted(p.name for p in tmp_path.iterdir()) == sorted(mine)
+
+
 
 def test_results_json_says_the_run_started_until_it_ends(monkeypatch, tmp_path):
     """A killed run keeps that results.json (tests/test_killed_run.py)."""

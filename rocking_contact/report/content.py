@@ -203,18 +203,22 @@ def rigid_table(case: str, rows: Sequence[Mapping[str, Any]]) -> Table:
                   "rigid kinetic energy (J)", "t difference", "energy difference"], out)
 
 
-IMPACT_FIELDS = (("start", "start (s)"), ("t_max", "instant of max (s)"),
+IMPACT_FIELDS = (("start", "start (s)"), ("end", "end (s)"), ("t_max", "instant of max (s)"),
                  ("max_force", "max force (N)"), ("duration", "duration (s)"),
                  ("impulse", "impulse (N.s)"), ("speed", "impact speed (m/s)"),
                  ("rebound_speed", "rebound speed (m/s)"), ("resolved", "resolved"))
 
 
 def impacts_table(case: str, impacts: Sequence[Mapping[str, Any]]) -> Table:
-    """Our impacts, one row per impact of each shock."""
+    """Our impacts, one row per impact of each shock (a figure not measured, NaN or None,
+    is :data:`MISSING`)."""
     rows = [[Cell(str(i.get("shock", ""))), num(i.get("index"))]
             + [num(i.get(key)) for key, _ in IMPACT_FIELDS] for i in impacts]
     return Table(f"impacts-{case}", "Impacts (resolved false: a contact shorter than the "
-                 "spacing of the samples; its speeds are those of the samples around it)",
+                 "spacing of the samples, measured on the samples around it: start and end "
+                 "are their instants, the speeds their velocities, the impulse the integral "
+                 f"of the force between them; its duration and maximum are not measured, "
+                 f"{MISSING})",
                  ["shock", "k"] + [h for _, h in IMPACT_FIELDS], rows)
 
 

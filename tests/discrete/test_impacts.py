@@ -1,9 +1,11 @@
 """Impact post-processing on signals with known impacts."""
 
+import math
+
 import numpy as np
 import pytest
 
-from rocking_contact.post.impacts import analyse, find_impacts
+from rocking_contact.post.impacts import analyse, find_impacts, statistics
 
 
 def half_sines(t, starts, duration, amplitude):
@@ -135,9 +137,37 @@ def test_a_contact_shorter_than_a_sample_takes_its_speeds_from_the_free_flights(
     [impact] = find_impacts(t, fn, vn, pn, resolved=False)
     assert impact["resolved"] is False
     assert impact["speed"] == 1.0 and impact["rebound_speed"] == 0.8
-    # the rest is measured as before
-    for key in ("start", "end", "max_force", "impulse", "duration"):
-        assert impact[key] == interpolated[key]
+
+
+def test_an_unresolved_impact_is_measured_on_the_samples_around_it():
+    """The same contact caught by one sample (1e7 N at 3e-3 s): interpolated across it, it
+    lasted 2.2e-5 s and gave 111 N.s, figures of where the sample fell (its 1e-5 m
+    penetration puts both crossings next to it), not of the contact. Unresolved, it
+    lies between the samples on either side (2e-3 and 4e-3 s), its impulse is the
+    trapezoid of FN between them (the sample's 1e7 N over the 1e-3 s spacing, the momentum
+    a Newmark or central-difference step gives), and its duration, maximum and instant of
+    maximum are NaN; on the rows of a thinned history (``stepwise`` false) the impulse is
+    NaN too; with ``settle`` = 2 (HHT) the rebound is the velocity two samples on."""
+    t = np.arange(8) * 1e-3
+    vn = np.array([1.0, 1.0, 1.0, -0.75, -0.7, -0.8, -0.8, -0.8])
+    pn = np.array([-3e-3, -2e-3, -1e-3, 1e-5, -0.8e-3, -1.6e-3, -2.4e-3, -3.2e-3])
+    fn = np.where(pn > 0.0, 1e12 * pn, 0.0)
+    [interpolated] = find_impacts(t, fn, vn, pn)
+    assert interpolated["duration"] == pytest.approx(2.2247e-5, rel=1e-4)
+    assert interpolated["impulse"] == pytest.approx(111.23, rel=1e-4)
+    [impact] = find_impacts(t, fn, vn, pn, resolved=False)
+    assert (impact["start"], impact["end"]) == (t[2], t[4])
+    assert impact["impulse"] == pytest.approx(1e7 * 1e-3, rel=1e-12)  # rounding only
+    for key in ("duration", "max_force", "t_max"):
+        assert np.isnan(impact[key])
+    assert impact["speed"] == 1.0 and impact["rebound_speed"] == 0.7
+    [rows] = find_impacts(t, fn, vn, pn, resolved=False, stepwise=False)
+    assert np.isnan(rows["impulse"])
+    for key, value in impact.items():  # the rest as on the steps
+        if key != "impulse":
+            assert rows[key] == value or (np.isnan(rows[key]) and np.isnan(value))
+    [hht] = find_impacts(t, fn, vn, pn, resolved=False, settle=2)
+    assert hht["rebound_speed"] == 0.8 and hht["end"] == t[4]
 
 
 def test_an_unresolved_impact_still_open_at_the_end_has_no_rebound():
@@ -146,6 +176,25 @@ def test_an_unresolved_impact_still_open_at_the_end_has_no_rebound():
     [impact] = find_impacts(t, np.where(pn > 0, 1e6 * pn, 0.0), vn, pn, resolved=False)
     assert impact["speed"] == 1.0 and np.isnan(impact["rebound_speed"])
     assert impact["complete"] is False
+    assert impact["end"] == t[-1] and impact["impulse"] == pytest.approx(0.5 * 10.0 * 1e-3)
+
+
+def test_statistics_skip_the_maxima_that_were_not_measured():
+    """An unresolved impact's max_force is NaN: the statistics are those of the measured
+    maxima, the count that of every impact, and NaN with no histogram if none was
+    measured (0 N only when there is no impact)."""
+    measured = statistics([{"max_force": 3.0}, {"max_force": 1.0}], classes=2)
+    mixed = statistics([{"max_force": 3.0}, {"max_force": math.nan}, {"max_force": 1.0}],
+                       classes=2)
+    assert mixed == {**measured, "count": 3}
+    assert (mixed["max_abs_force"], mixed["mean_max_force"], mixed["std_max_force"]) == (
+        3.0, 2.0, 1.0)
+    assert sum(c["probability"] for c in mixed["histogram"]) == 1.0
+    none = statistics([{"max_force": math.nan}] * 2, classes=2)
+    assert none["count"] == 2 and none["histogram"] == []
+    assert all(np.isnan(none[k]) for k in ("max_abs_force", "mean_max_force",
+                                           "std_max_force"))
+    assert statistics([], classes=2)["max_abs_force"] == 0.0
 
 
 def test_analyse_marks_the_unresolved_shocks_only():

@@ -108,8 +108,9 @@ def test_event_and_run_tables_match_results_json(tree, results_dir):
             _, rows = table(tree, f"impacts-{case}")
             for row, impact in zip(rows, data["impacts"], strict=True):
                 assert row[0] == impact["shock"] and int(row[1]) == impact["index"]
-                for text, key in zip(row[2:], ("start", "t_max", "max_force", "duration",
-                                               "impulse", "speed")):
+                keys = ("start", "end", "t_max", "max_force", "duration", "impulse", "speed",
+                        "rebound_speed")
+                for text, key in zip(row[2:-1], keys, strict=True):
                     assert shown(text, impact[key])
                 assert row[-1] == str(impact["resolved"]).lower()
         for shock, stats in (data["extra"].get("impact_statistics") or {}).items():

@@ -7,6 +7,8 @@ relative to the largest |x| of the run (the issue asks for < 1%).
 
 from __future__ import annotations
 
+import argparse
+
 import numpy as np
 
 from rocking_contact.analytic.forced_impact import response
@@ -17,6 +19,7 @@ STEPS = [1e-3, 1e-4, 1e-5]
 
 
 def main() -> None:
+    argparse.ArgumentParser(description=__doc__.split("\n\n")[0]).parse_args()  # --help
     rows = convergence("sdnd102c", "DX_NO2", TIMES, STEPS)
     exact = response(np.array(TIMES), m=25.0, k=98696.0, kc=5.76e7, gap=5e-4,
                      acceleration=lambda t: np.sin(2 * np.pi * 10 * t))

@@ -9,8 +9,8 @@ Usage: python benchmarks/sdnv105_sensitivity.py [LABEL_PREFIX ...]   (default: e
 
 from __future__ import annotations
 
+import argparse
 import contextlib
-import sys
 from collections.abc import Iterator
 
 from sdnv105_contact import run
@@ -47,10 +47,17 @@ RUNS = [
 
 
 def main() -> None:
+    p = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
+    p.add_argument("chosen", nargs="*", metavar="LABEL_PREFIX",
+                   help="run the rows whose label starts with one of these, e.g. 'C,' "
+                        f"(default: every row; the labels: {'; '.join(r[0] for r in RUNS)})")
+    chosen = p.parse_args().chosen
+    unknown = [c for c in chosen if not any(r[0].startswith(c) for r in RUNS)]
+    if unknown:
+        p.error(f"no row's label starts with {', '.join(map(repr, unknown))}")
     print("| run | t2 | t3 | t4 | t5 (s) | E2 | E3 | E4 | E5 (J) | percussion at A (N.s) "
           "| steps (refined) | wall (s) |")
     print("|---" * 12 + "|")
-    chosen = sys.argv[1:]
     for label, name, overrides, *patch in RUNS:
         if chosen and not any(label.startswith(prefix) for prefix in chosen):
             continue

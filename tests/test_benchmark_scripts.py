@@ -1,0 +1,35 @@
+"""Every benchmark script answers --help with its usage, without running the benchmark
+(``sdnd102_convergence.py --help`` ran its minutes of runs, the sensitivity script took
+``--help`` for a row label and printed an empty table)."""
+
+import subprocess
+import sys
+from pathlib import Path
+
+import pytest
+
+BENCHMARKS = sorted((Path(__file__).parents[1] / "benchmarks").glob("*.py"))
+
+
+def test_the_scripts_are_found():
+    assert len(BENCHMARKS) >= 7
+
+
+@pytest.mark.parametrize("script", BENCHMARKS, ids=lambda p: p.name)
+def test_help_prints_the_usage_and_runs_nothing(script):
+    proc = subprocess.run([sys.executable, str(script), "--help"], cwd=script.parent,
+                          capture_output=True, text=True, timeout=300)
+    assert proc.returncode == 0, proc.stderr
+    assert proc.stdout.startswith(f"usage: {script.name} [-h]") and proc.stderr == ""
+    # the help alone: a usage, then the options (no table of a run)
+    options = proc.stdout.split("\noptions:\n")
+    assert len(options) == 2 and "-h, --help" in options[1]
+
+
+def test_an_unknown_row_of_the_sensitivity_table_is_refused():
+    script = next(p for p in BENCHMARKS if p.name == "sdnv105_sensitivity.py")
+    proc = subprocess.run([sys.executable, str(script), "B, tilt"], cwd=script.parent,
+                          capture_output=True, text=True, timeout=300)
+    assert proc.returncode == 2 and proc.stdout == ""
+    assert proc.stderr.splitlines()[-1] == ("sdnv105_sensitivity.py: error: no row's label "
+                                            "starts with 'B, tilt'")

@@ -18,6 +18,8 @@ from collections.abc import Mapping, Sequence
 from pathlib import Path
 from typing import Any
 
+from rocking_contact.results import STARTED
+
 #: the warning of ``run`` (``rocking_contact.api``) for references of another physics
 _WARNING = re.compile(r"(?:the run changes|and it changes) (.+?): the checks are shown for "
                       r"information")
@@ -88,9 +90,18 @@ def run_name(data: Mapping[str, Any]) -> str:
     return f"{data['case']} with {changes}" if changes else str(data["case"])
 
 
+#: the title's mark of a run whose ``results.json`` still says what it said as the run
+#: started (:data:`rocking_contact.results.STARTED`): under way, or killed
+UNFINISHED = " [still running, or killed]"
+
+
 def ending(data: Mapping[str, Any]) -> str:
     """`` [<how the run ended>]`` for a run that did not complete (its figures and movie
     stop there): its status up to the details, ``[failed]``, ``[interrupted at t =
-    0.0861 s]``; empty for a completed run."""
+    0.0861 s]``, or :data:`UNFINISHED` (its status says ``started``); empty for a
+    completed run."""
     status = str(data.get("status", "completed"))
-    return "" if status == "completed" else f" [{status.split(':')[0]}]"
+    if status == "completed":
+        return ""
+    head = status.split(":")[0]
+    return UNFINISHED if head == STARTED.split(":")[0] else f" [{head}]"

@@ -39,8 +39,9 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
     parser.add_argument("--movie", type=Path, metavar="FILE.gif|FILE.mp4",
                         help="write a movie offscreen instead of opening a window")
     parser.add_argument("--clim", type=float, nargs=2, default=None, metavar=("LO", "HI"),
-                        help="colour range of the stress in Pa (default: its 1st to 99th "
-                             "percentile over the run; brief impact peaks saturate)")
+                        help="colour range of the stress in Pa, for a view coloured by one "
+                             "(default: its 1st to 99th percentile over the run; brief impact "
+                             "peaks saturate)")
     parser.add_argument("--fps", type=int, default=20, help="movie frames per second (default 20)")
     parser.add_argument("--frames", type=int, default=100,
                         help="movie frames, evenly spaced over the run (default 100)")
@@ -120,9 +121,8 @@ def main(args: argparse.Namespace) -> int:
             movie = check_file("--movie", args.movie, "a .gif or .mp4")
             render.check_movie(movie, args.frames, window)
             movie = _writable("--movie", movie)
-        scene = render.open_scene(_result_dir(args.result),
-                                  render.ViewOptions(field=args.field, scale=args.scale,
-                                                     clim=_clim(args.clim)))
+        options = render.ViewOptions(field=args.field, scale=args.scale, clim=_clim(args.clim))
+        scene = render.open_scene(_result_dir(args.result), options)
         if screenshot is None and movie is None:
             if sys.platform.startswith("linux") and not os.environ.get("DISPLAY") \
                     and not os.environ.get("WAYLAND_DISPLAY"):
@@ -134,9 +134,7 @@ def main(args: argparse.Namespace) -> int:
             print(f"wrote {screenshot}")
         if movie is not None:
             if screenshot is not None:  # a fresh scene: the screenshot's plotter is closed
-                scene = render.open_scene(_result_dir(args.result),
-                                          render.ViewOptions(field=args.field, scale=args.scale,
-                                                     clim=_clim(args.clim)))
+                scene = render.open_scene(_result_dir(args.result), options)
             n = render.movie(scene, movie, frames=args.frames, fps=args.fps,
                              window_size=window)
             print(f"wrote {movie} ({n} frames)")

@@ -48,17 +48,21 @@ class ViewOptions:
     clim: tuple[float, float] | None = None
 
 
-def _pick_field(names: list[str], asked: str) -> str | None:
+def _pick_field(names: list[str], options: ViewOptions) -> str | None:
     """The stress to colour by among the result's ``names`` (none for a result without
-    fields); an unknown one is refused with the allowed names."""
-    if asked == "none":
-        return None
-    if asked != "auto":
-        if asked not in names:
-            where = "not in the results" if names else "the result has no stress fields"
-            raise ViewError(f"--field {asked}: {where} (allowed: {', '.join([*names, 'none'])})")
-        return asked
-    return next((f for f in DEFAULT_FIELDS if f in names), None)
+    fields); an unknown one is refused with the allowed names, and so is a colour range
+    (``--clim``) for a view coloured by nothing, as any option that does not apply."""
+    asked = options.field
+    if asked != "auto" and asked != "none" and asked not in names:
+        where = "not in the results" if names else "the result has no stress fields"
+        raise ViewError(f"--field {asked}: {where} (allowed: {', '.join([*names, 'none'])})")
+    field = (None if asked == "none" else asked if asked != "auto" else
+             next((f for f in DEFAULT_FIELDS if f in names), None))
+    if field is None and options.clim is not None:
+        why = "--field none" if asked == "none" else "the result has no stress fields"
+        raise ViewError(f"--clim goes with a stress to colour by ({why}; allowed: leave "
+                        "--clim out)")
+    return field
 
 
 def open_scene(result_dir: Path, options: ViewOptions = ViewOptions()) -> Scene:
@@ -76,6 +80,11 @@ def open_scene(result_dir: Path, options: ViewOptions = ViewOptions()) -> Scene:
     if result_dir.exists() and not result_dir.is_dir():
         raise ViewError(f"{result_dir}: not a directory (allowed: a results directory, or a "
                         "case name for results/<case>/)")
+    if not result_dir.exists():  # not run yet: say how to, as the report does
+        case = result_dir.name if result_dir.parent == Path("results") else "CASE"
+        out = "" if case != "CASE" else f" --out {result_dir}"
+        raise ViewError(f"{result_dir}: no results (run `rocking-contact run {case}{out}` "
+                        "first)")
     if not (result_dir / results.RESULTS_FILE).is_file():
         raise ViewError(f"{result_dir}: no {results.RESULTS_FILE} (not a results directory)")
     data, history = results.load(result_dir)
@@ -87,16 +96,16 @@ def open_scene(result_dir: Path, options: ViewOptions = ViewOptions()) -> Scene:
         series = FieldSeries(path)  # a FieldsError (a ViewError) if it cannot be read
         names = [n for n in series.array_names() if n not in ("u", "reaction")]
         return BlockScene(data, history, FieldMotion(series),
-                          field=_pick_field(names, options.field), scale=options.scale,
+                          field=_pick_field(names, options), scale=options.scale,
                           times=series.times, clim=options.clim)
     if "DY_O" in history and "DY_A" in history:
         geometry = (data.get("parameters") or {}).get("geometry") or {}
         motion = RigidMotion(history, float(geometry.get("half_width", 0.18)),
                              float(geometry.get("half_height", 0.40)))
-        return BlockScene(data, history, motion, field=_pick_field([], options.field),
+        return BlockScene(data, history, motion, field=_pick_field([], options),
                           scale=options.scale)
     if ((data.get("parameters") or {}).get("model") or {}).get("node") and "time" in history:
-        _pick_field([], options.field)  # no stress to colour a discrete model by
+        _pick_field([], options)  # no stress to colour a discrete model by
         return DiscreteScene(data, history, scale=options.scale)
     status = str(data.get("status", "completed"))
     if not len(history.get("time", ())) and status != "completed":

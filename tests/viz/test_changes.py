@@ -1,5 +1,6 @@
 """A run's changes to its case file's physics, read back from its results.json."""
 
+from rocking_contact.results import STARTED
 from rocking_contact.viz.changes import changed_keys, changes_text, ending, run_name
 
 WARNING = ("its references describe the case file's parameters and the run changes "
@@ -35,6 +36,7 @@ def test_how_a_run_ended_is_said_unless_it_completed():
     assert ending({"status": "interrupted at t = 0.0861 s"}) == " [interrupted at t = 0.0861 s]"
     assert ending({"status": "the block slid off its table at t = 0.2273 s: corner O at x = "
                              "-0.18061 m"}) == " [the block slid off its table at t = 0.2273 s]"
+    assert ending({"status": STARTED}) == " [still running, or killed]"
 
 
 def test_the_recorded_changes_come_first_and_hold_without_references():

@@ -187,3 +187,33 @@ def test_a_run_that_failed_before_its_first_step_says_so(tmp_path, capfd):
     assert main(["view", str(tmp_path / "failed"), "--screenshot", str(tmp_path / "a.png")]) == 2
     err = one_error_line(capfd, "the run stopped before its first time step", status)
     assert "no block corners" not in err
+
+
+@pytest.mark.parametrize(("result", "field", "why"), [
+    ("discrete_dir", "auto", "the result has no stress fields"),
+    ("rigid_dir", "auto", "the result has no stress fields"),
+    ("block_dir", "none", "--field none"),
+])
+def test_a_colour_range_without_a_stress_to_colour_is_refused(result, field, why, request,
+                                                             tmp_path, capfd):
+    """--clim on a result coloured by nothing was taken without a word; the options that
+    do not apply (--time without --screenshot, --field on a result without fields) are
+    refused, and so is it."""
+    out = tmp_path / "s.png"
+    assert main(["view", str(request.getfixturevalue(result)), "--screenshot", str(out),
+                 "--field", field, "--clim", "0", "1", *SMALL]) == 2
+    one_error_line(capfd, f"--clim goes with a stress to colour by ({why}; allowed: leave "
+                          "--clim out)")
+    assert not out.exists()
+
+
+def test_a_case_not_run_yet_says_how_to_run_it(tmp_path, monkeypatch, capfd):
+    """`view sdnv105b` without its results said "no results.json (not a results
+    directory)"; the report said "run ... first", and so does the view now."""
+    monkeypatch.chdir(tmp_path)
+    assert main(["view", "sdnv105b", "--screenshot", "s.png"]) == 2
+    one_error_line(capfd, "error: results/sdnv105b: no results (run `rocking-contact run "
+                          "sdnv105b` first)")
+    (tmp_path / "empty").mkdir()  # a directory that is there is not a run to be
+    assert main(["view", "empty", "--screenshot", "s.png"]) == 2
+    one_error_line(capfd, "error: empty: no results.json (not a results directory)")

@@ -8,6 +8,7 @@ import numpy as np
 import pytest
 from PIL import Image
 
+from rocking_contact import results
 from rocking_contact.cli import main
 from rocking_contact.viz import render
 
@@ -81,7 +82,8 @@ def test_view_command_writes_a_screenshot(block_dir, tmp_path, capsys):
 
 
 @pytest.mark.parametrize("args, message", [
-    (["view", "{missing}", "--screenshot", "{out}"], "no results.json"),
+    (["view", "{missing}", "--screenshot", "{out}"], "nothing: no results (run "
+                                                     "`rocking-contact run CASE --out "),
     (["view", "{block}", "--screenshot", "{out}", "--time", "5"], "outside the run"),
     (["view", "{block}", "--screenshot", "{out}", "--field", "pressure"], "not in the results"),
     (["view", "{block}", "--movie", "{tmp}/m.avi"], ".gif or an .mp4"),
@@ -167,6 +169,9 @@ def test_a_run_that_changes_its_file_is_titled_by_its_changes(block_dir):
     assert scene.title.endswith("table [interrupted at t = 0.0861 s]")
     scene.data = {**scene.data, "status": "failed: step 2 from t = 0.0001 s failed"}
     assert scene.title.endswith("table [failed]")
+    # a run killed (or still under way) was titled "[started]", which the report never said
+    scene.data = {**scene.data, "status": results.STARTED}
+    assert scene.title.endswith("table [still running, or killed]")
 
 
 def test_the_colour_bar_has_its_own_room_beside_a_wide_table(block_dir, tmp_path):

@@ -47,6 +47,7 @@ from rocking_contact.post.references import (
     mark_not_reached,
     mark_windows_past_end,
     not_reached,
+    whole_run_quantities,
     window_ends,
 )
 from rocking_contact.progress import Progress
@@ -193,7 +194,8 @@ def finish(case: Any, result: RunResult) -> RunResult:
     times = result.history.get("time")
     if times is not None and len(times):
         end = getattr(getattr(base if base is not None else case, "time", None), "end", None)
-        mark_not_reached(result.checks, float(times[-1]), end)
+        mark_not_reached(result.checks, float(times[-1]), end, whole_run_quantities(
+            case.quantity, result.quantities, result.impacts))
         collisions = getattr(case, "collisions", None)
         mark_windows_past_end(result.checks, window_ends(
             case.quantity, collisions.windows if collisions is not None else ()),

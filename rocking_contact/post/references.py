@@ -3,12 +3,13 @@
 from __future__ import annotations
 
 import math
-from collections.abc import Iterable, Mapping, Sequence
+from collections.abc import Collection, Iterable, Mapping, Sequence
 from typing import Any
 
 import numpy as np
 
 from rocking_contact.config import QuantitySpec, Reference
+from rocking_contact.post.impacts import FIELDS, STATISTICS
 
 
 def _round_off(window: tuple[float, float]) -> float:
@@ -150,17 +151,42 @@ def compare(
     return checks
 
 
+def whole_run_quantities(specs: Iterable[QuantitySpec], quantities: Iterable[str],
+                         impacts: Iterable[Mapping[str, Any]] = ()) -> set[str]:
+    """The names among ``quantities`` that measure the whole run, not a window of it: a
+    ``[[quantity]]`` with neither window nor instant (but a crossing: the first one the
+    run found is the first), a shock's impact statistics (``impact.<shock>.count`` ...),
+    the energy balance's figures (``energy.*``), and the fields of an impact still open
+    when the run ends but its ``start`` and approach ``speed``."""
+    names = {q.name for q in specs
+             if q.window is None and q.time is None and q.op != "crossing"}
+    shocks = {str(i["shock"]) for i in impacts}
+    stats = {f"impact.{shock}.{key}" for shock in shocks for key in STATISTICS}
+    names |= {n for n in quantities if n in stats or n.startswith("energy.")}
+    names |= {f"impact.{i['shock']}.{i['index']}.{f}" for i in impacts
+              if not i.get("complete", True) for f in FIELDS if f not in ("start", "speed")}
+    return names
+
+
 def mark_not_reached(checks: list[dict[str, Any]], last_time: float,
-                     end: float | None) -> None:
-    """Say "not reached" instead of "not computed" for the checks without a value of a run
-    that stopped before the case file's end ``end`` (s): shortened (``--set time.end``),
-    failed or interrupted at ``last_time`` (s). They stay misses: the run does not show
-    what they measure."""
+                     end: float | None, whole_run: Collection[str] = ()) -> None:
+    """Say "not reached" for the checks of a run that stopped before the case file's end
+    ``end`` (s): shortened (``--set time.end``), failed or interrupted at ``last_time``
+    (s). Those without a value, and those of ``whole_run`` quantities
+    (:func:`whole_run_quantities`), whose value covers only part of what they measure:
+    their value is dropped (a partial count or maximum is not the run's; results.json's
+    ``quantities`` keep it). They stay misses: the run does not show what they measure."""
     if end is None or last_time >= end - 1e-9 * max(1.0, abs(end)):
         return
     for check in checks:
+        partial = check["quantity"] in whole_run and math.isfinite(check["value"])
+        if partial:
+            check.update(value=math.nan, abs_error=math.nan, rel_error=math.nan)
+            if check["passed"] is not None:
+                check["passed"] = False
         if not math.isfinite(check["value"]):
-            check["note"] = f"not reached: the run ends at t = {last_time:.6g} s"
+            check["note"] = (f"not reached: the run ends at t = {last_time:.6g} s"
+                             + (", and this measures the whole run" if partial else ""))
 
 
 def window_ends(quantities: Sequence[QuantitySpec],

@@ -327,9 +327,11 @@ def run_status(data: Mapping[str, Any]) -> str:
     ended = next((c["note"] for c in checks if not_reached(c)), None) \
         if status == "completed" else None
     changes = changes_text(data)
-    changed = f"not graded: the run changes {changes}" if changes else next(
+    # A check's own "not graded: the value holds for a step of ..." keeps its prefix: it
+    # speaks of some references, not of the run, and read as part of a failure without it.
+    changed = f"the run changes {changes}" if changes else next(
         (c["note"] for c in checks if str(c.get("note", "")).startswith("not graded")), None)
-    extra = [text.partition(": ")[2] for text in (ended, changed) if text]
+    extra = [text for text in (ended and ended.partition(": ")[2], changed) if text]
     return f"{status} ({'; '.join(extra)})" if extra else status
 
 

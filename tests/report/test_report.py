@@ -338,3 +338,8 @@ def test_the_summary_says_what_makes_a_run_another_than_its_case_files():
     assert run_status({"status": "completed", "checks": checks}) == (
         "completed (the run ends at t = 0.06 s; the run changes preload.tilt)")
     assert run_status({"status": "completed", "checks": checks[:1]}) == "completed"
+    # a reference's own "not graded" (another step) is said as such, not as the status's
+    step = [{"note": "not graded: the value holds for a step of 0.001 s, the run's is 0.002 s"}]
+    assert run_status({"status": "failed at t = 0.1 s", "checks": step}) == (
+        "failed at t = 0.1 s (not graded: the value holds for a step of 0.001 s, the run's "
+        "is 0.002 s)")

@@ -151,11 +151,34 @@ def complementarity(lam: np.ndarray, q: np.ndarray, mu: np.ndarray, rho: np.ndar
     return phi.ravel(), d_lam, d_q, status.astype(np.int64)
 
 
+@dataclass(frozen=True)
+class _Evaluation:
+    """``Phi`` at some forces, its derivatives and status, and ``max |Phi|`` (N)."""
+
+    phi: np.ndarray
+    d_lam: np.ndarray
+    d_q: np.ndarray
+    status: np.ndarray
+    norm: float
+
+
+def _evaluate(problem: LocalProblem, lam: np.ndarray) -> _Evaluation:
+    q = problem.q_free + problem.W @ lam
+    phi, d_lam, d_q, status = complementarity(lam, q, problem.mu, problem.rho)
+    return _Evaluation(phi, d_lam, d_q, status, float(np.max(np.abs(phi))) if len(phi) else 0.0)
+
+
+def _step(problem: LocalProblem, lam: np.ndarray, at: _Evaluation) -> np.ndarray:
+    """The semismooth Newton step from ``lam`` (``at``: its evaluation)."""
+    jac = at.d_lam + at.d_q @ problem.W
+    new: np.ndarray = lam - np.linalg.solve(jac, at.phi)
+    return new
+
+
 def residual(problem: LocalProblem, lam: np.ndarray) -> tuple[float, np.ndarray]:
     """``max |Phi|`` (N) and the status at ``lam``."""
-    q = problem.q_free + problem.W @ lam
-    phi, _, _, status = complementarity(lam, q, problem.mu, problem.rho)
-    return (float(np.max(np.abs(phi))) if len(phi) else 0.0), status
+    at = _evaluate(problem, lam)
+    return at.norm, at.status
 
 
 def newton_step(problem: LocalProblem, lam: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
@@ -164,10 +187,8 @@ def newton_step(problem: LocalProblem, lam: np.ndarray) -> tuple[np.ndarray, np.
     ``(d_lam + d_q W) dlam = -Phi``; on the status of ``lam`` the equations are affine, so
     the new forces solve them exactly.
     """
-    q = problem.q_free + problem.W @ lam
-    phi, d_lam, d_q, status = complementarity(lam, q, problem.mu, problem.rho)
-    jac = d_lam + d_q @ problem.W
-    return lam - np.linalg.solve(jac, phi), status
+    at = _evaluate(problem, lam)
+    return _step(problem, lam, at), at.status
 
 
 def solve_active_set(problem: LocalProblem, lam0: np.ndarray | None = None, *,
@@ -185,24 +206,26 @@ def solve_active_set(problem: LocalProblem, lam0: np.ndarray | None = None, *,
     lam = np.zeros(2 * problem.size) if lam0 is None else lam0.astype(float).copy()
     if problem.size == 0:
         return LocalSolution(lam, np.zeros(0, np.int64), 0, True, 0.0)
-    norm, status = residual(problem, lam)
+    # Each iterate is evaluated once: its residual decides convergence, and the next Newton
+    # step is built on the same evaluation.
+    at = _evaluate(problem, lam)
     seen: set[bytes] = set()
     for it in range(1, max_iterations + 1):
-        trial, used = newton_step(problem, lam)
-        trial_norm, trial_status = residual(problem, trial)
-        key = used.tobytes()
-        if key in seen and trial_norm > norm:
+        trial = _step(problem, lam, at)
+        trial_at = _evaluate(problem, trial)
+        key = at.status.tobytes()
+        if key in seen and trial_at.norm > at.norm:
             # The sets came back without progress: damp the step (Armijo on |Phi|).
             step = 0.5
             while step > 1e-6:
                 candidate = lam + step * (trial - lam)
-                c_norm, c_status = residual(problem, candidate)
-                if c_norm < norm:
-                    trial, trial_norm, trial_status = candidate, c_norm, c_status
+                candidate_at = _evaluate(problem, candidate)
+                if candidate_at.norm < at.norm:
+                    trial, trial_at = candidate, candidate_at
                     break
                 step *= 0.5
         seen.add(key)
-        lam, norm, status = trial, trial_norm, trial_status
-        if norm <= tol:
-            return LocalSolution(lam, status, it, True, norm)
-    return LocalSolution(lam, status, max_iterations, False, norm)
+        lam, at = trial, trial_at
+        if at.norm <= tol:
+            return LocalSolution(lam, at.status, it, True, at.norm)
+    return LocalSolution(lam, at.status, max_iterations, False, at.norm)

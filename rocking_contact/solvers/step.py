@@ -133,6 +133,10 @@ class StepProblem:
         self.u = fem.Function(V, name="u")
         self.v = fem.Function(V, name="v")
         self.a = fem.Function(V, name="a")
+        # The Functions' arrays, fetched once (their storage never moves; fetching them is
+        # a Python call that the step loop would make ~70 times a step).
+        self._state = (self.u.x.array, self.v.x.array, self.a.x.array)
+        self._point = (body.u.x.array, body.v.x.array)
         self.t = t0
         self.prescribed = list(prescribed)
         self.contributions = list(contributions)
@@ -249,8 +253,7 @@ class StepProblem:
         """First guess of the unknown, prescribed values included."""
         assert self.stage is not None
         with x.localForm() as local:
-            combine(self.stage.predictor, None, self.u.x.array, self.v.x.array,
-                    self.a.x.array, local.array)
+            combine(self.stage.predictor, None, *self._state, local.array)
             local.array[self._dofs] = self._xbar
 
     def end_values(self, x: PETSc.Vec, pick: Any = None, *, velocity: bool = False
@@ -261,7 +264,7 @@ class StepProblem:
         s = self.stage
         assert s is not None
         with x.localForm() as local:
-            arrays = [local.array_r, self.u.x.array, self.v.x.array, self.a.x.array]
+            arrays = [local.array_r, *self._state]
             xs, us, vs, acc = pick(arrays) if pick is not None else arrays
             u1 = combine(s.u, xs, us, vs, acc, np.empty_like(xs))
             v1 = combine(s.v, xs, us, vs, acc, np.empty_like(xs)) if velocity else None
@@ -287,10 +290,8 @@ class StepProblem:
         s = self.stage
         with x.localForm() as local:
             xa = local.array_r
-            combine(s.u, xa, self.u.x.array, self.v.x.array, self.a.x.array,
-                    self.body.u.x.array)
-            combine(s.v, xa, self.u.x.array, self.v.x.array, self.a.x.array,
-                    self.body.v.x.array)
+            combine(s.u, xa, *self._state, self._point[0])
+            combine(s.v, xa, *self._state, self._point[1])
 
     def residual(self, _snes: Any, x: PETSc.Vec, r: PETSc.Vec) -> None:
         """SNES function callback: ``r = R(x)``."""
@@ -304,8 +305,7 @@ class StepProblem:
             r.axpy(s.w0, self._g_n)
         if s.a != Affine(0.0, 0.0, 0.0, 0.0):
             with x.localForm() as local, self._inertia.localForm() as inertia:
-                combine(s.a, local.array_r, self.u.x.array, self.v.x.array,
-                        self.a.x.array, inertia.array)
+                combine(s.a, local.array_r, *self._state, inertia.array)
             self.body.M.multAdd(self._inertia, r, r)
         for c in self.contributions:
             c.add_residual(self, x, r)
@@ -341,13 +341,13 @@ class StepProblem:
         s = self.stage
         with x.localForm() as local:
             xa = local.array_r
-            u, v, a = self.u.x.array, self.v.x.array, self.a.x.array
+            u, v, a = self._state
             u1 = combine(s.u, xa, u, v, a, np.empty_like(u))
             v1 = combine(s.v, xa, u, v, a, np.empty_like(v))
             combine(s.a, xa, u, v, a, self._x_work)
-        self.u.x.array[:] = u1
-        self.v.x.array[:] = v1
-        self.a.x.array[:] = self._x_work
+        u[:] = u1
+        v[:] = v1
+        a[:] = self._x_work
         self.t = self.t1
         self._g_n_valid = False
         for c in self._terms():

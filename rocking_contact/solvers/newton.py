@@ -116,6 +116,7 @@ class NewtonSolver:
         self.snes.setConvergenceHistory(length=opts.max_iterations + 1, reset=True)
         self.stagnation_rtol = opts.stagnation_rtol
         self._accept_stagnation = False
+        self._dense: dict[int, tuple[PETSc.Mat, PETSc.Mat]] = {}  # solve_columns' B and X
         ksp = self.snes.getKSP()
         ksp.setType("preonly")
         ksp.getPC().setType("lu")
@@ -230,15 +231,20 @@ class NewtonSolver:
 
     def solve_columns(self, rhs: np.ndarray) -> np.ndarray:
         """``J^-1 B`` for the columns of ``rhs`` (owned rows), as :meth:`solve_linear`."""
-        return solve_columns(self.snes.getKSP(), rhs)
+        return solve_columns(self.snes.getKSP(), rhs, self._dense)
 
     def destroy(self) -> None:
         """Free the PETSc objects owned here."""
         self.snes.destroy()
         self.F.destroy()
+        for mats in self._dense.values():
+            for mat in mats:
+                mat.destroy()
+        self._dense.clear()
 
 
-def solve_columns(ksp: PETSc.KSP, rhs: np.ndarray) -> np.ndarray:
+def solve_columns(ksp: PETSc.KSP, rhs: np.ndarray,
+                  dense: dict[int, tuple[PETSc.Mat, PETSc.Mat]] | None = None) -> np.ndarray:
     """``A^-1 B`` with the factorisation held by ``ksp``, for all columns of ``B`` at once.
 
     One multi-right-hand-side solve (``KSPMatSolve``: MUMPS solves the columns together)
@@ -247,6 +253,8 @@ def solve_columns(ksp: PETSc.KSP, rhs: np.ndarray) -> np.ndarray:
     Args:
         ksp: a set-up direct solver of ``A``.
         rhs: ``B`` on this rank's owned rows, shape (owned rows, columns).
+        dense: the dense matrices ``B`` and ``X`` of earlier calls by column count, reused
+            and completed here (the caller destroys them); None: made and destroyed here.
 
     Returns:
         ``A^-1 B`` on the owned rows (a new array).
@@ -255,15 +263,21 @@ def solve_columns(ksp: PETSc.KSP, rhs: np.ndarray) -> np.ndarray:
     m = rhs.shape[1]
     if m == 0:
         return np.zeros_like(rhs)
-    A, _ = ksp.getOperators()
-    rows, _ = A.getSizes()
-    B = PETSc.Mat().createDense((rows, (PETSc.DECIDE, m)), comm=A.getComm())
-    B.setUp()
+    if dense is not None and m in dense:
+        B, X = dense[m]
+    else:
+        A, _ = ksp.getOperators()
+        rows, _ = A.getSizes()
+        B = PETSc.Mat().createDense((rows, (PETSc.DECIDE, m)), comm=A.getComm())
+        B.setUp()
+        X = B.duplicate()
+        if dense is not None:
+            dense[m] = (B, X)
     B.getDenseArray()[:] = rhs
     B.assemble()
-    X = B.duplicate()
     ksp.matSolve(B, X)
     out: np.ndarray = X.getDenseArray().copy()
-    B.destroy()
-    X.destroy()
+    if dense is None:
+        B.destroy()
+        X.destroy()
     return out

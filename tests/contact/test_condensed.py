@@ -51,3 +51,37 @@ def test_without_gravity_a_block_slides_on_its_table_unchanged(case):
     assert result.status == "completed"
     assert np.allclose(result.history["VX_O"], 0.1, rtol=1e-9)
     assert np.max(np.abs(result.history["RN_O"])) < 1e-6
+
+
+def test_delassus_columns_with_kept_matrices_equal_fresh_ones():
+    """``solve_columns`` reusing its dense matrices (what the Newton solver keeps between
+    steps) gives the bits of a solve with new ones, also after the operator changed."""
+    from petsc4py import PETSc
+
+    from rocking_contact.solvers.newton import solve_columns
+
+    n = 10
+    A = PETSc.Mat().createAIJ([n, n], comm=PETSc.COMM_SELF)
+    A.setUp()
+    ksp = PETSc.KSP().create(PETSc.COMM_SELF)
+    ksp.setType("preonly")
+    ksp.getPC().setType("lu")
+    ksp.getPC().setFactorSolverType("mumps")
+    rng = np.random.default_rng(3)
+    kept: dict = {}
+    for shift in (4.0, 7.5):
+        for i in range(n):
+            A[i, i] = shift + i
+            if i:
+                A[i, i - 1] = A[i - 1, i] = -1.0
+        A.assemble()
+        ksp.setOperators(A)
+        for columns in (3, 2, 3):
+            rhs = rng.standard_normal((n, columns))
+            assert np.array_equal(solve_columns(ksp, rhs, kept), solve_columns(ksp, rhs))
+    assert sorted(kept) == [2, 3]
+    for mats in kept.values():
+        for mat in mats:
+            mat.destroy()
+    ksp.destroy()
+    A.destroy()

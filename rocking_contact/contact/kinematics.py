@@ -75,6 +75,8 @@ from rocking_contact.fem.body import ElasticBody
 
 #: relative distance (to the smallest master segment) under which nodes coincide
 COINCIDENT = 1e-9
+#: the (x, y) offsets of a node's dofs
+_XY = np.arange(2)
 
 
 class Pairing(IntEnum):
@@ -121,6 +123,12 @@ def gather_values(arrays: list[np.ndarray], local_dofs: np.ndarray, comm: Any) -
         shape ``(len(arrays), *local_dofs.shape)``.
 
     """
+    if comm.size == 1:
+        # Every dof is this rank's and a reduction over one rank copies: skip it.
+        values = np.empty((len(arrays), *local_dofs.shape))
+        for k, array in enumerate(arrays):
+            values[k] = array[local_dofs]
+        return values
     mine = local_dofs >= 0
     out = np.zeros((len(arrays), *local_dofs.shape))
     for k, array in enumerate(arrays):
@@ -181,8 +189,40 @@ class ContactGeometry:
 
     def rows(self, contacts: np.ndarray) -> np.ndarray:
         """Row indices of H for the given contacts, (N, T) interleaved."""
-        contacts = np.asarray(contacts, dtype=np.int64)
-        return np.stack([2 * contacts, 2 * contacts + 1], axis=1).ravel()
+        return contact_rows(contacts)
+
+
+def contact_rows(contacts: np.ndarray) -> np.ndarray:
+    """Row indices of the given contacts in H (or in any per-contact (N, T) array), (N, T)
+    interleaved."""
+    contacts = np.asarray(contacts, dtype=np.int64)
+    rows = np.empty(2 * len(contacts), dtype=np.int64)
+    rows[0::2] = 2 * contacts
+    rows[1::2] = rows[0::2] + 1
+    return rows
+
+
+@dataclass(frozen=True)
+class _Layout:
+    """Index arrays of one pairing (:meth:`ContactKinematics.geometry`).
+
+    Attributes:
+        paired: paired slave nodes.
+        m0, m1: their two master nodes.
+        has0, has1: master node 0 / 1 has a nonzero weight.
+        node_to_node: paired node-to-node, shape (paired, 1).
+        entries: flat indices in H of the slave entries of the normal then the tangential
+            rows, then those of master 0 (normal, tangential rows) and master 1.
+
+    """
+
+    paired: np.ndarray
+    m0: np.ndarray
+    m1: np.ndarray
+    has0: np.ndarray
+    has1: np.ndarray
+    node_to_node: np.ndarray
+    entries: np.ndarray
 
 
 class ContactKinematics:
@@ -216,10 +256,23 @@ class ContactKinematics:
         self.global_dofs = np.concatenate([gs, gm]).ravel()
         self.local_dofs = np.concatenate([ls, lm]).ravel()
         self._mine = np.flatnonzero(self.local_dofs >= 0)
+        self._mine_local = self.local_dofs[self._mine]  # distinct: no index repeats
         self.owner = self.slave.owner
         self.named = self._find_named(body, names)
         self._segment_min = self._smallest_segment()
         self._reference_pairs = self._coincident_pairs()
+        self._coincident = np.flatnonzero(self._reference_pairs >= 0)
+        self._coincident_masters = self._reference_pairs[self._coincident]
+        self._uncoincident = np.flatnonzero(self._reference_pairs < 0).tolist()
+        ns = len(self.slave)
+        # the pairing of the coincident nodes (constant), the others unpaired
+        self._reference_pairing = np.zeros(ns, dtype=np.int64)
+        self._reference_pairing[self._coincident] = Pairing.NODE_TO_NODE
+        self._reference_masters = np.zeros((ns, 2), dtype=np.int64)
+        self._reference_masters[self._coincident] = self._coincident_masters[:, None]
+        self._reference_weights = np.zeros((ns, 2))
+        self._reference_weights[self._coincident] = (1.0, 0.0)
+        self._layout: tuple[tuple[Any, ...], _Layout] | None = None
 
     # -- set-up -------------------------------------------------------------------------
     @property
@@ -274,12 +327,14 @@ class ContactKinematics:
         """``array[dof] += scale * forces`` on the contact dofs this rank owns.
 
         Args:
-            forces: one value per contact dof (e.g. ``H^T lambda``), the same on every rank.
-            array: a local dof array (owned entries first), e.g. ``vec.array``.
+            forces: one value per contact dof (e.g. ``H^T lambda``), the same on every rank;
+                or one row of values per contact dof, shape (contact dofs, k).
+            array: a local dof array (owned entries first), e.g. ``vec.array``; or one row
+                per local dof, shape (dofs, k).
             scale: factor.
 
         """
-        np.add.at(array, self.local_dofs[self._mine], scale * forces[self._mine])
+        array[self._mine_local] += scale * forces[self._mine]
 
     # -- geometry -----------------------------------------------------------------------
     def geometry(self, u: np.ndarray) -> ContactGeometry:
@@ -290,50 +345,78 @@ class ContactKinematics:
             xs, xm = self.slave.X + us, self.master.X + um
         else:
             xs, xm = self.slave.X, self.master.X
-        seg_t, seg_n = _segment_frames(xm)
-        pairing = np.zeros(ns, dtype=np.int64)
-        gap = np.full(ns, np.inf)
+        seg_t, seg_n, lengths = _segment_frames(xm)
+        pairing, masters = self._reference_pairing.copy(), self._reference_masters.copy()
+        weights = self._reference_weights.copy()
         normal = np.zeros((ns, 2))
         normal[:, 1] = 1.0
-        masters = np.zeros((ns, 2), dtype=np.int64)
-        weights = np.zeros((ns, 2))
         # Node-to-node pairs, all at once (every base node of the structured meshes).
-        coincident = np.flatnonzero(self._reference_pairs >= 0)
-        j = self._reference_pairs[coincident]
-        pairing[coincident] = Pairing.NODE_TO_NODE
-        masters[coincident] = j[:, None]
-        weights[coincident] = (1.0, 0.0)
-        if len(coincident):
-            normal[coincident] = _node_normals(seg_n)[j]
-        for i in np.flatnonzero(self._reference_pairs < 0).tolist():
-            found = _project(xs[i], xm, seg_t)
+        if len(self._coincident):
+            normal[self._coincident] = _node_normals(seg_n)[self._coincident_masters]
+        key: list[tuple[int, bool, bool] | None] = []
+        for i in self._uncoincident:
+            found = _project(xs[i], xm, seg_t, lengths)
             if found is None:
+                key.append(None)
                 continue
             k, xi = found
             pairing[i] = Pairing.NODE_TO_SEGMENT
             masters[i] = (k, k + 1)
             weights[i] = (1.0 - xi, xi)
             normal[i] = seg_n[k]
-        tangent = np.stack([normal[:, 1], -normal[:, 0]], axis=1)
-        paired = np.flatnonzero(pairing)
-        w, m = weights[paired], masters[paired]
+            key.append((k, 1.0 - xi != 0.0, xi != 0.0))
+        layout = self._layout_of(tuple(key), pairing, masters, weights)
+        tangent = np.empty_like(normal)
+        tangent[:, 0] = normal[:, 1]
+        tangent[:, 1] = -normal[:, 0]
+        paired, m0, m1 = layout.paired, layout.m0, layout.m1
+        w = weights[paired]
+        w0, w1 = w[:, :1], w[:, 1:]
         Xm = self.master.X
         # Coincident nodes have the same reference position: drop its round-off.
-        offset = np.where((pairing[paired] == Pairing.NODE_TO_NODE)[:, None], 0.0,
-                          self.slave.X[paired] - w[:, :1] * Xm[m[:, 0]] - w[:, 1:] * Xm[m[:, 1]])
+        offset = np.where(layout.node_to_node, 0.0,
+                          self.slave.X[paired] - w0 * Xm[m0] - w1 * Xm[m1])
         # vecdot: the same rounding as one 2-vector dot product per contact (BLAS ddot)
-        gap[paired] = np.vecdot(normal[paired], offset + us[paired] - w[:, :1] * um[m[:, 0]]
-                                - w[:, 1:] * um[m[:, 1]])
+        e_n, e_t = normal[paired], tangent[paired]
+        gap = np.full(ns, np.inf)
+        gap[paired] = np.vecdot(e_n, offset + us[paired] - w0 * um[m0] - w1 * um[m1])
+        # H: e on the slave's columns, -w_k e on master k's (where w_k != 0), each entry
+        # written once, in the order of layout.entries.
+        h0, h1 = layout.has0, layout.has1
+        w0h, w1h = w0[h0], w1[h1]
         H = np.zeros((2 * ns, 2 * (ns + nm)))
-        for r, e in ((2 * paired, normal[paired]), (2 * paired + 1, tangent[paired])):
-            slave_cols = 2 * paired[:, None] + np.arange(2)
-            H[r[:, None], slave_cols] = e
-            for k in (0, 1):
-                has = w[:, k] != 0.0
-                cols = 2 * (ns + m[has, k])[:, None] + np.arange(2)
-                H[r[has, None], cols] -= w[has, k, None] * e[has]
+        H.flat[layout.entries] = np.concatenate([
+            e_n.ravel(), e_t.ravel(),
+            np.subtract(0.0, w0h * e_n[h0]).ravel(), np.subtract(0.0, w0h * e_t[h0]).ravel(),
+            np.subtract(0.0, w1h * e_n[h1]).ravel(), np.subtract(0.0, w1h * e_t[h1]).ravel()])
         return ContactGeometry(pairing=pairing, gap=gap, normal=normal, tangent=tangent,
                                masters=masters, weights=weights, H=H)
+
+    def _layout_of(self, key: tuple[Any, ...], pairing: np.ndarray, masters: np.ndarray,
+                   weights: np.ndarray) -> _Layout:
+        """The index arrays of a pairing (``key``: segment and nonzero weights of each node
+        paired to a segment), kept while the pairing stays (most steps)."""
+        if self._layout is not None and self._layout[0] == key:
+            return self._layout[1]
+        ns, nm = len(self.slave), len(self.master)
+        n_cols = 2 * (ns + nm)
+        paired = np.flatnonzero(pairing)
+        m, w = masters[paired], weights[paired]
+        has0, has1 = w[:, 0] != 0.0, w[:, 1] != 0.0
+        rows_n, rows_t = 2 * paired[:, None], 2 * paired[:, None] + 1
+        slave_cols = 2 * paired[:, None] + _XY
+        master_cols = [2 * (ns + m[:, k])[:, None] + _XY for k in (0, 1)]
+        entries = np.concatenate([
+            (rows_n * n_cols + slave_cols).ravel(), (rows_t * n_cols + slave_cols).ravel(),
+            (rows_n * n_cols + master_cols[0])[has0].ravel(),
+            (rows_t * n_cols + master_cols[0])[has0].ravel(),
+            (rows_n * n_cols + master_cols[1])[has1].ravel(),
+            (rows_t * n_cols + master_cols[1])[has1].ravel()])
+        layout = _Layout(paired=paired, m0=m[:, 0], m1=m[:, 1], has0=has0, has1=has1,
+                         node_to_node=(pairing[paired] == Pairing.NODE_TO_NODE)[:, None],
+                         entries=entries)
+        self._layout = (key, layout)
+        return layout
 
     # -- a distributed H ---------------------------------------------------------------
     def petsc_operator(self, geometry: ContactGeometry, body: ElasticBody) -> PETSc.Mat:
@@ -358,11 +441,16 @@ class ContactKinematics:
         return H
 
 
-def _segment_frames(xm: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
-    """Unit tangents and outward normals (tangent turned +90 degrees) of the segments."""
+def _segment_frames(xm: np.ndarray) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
+    """Unit tangents and outward normals (tangent turned +90 degrees) of the segments, and
+    their lengths (m)."""
     d = np.diff(xm, axis=0)
-    t = d / np.hypot(d[:, 0], d[:, 1])[:, None]
-    return t, np.stack([-t[:, 1], t[:, 0]], axis=1)
+    lengths = np.hypot(d[:, 0], d[:, 1])
+    t = d / lengths[:, None]
+    n = np.empty_like(t)
+    n[:, 0] = -t[:, 1]
+    n[:, 1] = t[:, 0]
+    return t, n, lengths
 
 
 def _node_normals(seg_n: np.ndarray) -> np.ndarray:
@@ -375,20 +463,20 @@ def _node_normals(seg_n: np.ndarray) -> np.ndarray:
     return unit
 
 
-def _project(x: np.ndarray, xm: np.ndarray, seg_t: np.ndarray) -> tuple[int, float] | None:
+def _project(x: np.ndarray, xm: np.ndarray, seg_t: np.ndarray, lengths: np.ndarray
+             ) -> tuple[int, float] | None:
     """Nearest segment (k, xi in [0, 1]) of the master polyline whose span holds the
-    orthogonal projection of ``x``; None outside the polyline."""
-    best: tuple[int, float] | None = None
-    best_distance = np.inf
-    for k in range(len(seg_t)):
-        length = float(np.hypot(*(xm[k + 1] - xm[k])))
-        xi = float((x - xm[k]) @ seg_t[k]) / length
-        if -1e-12 <= xi <= 1.0 + 1e-12:
-            d = x - xm[k]
-            distance = abs(float(seg_t[k, 0] * d[1] - seg_t[k, 1] * d[0]))
-            if distance < best_distance:
-                best, best_distance = (k, min(max(xi, 0.0), 1.0)), distance
-    return best
+    orthogonal projection of ``x``; None outside the polyline. The first of equally near
+    segments wins."""
+    d = x - xm[:-1]
+    # vecdot: one BLAS ddot per segment, as ``d[k] @ seg_t[k]``
+    xi = np.vecdot(d, seg_t) / lengths
+    distance = np.abs(seg_t[:, 0] * d[:, 1] - seg_t[:, 1] * d[:, 0])
+    within = np.flatnonzero((xi >= -1e-12) & (xi <= 1.0 + 1e-12) & (distance < np.inf))
+    if not len(within):
+        return None
+    k = int(within[np.argmin(distance[within])])
+    return k, min(max(float(xi[k]), 0.0), 1.0)
 
 
 class Relation:

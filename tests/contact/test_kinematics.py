@@ -87,3 +87,25 @@ def test_parallel_views_of_h_agree(body):
     expected = (H @ values).reshape(-1, 2)[order].ravel()
     assert gathered == pytest.approx(expected, abs=1e-15)
     mat.destroy()
+
+
+def test_contact_rows_interleave_normal_and_tangential_rows():
+    from rocking_contact.contact.kinematics import contact_rows
+
+    assert contact_rows(np.array([0, 3, 4])).tolist() == [0, 1, 6, 7, 8, 9]
+    assert contact_rows(np.zeros(0, dtype=np.int64)).shape == (0,)
+
+
+def test_add_forces_of_several_columns_is_each_column_added(body):
+    """``add_forces`` of a (contact dofs, k) array adds each column as a vector would."""
+    kin = ContactKinematics(body)
+    rng = np.random.default_rng(5)
+    forces = rng.standard_normal((kin.n_dofs, 3))
+    together = rng.standard_normal((body.n_owned, 3))
+    apart = together.copy()
+    kin.add_forces(forces, together, -2.0)
+    for j in range(3):
+        column = apart[:, j].copy()
+        kin.add_forces(forces[:, j], column, -2.0)
+        apart[:, j] = column
+    assert np.array_equal(together, apart)

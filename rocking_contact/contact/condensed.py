@@ -51,7 +51,7 @@ from mpi4py import MPI
 from petsc4py import PETSc
 
 from rocking_contact.contact.counters import SolveCounters
-from rocking_contact.contact.kinematics import ContactGeometry, ContactKinematics
+from rocking_contact.contact.kinematics import ContactGeometry, ContactKinematics, contact_rows
 from rocking_contact.contact.local import (
     LocalProblem,
     LocalSolution,
@@ -118,6 +118,7 @@ class CondensedContact:
         self._cache_key: tuple[Any, ...] | None = None
         self._cache: dict[int, tuple[np.ndarray, np.ndarray]] = {}  # row -> (Z, Zc) columns
         self._last_residual = math.nan
+        self._work: tuple[PETSc.Vec, PETSc.Vec] | None = None  # residual, correction
 
     # -- the local law (subclasses) ------------------------------------------------------
     def local_solve(self, problem: LocalProblem, lam0: np.ndarray) -> LocalSolution:
@@ -155,8 +156,7 @@ class CondensedContact:
         # unknown end forces, w0 on the start forces, a constant of the step.
         w1 = stage.w1
         start = self._start_forces(stage.w0)
-        r = problem.vector()
-        dx = problem.vector()
+        r, dx = self._work_vectors(problem)
         lam = self.lam.copy()
         converged = False
         change = math.inf
@@ -207,8 +207,6 @@ class CondensedContact:
             x.axpy(1.0, dx)
             x.ghostUpdate(addv=PETSc.InsertMode.INSERT, mode=PETSc.ScatterMode.FORWARD)
             self.iterations += 1
-        r.destroy()
-        dx.destroy()
         self.counters.end_step(self.iterations)
         if not converged:
             self._trial_lam = lam
@@ -307,6 +305,13 @@ class CondensedContact:
         self._forces0_split = (geometry.H.T @ lam_n, geometry.H.T @ lam_t)
 
     # -- helpers -----------------------------------------------------------------------
+    def _work_vectors(self, problem: StepProblem) -> tuple[PETSc.Vec, PETSc.Vec]:
+        """The residual and the correction of :meth:`correct`, made once (each solve
+        overwrites their owned entries; their ghosts are never read)."""
+        if self._work is None:
+            self._work = (problem.vector(), problem.vector())
+        return self._work
+
     def _start_forces(self, w0: float) -> np.ndarray | None:
         """``w0 H(u_n)^T lambda(t_n)`` on the contact dofs, the start forces' share of the step
         equation (N); None when the scheme does not weight them (w0 = 0)."""
@@ -330,7 +335,7 @@ class CondensedContact:
         """``max |Phi|`` (N) on the candidate contacts, with the forces ``lam``."""
         if not len(contacts):
             return 0.0
-        rows = np.stack([2 * contacts, 2 * contacts + 1], axis=1).ravel()
+        rows = contact_rows(contacts)
         # Gaps and slips are measured in force units with tol / gap_tolerance (N/m): Phi
         # below tol means forces within tol and gaps within gap_tolerance.
         stiffness = self.tol / self.spec.gap_tolerance
@@ -372,10 +377,9 @@ class CondensedContact:
         """``H^T e_row`` for each row on the owned dofs, the forces on prescribed dofs
         dropped; shape (owned dofs, rows)."""
         rhs = np.zeros((self.body.n_owned, len(rows)))
-        for j, row in enumerate(rows):
-            forces = geometry.H[row].copy()
-            self._zero_prescribed_forces(forces)
-            self.kin.add_forces(forces, rhs[:, j])
+        forces = geometry.H[rows].T  # a copy (rows is an index array)
+        self._zero_prescribed_forces(forces)
+        self.kin.add_forces(forces, rhs)
         return rhs
 
     def _contact_values(self, Z: np.ndarray) -> np.ndarray:
@@ -418,8 +422,13 @@ class CondensedContact:
 def add_columns(y: PETSc.Vec, Z: np.ndarray, coefficients: np.ndarray) -> None:
     """``y += Z @ coefficients`` on the owned entries, column by column with PETSc's axpy
     (the order and rounding of one solve per column: the runs do not depend on it)."""
+    column: PETSc.Vec | None = None
+    values = np.empty(Z.shape[0])
     for z, c in zip(Z.T, coefficients, strict=True):
         if c != 0.0:
-            col = PETSc.Vec().createWithArray(np.ascontiguousarray(z), comm=y.getComm())
-            y.axpy(c, col)
-            col.destroy()
+            if column is None:
+                column = PETSc.Vec().createWithArray(values, comm=y.getComm())
+            values[:] = z
+            y.axpy(c, column)
+    if column is not None:
+        column.destroy()

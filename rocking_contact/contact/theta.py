@@ -74,7 +74,7 @@ from rocking_contact.contact.friction_contact import (
     NewtonImpactFrictionLaw,
     solve,
 )
-from rocking_contact.contact.kinematics import ContactKinematics, Relation
+from rocking_contact.contact.kinematics import ContactKinematics, Relation, contact_rows
 from rocking_contact.contact.moreau import ImpulseMemory, active_contacts
 from rocking_contact.fem.body import ElasticBody
 from rocking_contact.fem.probes import energies
@@ -202,6 +202,7 @@ class MoreauJeanContact:
         self._lift = np.zeros(0)
         self.deepest_penetration = 0.0
         self._residual = "none"  # the last residual of the step, with its unit: failures
+        self._work: tuple[PETSc.Vec, PETSc.Vec, PETSc.Vec] | None = None
 
     # -- the release ---------------------------------------------------------------------
     def release(self, problem: StepProblem) -> None:
@@ -241,7 +242,7 @@ class MoreauJeanContact:
             g.destroy()
             H = self.relation.operator(u, geometry)
             reactions = problem.comm.allreduce(H @ on_slave, op=MPI.SUM)
-            rows = np.stack([2 * closed, 2 * closed + 1], axis=1).ravel()
+            rows = contact_rows(closed)
             forces[rows] = reactions[rows]
         self.start_forces = forces
         self._start_frames = (geometry.normal, geometry.tangent)
@@ -269,7 +270,7 @@ class MoreauJeanContact:
         if not len(self._active):
             self._H = None
             return
-        rows = np.stack([2 * self._active, 2 * self._active + 1], axis=1).ravel()
+        rows = contact_rows(self._active)
         H = self.relation.operator(u_m, geometry)[rows].tocsr()
         # Prescribed dofs (table supports) take no impulse: their velocity is given and
         # their rows of J are identity rows, so J^-1 must not see them.
@@ -289,8 +290,8 @@ class MoreauJeanContact:
         opts, h, H = self.options, self.h, self._H
         keys = [self.keys[c] for c in self._active]
         tolerance = max(opts.atol, opts.rtol * problem.body.force_scale)
-        residual, work = problem.vector(), problem.vector()
-        x_free = x.copy()  # the SNES solution: R(x_free) = 0
+        residual, work, x_free = self._work_vectors(problem)
+        x.copy(x_free)  # the SNES solution: R(x_free) = 0
         P = self.memory.guess(keys)
         converged = False
         for it in range(1, opts.max_iterations + 1):
@@ -328,8 +329,6 @@ class MoreauJeanContact:
             solver.solve_linear(residual, work)
             x_free.array[:] = x.array_r - work.array_r
             x_free.ghostUpdate(addv=PETSc.InsertMode.INSERT, mode=PETSc.ScatterMode.FORWARD)
-        for vec in (residual, work, x_free):
-            vec.destroy()
         self.counters.end_step(self.iterations)
         if converged:
             self._P = P
@@ -396,7 +395,7 @@ class MoreauJeanContact:
             self._lift = np.zeros(0)
         self.impulses[:] = 0.0
         if self._H is not None:
-            rows = np.stack([2 * self._active, 2 * self._active + 1], axis=1).ravel()
+            rows = contact_rows(self._active)
             self.impulses[rows] = self._P
         for name, value in self._step_impulses().items():
             self._since_row[name] = self._since_row.get(name, 0.0) + value
@@ -472,18 +471,23 @@ class MoreauJeanContact:
                 f"{self._residual}")
 
     # -- helpers --------------------------------------------------------------------------
+    def _work_vectors(self, problem: StepProblem) -> tuple[PETSc.Vec, PETSc.Vec, PETSc.Vec]:
+        """The residual, the Newton correction and the free velocity of :meth:`correct`,
+        made once (each use overwrites their owned entries; their ghosts are updated
+        before they are read)."""
+        if self._work is None:
+            self._work = (problem.vector(), problem.vector(), problem.vector())
+        return self._work
+
     def _apply(self, problem: StepProblem, local: np.ndarray) -> np.ndarray:
         """``H @ v`` for a local array (owned part used), reduced over the ranks."""
         assert self._H is not None
-        part = self._H @ local[:problem.body.n_owned]
-        total: np.ndarray = problem.comm.allreduce(part, op=MPI.SUM)
-        return total
+        return _sum_over_ranks(problem.comm, self._H @ local[:problem.body.n_owned])
 
     def _apply_columns(self, problem: StepProblem, Y: np.ndarray) -> np.ndarray:
         """``H @ Y`` (rows x columns), reduced over the ranks."""
         assert self._H is not None
-        total: np.ndarray = problem.comm.allreduce(np.asarray(self._H @ Y), op=MPI.SUM)
-        return total
+        return _sum_over_ranks(problem.comm, np.asarray(self._H @ Y))
 
     def _columns(self, solver: Any) -> np.ndarray:
         """``Y = J^-1 H^T`` on the owned dofs, one multi-right-hand-side solve."""
@@ -493,6 +497,15 @@ class MoreauJeanContact:
         Y: np.ndarray = solver.solve_columns(self._HT)
         return Y
 
+
+
+def _sum_over_ranks(comm: Any, part: np.ndarray) -> np.ndarray:
+    """The sum of ``part`` over the ranks; ``part`` itself on one rank (the reduction of one
+    term is that term: skipping it changes no bit)."""
+    if comm.size == 1:
+        return part
+    total: np.ndarray = comm.allreduce(part, op=MPI.SUM)
+    return total
 
 
 class RigidModes:
@@ -514,6 +527,7 @@ class RigidModes:
         self.dofs = dofs[dofs < body.n_owned]
         self.component = self.dofs % bs
         self.X = body.V.tabulate_dof_coordinates()[self.dofs // bs, :2]
+        self._work: tuple[PETSc.Vec, PETSc.Vec] | None = None  # M R's column, made once
 
     def basis(self, u: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
         """``R`` (owned dofs x 3, zero off the body) at the displacement ``u`` (local
@@ -529,14 +543,14 @@ class RigidModes:
         R[self.dofs, self.component] = 1.0
         arm = np.where(self.component == 0, -(x[:, 1] - centre[1]), x[:, 0] - centre[0])
         R[self.dofs, 2] = arm
-        vec, out = body.vector(), body.vector()
+        if self._work is None:
+            self._work = (body.vector(), body.vector())
+        vec, out = self._work
         MR = np.empty_like(R)
         for k in range(3):
             vec.array[:] = R[:, k]
             body.M.mult(vec, out)
             MR[:, k] = out.array_r
-        vec.destroy()
-        out.destroy()
         return R, comm.allreduce(R.T @ MR, op=MPI.SUM)
 
 

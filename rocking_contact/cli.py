@@ -2,13 +2,14 @@
 
 Subcommands: ``list``, ``run``, ``validate`` here, and the ones in :data:`PLUGINS`, each a
 module with ``add_arguments(parser)`` and ``main(args) -> int`` (imported only when used,
-so that ``--help`` stays fast). Bad input (case file, ``--set``) prints one
-line and exits with code 2; a solver failure prints where it happened, keeps the results
-computed so far on disk and exits with code 1 (``validate`` goes on with the next case);
+so that ``--help`` stays fast). Bad input (case file, ``--set``) and a syntax error
+print one line and exit with code 2; a solver failure keeps the results computed so far
+on disk, shows their table and summary line as a completed run's, then says where it
+happened and exits with code 1 (``validate`` goes on with the next case);
 ``validate`` exits with 1 when a check fails. Ctrl-C stops a run after the step under way,
-writes what it computed and exits with 130 (a second Ctrl-C stops at once); SIGTERM does
-the same and exits with 143. Outside a run, from :func:`main`'s first line, either stops
-the command at once: one line, ``interrupted``.
+writes and shows what it computed and exits with 130 (a second Ctrl-C stops at once);
+SIGTERM does the same and exits with 143. Outside a run, from :func:`main`'s first line,
+either stops the command at once: one line, ``interrupted``.
 """
 
 from __future__ import annotations
@@ -19,7 +20,7 @@ import signal
 import sys
 from collections.abc import Mapping, Sequence
 from pathlib import Path
-from typing import TYPE_CHECKING
+from typing import TYPE_CHECKING, NoReturn
 
 from rocking_contact import interrupt  # light (no numpy): main takes the signals at once
 
@@ -40,9 +41,19 @@ PLUGINS: dict[str, tuple[str, str]] = {
 
 
 class _Parser(argparse.ArgumentParser):
-    """The top-level parser; it keeps its subcommands' parsers (for their usage lines)."""
+    """The command line's parser, the top level's and (argparse makes them of its class)
+    every subcommand's; the top level keeps its subcommands' parsers (to say an unknown
+    option with the subcommand's name)."""
 
     subcommands: Mapping[str, argparse.ArgumentParser]
+
+    def error(self, message: str) -> NoReturn:
+        """A syntax error in one line, naming the subcommand and where its help is:
+        ``error: run: the following arguments are required: case (rocking-contact run
+        --help)``, exit code 2 (argparse printed its whole usage block before it)."""
+        command = self.prog.partition(" ")[2]
+        self.exit(EXIT_BAD_INPUT, f"error: {command + ': ' if command else ''}{message} "
+                                  f"({self.prog} --help)\n")
 
 
 def _parser() -> _Parser:
@@ -60,23 +71,25 @@ def _parser() -> _Parser:
     k = sub.add_parser("keys", help="every case-file key of a kind: type, default, meaning")
     k.add_argument("case", help="a case name or file (its kind is described), or a kind")
 
-    def add_case_options(sp: argparse.ArgumentParser) -> None:
+    def add_case_options(sp: argparse.ArgumentParser, quiet: str) -> None:
         sp.add_argument("--set", dest="overrides", action="append", default=[],
                         metavar="SECTION.KEY=VALUE",
                         help="override a case-file value (repeatable), e.g. time.step=1e-4")
-        sp.add_argument("--quiet", "-q", action="store_true", help="no progress bar")
+        sp.add_argument("--quiet", "-q", action="store_true", help=quiet)
         sp.add_argument("--no-plots", action="store_true", help="skip the plots (PNG and SVG)")
 
     r = sub.add_parser("run", help="run one case and write its results")
     r.add_argument("case", help="shipped case name or path to a case TOML file")
     r.add_argument("--out", type=Path, help="results directory (default results/<case>/)")
-    add_case_options(r)
+    add_case_options(r, "no progress bar and no table of the checks (the summary line, "
+                        "warnings and errors are still printed)")
 
     v = sub.add_parser("validate", help="run cases and compare them with their references")
     v.add_argument("cases", nargs="*", help="case names or files (default: every shipped case)")
     v.add_argument("--out", type=Path, default=Path("results"),
                    help="parent directory of the per-case results (default results/)")
-    add_case_options(v)
+    add_case_options(v, "no progress bar (the tables of the checks, the summary lines, "
+                        "warnings and errors are still printed)")
 
     import importlib.util
 
@@ -161,28 +174,52 @@ def _cmd_keys(args: argparse.Namespace) -> int:
 
 def _cmd_run(args: argparse.Namespace) -> int:
     import rocking_contact as rc
-    from rocking_contact.api import default_out_dir, mpi_rank
-    from rocking_contact.post.collisions import summary_table as collision_summary
-    from rocking_contact.post.references import not_reached
+    from rocking_contact.api import default_out_dir
+    from rocking_contact.results import SolverFailure
 
     case = rc.load_case(args.case, args.overrides)
     out = args.out or default_out_dir(case)
-    result = rc.run(case, out=out, quiet=args.quiet, plots=not args.no_plots)
-    if mpi_rank() == 0:
-        if result.checks and not args.quiet:
-            print(rc.format_table(result.case, result.checks))
-        elif result.collisions and not args.quiet:  # her own block: nothing to check against
-            print(collision_summary(result))
-        graded = [c for c in result.checks if c["passed"] is not None]
-        passing = (f", {sum(c['passed'] for c in graded)}/{len(graded)} checks pass"
-                   if graded else "")
-        unreached = [c for c in graded if not_reached(c)]
-        if unreached:  # each check's note says which window; here what they share
-            last = float(result.history["time"][-1])
-            passing += f" ({len(unreached)} not reached: the run ends at t = {last:.6g} s)"
-        print(f"{result.case}: {result.timing.get('steps', '?')} steps, "
-              f"{result.timing['wall_s']:.3g} s wall{passing}; results in {out}/")
+    try:
+        result = rc.run(case, out=out, quiet=args.quiet, plots=not args.no_plots)
+    except SolverFailure as exc:  # Ctrl-C too: what it computed, then _command's one line
+        _show_result(exc.partial, out, table=not args.quiet)
+        raise
+    _show_result(result, out, table=not args.quiet)
     return EXIT_OK
+
+
+def _show_result(result: RunResult | None, out: Path | None = None, *,
+                 table: bool = True) -> None:
+    """Print (rank 0) a run's comparison table (else, a block with nothing to check
+    against, its collisions), unless ``table`` is False, and its summary line: steps,
+    wall time, the checks that pass and those the run did not reach, and the results
+    directory ``out`` if given (``validate``'s are all under its ``--out``). ``run`` and
+    ``validate`` show a run stopped by a solver failure or Ctrl-C (``result`` is then
+    the exception's ``partial``; None, when it has none, shows nothing) as a completed
+    one, before the line of the error."""
+    import rocking_contact as rc
+    from rocking_contact.api import mpi_rank
+    from rocking_contact.post.collisions import summary_table as collision_summary
+    from rocking_contact.post.references import not_reached
+
+    if result is None or mpi_rank() != 0:
+        return
+    if result.checks and table:
+        print(rc.format_table(result.case, result.checks))
+    elif result.collisions and table:  # her own block: nothing to check against
+        print(collision_summary(result))
+    graded = [c for c in result.checks if c["passed"] is not None]
+    passing = (f", {sum(c['passed'] for c in graded)}/{len(graded)} checks pass"
+               if graded else "")
+    unreached = [c for c in graded if not_reached(c)]
+    times = result.history.get("time")
+    if unreached and times is not None and len(times):
+        # each check's note says which window; here what they share
+        last = float(times[-1])
+        passing += f" ({len(unreached)} not reached: the run ends at t = {last:.6g} s)"
+    where = f"; results in {out}/" if out is not None else ""
+    print(f"{result.case}: {result.timing.get('steps', '?')} steps, "
+          f"{result.timing.get('wall_s', float('nan')):.3g} s wall{passing}{where}")
 
 
 def _cmd_validate(args: argparse.Namespace) -> int:
@@ -217,27 +254,27 @@ def _cmd_validate(args: argparse.Namespace) -> int:
                             "the checks with yours")
     failed: list[str] = []
     for i, case in enumerate(cases):
+        out = args.out / case.case.name
         try:
-            result = rc.run(case, out=args.out / case.case.name, quiet=args.quiet,
-                            plots=not args.no_plots)
-        except Interrupted as exc:
-            skipped = [c.case.name for c in cases[i + 1:]]
-            rest = f"; not run: {', '.join(skipped)}" if skipped else ""
-            raise Interrupted(f"{case.case.name}: {exc}{rest}", exc.partial) from None
-        except SolverFailure as exc:  # the next cases still run; this one failed
+            result = rc.run(case, out=out, quiet=args.quiet, plots=not args.no_plots)
+        except SolverFailure as exc:  # Ctrl-C too: what it computed, then the error
+            _show_result(exc.partial)
+            if isinstance(exc, Interrupted):
+                skipped = [c.case.name for c in cases[i + 1:]]
+                rest = f"; not run: {', '.join(skipped)}" if skipped else ""
+                raise Interrupted(f"{case.case.name}: {exc}{rest}", exc.partial) from None
+            # the next cases still run; this one failed
             failed.append(f"{case.case.name} ({exc.describe().split(':')[0]})")
             if mpi_rank() == 0:
                 print(f"{case.case.name}: error: {exc.describe()} (results so far were "
                       "written)\n", file=sys.stderr)
             continue
-        n_checks = sum(c["passed"] is not None for c in result.checks)
-        why = _validation_failure(result, n_checks)
+        why = _validation_failure(result, sum(c["passed"] is not None for c in result.checks))
         if why:
             failed.append(f"{case.case.name} ({why})")
+        _show_result(result)
         if mpi_rank() == 0:
-            print(rc.format_table(result.case, result.checks))
-            print(f"   {result.timing.get('steps', '?')} steps, "
-                  f"{result.timing['wall_s']:.3g} s wall, {n_checks} checks\n")
+            print()
     if mpi_rank() == 0:
         if failed:
             print(f"FAILED: {', '.join(failed)}")
@@ -294,7 +331,7 @@ def _parse(parser: _Parser,
         sys.stdout = sys.stderr = open(os.devnull, "w")  # noqa: SIM115  (restored below)
     try:
         args, unknown = parser.parse_known_args(argv)
-        if unknown:  # say it with the subcommand's usage, not the top-level one
+        if unknown:  # say it with the subcommand's name, not the top level's
             parser.subcommands[args.command].error(  # exits with code 2
                 f"unrecognized arguments: {' '.join(unknown)}")
     finally:

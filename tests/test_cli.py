@@ -57,13 +57,16 @@ def test_validate_exit_codes(tmp_path, capsys):
     assert code == 1 and "FAIL" in out and "FAILED: sdnd101a (2 of 12 checks failed)" in out
 
 
+#: a Newton tolerance below round-off: sdnd101a's Newmark stops at its first step
+NEWTON_FAILS = ["--set", "solver.scheme=newmark", "--set", "solver.newton_max_iter=3",
+                "--set", "solver.newton_tol=1e-30"]
+
+
 def test_solver_failure_keeps_results_so_far(tmp_path, capsys):
     """A Newton tolerance below round-off cannot be met once the shock closes: the run
     stops, says where, and what it computed is on disk."""
     out = tmp_path / "f"
-    code = main(["run", "sdnd101a", "--out", str(out), "-q", "--no-plots",
-                 "--set", "solver.scheme=newmark", "--set", "solver.newton_max_iter=3",
-                 "--set", "solver.newton_tol=1e-30"])
+    code = main(["run", "sdnd101a", "--out", str(out), "-q", "--no-plots", *NEWTON_FAILS])
     err = capsys.readouterr().err
     assert code == 1
     assert "t = " in err and "dt = " in err and "residual" in err
@@ -73,6 +76,38 @@ def test_solver_failure_keeps_results_so_far(tmp_path, capsys):
     assert 0 < len(history["time"]) < 1001
     end = f"not reached: the run ends at t = {history['time'][-1]:.6g} s"
     assert any(c["note"] == end for c in data["checks"])
+
+
+def test_a_failed_run_prints_its_table_and_summary_before_the_error(tmp_path, capsys):
+    """A failed run printed nothing on stdout: what it computed is shown as a completed
+    run's is, its unreached checks said so, and the error is the last line of stderr."""
+    out = tmp_path / "f"
+    assert main(["run", "sdnd101a", "--out", str(out), "--no-plots", *NEWTON_FAILS]) == 1
+    captured = capsys.readouterr()
+    data = json.loads((out / "results.json").read_text())
+    lines = captured.out.splitlines()
+    assert lines[0] == "== sdnd101a"
+    # one table row per check, "not reached" in the computed column where the note says so
+    rows = lines[3:3 + len(data["checks"])]
+    assert [r.split()[0] for r in rows] == [c["quantity"] for c in data["checks"]]
+    unreached = [c for c in data["checks"] if c["note"].startswith("not reached")]
+    no_value = [c for c in unreached if c["value"] is None]
+    assert no_value and sum("not reached" in r for r in rows) == len(no_value)
+    graded = [c for c in data["checks"] if c["passed"] is not None]
+    passed = sum(c["passed"] for c in graded)
+    n_unreached = sum(c in unreached for c in graded)
+    end = read_history_csv(out / "history.csv")["time"][-1]
+    assert lines[-1] == (f"sdnd101a: {data['timing']['steps']} steps, "
+                         f"{data['timing']['wall_s']:.3g} s wall, {passed}/{len(graded)} "
+                         f"checks pass ({n_unreached} not reached: the run ends at "
+                         f"t = {end:.6g} s); results in {out}/")
+    err = captured.err.splitlines()
+    assert err[-1].startswith("error: solver failed: Newton") and \
+        err[-1].endswith("(results so far were written)")
+    # --quiet hides the table, not the summary line
+    assert main(["run", "sdnd101a", "--out", str(out), "--no-plots", "-q", *NEWTON_FAILS]) == 1
+    quiet = capsys.readouterr().out.splitlines()
+    assert len(quiet) == 1 and quiet[0].split(" s wall")[1] == lines[-1].split(" s wall")[1]
 
 
 def test_a_shortened_run_says_which_checks_it_did_not_reach(tmp_path, capsys):
@@ -140,13 +175,54 @@ def test_partial_override_of_a_default_table_keeps_its_other_defaults():
     assert case.model.damping.mass_coefficient == 0.0 and case.model.damping.modal_ratio == 0.0
 
 
-def test_an_unknown_option_is_reported_with_the_subcommands_usage(capsys):
+@pytest.mark.parametrize(("argv", "line"), [
+    (["run"], "error: run: the following arguments are required: case "
+              "(rocking-contact run --help)"),
+    (["run", "sdnd101a", "--bogus"], "error: run: unrecognized arguments: --bogus "
+                                     "(rocking-contact run --help)"),
+    (["view", "x", "--scale", "abc"], "error: view: argument --scale: invalid float value: "
+                                      "'abc' (rocking-contact view --help)"),
+    (["frobnicate"], "error: argument COMMAND: invalid choice: 'frobnicate' (choose from "),
+    (["mesh"], "error: mesh: the following arguments are required: --out "
+               "(rocking-contact mesh --help)"),
+    (["rigid", "--frames", "2"], "error: rigid: unrecognized arguments: --frames 2 "
+                                 "(rocking-contact rigid --help)"),
+])
+def test_a_syntax_error_is_one_line_naming_the_subcommand(capsys, argv, line):
+    """argparse's whole usage block before the error was more to read than the error."""
     with pytest.raises(SystemExit) as stop:
-        main(["run", "sdnd101a", "--foo"])
+        main(argv)
     assert stop.value.code == 2
-    err = capsys.readouterr().err
-    assert "usage: rocking-contact run" in err
-    assert "rocking-contact run: error: unrecognized arguments: --foo" in err
+    captured = capsys.readouterr()
+    assert captured.out == ""
+    assert len(captured.err.splitlines()) == 1 and captured.err.startswith(line)
+    assert "usage:" not in captured.err and captured.err.endswith(" --help)\n")
+
+
+@pytest.mark.parametrize(("command", "table"), [("run", False), ("validate", True)])
+def test_quiet_does_what_its_help_says(tmp_path, capsys, command, table):
+    """run --help said only "no progress bar" and --quiet hid the table as well."""
+    with pytest.raises(SystemExit):
+        main([command, "--help"])
+    help_text = " ".join(capsys.readouterr().out.split())
+    said = "no table of the checks" if not table else "the tables of the checks, the summary"
+    assert said in help_text
+    main([command, "sdnd101a", "-q", "--no-plots", "--out", str(tmp_path),
+          "--set", "time.step=1e-3"])
+    out = capsys.readouterr().out
+    assert ("== sdnd101a" in out) is table and "sdnd101a: 500 steps, " in out
+
+
+def test_mesh_help_says_what_it_builds_without_a_case(tmp_path, capsys):
+    """Its help said "default: SDNV105 values", and it built a structured mesh of 243
+    nodes, not SDNV105's 25-node Code_Aster mesh."""
+    with pytest.raises(SystemExit):
+        main(["mesh", "--help"])
+    help_text = " ".join(capsys.readouterr().out.split())
+    assert main(["mesh", "--out", str(tmp_path / "m.msh")]) == 0
+    layout, cell, _ = capsys.readouterr().out.splitlines()[0].split("(")[1].split(", ")
+    assert f"default: the keys' defaults, SDNV105's block and table on a {layout} 0.04 m " \
+        f"{cell} mesh" in help_text and layout != "aster"
 
 
 def test_a_physics_override_shows_the_references_without_grading_them(tmp_path, capsys):
@@ -298,6 +374,9 @@ def test_under_mpiexec_each_message_is_said_once(tmp_path):
     assert len(err.splitlines()) == 1 and "time.step: got -1.0" in err
     code, out, err = _under_mpiexec(tmp_path, "run", "sdnv105a", "--bogus")
     assert code == 2 and err.count("unrecognized arguments: --bogus") == 1
+    code, out, err = _under_mpiexec(tmp_path, "run", "sdnd101a", "--no-plots", *NEWTON_FAILS)
+    assert code == 1 and out.count("== sdnd101a") == 1 and out.count("checks pass") == 1
+    assert err.count("error: solver failed") == 1
     code, out, _ = _under_mpiexec(tmp_path, "rigid", "--quiet", "--no-plots", "--out", "r")
     assert code == 0 and out.count("outcome: ") == 1 and (tmp_path / "r" / "results.json").is_file()
     code, out, _ = _under_mpiexec(tmp_path, "mesh", "sdnv105a", "--out", "a.msh")

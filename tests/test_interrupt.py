@@ -77,6 +77,10 @@ def test_validate_goes_on_after_a_failing_case(tmp_path, capsys):
     assert code == 1
     assert "bad: error: solver failed" in captured.err
     assert "FAILED: bad (solver failed)" in captured.out
+    # what the failed case computed is shown as run shows it, its summary line too
+    shown = captured.out.split("== sdnd102c")[0]
+    assert shown.startswith("== bad\n") and "not reached" in shown
+    assert "bad: 0 steps, " in shown and "checks pass (" in shown
     assert "sdnd102c" in captured.out and "sdnd102c" not in captured.out.split("FAILED:")[1]
     assert json.loads((tmp_path / "r" / "bad" / "results.json").read_text())["status"] \
         .startswith("failed")
@@ -93,6 +97,32 @@ def test_ctrl_c_during_validate_names_the_case_and_those_not_run(monkeypatch, tm
     assert code == EXIT_INTERRUPTED
     assert "sdnd101a: interrupted at t = 0.1 s; not run: sdnd102c, sdnd102e" in \
         capsys.readouterr().err
+
+
+@pytest.mark.parametrize("command", ["run", "validate"])
+def test_ctrl_c_shows_the_table_and_summary_of_the_results_so_far(monkeypatch, tmp_path,
+                                                                   capsys, command):
+    """Ctrl-C said only "interrupted at t = ..." though results.json held the checks
+    passed, failed and not reached: they are shown first, as a finished run shows them."""
+    monkeypatch.setattr("rocking_contact.api.Progress", AskToStop)
+    argv = ([command, "sdnd101a", "--set", "time.step=1e-5", "--no-plots", "--out",
+             str(tmp_path / "r")])
+    assert main(argv) == EXIT_INTERRUPTED
+    captured = capsys.readouterr()
+    out = tmp_path / "r" / ("sdnd101a" if command == "validate" else "")
+    end = read_history_csv(out / "history.csv")["time"][-1]
+    assert 0.0 < end < 0.5
+    data = json.loads((out / "results.json").read_text())
+    lines = captured.out.splitlines()
+    rows = lines[3:3 + len(data["checks"])]  # after the title, header and rule
+    assert lines[0] == "== sdnd101a" and sum("not reached" in row for row in rows) == sum(
+        c["value"] is None and c["note"].startswith("not reached") for c in data["checks"])
+    summary = [line for line in lines if line.startswith("sdnd101a: ")]
+    where = f"; results in {out}/" if command == "run" else ""  # validate's: under --out
+    assert len(summary) == 1 and summary[0].endswith(
+        f"not reached: the run ends at t = {end:.6g} s){where}")
+    assert captured.err.splitlines()[-1].endswith(
+        f"interrupted at t = {end:.6g} s (results so far were written)")
 
 
 def block_run_under_way(out, *settings):

@@ -35,8 +35,12 @@ class MeshInput:
 
 def add_arguments(parser: argparse.ArgumentParser) -> None:
     """Options of ``rocking-contact mesh``."""
+    spec = MeshSpec()
+    size = f" {spec.element_size:g} m" if spec.layout == "structured" else ""
     parser.add_argument("case", nargs="?", help="take [geometry] and [mesh] from this case "
-                        "(shipped name or TOML file); default: SDNV105 values")
+                        "(shipped name or TOML file); default: the keys' defaults, SDNV105's "
+                        f"block and table on a {spec.layout}{size} {spec.cell} mesh (the "
+                        "shipped cases' coarse Code_Aster mesh: --set mesh.layout=aster)")
     parser.add_argument("--case", dest="case_option", metavar="CASE",
                         help="the same, as an option")
     parser.add_argument("--set", dest="overrides", action="append", default=[],

@@ -35,7 +35,8 @@ class TimeFunction:
     phase: float = param(0.0, unit="rad", check=FINITE)
     times: list[float] = param(default_factory=list, unit="s", check=FINITE)
     values: list[float] = param(default_factory=list, check=FINITE)
-    path: str = param("", doc="CSV record (t, value), relative to the case file")
+    path: str = param("", doc="CSV record (t, value); a relative path starts at the case "
+                              "file that gives it, or at the current directory for --set")
 
     #: the keys each type reads (config.load_case refuses the others)
     VARIANTS: ClassVar = {"type": {"zero": (), "sine": ("amplitude", "frequency", "phase"),
@@ -105,15 +106,18 @@ def table_samples(f: TimeFunction, base: Path | None = None) -> tuple[np.ndarray
         return np.asarray(f.times, dtype=float), np.asarray(f.values, dtype=float)
     path = Path(f.path) if base is None else base / f.path
     if not path.is_file():
-        raise ValueError(f"path: {path}: no such file (a CSV record of t, value, relative "
-                         "to the case file)")
+        raise ValueError(f"path: {path}: no such file (a CSV record of t, value; a "
+                         "relative path starts at the case file that gives it, or at the "
+                         "current directory for --set)")
     allowed = "allowed: rows 't, value' of numbers, at least 2, times increasing"
     try:
         with warnings.catch_warnings():  # an empty file is reported below, not warned
             warnings.simplefilter("ignore", UserWarning)
-            data = np.loadtxt(path, delimiter=",", ndmin=2, skiprows=_header_lines(path))
-    except ValueError as exc:
-        raise ValueError(f"path: {path}: {exc} ({allowed})") from None
+            skip = _header_lines(path)
+            data = np.loadtxt(path, delimiter=",", ndmin=2, skiprows=skip)
+    except ValueError as exc:  # numpy counts rows from 0 after the header: say the line
+        where = _bad_field(path, skip) or str(exc)
+        raise ValueError(f"path: {path}: {where} ({allowed})") from None
     if data.size == 0:
         raise ValueError(f"path: {path}: empty ({allowed})")
     if data.shape[1] != 2 or data.shape[0] < 2:
@@ -141,6 +145,32 @@ def _header_lines(path: Path) -> int:
             names = not any(NUMBER.match(x.strip()) for x in text.split(","))
             return n + 1 if names else 0
     return 0
+
+
+def _bad_field(path: Path, skip: int) -> str | None:
+    """Where a record stops being rows of numbers, as an editor shows it: ``line 3, column
+    2 (ax): 'x' is not a number`` (lines and columns from 1, the column's name from the
+    header line among the ``skip`` first lines, if any), or ``line 4: 3 fields, the lines
+    before have 2``; None if every line reads (the fault is elsewhere)."""
+    names: list[str] = []
+    width = None
+    with path.open(encoding="utf-8", errors="replace") as lines:
+        for n, line in enumerate(lines, start=1):
+            text = line.split("#", 1)[0].strip()  # a comment, as np.loadtxt's, ends a line
+            if not text:
+                continue
+            fields = [x.strip() for x in text.split(",")]
+            if n <= skip:
+                names = fields
+                continue
+            for c, value in enumerate(fields, start=1):
+                if not NUMBER.match(value):
+                    name = f" ({names[c - 1]})" if c <= len(names) and names[c - 1] else ""
+                    return f"line {n}, column {c}{name}: {value!r} is not a number"
+            if width is not None and len(fields) != width:
+                return f"line {n}: {len(fields)} fields, the lines before have {width}"
+            width = len(fields)
+    return None
 
 
 def time_function_values(f: TimeFunction, t: np.ndarray, base: Path | None = None) -> np.ndarray:

@@ -293,10 +293,17 @@ def test_keys_of_a_file_whose_kind_is_no_string(capsys, tmp_path):
 
 # A table acceleration's CSV record, read and checked when the case is loaded
 BAD_RECORDS = [
-    ("missing", None, ["no such file", "relative to the case file"]),
+    ("missing", None, ["no such file", "relative path starts at the case file that gives it, "
+                                       "or at the current directory for --set"]),
     ("one column", "0\n0.1\n", ["2 row(s) of 1 column(s)", "allowed: rows 't, value'"]),
-    ("text", "t,a\n0,1\nx,2\n", ["could not convert string 'x'"]),
-    ("two header lines", "t,a\ns,m/s2\n0,1\n1,2\n", ["could not convert string 's'"]),
+    # the file's line and column from 1, as an editor shows them (numpy said "row 1, column
+    # 2": rows from 0 after the header), with the column's name from the header
+    ("text", "t,a\n0,1\nx,2\n", ["line 3, column 1 (t): 'x' is not a number"]),
+    ("a value", "# record\nt,ax\n0,1\n0.1,x\n", ["line 4, column 2 (ax): 'x' is not a number"]),
+    ("no header", "0,1\n0.1,\n", ["line 2, column 2: '' is not a number"]),
+    ("two header lines", "t,a\ns,m/s2\n0,1\n1,2\n", ["line 2, column 1 (t): 's' is not a "
+                                                      "number"]),
+    ("a third column", "0,1\n0.1,2,3\n", ["line 2: 3 fields, the lines before have 2"]),
     ("times going back", "0,1\n0.2,2\n0.1,3\n", ["times: must increase strictly (got 0.2 then "
                                                     "0.1)"]),
     ("empty", "", ["empty"]),
@@ -320,7 +327,8 @@ def test_a_bad_acceleration_record(capsys, tmp_path, label, text, words):
     ("rigid.restitution=0", ["rigid.restitution: got 0.0, allowed: a number in (0, 1]"]),
     ("rigid.recalage_restitution=0", ["rigid.recalage_restitution: got 0.0"]),
     ("loading.table_acceleration_x={type='sine', path='ux.csv'}",
-     ["loading.table_acceleration_x.path: 'ux.csv' has no effect with"]),
+     # (the record's path as read: from the current directory, where it was typed)
+     ["loading.table_acceleration_x.path: '/", "/ux.csv' has no effect with"]),
 ])
 def test_a_rigid_block_that_cannot_rock_through_impacts(capsys, tmp_path, setting, words):
     """Without gravity the released block stays put; with no restitution it stops at its
@@ -381,3 +389,69 @@ def test_a_window_step_longer_than_the_base_step_is_refused(capsys, tmp_path):
         "with the window's own alpha or scheme), or time.window = [] for uniform steps"])
     assert not (tmp_path / "results.json").exists()
     assert load_case("sdnv105a", ["time.step=1e-5"]).time.window[1].step == 1e-5  # equal
+
+
+def test_a_start_a_child_gives_after_its_parents_end_is_the_childs(capsys, tmp_path):
+    """A rule two keys break together names the one given last, and where the other comes
+    from: "sdnd101a.toml (extended by a4.toml): time.end: 0.5 is not after start 1" blamed
+    the parent's end for the child's start."""
+    child = tmp_path / "a4.toml"
+    child.write_text('extends = "sdnd101a"\n[time]\nstart = 1.0\n')
+    assert_one_line_error(capsys, main(["run", str(child)]), [
+        f"error: {child}: time.start: 1 is not before end 0.5 (time.end from {GOOD})"])
+    child.write_text('extends = "sdnd101a"\n[time]\nend = 0.10015\n')
+    assert_one_line_error(capsys, main(["run", str(child)]), [
+        f"error: {child}: time.end: 0.10015 is not a whole number of time.step 0.0005 s after "
+        f"time.start 0 (200.3 steps); allowed: an end that is, such as 0.1 (200 steps) "
+        f"(time.step from {GOOD})"])
+    # given last, by --set, the start is the one named; the end without --set
+    assert_one_line_error(capsys, main(["run", CASE, "--set", "time.start=1"]), [
+        f"error: {GOOD} (with --set): time.start: 1 is not before end 0.5"])
+    child.write_text('extends = "sdnd101a"\n[time]\nend = 0.00015\n')
+    assert_one_line_error(capsys, main(["run", str(child)]), [
+        f"error: {child}: time.end: 0.00015 leaves a run of 0.00015 s after time.start 0, "
+        f"shorter than time.step 0.0005 (time.step, time.start from {GOOD})"])
+
+
+def test_an_extends_cycle_is_said_whole(capsys, tmp_path):
+    """It said "b11.toml: extends: a11.toml extends itself (cycle)" of a two-file cycle."""
+    (tmp_path / "a11.toml").write_text('extends = "b11.toml"\n')
+    (tmp_path / "b11.toml").write_text('extends = "a11.toml"\n')
+    assert_one_line_error(capsys, main(["run", str(tmp_path / "a11.toml")]), [
+        f"error: {tmp_path / 'b11.toml'}: extends: a11.toml closes a cycle: a11.toml -> "
+        "b11.toml -> a11.toml (allowed: a chain that ends in a file without extends)"])
+    (tmp_path / "a10.toml").write_text('extends = "a10.toml"\n')
+    assert_one_line_error(capsys, main(["run", str(tmp_path / "a10.toml")]), [
+        "extends: a10.toml closes a cycle: a10.toml -> a10.toml"])
+
+
+@pytest.mark.parametrize("command", ["run", "keys", "validate"])
+def test_a_directory_given_as_a_case_is_said_to_be_one(capsys, tmp_path, command):
+    """It said "no such case file or shipped case" of /tmp, of a directory named dir.toml
+    and of a directory named by extends."""
+    folder = tmp_path / "dir.toml"
+    folder.mkdir()
+    for case in (tmp_path, folder):
+        assert_one_line_error(capsys, main([command, str(case)]), [
+            f"error: {case}: is a directory, not a case file (allowed: a .toml file, or a "
+            "shipped case's name)"])
+    child = tmp_path / "child.toml"
+    child.write_text('extends = "dir.toml"\n')
+    assert_one_line_error(capsys, main([command, str(child)]), [
+        f"error: {child}: extends: dir.toml is a directory (allowed: a case file relative to "
+        "this file"])
+
+
+def test_a_record_given_with_set_is_read_from_the_current_directory(capsys, tmp_path,
+                                                                   monkeypatch):
+    """`run sdnv105d_shaking --set 'loading.table_acceleration_x={type="table",
+    path="ux.csv"}'` read cases/variants/ux.csv, not ./ux.csv."""
+    monkeypatch.chdir(tmp_path)
+    table = '{type="table",path="ux.csv"}'
+    argv = ["run", "sdnv105d_shaking", "--out", str(tmp_path / "o"), "--set",
+            f"loading.table_acceleration_x={table}"]
+    assert_one_line_error(capsys, main(argv), [
+        f"loading.table_acceleration_x.path: {tmp_path / 'ux.csv'}: no such file"])
+    (tmp_path / "ux.csv").write_text("t,ax\n0,0\n1,x\n")  # read there: its line 3 is bad
+    assert_one_line_error(capsys, main(argv), [
+        f"{tmp_path / 'ux.csv'}: line 3, column 2 (ax): 'x' is not a number"])

@@ -13,6 +13,7 @@ from rocking_contact.config import (
     param,
     physics_changes,
 )
+from rocking_contact.time_function import table_samples
 
 
 @dataclass(kw_only=True)
@@ -212,7 +213,7 @@ def test_a_mistyped_attribute_on_a_loaded_case_is_refused():
         rc.run(case, write=False, quiet=True)
 
 
-def test_a_record_is_read_next_to_the_file_that_names_it(tmp_path):
+def test_a_record_is_read_next_to_the_file_that_names_it(tmp_path, monkeypatch):
     """A CSV record named in an extended file in another folder is that file's: the child
     reads ``sub/ux.csv``, not ``ux.csv`` next to itself, and loads the same value as the
     parent (its references stay graded: no change of physics between the two)."""
@@ -229,10 +230,23 @@ def test_a_record_is_read_next_to_the_file_that_names_it(tmp_path):
     record = case.loading.table_acceleration_x.path
     assert record == base.loading.table_acceleration_x.path == str(sub / "ux.csv")
     assert physics_changes(case, base) == []
-    # given on the command line, a record is relative to the loaded file, as documented
-    np.savetxt(tmp_path / "uy.csv", [[0.0, 0.0], [0.5, 1.0]], delimiter=",")
-    moved = load_case(child, ["loading.table_acceleration_x.path=uy.csv"])
-    assert moved.loading.table_acceleration_x.path == "uy.csv"
+    # given on the command line (or to load_case), a record is relative to the current
+    # directory, where it was typed (it was read next to the loaded file: ux.csv in the
+    # current directory was "cases/variants/ux.csv: no such file")
+    elsewhere = tmp_path / "elsewhere"
+    elsewhere.mkdir()
+    np.savetxt(elsewhere / "uy.csv", [[0.0, 0.0], [0.5, 1.0]], delimiter=",")
+    monkeypatch.chdir(elsewhere)
+    for overrides in (["loading.table_acceleration_x.path=uy.csv"],
+                      {"loading.table_acceleration_x.path": "uy.csv"},
+                      {"loading.table_acceleration_x": {"type": "table", "path": "uy.csv"}}):
+        moved = load_case(child, overrides)
+        assert moved.loading.table_acceleration_x.path == str(elsewhere / "uy.csv")
+        assert table_samples(moved.loading.table_acceleration_x)[1].tolist() == [0.0, 1.0]
+    given = {"loading.table_acceleration_x": {"type": "table", "path": "uy.csv"}}
+    load_case("sdnv105d_shaking", given)
+    assert given["loading.table_acceleration_x"]["path"] == "uy.csv"  # the caller's, as given
+    monkeypatch.chdir(tmp_path)
     with pytest.raises(CaseError, match=r"path: .*sub/ux\.csv: no such file"):
         (sub / "ux.csv").unlink()
         load_case(child)
@@ -293,3 +307,26 @@ def test_a_record_with_a_line_of_column_names_reads_as_without(tmp_path):
     b = table_samples(TimeFunction(type="table", path=str(named)))
     assert np.array_equal(a[0], b[0]) and np.array_equal(a[1], b[1])
     assert b[1].tolist() == [0.0, 1.5, -1.0]
+
+
+def test_keys_say_what_preload_tilt_is_for_each_kind(capsys):
+    """`keys sdnv105d` labelled preload.tilt "[rad]": for a FEM block it is the sine of the
+    release angle (--set preload.tilt=0.43 said "releases the block at 0.444493 rad");
+    the rigid block's is the angle."""
+    import math
+
+    from rocking_contact.cli import main
+
+    def tilt_row(case):
+        assert main(["keys", case]) == 0
+        return next(line for line in capsys.readouterr().out.splitlines()
+                    if line.split()[:1] == ["preload.tilt"])
+
+    block = tilt_row("sdnv105d")
+    assert "[rad]" not in block and "no angle but the sine of the release angle" in block
+    assert "0.3: 0.304693 rad" in block
+    assert load_case("sdnv105d", ["preload.tilt=0.3"]).release_angle == pytest.approx(
+        math.asin(0.3), rel=1e-12)
+    rigid = tilt_row("sdnv105_rigid")
+    assert rigid.endswith("[rad]") and "release angle about O" in rigid
+    assert "no angle but its sine" in rigid

@@ -139,6 +139,11 @@ class RigidCase(BlockModel, CaseFile):
     rigid: RigidOptions = param(default_factory=RigidOptions)
     time: TimeSpan = param()
 
+    #: what ``rocking-contact keys`` says of a key shared with the FEM block, here
+    KEY_DOCS: ClassVar = {"preload.tilt": (
+        "release angle about O, at rest (0 starts flat); a FEM block case's preload.tilt "
+        "is no angle but its sine (pivot O1, large rotation)", "rad")}
+
     def validate(self) -> None:
         if self.loading.gravity <= 0.0:
             raise ValueError(NEEDS_GRAVITY)

@@ -1,9 +1,10 @@
 """Case files: typed, validated, overridable.
 
 One module per concept: :mod:`.schema` (typed fields, :func:`build` from TOML data, the
-``keys`` listing), :mod:`.overrides` (``--set``), :mod:`.sections` (the sections every kind
-shares), :mod:`.loading` (case files on disk, :func:`load_case`) and :mod:`.changes` (what a
-run changed from its case file). Callers import from ``rocking_contact.config``, which
+``keys`` listing), :mod:`.overrides` (``--set``), :mod:`.names` (the history columns and
+quantities a case refers to), :mod:`.sections` (the sections every kind shares),
+:mod:`.loading` (case files on disk, :func:`load_case`) and :mod:`.changes` (what a run
+changed from its case file). Callers import from ``rocking_contact.config``, which
 re-exports every public name of its modules.
 """
 
@@ -36,7 +37,13 @@ from rocking_contact.config.loading import (
     unread_override,
     variant_cases,
 )
-from rocking_contact.config.overrides import apply_overrides, key_path, parse_override
+from rocking_contact.config.names import NamePattern, uncomputed, unknown_name
+from rocking_contact.config.overrides import (
+    anchor_paths,
+    apply_overrides,
+    key_path,
+    parse_override,
+)
 from rocking_contact.config.schema import (
     DIRECTORY_NAME,
     FINITE,
@@ -44,6 +51,7 @@ from rocking_contact.config.schema import (
     POSITIVE,
     CaseError,
     Check,
+    Conflict,
     as_dict,
     build,
     in_range,
@@ -58,18 +66,21 @@ from rocking_contact.config.sections import (
     QuantitySpec,
     Reference,
     TimeSpan,
+    check_span,
     step_count_problem,
 )
 
 __all__ = [
     # schema
-    "CaseError", "Check", "POSITIVE", "NONNEGATIVE", "FINITE", "DIRECTORY_NAME", "in_range",
-    "param", "build", "merge", "as_dict", "schema_doc",
+    "CaseError", "Check", "Conflict", "POSITIVE", "NONNEGATIVE", "FINITE", "DIRECTORY_NAME",
+    "in_range", "param", "build", "merge", "as_dict", "schema_doc",
     # overrides
-    "key_path", "parse_override", "apply_overrides",
+    "key_path", "parse_override", "anchor_paths", "apply_overrides",
+    # names
+    "NamePattern", "unknown_name", "uncomputed",
     # sections
-    "CaseInfo", "Reference", "QuantitySpec", "MAX_STEPS", "step_count_problem", "TimeSpan",
-    "CaseFile",
+    "CaseInfo", "Reference", "QuantitySpec", "MAX_STEPS", "step_count_problem", "check_span",
+    "TimeSpan", "CaseFile",
     # loading
     "CASE_FOLDER", "KINDS", "cases_dir", "shipped_cases", "variant_cases",
     "resolve_case_path", "case_kind", "kind_schema", "kind_runner", "read_toml", "Origins",

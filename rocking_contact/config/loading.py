@@ -16,7 +16,12 @@ from contextvars import ContextVar
 from pathlib import Path
 from typing import Any
 
-from rocking_contact.config.overrides import apply_overrides, key_path, parse_override
+from rocking_contact.config.overrides import (
+    anchor_paths,
+    apply_overrides,
+    key_path,
+    parse_override,
+)
 from rocking_contact.config.schema import (
     CaseError,
     _describe,
@@ -67,6 +72,9 @@ def resolve_case_path(case: str | Path) -> Path:
     path = Path(case)
     if path.suffix == ".toml" and path.is_file():
         return path
+    if str(case) and path.is_dir():  # (Path("") is ".")
+        raise CaseError(str(case), "", "is a directory, not a case file (allowed: a .toml "
+                                       "file, or a shipped case's name)")
     if path.is_file():
         raise CaseError(str(case), "", "not a case file (allowed: a .toml file, or a shipped "
                                        "case's name)")
@@ -145,8 +153,7 @@ def read_case_data(path: Path, _seen: tuple[Path, ...] = (),
     ``origins``, when given, is filled with the file each key comes from (see
     :data:`Origins`), so that an error names the file to edit.
     """
-    data = read_toml(path)
-    _anchor_records(data, path.parent)
+    data: dict[str, Any] = anchor_paths(read_toml(path), path.parent)
     parent = data.pop("extends", None)
     if parent is None:
         if origins is not None:
@@ -158,8 +165,19 @@ def read_case_data(path: Path, _seen: tuple[Path, ...] = (),
     shipped = {**variant_cases(), **shipped_cases()}
     if not base.is_file() and parent in shipped:
         base = shipped[parent]
-    if base.resolve() in {p.resolve() for p in (*_seen, path)}:
-        raise CaseError(str(path), "extends", f"{parent} extends itself (cycle)")
+    chain = (*_seen, path)
+    resolved = [p.resolve() for p in chain]
+    if base.resolve() in resolved:
+        cycle = [*chain[resolved.index(base.resolve()):], base]
+        names = [p.name for p in cycle]
+        names = names if len(set(names)) == len(cycle) - 1 else [str(p) for p in cycle]
+        raise CaseError(str(path), "extends", f"{parent} closes a cycle: "
+                        f"{' -> '.join(names)} (allowed: a chain that ends in a file "
+                        "without extends)")
+    if base.is_dir():
+        raise CaseError(str(path), "extends", f"{parent} is a directory (allowed: a case "
+                        "file relative to this file, or a shipped case's name: rocking-contact "
+                        "list)")
     if not base.is_file():
         raise CaseError(str(path), "extends", f"no such file {parent} (allowed: a path "
                         "relative to this file, or a shipped case's name: rocking-contact list)")
@@ -169,29 +187,17 @@ def read_case_data(path: Path, _seen: tuple[Path, ...] = (),
     return merged
 
 
-def _anchor_records(data: Any, folder: Path) -> None:
-    """Make the relative ``path`` of every table in ``data`` (the CSV records of time
-    functions, the schemas' only file key) absolute from ``folder``, the folder of the file
-    that wrote it: a case that extends ``sub/parent.toml`` reads the parent's record in
-    ``sub/``, not next to itself, and both load the same value (no spurious change of
-    physics between them). Paths given by ``--set`` stay relative to the loaded file."""
-    if isinstance(data, dict):
-        record = data.get("path")
-        if isinstance(record, str) and record and not Path(record).is_absolute():
-            data["path"] = str((folder / record).absolute())
-        for value in data.values():
-            _anchor_records(value, folder)
-    elif isinstance(data, list):
-        for value in data:
-            _anchor_records(value, folder)
+def _chain(key: str, loaded: Path, origins: Origins) -> tuple[Path, ...]:
+    """The files that hold ``key`` or its nearest enclosing table (:data:`Origins`)."""
+    path = tuple(key_path(key)) if key else ()
+    return next((origins[path[:n]] for n in range(len(path), 0, -1) if path[:n] in origins),
+                (loaded,))  # a missing key: the file loaded is the one to complete
 
 
 def origin_file(key: str, loaded: Path, origins: Origins) -> str:
     """The file that holds ``key`` (or its nearest enclosing table), as errors name it:
     ``parent.toml (extended by child.toml)`` when it comes from an extended file."""
-    path = tuple(key_path(key)) if key else ()
-    chain = next((origins[path[:n]] for n in range(len(path), 0, -1) if path[:n] in origins),
-                 (loaded,))  # a missing key: the file loaded is the one to complete
+    chain = _chain(key, loaded, origins)
     if len(chain) == 1:
         return str(chain[0])
     return f"{chain[0]} (extended by {', extended by '.join(map(str, chain[1:]))})"
@@ -218,21 +224,22 @@ def load_case(
     references_from = origins.get(("reference",), (path,))[0]
     if overrides:
         try:
-            apply_overrides(data, overrides)
+            apply_overrides(data, overrides, Path.cwd())  # typed here: paths from here
         except CaseError as exc:
             raise CaseError(f"{path} (with {given})", exc.key, exc.problem) from None
         keys = overridden_keys(overrides)
         for key in keys:  # an overridden key is the loaded case's, even if a parent had it
             origins[tuple(key_path(key))] = (path,)
+    layer = _layers(origins, keys if overrides else ())
     folder = CASE_FOLDER.set(path.parent)
     try:
         obj = build(kind_schema(case_kind(data, str(path))), data, file=str(path))
     except CaseError as exc:  # name the file that holds the key, and say --set took part
-        file = origin_file(exc.key, path, origins) + (f" (with {given})" if overrides else "")
-        raise CaseError(file, exc.key, exc.problem) from None
+        key, problem = _blamed(exc, layer, path, origins)
+        file = origin_file(key, path, origins) + (f" (with {given})" if overrides else "")
+        raise CaseError(file, key, problem) from None
     finally:
         CASE_FOLDER.reset(folder)
-    layer = _layers(origins, keys if overrides else ())
 
     def given_with(selector: str, key: str) -> tuple[Any, str]:
         # the selector as the file that holds `key` (and the files it extends) sets it
@@ -250,6 +257,24 @@ def load_case(
     obj.references_from = references_from
     obj.loaded_as = (as_dict(obj), layer)  # for unread_after_loading
     return obj
+
+
+def _blamed(exc: CaseError, layer: Callable[[str], float], loaded: Path, origins: Origins
+            ) -> tuple[str, str]:
+    """The key an error names, and its problem: of the keys that break a rule together
+    (:class:`~rocking_contact.config.Conflict`), the one given last (``--set``, or the file
+    that extends the others'), with the files of the others when they are not its own (a
+    child's ``time.start = 1`` after its parent's ``time.end = 0.5`` is the child's)."""
+    if not exc.alternatives:
+        return exc.key, exc.problem
+    key = min(exc.alternatives, key=layer)  # the first one on a tie (min keeps it)
+    elsewhere: dict[Path, list[str]] = {}
+    for other in exc.alternatives:
+        holder = _chain(other, loaded, origins)[0]
+        if layer(key) < layer(other) < math.inf:  # given, in a file `key` overrides
+            elsewhere.setdefault(holder, []).append(other)
+    said = "; ".join(f"{', '.join(keys)} from {holder}" for holder, keys in elsewhere.items())
+    return key, exc.alternatives[key] + (f" ({said})" if said else "")
 
 
 def overridden_keys(overrides: Mapping[str, Any] | list[str]) -> list[str]:

@@ -4,6 +4,10 @@ parsed case data.
 They are applied to the parsed TOML before validation, so they are checked exactly like the
 file; list items are addressed by index, written as the error messages write it
 (``model.shock[0].kn=2e6``) or dotted (``model.shock.0.kn=2e6``).
+
+A relative file ``path`` (a CSV record) is read from the folder of the text that gives it
+(:func:`anchor_paths`): the case file's folder for a file, the current directory for an
+override typed on the command line or passed to ``load_case``.
 """
 
 from __future__ import annotations
@@ -11,6 +15,7 @@ from __future__ import annotations
 import re
 import tomllib
 from collections.abc import Mapping
+from pathlib import Path
 from typing import Any
 
 from rocking_contact.config.schema import CaseError, _join, merge
@@ -50,12 +55,31 @@ def parse_override(text: str) -> tuple[list[str], Any]:
     return path, value
 
 
-def apply_overrides(data: dict[str, Any], overrides: Mapping[str, Any] | list[str]) -> None:
+def anchor_paths(value: Any, folder: Path, key: str = "") -> Any:
+    """``value`` (parsed case data, or the value of the key ``key``) with every relative
+    ``path`` (the CSV records of time functions, the schemas' only file key) made absolute
+    from ``folder``: the folder of the file that wrote it, so that a case extending
+    ``sub/parent.toml`` reads the parent's record in ``sub/`` and both load the same value
+    (no spurious change of physics between them); the current directory for an override.
+    A copy: the caller's data (an override dict) is left as it was."""
+    if isinstance(value, Mapping):
+        return {k: anchor_paths(v, folder, k) for k, v in value.items()}
+    if isinstance(value, list):
+        return [anchor_paths(v, folder) for v in value]
+    if key == "path" and isinstance(value, str) and value and not Path(value).is_absolute():
+        return str((folder / value).absolute())
+    return value
+
+
+def apply_overrides(data: dict[str, Any], overrides: Mapping[str, Any] | list[str],
+                    folder: Path | None = None) -> None:
     """Apply ``--set`` overrides in place; list items are addressed by integer index
     (``a.b[0].c`` or ``a.b.0.c``, see :func:`key_path`).
 
     ``overrides`` is either a list of ``"a.b=value"`` strings (command line) or a mapping of
     dotted keys to Python values (Python API); both read their keys the same way.
+    ``folder``: where their relative record paths start (:func:`anchor_paths`; None: left
+    as given).
     """
     items: list[tuple[list[str], Any]]
     if isinstance(overrides, Mapping):
@@ -63,6 +87,8 @@ def apply_overrides(data: dict[str, Any], overrides: Mapping[str, Any] | list[st
     else:
         items = [parse_override(text) for text in overrides]
     for path, value in items:
+        if folder is not None:
+            value = anchor_paths(value, folder, path[-1])
         node: Any = data
         where = ""  # the key so far, spelled as the error messages of build spell it
         for part in path[:-1]:

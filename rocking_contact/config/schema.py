@@ -39,10 +39,28 @@ class CaseError(ValueError):
 
     """
 
-    def __init__(self, file: str, key: str, problem: str):
+    def __init__(self, file: str, key: str, problem: str,
+                 alternatives: Mapping[str, str] | None = None):
         self.file, self.key, self.problem = file, key, problem
+        #: dotted key -> problem, for a rule that several keys break together
+        #: (:class:`Conflict`): the loader names the one given last
+        self.alternatives = dict(alternatives or {})
         where = f"{file}: {key}: " if key else f"{file}: "
         super().__init__(where + problem)
+
+
+class Conflict(ValueError):
+    """A rule between keys of one table that their values break together, raised by a
+    schema's ``validate``: ``{key: problem}``, the problem said from each key's side
+    (``end: 0.5 is not after start 1``, ``start: 1 is not before end 0.5``). Which key is
+    wrong depends on who gave it: :func:`~rocking_contact.config.load_case` names the one
+    given last (by ``--set``, or by the file that extends the other's), the first one
+    otherwise."""
+
+    def __init__(self, problems: Mapping[str, str]):
+        self.problems = dict(problems)
+        key, problem = next(iter(self.problems.items()))
+        super().__init__(f"{key}: {problem}")
 
 
 @dataclass(frozen=True)
@@ -231,6 +249,10 @@ def build[T](cls: type[T], data: Mapping[str, Any], *, file: str, prefix: str = 
             validate()
         except CaseError:
             raise
+        except Conflict as exc:
+            alternatives = {_join(prefix, k): problem for k, problem in exc.problems.items()}
+            key, problem = next(iter(alternatives.items()))
+            raise CaseError(file, key, problem, alternatives) from None
         except ValueError as exc:
             sub, _, problem = str(exc).partition(": ")
             raise CaseError(file, _join(prefix, sub), problem) from None
@@ -269,14 +291,19 @@ def _differences(a: Any, b: Any, path: tuple[str, ...] = ()) -> list[tuple[str, 
     return [] if a == b else [path]
 
 
-def schema_doc(cls: type, prefix: str = "", instance: Any = None
+def schema_doc(cls: type, prefix: str = "", instance: Any = None,
+               docs: Mapping[str, tuple[str, str]] | None = None
                ) -> list[tuple[str, str, str, str]]:
     """Rows (key, type, default, doc) describing a schema, for documentation.
 
     ``instance``: the default instance of a table that has one (a partial table completes
     it, :func:`build`); its keys then default to its values rather than being required
     (``material.table.young`` defaults to SDNV105's 1e14 Pa: it was listed as required).
+    ``docs``: dotted key -> (doc, unit) that replace a field's own, by default the
+    schema's ``KEY_DOCS``: a kind says what a key of a shared section means for it (the
+    rigid block's ``preload.tilt`` is an angle, the FEM block's the sine of one).
     """
+    docs = getattr(cls, "KEY_DOCS", {}) if docs is None else docs
     rows = []
     hints = typing.get_type_hints(cls)
     for f in dataclasses.fields(cls):
@@ -296,7 +323,7 @@ def schema_doc(cls: type, prefix: str = "", instance: Any = None
                          f.default_factory() if f.default_factory is not dataclasses.MISSING
                          else None)
             rows.extend(schema_doc(inner, key + ".N" if kind == "list of tables" else key,
-                                   table))
+                                   table, docs))
             continue
         if instance is not None:
             value = getattr(instance, f.name)
@@ -307,8 +334,7 @@ def schema_doc(cls: type, prefix: str = "", instance: Any = None
             default = _toml_text(f.default_factory())
         else:
             default = "(required)"
-        doc = f.metadata.get("doc", "")
-        unit = f.metadata.get("unit", "")
+        doc, unit = docs.get(key, (f.metadata.get("doc", ""), f.metadata.get("unit", "")))
         doc = f"{doc} [{unit}]".lstrip() if unit else doc
         rows.append((key, _type_name(tp), default, _with_readers(cls, f.name, doc)))
     return rows

@@ -10,7 +10,7 @@ import math
 from dataclasses import dataclass
 from typing import Literal
 
-from rocking_contact.config.schema import DIRECTORY_NAME, FINITE, POSITIVE, param
+from rocking_contact.config.schema import DIRECTORY_NAME, FINITE, POSITIVE, Conflict, param
 
 
 @dataclass(kw_only=True)
@@ -134,6 +134,14 @@ def step_count_problem(step: float, n_steps: float, duration: float, span: str
             f"{n_steps:.3g} steps)")
 
 
+def check_span(start: float, end: float) -> None:
+    """Refuse a span (s) that does not end after it starts, as a :class:`Conflict` of its
+    ``end`` and ``start`` (either may be the one given wrong)."""
+    if end <= start:
+        raise Conflict({"end": f"{end:g} is not after start {start:g}",
+                        "start": f"{start:g} is not before end {end:g}"})
+
+
 @dataclass(kw_only=True)
 class TimeSpan:
     """The ``[time]`` table for uniform stepping (at most :data:`MAX_STEPS` steps)."""
@@ -143,12 +151,15 @@ class TimeSpan:
     step: float = param(unit="s", check=POSITIVE)
 
     def validate(self) -> None:
-        if self.end <= self.start:
-            raise ValueError(f"end: {self.end:g} is not after start {self.start:g}")
-        if self.step > self.end - self.start:
-            span = self.end - self.start
-            raise ValueError(f"step: {self.step:g} is longer than the run {span:g}")
+        check_span(self.start, self.end)
         span = self.end - self.start
+        if self.step > span:
+            raise Conflict({
+                "step": f"{self.step:g} is longer than the run {span:g}",
+                "end": f"{self.end:g} leaves a run of {span:g} s after time.start "
+                       f"{self.start:g}, shorter than time.step {self.step:g}",
+                "start": f"{self.start:g} leaves a run of {span:g} s to time.end "
+                         f"{self.end:g}, shorter than time.step {self.step:g}"})
         problem = step_count_problem(
             self.step, span / self.step, span,
             f"from time.start {self.start:g} to time.end {self.end:g} s")
@@ -159,10 +170,15 @@ class TimeSpan:
         n = self.n_steps
         if abs(n * self.step - span) > 1e-9 * span:
             fitted = span / n
-            raise ValueError(f"step: {self.step:g} does not divide the run from time.start "
-                             f"{self.start:g} to time.end {self.end:g} s ({span / self.step:.6g} "
-                             f"steps); allowed: a step that does, such as {fitted:.9g} ({n} "
-                             f"steps)")
+            raise Conflict({
+                "step": f"{self.step:g} does not divide the run from time.start "
+                        f"{self.start:g} to time.end {self.end:g} s ({span / self.step:.6g} "
+                        f"steps); allowed: a step that does, such as {fitted:.9g} ({n} "
+                        f"steps)",
+                "end": f"{self.end:g} is not a whole number of time.step {self.step:g} s "
+                       f"after time.start {self.start:g} ({span / self.step:.6g} steps); "
+                       f"allowed: an end that is, such as {self.start + n * self.step:.9g} "
+                       f"({n} steps)"})
 
     @property
     def n_steps(self) -> int:

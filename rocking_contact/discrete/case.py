@@ -25,9 +25,11 @@ from rocking_contact.config import (
     NONNEGATIVE,
     POSITIVE,
     CaseFile,
+    NamePattern,
     TimeSpan,
     in_range,
     param,
+    unknown_name,
 )
 from rocking_contact.time_function import TimeFunction
 
@@ -314,6 +316,10 @@ class DiscreteCase(CaseFile):
         for i, name in enumerate(self.output.nodes):
             if name not in names:
                 raise ValueError(f"output.nodes[{i}]: unknown node {name!r}")
+        # a misspelt column or quantity: its check said "not computed" and failed, exit 0
+        problem = unknown_name(self, self.history_columns(), self.quantity_patterns())
+        if problem:
+            raise ValueError(problem)
         unknowns = self.model.unknowns()
         # the modal basis cannot have more modes than dofs (physical space does not read it:
         # the variant check says so)
@@ -332,6 +338,30 @@ class DiscreteCase(CaseFile):
             raise ValueError(
                 f"solver.scheme: exact Coulomb friction (shock {exact[0]}) is solved at "
                 f"velocity level by 'central_difference' only, got {self.solver.scheme!r}")
+
+    def history_columns(self) -> list[str]:
+        """The columns of this case's history (``time``, then displacements, velocities
+        and accelerations of the recorded nodes, then the shocks' channels), as the runner
+        writes them."""
+        # (imported here: the runner reads this module's schema)
+        from rocking_contact.discrete.integrators import SHOCK_CHANNELS
+        from rocking_contact.discrete.runner import _PREFIX, output_dofs
+
+        dofs = output_dofs(self)
+        return ["time", *(f"{_PREFIX[comp][kind]}_{node}" for kind in range(3)
+                          for node, comp in dofs),
+                *(f"{channel}_{s.name}" for channel in SHOCK_CHANNELS for s in self.model.shock)]
+
+    def quantity_patterns(self) -> list[NamePattern]:
+        """The families of the quantities a run computes besides the ``[[quantity]]``
+        ones: its shocks' impacts (:func:`rocking_contact.post.impacts.analyse`)."""
+        from rocking_contact.post.impacts import FIELDS, STATISTICS
+
+        shocks = [s.name for s in self.model.shock]
+        return [NamePattern("impact.<shock>.<k>.<field>",
+                            {"shock": shocks, "k": None, "field": FIELDS}),
+                NamePattern("impact.<shock>.<statistic>",
+                            {"shock": shocks, "statistic": STATISTICS})]
 
     def _check_stable_step(self) -> None:
         """Central differences above the stability limit of the model with every shock open

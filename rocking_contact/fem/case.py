@@ -37,6 +37,7 @@ from rocking_contact.config import (
     NONNEGATIVE,
     POSITIVE,
     CaseFile,
+    check_span,
     in_range,
     param,
     step_count_problem,
@@ -107,8 +108,7 @@ class Window:
                   "window; default: scheme.type")
 
     def validate(self) -> None:
-        if self.end <= self.start:
-            raise ValueError(f"end: {self.end:g} is not after start {self.start:g}")
+        check_span(self.start, self.end)
 
 
 @dataclass(kw_only=True)
@@ -145,8 +145,7 @@ class BlockTime:
     refine: Refine | None = param(None, doc="automatic small steps at contact changes")
 
     def validate(self) -> None:
-        if self.end <= self.start:
-            raise ValueError(f"end: {self.end:g} is not after start {self.start:g}")
+        check_span(self.start, self.end)
         spans = sorted((w.start, w.end, i) for i, w in enumerate(self.window))
         for (s0, e0, i0), (s1, _, i1) in zip(spans, spans[1:]):
             if s1 < e0:
@@ -282,6 +281,13 @@ class BlockCase(BlockModel, CaseFile):
     output: Output = param(default_factory=Output)
     contact: ContactSpec = param(default_factory=ContactSpec)
     collisions: CollisionSpec = param(default_factory=CollisionSpec)
+
+    #: what ``rocking-contact keys`` says of a key shared with the rigid block, here
+    KEY_DOCS: ClassVar = {"preload.tilt": (
+        "no angle but the sine of the release angle about O with pivot O1 in large rotation "
+        "(0.3: 0.304693 rad; its tangent in small strain, a little less with pivot O): "
+        "Code_Aster's pull of the top-middle point C1 by -2 l tilt in x; the rigid case's "
+        "preload.tilt is the angle itself", "")}
 
     @property
     def release_angle(self) -> float:

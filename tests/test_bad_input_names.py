@@ -1,0 +1,118 @@
+"""The names a case file refers to: a misspelt history column or reference quantity is bad
+input where the case says which names its runs compute (discrete cases), and a warning
+after the run where only the run knows them."""
+
+import pytest
+from test_bad_input import GOOD, assert_one_line_error
+
+import rocking_contact as rc
+from rocking_contact.cli import main
+from rocking_contact.config import (
+    NamePattern,
+    QuantitySpec,
+    Reference,
+    load_case,
+    shipped_cases,
+    uncomputed,
+    unknown_name,
+    variant_cases,
+)
+
+
+def test_every_shipped_case_and_variant_loads():
+    """Their columns and quantities are all known names."""
+    for path in [*shipped_cases().values(), *variant_cases().values()]:
+        load_case(path)
+
+
+def refused_child(capsys, tmp_path, name, tables, words):
+    """A file ``name`` extending sdnd101a with ``tables`` is refused with ``words``, and the
+    run writes nothing; returns the file."""
+    child = tmp_path / name
+    child.write_text('extends = "sdnd101a"\n' + tables)
+    assert_one_line_error(capsys, main(["run", str(child), "--out", str(tmp_path / "o")]),
+                          [f"error: {child}: ", *words])
+    assert not (tmp_path / "o").exists()
+    return child
+
+
+def test_a_misspelt_reference_quantity_is_refused(capsys, tmp_path):
+    """It gave a row "impact.NO1.1.max_forc ... not computed ... FAIL" and exit 0."""
+    reference = ('[[reference]]\nquantity = "impact.NO1.1.max_forc"\nvalue = 1.0\n'
+                 'source = "me"\ntolerance = 0.1\n')
+    child = refused_child(capsys, tmp_path, "b1.toml", reference, [
+        "reference[0].quantity: 'impact.NO1.1.max_forc' is no quantity this case computes "
+        "(allowed: impact.<shock>.<k>.<field> (shock NO1; field start, end, ",
+        "or impact.<shock>.<statistic> (shock NO1; statistic count, ",
+        "or a [[quantity]] name (none here); close: impact.NO1.1.max_force"])
+    # an override too, and a name a [[quantity]] of the case gives is one
+    code = main(["run", "sdnd101a", "--set", "reference.0.quantity=impact.NO2.count"])
+    assert_one_line_error(capsys, code, [
+        f"error: {GOOD} (with --set): reference[0].quantity: 'impact.NO2.count' is no quantity",
+        "close: impact.NO1.count"])
+    case = load_case(child, {"quantity": [{"name": "impact.NO1.1.max_forc", "column": "DX_NO1",
+                                           "op": "max"}]})
+    assert case.reference[0].quantity == case.quantity[0].name
+
+
+def test_a_misspelt_column_is_refused(capsys, tmp_path):
+    refused_child(capsys, tmp_path, "b2.toml",
+                  '[[quantity]]\nname = "q"\ncolumn = "DX_NO9"\nop = "max"\n', [
+        "quantity[0].column: 'DX_NO9' is no history column of this case (allowed: time, "
+        "DX_NO1, VX_NO1, AX_NO1, FN_NO1, FT_NO1, VN_NO1, PN_NO1; close: DX_NO1"])
+    # output.nodes decides which nodes are recorded
+    with pytest.raises(rc.CaseError, match=r"quantity\[0\]\.column: 'DX_NO2' is no history "):
+        load_case("sdnd102c", {"output.nodes": ["NO1"]})
+
+
+@pytest.mark.parametrize("case,overrides", [
+    ("sdnd101a", {"time.end": 0.01}),
+    ("sdnd100a", {"time.end": 0.01}),  # two components
+    ("sdnd102c", {"time.end": 0.01, "output.nodes": ["NO1", "NO2"], "quantity": [],
+                  "reference": []}),
+])
+def test_the_columns_a_case_announces_are_its_runs(case, overrides):
+    """What the load checks against is what the runner writes."""
+    loaded = load_case(case, overrides)
+    result = rc.run(loaded, write=False, quiet=True)
+    assert list(result.history) == loaded.history_columns()
+    impacts, statistics = loaded.quantity_patterns()
+    assert any(statistics.matches(name) for name in result.quantities)
+    assert any(impacts.matches(name) for name in result.quantities) == bool(result.impacts)
+    assert all(impacts.matches(n) or statistics.matches(n)
+               for n in result.quantities if n.startswith("impact."))
+
+
+def test_a_name_pattern():
+    pattern = NamePattern("impact.<shock>.<k>.<field>", {"shock": ["S1", "S.2"], "k": None,
+                                                        "field": ["speed", "t_max"]})
+    assert pattern.matches("impact.S1.12.speed") and pattern.matches("impact.S.2.1.t_max")
+    assert not pattern.matches("impact.S1.0.speed")  # impacts count from 1
+    assert not pattern.matches("impact.SX2.1.speed")  # a dot is no wildcard
+    assert not pattern.matches("impact.S1.1.speeds")
+    assert pattern.instances("impact.S1.7.sped") == [
+        "impact.S1.7.speed", "impact.S1.7.t_max", "impact.S.2.7.speed", "impact.S.2.7.t_max"]
+    assert pattern.described() == ("impact.<shock>.<k>.<field> (shock S1, S.2; field speed, "
+                                   "t_max)")
+
+
+class _Case:
+    def __init__(self, quantity, reference):
+        self.quantity, self.reference = quantity, reference
+
+
+def test_names_known_only_after_the_run_are_warned_about():
+    """Block and rigid cases: the checks of an unknown name say "not computed", and a
+    warning names it with the closest names the run has."""
+    case = _Case([QuantitySpec(name="q", column="DY_A1", op="max")],
+                 [Reference(quantity="collision.1.tme", value=1.0, source="s"),
+                  Reference(quantity="q", value=1.0, source="s")])
+    assert unknown_name(case, None, None) is None  # nothing known at load
+    warnings = uncomputed(case, {"collision.1.time": 0.1, "q": float("nan")},
+                          {"time": [], "DY_A": []})
+    assert warnings == [
+        "quantity[0].column: the run's history has no column 'DY_A1': [[quantity]] 'q' is "
+        "not computed; close: DY_A",
+        "reference[0].quantity: the run computed no quantity 'collision.1.tme' (its check "
+        "says 'not computed'); close: collision.1.time"]
+    assert unknown_name(case, ["time", "DY_A1"], None) is None

@@ -37,6 +37,7 @@ from rocking_contact.config import (
     physics_changes,
     placed_for_other_physics,
     stray_attribute,
+    uncomputed,
     unread_after_loading,
 )
 from rocking_contact.out_paths import check_dir
@@ -223,6 +224,10 @@ def finish(case: Any, result: RunResult) -> RunResult:
                 check["note"] = f"{reached}not graded: the run changes {keys}"
         result.warnings.append(
             f"{why} {keys}: the checks are shown for information, without a pass mark")
+    if not changed and not any(not_reached(c) for c in result.checks):
+        # Names a block or rigid case can check only once it has run (a discrete case's
+        # at load). A stopped run, or one of other physics, lacks later collisions rightly.
+        result.warnings.extend(uncomputed(case, result.quantities, result.history))
     return result
 
 

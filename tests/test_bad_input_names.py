@@ -116,3 +116,18 @@ def test_names_known_only_after_the_run_are_warned_about():
         "reference[0].quantity: the run computed no quantity 'collision.1.tme' (its check "
         "says 'not computed'); close: collision.1.time"]
     assert unknown_name(case, ["time", "DY_A1"], None) is None
+
+
+def test_a_run_warns_of_a_misspelt_name_unless_it_stopped_early(tmp_path):
+    """The rigid case's misspelt reference is warned about after a whole run; a shortened
+    run lacks its later collisions rightly and names none of them."""
+    child = tmp_path / "mine.toml"
+    child.write_text('extends = "sdnv105_rigid"\n[[reference]]\nquantity = "collision.1.tme"\n'
+                     'value = 0.0544\ntolerance = 0.01\nsource = "me"\n')
+    whole = rc.run(load_case(child), write=False, quiet=True)
+    (warning,) = [w for w in whole.warnings if "collision.1.tme" in w]
+    assert warning.startswith(
+        "reference[0].quantity: the run computed no quantity 'collision.1.tme' (its check "
+        "says 'not computed'); close: collision.1.time, ")
+    shortened = rc.run(load_case(child, {"time.end": 0.03}), write=False, quiet=True)
+    assert not any("computed no quantity" in w for w in shortened.warnings)

@@ -49,6 +49,8 @@ def test_a_run_whose_energy_grows_without_bound_fails(step, end, at, limit_words
     assert partial.status.startswith("failed")
     t, x = partial.history["time"], partial.history["DX_NO2"]
     assert t[-1] == pytest.approx(t_fail - step) and len(t) == round(t_fail / step)
+    # its step count is the history's, not the chunk integrated past the failure
+    assert partial.timing["steps"] == round(t[-1] / step)
     # what was computed before is kept, and it has not blown up yet: within 10 times the
     # amplitude its energy bound allows
     bound = (np.sqrt(25.0 / 2.0) * 2 / (2 * np.pi * 10.0) * 2 * 10.0 * t_fail) ** 2

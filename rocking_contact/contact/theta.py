@@ -287,7 +287,8 @@ class MoreauJeanContact:
         """The coupled Newton passes of the step; False if they do not converge."""
         if not self._enabled or self._H is None:
             return True
-        opts, h, H = self.options, self.h, self._H
+        opts, h = self.options, self.h
+        H_T = self._H.T  # H is fixed over the step's passes: one transpose
         keys = [self.keys[c] for c in self._active]
         tolerance = max(opts.atol, opts.rtol * problem.body.force_scale)
         residual, work, x_free = self._work_vectors(problem)
@@ -314,7 +315,8 @@ class MoreauJeanContact:
                 converged = True
                 break
             problem.residual(None, x, residual)  # R(x), contact excluded
-            residual.array[:] -= H.T @ P / h
+            contact_force = H_T @ P / h
+            residual.array[:] -= contact_force
             change = problem.comm.allreduce(
                 float(np.max(np.abs(previous - x.array_r), initial=0.0)), op=MPI.MAX)
             norm = residual.norm()
@@ -325,7 +327,7 @@ class MoreauJeanContact:
                 break
             # Newton at x: rebuild J, then the linearised free velocity x - J^-1 R(x)
             problem.jacobian(None, x, problem.J, problem.J)
-            residual.array[:] += H.T @ P / h
+            residual.array[:] += contact_force
             solver.solve_linear(residual, work)
             x_free.array[:] = x.array_r - work.array_r
             x_free.ghostUpdate(addv=PETSc.InsertMode.INSERT, mode=PETSc.ScatterMode.FORWARD)

@@ -46,6 +46,7 @@ from rocking_contact.post.references import (
     compare,
     evaluate_all,
     mark_not_reached,
+    mark_unmeasured,
     mark_windows_past_end,
     not_reached,
     whole_run_quantities,
@@ -184,6 +185,7 @@ def finish(case: Any, result: RunResult) -> RunResult:
     result.quantities.update(evaluate_all(case.quantity, result.history))
     step = getattr(case.time, "step", None)
     result.checks = compare(case.reference, result.quantities, step=step)
+    mark_unmeasured(result.checks, result.impacts)
     others = [r for r in case.reference if not r.holds_at(step)]
     if others:
         steps = sorted({r.step for r in others if r.step is not None})

@@ -44,3 +44,16 @@ def test_whole_run_quantities():
     assert {"early", "cross", "x", "impact.S.1.duration", "impact.S.2.start",
             "impact.S.2.speed"}.isdisjoint(names)
     assert {"impact.S.2.end", "impact.S.2.duration", "impact.S.2.max_force"} <= names
+
+
+def test_an_unresolved_impacts_unmeasured_fields_say_why_they_have_no_value():
+    from rocking_contact.post.references import mark_unmeasured
+
+    impacts = [{"shock": "S", "index": 1, "resolved": False, "duration": math.nan},
+               {"shock": "T", "index": 1, "resolved": True, "duration": math.nan}]
+    checks = [{"quantity": q, "value": math.nan, "note": "not computed"}
+              for q in ("impact.S.1.duration", "impact.S.max_abs_force",
+                        "impact.T.1.duration", "impact.S.2.duration")]
+    mark_unmeasured(checks, impacts)
+    assert [c["note"].split(":")[0] for c in checks] == [
+        "not measured", "not measured", "not computed", "not computed"]

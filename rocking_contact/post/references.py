@@ -168,6 +168,20 @@ def whole_run_quantities(specs: Iterable[QuantitySpec], quantities: Iterable[str
     return names
 
 
+def mark_unmeasured(checks: list[dict[str, Any]],
+                    impacts: Iterable[Mapping[str, Any]]) -> None:
+    """Say why the checks of an unresolved impact's unmeasured fields have no value
+    (``duration``, ``max_force``, ``t_max``; ``impulse`` on thinned rows), and of its
+    shock's statistics of the maxima when none was measured, instead of "not computed"."""
+    unresolved = [i for i in impacts if not i.get("resolved", True)]
+    names = {f"impact.{i['shock']}.{i['index']}.{f}" for i in unresolved for f in FIELDS}
+    names |= {f"impact.{i['shock']}.{key}" for i in unresolved for key in STATISTICS}
+    for check in checks:
+        if check["quantity"] in names and check["note"] == "not computed":
+            check["note"] = ("not measured: the impact is unresolved (its contact is shorter "
+                             "than the spacing of the samples, docs/discrete.md)")
+
+
 def mark_not_reached(checks: list[dict[str, Any]], last_time: float,
                      end: float | None, whole_run: Collection[str] = ()) -> None:
     """Say "not reached" for the checks of a run that stopped before the case file's end

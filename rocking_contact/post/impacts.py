@@ -60,7 +60,7 @@ VN(t), positive toward the obstacle):
 from __future__ import annotations
 
 import math
-from collections.abc import Callable, Collection, Mapping
+from collections.abc import Callable, Collection, Iterable, Mapping
 from typing import Any
 
 import numpy as np
@@ -69,6 +69,17 @@ FIELDS = ("start", "end", "t_max", "max_force", "duration", "impulse", "speed",
           "rebound_speed")
 #: a shock's figures over all its impacts (``impact.<shock>.<statistic>``)
 STATISTICS = ("count", "max_abs_force", "mean_max_force", "std_max_force")
+
+
+def quantity_names(impacts: Iterable[Mapping[str, Any]], fields: Iterable[str] = FIELDS,
+                   statistics: Iterable[str] = STATISTICS) -> set[str]:
+    """The quantity names of ``fields`` of each impact (``impact.<shock>.<k>.<field>``)
+    and of ``statistics`` of each impact's shock (``impact.<shock>.<statistic>``), as
+    :func:`analyse` names them."""
+    impacts = list(impacts)
+    fields, statistics = tuple(fields), tuple(statistics)
+    names = {f"impact.{i['shock']}.{i['index']}.{f}" for i in impacts for f in fields}
+    return names | {f"impact.{i['shock']}.{key}" for i in impacts for key in statistics}
 
 
 def _crossing(t: np.ndarray, y: np.ndarray, i: int, level: float) -> float:

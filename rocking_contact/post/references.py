@@ -9,7 +9,7 @@ from typing import Any
 import numpy as np
 
 from rocking_contact.config import QuantitySpec, Reference
-from rocking_contact.post.impacts import FIELDS, STATISTICS
+from rocking_contact.post.impacts import FIELDS, quantity_names
 
 
 def _round_off(window: tuple[float, float]) -> float:
@@ -160,12 +160,11 @@ def whole_run_quantities(specs: Iterable[QuantitySpec], quantities: Iterable[str
     when the run ends but its ``start`` and approach ``speed``."""
     names = {q.name for q in specs
              if q.window is None and q.time is None and q.op != "crossing"}
-    shocks = {str(i["shock"]) for i in impacts}
-    stats = {f"impact.{shock}.{key}" for shock in shocks for key in STATISTICS}
+    impacts = list(impacts)
+    stats = quantity_names(impacts, fields=())
     names |= {n for n in quantities if n in stats or n.startswith("energy.")}
-    names |= {f"impact.{i['shock']}.{i['index']}.{f}" for i in impacts
-              if not i.get("complete", True) for f in FIELDS if f not in ("start", "speed")}
-    return names
+    return names | quantity_names([i for i in impacts if not i.get("complete", True)],
+                                  [f for f in FIELDS if f not in ("start", "speed")], ())
 
 
 def mark_unmeasured(checks: list[dict[str, Any]],
@@ -173,9 +172,7 @@ def mark_unmeasured(checks: list[dict[str, Any]],
     """Say why the checks of an unresolved impact's unmeasured fields have no value
     (``duration``, ``max_force``, ``t_max``; ``impulse`` on thinned rows), and of its
     shock's statistics of the maxima when none was measured, instead of "not computed"."""
-    unresolved = [i for i in impacts if not i.get("resolved", True)]
-    names = {f"impact.{i['shock']}.{i['index']}.{f}" for i in unresolved for f in FIELDS}
-    names |= {f"impact.{i['shock']}.{key}" for i in unresolved for key in STATISTICS}
+    names = quantity_names(i for i in impacts if not i.get("resolved", True))
     for check in checks:
         if check["quantity"] in names and check["note"] == "not computed":
             check["note"] = ("not measured: the impact is unresolved (its contact is shorter "

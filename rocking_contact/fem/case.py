@@ -181,6 +181,14 @@ class BlockTime:
         if problem:
             raise ValueError(f"{key}: {problem}")
         if self.refine is not None and self.refine.enabled:
+            if self.refine.step > self.step:
+                # Only steps longer than refine.step are taken again, and none is longer
+                # than time.step: such a refinement never acts, which is a typo (1e-3 for
+                # 1e-5). The same step is allowed: uniform small steps leave it idle.
+                raise ValueError(
+                    f"refine.step: {self.refine.step:g} is longer than time.step "
+                    f"{self.step:g}, so no step would ever be refined; allowed: a step <= "
+                    f"{self.step:g} s, or time.refine.enabled = false")
             # Refined steps can cover the whole run (a contact changing in every long
             # step), and each long step is cut into its small steps at once.
             span = self.end - self.start

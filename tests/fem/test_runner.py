@@ -220,6 +220,7 @@ def test_a_step_failing_with_the_fallback_too_says_so(tmp_path):
     ({"scheme.alpha": -0.5}, "scheme.alpha"),
     ({"time.refine": {"step": 1e-5}}, "time.refine.hold"),
     ({"time.refine": {"step": 0.0, "hold": 0.0}}, "time.refine.step"),
+    ({"time.refine": {"step": 1.0, "hold": 0.0}}, "time.refine.step"),
     ({"time.refine": {"step": 1e-5, "hold": 0.0, "alpha": -0.2}}, "time.refine.alpha"),
     ({"scheme.type": "theta", "time.refine": {"step": 1e-5, "hold": 0.0}}, "time.refine"),
     ({"time.step": 1e-12}, "time.step"),
@@ -260,6 +261,16 @@ def test_a_refined_step_that_could_make_too_many_steps_is_refused():
                                        "time.refine.enabled": False})
     case = rc.load_case("sdnv105a_auto", {"time.refine.enabled": False})
     assert not case.time.refine.enabled  # the file's step left behind by the later choice
+
+
+def test_a_refined_step_longer_than_the_base_step_is_refused():
+    """No step is longer than time.step, so a longer refined step would never act (a typo);
+    the same step is allowed (uniform small steps, the refinement idle)."""
+    with pytest.raises(CaseError, match=r"time\.refine\.step: 0\.003 is longer than time\.step "
+                                        r"0\.0025, so no step would ever be refined"):
+        rc.load_case("sdnv105a", {"time.refine.step": 3e-3})
+    case = rc.load_case("sdnv105a", {"time.step": 1e-5, "time.window": []})
+    assert case.time.refine.step == case.time.step
 
 
 def test_fields_open_in_pyvista(tmp_path):

@@ -57,3 +57,19 @@ def test_an_unresolved_impacts_unmeasured_fields_say_why_they_have_no_value():
     mark_unmeasured(checks, impacts)
     assert [c["note"].split(":")[0] for c in checks] == [
         "not measured", "not measured", "not computed", "not computed"]
+
+
+def test_a_stopped_run_keeps_an_ended_unresolved_impacts_not_measured_note():
+    """The fields an unresolved impact could not measure stay "not measured" when the run
+    stops after that impact ended (a longer run would not measure them), while its shock's
+    statistics, which measure the whole run, are "not reached"."""
+    from rocking_contact.post.references import mark_not_reached, mark_unmeasured
+
+    impacts = [{"shock": "S", "index": 1, "resolved": False, "complete": True}]
+    checks = [{"quantity": q, "value": math.nan, "note": "not computed", "passed": None}
+              for q in ("impact.S.1.duration", "impact.S.max_abs_force", "other")]
+    mark_unmeasured(checks, impacts)
+    mark_not_reached(checks, 0.4, 0.5, whole_run_quantities(
+        [], [c["quantity"] for c in checks], impacts))
+    assert [c["note"].split(":")[0] for c in checks] == [
+        "not measured", "not reached", "not reached"]

@@ -186,16 +186,20 @@ def mark_not_reached(checks: list[dict[str, Any]], last_time: float,
     (s). Those without a value, and those of ``whole_run`` quantities
     (:func:`whole_run_quantities`), whose value covers only part of what they measure:
     their value is dropped (a partial count or maximum is not the run's; results.json's
-    ``quantities`` keep it). They stay misses: the run does not show what they measure."""
+    ``quantities`` keep it). They stay misses: the run does not show what they measure.
+    A field of an impact that ended before the stop keeps :func:`mark_unmeasured`'s note:
+    the impact was unresolved, which a longer run would not change."""
     if end is None or last_time >= end - 1e-9 * max(1.0, abs(end)):
         return
     for check in checks:
-        partial = check["quantity"] in whole_run and math.isfinite(check["value"])
+        whole = check["quantity"] in whole_run
+        partial = whole and math.isfinite(check["value"])
         if partial:
             check.update(value=math.nan, abs_error=math.nan, rel_error=math.nan)
             if check["passed"] is not None:
                 check["passed"] = False
-        if not math.isfinite(check["value"]):
+        if not math.isfinite(check["value"]) and (
+                whole or not check["note"].startswith("not measured")):
             check["note"] = (f"not reached: the run ends at t = {last_time:.6g} s"
                              + (", and this measures the whole run" if partial else ""))
 

@@ -173,7 +173,9 @@ class Preload:
     release angle itself.
     """
 
-    tilt: float = param(0.01, unit="rad", check=in_range(0.0, 0.5))
+    # No unit here: each kind's KEY_DOCS says what it is (the FEM block's pull sets the
+    # sine of the release angle, the rigid block takes the angle in rad).
+    tilt: float = param(0.01, check=in_range(0.0, 0.5))
     pivot: str = param("O1", doc="base point held in x during the tilt (O1: test A, O: B)")
 
     def validate(self) -> None:

@@ -65,7 +65,10 @@ class QuantitySpec:
     ``window`` (the whole run if omitted), ``step_integral`` (the exact integral over
     ``window`` of a column whose sample at the end of each step is that step's mean value,
     held over the step: an impulse over the step divided by the step, as the reactions of
-    the theta-scheme's contact), ``final`` (last value), ``crossing`` (the first instant in
+    the theta-scheme's contact), ``step_impulse`` (the same over the whole steps the window
+    touches: a window that ends inside a step takes all of its impulse, since a step's
+    impulse is not placed within it; a percussion), ``final`` (last value), ``crossing`` (the
+    first instant in
     ``window`` at which the column reaches ``level`` in ``direction``, interpolated
     linearly between the two samples around it; an impact instant, an uplift: better
     conditioned than the instant of a flat extremum).
@@ -79,7 +82,7 @@ class QuantitySpec:
     name: str = param(doc="quantity name used by references")
     column: str = param(doc="history column, e.g. DY_NO1")
     op: Literal["at", "max", "min", "argmax", "argmin", "integral", "step_integral",
-                "final", "crossing"] = param()
+                "step_impulse", "final", "crossing"] = param()
     time: float | None = param(None, unit="s")
     level: float | None = param(None, check=FINITE,
                                 doc="value whose crossing op 'crossing' finds (the column's unit)")
@@ -102,7 +105,8 @@ class QuantitySpec:
         if self.window is not None and self.window[1] <= self.window[0]:
             raise ValueError(f"window: end {self.window[1]} is not after start {self.window[0]}")
         if self.bounds == "open" and (self.window is None
-                                      or self.op in ("at", "final", "step_integral")):
+                                      or self.op in ("at", "final", "step_integral",
+                                                     "step_impulse")):
             raise ValueError(f"bounds: 'open' needs a window and op max, min, argmax, argmin "
                              f"or integral (got op '{self.op}'"
                              f"{'' if self.window else ' without a window'})")

@@ -29,9 +29,18 @@ def _window(t: np.ndarray, window: tuple[float, float] | None, bounds: str = "cl
     return (t >= window[0] - eps) & (t <= window[1] + eps)
 
 
-def _step_integral(t: np.ndarray, y: np.ndarray, window: tuple[float, float] | None) -> float:
-    """Integral over ``window`` of ``y`` held constant over each step ``(t[k-1], t[k]]``."""
+def _step_integral(t: np.ndarray, y: np.ndarray, window: tuple[float, float] | None,
+                   whole_steps: bool = False) -> float:
+    """Integral over ``window`` of ``y`` held constant over each step ``(t[k-1], t[k]]``.
+
+    With ``whole_steps`` the window is first widened to the ends of the steps it overlaps
+    (by more than round-off): the impulses of those steps, whatever part of a step the
+    window covers (op ``step_impulse``)."""
     a, b = (t[0], t[-1]) if window is None else window
+    if whole_steps and window is not None:
+        eps = _round_off(window)
+        a = t[max(np.searchsorted(t, a + eps, side="right") - 1, 0)]
+        b = t[min(np.searchsorted(t, b - eps, side="left"), len(t) - 1)]
     overlap = np.clip(np.minimum(t[1:], b) - np.maximum(t[:-1], a), 0.0, None)
     return float(np.sum(y[1:] * overlap))
 
@@ -56,8 +65,8 @@ def evaluate(spec: QuantitySpec, history: Mapping[str, np.ndarray]) -> float:
         return float(np.interp(spec.time, t, y))
     if spec.op == "final":
         return float(y[-1])
-    if spec.op == "step_integral":
-        return _step_integral(t, y, spec.window)
+    if spec.op in ("step_integral", "step_impulse"):
+        return _step_integral(t, y, spec.window, whole_steps=spec.op == "step_impulse")
     mask = _window(t, spec.window, spec.bounds)
     if not mask.any():
         return math.nan

@@ -40,7 +40,7 @@ def test_open_window_leaves_out_the_samples_on_its_ends():
     assert np.isnan(evaluate(spec, history))
 
 
-@pytest.mark.parametrize("op", ["max", "argmin", "integral", "step_integral"])
+@pytest.mark.parametrize("op", ["max", "argmin", "integral", "step_integral", "step_impulse"])
 def test_a_window_the_history_ends_inside_has_no_value(op):
     """A run shortened, failed or interrupted inside a window has seen part of it: the
     extremum or integral of that part is not the window's. A window ending on the last
@@ -118,3 +118,17 @@ def test_a_crossing_found_before_a_shortened_run_ends_is_its_windows_first():
     assert np.isnan(evaluate(crossing, {"time": t, "THETA": 1.0 + t}))
     assert np.isnan(evaluate(QuantitySpec(name="m", column="THETA", op="max",
                                           window=(0.1, 0.6)), h))
+
+
+def test_step_impulse_takes_the_whole_steps_a_window_touches():
+    """A theta step's impulse is not placed within the step: a window ending inside a step
+    takes all of it (sdnv105d's landing spans two 1e-4 s steps, 42.44 and 12.89 N.s, and
+    [0.05440, 0.05455] s cut the second in half). Steps the window meets only to round-off
+    on its ends are left out."""
+    history = {"time": np.array([0.0, 1e-4, 2e-4, 3e-4]), "RN": np.array([0.0, 10.0, 20.0, 30.0])}
+    part = QuantitySpec(name="p", column="RN", op="step_impulse", window=(0.5e-4, 2.5e-4))
+    assert evaluate(part, history) == pytest.approx(6e-3, rel=1e-12)
+    inner = QuantitySpec(name="p", column="RN", op="step_impulse", window=(1e-4 + 1e-17, 2e-4))
+    assert evaluate(inner, history) == pytest.approx(2e-3, rel=1e-12)
+    whole = QuantitySpec(name="p", column="RN", op="step_impulse")
+    assert evaluate(whole, history) == pytest.approx(6e-3, rel=1e-12)

@@ -11,7 +11,9 @@ Central differences (leapfrog form): ``v_{n+1/2} = v_{n-1/2} + dt a_n``,
 coming half step, ``v_{n-1/2} + dt a_{n-1}``, so that friction opposes the motion it acts
 on (as the exact law does; with ``v_n`` the stick-slip reversals of SDND100 drift in phase
 and the final stick misses the analytic value by 3%). Reported velocities are
-``(v_{n-1/2} + v_{n+1/2})/2``.
+``(v_{n-1/2} + v_{n+1/2})/2``. The run's first step is a half step from the initial state,
+``v_{1/2} = v0 + dt/2 a_0`` with ``a_0`` the acceleration the shocks give at t0, friction
+included, so that row 0 is that state (``v0``, ``a_0``).
 Exact Coulomb friction chooses the tangential force at ``t_n`` inside the disc ``mu FN``
 so that the node's tangential velocity ``v_{n+1/2}`` vanishes when it can (stick) and
 opposes the slip otherwise, by projected Gauss-Seidel on the Delassus operator
@@ -156,7 +158,7 @@ def _record_contact(srec: np.ndarray, sr: int, step: int, fn: np.ndarray, vn: np
 
 
 @njit(cache=True)
-def _cd_kernel(n_steps: int, final: bool, step0: int, every: int, dt: float,
+def _cd_kernel(n_steps: int, final: bool, step0: int, every: int, dt: float, start: bool,
                x: np.ndarray, vh: np.ndarray, a_prev: np.ndarray, state: np.ndarray,
                was_open: np.ndarray, M: np.ndarray, Minv: np.ndarray, K: np.ndarray,
                C: np.ndarray,
@@ -183,9 +185,15 @@ def _cd_kernel(n_steps: int, final: bool, step0: int, every: int, dt: float,
             any_exact = True
     for i in range(n_steps + (1 if final else 0)):
         step = step0 + i
+        # The run's first step starts from the state at t0 (vh holds v0): a half step
+        # v_{1/2} = v0 + dt/2 a0 with a0 this step's acceleration, so that row 0 reports v0
+        # and the a(t0) its friction gives (started from v0 - dt/2 a0 with a friction-free
+        # a0, SDND100 A's mass set off at 2.5e-4 m/s from rest).
+        lead = 0.0 if start and i == 0 else 0.5 * dt
+        h = lead + 0.5 * dt
         for k in range(n):
-            v_est[k] = vh[k] + 0.5 * dt * a_prev[k]
-            v_pred[k] = vh[k] + dt * a_prev[k]
+            v_est[k] = vh[k] + lead * a_prev[k]
+            v_pred[k] = vh[k] + h * a_prev[k]
             f[k] = p_sup[k] * gam[i] + f_const[k]
         _matvec(K, diag, x, f, -1.0)
         _matvec(C, diag, v_est, f, -1.0)
@@ -223,10 +231,11 @@ def _cd_kernel(n_steps: int, final: bool, step0: int, every: int, dt: float,
             a[k] = 0.0
         _matvec(Minv, diag, f, a, 1.0)
         if any_exact:
-            _exact_friction(dt, vh, a, G, P, MiGt, rho, fn, ftx, ft)
+            # (rho suits the Delassus operator of a whole step, dt/h times a half one's)
+            _exact_friction(h, vh, a, G, P, MiGt, rho * (dt / h), fn, ftx, ft)
         for k in range(n):
-            vh_new[k] = vh[k] + dt * a[k]
-            v_out[k] = 0.5 * (vh[k] + vh_new[k])
+            vh_new[k] = vh[k] + h * a[k]
+            v_out[k] = vh_new[k] - 0.5 * dt * a[k]
         recorded = step % every == 0 or (final and i == n_steps)
         closed = dense and _any_closed(fn)
         near = closed or (dense and was_closed[0] == 1.0)
@@ -267,7 +276,9 @@ def _cd_kernel(n_steps: int, final: bool, step0: int, every: int, dt: float,
 def _exact_friction(dt: float, vh: np.ndarray, a: np.ndarray, G: np.ndarray, P: np.ndarray,
                     MiGt: np.ndarray, rho: np.ndarray, fn: np.ndarray, ftx: np.ndarray,
                     ft: np.ndarray) -> None:
-    """Set-valued Coulomb at velocity level by projected Gauss-Seidel (see module doc)."""
+    """Set-valued Coulomb at velocity level by projected Gauss-Seidel (see module doc): the
+    tangential forces that stop ``vh + dt a`` (m/s) at the shocks' nodes when their discs
+    hold them; ``dt`` (s) is the step's, or half of it for the run's first step."""
     ns = P.shape[0]
     n = a.size
     w, trial = np.empty(3), np.empty(3)
@@ -655,14 +666,15 @@ class CentralDifference(Integrator):
             Pt = np.eye(3) - np.outer(n, n)
             lam = np.linalg.eigvalsh(Pt @ W[3 * j:3 * j + 3, 3 * j:3 * j + 3] @ Pt).max()
             self.rho[j] = 1.0 / lam if lam > 0 else 0.0
-        # Start so that v_est(t0) = v0 and the first half step uses a(t0).
+        # The first step starts from v0 (the kernel's half step) and evaluates the shock law
+        # at v0 + dt/2 a0, a0 the acceleration without friction of the shocks' state at t0.
         forces, state = self.start_forces(s.x0, s.v0)
         f = s.p_support * gamma0 + s.f_const - s.K @ s.x0 - s.C @ s.v0 + s.G.T @ forces
         a0: np.ndarray = self.Minv @ f
         held = self._held_at_start(a0, forces, state)
         self.state[held] = state[held]
         self.was_open[held] = False
-        self.vh = s.v0 - 0.5 * dt * a0
+        self.vh = s.v0.copy()
         self.a_prev = a0
 
     def _held_at_start(self, a0: np.ndarray, forces: np.ndarray,
@@ -703,7 +715,7 @@ class CentralDifference(Integrator):
     def _advance_impl(self, n_steps: int, gam: np.ndarray, final: bool, rec: np.ndarray,
                       srec: np.ndarray) -> tuple[int, int]:
         s = self.system
-        r, sr = _cd_kernel(n_steps, final, self.step, self.every, self.dt,
+        r, sr = _cd_kernel(n_steps, final, self.step, self.every, self.dt, self.step == 0,
                            self.x, self.vh, self.a_prev, self.state, self.was_open,
                            s.M, self.Minv, s.K, s.C, s.diagonal, self.G, self.Gn, self.P, self.MiGt,
                            self.rho,

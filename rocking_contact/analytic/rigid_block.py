@@ -31,6 +31,13 @@ conserved through the impact, which gives ``omega+ = e omega-`` with
 now about the other corner, and loses ``1 - e^2`` (44 %) of its kinetic energy. The
 percussion is the jump of momentum ``M (vG+ - vG-)``, applied at the new pivot.
 
+A squat block, ``b >= sqrt(2) l``, has ``e <= 0``: turning about the new pivot at
+``e omega-`` would drive the old one into the table. Both corners land, and with no rebound
+and no sliding the block stops flat (``omega+ = 0``, :func:`rebound`): the percussion is the
+whole momentum ``-M vG-``, shared by the corners, the old pivot taking
+``M |omega-| (b^2 - 2 l^2) / (3 b)``, which is >= 0 exactly when ``e <= 0`` (for ``e > 0``
+it would pull the table, and the block rocks on about the new pivot alone).
+
 Reactions and percussions (sign conventions of the manual and of Code_Aster's output):
 ``RN`` is the normal force at a corner (N, positive in compression); ``RX`` is the
 horizontal force the block exerts on the table (N, along +x). The table's reaction on the
@@ -63,6 +70,17 @@ Equation = Literal["linearised", "nonlinear"]
 
 #: the pivot sign s of a corner: +1 for O (theta > 0), -1 for A (theta < 0)
 PIVOT_SIGN: dict[Corner, int] = {"O": 1, "A": -1}
+
+#: |omega| after an impact, in units of sqrt(g/R) (1/s), below which the block is at rest
+#: flat: the flight it would start lasts ~1e-10 s. It also ends the accumulation of ever
+#: shorter flights that a coefficient ``e < 1`` produces (a Zeno point, 0.3728 s for SDNV105).
+REST_VELOCITY = 1.0e-9
+
+
+def rebound(restitution: float) -> float:
+    """omega+/omega- an impact leaves (no unit): ``restitution``, or 0 when it is <= 0 (a
+    squat block: both corners land and it stops flat, see the module docstring)."""
+    return max(restitution, 0.0)
 
 
 def other_corner(corner: Corner) -> Corner:
@@ -117,11 +135,30 @@ class RigidBlock:
 
         Before the impact (rotating about the old corner, theta = 0) the angular momentum
         about the new corner is ``J_G omega- + M (l^2 - b^2) omega-``; after it, it is
-        ``J omega+``. Hence ``e = (2 R^2 - 3 b^2) / (2 R^2)``.
+        ``J omega+``. Hence ``e = (2 R^2 - 3 b^2) / (2 R^2)``, <= 0 for a squat block
+        (``b >= sqrt(2) l``), which stops flat at its impact (:func:`rebound`).
         """
         b, h, m = self.half_width, self.half_height, self.mass
         j_g = m * (b * b + h * h) / 3.0
         return (j_g + m * (h * h - b * b)) / self.inertia
+
+    @property
+    def rest_velocity(self) -> float:
+        """|omega| (rad/s) after an impact below which the block lies flat:
+        :data:`REST_VELOCITY` sqrt(g/R)."""
+        return REST_VELOCITY * math.sqrt(self.gravity / self.radius)
+
+    def rest_note(self, restitution: float, index: int = 1) -> str:
+        """Why impact ``index`` (from 1), with ``restitution``, leaves the block at rest
+        flat (one phrase)."""
+        if restitution > 0.0:
+            return "impact left no motion"
+        ratio = self.half_width / self.half_height
+        why = (f" for b/l = {ratio:.4g} {'>' if ratio > math.sqrt(2) else '>='} sqrt(2)"
+               if restitution == self.restitution else "")
+        which = "the first impact" if index == 1 else f"impact {index}"
+        return (f"comes to rest at {which}: restitution {restitution:.3g} <= 0{why}, both "
+                "corners land")
 
     @property
     def free_rate(self) -> float:
@@ -233,12 +270,13 @@ class RigidBlock:
             corner: the landing corner, the new pivot.
             restitution: omega+/omega-; default :attr:`restitution` (angular momentum
                 balance). With another value the percussion is still the momentum jump,
-                but it no longer balances the angular momentum about the pivot.
+                but it no longer balances the angular momentum about the pivot. At or
+                below 0 the block stops flat (:func:`rebound`).
             index, time: numbering (from 1) and instant (s), copied into the result.
 
         """
         e = self.restitution if restitution is None else restitution
-        omega_plus = e * omega_minus
+        omega_plus = rebound(e) * omega_minus + 0.0  # + 0.0: at rest it is 0, not -0
         old = other_corner(corner)
         vx0, vy0 = self.centre_velocity(0.0, omega_minus, old)
         vx1, vy1 = self.centre_velocity(0.0, omega_plus, corner)
@@ -358,33 +396,39 @@ def first_order_sequence(block: RigidBlock, tilt: float, count: int, ratios: Seq
     energies scale with their ratio; the lift after impact k is ``2 b tilt velocity^(2k)``
     (first order: the angle reached is proportional to the energy). Impacts after ``end``
     (s) are left out. A block at rest (``tilt = 0``) or released beyond its unstable
-    equilibrium (``tilt >= atan(b/l)``: it topples) has no impact.
+    equilibrium (``tilt >= atan(b/l)``: it topples) has no impact. An impact that leaves
+    less than the block's :attr:`~RigidBlock.rest_velocity` (a velocity ratio <= 0: a squat
+    block, :func:`rebound`) is the last: the block lies flat, and has no lift after it.
     """
     if not 0.0 < tilt < block.overturn_angle():
         return ImpactSequence(level, ratios.velocity, [], [])
     t1, omega1 = first_release(block, tilt)
     first = block.impact(omega1, "A", first_restitution, time=t1)
+    velocity = rebound(ratios.velocity)
     impacts: list[Impact] = []
     corner: Corner = "A"
     t, flight = t1, 2.0 * t1
     for k in range(1, count + 1):
         if t > end:
             break
-        v, p, sign = ratios.velocity ** (k - 1), ratios.percussion ** (k - 1), (-1) ** (k - 1)
+        v, p, sign = velocity ** (k - 1), ratios.percussion ** (k - 1), (-1) ** (k - 1)
         omega = sign * first.omega_before * v
         impacts.append(Impact(
             index=k, time=t, corner=corner, omega_before=omega,
-            omega_after=omega * ratios.velocity,
+            omega_after=omega * velocity,
             kinetic_energy=first.kinetic_energy * v**2,
-            kinetic_energy_after=first.kinetic_energy * (v * ratios.velocity) ** 2,
+            kinetic_energy_after=first.kinetic_energy * (v * velocity) ** 2,
             vy_before=first.vy_before * v, percussion_y=first.percussion_y * p,
             percussion_x=sign * first.percussion_x * p))
+        if abs(impacts[-1].omega_after) < block.rest_velocity:
+            break
         flight *= ratios.interval
         t += flight
         corner = other_corner(corner)
+    at_rest = bool(impacts) and abs(impacts[-1].omega_after) < block.rest_velocity
     lift0 = 2.0 * block.half_width * tilt
-    lifts = [Lift(k, "A" if k % 2 == 0 else "O", lift0 * ratios.velocity ** (2 * k), math.nan)
-             for k in range(len(impacts) + 1)]
+    lifts = [Lift(k, "A" if k % 2 == 0 else "O", lift0 * velocity ** (2 * k), math.nan)
+             for k in range(len(impacts) + (0 if at_rest else 1))]
     return ImpactSequence(level, ratios.velocity, impacts, lifts)
 
 

@@ -81,6 +81,8 @@ def percussion_table(levels: Mapping[str, Mapping[str, Any]], count: int) -> str
     head = ["k"] + [f"{TITLES[n]} vy (m/s) / Iy (N.s) / lift (mm)" for n in names]
     rows = []
     for k in range(1, count + 1):
+        if all(len(levels[n]["impacts"]) < k for n in names):
+            break  # every level at rest (or past the end) before impact k
         row = [str(k)]
         for n in names:
             impacts, lifts = levels[n]["impacts"], levels[n]["lifts"]

@@ -10,8 +10,10 @@ The motion is a chain of phases, each integrated until an event ends it:
   on a moving one, :func:`~rocking_contact.block.overturn_limit`);
 - *impact*: the angular velocity jumps to ``e omega-`` and the pivot changes corner
   (:meth:`~.rigid_block.RigidBlock.impact`); when the velocity left is negligible
-  (``REST_VELOCITY``) the block is set to rest, which also ends the accumulation of ever
-  shorter flights that a coefficient ``e < 1`` produces (a Zeno point, 0.3728 s for SDNV105);
+  (:attr:`~.rigid_block.RigidBlock.rest_velocity`) the block is set to rest, which also ends
+  the accumulation of ever shorter flights that a coefficient ``e < 1`` produces (a Zeno
+  point, 0.3728 s for SDNV105). A squat block (``b >= sqrt(2) l``, ``e <= 0``) stops flat at
+  its impact (:func:`~.rigid_block.rebound`);
 - *rest* flat on the table, until the table acceleration makes a corner's normal force
   vanish (``uplift``: ``|ux| > (g + uy) b / l``), when the block starts rocking about the
   other corner. The table's acceleration is sampled at its breakpoints and at its
@@ -45,10 +47,6 @@ from rocking_contact.analytic.rigid_block import (
 )
 from rocking_contact.block import overturn_limit
 from rocking_contact.time_function import TableMotion
-
-#: |omega| (rad/s) after an impact below which the block is set to rest: 1e-9 sqrt(g/R)
-#: in units of the block's own rate; the flight it would start lasts ~1e-10 s.
-REST_VELOCITY = 1.0e-9
 
 #: history columns, ``time`` first (the contract shared with the FEM SDNV105 cases)
 COLUMNS = ("time", "THETA", "OMEGA", "EKIN_BLOCK", "DY_O", "DY_A", "VY_O", "VY_A",
@@ -150,7 +148,6 @@ class RockingSimulation:
         self.rtol = tolerance
         self.max_step = min(max_step, self.table.resolution)
         self.overturn_limit = overturn_limit(block.overturn_angle(equation), self.table.still)
-        self.rest_velocity = REST_VELOCITY * math.sqrt(block.gravity / block.radius)
 
     # -- public ------------------------------------------------------------------------------
 
@@ -203,9 +200,10 @@ class RockingSimulation:
             impact = self.block.impact(omega, landing, self.restitution,
                                        index=len(impacts) + 1, time=t)
             impacts.append(impact)
-            if abs(impact.omega_after) < self.rest_velocity:
+            if abs(impact.omega_after) < self.block.rest_velocity:
                 self._history.rest(t)
-                events.append(RockingEvent("rest", t, None, "impact left no motion"))
+                events.append(RockingEvent("rest", t, None, self.block.rest_note(
+                    self.restitution, impact.index)))
                 pivot, theta, omega = None, 0.0, 0.0
             else:
                 pivot, theta, omega = landing, 0.0, impact.omega_after

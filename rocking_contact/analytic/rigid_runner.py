@@ -32,7 +32,7 @@ from __future__ import annotations
 import math
 import time
 from collections.abc import Callable, Mapping, Sequence
-from dataclasses import dataclass, replace
+from dataclasses import dataclass, fields, replace
 from typing import Any, ClassVar, Literal
 
 import numpy as np
@@ -42,6 +42,7 @@ from rocking_contact.analytic.rigid_block import (
     ImpactSequence,
     RigidBlock,
     closed_form,
+    rebound,
     recalage,
 )
 from rocking_contact.analytic.rigid_motion import RockingMotion, RockingSimulation
@@ -88,6 +89,66 @@ SDNV105_BLOCK = {"geometry.half_width": (0.18, "m"), "geometry.half_height": (0.
 #: FEM preloads release its block at 0.0100002 (pivot O1) and 0.0099889 rad (pivot O)
 TILT_TOLERANCE = 0.01
 
+#: the keys of the block's sections (shared with the FEM cases, :class:`BlockModel`) that
+#: the rigid kind reads: the block's size and density, gravity, the table's motion and the
+#: release angle; the table's ends and thickness only for its view. The others (the FEM
+#: block's elastic constants and damping, the table's material, the preload's pivot) would
+#: be ignored, and are refused unless left at their defaults.
+READ_KEYS = {
+    "geometry": ("half_width", "half_height", "thickness", "table_left", "table_right",
+                 "table_thickness"),
+    "material.block": ("density",),
+    "material.table": (),
+    "loading": ("gravity", "table_acceleration_x", "table_acceleration_y"),
+    "preload": ("tilt",),
+}
+
+
+def _section(case: Any, dotted: str) -> Any:
+    for name in dotted.split("."):
+        case = getattr(case, name)
+    return case
+
+
+def _read_keys_text() -> str:
+    """:data:`READ_KEYS` in one phrase: ``geometry.{half_width, ...}, material.block.density,
+    ...``."""
+    parts = []
+    for section, names in READ_KEYS.items():
+        if len(names) == 1:
+            parts.append(f"{section}.{names[0]}")
+        elif names:
+            parts.append(f"{section}.{{{', '.join(names)}}}")
+    return ", ".join(parts)
+
+
+def unread_block_key(case: Any) -> str | None:
+    """``"key: problem"`` for the first key of the block's sections that the rigid kind
+    does not read (:data:`READ_KEYS`) and that is set away from its default; None if none.
+    Such a key would be ignored, and a run that changes it changes no physics."""
+    defaults = BlockModel()
+    for section in READ_KEYS:
+        table, default = _section(case, section), _section(defaults, section)
+        for f in fields(table):
+            value = getattr(table, f.name)
+            if f.name in READ_KEYS[section] or value == getattr(default, f.name):
+                continue
+            return (f"{section}.{f.name}: got {_text(value)}, not read by the rigid block (of "
+                    f"the block's sections it reads {_read_keys_text()}); allowed: leave it "
+                    f"out, or its default {_text(getattr(default, f.name))}")
+    return None
+
+
+def _text(value: float | str) -> str:
+    return repr(value) if isinstance(value, str) else f"{value:g}"
+
+
+#: what ``rocking-contact keys`` says of the keys of the block's sections it does not read
+UNREAD_KEY_DOCS = {
+    f"{section}.{f.name}": ("not read by the rigid block (refused away from its default)", "")
+    for section in READ_KEYS for f in fields(_section(BlockModel(), section))
+    if f.name not in READ_KEYS[section]}
+
 #: fields of an impact exported as quantities ``<level>.collision.<k>.<field>``
 IMPACT_FIELDS = ("time", "kinetic_energy", "kinetic_energy_after", "energy_ratio",
                  "vy_before", "percussion_y", "percussion_x", "omega_before")
@@ -126,12 +187,14 @@ class RigidOptions:
 class RigidCase(BlockModel, CaseFile):
     """A rigid-block case file (``case.kind = "rigid"``).
 
-    ``[geometry]``, ``[material.block]`` (only ``density`` matters), ``[loading]`` and
-    ``[preload]`` (only ``tilt`` matters: the release angle about O) are the sections and
-    keys of the FEM SDNV105 cases. In a FEM case ``tilt`` sets the pull of C1 (Code_Aster's
-    input), which turns the block by :func:`~rocking_contact.block.release_angle`
-    (``asin(tilt)`` with the pivot at O1: 2e-5 relative at 0.01, 1.6 % at 0.3); the FEM
-    cases compare themselves with the rigid block released at that angle.
+    ``[geometry]``, ``[material]``, ``[loading]`` and ``[preload]`` are the sections and
+    keys of the FEM SDNV105 cases; it reads those of :data:`READ_KEYS` (of ``[material]``
+    the block's ``density`` only, of ``[preload]`` the ``tilt``: the release angle about O)
+    and refuses the others away from their defaults (:func:`unread_block_key`). In a FEM
+    case ``tilt`` sets the pull of C1 (Code_Aster's input), which turns the block by
+    :func:`~rocking_contact.block.release_angle` (``asin(tilt)`` with the pivot at O1: 2e-5
+    relative at 0.01, 1.6 % at 0.3); the FEM cases compare themselves with the rigid block
+    released at that angle.
     ``[time]``: the block is released at ``start``; the history is sampled every ``step``
     up to ``end`` (plus the instants of the events).
     """
@@ -140,11 +203,14 @@ class RigidCase(BlockModel, CaseFile):
     time: TimeSpan = param()
 
     #: what ``rocking-contact keys`` says of a key shared with the FEM block, here
-    KEY_DOCS: ClassVar = {"preload.tilt": (
+    KEY_DOCS: ClassVar = {**UNREAD_KEY_DOCS, "preload.tilt": (
         "release angle about O, at rest (0 starts flat); a FEM block case's preload.tilt "
         "is no angle but its sine (pivot O1, large rotation)", "rad")}
 
     def validate(self) -> None:
+        unread = unread_block_key(self)
+        if unread is not None:
+            raise ValueError(unread)
         if self.loading.gravity <= 0.0:
             raise ValueError(NEEDS_GRAVITY)
         if self.rigid.level == "closed_form" and not self.loading.table_still:
@@ -324,7 +390,7 @@ def _global_quantities(block: RigidBlock, chosen: ImpactSequence, motion: Rockin
     vertical, horizontal = block.free_flight_reactions()
     out = {
         "restitution": chosen.restitution,
-        "energy_ratio": chosen.restitution**2,
+        "energy_ratio": rebound(chosen.restitution)**2,
         "reaction.vertical": vertical,
         "reaction.horizontal": horizontal,
         "reaction.ratio": abs(horizontal) / vertical,

@@ -569,3 +569,132 @@ def test_one_overturn_angle_for_the_fem_block_and_the_rigid_one(equation):
     assert block.angular_acceleration(angle, "O", equation=equation) == pytest.approx(
         0.0, abs=1e-14)
     assert block.angular_acceleration(0.99 * angle, "O", equation=equation) < 0.0
+
+
+# -- squat blocks: b >= sqrt(2) l stops at its first impact -------------------------------
+
+SQUAT = RigidBlock(half_width=0.5, half_height=0.15, mass=435.0, gravity=9.81)
+
+
+def test_a_squat_blocks_impact_stops_it_flat():
+    """b > sqrt(2) l: the angular momentum about the landing corner would turn the block
+    back through the table (e = -0.376). Both corners land; with no rebound and no sliding
+    the block stops: omega+ = 0, and the percussion is the whole momentum M vG-. Of it,
+    the old pivot O takes M |omega-| (b^2 - 2 l^2) / (3 b) >= 0 (the moment balance about G
+    of the two corners' impulses), which is what makes both corners landing admissible."""
+    assert SQUAT.restitution == pytest.approx(-0.376147, abs=5e-7)
+    omega = -0.7
+    imp = SQUAT.impact(omega, "A")
+    assert imp.omega_after == 0.0 and imp.kinetic_energy_after == 0.0
+    assert imp.energy_ratio == 0.0
+    b, h, m = SQUAT.half_width, SQUAT.half_height, SQUAT.mass
+    assert imp.percussion_y == pytest.approx(m * b * abs(omega), rel=1e-14)
+    assert imp.percussion_x == pytest.approx(m * h * abs(omega), rel=1e-14)  # on A, as RX_A
+    j_g = m * (b * b + h * h) / 3
+    on_o = (m * b * abs(omega) - abs(omega) * (j_g + m * h * h) / b) / 2
+    assert on_o == pytest.approx(m * abs(omega) * (b * b - 2 * h * h) / (3 * b), rel=1e-12)
+    assert on_o > 0.0
+
+
+@pytest.mark.parametrize("equation", ["linearised", "nonlinear"])
+def test_a_squat_block_comes_to_rest_at_its_first_impact(equation):
+    """It was turned back through the table at once, landed again at the same instant,
+    and the run listed 20 impacts at t = 0.038539 s."""
+    motion = RockingSimulation(SQUAT, equation).run(TILT, 0.0, 0.2, np.linspace(0, 0.2, 401))
+    (impact,) = motion.sequence.impacts
+    assert impact.omega_after == 0.0 and impact.corner == "A"
+    assert motion.outcome == "rest"
+    (rest,) = motion.events
+    assert rest.kind == "rest" and rest.time == impact.time
+    assert "restitution -0.376 <= 0" in rest.note and "b/l = 3.333 > sqrt(2)" in rest.note
+    after = motion.history["time"] >= impact.time
+    assert after.sum() > 300
+    for column in ("THETA", "OMEGA", "EKIN_BLOCK", "DY_O", "DY_A"):
+        assert np.all(motion.history[column][after][1:] == 0.0), column
+    assert [lift.index for lift in motion.sequence.lifts] == [0]
+
+
+def test_the_squat_blocks_closed_form_has_one_impact():
+    """Its flights were chained with the negative restitution: t2 = 0.0095 s < t1."""
+    seq = closed_form(SQUAT, TILT, 5)
+    (impact,) = seq.impacts
+    assert impact.omega_after == 0.0 and impact.kinetic_energy_after == 0.0
+    assert impact.percussion_y == pytest.approx(
+        SQUAT.mass * SQUAT.half_width * abs(impact.omega_before), rel=1e-14)
+    assert [lift.index for lift in seq.lifts] == [0]
+
+
+@pytest.mark.parametrize(("b", "h"), [(0.18, 0.40), (0.5, 0.15), (0.02, 1.0), (1.0, 0.02),
+                                      (math.sqrt(2) * 0.3, 0.3), (1.414 * 0.3, 0.3),
+                                      (1.415 * 0.3, 0.3)])
+def test_every_levels_impacts_run_forward(b, h):
+    """Slender, squat and the border b = sqrt(2) l (e = 0 there): the impacts come one
+    after the other in time, each with less energy than the last, and alternate corners."""
+    block = RigidBlock(half_width=b, half_height=h, mass=100.0)
+    tilt = 0.5 * block.overturn_angle()
+    end = 20.0 * closed_form(block, tilt, 1).impacts[0].time
+    sequences = {"closed_form": closed_form(block, tilt, 8)}
+    for equation in ("linearised", "nonlinear"):
+        sequences[equation] = RockingSimulation(block, equation).run(tilt, 0.0, end).sequence
+    for level, seq in sequences.items():
+        impacts = seq.impacts
+        assert impacts, level
+        times = [i.time for i in impacts]
+        assert all(a < b for a, b in zip(times, times[1:])), (level, times)
+        energies = [i.kinetic_energy for i in impacts]
+        assert all(a > b for a, b in zip(energies, energies[1:])), (level, energies)
+        assert [i.corner for i in impacts] == ["A", "O"] * (len(impacts) // 2) + ["A"] * (
+            len(impacts) % 2)
+        if block.restitution <= 0.0:
+            assert len(impacts) == 1 and impacts[0].omega_after == 0.0, level
+
+
+def test_the_rigid_command_says_a_squat_block_stops(tmp_path, capsys):
+    code = cli.main(["rigid", "--quiet", "--no-plots", "--out", str(tmp_path),
+                     "--set", "geometry.half_width=0.5", "--set", "geometry.half_height=0.15"])
+    out = capsys.readouterr().out
+    assert code == 0
+    assert ("comes to rest at the first impact: restitution -0.376 <= 0 for b/l = 3.333 > "
+            "sqrt(2)") in out
+    # one row in each table: no rows of dashes for impacts no level has
+    assert [line.split()[0] for line in out.splitlines() if line[:2] in ("1 ", "2 ")] == [
+        "1", "1"]
+    data = json.loads((tmp_path / "results.json").read_text())
+    assert len(data["collisions"]) == 1 and data["extra"]["outcome"] == "rest"
+    for level in ("closed_form", "linearised", "nonlinear"):
+        assert len(data["extra"]["levels"][level]["impacts"]) == 1, level
+    q = data["quantities"]
+    assert "collision.2.time" not in q and q["energy_ratio"] == 0.0
+    assert q["restitution"] == pytest.approx(-0.376147, abs=5e-7)
+    assert q["rest.time"] == q["collision.1.time"]
+    (rest,) = data["extra"]["events"]
+    assert rest["kind"] == "rest" and rest["note"].startswith("comes to rest at the first impact")
+
+
+# -- keys the rigid block does not read ----------------------------------------------------
+
+
+@pytest.mark.parametrize("override", ["material.block.young=1e9", "material.block.poisson=0.3",
+                                      "material.block.rayleigh_stiffness=0",
+                                      "material.table.density=1000", "preload.pivot=O"])
+def test_a_key_the_rigid_block_does_not_read_is_refused(tmp_path, capsys, override):
+    """They were taken, ignored, and counted as a change of the physics: all 92 checks
+    shown ungraded (`validate` refused the run as one that "changes the physics")."""
+    key = override.split("=")[0]
+    for command in (["rigid", "--no-plots", "--out", str(tmp_path)],
+                    ["validate", "sdnv105_rigid", "--no-plots"]):
+        code = cli.main([*command, "--set", override])
+        err = capsys.readouterr().err.strip()
+        assert code == 2 and "\n" not in err, err
+        assert f"(with --set): {key}: " in err and "not read by the rigid block" in err, err
+        assert "material.block.density" in err and "allowed: leave it out" in err, err
+
+
+def test_the_rigid_block_takes_the_unread_keys_at_their_defaults():
+    """The shipped case file lists the FEM block's elastic constants at their values."""
+    case = rc.load_case("sdnv105_rigid", ["material.block.young=6e11"])
+    assert case.material.block.young == 6e11
+    case.material.block.young = 1e9
+    with pytest.raises(rc.CaseError, match=r"material\.block\.young: got 1e\+09, not read by "
+                                           r"the rigid block"):
+        rc.run(case, write=False, quiet=True)

@@ -23,10 +23,14 @@ RIGID_T2 = ("LMGC90's second instant is 2.1% before the rigid block's (0.13520 s
 SOFT_CORNERS = ("the 0.02 m mesh's corners are softer: each impact keeps 58% of the "
                 "kinetic energy (rigid 55.9%), the later impacts come late")
 
+PERCUSSION = ("the elastic corner lands over two 1e-4 s steps and hops off: 55.33 N.s "
+              "(+13.5 % of the rigid 48.73 N.s), 55.74 N.s on the 0.02 m mesh")
+
 KNOWN_MISSES: dict[str, dict[str, str]] = {
-    "coarse": {"collision.2.time": RIGID_T2},
+    "coarse": {"collision.2.time": RIGID_T2, "percussion_RN_base": PERCUSSION},
     "step5e-4": {},
-    "fine": {"collision.2.time": SOFT_CORNERS, "collision.3.time": SOFT_CORNERS,
+    "fine": {"percussion_RN_base": PERCUSSION,
+             "collision.2.time": SOFT_CORNERS, "collision.3.time": SOFT_CORNERS,
              "collision.4.time": SOFT_CORNERS, "collision.5.time": SOFT_CORNERS,
              "collision.2.kinetic_energy": SOFT_CORNERS,
              "collision.3.kinetic_energy": SOFT_CORNERS,

@@ -211,20 +211,26 @@ def summary_table(result: RunResult, level: str = RIGID_LEVEL) -> str:
     """
     rows = {row["index"]: row["levels"].get(level) for row in
             result.extra.get("rigid_comparison", [])}
-    lines = []
+    table = []
     for c in interior(result.collisions):
         rigid = rows.get(c["index"])
-        line = f"{c['index']:<3d}{c['time']:<11.6g}{c['kinetic_energy']:<11.6g}"
+        cells = [f"{c['index']:d}", f"{c['time']:.6g}", f"{c['kinetic_energy']:.6g}"]
         if rigid is not None and rigid.get("time") is not None:
-            line += (f"{rigid['time']:<11.6g}{rigid['kinetic_energy']:<11.6g}"
-                     f"{100 * rigid['time_error']:+.3g} %, {100 * rigid['energy_error']:+.3g} %")
-        lines.append(line.rstrip())
-    if not lines:
+            cells += [f"{rigid['time']:.6g}", f"{rigid['kinetic_energy']:.6g}",
+                      f"{100 * rigid['time_error']:+.3g} %, "
+                      f"{100 * rigid['energy_error']:+.3g} %"]
+        table.append(cells)
+    if not table:
         return ""
-    head = f"{'k':<3}{'t (s)':<11}{'Ekin (J)':<11}"
+    head = ["k", "t (s)", "Ekin (J)"]
     if rows:
-        head += f"{'rigid t':<11}{'rigid Ekin':<11}error t, Ekin ({level} rigid block)"
-    out = ["collisions (kinetic-energy maxima):", head, *lines]
+        head += ["rigid t", "rigid Ekin", f"error t, Ekin ({level} rigid block)"]
+    # columns 11 wide as a rule, wider where a value needs it (1.67756e+06 J, -12.3456 s)
+    widths = [max(3 if i == 0 else 11, *(len(r[i]) + 1 for r in [head, *table] if i < len(r)))
+              for i in range(len(head))]
+    lines = ["".join(cell.ljust(w) for cell, w in zip(r, widths)).rstrip()
+             for r in [head, *table]]
+    out = ["collisions (kinetic-energy maxima):", *lines]
     energy = result.extra.get("energy", {})
     if "residual_max_abs" in energy:
         out.append(f"energy balance: largest |residual| {energy['residual_max_abs']:.3g} J"

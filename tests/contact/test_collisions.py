@@ -1,12 +1,13 @@
 """Collision instants from a kinetic-energy history (post.collisions), without a run."""
 
 import math
+from types import SimpleNamespace
 
 import numpy as np
 import pytest
 
 from rocking_contact.config import Reference
-from rocking_contact.post.collisions import collision_quantities, find_collisions
+from rocking_contact.post.collisions import collision_quantities, find_collisions, summary_table
 from rocking_contact.post.references import compare
 
 
@@ -137,3 +138,17 @@ def test_an_impact_just_before_the_run_ends_is_an_impact():
     finished = np.concatenate([energy, np.linspace(energy[-1], 0.0, 50)[1:]])
     t_finished = np.arange(len(finished)) * 1e-4
     assert impact_instants(t_finished, finished) == pytest.approx([0.0859])
+
+
+def test_the_printed_collisions_keep_wide_values_apart():
+    """A 1.67756e+06 J peak filled its 11-character column and ran into the next value
+    (a block of another size, compared with a rigid block that came to rest)."""
+    result = SimpleNamespace(
+        collisions=[{"index": 1, "time": 0.058025, "kinetic_energy": 1.67756e6,
+                     "interior": True}],
+        extra={"rigid_comparison": [{"index": 1, "levels": {"nonlinear": {
+            "time": 0.0383806, "kinetic_energy": 3.85148e-12, "time_error": 0.512,
+            "energy_error": 4.36e17}}}]})
+    row = summary_table(result, "nonlinear").splitlines()[2]
+    assert row.split() == ["1", "0.058025", "1.67756e+06", "0.0383806", "3.85148e-12",
+                           "+51.2", "%,", "+4.36e+19", "%"]

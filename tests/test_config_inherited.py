@@ -13,6 +13,7 @@ from rocking_contact.config import (
     CaseError,
     case_dir,
     load_case,
+    physics_changes,
     placed_for_other_physics,
     shipped_cases,
     variant_cases,
@@ -157,3 +158,25 @@ def test_a_run_says_once_whose_windows_it_keeps(tmp_path):
     placed = placed_for_other_physics(case)
     assert len(placed) == 2
     assert [w for w in result.warnings if w in placed] == placed  # each once, in order
+
+
+def test_a_run_that_starts_elsewhere_changes_the_physics(capsys):
+    """Another time.start moves every instant the references give (sdnd101a's impact 1
+    peaks at 0.1155 s from a start at 0.1, the reference says 0.0156) and, under a table
+    acceleration, the motion: it is no method key, so validate refuses it as it does
+    physics, and windows placed at the file's impacts are said to be the file's. The end,
+    step, windows and refinement stay method."""
+    from rocking_contact.cli import main
+
+    assert physics_changes(load_case("sdnd101a", ["time.start=0.1", "time.end=0.6"])) == [
+        "time.start"]
+    assert physics_changes(load_case("sdnv105a", [
+        "time.end=0.4", "time.step=1.25e-3", "time.window.0.step=5e-6",
+        "time.refine.enabled=false"])) == []
+    assert [w.split(":")[0] for w in placed_for_other_physics(load_case(
+        "sdnv105a", ["time.start=0.01"]))] == ["time.window", "collisions.windows"]
+    code = main(["validate", "sdnd101a", "--set", "time.start=0.1", "--set", "time.end=0.6"])
+    err = capsys.readouterr().err.strip().splitlines()
+    assert code == 2 and len(err) == 1
+    assert err[0].startswith(f"error: {load_case('sdnd101a').source_file} (with --set): "
+                             "time.start: changes the physics the references describe")

@@ -1,10 +1,17 @@
-"""A run that stops before its case file's end does not grade what measures the whole run."""
+"""A run that does not end at its case file's end does not grade what measures the whole
+run; one that ends before an impact its case file refers to says how many it had."""
 
 import math
+from pathlib import Path
 
 import rocking_contact as rc
-from rocking_contact.config import QuantitySpec
-from rocking_contact.post.references import whole_run_quantities
+from rocking_contact.config import QuantitySpec, load_case
+from rocking_contact.post.references import (
+    impacts_not_had_warnings,
+    mark_not_reached,
+    mark_unmeasured,
+    whole_run_quantities,
+)
 
 
 def _checks(result, quantity):
@@ -73,3 +80,83 @@ def test_a_stopped_run_keeps_an_ended_unresolved_impacts_not_measured_note():
         [], [c["quantity"] for c in checks], impacts))
     assert [c["note"].split(":")[0] for c in checks] == [
         "not measured", "not reached", "not reached"]
+
+
+PAST = ("not graded: the run goes past the case file's end t = 0.5 s, and this measures the "
+        "whole run")
+
+
+def test_a_longer_run_grades_its_impacts_but_not_the_count_and_largest_force(tmp_path):
+    """sdnd101a to 1 s has a third impact: its count (3, the file's run 2) and largest
+    force are the longer run's, shown without a pass mark; impacts 1 and 2 are graded as
+    in the file's run, and the run passes (it failed on the count)."""
+    long = rc.run(rc.load_case("sdnd101a", {"time.end": 1.0}), out=tmp_path / "l",
+                  quiet=True, plots=False)
+    assert long.quantities["impact.NO1.count"] == 3
+    for name in ("impact.NO1.count", "impact.NO1.max_abs_force"):
+        (check,) = _checks(long, name)
+        assert check["passed"] is None and math.isfinite(check["value"])
+        assert check["note"] == PAST
+    graded = [c for c in long.checks if c["passed"] is not None]
+    assert {c["quantity"].split(".")[2] for c in graded} == {"1", "2"}
+    assert all(c["passed"] for c in graded) and long.passed
+
+
+def test_past_the_end_only_the_whole_run_checks_lose_their_mark():
+    """A value missing for a reason of its own keeps it; a check already not graded for
+    another step keeps its note; a run that ends on the file's end is left as it is."""
+    def checks():
+        return [{"quantity": q, "value": v, "note": n, "passed": p} for q, v, n, p in (
+            ("impact.S.count", 3.0, "", True), ("impact.S.std_max_force", math.nan,
+             "not measured: the impact is unresolved", False),
+            ("impact.S.max_abs_force", 1.0, "not graded: the value holds for a step", None),
+            ("impact.S.1.start", 0.0, "", True))]
+    whole = {"impact.S.count", "impact.S.std_max_force", "impact.S.max_abs_force"}
+    marked = checks()
+    mark_not_reached(marked, 0.6, 0.5, whole)
+    assert [(c["passed"], c["note"]) for c in marked] == [
+        (None, PAST), (None, f"not measured: the impact is unresolved; {PAST}"),
+        (None, "not graded: the value holds for a step"), (True, "")]
+    same = checks()
+    mark_not_reached(same, 0.5 + 1e-12, 0.5, whole)
+    assert same == checks()
+
+
+def _copy(tmp_path: Path, end: float) -> Path:
+    """sdnd101a.toml copied (not extended) with its own, earlier time.end."""
+    text = Path(load_case("sdnd101a").source_file).read_text()
+    assert "\nend = 0.5\n" in text
+    copy = tmp_path / "copy.toml"
+    copy.write_text(text.replace("\nend = 0.5\n", f"\nend = {end}\n"))
+    return copy
+
+
+def test_a_copy_ending_before_impact_2_says_the_run_had_one(tmp_path):
+    """A copy of sdnd101a ending at 0.1 s reaches its own end after impact 1: references to
+    impact 2 are well formed, have no value, and say how many impacts the run had."""
+    result = rc.run(_copy(tmp_path, 0.1), out=tmp_path / "c", quiet=True, plots=False)
+    second = [c for c in result.checks if c["quantity"].startswith("impact.NO1.2.")]
+    assert len(second) == 7
+    assert {c["note"] for c in second} == {"not computed: the run had 1 impact of NO1"}
+    assert all(c["passed"] is not True for c in second)  # still misses: no value to grade
+
+
+def test_impacts_not_had_warnings_say_one_line_per_shock():
+    impacts = [{"shock": "S", "index": 1}, {"shock": "T", "index": 1},
+               {"shock": "T", "index": 2}]
+    names = ["impact.S.2.max_force", "impact.S.3.start", "impact.S.1.start",
+             "impact.T.3.speed", "impact.S.2.max_forc", "impact.U.2.start",
+             "impact.S.count", "impact.S.02.start"]
+    assert impacts_not_had_warnings(names, impacts) == {
+        "impact.S.2.max_force": "the run had 1 impact of shock S (references to impacts "
+                                "2, 3 have no value)",
+        "impact.S.3.start": "the run had 1 impact of shock S (references to impacts 2, 3 "
+                            "have no value)",
+        "impact.T.3.speed": "the run had 2 impacts of shock T (references to impact 3 "
+                            "have no value)"}
+    checks = [{"quantity": n, "value": math.nan, "note": "not computed"} for n in names]
+    mark_unmeasured(checks, impacts)
+    assert [c["note"] for c in checks] == [
+        "not computed: the run had 1 impact of S", "not computed: the run had 1 impact of S",
+        "not computed", "not computed: the run had 2 impacts of T", "not computed",
+        "not computed", "not computed", "not computed"]

@@ -60,6 +60,7 @@ VN(t), positive toward the obstacle):
 from __future__ import annotations
 
 import math
+import re
 from collections.abc import Callable, Collection, Iterable, Mapping
 from typing import Any
 
@@ -80,6 +81,31 @@ def quantity_names(impacts: Iterable[Mapping[str, Any]], fields: Iterable[str] =
     fields, statistics = tuple(fields), tuple(statistics)
     names = {f"impact.{i['shock']}.{i['index']}.{f}" for i in impacts for f in fields}
     return names | {f"impact.{i['shock']}.{key}" for i in impacts for key in statistics}
+
+
+#: ``impact.<shock>.<k>.<field>``, as :func:`analyse` names an impact's fields
+_FIELD_NAME = re.compile(r"impact\.([^.]+)\.([1-9][0-9]*)\.(\w+)")
+
+
+def impacts_not_had(names: Iterable[str], impacts: Iterable[Mapping[str, Any]]
+                    ) -> dict[str, tuple[str, int, int]]:
+    """The names among ``names`` of a field of an impact the run did not have, each with
+    (shock, k, how many impacts that shock had): a well-formed ``impact.<shock>.<k>.<field>``
+    (a field of :data:`FIELDS`) whose k exceeds the number of ``impacts`` of its shock, as
+    impact 2 of a run that ends after the first. A shock none of whose impacts is in
+    ``impacts`` is left out: without any, a run does not tell a shock that did not strike
+    from a misspelt one."""
+    impacts = list(impacts)
+    counts = {i["shock"]: sum(j["shock"] == i["shock"] for j in impacts) for i in impacts}
+    out = {}
+    for name in names:
+        match = _FIELD_NAME.fullmatch(name)
+        if match is None or match[3] not in FIELDS or match[1] not in counts:
+            continue
+        shock, k = match[1], int(match[2])
+        if k > counts[shock]:
+            out[name] = (shock, k, counts[shock])
+    return out
 
 
 def _crossing(t: np.ndarray, y: np.ndarray, i: int, level: float) -> float:

@@ -9,7 +9,7 @@ from typing import Any
 import numpy as np
 
 from rocking_contact.config import QuantitySpec, Reference
-from rocking_contact.post.impacts import FIELDS, quantity_names
+from rocking_contact.post.impacts import FIELDS, impacts_not_had, quantity_names
 
 
 def _round_off(window: tuple[float, float]) -> float:
@@ -180,25 +180,80 @@ def mark_unmeasured(checks: list[dict[str, Any]],
                     impacts: Iterable[Mapping[str, Any]]) -> None:
     """Say why the checks of an unresolved impact's unmeasured fields have no value
     (``duration``, ``max_force``, ``t_max``; ``impulse`` on thinned rows), and of its
-    shock's statistics of the maxima when none was measured, instead of "not computed"."""
+    shock's statistics of the maxima when none was measured, instead of "not computed";
+    and, for the fields of an impact the run did not have (:func:`impacts_not_had`: a case
+    file whose own ``time.end`` comes before it), how many it had ("not computed: the run
+    had 1 impact of NO1")."""
+    impacts = list(impacts)
     names = quantity_names(i for i in impacts if not i.get("resolved", True))
+    not_had = impacts_not_had((c["quantity"] for c in checks), impacts)
     for check in checks:
-        if check["quantity"] in names and check["note"] == "not computed":
+        if check["note"] != "not computed":
+            continue
+        if check["quantity"] in names:
             check["note"] = ("not measured: the impact is unresolved (its contact is shorter "
                              "than the spacing of the samples, docs/discrete.md)")
+        elif check["quantity"] in not_had:
+            shock, _, count = not_had[check["quantity"]]
+            check["note"] = f"not computed: the run had {_impacts(count)} of {shock}"
+
+
+def _impacts(count: int) -> str:
+    return f"{count} impact{'' if count == 1 else 's'}"
+
+
+def impacts_not_had_warnings(names: Iterable[str], impacts: Iterable[Mapping[str, Any]]
+                             ) -> dict[str, str]:
+    """Quantity name -> the warning that says why it has no value, for the names among
+    ``names`` of a field of an impact the run did not have (:func:`impacts_not_had`), one
+    line per shock: "the run had 1 impact of shock NO1 (references to impact 2 have no
+    value)". Such a name is well formed: the run warns of each line once, and offers no
+    close names for it as for a misspelt one (:func:`rocking_contact.config.uncomputed`)."""
+    not_had = impacts_not_had(names, impacts)
+    beyond: dict[tuple[str, int], set[int]] = {}
+    for shock, k, count in not_had.values():
+        beyond.setdefault((shock, count), set()).add(k)
+    lines = {}
+    for (shock, count), ks in beyond.items():
+        which = ", ".join(map(str, sorted(ks)))
+        lines[shock] = (f"the run had {_impacts(count)} of shock {shock} (references to "
+                        f"impact{'s' if len(ks) > 1 else ''} {which} have no value)")
+    return {name: lines[shock] for name, (shock, _, _) in not_had.items()}
 
 
 def mark_not_reached(checks: list[dict[str, Any]], last_time: float,
                      end: float | None, whole_run: Collection[str] = ()) -> None:
-    """Say "not reached" for the checks of a run that stopped before the case file's end
-    ``end`` (s): shortened (``--set time.end``), failed or interrupted at ``last_time``
-    (s). Those without a value, and those of ``whole_run`` quantities
-    (:func:`whole_run_quantities`), whose value covers only part of what they measure:
-    their value is dropped (a partial count or maximum is not the run's; results.json's
-    ``quantities`` keep it). They stay misses: the run does not show what they measure.
-    A field of an impact that ended before the stop keeps :func:`mark_unmeasured`'s note:
-    the impact was unresolved, which a longer run would not change."""
-    if end is None or last_time >= end - 1e-9 * max(1.0, abs(end)):
+    """Grade a run that does not end at the case file's end ``end`` (s), at ``last_time``
+    (s), on what it covers: the ``whole_run`` quantities (:func:`whole_run_quantities`)
+    measure another span than the file's, and nothing else changes but what a shorter run
+    did not reach.
+
+    A run that stops before ``end`` (shortened with ``--set time.end``, failed or
+    interrupted) says "not reached" for the checks without a value and for those of
+    ``whole_run``, whose value covers only part of what they measure: their value is
+    dropped (a partial count or maximum is not the run's; results.json's ``quantities``
+    keep it). They stay misses: the run does not show what they measure. A field of an
+    impact that ended before the stop keeps :func:`mark_unmeasured`'s note: the impact was
+    unresolved, which a longer run would not change.
+
+    A run that goes past ``end`` does not grade the ``whole_run`` checks (a longer run has
+    more impacts and a larger spread of their maxima than the file's): their value, the
+    run's own, is shown without a pass mark. The others, measured in windows the file's
+    run covered, are graded as usual."""
+    if end is None:
+        return
+    eps = 1e-9 * max(1.0, abs(end))
+    if last_time > end + eps:
+        for check in checks:
+            # a check graded on another step's value already says why it is not graded
+            if check["quantity"] in whole_run and not check["note"].startswith("not graded"):
+                check["passed"] = None
+                # a value missing for a reason of its own ("not measured") keeps it
+                why = f"{check['note']}; " if not math.isfinite(check["value"]) else ""
+                check["note"] = (f"{why}not graded: the run goes past the case file's end "
+                                 f"t = {end:.6g} s, and this measures the whole run")
+        return
+    if last_time >= end - eps:
         return
     for check in checks:
         whole = check["quantity"] in whole_run

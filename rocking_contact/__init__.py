@@ -13,6 +13,7 @@ From Python (the command line ``rocking-contact`` does the same)::
     result.quantities["impact.NO1.1.max_force"]             # N
     result.columns("impacts")["max_force"]                  # every impact's, N
     result.passed                                           # every graded check passed
+    rc.load_result("results/sdnd101a_newmark")              # the same, read back
 
 Every kind of case runs through :func:`run`: the spring-mass systems (``sdnd100a`` ...,
 kind ``discrete``), the rigid block (``sdnv105_rigid``, kind ``rigid``: every level's
@@ -21,10 +22,13 @@ elastic block (``sdnv105a`` ..., kind ``block``, FEM). ``rocking-contact keys <c
 lists a case's keys with their units.
 
 Names: :func:`load_case`, :func:`run`, :func:`format_table`, :class:`RunResult` (what a run
-computed, SI units), :class:`CaseError` (bad input: one line, file, key, what is allowed),
-:class:`SolverFailure` (a run that stopped early, ``.partial`` holds what it computed) and
-its kinds :class:`Interrupted` (Ctrl-C, SIGTERM) and :class:`Overturned` (the block
-toppled or slid off its table). Runs in one process do not affect one another.
+computed, SI units), :func:`load_result` (a results directory read back), :class:`CaseError`
+(bad input: one line, file, key, what is allowed), :class:`SolverFailure` (an error: a run
+that could not go on, ``.partial`` holds what it computed) and its kind
+:class:`Overturned` (the block toppled or slid off its table), :class:`Interrupted`
+(Ctrl-C or SIGTERM: a ``KeyboardInterrupt``, which ``except Exception`` lets through so
+that the script stops; ``.partial`` too) and :class:`RunStopped`, the base of both. Runs in
+one process do not affect one another.
 
 Importing a module of the package prepares the DOLFINx wheel's PETSc/MPI libraries first
 (``import dolfinx_solver`` must precede any ``dolfinx`` or ``petsc4py`` import), and so does
@@ -45,16 +49,23 @@ if TYPE_CHECKING:
 
     from rocking_contact.api import format_table, load_case, run
     from rocking_contact.config import CaseError
-    from rocking_contact.results import Interrupted, Overturned, RunResult, SolverFailure
+    from rocking_contact.results import (
+        Interrupted,
+        Overturned,
+        RunResult,
+        RunStopped,
+        SolverFailure,
+        load_result,
+    )
 
 __version__ = "0.1.0"
-__all__ = ["load_case", "run", "format_table", "RunResult", "CaseError", "SolverFailure",
-           "Interrupted", "Overturned", "__version__"]
+__all__ = ["load_case", "run", "format_table", "RunResult", "load_result", "CaseError",
+           "SolverFailure", "Interrupted", "Overturned", "RunStopped", "__version__"]
 
 #: the module of each name above, imported at its first use (PEP 562)
 _HOMES = {"load_case": "api", "run": "api", "format_table": "api", "CaseError": "config",
-          "RunResult": "results", "SolverFailure": "results", "Interrupted": "results",
-          "Overturned": "results"}
+          "RunResult": "results", "load_result": "results", "SolverFailure": "results",
+          "Interrupted": "results", "Overturned": "results", "RunStopped": "results"}
 
 #: the modules that the command line starts with: they import neither the wheel nor numpy
 LIGHT_MODULES = frozenset({f"{__name__}.cli", f"{__name__}.interrupt"})

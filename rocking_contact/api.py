@@ -54,7 +54,7 @@ from rocking_contact.post.references import (
 )
 from rocking_contact.progress import Progress
 from rocking_contact.provenance import stack_versions
-from rocking_contact.results import Interrupted, RunResult, SolverFailure
+from rocking_contact.results import Interrupted, RunResult, RunStopped
 
 __all__ = ["load_case", "run", "format_table", "default_out_dir"]
 
@@ -273,13 +273,15 @@ def run(
         CaseError: bad input (a value changed on ``case`` that loading would refuse, a
             case of another type, an ``out`` that is a file or not writable), said in one
             line before the first step.
-        SolverFailure: the run stopped early; ``.partial`` holds what it computed, written
-            to ``out`` first.
+        SolverFailure: the run could not go on; ``.partial`` holds what it computed,
+            written to ``out`` first.
         Overturned: the block toppled or slid off its table (a :class:`SolverFailure`).
-        Interrupted: Ctrl-C or SIGTERM (a :class:`SolverFailure`): the run stopped after
-            the step under way, its results so far written as for a failure but without
-            plots; or, when the signal came while the plots were drawn, the results are
-            written (their status as computed) and the plots not.
+        Interrupted: Ctrl-C or SIGTERM, a ``KeyboardInterrupt`` (not an ``Exception``:
+            a script's ``except Exception`` or ``except SolverFailure`` lets it through
+            and stops). The run stopped after the step under way, its results so far
+            written as for a failure but without plots; or, when the signal came while the
+            plots were drawn, the results are written (their status as computed) and the
+            plots not. ``.partial`` holds them, ``.signal`` the signal's number.
 
     """
     if isinstance(case, str | os.PathLike):
@@ -311,7 +313,7 @@ def run(
             if write and mpi_rank() == 0:
                 (out_dir / results.RESULTS_FILE).unlink(missing_ok=True)
             raise
-        except SolverFailure as exc:
+        except RunStopped as exc:  # a failure or a stop asked for: what it computed is kept
             progress.close()
             if exc.partial is not None:
                 exc.partial.status = exc.status

@@ -175,13 +175,13 @@ def _cmd_keys(args: argparse.Namespace) -> int:
 def _cmd_run(args: argparse.Namespace) -> int:
     import rocking_contact as rc
     from rocking_contact.api import default_out_dir
-    from rocking_contact.results import SolverFailure
+    from rocking_contact.results import RunStopped
 
     case = rc.load_case(args.case, args.overrides)
     out = args.out or default_out_dir(case)
     try:
         result = rc.run(case, out=out, quiet=args.quiet, plots=not args.no_plots)
-    except SolverFailure as exc:  # Ctrl-C too: what it computed, then _command's one line
+    except RunStopped as exc:  # Ctrl-C too: what it computed, then _command's one line
         _show_result(exc.partial, out, table=not args.quiet)
         raise
     _show_result(result, out, table=not args.quiet)
@@ -200,7 +200,7 @@ def _show_result(result: RunResult | None, out: Path | None = None, *,
     import rocking_contact as rc
     from rocking_contact.api import mpi_rank
     from rocking_contact.post.collisions import summary_table as collision_summary
-    from rocking_contact.post.references import not_reached
+    from rocking_contact.results import check_counts
 
     if result is None or mpi_rank() != 0:
         return
@@ -208,15 +208,13 @@ def _show_result(result: RunResult | None, out: Path | None = None, *,
         print(rc.format_table(result.case, result.checks))
     elif result.collisions and table:  # her own block: nothing to check against
         print(collision_summary(result))
-    graded = [c for c in result.checks if c["passed"] is not None]
-    passing = (f", {sum(c['passed'] for c in graded)}/{len(graded)} checks pass"
-               if graded else "")
-    unreached = [c for c in graded if not_reached(c)]
+    counts = check_counts(result.checks)
+    passing = (f", {counts.passed}/{counts.graded} checks pass" if counts.graded else "")
     times = result.history.get("time")
-    if unreached and times is not None and len(times):
+    if counts.not_reached and times is not None and len(times):
         # each check's note says which window; here what they share
         last = float(times[-1])
-        passing += f" ({len(unreached)} not reached: the run ends at t = {last:.6g} s)"
+        passing += f" ({counts.not_reached} not reached: the run ends at t = {last:.6g} s)"
     where = f"; results in {out}/" if out is not None else ""
     print(f"{result.case}: {result.timing.get('steps', '?')} steps, "
           f"{result.timing.get('wall_s', float('nan')):.3g} s wall{passing}{where}")
@@ -257,12 +255,14 @@ def _cmd_validate(args: argparse.Namespace) -> int:
         out = args.out / case.case.name
         try:
             result = rc.run(case, out=out, quiet=args.quiet, plots=not args.no_plots)
-        except SolverFailure as exc:  # Ctrl-C too: what it computed, then the error
+        except Interrupted as exc:  # what it computed, then _command's one line
             _show_result(exc.partial)
-            if isinstance(exc, Interrupted):
-                skipped = [c.case.name for c in cases[i + 1:]]
-                rest = f"; not run: {', '.join(skipped)}" if skipped else ""
-                raise Interrupted(f"{case.case.name}: {exc}{rest}", exc.partial) from None
+            skipped = [c.case.name for c in cases[i + 1:]]
+            rest = f"; not run: {', '.join(skipped)}" if skipped else ""
+            raise Interrupted(f"{case.case.name}: {exc}{rest}", exc.partial, exc.signal
+                              ) from None
+        except SolverFailure as exc:  # what it computed, then the error
+            _show_result(exc.partial)
             # the next cases still run; this one failed
             failed.append(f"{case.case.name} ({exc.describe().split(':')[0]})")
             if mpi_rank() == 0:
@@ -479,10 +479,10 @@ def _command(args: argparse.Namespace) -> int:
         if not launcher_rank():  # every rank read the same input: rank 0 says it
             print(f"error: {exc}", file=sys.stderr)
         return EXIT_BAD_INPUT
-    except Interrupted as exc:
+    except Interrupted as exc:  # before KeyboardInterrupt below, which it is
         if mpi_rank() == 0:  # every rank stopped at the same step: one line is enough
             print(f"{exc} (results so far were written)", file=sys.stderr)
-        return interrupt.exit_code()
+        return exc.exit_code
     except SolverFailure as exc:
         if mpi_rank() == 0:
             print(f"error: {exc.describe()} (results so far were written)",

@@ -5,8 +5,9 @@ A ``KeyboardInterrupt`` raised at an arbitrary bytecode would land inside a PETS
 then halve the step until it gives up and report a solver failure. Instead, while
 :func:`deferred` is active the first SIGINT only records the request; the step loops ask
 :func:`requested` between steps and stop with :class:`~rocking_contact.results.Interrupted`,
-which carries the partial result like any failure. A second SIGINT raises
-``KeyboardInterrupt`` at once, for a run that does not reach its next check.
+a ``KeyboardInterrupt`` that carries the partial result (and not an error: a script's
+``except Exception`` around a run lets it through, and the script stops). A second SIGINT
+raises ``KeyboardInterrupt`` at once, for a run that does not reach its next check.
 
 SIGTERM, what ``docker stop``, ``kill`` and batch schedulers send before they kill (SLURM at
 its time limit), is taken the same way: the run has the scheduler's grace period to write
@@ -78,10 +79,16 @@ def check(t: float, comm: Any = None) -> None:
         raise Stop(t)
 
 
+def stop_signal() -> int:
+    """The number of the last signal that asked for a stop (SIGINT when the stop was asked
+    for in code, or none was: what :class:`~rocking_contact.results.Interrupted` carries)."""
+    return int(_state["signal"])
+
+
 def exit_code() -> int:
     """The shell's exit code of a process stopped by the last signal that asked for a stop
-    (128 + its number; SIGINT when the stop was asked for in code)."""
-    return 128 + int(_state["signal"])
+    (128 + its number: 130 for SIGINT, 143 for SIGTERM)."""
+    return 128 + stop_signal()
 
 
 def _handler(signum: int, frame: Any) -> None:

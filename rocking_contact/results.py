@@ -11,6 +11,8 @@ Every kind of case produces a :class:`RunResult`; :func:`write` puts it in a dir
   ``<COMPONENT>_<NODE>`` in Code_Aster style (``DX_NO2``, ``VX_NO2``, ``FN_NO1``);
 - plots of the main time histories (PNG, SVG).
 
+:func:`load_result` reads a directory back into the :class:`RunResult`.
+
 ``results.json`` and ``history.csv`` are written first, each through a temporary file and
 :func:`os.replace`, so that a run stopped while its plots are drawn (a second Ctrl-C, a
 scheduler's kill after its grace period) keeps its results whole; the plots follow.
@@ -25,9 +27,11 @@ import shutil
 import time
 from dataclasses import dataclass, field
 from pathlib import Path
-from typing import Any
+from typing import Any, NamedTuple
 
 import numpy as np
+
+from rocking_contact import interrupt
 
 RESULTS_FILE = "results.json"
 HISTORY_FILE = "history.csv"
@@ -39,7 +43,7 @@ PLOTS_STAGING = "plots" + PARTIAL_SUFFIX
 STARTED = "started: still running, or stopped before it wrote its results (killed)"
 
 
-@dataclass(repr=False)
+@dataclass(repr=False, eq=False)
 class RunResult:
     """Everything a run computed, in memory: what ``results.json`` and ``history.csv``
     hold. SI units throughout (m, s, N, J, rad); times in s from the case's ``time.start``.
@@ -68,7 +72,10 @@ class RunResult:
         stack: component -> version the run was computed with.
         warnings: sentences about the run that no check covers (also said on stderr).
 
-    Use :meth:`columns` for the rows of ``impacts``, ``collisions`` or ``checks`` as arrays.
+    Use :meth:`columns` for the rows of ``impacts``, ``collisions`` or ``checks`` as
+    arrays; :func:`load_result` reads one back from its results directory. Two results
+    are equal only if they are the same object (``==`` is ``is``): compare what you need,
+    ``np.array_equal(a.history["DX_NO1"], b.history["DX_NO1"])``.
 
     """
 
@@ -87,17 +94,29 @@ class RunResult:
     warnings: list[str] = field(default_factory=list)
 
     @property
-    def passed(self) -> bool:
-        """True when every check with a pass mark passed (and the run completed)."""
-        return self.status == "completed" and all(
-            c["passed"] for c in self.checks if c["passed"] is not None
-        )
+    def passed(self) -> bool | None:
+        """Whether the run passed its references: True when it completed and every check
+        with a pass mark passed; False when it stopped early (failed, interrupted,
+        overturned) or a graded check failed or was not reached; None when it completed
+        with nothing graded (a case without references, or a run that changes the
+        physics they describe: its checks are information only). None is falsy, so
+        ``if result.passed:`` holds only for a run that passed something."""
+        if self.status != "completed":
+            return False
+        counts = check_counts(self.checks)
+        if not counts.graded:
+            return None
+        return counts.passed == counts.graded
 
     def columns(self, rows: str) -> dict[str, np.ndarray]:
         """The rows of ``impacts``, ``collisions`` or ``checks`` as one numpy array per key,
         in row order: ``result.columns("collisions")["time"]`` is every collision's time
-        (s). A key whose values are all numbers (or missing, or None: NaN) gives a float
-        array, any other key an object array.
+        (s). A key whose values are all integers gives an int64 array (``index``), all
+        True/False a bool array (``interior``, ``complete``), all numbers a float array;
+        a missing value or None makes a numeric key's array float with NaN there, and
+        leaves a flag's an object array (``checks``' ``passed`` is None for information
+        rows: ``== True`` still selects the passed ones). Other keys (names, notes) give
+        object arrays.
 
         Raises:
             CaseError: ``rows`` is not one of those three names.
@@ -113,17 +132,20 @@ class RunResult:
         return {key: _column([row.get(key) for row in table]) for key in keys}
 
     def __repr__(self) -> str:
-        """One line: what the run is and how much it holds, not the arrays themselves."""
-        marks = [c.get("passed") for c in self.checks]
+        """One line: what the run is and how much it holds, not the arrays themselves. The
+        checks are counted as the command line's summary line counts them, the collisions
+        without the window maxima that are none (:func:`~rocking_contact.post.collisions.
+        interior`)."""
+        from rocking_contact.post.collisions import interior
+
         times = self.history.get("time")
         span = (f" over t = {times[0]:g}..{times[-1]:g} s" if times is not None and len(times)
                 else "")
         return (f"<RunResult {self.case!r} ({self.kind}): {self.status}; checks "
-                f"{marks.count(True)} ok, {marks.count(False)} failed, {marks.count(None)} "
-                f"information; history {len(self.history)} columns x "
+                f"{check_counts(self.checks)}; history {len(self.history)} columns x "
                 f"{0 if times is None else len(times)} rows{span}; {len(self.quantities)} "
-                f"quantities, {len(self.collisions)} collisions, {len(self.impacts)} impacts, "
-                f"{len(self.warnings)} warnings>")
+                f"quantities, {len(interior(self.collisions))} collisions, "
+                f"{len(self.impacts)} impacts, {len(self.warnings)} warnings>")
 
     def to_json(self) -> dict[str, Any]:
         """The ``results.json`` content."""
@@ -144,15 +166,17 @@ class RunResult:
         return content
 
 
-class SolverFailure(RuntimeError):
-    """A run that could not continue; carries what was computed before the failure.
+class RunStopped(BaseException):
+    """A run that ended before ``time.end``; carries what was computed up to there.
 
-    The message says where: simulated time (s), step size (s), residual.
+    The base of :class:`SolverFailure` (an error, caught by ``except Exception``) and of
+    :class:`Interrupted` (a request to stop, a ``KeyboardInterrupt``, which that clause
+    lets through): ``except rc.RunStopped`` catches both, with their partial result.
 
     Attributes:
-        partial: the :class:`RunResult` up to the failure (its ``status`` says why it
-            stopped, its checks compare what was reached), or None when the run failed
-            before its first step.
+        partial: the :class:`RunResult` up to the stop (its ``status`` says why, its
+            checks compare what was reached), or None when the run stopped before its
+            first step.
 
     """
 
@@ -162,7 +186,25 @@ class SolverFailure(RuntimeError):
 
     @property
     def status(self) -> str:
-        """The ``status`` of the partial result."""
+        """The ``status`` of the partial result: the message."""
+        return str(self)
+
+    def describe(self) -> str:
+        """The one line said to the user (after ``error:``)."""
+        return str(self)
+
+
+class SolverFailure(RunStopped, RuntimeError):
+    """A run that could not continue; carries what was computed before the failure.
+
+    The message says where: simulated time (s), step size (s), residual; ``partial``
+    (:class:`RunStopped`) holds the result up to the failure, already written.
+
+    """
+
+    @property
+    def status(self) -> str:
+        """The ``status`` of the partial result: ``failed: ...``."""
         return f"failed: {self}"
 
     def describe(self) -> str:
@@ -170,14 +212,33 @@ class SolverFailure(RuntimeError):
         return f"solver failed: {self}"
 
 
-class Interrupted(SolverFailure):
-    """A run stopped on request (Ctrl-C, :mod:`rocking_contact.interrupt`) between two
-    steps; carries what was computed up to there."""
+class Interrupted(RunStopped, KeyboardInterrupt):
+    """A run stopped on request (Ctrl-C or SIGTERM, :mod:`rocking_contact.interrupt`)
+    after the step under way; carries what was computed up to there, already written.
+
+    A ``KeyboardInterrupt``, not an error: ``except Exception`` or ``except
+    SolverFailure`` around :func:`rocking_contact.run` in a loop let it through, so that
+    Ctrl-C stops the whole script (uncaught, it ends it as a Ctrl-C does), and
+    ``except rc.Interrupted as stop: stop.partial`` reaches what the run computed.
+
+    Attributes:
+        partial: the :class:`RunResult` up to the stop (``status`` ``interrupted at t =
+            ... s``), or None when the run stopped before its first step.
+        signal: the number of the signal that asked for the stop (``signal.SIGINT``, 2,
+            for Ctrl-C and for a stop asked in code; ``signal.SIGTERM``, 15).
+
+    """
+
+    def __init__(self, message: str, partial: RunResult | None = None,
+                 signal: int | None = None):
+        super().__init__(message, partial)
+        self.signal = interrupt.stop_signal() if signal is None else int(signal)
 
     @property
-    def status(self) -> str:
-        """The ``status`` of the partial result: ``interrupted at t = ... s``."""
-        return str(self)
+    def exit_code(self) -> int:
+        """The shell's exit code of a process stopped by :attr:`signal`: 128 + its number
+        (130 for Ctrl-C, 143 for SIGTERM), what the command line exits with."""
+        return 128 + self.signal
 
 
 class Overturned(SolverFailure):
@@ -197,15 +258,59 @@ class Overturned(SolverFailure):
         return str(self)
 
 
+class CheckCounts(NamedTuple):
+    """The checks of a run by outcome: those with a pass mark (``graded``) that
+    ``passed``, ``failed`` on a value, or were ``not_reached`` (the run ended before what
+    they measure: :func:`~rocking_contact.post.references.not_reached`), and those shown
+    for ``information`` (no pass mark)."""
+
+    passed: int
+    failed: int
+    not_reached: int
+    information: int
+
+    @property
+    def graded(self) -> int:
+        """The checks with a pass mark."""
+        return self.passed + self.failed + self.not_reached
+
+    def __str__(self) -> str:
+        """``3 passed, 1 failed, 14 not reached, 2 information``, the zero counts left out
+        but the passed."""
+        parts = [f"{self.passed} passed"] + [
+            f"{n} {name.replace('_', ' ')}" for name, n in
+            (("failed", self.failed), ("not_reached", self.not_reached),
+             ("information", self.information)) if n]
+        return ", ".join(parts)
+
+
+def check_counts(checks: list[dict[str, Any]]) -> CheckCounts:
+    """Count a run's checks by outcome (:class:`CheckCounts`): what ``repr`` of a
+    :class:`RunResult` and the command line's summary line say."""
+    from rocking_contact.post.references import not_reached
+
+    graded = [c for c in checks if c.get("passed") is not None]
+    passed = sum(bool(c["passed"]) for c in graded)
+    unreached = sum(not c["passed"] and not_reached(c) for c in graded)
+    return CheckCounts(passed, len(graded) - passed - unreached, unreached,
+                       len(checks) - len(graded))
+
+
 #: the entries of a :class:`RunResult` that hold one dict per row
 ROW_ENTRIES = ("impacts", "collisions", "checks")
 
 
 def _column(values: list[Any]) -> np.ndarray:
-    """A float array (None as NaN) of values that are all numbers or None, else an object
-    array (names, flags, None kept as None)."""
-    if all(v is None or (isinstance(v, int | float | np.number) and not isinstance(v, bool))
-           for v in values):
+    """The array of one key of rows: int64 for integers, bool for flags, float for numbers
+    (None as NaN, which turns integers to floats), else an object array (names, notes,
+    flags with None, kept as given)."""
+    given = [v for v in values if v is not None]
+    if given and all(isinstance(v, bool | np.bool_) for v in given):
+        if len(given) == len(values):
+            return np.array(values, dtype=bool)
+    elif all(isinstance(v, int | float | np.number) for v in given):
+        if len(given) == len(values) and all(isinstance(v, int | np.integer) for v in given):
+            return np.array(values, dtype=np.int64)
         return np.array([np.nan if v is None else v for v in values], dtype=float)
     column = np.empty(len(values), dtype=object)
     column[:] = values
@@ -372,11 +477,11 @@ def clear(out_dir: Path) -> list[Path]:
 
 
 #: entries of results.json that the viewer and the report read as JSON objects / arrays
-RESULTS_OBJECTS = ("parameters", "timing", "extra", "stack")
+RESULTS_OBJECTS = ("parameters", "quantities", "timing", "extra", "stack")
 RESULTS_ARRAYS = ("checks", "collisions", "impacts", "warnings")
 
 
-def load(result_dir: str | Path) -> tuple[dict[str, Any], dict[str, np.ndarray]]:
+def load(result_dir: str | os.PathLike[str]) -> tuple[dict[str, Any], dict[str, np.ndarray]]:
     """Read a results directory: the ``results.json`` content and the history columns.
 
     A ``results.json`` or ``history.csv`` that is not what a run writes (edited, truncated,
@@ -434,6 +539,64 @@ def load(result_dir: str | Path) -> tuple[dict[str, Any], dict[str, np.ndarray]]
         raise CaseError(str(path), "", f"fewer values per row than header columns ({what})"
                         ) from None
     return data, history
+
+
+#: the keys of a check that a run holds as floats: NaN (or inf) where results.json says null
+CHECK_NUMBERS = ("value", "abs_error", "rel_error")
+
+
+def load_result(path: str | os.PathLike[str]) -> RunResult:
+    """Read a results directory back into the :class:`RunResult` the run held: what
+    :func:`rocking_contact.run` returned (or a stopped run's ``.partial``), from the
+    ``results.json`` and ``history.csv`` it wrote.
+
+    ``history`` comes back as numpy arrays (``time`` in s first; the CSV keeps 11
+    significant digits), ``impacts``, ``collisions`` and ``checks`` as lists of dicts.
+    A number results.json holds as null (a non-finite value: JSON has none) is NaN in
+    ``quantities`` and in the checks' ``value``, ``abs_error`` and ``rel_error`` (an
+    infinite relative error, of a zero reference, too), None elsewhere. The run's
+    ``plots`` are not part of the result: they are files beside it. A killed run's
+    directory reads too (``status`` :data:`STARTED`, the history it streamed).
+
+    Args:
+        path: the results directory (``out`` of :func:`rocking_contact.run`, ``--out`` of
+            ``rocking-contact run``).
+
+    Returns:
+        The :class:`RunResult`.
+
+    Raises:
+        CaseError: no ``results.json`` there, or one (or a ``history.csv``) that is not
+            what a run writes; one line naming the file and the entry.
+
+    """
+    from rocking_contact.config import CaseError
+
+    data, history = load(path)
+    file = str(Path(path) / RESULTS_FILE)
+    for key in ("kind", "status"):
+        if not isinstance(data.get(key), str):
+            got = "missing" if key not in data else f"a JSON {_json_type(data[key])}"
+            raise CaseError(file, key, f"{got}, expected a string "
+                            "(allowed: the results.json a run writes)")
+    quantities = data.get("quantities") or {}
+    wrong = next((k for k, v in quantities.items() if v is not None and
+                  (not isinstance(v, int | float) or isinstance(v, bool))), None)
+    if wrong is not None:
+        raise CaseError(file, f"quantities.{wrong}", f"a JSON {_json_type(quantities[wrong])}"
+                        ", expected a number or null (allowed: the results.json a run "
+                        "writes)")
+    checks = [{**check, **{k: math.nan for k in CHECK_NUMBERS
+                           if k in check and check[k] is None}}
+              for check in data.get("checks") or []]
+    return RunResult(
+        case=data["case"], kind=data["kind"], parameters=data.get("parameters") or {},
+        history=history,
+        quantities={k: math.nan if v is None else v for k, v in quantities.items()},
+        impacts=data.get("impacts") or [], collisions=data.get("collisions") or [],
+        checks=checks, timing=data.get("timing") or {}, extra=data.get("extra") or {},
+        status=data["status"], stack=data.get("stack") or {},
+        warnings=data.get("warnings") or [])
 
 
 def _json_type(value: Any) -> str:

@@ -178,8 +178,103 @@ def test_what_a_run_computed_is_reachable_in_memory(first):
     text = repr(discrete)
     assert "\n" not in text and len(text) < 300 and "'sdnd101a'" in text
     marks = [c["passed"] for c in discrete.checks]
-    assert f"checks {marks.count(True)} ok, {marks.count(False)} failed" in text
+    assert f"checks {marks.count(True)} passed, {marks.count(None)} information;" in text
     assert rc.format_table(discrete) == rc.format_table(discrete.case, discrete.checks)
+
+
+def test_the_columns_of_rows_have_the_dtypes_of_their_values(first):
+    """Integers as int64 and flags as bool (they were float and object arrays); a flag with
+    None (an information row's pass mark) stays an object array, a number missing is NaN."""
+    impacts = first["sdnd101a"].columns("impacts")
+    assert impacts["index"].dtype == np.int64 and list(impacts["index"]) == [1, 2]
+    assert impacts["complete"].dtype == bool and impacts["complete"].all()
+    assert impacts["shock"].dtype == object and list(impacts["shock"]) == ["NO1", "NO1"]
+    collisions = first["sdnv105_rigid"].columns("collisions")
+    assert collisions["index"].dtype == np.int64
+    np.testing.assert_array_equal(collisions["index"], np.arange(1, len(collisions["index"])
+                                                                 + 1))
+    block = first["sdnv105d"].columns("collisions")  # one window maximum, on its bound
+    assert block["interior"].dtype == bool and block["index"].dtype == np.int64
+    assert block["impact"].dtype == float and np.isnan(block["impact"]).all()
+    passed = first["sdnd101a"].columns("checks")["passed"]
+    assert passed.dtype == object and None in list(passed)
+    assert (passed == True).sum() == sum(c["passed"] is True  # noqa: E712 (elementwise)
+                                         for c in first["sdnd101a"].checks)
+
+
+def test_repr_counts_checks_not_reached_and_only_real_collisions(first):
+    """sdnv105d to 0.01 s reaches none of its graded checks and no collision: its repr
+    said 'checks 0 ok, 14 failed' and '1 collisions' (the first window's maximum, on the
+    run's end, which is no collision). It counts as the command line's summary line."""
+    result = first["sdnv105d"]
+    graded = [c for c in result.checks if c["passed"] is not None]
+    assert graded and result.collisions and not any(c["interior"] for c in result.collisions)
+    text = repr(result)
+    assert f"checks 0 passed, {len(graded)} not reached, " in text
+    assert "failed" not in text and " 0 collisions," in text
+    assert repr(first["sdnv105_rigid"]).count(
+        f" {len(first['sdnv105_rigid'].collisions)} collisions,") == 1
+
+
+def test_results_compare_by_identity(first):
+    """``==`` on two results raised 'truth value of an array is ambiguous' (the dataclass
+    compared their history dicts of arrays)."""
+    a, b = first["sdnd101a"], run("sdnd101a")
+    assert a == a and a != b and not (a == b)
+    assert len({a, b}) == 2
+
+
+def test_passed_says_whether_the_run_passed_something(first):
+    """True when it completed and every graded check passed; False when one failed, was not
+    reached, or the run stopped; None when nothing was graded (it was True)."""
+    assert first["sdnd101a"].passed is True
+    assert first["sdnv105d"].passed is False  # to 0.01 s: the checks are not reached
+    case = rc.load_case("sdnd101a")
+    case.reference = []
+    assert rc.run(case, write=False, quiet=True).passed is None
+    changed = run("sdnd101a", {"model.damping.mass_coefficient": 1.0})
+    assert changed.checks and all(c["passed"] is None for c in changed.checks)
+    assert changed.passed is None
+    with pytest.raises(rc.SolverFailure) as info:
+        run("sdnd101a", {"solver.scheme": "newmark", "solver.newton_max_iter": 3,
+                         "solver.newton_tol": 1e-30})
+    assert info.value.partial.passed is False
+
+
+@pytest.mark.parametrize("name", ["sdnd101a", "sdnv105_rigid", "sdnv105d"])
+def test_a_result_read_back_from_its_directory_is_the_one_returned(first, tmp_path, name):
+    """rc.load_result(out) gives the RunResult that rc.run returned (results.load gave a
+    tuple of dicts): the same results.json content, the history as numpy arrays to the
+    CSV's 11 digits, NaN where the run had NaN."""
+    result = rc.run(rc.load_case(name, RUNS[name]), out=tmp_path, quiet=True, plots=False)
+    loaded = rc.load_result(tmp_path)
+    assert isinstance(loaded, rc.RunResult) and loaded.to_json() == result.to_json()
+    assert list(loaded.history) == list(result.history)
+    for column, values in result.history.items():
+        assert isinstance(loaded.history[column], np.ndarray)
+        np.testing.assert_allclose(loaded.history[column], values, rtol=1e-10, atol=1e-300,
+                                   err_msg=column)
+    assert repr(loaded) == repr(result) and loaded.passed == result.passed
+    for key in ("value", "abs_error"):
+        np.testing.assert_array_equal(loaded.columns("checks")[key],
+                                      result.columns("checks")[key])
+    assert [type(v) for v in loaded.quantities.values()] == [
+        type(v) for v in result.quantities.values()]
+    assert rc.format_table(loaded) == rc.format_table(result)
+
+
+def test_a_results_directory_that_is_none_is_a_one_line_case_error(tmp_path):
+    with pytest.raises(rc.CaseError, match=r"results\.json: cannot read") as info:
+        rc.load_result(tmp_path)
+    assert "\n" not in str(info.value)
+    (tmp_path / "results.json").write_text('{"case": "x", "kind": "discrete", "status": '
+                                           '"completed", "quantities": {"q": "big"}}')
+    with pytest.raises(rc.CaseError, match=r"quantities\.q: a JSON string, expected a "
+                                           r"number or null"):
+        rc.load_result(tmp_path)
+    (tmp_path / "results.json").write_text('{"case": "x", "status": "completed"}')
+    with pytest.raises(rc.CaseError, match="kind: missing, expected a string"):
+        rc.load_result(tmp_path)
 
 
 def test_every_public_name_is_documented_and_typed():

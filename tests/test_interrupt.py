@@ -17,7 +17,7 @@ from rocking_contact import interrupt, results
 from rocking_contact.cli import EXIT_INTERRUPTED, main
 from rocking_contact.config import shipped_cases
 from rocking_contact.progress import Progress
-from rocking_contact.results import Interrupted, SolverFailure, read_history_csv
+from rocking_contact.results import Interrupted, RunStopped, SolverFailure, read_history_csv
 
 CLI = Path(sys.executable).parent / "rocking-contact"
 
@@ -36,7 +36,9 @@ def test_discrete_run_stops_between_chunks_with_its_partial_history():
     with interrupt.deferred(), pytest.raises(Interrupted) as info:
         run(case, progress=AskToStop(0.0, 0.5, enabled=False))
     partial = info.value.partial
-    assert isinstance(info.value, SolverFailure)  # callers that keep partial results do here
+    # a stop asked for, not an error: a loop's `except Exception` lets it through
+    assert isinstance(info.value, KeyboardInterrupt | RunStopped)
+    assert not isinstance(info.value, Exception) and info.value.signal == signal.SIGINT
     assert str(info.value).startswith("interrupted at t = ")
     assert 0.0 < partial.history["time"][-1] < 0.5
     # the history ends at the instant the status gives, with no row twice
@@ -51,10 +53,70 @@ def test_discrete_run_stops_between_chunks_with_its_partial_history():
 
 
 def test_the_failures_a_caller_catches_are_exported():
-    assert (rc.Interrupted, rc.SolverFailure) == (Interrupted, SolverFailure)
-    assert issubclass(rc.Interrupted, rc.SolverFailure)
+    """A failure is an error; an interruption is a KeyboardInterrupt, which neither
+    ``except SolverFailure`` nor ``except Exception`` catches (it was a SolverFailure: a
+    study's loop kept its partial result and went on with the next run); both carry the
+    partial result, as RunStopped."""
+    assert (rc.Interrupted, rc.SolverFailure, rc.RunStopped) == (Interrupted, SolverFailure,
+                                                                 RunStopped)
+    assert issubclass(rc.SolverFailure, Exception) and issubclass(rc.Overturned,
+                                                                  rc.SolverFailure)
+    assert issubclass(rc.Interrupted, KeyboardInterrupt)
+    assert not issubclass(rc.Interrupted, Exception | rc.SolverFailure)
+    assert all(issubclass(kind, rc.RunStopped) for kind in (rc.Interrupted, rc.Overturned))
+    stop = Interrupted("interrupted at t = 0.1 s", None, signal.SIGTERM)
+    assert (stop.signal, stop.exit_code, stop.status) == (15, 143, "interrupted at t = 0.1 s")
     with pytest.raises(rc.CaseError, match="time.step"):
         rc.load_case("sdnd101a", {"time.step": -1.0})
+
+
+#: a parameter study as a user writes it: a failed run's partial result kept, any other
+#: error reported, the loop going on; the signal is sent at the first run's first update
+STUDY = """
+import os, signal, sys
+import rocking_contact as rc
+from rocking_contact import api
+from rocking_contact.progress import Progress
+
+class Signal(Progress):
+    def update(self, t, info=""):
+        if not sent:
+            sent.append(t)
+            os.kill(os.getpid(), {signum})
+
+sent = []
+api.Progress = Signal
+try:
+    for i, step in enumerate((1e-5, 2e-5)):
+        try:
+            r = rc.run(rc.load_case("sdnd101a", {{"time.step": step}}), out=f"r{{i}}",
+                       quiet=True, plots=False)
+        except rc.SolverFailure as failure:
+            r = failure.partial
+        except Exception as error:
+            print("caught", type(error).__name__)
+            continue
+        print("finished", i, r.status)
+except rc.Interrupted as stop:
+    print("stopped:", stop.partial.status, stop.signal)
+    sys.exit(stop.exit_code)
+"""
+
+
+@pytest.mark.parametrize("signum,code", [(signal.SIGINT, EXIT_INTERRUPTED),
+                                         (signal.SIGTERM, 143)])
+def test_a_signal_stops_a_python_loop_of_runs(tmp_path, signum, code):
+    """Ctrl-C or SIGTERM in a study's loop stops the loop: the run under way writes what it
+    computed and raises Interrupted, which the loop's ``except SolverFailure`` and ``except
+    Exception`` let through (the audit's loop printed 'finished ... interrupted at t =' and
+    ran the next tilts to the end, exit code 0)."""
+    proc = subprocess.run([sys.executable, "-c", STUDY.format(signum=int(signum))],
+                          cwd=tmp_path, capture_output=True, text=True, timeout=300)
+    assert proc.returncode == code, proc.stderr
+    status = json.loads((tmp_path / "r0" / "results.json").read_text())["status"]
+    assert status.startswith("interrupted at t = ")
+    assert proc.stdout == f"stopped: {status} {int(signum)}\n"
+    assert not (tmp_path / "r1").exists()
 
 
 def test_a_second_ctrl_c_raises_at_once():

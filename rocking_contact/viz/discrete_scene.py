@@ -12,10 +12,21 @@ drawing for one node) and displacements are amplified to make the largest one 0.
 A wall stands where the amplified node touches it (sphere radius plus the amplified gap);
 a preloaded shock (gap < 0) is drawn touching at rest.
 
-The camera looks across the motion: the motion's main direction d (the leading singular
-vector of the recorded displacements) runs left to right, and the first obstacle's normal
-n points up when it is not along d (SDND100: motion along x = y, a plane below z), so
-that both the motion and the wall are seen edge-on; otherwise the view is the x-y plane.
+A model that lies in a plane of the axes is drawn in that plane with its own axes: x
+right and y up for an x-y model (SDND101, SDND102), x right and z up for x-z, y right and
+z up for y-z. It lies in one when its nodes' rest positions, the axes its nodes move along,
+its obstacles' normals and its one-axis springs use two axes at most (two masses moving
+along x and y, a wall normal to y). Otherwise the camera looks across the motion: the
+motion's main direction d (the leading singular vector of the recorded displacements) runs
+left to right, and the first obstacle's normal n points up when it is not along d (SDND100:
+motion along x = y, a plane normal to z), so that both the motion and the wall are seen
+edge-on; with no normal across d, d runs right with the obstacle on its right in an x-y
+view (x-z when d is near z).
+
+A one-node spring goes to its ground anchor along its own axis when its stiffness acts
+along one axis (``[0, k, 0]``: along y), else along its node's main direction of motion
+(the model's when the node does not move); on the side away from the node's obstacle, on
+the left (below) of a node without one.
 """
 
 from __future__ import annotations
@@ -31,6 +42,11 @@ MASS_COLOUR, SUPPORT_COLOUR, SPRING_COLOUR = "#0072B2", "#7F7F7F", "#333333"
 WALL_COLOUR, FORCE_COLOUR = "#9A9A9A", "#D55E00"
 #: drawn sizes as fractions of the drawing unit U
 RADIUS, MOTION, ANCHOR_DISTANCE, FORCE_LENGTH, COILS = 0.12, 0.3, 1.0, 0.5, 8
+#: the planes of the axes a model may be drawn in: (screen right, screen up), in this order
+PLANES = ((0, 1), (0, 2), (1, 2))
+#: an axis counts as used beyond this fraction of the largest component (of the model's
+#: directions, or of the displacements along the axes: not their rounding)
+MOVES = 1e-6
 
 
 def zigzag(a: np.ndarray, b: np.ndarray, width: float, side: np.ndarray,
@@ -114,19 +130,45 @@ class DiscreteScene(Scene):
         n = np.asarray(shock["normal"], dtype=float)
         return n / np.linalg.norm(n)
 
-    def _motion_direction(self) -> np.ndarray:
-        """Unit main direction of the displacements (x when nothing moves)."""
+    def _main_direction(self, nodes: Sequence[str]) -> np.ndarray | None:
+        """Unit main direction of some nodes' displacements (the leading singular vector of
+        their samples, sign undecided); None when they do not move."""
         samples = [np.column_stack([self.history.get(f"{c}_{n}", np.zeros_like(self.times))
-                                    for c in ("DX", "DY", "DZ")]) for n in self.nodes]
+                                    for c in ("DX", "DY", "DZ")]) for n in nodes]
         motion = np.vstack(samples) if samples else np.zeros((1, 3))
         if not np.any(motion):
+            return None
+        direction: np.ndarray = np.linalg.svd(motion, full_matrices=False)[2][0]
+        return direction
+
+    def _motion_direction(self) -> np.ndarray:
+        """Unit main direction of the displacements, its largest component positive (x when
+        nothing moves)."""
+        direction = self._main_direction(list(self.nodes))
+        if direction is None:
             return np.array([1.0, 0.0, 0.0])
-        direction = np.linalg.svd(motion, full_matrices=False)[2][0]
         oriented: np.ndarray = direction * np.sign(direction[np.argmax(np.abs(direction))])
         return oriented
 
+    def _axes_used(self) -> list[int]:
+        """The axes (0, 1, 2 for x, y, z) the model uses: its nodes' rest offsets, the
+        directions its nodes move along, its obstacles' normals, its one-axis springs."""
+        offsets = [p - q for p in self.rest.values() for q in self.rest.values()]
+        directions = [o / np.linalg.norm(o) for o in offsets if np.any(o)]
+        directions += [self._unit_normal(s) for s in self.shocks]
+        directions += [axis for s in self.springs if (axis := self._spring_axis(s)) is not None]
+        moves = np.array([self.peak([f"{c}_{n}" for n in self.nodes]) for c in ("DX", "DY", "DZ")])
+        directions.append(moves / moves.max() if moves.max() > 0 else moves)
+        used = np.max(np.abs(np.array(directions)), axis=0)
+        return [i for i in range(3) if used[i] > MOVES]
+
     def _frame(self) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
         """(along, up, view): screen right, screen up and camera direction, unit vectors."""
+        used = self._axes_used()
+        for right, top in PLANES:
+            if set(used) <= {right, top}:
+                along, upward = np.eye(3)[right], np.eye(3)[top]
+                return along, upward, np.cross(along, upward)
         d = self._motion_direction()
         normals = [self._unit_normal(s) for s in self.shocks]
         if normals and np.linalg.norm(np.cross(d, normals[0])) > 1e-6:
@@ -143,18 +185,45 @@ class DiscreteScene(Scene):
     def camera_axes(self) -> tuple[np.ndarray, np.ndarray]:
         return self.view, self.up
 
-    def _anchor(self, node: str) -> np.ndarray:
-        """Ground end of a one-node spring, along the motion: on the side away from the
-        node's obstacle (a mass pushed to the right stop had its spring cross that wall),
-        on the left of a node without one."""
-        toward = [float(np.dot(self._unit_normal(s), self.along)) for s in self.shocks
+    @staticmethod
+    def _spring_axis(spring: Mapping[str, Any]) -> np.ndarray | None:
+        """The unit axis of a one-node spring whose stiffness acts along one axis only."""
+        k = np.abs(np.asarray(spring.get("stiffness") or (0.0, 0.0, 0.0), dtype=float))
+        if len(spring["nodes"]) != 1 or np.count_nonzero(k) != 1:
+            return None
+        axis: np.ndarray = np.eye(3)[int(np.argmax(k))]
+        return axis
+
+    def _node_direction(self, node: str) -> np.ndarray:
+        """Unit main direction of a node's displacements (the drawing's ``along`` when the
+        node does not move), pointing right, else up, on the screen."""
+        direction = self._main_direction([node])
+        if direction is None:
+            return self.along
+        screen = (np.dot(direction, self.along), np.dot(direction, self.up))
+        lead = screen[0] if abs(screen[0]) > 1e-9 else screen[1]
+        return direction if lead >= 0 else -direction
+
+    def _anchor(self, spring: Mapping[str, Any]) -> np.ndarray:
+        """Ground end of a one-node spring: along its axis (its node's motion when it has
+        none, see the module docstring), on the side away from the node's obstacle (a mass
+        pushed to the right stop had its spring cross that wall), on the left (below) of a
+        node without one."""
+        node = spring["nodes"][0]
+        axis = self._spring_axis(spring)
+        if axis is None:
+            axis = self._node_direction(node)
+        elif np.dot(axis, self.along) < -1e-9 or np.dot(axis, self.up) < -1e-9:
+            axis = -axis
+        toward = [float(np.dot(self._unit_normal(s), axis)) for s in self.shocks
                   if s["node"] == node]
         side = -1.0 if not toward or abs(toward[0]) < 1e-9 else -float(np.sign(toward[0]))
-        return self.rest[node] + side * ANCHOR_DISTANCE * self.unit * self.along
+        end: np.ndarray = self.rest[node] + side * ANCHOR_DISTANCE * self.unit * axis
+        return end
 
     def bounds(self) -> tuple[float, float, float, float, float, float]:
         pts = list(self.rest.values())
-        pts += [self._anchor(s["nodes"][0]) for s in self.springs if len(s["nodes"]) == 1]
+        pts += [self._anchor(s) for s in self.springs if len(s["nodes"]) == 1]
         pts += [self.rest[s["node"]] + (RADIUS * self.unit + 0.3 * self.unit)
                 * self._unit_normal(s) for s in self.shocks]
         points = np.array(pts)
@@ -189,8 +258,10 @@ class DiscreteScene(Scene):
                         color=WALL_COLOUR, name=f"wall_{shock['name']}")
         for spring in self.springs:
             if len(spring["nodes"]) == 1:
-                anchor = self._anchor(spring["nodes"][0])
-                pl.add_mesh(self._plate(anchor, self.along, 0.4 * self.unit, 0.06 * self.unit),
+                anchor = self._anchor(spring)
+                axis = anchor - self.rest[spring["nodes"][0]]
+                pl.add_mesh(self._plate(anchor, axis / np.linalg.norm(axis), 0.4 * self.unit,
+                                        0.06 * self.unit),
                             color=SUPPORT_COLOUR, name=f"ground_{spring['name']}")
         for name, node in self.nodes.items():
             free = len(node.get("fixed") or []) < 3
@@ -212,9 +283,13 @@ class DiscreteScene(Scene):
             actor.position = where[name]
         for spring in self.springs:
             ends = [where[n] for n in spring["nodes"]]
-            a = ends[0] if len(ends) == 2 else self._anchor(spring["nodes"][0])
+            a = ends[0] if len(ends) == 2 else self._anchor(spring)
             b = ends[-1]
-            pl.add_mesh(zigzag(a, b, 0.05 * self.unit, self.up), color=SPRING_COLOUR,
+            # teeth across the spring in the screen's plane (the screen's up for a spring
+            # pointing at the camera)
+            teeth = np.cross(self.view, b - a)
+            side = teeth if np.linalg.norm(teeth) > 1e-9 * self.unit else self.up
+            pl.add_mesh(zigzag(a, b, 0.05 * self.unit, side), color=SPRING_COLOUR,
                         line_width=2,
                         name=f"spring_{spring['name']}")
         lines = []

@@ -132,7 +132,7 @@ def test_discrete_camera_sees_motion_and_obstacle_edge_on():
     assert np.allclose(scene.up, [0, 0, 1])
     assert abs(np.dot(scene.view, scene.along)) < 1e-12
     assert abs(np.dot(scene.view, scene.up)) < 1e-12
-    assert np.allclose(scene._anchor("N"), -scene.unit * scene.along)
+    assert np.allclose(scene._anchor(scene.springs[0]), -scene.unit * scene.along)
 
 
 def test_interactive_time_slider_moves_the_scene(block_dir):
@@ -225,7 +225,7 @@ def test_unpositioned_masses_are_drawn_apart_each_spring_away_from_its_stop():
     m1, m2 = scene.rest["M1"], scene.rest["M2"]
     assert np.linalg.norm(m1 - m2) >= 1.0 and m1[0] == m2[0]  # apart, across the normals
     for node, shock in (("M1", 0), ("M2", 1)):
-        to_anchor = scene._anchor(node) - scene.rest[node]
+        to_anchor = scene._anchor(model["spring"][shock]) - scene.rest[node]
         assert np.dot(to_anchor, model["shock"][shock]["normal"]) < 0, node
 
 

@@ -30,7 +30,7 @@ from rocking_contact.discrete.system import (
 from rocking_contact.discrete.truncation import missed_flexibility, truncation_warnings
 from rocking_contact.post import impacts as impact_post
 from rocking_contact.progress import Progress
-from rocking_contact.results import Interrupted, RunResult, SolverFailure
+from rocking_contact.results import Interrupted, RunResult, RunStopped, SolverFailure
 from rocking_contact.time_function import held_values, time_function_values
 
 #: history prefix of displacement, velocity and acceleration of a component
@@ -66,7 +66,7 @@ CONTACT_VALUES = 10 * MAX_ROWS
 
 def integrate(case: DiscreteCase, system: DiscreteSystem, progress: Progress | None = None,
               base: Path | None = None, cause: str = "the state diverged"
-              ) -> tuple[dict[str, np.ndarray], Integrator, SolverFailure | None]:
+              ) -> tuple[dict[str, np.ndarray], Integrator, RunStopped | None]:
     """Step the case to its end, or until a step fails, the mechanical energy exceeds what
     the initial state and the loads can give (:mod:`.energy`; ``cause``, the likely reason,
     is said then) or Ctrl-C asks to stop; returns (history, integrator, the failure to raise
@@ -82,7 +82,7 @@ def integrate(case: DiscreteCase, system: DiscreteSystem, progress: Progress | N
     integrator = make_integrator(case, system, outputs, float(gam[0]))
     chunk_size = max(2000, n_steps // 200)
     chunks: list[Chunk] = []
-    failure: SolverFailure | None = None
+    failure: RunStopped | None = None
     bound = np.zeros(0)
     done = 0
     while done < n_steps:

@@ -45,6 +45,7 @@ from rocking_contact.post import references
 from rocking_contact.post.references import (
     compare,
     evaluate_all,
+    impacts_not_had_warnings,
     mark_not_reached,
     mark_unmeasured,
     mark_windows_past_end,
@@ -194,9 +195,16 @@ def finish(case: Any, result: RunResult) -> RunResult:
             f"{', '.join(f'{s:g}' for s in steps)} s (non-regression values) and the run "
             f"takes {step:g} s: they are shown for information, without a pass mark")
     base = file_case(case)
+    source = getattr(case, "references_from", None)
+    # References inherited through `extends` describe the file that wrote them: its
+    # physics and its span (a child that runs longer has more impacts than they count).
+    inherited = (bool(case.reference) and source is not None
+                 and source != getattr(case, "source_file", None))
+    graded = load_case(source) if inherited and source is not None else base
     times = result.history.get("time")
     if times is not None and len(times):
-        end = getattr(getattr(base if base is not None else case, "time", None), "end", None)
+        end = getattr(getattr(graded if graded is not None else case, "time", None), "end",
+                      None)
         mark_not_reached(result.checks, float(times[-1]), end, whole_run_quantities(
             case.quantity, result.quantities, result.impacts))
         collisions = getattr(case, "collisions", None)
@@ -205,11 +213,8 @@ def finish(case: Any, result: RunResult) -> RunResult:
             float(times[-1]))
     changed = physics_changes(case, base)
     why = "its references describe the case file's parameters and the run changes"
-    source = getattr(case, "references_from", None)
-    if (case.reference and not changed and source is not None
-            and source != getattr(case, "source_file", None)):
-        # References inherited through `extends` describe the file that wrote them.
-        changed = physics_changes(case, load_case(source))
+    if inherited and not changed:
+        changed = physics_changes(case, graded)
         why = f"its references come from {source}, and it changes"
     # what the plots, views and report name the run by, references or not
     result.extra["changes"] = changed
@@ -229,7 +234,13 @@ def finish(case: Any, result: RunResult) -> RunResult:
     if not changed and not any(not_reached(c) for c in result.checks):
         # Names a block or rigid case can check only once it has run (a discrete case's
         # at load). A stopped run, or one of other physics, lacks later collisions rightly.
-        result.warnings.extend(uncomputed(case, result.quantities, result.history))
+        # A well-formed name of an impact the run did not have (its file's own end comes
+        # first) is said once per shock, without the close names of a misspelt one.
+        not_had = impacts_not_had_warnings([r.quantity for r in case.reference],
+                                           result.impacts)
+        result.warnings.extend(dict.fromkeys(not_had.values()))
+        result.warnings.extend(uncomputed(case, {*result.quantities, *not_had},
+                                          result.history))
     return result
 
 

@@ -240,7 +240,8 @@ def _cmd_validate(args: argparse.Namespace) -> int:
         if changed:
             raise CaseError(f"{case.source_file} (with --set)", changed[0],
                             "changes the physics the references describe; validate takes only "
-                            "keys of the method (time, scheme, solver, mesh, kinematics, ...: "
+                            "keys of the method (time but time.start, scheme, solver, mesh, "
+                            "kinematics, ...: "
                             "rocking_contact.config.METHOD_KEYS); run shows other physics "
                             "next to the references")
         changed = grading_changes(case)

@@ -114,7 +114,7 @@ def test_windows_placed_at_the_parents_impacts_are_said_to_be_the_parents(tmp_pa
         "not follow this run's impacts (time.refine still takes small steps where a contact "
         "closes or opens); give the run its own [[time.window]] tables, or time.window = "
         "[] to remove them",
-        f"collisions.windows: the 5 windows collisions are measured in {A_COLLISIONS} s "
+        f"collisions.windows: the 5 collision windows {A_COLLISIONS} s "
         f"come from {a}, placed there at the impacts of its block, and this run changes "
         "geometry.half_width: collision k is still the largest kinetic energy in window k, "
         "an impact of this run or not; give the run its own (collisions.windows = [[t0, "

@@ -139,6 +139,22 @@ def test_a_copy_ending_before_impact_2_says_the_run_had_one(tmp_path):
     assert len(second) == 7
     assert {c["note"] for c in second} == {"not computed: the run had 1 impact of NO1"}
     assert all(c["passed"] is not True for c in second)  # still misses: no value to grade
+    # one warning says so, instead of one per reference with the close names of a typo
+    assert [w for w in result.warnings if "impact" in w] == [
+        "the run had 1 impact of shock NO1 (references to impact 2 have no value)"]
+
+
+def test_a_child_running_past_its_parents_end_does_not_grade_the_count(tmp_path):
+    """References inherited through `extends` describe the parent's span: a child that runs
+    to 1.0 s (sdnd101a ends at 0.5 s) has a third impact they do not count."""
+    child = tmp_path / "child.toml"
+    child.write_text('extends = "sdnd101a"\n[case]\nname = "child"\n[time]\nend = 1.0\n')
+    result = rc.run(rc.load_case(child), write=False, quiet=True)
+    (count,) = _checks(result, "impact.NO1.count")
+    assert result.quantities["impact.NO1.count"] == 3
+    assert count["passed"] is None and count["note"].startswith("not graded: the run goes past")
+    graded = [c for c in result.checks if c["passed"] is not None]
+    assert graded and all(c["passed"] for c in graded)
 
 
 def test_impacts_not_had_warnings_say_one_line_per_shock():

@@ -81,7 +81,7 @@ PLACED_KEYS = {
         "short-step windows", "they do not follow this run's impacts ({refine}); give the run "
         "its own [[time.window]] tables, or time.window = [] to remove them"),
     ("collisions", "windows"): (
-        "windows collisions are measured in", "collision k is still the largest kinetic "
+        "collision windows", "collision k is still the largest kinetic "
         "energy in window k, an impact of this run or not; give the run its own "
         "(collisions.windows = [[t0, t1], ...]), or collisions.windows = [] to measure none"),
 }

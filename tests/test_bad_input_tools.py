@@ -217,3 +217,19 @@ def test_report_of_a_directory_without_results_names_it(capsys, tmp_path, monkey
     # a name that is no path still means results/<name>
     assert_one_line_error(capsys, main(["report", "nosuch", "--no-views"]),
                           ["nosuch: no results in results/nosuch"])
+
+
+def test_report_of_a_parent_directory_says_to_give_it_as_results(capsys, tmp_path, result,
+                                                                 monkeypatch):
+    """A parent of results directories given as a case was 'not a results directory'; a
+    missing path was told to run it as a case."""
+    monkeypatch.chdir(tmp_path)
+    parent = tmp_path / "runs"
+    parent.mkdir()
+    shutil.copytree(result, parent / "one")
+    assert_one_line_error(capsys, main(["report", "runs", "--no-views"]),
+                          ["error: no results could be read: runs: results.json: missing "
+                           "(a parent of 1 results directories: give it as --results runs)"])
+    assert_one_line_error(capsys, main(["report", "gone/dir", "--no-views"]),
+                          ["error: gone/dir: no such directory (give a results directory, "
+                           "or a case name under --results results)"])

@@ -28,7 +28,8 @@ TITLES = {"closed_form": "closed form", "linearised": "linearised",
 def add_arguments(parser: argparse.ArgumentParser) -> None:
     """Options of ``rocking-contact rigid``."""
     parser.add_argument("--case", default=DEFAULT_CASE,
-                        help=f"rigid case name or TOML file (default {DEFAULT_CASE})")
+                        help=f"rigid case, or FEM block case whose rigid twin to run: a "
+                             f"name or a TOML file (default {DEFAULT_CASE})")
     parser.add_argument("--set", dest="overrides", action="append", default=[],
                         metavar="SECTION.KEY=VALUE",
                         help="override a case value (repeatable), e.g. preload.tilt=0.02")

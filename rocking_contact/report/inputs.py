@@ -111,9 +111,12 @@ def read_result(directory: Path) -> CaseResult:
     """
     if not (directory / results.RESULTS_FILE).is_file():
         killed = (directory / results.HISTORY_FILE).is_file()
+        runs = [] if killed else _run_dirs(directory)
         raise CaseError(str(directory / results.RESULTS_FILE), "", "missing" + (
             " beside history.csv: the run was killed before it wrote its results"
-            if killed else " (not a results directory)"))
+            if killed else
+            f" (a parent of {len(runs)} results directories: give it as --results "
+            f"{directory})" if runs else " (not a results directory)"))
     try:
         data, history = results.load(directory)
     except CaseError as exc:
@@ -139,6 +142,9 @@ def _named_dirs(results_dir: Path, cases: Sequence[str]) -> list[Path]:
         # with its reason
         candidates = [p for p in (Path(case), results_dir / case) if p.exists()]
         ready = [p for p in candidates if (p / results.RESULTS_FILE).is_file()]
+        if not candidates and Path(case).name != case:  # a path, not a case name
+            raise ReportError(f"{case}: no such directory (give a results directory, or "
+                              f"a case name under --results {results_dir})")
         if not candidates:
             raise ReportError(f"{case}: no results in {results_dir / case} "
                               f"(run `rocking-contact run {case}` first)")

@@ -16,7 +16,15 @@ from collections.abc import Callable
 from dataclasses import dataclass
 from pathlib import Path
 
-from rocking_contact.config import FINITE, NONNEGATIVE, POSITIVE, Check, in_range, param
+from rocking_contact.config import (
+    FINITE,
+    NONNEGATIVE,
+    POSITIVE,
+    Check,
+    Conflict,
+    in_range,
+    param,
+)
 from rocking_contact.time_function import (
     TableMotion,
     TimeFunction,
@@ -39,13 +47,23 @@ class Geometry:
 
     def check_table(self) -> None:
         """Refuse a table that does not reach under both corners (the FEM models; the rigid
-        block stands on a table without ends)."""
+        block stands on a table without ends). Keys are dotted from the case's top, and a
+        rule of two keys is a :class:`~rocking_contact.config.Conflict`: the loader names
+        the one given last (a child's wider block under its parent's table is the
+        child's ``half_width``, not the parent's ``table_right``)."""
         if self.table_left > 0.0:
-            raise ValueError(f"geometry.table_left: {self.table_left:g} must be <= 0 (under "
-                             "corner O)")
-        if self.table_right < 2 * self.half_width:
-            raise ValueError(f"geometry.table_right: {self.table_right:g} must be >= 2 b = "
-                             f"{2 * self.half_width:g} (under corner A)")
+            raise ValueError(f"geometry.table_left: got {self.table_left:g}, allowed: a "
+                             "number <= 0 (the table reaches under corner O at x = 0)")
+        right, corner = self.table_right, 2 * self.half_width
+        if right < corner:
+            raise Conflict({
+                "geometry.table_right": f"{right:g} ends before corner A at 2 b = "
+                                        f"{corner:g} m; allowed: a table_right >= {corner:g}",
+                "geometry.half_width": f"{self.half_width:g} puts corner A at 2 b = "
+                                       f"{corner:g} m, past the table's right end "
+                                       f"table_right = {right:g}; allowed: a half_width <= "
+                                       f"{right / 2:g}, or geometry.table_right >= "
+                                       f"{corner:g}"})
 
     @property
     def radius(self) -> float:

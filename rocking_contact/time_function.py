@@ -9,7 +9,7 @@ from __future__ import annotations
 import math
 import re
 import warnings
-from collections.abc import Callable
+from collections.abc import Callable, Iterator
 from dataclasses import dataclass
 from pathlib import Path
 from typing import ClassVar, Literal
@@ -17,6 +17,7 @@ from typing import ClassVar, Literal
 import numpy as np
 
 from rocking_contact.config import CASE_FOLDER, FINITE, NONNEGATIVE, param
+from rocking_contact.config.schema import distinct_texts
 
 
 @dataclass(kw_only=True)
@@ -36,7 +37,8 @@ class TimeFunction:
     times: list[float] = param(default_factory=list, unit="s", check=FINITE)
     values: list[float] = param(default_factory=list, check=FINITE)
     path: str = param("", doc="CSV record (t, value); a relative path starts at the case "
-                              "file that gives it, or at the current directory for --set")
+                              "file that gives it, or at the current directory for --set "
+                              "(and for an attribute set in Python)")
 
     #: the keys each type reads (config.load_case refuses the others)
     VARIANTS: ClassVar = {"type": {"zero": (), "sine": ("amplitude", "frequency", "phase"),
@@ -48,6 +50,16 @@ class TimeFunction:
     MEANINGS: ClassVar = {"type": {"amplitude": {
         "sine": "its peak (the function's unit)",
         "table": "a factor on its values (1.0: the values as given)"}}}
+
+    def __setattr__(self, name: str, value: object) -> None:
+        # A relative record path set on a loaded case (``case.loading.table_acceleration_x
+        # .path = "ux.csv"``) is read from the current directory, as one given by --set or
+        # in overrides: the run read it from the shipped case's folder. A loaded case's
+        # own paths are absolute already (config.anchor_paths), and one built in code
+        # read it from the current directory anyway.
+        if name == "path" and isinstance(value, str) and value and not Path(value).is_absolute():
+            value = str(((CASE_FOLDER.get() or Path.cwd()) / value).absolute())
+        super().__setattr__(name, value)
 
     def validate(self) -> None:
         if self.type != "table":
@@ -62,12 +74,19 @@ class TimeFunction:
         _check_increasing("times", np.asarray(self.times))
 
 
-def _check_increasing(key: str, times: np.ndarray) -> None:
+def _first_decrease(times: np.ndarray) -> int | None:
+    """The index of the first time that does not follow its predecessor strictly, or
+    None if the times increase strictly."""
     bad = np.flatnonzero(np.diff(times) <= 0.0)
-    if len(bad):
-        k = int(bad[0])
-        raise ValueError(f"{key}: must increase strictly (got {times[k]:g} then "
-                         f"{times[k + 1]:g})")
+    return int(bad[0]) + 1 if len(bad) else None
+
+
+def _check_increasing(key: str, times: np.ndarray) -> None:
+    k = _first_decrease(times)
+    if k is not None:
+        before, after = distinct_texts(times[k - 1], times[k])
+        raise ValueError(f"{key}[{k}]: {after} after {before}; allowed: times increasing "
+                         "strictly")
 
 
 def held_values(f: TimeFunction, key: str, start: float, end: float,
@@ -108,12 +127,15 @@ def table_samples(f: TimeFunction, base: Path | None = None) -> tuple[np.ndarray
     if not path.is_file():
         raise ValueError(f"path: {path}: no such file (a CSV record of t, value; a "
                          "relative path starts at the case file that gives it, or at the "
-                         "current directory for --set)")
+                         "current directory for --set, overrides and a path set in Python)")
     allowed = "allowed: rows 't, value' of numbers, at least 2, times increasing"
+    first = next(_rows(path), None)
+    if first is not None and (problem := _no_comma(*first)):  # (else taken for names)
+        raise ValueError(f"path: {path}: {problem} ({allowed})")
+    skip = first[0] if first is not None and _names(first[1]) else 0
     try:
         with warnings.catch_warnings():  # an empty file is reported below, not warned
             warnings.simplefilter("ignore", UserWarning)
-            skip = _header_lines(path)
             data = np.loadtxt(path, delimiter=",", ndmin=2, skiprows=skip)
     except ValueError as exc:  # numpy counts rows from 0 after the header: say the line
         where = _bad_field(path, skip) or str(exc)
@@ -125,7 +147,13 @@ def table_samples(f: TimeFunction, base: Path | None = None) -> tuple[np.ndarray
                          f"({allowed})")
     if not np.isfinite(data).all():
         raise ValueError(f"path: {path}: a value is not finite ({allowed})")
-    _check_increasing(f"path: {path}: times", data[:, 0])
+    k = _first_decrease(data[:, 0])
+    if k is not None:  # said at its line, as an editor counts them
+        lines = [n for n, _ in _rows(path) if n > skip]
+        name = _name(first[1] if first is not None and skip else [], 1)
+        before, after = distinct_texts(data[k - 1, 0], data[k, 0])
+        raise ValueError(f"path: {path}: line {lines[k]}, column 1{name}: time {after} after "
+                         f"{before} on line {lines[k - 1]} ({allowed} strictly)")
     return data[:, 0], data[:, 1]
 
 
@@ -134,17 +162,38 @@ NUMBER = re.compile(r"[-+]?(\d+\.?\d*|\.\d+)([eE][-+]?\d+)?$|[-+]?(nan|inf(inity
                     re.IGNORECASE)
 
 
-def _header_lines(path: Path) -> int:
-    """1 when the record's first line that is no comment names its columns (no field of
-    it is a number), else 0; comments before it count as lines too."""
+#: a separator other than the comma, in a line read as one field
+SEPARATOR = re.compile(r"[;\t]|\S\s+\S")
+
+
+def _rows(path: Path) -> Iterator[tuple[int, list[str]]]:
+    """The lines of a record that hold data or column names, as ``(line number from 1,
+    its comma-separated fields)``: comments (``#`` to the end of the line, as np.loadtxt
+    reads them) and blank lines are skipped."""
     with path.open(encoding="utf-8", errors="replace") as lines:
-        for n, line in enumerate(lines):
-            text = line.strip()
-            if not text or text.startswith("#"):
-                continue
-            names = not any(NUMBER.match(x.strip()) for x in text.split(","))
-            return n + 1 if names else 0
-    return 0
+        for n, line in enumerate(lines, start=1):
+            text = line.split("#", 1)[0].strip()
+            if text:
+                yield n, [x.strip() for x in text.split(",")]
+
+
+def _no_comma(n: int, fields: list[str]) -> str | None:
+    """Why line ``n`` of a record, read as ``fields``, is no comma-separated row: a
+    spreadsheet's semicolons or a text file's spaces or tabs make one field of it; None
+    if it is not such a line."""
+    if len(fields) == 1 and SEPARATOR.search(fields[0]):
+        return f"line {n}: {fields[0]!r} has no comma; a record is comma-separated"
+    return None
+
+
+def _name(names: list[str], c: int) -> str:
+    """`` (name)`` of column ``c`` (from 1) given the header's ``names``, or ``""``."""
+    return f" ({names[c - 1]})" if c <= len(names) and names[c - 1] else ""
+
+
+def _names(fields: list[str]) -> bool:
+    """Whether a record's first row names its columns (no field of it is a number)."""
+    return not any(NUMBER.match(x) for x in fields)
 
 
 def _bad_field(path: Path, skip: int) -> str | None:
@@ -154,22 +203,17 @@ def _bad_field(path: Path, skip: int) -> str | None:
     before have 2``; None if every line reads (the fault is elsewhere)."""
     names: list[str] = []
     width = None
-    with path.open(encoding="utf-8", errors="replace") as lines:
-        for n, line in enumerate(lines, start=1):
-            text = line.split("#", 1)[0].strip()  # a comment, as np.loadtxt's, ends a line
-            if not text:
-                continue
-            fields = [x.strip() for x in text.split(",")]
-            if n <= skip:
-                names = fields
-                continue
-            for c, value in enumerate(fields, start=1):
-                if not NUMBER.match(value):
-                    name = f" ({names[c - 1]})" if c <= len(names) and names[c - 1] else ""
-                    return f"line {n}, column {c}{name}: {value!r} is not a number"
-            if width is not None and len(fields) != width:
-                return f"line {n}: {len(fields)} fields, the lines before have {width}"
-            width = len(fields)
+    for n, fields in _rows(path):
+        if n <= skip:
+            names = fields
+            continue
+        for c, value in enumerate(fields, start=1):
+            if not NUMBER.match(value):
+                return _no_comma(n, fields) or (
+                    f"line {n}, column {c}{_name(names, c)}: {value!r} is not a number")
+        if width is not None and len(fields) != width:
+            return f"line {n}: {len(fields)} fields, the lines before have {width}"
+        width = len(fields)
     return None
 
 

@@ -57,6 +57,24 @@ BAD_SETS = [
     # a step that does not divide the run: it ended at 0.5001 s, unsaid
     (["time.step=3e-4"], ["time.step: 0.0003 does not divide the run from time.start 0 to "
                           "time.end 0.5 s", "allowed: a step that does, such as 0.000299940012"]),
+    # its digits, as many as tell it from the suggestion: both read "0.0001 (500 steps)"
+    (["time.step=1.00000001e-4", "time.end=0.05"], [
+        "time.step: 0.000100000001 does not divide the run from time.start 0 to time.end "
+        "0.05 s (499.99999500000007 steps); allowed: a step that does, such as 0.0001 (500 "
+        "steps)"]),
+    # a negative index read as a key: "model.shock[-1]: unknown key (allowed: node, ...)"
+    (["model.shock[-1].kn=1"], ["model.shock[-1]: got index '-1', allowed: an index 0..0, "
+                                "none negative"]),
+    # a key inside a value: "time.step: is a value, not a table"
+    (["time.step.x=1"], ["time.step: holds the value 0.0005, not a table: time.step.x names "
+                         "no key; allowed: set time.step itself"]),
+    (["time=0.1", "time.step=1"], ["time: holds the value 0.1, not a table"]),
+    # another kind's keys were refused one by one: "model: unknown key"
+    (["case.kind=rigid"], ["case.kind: cannot be overridden: got 'rigid', and the file's keys "
+                           "are those of kind 'discrete'; allowed: 'discrete', or a case file "
+                           "of the other kind"]),
+    (["extends=sdnd100a"], ["extends: cannot be overridden", "allowed: a case file with "
+                                                              "extends = 'sdnd100a'"]),
 ]
 
 
@@ -304,8 +322,18 @@ BAD_RECORDS = [
     ("two header lines", "t,a\ns,m/s2\n0,1\n1,2\n", ["line 2, column 1 (t): 's' is not a "
                                                       "number"]),
     ("a third column", "0,1\n0.1,2,3\n", ["line 2: 3 fields, the lines before have 2"]),
-    ("times going back", "0,1\n0.2,2\n0.1,3\n", ["times: must increase strictly (got 0.2 then "
-                                                    "0.1)"]),
+    # its line, as an editor counts them (it said "times: must increase strictly (got 0.2
+    # then 0.1)" and left the line to be found)
+    ("times going back", "# t, ax\n0,1\n\n0.2,2\n0.1,3\n", [
+        "line 5, column 1: time 0.1 after 0.2 on line 4", "times increasing strictly"]),
+    ("times going back, named", "t,ax\n0,1\n0.1,2\n0.1,3\n", ["line 4, column 1 (t): time "
+                                                               "0.1 after 0.1 on line 3"]),
+    # a spreadsheet's semicolons and a text file's spaces: the first line was taken for
+    # column names, then "line 2, column 1 (0;0): '0.1;1' is not a number"
+    ("semicolons", "0;0\n0.1;1\n", ["line 1: '0;0' has no comma; a record is "
+                                     "comma-separated (allowed: rows 't, value'"]),
+    ("spaces", "t ax\n0 0\n0.1 1\n", ["line 1: 't ax' has no comma"]),
+    ("tabs after a header", "t\n0\t0\n", ["line 2: '0\\t0' has no comma"]),
     ("empty", "", ["empty"]),
     ("one row", "0,1\n", ["1 row(s) of 2 column(s)"]),
 ]
@@ -455,3 +483,75 @@ def test_a_record_given_with_set_is_read_from_the_current_directory(capsys, tmp_
     (tmp_path / "ux.csv").write_text("t,ax\n0,0\n1,x\n")  # read there: its line 3 is bad
     assert_one_line_error(capsys, main(argv), [
         f"{tmp_path / 'ux.csv'}: line 3, column 2 (ax): 'x' is not a number"])
+
+
+def test_a_block_that_nothing_holds_is_refused(capsys, tmp_path):
+    """A [case] and a [time] alone made a block with no contact (treatment 'none', the
+    default) and no support: it fell through its table for 1000 steps (DY_O = -0.049 m at
+    0.1 s) and the run said "completed". 'none' is for a block held by [[constraint]]s
+    (sdnv105_preload pins O), which still loads; without gravity nothing moves it."""
+    path = write_case(tmp_path, '[case]\nname = "x"\ntitle = "x"\nkind = "block"\n'
+                                '[time]\nend = 0.1\nstep = 1e-4\n')
+    out = str(tmp_path / "o")
+    assert_one_line_error(capsys, main(["run", path, "--out", out]), [
+        f"error: {path}: contact.treatment: 'none' (no contact), and no [[constraint]] holds "
+        "the block in DY: under loading.gravity = 9.81 m/s^2 it falls through its table; "
+        "allowed: a treatment 'lagrange', 'continuous', 'theta', or 'penalty' with "
+        "[[contact.spring]], or a [[constraint]] with DY on the block (O, O1, A, C1, CONHAUT, "
+        "CTBLO, BLOCK): sdnv105_preload pins O"])
+    assert not (tmp_path / "o" / "results.json").exists()
+    # the pin removed by --set is the one named; a pin on the table holds nothing
+    for pins in ("[]", "[{on='S0'}]", "[{on='O', components=['DX']}]"):
+        assert_one_line_error(capsys, main(["run", "sdnv105_preload", "--out", out, "--set",
+                                            f"constraint={pins}"]), [
+            "sdnv105_preload.toml (with --set): constraint: holds the block nowhere in DY, "
+            "and contact.treatment = 'none' gives it no contact", "allowed: a [[constraint]] "
+            "with DY on the block (O, O1, A, C1, B1, B2, CONHAUT, CTBLO, BLOCK)"])
+    # a horizontal table motion needs a hold in DX
+    assert_one_line_error(capsys, main([
+        "run", path, "--out", out, "--set", "loading.gravity=0", "--set",
+        "constraint=[{on='O', components=['DY']}]", "--set",
+        "loading.table_acceleration_x={type='sine', amplitude=1.0, frequency=2.0}"]), [
+        "constraint: holds the block nowhere in DX, and contact.treatment = 'none' gives it "
+        "no contact: under loading.table_acceleration_x it slides off its table"])
+    assert load_case(path, ["loading.gravity=0"]).contact.treatment == "none"
+    assert load_case("sdnv105_preload", ["constraint=[{on='CONHAUT', components=['DY']}]"])
+
+
+def test_a_wider_block_than_its_inherited_table_is_the_childs(capsys, tmp_path):
+    """A child's half_width under its grandparent's table_right blamed the grandparent's
+    key, as a plain ValueError ("sdnv105a.toml (extended by ...): geometry.table_right:
+    0.54 must be >= 2 b = 0.6 (under corner A)", no "allowed:")."""
+    big, wide = tmp_path / "big.toml", tmp_path / "wide.toml"
+    big.write_text('extends = "sdnv105d"\nquantity = []\nreference = []\n[case]\nname = '
+                   '"big"\ntitle = "big"\nkind = "block"\n[geometry]\nhalf_width = 0.25\n'
+                   'half_height = 0.75\n[time]\nend = 0.1\n[collisions]\nwindows = '
+                   '[[0.0, 0.1]]\n')
+    wide.write_text('extends = "big.toml"\n[geometry]\nhalf_width = 0.3\n')
+    sdnv105a = shipped_cases()["sdnv105a"]
+    assert_one_line_error(capsys, main(["run", str(wide), "--out", str(tmp_path / "o")]), [
+        f"error: {wide}: geometry.half_width: 0.3 puts corner A at 2 b = 0.6 m, past the "
+        "table's right end table_right = 0.54; allowed: a half_width <= 0.27, or "
+        f"geometry.table_right >= 0.6 (geometry.table_right from {sdnv105a})"])
+    # a table shortened last is the one named
+    assert_one_line_error(capsys, main(["run", str(big), "--set", "geometry.table_right=0.4"]), [
+        f"error: {big} (with --set): geometry.table_right: 0.4 ends before corner A at 2 b = "
+        "0.5 m; allowed: a table_right >= 0.5"])
+    assert_one_line_error(capsys, main(["run", str(big), "--set", "geometry.table_left=0.1"]), [
+        "geometry.table_left: got 0.1, allowed: a number <= 0"])
+
+
+def test_a_table_contact_without_the_table_names_the_key_given_last(capsys, tmp_path):
+    """``--set mesh.table=false`` on A said "contact.master: unknown curve 'CONBAS'", a key
+    of A's file that the user did not touch."""
+    assert_one_line_error(capsys, main(["run", "sdnv105a", "--set", "mesh.table=false"]), [
+        "sdnv105a.toml (with --set): mesh.table: false leaves no table for contact.treatment "
+        "= 'lagrange', which pairs the block's base with the table's top; allowed: mesh.table "
+        "= true, or contact.treatment 'penalty' (springs to the ground) or 'none' (with a "
+        "[[constraint]] holding the block)"])
+    child = tmp_path / "lagrange.toml"
+    child.write_text('extends = "sdnv105_preload"\n[mesh]\ntable = false\n')
+    assert_one_line_error(capsys, main(["run", str(child), "--set",
+                                        "contact.treatment=lagrange"]), [
+        f"{child} (with --set): contact.treatment: 'lagrange' pairs the block's base with the "
+        "table's top, and mesh.table = false meshes no table; allowed: 'penalty'"])

@@ -330,3 +330,46 @@ def test_keys_say_what_preload_tilt_is_for_each_kind(capsys):
     rigid = tilt_row("sdnv105_rigid")
     assert rigid.endswith("[rad]") and "release angle about O" in rigid
     assert "no angle but its sine" in rigid
+
+
+def test_a_float32_step_is_the_decimal_it_was_given_as():
+    """``np.float32(1e-4)`` is 9.99999974737875e-05 in binary: it was refused as a step
+    that does not divide a 0.05 s run, "such as 0.0001", while 1.0000000001e-4 passed."""
+    case = load_case("sdnd101a", {"time.end": 0.05, "time.step": np.float32(1e-4)})
+    assert case.time.step == 1e-4 and case.time.n_steps == 500
+    assert load_case("sdnd101a", {"model.shock.0.kn": np.float32(0.1)}).model.shock[0].kn == 0.1
+    with pytest.raises(CaseError, match=r"time\.step: 0\.000100000001 does not divide"):
+        load_case("sdnd101a", {"time.end": 0.05, "time.step": 1.00000001e-4})
+
+
+def test_texts_given_from_python_can_be_called_overrides():
+    """``rc.load_case(name, ["time.step=-1"])`` said "(with --set)": not typed there."""
+    with pytest.raises(CaseError, match=r"sdnd101a\.toml \(with overrides\): time\.step: got"):
+        load_case("sdnd101a", ["time.step=-1"], given="overrides")
+    with pytest.raises(CaseError, match=r"sdnd101a\.toml \(with --set\): time\.step: got"):
+        load_case("sdnd101a", ["time.step=-1"])
+
+
+def test_inline_times_going_back_name_their_index():
+    with pytest.raises(CaseError, match=r"loading\.table_acceleration_x\.times\[2\]: 0\.1 "
+                                        r"after 0\.2; allowed: times increasing strictly"):
+        load_case("sdnv105_rigid", {"loading.table_acceleration_x": {
+            "type": "table", "times": [0.0, 0.2, 0.1], "values": [0.0, 1.0, 2.0]}})
+
+
+def test_a_record_path_set_after_loading_is_read_from_the_current_directory(
+        tmp_path, monkeypatch):
+    """As one given by --set or in overrides: ``case.loading.table_acceleration_x.path =
+    "ux.csv"`` was read next to the shipped case ("cases/ux.csv: no such file")."""
+    from rocking_contact.config import case_dir
+    from rocking_contact.time_function import TimeFunction, time_function_values
+
+    monkeypatch.chdir(tmp_path)
+    np.savetxt(tmp_path / "ux.csv", [[0.0, 0.0], [1.0, 2.0]], delimiter=",")
+    case = load_case("sdnv105_rigid")
+    f = case.loading.table_acceleration_x
+    f.type, f.path = "table", "ux.csv"
+    assert f.path == str(tmp_path / "ux.csv")
+    assert time_function_values(f, np.array([0.5]), case_dir(case)).tolist() == [1.0]
+    case.loading.table_acceleration_y = TimeFunction(type="table", path="ux.csv")
+    assert case.loading.table_acceleration_y.path == str(tmp_path / "ux.csv")

@@ -204,7 +204,8 @@ def origin_file(key: str, loaded: Path, origins: Origins) -> str:
 
 
 def load_case(
-    case: str | Path, overrides: Mapping[str, Any] | list[str] | str | None = None
+    case: str | Path, overrides: Mapping[str, Any] | list[str] | str | None = None,
+    *, given: str | None = None,
 ) -> Any:
     """Read, override and validate a case file; returns the kind's schema object.
 
@@ -212,12 +213,16 @@ def load_case(
         case: shipped case name (``"sdnd101a"``) or path to a TOML file.
         overrides: ``["time.step=1e-4", ...]`` (or one such string) or
             ``{"time.step": 1e-4}``.
+        given: what messages call the overrides (``"... (with overrides): time.step:
+            ..."``): by default ``--set`` for texts, as the command line gives them, and
+            ``overrides`` for a mapping; a Python caller passing texts says ``overrides``.
 
     """
     path = resolve_case_path(case)
     if isinstance(overrides, str):  # one "section.key=value", not a list of its characters
         overrides = [overrides]
-    given = "overrides" if isinstance(overrides, Mapping) else "--set"  # for messages
+    if given is None:
+        given = "overrides" if isinstance(overrides, Mapping) else "--set"
     origins: Origins = {}
     data = read_case_data(path, origins=origins)
     # the file whose [[reference]] the case uses (a parent's, through extends)

@@ -18,7 +18,7 @@ from collections.abc import Mapping
 from pathlib import Path
 from typing import Any
 
-from rocking_contact.config.schema import CaseError, _join, merge
+from rocking_contact.config.schema import CaseError, _describe, _join, _toml_text, merge
 
 
 def key_path(key: str) -> list[str]:
@@ -31,7 +31,8 @@ def key_path(key: str) -> list[str]:
         CaseError: an empty component (``time..step``).
 
     """
-    path = re.sub(r"\[(\d+)\]", r".\1", key.strip()).split(".")
+    # any bracketed text, not only digits: ``shock[-1]`` is then refused as an index
+    path = re.sub(r"\[([^\[\]]*)\]", r".\1", key.strip()).split(".")
     if any(not p for p in path):
         raise CaseError("--set", key, "empty component in the dotted key")
     return path
@@ -86,7 +87,12 @@ def apply_overrides(data: dict[str, Any], overrides: Mapping[str, Any] | list[st
         items = [(key_path(k), v) for k, v in overrides.items()]
     else:
         items = [parse_override(text) for text in overrides]
+    kind = _dig_kind(data)
     for path, value in items:
+        if path[0] == "extends":
+            raise CaseError("--set", "extends", "cannot be overridden: a case's parent is "
+                            "read with its file; allowed: a case file with extends = "
+                            f"{_toml_text(value)} and the keys to change")
         if folder is not None:
             value = anchor_paths(value, folder, path[-1])
         node: Any = data
@@ -99,24 +105,43 @@ def apply_overrides(data: dict[str, Any], overrides: Mapping[str, Any] | list[st
                 where = _join(where, part)
                 node = node.setdefault(part, {})
             else:
-                raise CaseError("--set", where, "is a value, not a table")
+                raise _not_a_table(where, node, path)
         last = path[-1]
         if isinstance(node, list):
             key: Any = _index(node, last, f"{where}[{last}]")
         elif isinstance(node, dict):
             key = last
         else:
-            raise CaseError("--set", where, "is a value, not a table")
+            raise _not_a_table(where, node, path)
         old = node.get(key) if isinstance(node, dict) else node[key]
         # A table given for a table (or a list's table) merges into it, as with extends:
         # {"time": {"step": 1e-4}} changes the step and keeps time.end.
         node[key] = merge(old, value) if isinstance(value, Mapping) and isinstance(
             old, Mapping) else value
+        if kind is not None and _dig_kind(data) != kind:
+            raise CaseError("--set", "case.kind", f"cannot be overridden: got "
+                            f"{_describe(_dig_kind(data))}, and the file's keys are those "
+                            f"of kind {kind!r}; allowed: {kind!r}, or a case file of the "
+                            "other kind")
+
+
+def _dig_kind(data: Mapping[str, Any]) -> Any:
+    """``case.kind`` of parsed case data (None if not given)."""
+    info = data.get("case")
+    return info.get("kind") if isinstance(info, Mapping) else None
+
+
+def _not_a_table(where: str, value: Any, path: list[str]) -> CaseError:
+    """The error for a key set inside ``where``, which holds a value, not a table."""
+    return CaseError("--set", where, f"holds the value {_describe(value)}, not a table: "
+                                     f"{'.'.join(path)} names no key; allowed: set {where} "
+                                     "itself")
 
 
 def _index(items: list[Any], part: str, where: str) -> int:
     if not part.isdigit() or int(part) >= len(items):
         have = f"an index 0..{len(items) - 1}" if items else "none: the list is empty"
-        raise CaseError("--set", where, f"got index {part!r}, allowed: {have} (set the whole "
-                                        "list to add items)")
+        negative = ", none negative" if part.startswith("-") and items else ""
+        raise CaseError("--set", where, f"got index {part!r}, allowed: {have}{negative} (set "
+                                        "the whole list to add items)")
     return int(part)

@@ -140,6 +140,18 @@ def _describe(value: Any) -> str:
     return text if len(text) <= 40 else text[:37] + "..."
 
 
+def distinct_texts(a: float, b: float, spec_a: str = "g", spec_b: str = "g"
+                   ) -> tuple[str, str]:
+    """``a`` and ``b`` written with the formats ``spec_a`` and ``spec_b``, or both with
+    Python's ``repr`` (the shortest text that reads back as the same float) when they
+    differ and would read alike: "0.0001 does not divide the run; allowed: a step that
+    does, such as 0.0001" contradicted itself for a step of 1.00000001e-4 s."""
+    texts = format(a, spec_a), format(b, spec_b)
+    if texts[0] == texts[1] and a != b:
+        return repr(float(a)), repr(float(b))
+    return texts
+
+
 def _convert(tp: Any, value: Any, key: str, file: str) -> Any:
     """Convert one TOML value to the annotated type, or raise a CaseError."""
     origin = typing.get_origin(tp)
@@ -165,7 +177,7 @@ def _convert(tp: Any, value: Any, key: str, file: str) -> Any:
             fail()
         if not math.isfinite(value):  # TOML's inf and nan: no key of a case means them
             raise CaseError(file, key, f"got {_describe(value)}, allowed: a finite number")
-        return float(value)
+        return _as_float(value)
     if tp is int:
         if isinstance(value, bool) or not isinstance(value, numbers.Integral):
             fail()
@@ -201,6 +213,16 @@ def _convert(tp: Any, value: Any, key: str, file: str) -> Any:
             fail()
         return build(tp, value, file=file, prefix=key)
     raise TypeError(f"schema type {tp!r} at {key} is not supported")  # a bug in a schema
+
+
+def _as_float(value: numbers.Real) -> float:
+    """A real number as a float; a NumPy float narrower than a float (``np.float32(1e-4)``)
+    as the decimal it prints as, which is the one it was given as: its binary value,
+    9.99999974737875e-05, divided no run of 1e-4 s steps."""
+    dtype = getattr(value, "dtype", None)
+    if dtype is not None and dtype.kind == "f" and dtype.itemsize < 8:
+        return float(str(value))
+    return float(value)
 
 
 def build[T](cls: type[T], data: Mapping[str, Any], *, file: str, prefix: str = "") -> T:

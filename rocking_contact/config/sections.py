@@ -10,7 +10,14 @@ import math
 from dataclasses import dataclass
 from typing import Literal
 
-from rocking_contact.config.schema import DIRECTORY_NAME, FINITE, POSITIVE, Conflict, param
+from rocking_contact.config.schema import (
+    DIRECTORY_NAME,
+    FINITE,
+    POSITIVE,
+    Conflict,
+    distinct_texts,
+    param,
+)
 
 
 @dataclass(kw_only=True)
@@ -173,16 +180,19 @@ class TimeSpan:
         # run ended a fraction of a step early or late (0.5001 s for a 3e-4 s step), unsaid.
         n = self.n_steps
         if abs(n * self.step - span) > 1e-9 * span:
-            fitted = span / n
+            # As many digits as it takes to tell them apart: a step of 1.00000001e-4 s
+            # read "0.0001 ... (500 steps); allowed: ... such as 0.0001 (500 steps)". The
+            # suggestions, to 9 digits, are within the tolerance: they are accepted as typed.
+            step, fitted = distinct_texts(self.step, span / n, "g", ".9g")
+            end, fitted_end = distinct_texts(self.end, self.start + n * self.step, "g", ".9g")
+            count = distinct_texts(span / self.step, n, ".6g", "d")[0]
             raise Conflict({
-                "step": f"{self.step:g} does not divide the run from time.start "
-                        f"{self.start:g} to time.end {self.end:g} s ({span / self.step:.6g} "
-                        f"steps); allowed: a step that does, such as {fitted:.9g} ({n} "
-                        f"steps)",
-                "end": f"{self.end:g} is not a whole number of time.step {self.step:g} s "
-                       f"after time.start {self.start:g} ({span / self.step:.6g} steps); "
-                       f"allowed: an end that is, such as {self.start + n * self.step:.9g} "
-                       f"({n} steps)"})
+                "step": f"{step} does not divide the run from time.start {self.start:g} to "
+                        f"time.end {self.end:g} s ({count} steps); allowed: a step that "
+                        f"does, such as {fitted} ({n} steps)",
+                "end": f"{end} is not a whole number of time.step {self.step:g} s after "
+                       f"time.start {self.start:g} ({count} steps); allowed: an end that "
+                       f"is, such as {fitted_end} ({n} steps)"})
 
     @property
     def n_steps(self) -> int:

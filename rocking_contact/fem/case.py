@@ -37,16 +37,21 @@ from rocking_contact.config import (
     NONNEGATIVE,
     POSITIVE,
     CaseFile,
+    Conflict,
     check_span,
     in_range,
     param,
     step_count_problem,
 )
-from rocking_contact.contact.spec import ContactSpec, check_against_model
+from rocking_contact.contact.spec import TABLE_TREATMENTS, ContactSpec, check_against_model
 from rocking_contact.geometry.layout import (
+    BLOCK,
+    CONHAUT,
+    CTBLO,
     MeshSpec,
     check_size,
     curve_names,
+    named_points,
     point_names,
     region_names,
 )
@@ -318,7 +323,9 @@ class BlockCase(BlockModel, CaseFile):
                                  f"(groups: {', '.join(groups)})")
             if not c.components:
                 raise ValueError(f"constraint[{i}].components: empty (allowed: DX, DY)")
+        check_table_for_contact(self.contact.treatment, self.mesh.table)
         check_against_model(self, points, curve_names(self.mesh))
+        check_support(self)
         check_size(self.geometry, self.mesh)  # a typo in element_size would mesh for hours
         if self.collisions.rigid and self.loading.gravity <= 0.0:
             raise ValueError("collisions.rigid: the rigid-block levels need loading.gravity "
@@ -364,6 +371,64 @@ def check_scheme_for_contact(scheme: str, treatment: str) -> None:
                          "(a position-level contact stepped on velocities returns the impact "
                          "velocity); allowed: 'newmark', 'alpha_newmark', 'hht', or "
                          "contact.treatment = 'theta'")
+
+
+def check_table_for_contact(treatment: str, table: bool) -> None:
+    """Refuse a contact treatment that pairs the block with a table left unmeshed, as a
+    :class:`~rocking_contact.config.Conflict` of the two keys (either may be the one given
+    wrong: ``--set mesh.table=false`` on A blamed A's own ``contact.master``)."""
+    if treatment in TABLE_TREATMENTS and not table:
+        raise Conflict({
+            "mesh.table": f"false leaves no table for contact.treatment = {treatment!r}, "
+                          "which pairs the block's base with the table's top; allowed: "
+                          "mesh.table = true, or contact.treatment 'penalty' (springs to "
+                          "the ground) or 'none' (with a [[constraint]] holding the block)",
+            "contact.treatment": f"{treatment!r} pairs the block's base with the table's "
+                                 "top, and mesh.table = false meshes no table; allowed: "
+                                 "'penalty' (springs to the ground) or 'none' (with a "
+                                 "[[constraint]] holding the block), or mesh.table = true"})
+
+
+def check_support(case: BlockCase) -> None:
+    """Refuse a block that nothing holds against its loads after the release: contact
+    treatment ``'none'`` (the default) stands for supports of ``[[constraint]]`` (the pin
+    at O of ``sdnv105_preload``), and without one on the block along a loaded direction
+    the block falls through its table (a file with a [case] and a [time] alone ran 1000
+    steps of free fall, DY_O = -0.049 m at 0.1 s, and said "completed"). Loaded along y:
+    gravity or a vertical table acceleration; along x: a horizontal one (the block is
+    solved in the table's frame)."""
+    if case.contact.treatment != "none":
+        return
+    loads = case.loading
+    # component -> the load that moves the block along it, and what it does unsupported
+    moved: dict[str, tuple[str, str]] = {}
+    if loads.gravity > 0.0:
+        moved["DY"] = (f"loading.gravity = {loads.gravity:g} m/s^2", "falls through")
+    elif loads.table_acceleration_y.type != "zero":
+        moved["DY"] = ("loading.table_acceleration_y", "leaves")
+    if loads.table_acceleration_x.type != "zero":
+        moved["DX"] = ("loading.table_acceleration_x", "slides off")
+    block = block_groups(case.geometry, case.mesh)
+    held = {d for c in case.constraint if c.on in block for d in c.components}
+    for component, (cause, fate) in moved.items():
+        if component in held:
+            continue
+        where = f"a [[constraint]] with {component} on the block ({', '.join(block)})"
+        raise Conflict({
+            "contact.treatment": f"'none' (no contact), and no [[constraint]] holds the "
+                                 f"block in {component}: under {cause} it {fate} its table; "
+                                 "allowed: a treatment 'lagrange', 'continuous', 'theta', or "
+                                 f"'penalty' with [[contact.spring]], or {where}: "
+                                 "sdnv105_preload pins O",
+            "constraint": f"holds the block nowhere in {component}, and contact.treatment = "
+                          f"'none' gives it no contact: under {cause} it {fate} its table; "
+                          f"allowed: {where}, or a contact treatment"})
+
+
+def block_groups(geometry: Geometry, mesh: MeshSpec) -> list[str]:
+    """The named points, curves and region of the block (not of the table)."""
+    return ([p.name for p in named_points(geometry, mesh) if p.region == BLOCK]
+            + [CONHAUT, CTBLO, BLOCK])
 
 
 def check_release(geometry: Geometry, preload: Preload, angle: float,

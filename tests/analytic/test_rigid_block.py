@@ -390,8 +390,9 @@ def test_the_rigid_block_has_no_table_ends():
     wide = {"geometry.half_width": 0.3, "geometry.half_height": 0.5, "time.end": 0.1}
     run = rc.run(rc.load_case("sdnv105_rigid", wide), write=False, quiet=True)
     assert run.quantities["overturn.angle"] == pytest.approx(math.atan(0.6))
-    with pytest.raises(rc.CaseError, match=r"geometry\.table_right: 0\.54 must be >= 2 b = "
-                                           r"0\.6 \(under corner A\)"):
+    with pytest.raises(rc.CaseError, match=r"geometry\.half_width: 0\.3 puts corner A at "
+                                           r"2 b = 0\.6 m, past the table's right end "
+                                           r"table_right = 0\.54"):
         rc.load_case("sdnv105d", wide)
 
 

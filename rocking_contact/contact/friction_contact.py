@@ -160,12 +160,14 @@ def law_residual(problem: FrictionContactProblem, P: np.ndarray,
     return float(np.max(np.abs(phi)))
 
 
-def impulse_scale(problem: FrictionContactProblem, P: np.ndarray) -> float:
-    """Scale of the impulses: ``max(|P|, rho |q|)`` (N.s), for relative tolerances."""
+def impulse_scale(problem: FrictionContactProblem, P: np.ndarray,
+                  rho: np.ndarray | None = None) -> float:
+    """Scale of the impulses: ``max(|P|, rho |q|)`` (N.s), for relative tolerances;
+    ``rho``: ``problem.rho()`` if the caller has it already (a solver's every iteration)."""
     if problem.size == 0:
         return 0.0
-    rho = np.repeat(problem.rho(), 2)
-    return float(max(np.max(np.abs(P)), np.max(rho * np.abs(problem.q))))
+    weights = np.repeat(problem.rho() if rho is None else rho, 2)
+    return float(max(np.max(np.abs(P)), np.max(weights * np.abs(problem.q))))
 
 
 def _alart_curnier(P: np.ndarray, U: np.ndarray, mu: np.ndarray,
@@ -203,7 +205,7 @@ def solve_semismooth_newton(problem: FrictionContactProblem, P0: np.ndarray | No
     f, phi, A, B = merit(P)
     it = 0
     for it in range(max_iterations + 1):
-        if np.max(np.abs(phi)) <= tol * max(impulse_scale(problem, P), 1e-300):
+        if np.max(np.abs(phi)) <= tol * max(impulse_scale(problem, P, rho), 1e-300):
             return LocalSolution(P, problem.velocity(P), it, float(np.max(np.abs(phi))),
                                  True, "newton")
         if it == max_iterations:

@@ -277,9 +277,7 @@ class MoreauJeanContact:
         prescribed = problem.prescribed_dofs
         prescribed = prescribed[prescribed < problem.body.n_owned]
         if len(prescribed):
-            keep = np.ones(H.shape[1])
-            keep[prescribed] = 0.0
-            H = (H @ sp.diags(keep)).tocsr()
+            H = without_columns(H, prescribed)
         self._H, self._HT = H, None
         self._U_before = self._apply(problem, problem.v.x.array)
 
@@ -499,6 +497,32 @@ class MoreauJeanContact:
         Y: np.ndarray = solver.solve_columns(self._HT)
         return Y
 
+
+
+def without_columns(H: sp.csr_matrix, columns: np.ndarray) -> sp.csr_matrix:
+    """``H`` with its entries in ``columns`` removed: the matrix, entry order included, of
+    ``H @ diag(keep)`` (``keep`` 0 on ``columns``, 1 elsewhere), whose product each step
+    cost a sparse-sparse multiplication (1.6 ms on the 0.02 m mesh) for a selection.
+
+    Built as scipy's product builds it, so that the sums of ``H @ v`` keep their order and
+    rounding: each row's entries in reverse order, the zero ones dropped (explicit zeros
+    included). A row with a repeated column (not canonical) is left to the product itself.
+    """
+    if not H.has_canonical_format:
+        keep = np.ones(H.shape[1])
+        keep[columns] = 0.0
+        product: sp.csr_matrix = (H @ sp.diags(keep)).tocsr()
+        return product
+    kept = np.ones(H.shape[1], dtype=bool)
+    kept[columns] = False
+    start, end = H.indptr[:-1], H.indptr[1:]
+    row = np.repeat(np.arange(H.shape[0]), end - start)
+    mirrored = start[row] + end[row] - 1 - np.arange(H.nnz)  # each row reversed
+    cols, values = H.indices[mirrored], H.data[mirrored]
+    mask = kept[cols] & (values != 0.0)
+    indptr = np.zeros(H.shape[0] + 1, dtype=H.indptr.dtype)
+    np.cumsum(np.bincount(row[mask], minlength=H.shape[0]), out=indptr[1:])
+    return sp.csr_matrix((values[mask], cols[mask], indptr), shape=H.shape)
 
 
 def _sum_over_ranks(comm: Any, part: np.ndarray) -> np.ndarray:

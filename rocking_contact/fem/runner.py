@@ -38,7 +38,7 @@ from rocking_contact.geometry.layout import BLOCK
 from rocking_contact.geometry.load import create_block_mesh
 from rocking_contact.post.collisions import annotate as annotate_collisions
 from rocking_contact.post.collisions import iteration_statistics
-from rocking_contact.post.energy import rise_warning
+from rocking_contact.post.energy import EnergyBalance, rise_warning
 from rocking_contact.post.energy import summary as energy_summary
 from rocking_contact.progress import Progress
 from rocking_contact.results import (
@@ -144,6 +144,8 @@ class _Output:
         self.count = 0
         self._info: StepInfo | None = None
         self._row_t = self.fields_t = np.nan
+        #: the run's energy balance, handed each row's total energy (set by :func:`simulate`)
+        self.balance: EnergyBalance | None = None
 
     def record(self, problem: StepProblem, info: StepInfo | None) -> None:
         """Observer of the step driver (``info`` None for the initial state)."""
@@ -169,6 +171,8 @@ class _Output:
 
     def _row(self, problem: StepProblem) -> None:
         row = self.recorder.row(problem.t, problem.u.x.array, problem.v.x.array)
+        if self.balance is not None:
+            self.balance.record_total(row["ETOT"])  # its residual's E: the same state's
         row["DT"] = self._info.h if self._info else 0.0
         row["NEWTON"] = self._info.iterations if self._info else 0
         row.update(problem.columns())
@@ -305,6 +309,7 @@ def simulate(case: BlockCase, body: ElasticBody, *, contributions: Sequence[Cont
         "cells": body.V.mesh.topology.index_map(2).size_global,
     }
     output = _Output(case, body, out_dir, progress)
+    output.balance = next((c for c in contributions if isinstance(c, EnergyBalance)), None)
     timing: dict[str, Any] = {}
     # of the set-up and the preload; the fallbacks' are counted at the end
     warnings = case.loading.held_records(case.time.start, case.time.end, case_dir(case))

@@ -123,6 +123,8 @@ class PenaltySprings:
         self._status_frozen = self._lag_next = False
         self._idle = True
         self.released = False
+        #: static steps came before the release: a preload, whose supports held the block
+        self._preloaded = False
         self._d0 = np.zeros((n, 3))
         self.work = 0.0
         self.penetration = np.zeros(n)
@@ -149,6 +151,7 @@ class PenaltySprings:
         self._mismatch[:] = False
         self._status_frozen, self._lag_next = self._lag_next, False
         self._branch[:] = -1
+        self._preloaded |= self._idle
         if not self._idle:
             if not self.released:
                 self.release(problem)
@@ -156,29 +159,22 @@ class PenaltySprings:
             self._d0[:, :2] = u
 
     def release(self, problem: StepProblem) -> None:
-        """The springs take over from the supports (see :mod:`~.release`).
+        """The springs take over (see :mod:`~.release`); their state starts there (stick
+        springs unstressed) and the initial acceleration gains ``M^-1 F_springs``.
 
-        The block is lowered (a rigid translation) until the spring whose node carried the
-        largest support reaction ``R`` is compressed by ``R / kn`` (its gap closed first);
-        the springs' state starts there (stick springs unstressed) and the initial
-        acceleration gains ``M^-1 F_springs``.
+        After a preload (the springs were idle through static steps) the spring whose node
+        carried the largest support reaction ``R`` (N) takes it: if that spring is closed
+        where the preload left the block (its penetration ``-u_y - gap`` >= 0), the block
+        is lowered by ``R / kn`` (a rigid translation), so that the spring carries ``R``
+        beyond any initial penetration; an open one (``gap`` above the node) lowers
+        nothing and the block falls its gap. At rest (no preload) the block starts where
+        it is: every gap is free travel (a negative one an initial penetration).
         """
         self.released = True
-        body = self.body
-        g = body.vector()
-        body.set_point(problem.u.x.array, problem.v.x.array)
-        body.force(g)
-        reaction = self._gather([g.array])[0][:, 1]
-        g.destroy()
-        # The spring closes when -u_y exceeds its gap (penetration -u_y - gap, normal down):
-        # carrying R it sits R / kn further down, so its node must go down by
-        # R / kn + gap + u_y from where the preload left it.
-        uy = self._gather([problem.u.x.array])[0][:, 1]
-        j = int(np.argmax(reaction))
-        drop = (reaction[j] / self.P[j, 4] + self.P[j, 3] + uy[j]) if reaction[j] > 0 else 0.0
+        drop = self._support_drop(problem) if self._preloaded else 0.0
         if drop != 0.0:
             u = problem.u.x.array.copy()
-            u[body.block_mesh.dofs(body.V, BLOCK, 1)] -= drop
+            u[self.body.block_mesh.dofs(self.body.V, BLOCK, 1)] -= drop
             problem.set_state(u=u)
         d = np.zeros((len(self.names), 3))
         dv = np.zeros_like(d)
@@ -187,7 +183,7 @@ class PenaltySprings:
         self.S[:, 4] = d[:, 0]  # stick springs unstressed where the block stands
         F = np.empty(3)
         Jd, Jv = np.empty((3, 3)), np.empty((3, 3))
-        forces = body.vector()
+        forces = self.body.vector()
         for j in range(len(self.names)):
             self.closed[j] = self._force(j, d[j], dv[j], F, Jd, Jv)
             self.force[j], self.normal[j] = F, F[1]
@@ -199,6 +195,23 @@ class PenaltySprings:
         with mass_solver(problem) as mass:
             mass.accelerate(problem, forces)
         forces.destroy()
+
+    def _support_drop(self, problem: StepProblem) -> float:
+        """How far (m) the preload's support reaction ``R`` lowers the block: ``R / kn`` of
+        the most loaded spring if it is closed where the preload left it, else 0."""
+        body = self.body
+        g = body.vector()
+        body.set_point(problem.u.x.array, problem.v.x.array)
+        body.force(g)
+        reaction = self._gather([g.array])[0][:, 1]
+        g.destroy()
+        uy = self._gather([problem.u.x.array])[0][:, 1]
+        j = int(np.argmax(reaction))
+        # penetration -u_y - gap (normal down): a spring with its gap still open takes
+        # nothing from the support; the block falls onto it
+        if reaction[j] <= 0.0 or -uy[j] - self.P[j, 3] < 0.0:
+            return 0.0
+        return float(reaction[j] / self.P[j, 4])
 
     def add_residual(self, problem: StepProblem, x: PETSc.Vec, r: PETSc.Vec) -> None:
         """Evaluate every spring at the end of the step; ``r -= w1 F + w0 F_n`` on owned rows."""

@@ -25,9 +25,9 @@ from __future__ import annotations
 from dataclasses import dataclass
 from typing import Any, ClassVar, Literal
 
-from rocking_contact.config import NONNEGATIVE, POSITIVE, in_range, param
+from rocking_contact.config import NONNEGATIVE, POSITIVE, Conflict, in_range, param
 from rocking_contact.discrete.case import stick_problem
-from rocking_contact.geometry.layout import CONBAS, CONHAUT, CTBLO
+from rocking_contact.geometry.layout import BLOCK, CONBAS, CONHAUT, CTBLO, named_points
 
 Treatment = Literal["none", "lagrange", "penalty", "continuous", "theta"]
 
@@ -53,7 +53,8 @@ class ShockSpring:
     ``dashpots`` default to the plain shock law (the B case file sets Code_Aster's).
     """
 
-    on: str = param(doc="named point of the block base (O, O1, A)")
+    on: str = param(doc="named point of the block base (O, O1, A; B1, B2 in the aster "
+                        "layout), one spring a point")
     normal_stiffness: float = param(3.0e10, unit="N/m", check=POSITIVE)
     normal_damping: float = param(9.0e6, unit="N.s/m", check=NONNEGATIVE)
     tangential_stiffness: float = param(1.0e7, unit="N/m", check=NONNEGATIVE,
@@ -72,7 +73,10 @@ class ShockSpring:
                        "law and its Coulomb cap mu kn p (Code_Aster's DYNA_NON_LINE, where "
                        "they are the element's damping matrix)")
     mu: float | None = param(None, check=NONNEGATIVE, doc="Coulomb; default contact.mu")
-    gap: float = param(0.0, unit="m", doc="initial gap (negative: initial penetration)")
+    gap: float = param(0.0, unit="m",
+                       doc="initial gap (negative: initial penetration), from where the block "
+                           "starts: at rest, or where the preload left it (a spring closed "
+                           "there also takes its support's reaction, docs/contact.md, B)")
     friction: Literal["regularised", "stored_dashpot"] = param(
         "regularised", doc="regularised: stick spring + dashpot, the spring's force stored; "
                            "stored_dashpot: the whole force stored, dashpot included (a "
@@ -166,7 +170,43 @@ def check_against_model(case: Any, points: list[str], curves: list[str]) -> None
             if name not in allowed:
                 raise ValueError(f"contact.{key}: got {name!r}, allowed: "
                                  f"{', '.join(map(repr, allowed))} ({what})")
-    for i, spring in enumerate(spec.spring):
-        if spring.on not in points:
-            raise ValueError(f"contact.spring[{i}].on: unknown point {spring.on!r} "
-                             f"(points: {', '.join(points)})")
+    if spec.treatment == "penalty":
+        check_springs(case)
+
+
+def check_springs(case: Any) -> None:
+    """The springs stand on distinct named points of the block's base, with no table.
+
+    A spring on a table node, on the top of the block, or twice on one point ran without a
+    word (the block fell freely, hung from its top, or stood on a spring twice as stiff);
+    a table meshed beside the springs is never touched.
+
+    Raises:
+        Conflict: ``mesh.table`` against ``contact.treatment``.
+        ValueError: ``"contact.spring[i].on: problem"``.
+
+    """
+    if case.mesh.table:
+        raise Conflict({
+            "mesh.table": "true meshes a table that contact.treatment = 'penalty' never "
+                          "touches (its springs stand on the ground y = 0); allowed: "
+                          "mesh.table = false, or a table treatment ('lagrange', "
+                          "'continuous', 'theta')",
+            "contact.treatment": "'penalty' stands the block on springs to the ground and "
+                                 "never touches the table that mesh.table = true meshes; "
+                                 "allowed: 'lagrange', 'continuous', 'theta', or "
+                                 "mesh.table = false"})
+    base = [p.name for p in named_points(case.geometry, case.mesh)
+            if p.region == BLOCK and p.y == 0.0]
+    allowed = f"allowed: {', '.join(base)}, each once"
+    seen: dict[str, int] = {}
+    for i, spring in enumerate(case.contact.spring):
+        name = spring.on
+        if name not in base:
+            raise ValueError(f"contact.spring[{i}].on: {name!r} is not a named point of the "
+                             f"block's base ({allowed})")
+        if name in seen:
+            raise ValueError(f"contact.spring[{i}].on: {name!r} has a spring already "
+                             f"(contact.spring[{seen[name]}]; two would double its "
+                             f"stiffness; {allowed})")
+        seen[name] = i

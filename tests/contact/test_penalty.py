@@ -5,6 +5,7 @@ import numpy as np
 import pytest
 
 import rocking_contact as rc
+from rocking_contact.cli import main
 from rocking_contact.contact.penalty import PenaltySprings
 from rocking_contact.fem import runner
 from rocking_contact.time.analysis import spectral_radius
@@ -153,3 +154,70 @@ def test_hht_weights_the_springs_as_the_body_forces():
     kept = np.ptp(dy[-tenth:]) / np.ptp(dy[:tenth])
     rho = spectral_radius(HHT(alpha), np.sqrt(3 * KN / mass) * h)
     assert kept == pytest.approx(rho ** (len(dy) - tenth), abs=0.01)
+
+
+WEIGHT = 4 * 1450.0 * 0.18 * 0.40 * 9.81  # B's block (N), what the preload's support at O carries
+
+
+@pytest.mark.parametrize("gap", [-1e-6, 0.0, 1e-3])
+def test_a_gap_is_free_travel_from_where_the_preload_left_the_block(gap):
+    """The spring under O takes the support's reaction only where it is closed: touching
+    (gap 0, B as shipped) or pressed (gap < 0, the penetration on top); with a gap above O
+    the block stays where the preload left it and falls the gap (it was lowered by
+    ``R / kn + gap``: 1 mm, A's lift above its spring 3.5958 -> 2.5958 mm)."""
+    sets = {"time.end": 2.5e-5, "collisions.windows": [[0.0, 2.5e-5]], "contact.spring.0.gap": gap}
+    h = rc.run(rc.load_case("sdnv105b_plain_springs", sets), write=False, plots=False,
+               quiet=True).history
+    closed = gap <= 0.0
+    assert h["DY_O"][0] == pytest.approx(-WEIGHT / KN if closed else 0.0, rel=1e-6, abs=1e-15)
+    assert h["RN_O"][0] == pytest.approx(WEIGHT - KN * gap if closed else 0.0, rel=1e-6)
+    assert h["DY_A"][0] - h["DY_O"][0] == pytest.approx(0.0035959, abs=1e-7)
+    assert h["RN_O1"][0] == 0.0 and h["RN_A"][0] == 0.0
+
+
+def test_at_rest_the_block_starts_where_it_is_and_falls_its_gap():
+    """No preload: nothing to take over, the block is not moved. With 5 mm gaps it falls
+    freely (undeformed, the rigid free fall of the average-acceleration scheme, exact) and the
+    springs stay open; it started 5 mm down, already on them."""
+    h, gap = 1e-3, 0.005
+    sets = {"initial.state": "rest", "time.end": 10 * h, "time.step": h, "time.window": [],
+            "time.refine.enabled": False, "collisions.windows": [], "collisions.rigid": False,
+            "reference": [], "quantity": []}
+    sets |= {f"contact.spring.{j}.gap": gap for j in range(3)}
+    result = rc.run(rc.load_case("sdnv105b_plain_springs", sets), write=False, plots=False,
+                    quiet=True)
+    assert result.status == "completed"
+    t = result.history["time"]
+    for name in ("O", "O1", "A"):
+        assert result.history[f"DY_{name}"][0] == 0.0
+        assert np.all(result.history[f"RN_{name}"] == 0.0)
+        assert result.history[f"DY_{name}"] == pytest.approx(-9.81 * t**2 / 2, rel=1e-6,
+                                                             abs=1e-12)
+    assert np.all(result.history["CONTACTS"] == 0)
+
+
+@pytest.mark.parametrize("sets,words", [
+    # a table node: the block fell freely
+    ({"mesh.table": True, "contact.spring.0.on": "S0"},
+     "mesh.table: true meshes a table that contact.treatment = 'penalty' never touches"),
+    # the top of the block, taken for a ground spring
+    ({"contact.spring.2.on": "C1"},
+     "contact.spring[2].on: 'C1' is not a named point of the block's base (allowed: O, O1, "
+     "A, B1, B2, each once)"),
+    ({"contact.spring.0.on": "Q"}, "contact.spring[0].on: 'Q' is not a named point"),
+    # one point twice: its stiffness doubled
+    ({"contact.spring.1.on": "O"},
+     "contact.spring[1].on: 'O' has a spring already (contact.spring[0]; two would double "
+     "its stiffness; allowed: O, O1, A, B1, B2, each once)"),
+])
+def test_springs_that_make_no_sense_are_refused(capsys, tmp_path, sets, words):
+    """One line naming the file and the key, exit code 2, nothing run."""
+    argv = ["run", "sdnv105b", "--out", str(tmp_path / "o")]
+    for key, value in sets.items():
+        argv += ["--set", f"{key}={str(value).lower() if isinstance(value, bool) else value}"]
+    code = main(argv)
+    err = capsys.readouterr().err.strip()
+    assert code == 2 and len(err.splitlines()) == 1 and "Traceback" not in err
+    assert err.startswith("error: ") and "sdnv105b.toml (with --set)" in err
+    assert words in err, err
+    assert not (tmp_path / "o" / "results.json").exists()

@@ -15,8 +15,10 @@ percentile of the contact forces over the run has a fixed length, longer ones ar
 
 Reactions: a dataset point array ``reaction`` (force vectors at the nodes, N) is drawn
 when the fields have one; otherwise the history columns ``RN_<node>`` (normal, along +y)
-and ``RX_<node>`` (tangential, along +x) at nodes whose position is known: O = (0, 0) and
-A = (2b, 0), plus any in ``results.json`` ``extra["node_positions"]`` ({node: [x, y]}).
+and ``RX_<node>`` (tangential, along +x) at nodes whose position is known: the block's named
+points (O = (0, 0), O1 = (b, 0), A = (2b, 0), C1; B1, B2 in the aster layout,
+:func:`~rocking_contact.geometry.layout.named_points`), plus any in ``results.json``
+``extra["node_positions"]`` ({node: [x, y]}).
 Arrows point at the node, as the table's push on the block.
 """
 
@@ -27,6 +29,8 @@ from typing import Any, Protocol
 
 import numpy as np
 
+from rocking_contact.block import Geometry
+from rocking_contact.geometry.layout import MeshSpec, named_points
 from rocking_contact.viz.fields import FieldSeries, displacement_3d
 from rocking_contact.viz.rigid import block_mesh, rigid_displacement, tilt_from_lifts
 from rocking_contact.viz.scene import TEXT_FONT, Scene, arrows, nice_factor
@@ -146,7 +150,10 @@ class BlockScene(Scene):
 
     def _reaction_nodes(self) -> dict[str, np.ndarray]:
         """Nodes with reaction columns and a known position: name -> (x, y, 0)."""
-        known = {"O": (0.0, 0.0), "A": (2 * self.b, 0.0)}
+        layout = ((self.data.get("parameters") or {}).get("mesh") or {}).get("layout")
+        mesh = MeshSpec(layout=layout or "structured", table=False)
+        known = {p.name: (p.x, p.y) for p in named_points(
+            Geometry(half_width=self.b, half_height=self.l), mesh)}
         known.update({k: tuple(v) for k, v in
                       ((self.data.get("extra") or {}).get("node_positions") or {}).items()})
         return {name: np.array([xy[0], xy[1], 0.0]) for name, xy in known.items()

@@ -14,7 +14,8 @@ rows (the supports that stay, the table's, have zero acceleration; the same
 - shock springs: the springs are first compressed by the force the supports carried (the
   block is lowered by ``R / kn`` of the most loaded spring, a rigid translation that
   leaves the stresses as they are), as if the preload had been computed on the springs,
-  which is what Code_Aster's test B does.
+  which is what Code_Aster's test B does; only if that spring is closed where the preload
+  left the block (a spring with a clearance, ``gap > 0``, lets the block fall it).
 """
 
 from __future__ import annotations

@@ -102,15 +102,20 @@ def test_penalty_springs_take_over_from_the_support(runs):
 
 
 @pytest.mark.parametrize("gap", [-1e-6, 1e-6])
-def test_penalty_release_closes_the_gap_first(gap):
-    """With a clearance (gap > 0) or an interference (gap < 0) the block is lowered by
-    ``R / kn + gap``: the spring under O still starts carrying the support's reaction."""
+def test_penalty_release_keeps_the_gap(gap):
+    """A gap is free travel from where the preload left the block: with an interference
+    (gap < 0) the spring under O is closed, the block is lowered by ``R / kn`` onto it and
+    the interference stays on top of that; with a clearance (gap > 0) nothing is lowered
+    and the block falls the gap (it was lowered by ``R / kn + gap`` before 2026-11-23)."""
     sets = {"time.end": 2.5e-5, "collisions.windows": [[0.0, 2.5e-5]]}
     sets |= {f"contact.spring.{i}.gap": gap for i in range(3)}
     h = rc.run(rc.load_case("sdnv105b", sets), write=False, plots=False, quiet=True).history
-    weight = 4 * 1450.0 * 0.18 * 0.40 * 9.81
-    assert h["RN_O"][0] == pytest.approx(weight, rel=1e-6)
-    assert h["DY_O"][0] == pytest.approx(-weight / 3.0e10 - gap, rel=1e-6)
+    weight, kn = 4 * 1450.0 * 0.18 * 0.40 * 9.81, 3.0e10
+    if gap < 0:
+        assert h["RN_O"][0] == pytest.approx(weight - kn * gap, rel=1e-6)
+        assert h["DY_O"][0] == pytest.approx(-weight / kn, rel=1e-6)
+    else:
+        assert h["RN_O"][0] == 0.0 and h["DY_O"][0] == 0.0
 
 
 def test_anchor_pins_the_base_and_gives_code_asters_first_impact(runs):

@@ -145,15 +145,19 @@ def table_samples(f: TimeFunction, base: Path | None = None) -> tuple[np.ndarray
     if data.shape[1] != 2 or data.shape[0] < 2:
         raise ValueError(f"path: {path}: {data.shape[0]} row(s) of {data.shape[1]} column(s) "
                          f"({allowed})")
-    if not np.isfinite(data).all():
-        raise ValueError(f"path: {path}: a value is not finite ({allowed})")
+    # said at its line, as an editor counts them
+    lines = [n for n, _ in _rows(path) if n > skip]
+    names = first[1] if first is not None and skip else []
+    bad = np.argwhere(~np.isfinite(data))
+    if len(bad):
+        r, c = bad[0]
+        raise ValueError(f"path: {path}: line {lines[r]}, column {c + 1}{_name(names, c + 1)}: "
+                         f"{data[r, c]} is not finite ({allowed})")
     k = _first_decrease(data[:, 0])
-    if k is not None:  # said at its line, as an editor counts them
-        lines = [n for n, _ in _rows(path) if n > skip]
-        name = _name(first[1] if first is not None and skip else [], 1)
+    if k is not None:
         before, after = distinct_texts(data[k - 1, 0], data[k, 0])
-        raise ValueError(f"path: {path}: line {lines[k]}, column 1{name}: time {after} after "
-                         f"{before} on line {lines[k - 1]} ({allowed} strictly)")
+        raise ValueError(f"path: {path}: line {lines[k]}, column 1{_name(names, 1)}: time "
+                         f"{after} after {before} on line {lines[k - 1]} ({allowed} strictly)")
     return data[:, 0], data[:, 1]
 
 

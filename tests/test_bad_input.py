@@ -209,8 +209,20 @@ def test_a_rigid_comparison_without_a_preload_is_refused(capsys, tmp_path):
     from (it used to warn after the run)."""
     code = main(["run", "sdnv105a", "--out", str(tmp_path), "--set", "initial.state=rest"])
     assert_one_line_error(capsys, code, [
-        "collisions.rigid: the rigid block is released from the preload's tilt, and "
-        "initial.state = 'rest' has none", "set collisions.rigid = false"])
+        "sdnv105a.toml (with --set): initial.state: 'rest' gives no preload tilt to release "
+        "the rigid block of collisions.rigid = true from; allowed: 'preload', or "
+        "collisions.rigid = false"])
+    # the key given last is named: a child's state, not its parent's rigid = true
+    child = tmp_path / "rest.toml"
+    child.write_text('extends = "sdnv105d"\n[initial]\nstate = "rest"\n')
+    assert_one_line_error(capsys, main(["run", str(child), "--out", str(tmp_path)]), [
+        f"error: {child}: initial.state: 'rest' gives no preload tilt"])
+    # the file's own rigid = true, given by --set, is the one named
+    code = main(["run", str(child), "--out", str(tmp_path), "--set", "collisions.rigid=true"])
+    assert_one_line_error(capsys, code, [
+        f"{child} (with --set): collisions.rigid: the rigid block is released from the "
+        "preload's tilt, and initial.state = 'rest' has none; allowed: collisions.rigid = "
+        "false, or initial.state = 'preload'"])
 
 
 def test_a_tilt_past_the_overturning_angle_is_refused(capsys, tmp_path):
@@ -336,6 +348,9 @@ BAD_RECORDS = [
     ("tabs after a header", "t\n0\t0\n", ["line 2: '0\\t0' has no comma"]),
     ("empty", "", ["empty"]),
     ("one row", "0,1\n", ["1 row(s) of 2 column(s)"]),
+    # its line (it said "a value is not finite" and left the line to be found)
+    ("nan", "# t, ax\nt,ax\n0,0\n\n0.1,nan\n", ["line 5, column 2 (ax): nan is not finite"]),
+    ("inf time", "0,0\ninf,1\n", ["line 2, column 1: inf is not finite"]),
 ]
 
 
@@ -367,8 +382,9 @@ def test_a_rigid_block_that_cannot_rock_through_impacts(capsys, tmp_path, settin
 
 def test_rigid_levels_of_a_block_without_gravity_are_refused(capsys, tmp_path):
     code = main(["run", "sdnv105d", "--out", str(tmp_path), "--set", "loading.gravity=0"])
-    assert_one_line_error(capsys, code, ["collisions.rigid: the rigid-block levels need "
-                                         "loading.gravity > 0", "set collisions.rigid = false"])
+    assert_one_line_error(capsys, code, ["loading.gravity: 0 leaves the rigid block of "
+                                         "collisions.rigid = true at rest",
+                                         "allowed: > 0, or collisions.rigid = false"])
 
 
 @pytest.mark.parametrize("command", ["run", "validate", "rigid"])
@@ -555,3 +571,22 @@ def test_a_table_contact_without_the_table_names_the_key_given_last(capsys, tmp_
                                         "contact.treatment=lagrange"]), [
         f"{child} (with --set): contact.treatment: 'lagrange' pairs the block's base with the "
         "table's top, and mesh.table = false meshes no table; allowed: 'penalty'"])
+
+
+def test_a_list_given_as_a_value_and_as_tables_says_what_to_do(capsys, tmp_path):
+    """docs/case-files.md's own recipe (``quantity = []`` at the top, then
+    ``[[quantity]]``) met a bare TOML error: the line now says to keep one."""
+    child = tmp_path / "docq.toml"
+    child.write_text('extends = "sdnv105d"\nquantity = []\nreference = []\n[case]\nname = "x"\n'
+                     'title = "x"\nkind = "block"\n[time]\nend = 0.01\n[[quantity]]\nname = '
+                     '"m"\ncolumn = "DY_A"\nop = "max"\n')
+    assert_one_line_error(capsys, main(["run", str(child)]), [
+        f"error: {child}: not valid TOML: Cannot mutate immutable namespace ('quantity',) "
+        "(at line 10, column 11); quantity is given both as a value (quantity = [...]) and "
+        "as [[quantity]] tables: keep one (a child's [[quantity]] tables replace the list it "
+        "extends; quantity = [] alone empties it)"])
+    child.write_text('extends = "sdnv105d"\nreference = []\n[case]\nname = "x"\n'
+                     'title = "x"\nkind = "block"\n[time]\nend = 0.01\n[collisions]\n'
+                     'windows = [[0.0, 0.01]]\n[[quantity]]\nname = "m"\ncolumn = "DY_A"\n'
+                     'op = "max"\n')
+    assert [q.name for q in load_case(child).quantity] == ["m"]

@@ -131,3 +131,23 @@ def test_a_run_warns_of_a_misspelt_name_unless_it_stopped_early(tmp_path):
         "says 'not computed'); close: collision.1.time, ")
     shortened = rc.run(load_case(child, {"time.end": 0.03}), write=False, quiet=True)
     assert not any("computed no quantity" in w for w in shortened.warnings)
+
+
+def test_a_quantity_instant_past_the_files_own_end_is_refused(capsys, tmp_path):
+    """An ``op = "at"`` at 5 s in a file ending at 0.001 s read "not reached" whatever the
+    run, and its not-reached check kept the misspelt column of the file's other quantity
+    from being warned about; a child's instant past its parent's end is the child's."""
+    child = tmp_path / "rq.toml"
+    child.write_text('extends = "sdnv105d"\nreference = []\n[time]\nend = 0.05\n'
+                     '[collisions]\nwindows = [[0.0, 0.04]]\n[[quantity]]\nname = "q"\n'
+                     'column = "DY_O"\nop = "at"\ntime = 5.0\n')
+    assert_one_line_error(capsys, main(["run", str(child), "--out", str(tmp_path / "o")]), [
+        f"error: {child}: quantity[0].time: 5 s is after time.end = 0.05 s: the run never "
+        "reaches it; allowed: an instant up to 0.05 s, or a longer time.end"])
+    # a window from the end on too, and its end's own instant is reached
+    assert_one_line_error(capsys, main(["run", str(child), "--set", "quantity.0.time=0.05",
+                                        "--set", "quantity.0.window=[0.05, 0.06]"]),
+                          ["(with --set): quantity[0].window: starts at 0.05 s"])
+    assert load_case(child, ["quantity.0.time=0.05"]).quantity[0].time == 0.05
+    # a longer end given later keeps it: the run reaches 5 s
+    assert load_case(child, ["time.end=5.0"]).time.end == 5.0

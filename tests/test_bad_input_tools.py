@@ -233,3 +233,15 @@ def test_report_of_a_parent_directory_says_to_give_it_as_results(capsys, tmp_pat
     assert_one_line_error(capsys, main(["report", "gone/dir", "--no-views"]),
                           ["error: gone/dir: no such directory (give a results directory, "
                            "or a case name under --results results)"])
+
+
+def test_report_of_a_results_directory_that_does_not_exist(capsys, tmp_path, monkeypatch):
+    """``report --results nowhere`` said "no results (run rocking-contact validate first)",
+    where a positional path said "no such directory"; an empty one keeps the former."""
+    monkeypatch.chdir(tmp_path)
+    assert_one_line_error(capsys, main(["report", "--results", "nowhere", "--no-views"]),
+                          ["error: nowhere: no such directory (give --results the directory "
+                           "the runs wrote under, `results` by default)"])
+    (tmp_path / "empty").mkdir()
+    assert_one_line_error(capsys, main(["report", "--results", "empty", "--no-views"]),
+                          ["error: empty: no results (run `rocking-contact validate` first)"])

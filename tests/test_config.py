@@ -373,3 +373,32 @@ def test_a_record_path_set_after_loading_is_read_from_the_current_directory(
     assert time_function_values(f, np.array([0.5]), case_dir(case)).tolist() == [1.0]
     case.loading.table_acceleration_y = TimeFunction(type="table", path="ux.csv")
     assert case.loading.table_acceleration_y.path == str(tmp_path / "ux.csv")
+
+
+def test_windows_past_the_end_are_refused_where_the_end_was_given_with_them(tmp_path):
+    """``--set collisions.windows=[[0.2,0.3]]`` on a 0.12 s run measured nothing, exit 0,
+    without a word; a shortened run (``--set time.end``, a child's earlier end) keeps the
+    windows it cuts off, which say "not reached"."""
+    with pytest.raises(CaseError) as err:
+        load_case("sdnv105d", ["time.end=0.12", "collisions.windows=[[0.2, 0.3]]"])
+    assert str(err.value).endswith(
+        "sdnv105d.toml (with --set): collisions.windows[0]: starts at 0.2 s, at or after "
+        "time.end = 0.12 s: the run never reaches it; allowed: a start before 0.12 s, or a "
+        "longer time.end")
+    assert load_case("sdnv105a", ["time.end=0.06"]).time.end == 0.06
+    short = tmp_path / "short.toml"
+    short.write_text('extends = "sdnv105a"\n[time]\nend = 0.08\n')
+    assert len(load_case(short).time.window) == len(load_case("sdnv105a").time.window)
+    short.write_text('extends = "sdnv105a"\n[time]\nend = 0.08\nwindow = [{start = 0.2, '
+                     'end = 0.3, step = 1e-5}]\n')
+    with pytest.raises(CaseError, match=r"short.toml: time.window\[0\]: starts at 0.2 s, at "
+                       r"or after time.end = 0.08 s"):
+        load_case(short)
+    # a child's windows under its parent's end are the child's to fix
+    mine = tmp_path / "mine.toml"
+    mine.write_text('extends = "short.toml"\n[collisions]\nwindows = [[0.0, 0.05], '
+                    '[0.09, 0.1]]\n')
+    short.write_text('extends = "sdnv105a"\n[time]\nend = 0.08\n')
+    with pytest.raises(CaseError, match=r"mine.toml: collisions.windows\[1\]: starts at "
+                       r"0.09 s"):
+        load_case(mine)

@@ -118,12 +118,35 @@ def test_windows_placed_at_the_parents_impacts_are_said_to_be_the_parents(tmp_pa
         f"come from {a}, placed there at the impacts of its block, and this run changes "
         "geometry.half_width: collision k is still the largest kinetic energy in window k, "
         "an impact of this run or not; give the run its own (collisions.windows = [[t0, "
-        "t1], ...]), or collisions.windows = [] to measure none"]
+        "t1], ...]), or collisions.windows = [] to measure none",
+        DESCRIBED.format(a=a, changed="geometry.half_width")]
     # windows of its own, or none, are the run's: nothing to say
     assert placed_for_other_physics(load_case(child, [
-        "time.window=[]", "collisions.windows=[[0.0, 0.01]]"])) == []
+        "time.window=[]", "collisions.windows=[[0.0, 0.01]]", "case.description=''"])) == []
     assert [w.split(":")[0] for w in placed_for_other_physics(
-        load_case(child, ["time.window.1={step=5e-6}"]))] == ["collisions.windows"]
+        load_case(child, ["time.window.1={step=5e-6}", "case.description='mine'"]))] == [
+        "collisions.windows"]
+
+
+DESCRIBED = ("case.description: comes from {a}, written for its block, and this run changes "
+             "{changed}: the report describes the run with it; give the case its own "
+             "(description = \"\" for none)")
+
+
+def test_a_description_inherited_by_other_physics_is_said_to_be_the_parents(tmp_path):
+    """A user's block extending sdnv105d was described in its report as Code_Aster's
+    25-node mesh of SDNV105; a file's own under --set, or a child of the same physics,
+    is not said (the report marks a changed run)."""
+    d = load_case("sdnv105d").source_file
+    child = write(tmp_path / "tall.toml", 'extends = "sdnv105d"\n[geometry]\n'
+                  'half_height = 0.5\n')
+    notes = placed_for_other_physics(load_case(child))
+    assert [n.split(":")[0] for n in notes] == ["collisions.windows", "case.description"]
+    assert notes[1] == DESCRIBED.format(a=d, changed="geometry.half_height")
+    same = write(tmp_path / "same.toml", 'extends = "sdnv105d"\n[time]\nend = 0.1\n')
+    assert placed_for_other_physics(load_case(same)) == []
+    assert [n.split(":")[0] for n in placed_for_other_physics(
+        load_case("sdnv105d", ["preload.tilt=0.012"]))] == ["collisions.windows"]
 
 
 def test_a_files_own_windows_under_a_set_that_changes_its_block(tmp_path):
@@ -156,7 +179,7 @@ def test_a_run_says_once_whose_windows_it_keeps(tmp_path):
     case = load_case(child)
     result = rc.run(case, write=False, plots=False, quiet=True)
     placed = placed_for_other_physics(case)
-    assert len(placed) == 2
+    assert len(placed) == 3
     assert [w for w in result.warnings if w in placed] == placed  # each once, in order
 
 

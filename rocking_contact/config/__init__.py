@@ -37,7 +37,13 @@ from rocking_contact.config.loading import (
     unread_override,
     variant_cases,
 )
-from rocking_contact.config.names import NamePattern, uncomputed, unknown_name
+from rocking_contact.config.names import (
+    NamePattern,
+    missing_columns,
+    uncomputed,
+    uncomputed_references,
+    unknown_name,
+)
 from rocking_contact.config.overrides import (
     anchor_paths,
     apply_overrides,
@@ -77,7 +83,8 @@ __all__ = [
     # overrides
     "key_path", "parse_override", "anchor_paths", "apply_overrides",
     # names
-    "NamePattern", "unknown_name", "uncomputed",
+    "NamePattern", "unknown_name", "uncomputed", "missing_columns",
+    "uncomputed_references",
     # sections
     "CaseInfo", "Reference", "QuantitySpec", "MAX_STEPS", "step_count_problem", "check_span",
     "TimeSpan", "CaseFile",

@@ -76,7 +76,7 @@ def grading_changes(case: Any, base: Any | None = None) -> list[str]:
 #: Keys placed by hand at the instants of one physics's impacts (SDNV105's): the short-step
 #: windows of A, B and C and the windows collisions are measured in. What each is, and what
 #: it does where the run's own impacts fall elsewhere.
-PLACED_KEYS = {
+PLACED_KEYS: dict[tuple[str, ...], tuple[str, str]] = {
     ("time", "window"): (
         "short-step windows", "they do not follow this run's impacts ({refine}); give the run "
         "its own [[time.window]] tables, or time.window = [] to remove them"),
@@ -93,7 +93,9 @@ def placed_for_other_physics(case: Any) -> list[str]:
     the run changes that file's physics (:func:`physics_changes`): which windows, whose,
     for what, and how to replace or remove them. The step driver's refinement still finds
     the run's impacts, so the results stand; the user is told whose windows they are.
-    Nothing for a case built in code."""
+    Nothing for a case built in code. Likewise the ``[case]`` description inherited
+    through ``extends`` by a run that changes the physics it describes (a file's own
+    under ``--set`` is not said: the report marks the run as changed)."""
     source = getattr(case, "source_file", None)
     if source is None or not Path(source).is_file():
         return []
@@ -101,20 +103,19 @@ def placed_for_other_physics(case: Any) -> list[str]:
     read_case_data(Path(source), origins=origins)
     values = as_dict(case)
     out = []
-    for key, (what, effect) in PLACED_KEYS.items():
-        value = _dig(values, ".".join(key))
-        if value in (None, dataclasses.MISSING, []) or key not in origins:
-            continue  # none, or a default: nobody placed them
-        holder = origins[key][0]
-        try:
-            placer = load_case(holder)
-        except CaseError:  # a parent that is no case alone (its children complete it)
+    # (a discrete case extended with other physics keeps its parent's references, which
+    # a warning says come from there: the description goes with them)
+    described = [DESCRIPTION] if case.case.kind in ("block", "rigid") else []
+    for key, value, holder, changed in _kept_from_other_physics(
+            case, values, origins, [*PLACED_KEYS, *described]):
+        if key == DESCRIPTION:
+            if Path(holder) != Path(source):  # a file's own, under --set: the report says so
+                out.append(f"case.description: comes from {holder}, written for its "
+                           f"block, and this run changes {', '.join(changed)}: the report "
+                           "describes the run with it; give the case its own (description "
+                           "= \"\" for none)")
             continue
-        if _dig(as_dict(placer), ".".join(key)) != value:
-            continue  # the run's own windows
-        changed = physics_changes(case, placer)
-        if not changed:
-            continue
+        what, effect = PLACED_KEYS[key]
         refine = getattr(getattr(case, "time", None), "refine", None)
         refined = ("time.refine still takes small steps where a contact closes or opens"
                    if refine is not None and refine.enabled else
@@ -124,6 +125,33 @@ def placed_for_other_physics(case: Any) -> list[str]:
                    f"{holder}, placed there at the impacts of its block, and this run "
                    f"changes {', '.join(changed)}: {effect.format(refine=refined)}")
     return out
+
+
+#: the ``[case]`` description, written for the block of the file that gives it
+DESCRIPTION = ("case", "description")
+
+
+def _kept_from_other_physics(case: Any, values: Any, origins: Origins,
+                             keys: list[tuple[str, ...]]
+                             ) -> list[tuple[tuple[str, ...], Any, Path, list[str]]]:
+    """``(key, value, the file that gives it, the physics keys the run changes from that
+    file)`` for each of ``keys`` that ``case`` keeps, not empty, as that file gives it."""
+    found = []
+    for key in keys:
+        value = _dig(values, ".".join(key))
+        if value in (None, dataclasses.MISSING, [], "") or key not in origins:
+            continue  # none, or a default: nobody placed them
+        holder = origins[key][0]
+        try:
+            placer = load_case(holder)
+        except CaseError:  # a parent that is no case alone (its children complete it)
+            continue
+        if _dig(as_dict(placer), ".".join(key)) != value:
+            continue  # the run's own
+        changed = physics_changes(case, placer)
+        if changed:
+            found.append((key, value, holder, changed))
+    return found
 
 
 def _window(window: Any) -> tuple[float, float]:

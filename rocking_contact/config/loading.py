@@ -10,6 +10,7 @@ from __future__ import annotations
 
 import dataclasses
 import math
+import re
 import tomllib
 from collections.abc import Callable, Iterable, Iterator, Mapping
 from contextvars import ContextVar
@@ -22,6 +23,7 @@ from rocking_contact.config.overrides import (
     key_path,
     parse_override,
 )
+from rocking_contact.config.reach import never_reached
 from rocking_contact.config.schema import (
     CaseError,
     _describe,
@@ -121,11 +123,25 @@ def read_toml(path: Path) -> dict[str, Any]:
         with open(path, "rb") as fh:
             return tomllib.load(fh)
     except tomllib.TOMLDecodeError as exc:
-        raise CaseError(str(path), "", f"not valid TOML: {exc}") from None
+        raise CaseError(str(path), "", f"not valid TOML: {exc}{_toml_hint(str(exc))}"
+                        ) from None
     except UnicodeDecodeError:  # TOML is UTF-8 by definition: a binary or Latin-1 file
         raise CaseError(str(path), "", "not UTF-8 text") from None
     except OSError as exc:
         raise CaseError(str(path), "", f"cannot read: {exc.strerror}") from None
+
+
+def _toml_hint(message: str) -> str:
+    """What to do about a TOML error that a case file's layout leads to: ``quantity = []``
+    and then ``[[quantity]]`` tables (as a child emptying its parent's list might write)
+    give one key twice, which TOML refuses as an "immutable namespace"."""
+    found = re.match(r"Cannot mutate immutable namespace \(((?:'[^']*',? ?)+)\)", message)
+    if found is None:
+        return ""
+    key = ".".join(re.findall(r"'([^']*)'", found.group(1)))
+    return (f"; {key} is given both as a value ({key} = [...]) and as [[{key}]] tables: "
+            f"keep one (a child's [[{key}]] tables replace the list it extends; "
+            f"{key} = [] alone empties it)")
 
 
 #: key path (components, as :func:`key_path` gives them) -> the files that set it, the file
@@ -251,9 +267,10 @@ def load_case(
         holder = origins[tuple(key_path(key))][0]
         return _dig(read_case_data(holder), selector), str(holder)
 
-    unread = _unread_settings(obj, layer)
-    if unread is not None:
-        key, problem = unread
+    # a setting its variant does not read; a window or instant its own run never reaches
+    refused = _unread_settings(obj, layer) or never_reached(obj, layer)
+    if refused is not None:
+        key, problem = refused
         file = origin_file(key, path, origins) + (f" (with {given})" if layer(key) == 0 else "")
         raise CaseError(file, key, problem)
     for table, name, _, _ in _old_meanings(obj, layer, given_with):
@@ -338,7 +355,7 @@ def _layers(origins: Origins, overridden: Iterable[str]) -> Callable[[str], floa
     overrides = {tuple(key_path(k)) for k in overridden}
 
     def layer(key: str) -> float:
-        path = tuple(key.split("."))
+        path = tuple(key_path(key))  # (``quantity[1].time`` too)
         if any(path[:n] in overrides for n in range(1, len(path) + 1)):  # or its table
             return 0
         return len(origins[path]) if path in origins else math.inf

@@ -108,15 +108,25 @@ def uncomputed(case: Any, quantities: Collection[str], history: Collection[str]
     checks say "not computed"), with the names that come closest: for the kinds whose
     names are known only once they have run (:func:`unknown_name` refuses the others'
     at load)."""
+    return [*missing_columns(case, history), *uncomputed_references(case, quantities)]
+
+
+def uncomputed_references(case: Any, quantities: Collection[str]) -> list[str]:
+    """The reference half of :func:`uncomputed`: one warning per ``[[reference]]`` whose
+    quantity is not among the run's ``quantities``, with the names that come closest."""
     out = []
-    for i, spec in enumerate(case.quantity):
-        if spec.column not in history:
-            out.append(f"quantity[{i}].column: the run's history has no column "
-                       f"{spec.column!r}: [[quantity]] {spec.name!r} is not computed"
-                       f"{_close(spec.column, history)}")
     for i, ref in enumerate(case.reference):
         if ref.quantity not in quantities:
             out.append(f"reference[{i}].quantity: the run computed no quantity "
                        f"{ref.quantity!r} (its check says 'not computed')"
                        f"{_close(ref.quantity, quantities)}")
     return out
+
+
+def missing_columns(case: Any, history: Collection[str]) -> list[str]:
+    """One warning per ``[[quantity]]`` whose column the run's ``history`` has not, with
+    the names that come closest. A run has all its columns from its first row, so this
+    holds for a stopped or shortened run too (a misspelt column is no later instant)."""
+    return [f"quantity[{i}].column: the run's history has no column {spec.column!r}: "
+            f"[[quantity]] {spec.name!r} is not computed{_close(spec.column, history)}"
+            for i, spec in enumerate(case.quantity) if spec.column not in history]

@@ -327,14 +327,7 @@ class BlockCase(BlockModel, CaseFile):
         check_against_model(self, points, curve_names(self.mesh))
         check_support(self)
         check_size(self.geometry, self.mesh)  # a typo in element_size would mesh for hours
-        if self.collisions.rigid and self.loading.gravity <= 0.0:
-            raise ValueError("collisions.rigid: the rigid-block levels need loading.gravity "
-                             "> 0 (released at rest without gravity, the rigid block does not "
-                             "rock); set collisions.rigid = false")
-        if self.collisions.rigid and self.initial.state != "preload":
-            raise ValueError(f"collisions.rigid: the rigid block is released from the "
-                             f"preload's tilt, and initial.state = {self.initial.state!r} has "
-                             f"none; set collisions.rigid = false")
+        check_rigid_levels(self)
         check_scheme_for_contact(self.scheme.type, self.contact.treatment)
         if self.initial.state == "preload":
             check_release(self.geometry, self.preload, self.release_angle,
@@ -352,6 +345,31 @@ class BlockCase(BlockModel, CaseFile):
             if value is not None and self.scheme.type not in ALPHA_SCHEMES:
                 raise ValueError(f"{key}: only for scheme.type 'alpha_newmark' or 'hht', "
                                  f"not {self.scheme.type!r}")
+
+
+def check_rigid_levels(case: BlockCase) -> None:
+    """Refuse ``collisions.rigid`` (the rigid block's levels beside the collisions) where
+    the rigid block has no motion to compare with, as a
+    :class:`~rocking_contact.config.Conflict` with the key that takes its motion away
+    (``--set initial.state=rest`` on D is the key given last, not D's own rigid = true)."""
+    if not case.collisions.rigid:
+        return
+    if case.loading.gravity <= 0.0:
+        raise Conflict({
+            "collisions.rigid": "the rigid-block levels need loading.gravity > 0 (released "
+                                "at rest without gravity, the rigid block does not rock); "
+                                "allowed: collisions.rigid = false",
+            "loading.gravity": f"{case.loading.gravity:g} leaves the rigid block of "
+                               "collisions.rigid = true at rest, without rocking; allowed: "
+                               "> 0, or collisions.rigid = false"})
+    if case.initial.state != "preload":
+        raise Conflict({
+            "collisions.rigid": "the rigid block is released from the preload's tilt, and "
+                                f"initial.state = {case.initial.state!r} has none; allowed: "
+                                "collisions.rigid = false, or initial.state = 'preload'",
+            "initial.state": f"{case.initial.state!r} gives no preload tilt to release the "
+                             "rigid block of collisions.rigid = true from; allowed: "
+                             "'preload', or collisions.rigid = false"})
 
 
 def check_scheme_for_contact(scheme: str, treatment: str) -> None:

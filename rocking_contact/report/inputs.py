@@ -169,6 +169,9 @@ def find_results(results_dir: Path,
             could be read.
 
     """
+    if not cases and not Path(results_dir).is_dir():  # not "no results": nothing there
+        raise ReportError(f"{results_dir}: no such directory (give --results the directory "
+                          "the runs wrote under, `results` by default)")
     dirs = _named_dirs(results_dir, cases) if cases else _run_dirs(results_dir)
     if not dirs:
         raise ReportError(f"{results_dir}: no results (run `rocking-contact validate` first)")

@@ -1,0 +1,66 @@
+"""Instants a case file measures at, and whether its own run reaches them.
+
+A window (``[[time.window]]``, ``collisions.windows``, a ``[[quantity]]`` window) that
+starts at or after ``time.end``, or a ``[[quantity]]`` ``time`` after it, is never reached:
+its check says "not reached" or "not computed" whatever the run does. It is refused where
+whoever gave it gave the end too (the same file, or a later layer: a child's window past
+its parent's end, ``--set collisions.windows=...``). A window given before the end, in an
+earlier layer, is left alone: a run shortened with ``--set time.end=...``, or a child
+(a variant) that ends earlier than the parent that placed the windows, legitimately reads
+"not reached" for what it cuts off.
+"""
+
+from __future__ import annotations
+
+import math
+from collections.abc import Callable, Iterator
+from typing import Any
+
+#: where a key was given: 0 an override, 1 the loaded file, 2 the file it extends, ...;
+#: infinity when nowhere (``config.loading._layers``)
+Layer = Callable[[str], float]
+
+
+def _instants(case: Any) -> Iterator[tuple[str, float, bool]]:
+    """``(dotted key, first instant it measures at (s), whether it is a window)`` for each
+    window and ``[[quantity]]`` instant of ``case``."""
+    time = getattr(case, "time", None)
+    for i, window in enumerate(getattr(time, "window", None) or ()):
+        yield f"time.window[{i}]", window.start, True
+    collisions = getattr(case, "collisions", None)
+    for i, (start, _) in enumerate(getattr(collisions, "windows", None) or ()):
+        yield f"collisions.windows[{i}]", start, True
+    for i, spec in enumerate(getattr(case, "quantity", None) or ()):
+        if spec.time is not None:
+            yield f"quantity[{i}].time", spec.time, False
+        if spec.window is not None:
+            yield f"quantity[{i}].window", spec.window[0], True
+
+
+def _given(layer: Layer, key: str) -> float:
+    """The layer of ``key`` or of the nearest table or list holding it."""
+    parts = key.replace("[", ".").replace("]", "").split(".")
+    for n in range(len(parts), 0, -1):
+        found = layer(".".join(parts[:n]))
+        if found < math.inf:
+            return found
+    return math.inf
+
+
+def never_reached(case: Any, layer: Layer) -> tuple[str, str] | None:
+    """The first window or instant of ``case`` that its own run never reaches, given with
+    or after its ``time.end`` (see the module), as ``(key, problem)``; None if none."""
+    end = getattr(getattr(case, "time", None), "end", None)
+    if end is None:
+        return None
+    end_layer = _given(layer, "time.end")
+    for key, instant, window in _instants(case):
+        # a window from the end on holds no step; an instant at the end is its last sample
+        past = instant >= end if window else instant > end
+        if past and _given(layer, key) <= end_layer:
+            said = (f"starts at {instant:g} s, at or after" if window else
+                    f"{instant:g} s is after")
+            return key, (f"{said} time.end = {end:g} s: the run never reaches it; allowed: "
+                         f"{'a start before' if window else 'an instant up to'} {end:g} s, "
+                         "or a longer time.end")
+    return None

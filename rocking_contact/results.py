@@ -116,7 +116,9 @@ class RunResult:
         a missing value or None makes a numeric key's array float with NaN there, and
         leaves a flag's an object array (``checks``' ``passed`` is None for information
         rows: ``== True`` still selects the passed ones). Other keys (names, notes) give
-        object arrays.
+        object arrays. A run without such rows gives an empty array for each field of
+        that row type (:data:`ROW_FIELDS`), none for a kind that has none (a block's
+        impacts).
 
         Raises:
             CaseError: ``rows`` is not one of those three names.
@@ -128,6 +130,9 @@ class RunResult:
             raise CaseError("RunResult.columns", "rows", f"got {rows!r}, allowed: "
                             f"{', '.join(ROW_ENTRIES)}")
         table: list[dict[str, Any]] = getattr(self, rows)
+        if not table:  # none: the fields all the same, so that ``checks["abs_error"]`` works
+            return {key: np.array([], dtype=dtype)
+                    for key, dtype in ROW_FIELDS.get((rows, self.kind), {}).items()}
         keys = list(dict.fromkeys(key for row in table for key in row))
         return {key: _column([row.get(key) for row in table]) for key in keys}
 
@@ -298,6 +303,30 @@ def check_counts(checks: list[dict[str, Any]]) -> CheckCounts:
 
 #: the entries of a :class:`RunResult` that hold one dict per row
 ROW_ENTRIES = ("impacts", "collisions", "checks")
+
+_CHECK = {"quantity": object, "reference": float, "value": float, "abs_error": float,
+          "rel_error": float, "tolerance": float, "tolerance_kind": object,
+          "abs_tolerance": float, "source": object, "passed": object, "note": object}
+#: (rows, kind) -> the fields of such a row and the array type an empty table gives each
+#: (:meth:`RunResult.columns`): the checks of ``post.references.compare``, the impacts of
+#: ``post.impacts.analyse``, the collisions of ``post.collisions`` (block) and of
+#: ``analytic.rigid_block.Impact.as_dict`` (rigid). tests/test_api.py holds them to the
+#: rows runs make.
+ROW_FIELDS: dict[tuple[str, str], dict[str, Any]] = {
+    **{("checks", kind): _CHECK for kind in ("discrete", "rigid", "block")},
+    ("impacts", "discrete"): {
+        "shock": object, "node": object, "index": np.int64,
+        **dict.fromkeys(("start", "end", "t_max", "max_force", "duration", "impulse",
+                         "speed", "rebound_speed"), float),
+        "complete": bool, "resolved": bool},
+    ("collisions", "block"): {"index": np.int64, "time": float, "kinetic_energy": float,
+                              "interior": bool, "impact": float},
+    ("collisions", "rigid"): {
+        "index": np.int64, "time": float, "corner": object,
+        **dict.fromkeys(("omega_before", "omega_after", "kinetic_energy",
+                         "kinetic_energy_after", "vy_before", "percussion_y",
+                         "percussion_x", "energy_ratio"), float)},
+}
 
 
 def _column(values: list[Any]) -> np.ndarray:

@@ -352,3 +352,40 @@ def test_what_a_run_changes_is_recorded_with_or_without_references(tmp_path):
     assert rc.run(case, write=False, quiet=True).extra["changes"] == [
         "model.damping.mass_coefficient"]
     assert rc.run(rc.load_case("sdnd101a"), write=False, quiet=True).extra["changes"] == []
+
+
+@pytest.mark.parametrize("kind", ["discrete", "rigid", "block"])
+def test_the_columns_of_no_rows_are_the_row_types_fields(kind):
+    """A run without references gave ``columns("checks") == {}``, and README's
+    ``checks["abs_error"] / checks["abs_tolerance"]`` a KeyError: each field comes empty."""
+    from rocking_contact.results import ROW_FIELDS
+
+    result = rc.RunResult(case="x", kind=kind, parameters={}, history={})
+    checks = result.columns("checks")
+    assert list(checks) == list(ROW_FIELDS["checks", kind])
+    used = checks["abs_error"] / checks["abs_tolerance"]
+    assert used.dtype == float and used.shape == (0,)
+    assert checks["passed"].dtype == object and checks["note"].shape == (0,)
+    assert set(result.columns("collisions")) == set(ROW_FIELDS.get(("collisions", kind), {}))
+    assert result.columns("impacts").keys() == ROW_FIELDS.get(("impacts", kind), {}).keys()
+
+
+def test_the_row_types_fields_are_those_runs_give(first):
+    """:data:`~rocking_contact.results.ROW_FIELDS` names the keys the rows of runs have."""
+    from rocking_contact.results import ROW_FIELDS
+
+    for result in first.values():
+        for rows in ("impacts", "collisions", "checks"):
+            table = getattr(result, rows)
+            if table:
+                assert list(table[0]) == list(ROW_FIELDS[rows, result.kind]), (
+                    result.case, rows)
+
+
+def test_a_stopped_run_did_not_pass_even_with_nothing_graded():
+    """README: ``passed`` is False for a stopped run, None for a completed one that grades
+    nothing."""
+    result = rc.RunResult(case="x", kind="block", parameters={}, history={})
+    assert result.passed is None
+    result.status = "interrupted at t = 0.01 s"
+    assert result.passed is False

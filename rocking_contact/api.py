@@ -34,10 +34,11 @@ from rocking_contact.config import (
     file_case,
     kind_runner,
     kind_schema,
+    missing_columns,
     physics_changes,
     placed_for_other_physics,
     stray_attribute,
-    uncomputed,
+    uncomputed_references,
     unread_after_loading,
 )
 from rocking_contact.out_paths import check_dir
@@ -231,6 +232,10 @@ def finish(case: Any, result: RunResult) -> RunResult:
                 check["note"] = f"{reached}not graded: the run changes {keys}"
         result.warnings.append(
             f"{why} {keys}: the checks are shown for information, without a pass mark")
+    if len(result.history.get("time", ())):
+        # A run has all its columns from its first row: a misspelt one is said however
+        # far the run went.
+        result.warnings.extend(missing_columns(case, result.history))
     if not changed and not any(not_reached(c) for c in result.checks):
         # Names a block or rigid case can check only once it has run (a discrete case's
         # at load). A stopped run, or one of other physics, lacks later collisions rightly.
@@ -239,8 +244,7 @@ def finish(case: Any, result: RunResult) -> RunResult:
         not_had = impacts_not_had_warnings([r.quantity for r in case.reference],
                                            result.impacts)
         result.warnings.extend(dict.fromkeys(not_had.values()))
-        result.warnings.extend(uncomputed(case, {*result.quantities, *not_had},
-                                          result.history))
+        result.warnings.extend(uncomputed_references(case, {*result.quantities, *not_had}))
     return result
 
 

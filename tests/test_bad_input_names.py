@@ -151,3 +151,13 @@ def test_a_quantity_instant_past_the_files_own_end_is_refused(capsys, tmp_path):
     assert load_case(child, ["quantity.0.time=0.05"]).quantity[0].time == 0.05
     # a longer end given later keeps it: the run reaches 5 s
     assert load_case(child, ["time.end=5.0"]).time.end == 5.0
+
+
+def test_a_misspelt_column_is_said_by_a_run_that_stops_early():
+    """A run has all its columns from its first row: a block run stopped at 3 ms (every
+    check 'not reached') still says that a [[quantity]] names no column of its history."""
+    case = rc.load_case("sdnv105d", {"time.end": 0.003, "quantity.0.column": "DY_Q"})
+    result = rc.run(case, write=False, quiet=True)
+    assert [w for w in result.warnings if "DY_Q" in w] == [
+        "quantity[0].column: the run's history has no column 'DY_Q': [[quantity]] "
+        "'dy_max_A' is not computed; close: DY_O, DY_A, DY_O1"]

@@ -157,8 +157,8 @@ class RigidBlock:
         why = (f" for b/l = {ratio:.4g} {'>' if ratio > math.sqrt(2) else '>='} sqrt(2)"
                if restitution == self.restitution else "")
         which = "the first impact" if index == 1 else f"impact {index}"
-        return (f"comes to rest at {which}: restitution {restitution:.3g} <= 0{why}, both "
-                "corners land")
+        return (f"{which} stops it: restitution {restitution:.3g} <= 0{why}, both corners "
+                "land")
 
     @property
     def free_rate(self) -> float:

@@ -655,8 +655,8 @@ def test_the_rigid_command_says_a_squat_block_stops(tmp_path, capsys):
                      "--set", "geometry.half_width=0.5", "--set", "geometry.half_height=0.15"])
     out = capsys.readouterr().out
     assert code == 0
-    assert ("comes to rest at the first impact: restitution -0.376 <= 0 for b/l = 3.333 > "
-            "sqrt(2)") in out
+    assert ("event: rest at t = 0.03853893 s (flat) the first impact stops it: restitution "
+            "-0.376 <= 0 for b/l = 3.333 > sqrt(2)") in out
     # one row in each table: no rows of dashes for impacts no level has
     assert [line.split()[0] for line in out.splitlines() if line[:2] in ("1 ", "2 ")] == [
         "1", "1"]
@@ -669,7 +669,7 @@ def test_the_rigid_command_says_a_squat_block_stops(tmp_path, capsys):
     assert q["restitution"] == pytest.approx(-0.376147, abs=5e-7)
     assert q["rest.time"] == q["collision.1.time"]
     (rest,) = data["extra"]["events"]
-    assert rest["kind"] == "rest" and rest["note"].startswith("comes to rest at the first impact")
+    assert rest["kind"] == "rest" and rest["note"].startswith("the first impact stops it")
 
 
 # -- keys the rigid block does not read ----------------------------------------------------

@@ -146,7 +146,7 @@ class ContactSpec:
                 raise ValueError(f"spring[{i}].tangential_stiffness: {problem}")
 
 
-def check_against_model(case: Any, points: list[str], curves: list[str]) -> None:
+def check_against_model(case: Any, curves: list[str]) -> None:
     """Cross-checks with the mesh (called by the block schema's ``validate``).
 
     Raises:

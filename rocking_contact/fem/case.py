@@ -324,7 +324,7 @@ class BlockCase(BlockModel, CaseFile):
             if not c.components:
                 raise ValueError(f"constraint[{i}].components: empty (allowed: DX, DY)")
         check_table_for_contact(self.contact.treatment, self.mesh.table)
-        check_against_model(self, points, curve_names(self.mesh))
+        check_against_model(self, curve_names(self.mesh))
         check_support(self)
         check_size(self.geometry, self.mesh)  # a typo in element_size would mesh for hours
         check_rigid_levels(self)

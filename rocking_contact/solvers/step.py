@@ -265,10 +265,16 @@ class StepProblem:
         """Copy into ``g_n`` the force of the last residual evaluation if that was at this
         very state (u, v, t, bit for bit): the accepted step's end point, unless something
         moved it since (a contact's position projection). Saves one assembly of the forces
-        per step, with the same numbers; False if the state differs (nothing copied)."""
+        per step, with the same numbers; False if the state differs (nothing copied).
+
+        Collective: the assembly it saves is, so every rank must take the same branch (a
+        projection may leave one rank's part of the state untouched)."""
         u_end, v_end = self._g_end_point
-        if self._g_end_t != self.t or not (same_bits(u_end, self._state[0])
-                                           and same_bits(v_end, self._state[1])):
+        same = self._g_end_t == self.t and (same_bits(u_end, self._state[0])
+                                            and same_bits(v_end, self._state[1]))
+        if self.comm.size > 1:
+            same = self.comm.allreduce(same, op=MPI.LAND)
+        if not same:
             return False
         self._g_end.copy(self._g_n)
         return True

@@ -40,6 +40,8 @@ from dataclasses import dataclass, field
 from typing import Protocol
 
 import numpy as np
+from scipy.linalg import solve_triangular
+from scipy.optimize import nnls
 
 from rocking_contact.contact.friction_contact import (
     FrictionContactProblem,
@@ -69,6 +71,51 @@ def active_contacts(predicted_gaps: np.ndarray, tolerance: float = 0.0,
     if pressed is not None:
         closed |= pressed
     return np.flatnonzero(closed)
+
+
+def smallest_lift(G: np.ndarray, mass: np.ndarray, gaps: np.ndarray) -> np.ndarray | None:
+    """The smallest motion ``a`` (in the metric ``mass``) that opens every gap:
+    ``min a^T M a / 2`` subject to ``gaps + G a >= 0``; None if no motion does.
+
+    The position projection of Moreau-Jean with a few coordinates (the rigid motions of a
+    body): the dual of this problem is the frictionless contact problem with the Delassus
+    operator ``W = G M^-1 G^T``, whose rank is at most the number of coordinates, so that
+    the impulses of several contacts on a line (a block's base landing flat: rank 2) are
+    not unique and a semismooth Newton on them sees a singular Jacobian. The motion is
+    unique: it is found as a least-distance problem (Lawson & Hanson 1974, ch. 23) solved
+    by their non-negative least squares, which needs no rank.
+
+    Args:
+        G: gap rows (m x n): the change of each gap per unit coordinate (m per unit of
+            ``a``; for a rotation, m/rad).
+        mass: M (n x n, symmetric positive definite: kg, kg.m^2).
+        gaps: the gaps to open (m, m): positive open.
+
+    Returns:
+        ``a`` (n,); zero when every gap is open.
+
+    """
+    if not np.any(gaps < 0.0):
+        return np.zeros(len(mass))
+    # b = L^T a turns the metric into |b|^2; each row normalised and the gaps scaled by
+    # the deepest one, the problem is of unit size (its solution scales back linearly).
+    L = np.linalg.cholesky(mass)
+    B = solve_triangular(L, np.asarray(G, dtype=float).T, lower=True).T
+    norms = np.linalg.norm(B, axis=1)
+    if np.any(norms == 0.0):
+        return None  # a closed gap that no motion moves
+    scale = float(np.max(-gaps))
+    # least distance: min |b| with B b >= -gaps, through min |E u - f| over u >= 0
+    E = np.vstack([(B / norms[:, None]).T, -gaps / (norms * scale)])
+    f = np.zeros(len(E))
+    f[-1] = 1.0
+    u, _ = nnls(E, f)
+    r = E @ u - f
+    if not r[-1] < 0.0:
+        return None  # no motion satisfies the constraints
+    b = -r[:-1] / r[-1] * scale
+    lift: np.ndarray = solve_triangular(L.T, b, lower=False)
+    return lift
 
 
 class ImpulseMemory:

@@ -204,10 +204,16 @@ def finish(case: Any, result: RunResult) -> RunResult:
     graded = load_case(source) if inherited and source is not None else base
     times = result.history.get("time")
     if times is not None and len(times):
-        end = getattr(getattr(graded if graded is not None else case, "time", None), "end",
-                      None)
-        mark_not_reached(result.checks, float(times[-1]), end, whole_run_quantities(
-            case.quantity, result.quantities, result.impacts))
+        own_end, graded_end = (getattr(getattr(f if f is not None else case, "time", None),
+                                           "end", None) for f in (base, graded))
+        whole = whole_run_quantities(case.quantity, result.quantities, result.impacts)
+        # What the run did not reach is told against its own file's end (a child that
+        # ends early says which windows it cuts off, below); what measures the whole run
+        # against the end of the file its references describe.
+        mark_not_reached(result.checks, float(times[-1]), own_end, whole)
+        if graded_end != own_end:
+            mark_not_reached([c for c in result.checks if c["quantity"] in whole],
+                             float(times[-1]), graded_end, whole)
         collisions = getattr(case, "collisions", None)
         mark_windows_past_end(result.checks, window_ends(
             case.quantity, collisions.windows if collisions is not None else ()),

@@ -176,3 +176,19 @@ def test_impacts_not_had_warnings_say_one_line_per_shock():
         "not computed: the run had 1 impact of S", "not computed: the run had 1 impact of S",
         "not computed", "not computed: the run had 2 impacts of T", "not computed",
         "not computed", "not computed", "not computed"]
+
+
+def test_a_child_ending_before_its_parents_end_leaves_the_count_not_reached(tmp_path):
+    """A child of sdnd101a ending at 0.2 s (its own end) has had 1 of the 2 impacts its
+    inherited references count: the count is not reached, not a plain miss, while the
+    first impact's own fields are graded."""
+    child = tmp_path / "child.toml"
+    child.write_text('extends = "sdnd101a"\n[case]\nname = "child"\n[time]\nend = 0.2\n')
+    result = rc.run(rc.load_case(child), write=False, quiet=True)
+    (count,) = _checks(result, "impact.NO1.count")
+    assert count["passed"] is False and math.isnan(count["value"])
+    assert count["note"] == ("not reached: the run ends at t = 0.2 s, and this measures the "
+                             "whole run")
+    first = [c for c in result.checks if c["quantity"].startswith("impact.NO1.1.")
+             and c["passed"] is not None]
+    assert first and all(c["passed"] for c in first)

@@ -18,20 +18,26 @@ def _checks(result, quantity):
     return [c for c in result.checks if c["quantity"] == quantity]
 
 
+def _assert_first_impact_only(result):
+    """sdnd101a's checks on a run that ended at 0.2 s, after its first impact: the count and
+    largest force not reached, the first impact's own fields graded and passed."""
+    for name in ("impact.NO1.count", "impact.NO1.max_abs_force"):
+        (check,) = _checks(result, name)
+        assert check["passed"] is False and math.isnan(check["value"])
+        assert check["note"] == ("not reached: the run ends at t = 0.2 s, and this "
+                                 "measures the whole run")
+    graded = [c for c in result.checks if c["quantity"].startswith("impact.NO1.1.")
+              and c["passed"] is not None]
+    assert graded and all(c["passed"] for c in graded)
+
+
 def test_a_shortened_run_leaves_the_impact_count_and_largest_force_not_reached(tmp_path):
     """sdnd101a to 0.2 s has had its first impact only: its count (1 of 2) and largest
     force are not the run's; the first impact's own fields are graded as usual."""
     short = rc.run(rc.load_case("sdnd101a", {"time.end": 0.2}), out=tmp_path / "s",
                    quiet=True, plots=False)
     assert short.quantities["impact.NO1.count"] == 1  # kept in the results, not graded
-    for name in ("impact.NO1.count", "impact.NO1.max_abs_force"):
-        (check,) = _checks(short, name)
-        assert check["passed"] is False and math.isnan(check["value"])
-        assert check["note"] == ("not reached: the run ends at t = 0.2 s, and this "
-                                 "measures the whole run")
-    graded = [c for c in short.checks if c["quantity"].startswith("impact.NO1.1.")
-              and c["passed"] is not None]
-    assert graded and all(c["passed"] for c in graded)
+    _assert_first_impact_only(short)
     whole = rc.run("sdnd101a", out=tmp_path / "w", quiet=True, plots=False)
     for name in ("impact.NO1.count", "impact.NO1.max_abs_force"):
         (check,) = _checks(whole, name)
@@ -184,11 +190,4 @@ def test_a_child_ending_before_its_parents_end_leaves_the_count_not_reached(tmp_
     first impact's own fields are graded."""
     child = tmp_path / "child.toml"
     child.write_text('extends = "sdnd101a"\n[case]\nname = "child"\n[time]\nend = 0.2\n')
-    result = rc.run(rc.load_case(child), write=False, quiet=True)
-    (count,) = _checks(result, "impact.NO1.count")
-    assert count["passed"] is False and math.isnan(count["value"])
-    assert count["note"] == ("not reached: the run ends at t = 0.2 s, and this measures the "
-                             "whole run")
-    first = [c for c in result.checks if c["quantity"].startswith("impact.NO1.1.")
-             and c["passed"] is not None]
-    assert first and all(c["passed"] for c in first)
+    _assert_first_impact_only(rc.run(rc.load_case(child), write=False, quiet=True))

@@ -32,6 +32,7 @@ from typing import Any
 import numpy as np
 
 from rocking_contact.config import param
+from rocking_contact.post.references import in_window
 from rocking_contact.results import RunResult
 
 Window = tuple[float, float]
@@ -76,8 +77,7 @@ def find_collisions(history: Mapping[str, np.ndarray], windows: list[Window],
     impacts = impact_instants(t, energy, floor)
     out: list[dict[str, Any]] = []
     for k, (a, b) in enumerate(windows, start=1):
-        eps = 1e-9 * max(1.0, abs(b))
-        inside = np.flatnonzero((t >= a - eps) & (t <= b + eps))
+        inside = np.flatnonzero(in_window(t, (a, b)))
         if not len(inside):
             continue
         i = inside[int(np.argmax(energy[inside]))]

@@ -17,8 +17,10 @@ def _round_off(window: tuple[float, float]) -> float:
     return 1e-9 * max(1.0, abs(window[1]))
 
 
-def _window(t: np.ndarray, window: tuple[float, float] | None, bounds: str = "closed"
-            ) -> np.ndarray:
+def in_window(t: np.ndarray, window: tuple[float, float] | None, bounds: str = "closed"
+              ) -> np.ndarray:
+    """Which instants ``t`` (s) lie in ``window`` (s; all of them if None), ``bounds``
+    ``"closed"`` or ``"open"``."""
     if window is None:
         return np.ones(t.shape, dtype=bool)
     # A sample sitting on a window bound to round-off is on it: in a closed window, out of
@@ -67,7 +69,7 @@ def evaluate(spec: QuantitySpec, history: Mapping[str, np.ndarray]) -> float:
         return float(y[-1])
     if spec.op in ("step_integral", "step_impulse"):
         return _step_integral(t, y, spec.window, whole_steps=spec.op == "step_impulse")
-    mask = _window(t, spec.window, spec.bounds)
+    mask = in_window(t, spec.window, spec.bounds)
     if not mask.any():
         return math.nan
     tw, yw = t[mask], y[mask]

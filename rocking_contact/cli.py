@@ -23,6 +23,7 @@ from pathlib import Path
 from typing import TYPE_CHECKING, NoReturn
 
 from rocking_contact import interrupt  # light (no numpy): main takes the signals at once
+from rocking_contact.options import add_case_options
 
 if TYPE_CHECKING:
     from rocking_contact.results import RunResult
@@ -70,13 +71,6 @@ def _parser() -> _Parser:
 
     k = sub.add_parser("keys", help="every case-file key of a kind: type, default, meaning")
     k.add_argument("case", help="a case name or file (its kind is described), or a kind")
-
-    def add_case_options(sp: argparse.ArgumentParser, quiet: str) -> None:
-        sp.add_argument("--set", dest="overrides", action="append", default=[],
-                        metavar="SECTION.KEY=VALUE",
-                        help="override a case-file value (repeatable), e.g. time.step=1e-4")
-        sp.add_argument("--quiet", "-q", action="store_true", help=quiet)
-        sp.add_argument("--no-plots", action="store_true", help="skip the plots (PNG and SVG)")
 
     r = sub.add_parser("run", help="run one case and write its results")
     r.add_argument("case", help="shipped case name or path to a case TOML file")

@@ -18,6 +18,8 @@ from collections.abc import Mapping
 from pathlib import Path
 from typing import Any
 
+from rocking_contact.options import add_case_options
+
 DEFAULT_CASE = "sdnv105_rigid"
 
 #: column titles of the levels in the printed table
@@ -30,14 +32,10 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
     parser.add_argument("--case", default=DEFAULT_CASE,
                         help=f"rigid case, or FEM block case whose rigid twin to run: a "
                              f"name or a TOML file (default {DEFAULT_CASE})")
-    parser.add_argument("--set", dest="overrides", action="append", default=[],
-                        metavar="SECTION.KEY=VALUE",
-                        help="override a case value (repeatable), e.g. preload.tilt=0.02")
     parser.add_argument("--out", type=Path, help="results directory (default results/<case>/)")
-    parser.add_argument("--quiet", "-q", action="store_true",
-                        help="no progress bar and no table of the checks (the levels' impact "
-                             "tables are still printed)")
-    parser.add_argument("--no-plots", action="store_true", help="skip the plots (PNG and SVG)")
+    add_case_options(parser, "no progress bar and no table of the checks (the levels' impact "
+                             "tables are still printed)",
+                     "override a case value (repeatable), e.g. preload.tilt=0.02")
 
 
 def impact_table(levels: Mapping[str, Mapping[str, Any]], count: int,

@@ -19,6 +19,7 @@ from typing import Any
 from rocking_contact.block import Geometry
 from rocking_contact.config import CaseError, param
 from rocking_contact.geometry.layout import MeshSpec, check_size
+from rocking_contact.options import add_set_option
 from rocking_contact.out_paths import check_file
 
 
@@ -43,9 +44,7 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
                         "shipped cases' coarse Code_Aster mesh: --set mesh.layout=aster)")
     parser.add_argument("--case", dest="case_option", metavar="CASE",
                         help="the same, as an option")
-    parser.add_argument("--set", dest="overrides", action="append", default=[],
-                        metavar="SECTION.KEY=VALUE",
-                        help="override geometry.* or mesh.* (repeatable)")
+    add_set_option(parser, "override geometry.* or mesh.* (repeatable)")
     parser.add_argument("--out", type=Path, required=True,
                         help="output file, ending in .msh (MSH 4.1)")
 

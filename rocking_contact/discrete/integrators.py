@@ -496,9 +496,9 @@ def _newmark_kernel(n_steps: int, final: bool, step0: int, every: int, dt: float
                     # A branch frozen from an early iterate may not hold at the converged
                     # state (a cap pushing along the motion creates energy): re-decide it
                     # from the law and go on iterating, unless the decisions go round in
-                    # a cycle (no branch holds at this step size): then the step is kept
-                    # and counted.
-                    if corrections <= ns:
+                    # a cycle (no branch holds at this step size) or no iteration is left
+                    # to try the new branch: then the step is kept and counted.
+                    if corrections <= ns and it < max_iter:
                         corrections += 1
                         stats[3] += 1
                         continue

@@ -80,6 +80,20 @@ def test_newmark_reports_the_steps_where_no_stick_slip_branch_held(capsys):
     assert "no stick/slip branch of the shock law held" in warning and "t = 0.291 s" in warning
 
 
+def test_a_converged_step_whose_branch_is_contradicted_at_the_last_iteration_is_kept():
+    """With newton_max_iter = 8 (the iteration the branches freeze at) the step of SDND100
+    at t = 0.291 s converges there (residual 1.7e-21 relative) with a branch the law
+    contradicts; no iteration is left to try another: the step is kept as a cycle, where
+    the run failed ("did not converge ... residual 1.707e-21")."""
+    from rocking_contact.discrete.integrators import FREEZE_BRANCH_AFTER
+
+    case = rc.load_case("sdnd100a", overrides={"solver.scheme": "newmark",
+                                               "solver.newton_max_iter": FREEZE_BRANCH_AFTER})
+    result = rc.run(case, write=False, quiet=True)
+    assert result.timing["branch_cycles"] >= 1
+    assert result.history["time"][-1] == pytest.approx(case.time.end)
+
+
 def test_non_regression_values_grade_only_the_step_they_hold_for():
     """Code_Aster's SDND102 values hold for its dt = 1e-3 s to 1e-6: at 1e-4 s, closer to the
     exact solution, they are shown for information instead of failing the run."""

@@ -167,9 +167,10 @@ def test_a_block_the_table_overturns_stops_there(tmp_path):
     """Shaken at 10 m/s^2 and 1 Hz the block topples. On a moving table it has overturned
     when it lies on its side (pi/2): the run stops there, says so and keeps what it
     computed (before, a toppling block ran on through thousands of halved steps and reported
-    "completed"). Measured 2026-11-22 at 1 ms steps: the elastic block passes atan(b/l) at
-    0.427 s (rigid 0.4275 s) and reaches pi/2 at 0.762 s (rigid 0.76490 s, -0.38 %); its
-    corner O slides by 12.6 mm as it falls."""
+    "completed"). Measured 2026-11-23 at 1 ms steps: the elastic block's first step past
+    atan(b/l) ends at 0.427 s (the rigid block crosses it at 0.42715 s, -0.03 %) and it
+    reaches pi/2 at 0.762 s (rigid 0.76490 s, -0.38 %); its corner O slides by 12.6 mm as it
+    falls."""
     from rocking_contact.results import Overturned
 
     rigid = rc.run(rc.load_case("sdnv105_rigid", shaken(10.0, **{"time.end": 0.9})),

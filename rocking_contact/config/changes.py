@@ -14,11 +14,11 @@ from typing import Any
 
 from rocking_contact.config.loading import (
     Origins,
-    _dig,
     file_case,
     load_case,
     read_case_data,
 )
+from rocking_contact.config.overrides import dig
 from rocking_contact.config.schema import CaseError, _differences, as_dict
 
 #: Keys that choose how a case is computed or measured (steps, schemes, solvers, meshes,
@@ -138,7 +138,7 @@ def _kept_from_other_physics(case: Any, values: Any, origins: Origins,
     file)`` for each of ``keys`` that ``case`` keeps, not empty, as that file gives it."""
     found = []
     for key in keys:
-        value = _dig(values, ".".join(key))
+        value = dig(values, ".".join(key))
         if value in (None, dataclasses.MISSING, [], "") or key not in origins:
             continue  # none, or a default: nobody placed them
         holder = origins[key][0]
@@ -146,7 +146,7 @@ def _kept_from_other_physics(case: Any, values: Any, origins: Origins,
             placer = load_case(holder)
         except CaseError:  # a parent that is no case alone (its children complete it)
             continue
-        if _dig(as_dict(placer), ".".join(key)) != value:
+        if dig(as_dict(placer), ".".join(key)) != value:
             continue  # the run's own
         changed = physics_changes(case, placer)
         if changed:

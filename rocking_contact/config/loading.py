@@ -20,6 +20,7 @@ from typing import Any
 from rocking_contact.config.overrides import (
     anchor_paths,
     apply_overrides,
+    dig,
     key_path,
     parse_override,
 )
@@ -265,7 +266,7 @@ def load_case(
     def given_with(selector: str, key: str) -> tuple[Any, str]:
         # the selector as the file that holds `key` (and the files it extends) sets it
         holder = origins[tuple(key_path(key))][0]
-        return _dig(read_case_data(holder), selector), str(holder)
+        return dig(read_case_data(holder), selector), str(holder)
 
     # a setting its variant does not read; a window or instant its own run never reaches
     refused = _unread_settings(obj, layer) or never_reached(obj, layer)
@@ -343,7 +344,7 @@ def unread_after_loading(case: Any) -> tuple[str, str] | None:
         return layer(key)
 
     def given_with(selector: str, key: str) -> tuple[Any, str]:
-        return _dig(params, selector), f"{case.source_file} (as loaded)"
+        return dig(params, selector), f"{case.source_file} (as loaded)"
 
     old = _old_meanings(case, later, given_with)
     return _unread_settings(case, later) or (old[0][2:] if old else None)
@@ -465,18 +466,6 @@ def _old_meanings(obj: Any, layer: Callable[[str], float],
                     + (f", as {meanings[then]}" if then in meanings else "")
                     + f"; allowed: set {key} with the new {selector}")))
     return found
-
-
-def _dig(data: Any, key: str) -> Any:
-    """The value at dotted ``key`` of parsed case data; ``dataclasses.MISSING`` if none."""
-    for part in key_path(key):
-        if isinstance(data, Mapping) and part in data:
-            data = data[part]
-        elif isinstance(data, list) and part.isdigit() and int(part) < len(data):
-            data = data[int(part)]
-        else:
-            return dataclasses.MISSING
-    return data
 
 
 def stray_attribute(obj: Any, prefix: str = "", exempt: Iterable[str] = ()

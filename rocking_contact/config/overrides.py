@@ -12,6 +12,7 @@ override typed on the command line or passed to ``load_case``.
 
 from __future__ import annotations
 
+import dataclasses
 import re
 import tomllib
 from collections.abc import Mapping
@@ -36,6 +37,19 @@ def key_path(key: str) -> list[str]:
     if any(not p for p in path):
         raise CaseError("--set", key, "empty component in the dotted key")
     return path
+
+
+def dig(data: Any, key: str) -> Any:
+    """The value at dotted ``key`` (:func:`key_path`) of parsed case data or of a run's
+    parameters, list items by index; ``dataclasses.MISSING`` if there is none."""
+    for part in key_path(key):
+        if isinstance(data, Mapping) and part in data:
+            data = data[part]
+        elif isinstance(data, list) and part.isdigit() and int(part) < len(data):
+            data = data[int(part)]
+        else:
+            return dataclasses.MISSING
+    return data
 
 
 def parse_override(text: str) -> tuple[list[str], Any]:

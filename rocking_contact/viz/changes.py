@@ -13,11 +13,13 @@ Nothing here knows a case.
 
 from __future__ import annotations
 
+import dataclasses
 import re
-from collections.abc import Mapping, Sequence
+from collections.abc import Mapping
 from pathlib import Path
 from typing import Any
 
+from rocking_contact.config.overrides import dig
 from rocking_contact.results import STARTED
 
 #: the warning of ``run`` (``rocking_contact.api``) for references of another physics
@@ -45,18 +47,10 @@ def changed_keys(data: Mapping[str, Any]) -> list[str]:
     return []
 
 
-def _value(parameters: Any, key: str) -> Any:
-    """The value of a dotted key in the resolved parameters (list items by index)."""
-    node = parameters
-    for part in key.split("."):
-        if isinstance(node, Mapping) and part in node:
-            node = node[part]
-        elif isinstance(node, Sequence) and not isinstance(node, str) and part.isdigit() \
-                and int(part) < len(node):
-            node = node[int(part)]
-        else:
-            return None
-    return node
+def _parameter(parameters: Any, key: str) -> Any:
+    """The value of a dotted key in a run's parameters; None if they do not hold it."""
+    value = dig(parameters, key)
+    return None if value is dataclasses.MISSING else value
 
 
 def _short(value: Any) -> str:
@@ -74,7 +68,7 @@ def _short(value: Any) -> str:
 def changed_values(data: Mapping[str, Any]) -> list[tuple[str, str]]:
     """(dotted key, its value in the run as text) for each change (:func:`changed_keys`)."""
     parameters = data.get("parameters") or {}
-    return [(k, _short(_value(parameters, k))) for k in changed_keys(data)]
+    return [(k, _short(_parameter(parameters, k))) for k in changed_keys(data)]
 
 
 def changes_text(data: Mapping[str, Any]) -> str:

@@ -333,6 +333,11 @@ def simulate(case: BlockCase, body: ElasticBody, *, contributions: Sequence[Cont
             run.warnings.append(_fallback_warning(stats.fallbacks, in_preload[0]))
         return run
 
+    # The solver is freed however the run ends. Destroying it is collective: under MPI it
+    # is done when every rank leaves together (the end, a step failure, a stop, an
+    # overturn: decided on all ranks alike), not for an error that may be one rank's, whose
+    # traceback must not wait for the others.
+    together = False
     try:
         u0 = np.zeros_like(problem.u.x.array)
         v0 = np.zeros_like(u0)
@@ -381,16 +386,22 @@ def simulate(case: BlockCase, body: ElasticBody, *, contributions: Sequence[Cont
                                               case.mesh.table))
         driver.observers.append(lambda p, info: interrupt.check(info.t, comm))
         driver.run(time_steps(case))
+        together = True
     except StepFailure as exc:
+        together = True
         output.finish(problem)
         raise SolverFailure(str(exc), result(f"failed: {exc}")) from exc
     except interrupt.Stop as exc:
+        together = True
         output.finish(problem)
         raise Interrupted(str(exc), result(str(exc))) from None
     except Overturn as exc:
+        together = True
         output.finish(problem)
         raise Overturned(str(exc), result(str(exc))) from None
+    finally:
+        if together or comm.size == 1:
+            solver.destroy()
     output.finish(problem)
-    solver.destroy()
     timing["setup_s"] = setup
     return result()

@@ -9,9 +9,11 @@ from acceptance import assert_all_pass
 from petsc4py import PETSc
 
 import rocking_contact as rc
+from rocking_contact import interrupt
 from rocking_contact.config import CaseError
 from rocking_contact.fem import runner
 from rocking_contact.results import SolverFailure, read_history_csv
+from rocking_contact.solvers.newton import NewtonSolver
 from rocking_contact.time.schemes import HHT, Newmark
 
 BLOCK_CASES = ["sdnv105_preload", "sdnv105_preload_small_strain"]
@@ -357,3 +359,34 @@ def test_a_preload_failure_names_no_contacts():
     # pseudo-times have no unit: 't = 0 s ... h = 0.5 s' read as seconds of the run
     assert " from pseudo-time 0 failed with a pseudo-time step of 0.5 after 1 halvings" in message
     assert "contacts" not in message and failure.value.partial.status == f"failed: {message}"
+
+
+@pytest.mark.parametrize("t_fail,stop,raised", [(1.0, False, None), (0.0201, False, SolverFailure),
+                                                (1.0, True, rc.Interrupted)])
+def test_the_step_solver_is_freed_however_the_run_ends(t_fail, stop, raised, monkeypatch):
+    """Completed, failed or stopped, the run destroys its SNES once (``validate`` goes on
+    to the next case in the same process)."""
+    freed = []
+    destroy = NewtonSolver.destroy
+
+    def counted(solver):
+        freed.append(solver)
+        destroy(solver)
+
+    class StopAfterFirstStep(_NanAfter):
+        def accept(self, problem):
+            if stop:
+                interrupt.request()  # what the Ctrl-C handler does
+
+    monkeypatch.setattr(NewtonSolver, "destroy", counted)
+    case = rc.load_case("sdnv105_preload", {"initial.state": "rest", "time.window": [],
+                                            "time.end": 0.025, "solver.max_halvings": 1})
+    with interrupt.deferred():
+        if raised is None:
+            runner.simulate(case, runner.build_body(case),
+                            contributions=[StopAfterFirstStep(t_fail)])
+        else:
+            with pytest.raises(raised):
+                runner.simulate(case, runner.build_body(case),
+                                contributions=[StopAfterFirstStep(t_fail)])
+    assert len(freed) == 1

@@ -184,7 +184,7 @@ class Preload:
     """``[preload]``: the static tilt before release at t = 0.
 
     The top-middle point C1 is pulled horizontally by ``-2 l tilt`` (dx = -0.008 m for
-    0.01 rad, Code_Aster's input) with the base held at ``pivot`` in x, which rotates the
+    tilt = 0.01, Code_Aster's input) with the base held at ``pivot`` in x, which rotates the
     block about corner O (positive lifting corner A) by :func:`release_angle`: ``atan(tilt)``
     in small strain, ``asin(tilt)`` with the pivot at O1 in large rotation (0.0100002 rad),
     a little less with O (0.0099889 rad). The rigid-block solver takes ``tilt`` as the

@@ -6,7 +6,7 @@ give the same state exactly:
 
 1. gravity on a frictionless base: the block's base (CONHAUT) held in y, O1 held in x
    (it removes the free horizontal translation);
-2. the tilt: the top-middle point C1 pulled in x to ``-2 l tilt`` (-0.008 m for 0.01 rad),
+2. the tilt: the top-middle point C1 pulled in x to ``-2 l tilt`` (-0.008 m for tilt = 0.01),
    the pivot (``preload.pivot``: O1 for Code_Aster's test A, O for test B) held in x at its
    gravity value, and the corner O held in y. O stands in for the table contact until the
    contact treatments exist: it is the point the block pivots on, the rest of the base
@@ -16,14 +16,14 @@ With the pivot at O1 (test A) the base keeps O1's abscissa, so a rigid rotation 
 O gives ``2 l sin(theta) = 0.008``: theta = 0.0100002 rad and A lifts by
 ``2 b sin(theta) = 0.0036 m`` exactly. With the pivot at O (test B) in large rotation,
 ``b (cos(theta) - 1) - 2 l sin(theta) = -0.008`` gives theta = 0.0099889 rad and a lift of
-0.0035959 m (Code_Aster's test B reached 0.0035958 m). Small strain gives 0.01 rad and
-0.0036 m in both.
+0.0035959 m (Code_Aster's test B reached 0.0035958 m). Small strain gives the linearised
+rotation 0.01 (the chord OA at atan(0.01) = 0.0099997 rad) and 0.0036 m in both.
 
 The table (if meshed) is always held: CTGROUND in y, S1 in x.
 
 In large rotation the tilt is a nonlinear static problem, and taken in one step from the
 gravity state Newton can settle on a spurious equilibrium of the Saint Venant-Kirchhoff
-block (tilt 0.015 rad in one step reached -0.0125 rad, A below the table). The tilt reached
+block (tilt = 0.015 in one step reached -0.0125 rad, A below the table). The tilt reached
 is therefore checked against the rigid one above
 (:func:`rocking_contact.block.release_angle`, within 1 %); a tilt that misses is taken
 again from the gravity state in twice as many steps, up to :data:`MAX_TILT_STEPS`.
@@ -67,7 +67,8 @@ def tilt_supports(body: ElasticBody, geometry: Geometry, preload: Preload,
     Args:
         body: the bodies.
         geometry: for l (m).
-        preload: tilt (rad) and pivot.
+        preload: tilt (no unit: the sine of the release angle with the pivot at O1 in
+            large rotation, its tangent in small strain: :func:`release_angle`) and pivot.
         u: displacement at the start of the tilt (local array); C1 starts from its value.
 
     """

@@ -45,7 +45,7 @@ CASE_FOLDER: ContextVar[Path | None] = ContextVar("case_folder", default=None)
 #: Schemas are light (no DOLFINx): loading and checking a case never imports a solver.
 KINDS: dict[str, tuple[str, str]] = {
     "discrete": ("rocking_contact.discrete.case:DiscreteCase", "rocking_contact.discrete.runner"),
-    "rigid": ("rocking_contact.analytic.rigid_runner:RigidCase",
+    "rigid": ("rocking_contact.analytic.rigid_case:RigidCase",
               "rocking_contact.analytic.rigid_runner"),
     "block": ("rocking_contact.fem.case:BlockCase", "rocking_contact.fem.runner"),
 }

@@ -15,7 +15,7 @@ Definitions (Code_Aster's SDNV105 tests, restated in the case files):
   ordinary ``[[quantity]]`` entries on the history columns ``RN_<P>``, ``RX_<P>``.
 
 With ``[collisions] rigid = true`` the collisions are also compared with every level of
-the rigid-block solution (:func:`rocking_contact.analytic.rigid_runner.reference_collisions`),
+the rigid-block solution (:func:`rocking_contact.analytic.rigid_levels.reference_collisions`),
 the rigid block released at the angle the preload gives
 (:func:`rocking_contact.block.release_angle`: 0.0100002 rad for SDNV105 A, 0.0099889 rad
 for B), each collision with the rigid impact of its number among the run's impacts
@@ -174,7 +174,7 @@ def annotate(case: Any, result: RunResult) -> None:
     result.collisions = find_collisions(result.history, spec.windows, spec.column)
     result.quantities.update(collision_quantities(result.collisions))
     if spec.rigid and interior(result.collisions):
-        from rocking_contact.analytic.rigid_runner import (
+        from rocking_contact.analytic.rigid_levels import (
             compare_collisions,
             friction_needed,
             reference_motions,

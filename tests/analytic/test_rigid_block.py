@@ -15,8 +15,8 @@ from rocking_ode import RESTITUTION, rocking, uplift_time
 import rocking_contact as rc
 from rocking_contact import cli
 from rocking_contact.analytic.rigid_block import RigidBlock, closed_form, recalage
+from rocking_contact.analytic.rigid_levels import compare_collisions, reference_collisions
 from rocking_contact.analytic.rigid_motion import RockingSimulation, TableMotion
-from rocking_contact.analytic.rigid_runner import compare_collisions, reference_collisions
 from rocking_contact.block import Geometry, Loading, Materials, Preload
 from rocking_contact.results import read_history_csv
 

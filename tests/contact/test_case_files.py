@@ -6,7 +6,7 @@ import re
 import pytest
 
 import rocking_contact as rc
-from rocking_contact.analytic.rigid_runner import reference_collisions
+from rocking_contact.analytic.rigid_levels import reference_collisions
 
 CASES = ("sdnv105a", "sdnv105b", "sdnv105c")
 LEVELS = {"analytic rigid, integrated (nonlinear equation)": "nonlinear",

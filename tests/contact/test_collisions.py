@@ -77,7 +77,7 @@ def test_a_collision_is_numbered_among_the_runs_impacts():
     assert [(c["time"], c["impact"]) for c in found] == [(0.04, 1), (0.13, 3)]
 
     import rocking_contact as rc
-    from rocking_contact.analytic.rigid_runner import compare_collisions, reference_collisions
+    from rocking_contact.analytic.rigid_levels import compare_collisions, reference_collisions
 
     refs = reference_collisions(rc.load_case("sdnv105_rigid"))
     rows, quantities = compare_collisions(found, refs)
@@ -90,7 +90,7 @@ def test_the_rigid_block_is_released_at_the_angle_of_the_preload():
     asin(tilt) with the pivot at O1 and 0.0099889 rad with O (sdnv105b). The rigid
     comparison releases the rigid block there, not at tilt itself (1.6 % apart at 0.3)."""
     import rocking_contact as rc
-    from rocking_contact.analytic.rigid_runner import reference_collisions
+    from rocking_contact.analytic.rigid_levels import reference_collisions
     from rocking_contact.post.collisions import annotate
     from rocking_contact.results import RunResult
 

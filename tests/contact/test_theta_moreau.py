@@ -7,7 +7,7 @@ import numpy as np
 import pytest
 
 from rocking_contact.analytic.rigid_block import RigidBlock
-from rocking_contact.analytic.rigid_runner import rigid_levels
+from rocking_contact.analytic.rigid_levels import rigid_levels
 from rocking_contact.contact.friction_contact import NewtonImpactFrictionLaw
 from rocking_contact.contact.moreau import LagrangianLinearSystem, MoreauJean
 

@@ -1,0 +1,160 @@
+"""The ``rigid`` kind's case file: the keys a rigid-block case reads (``[rigid]``, and the
+block's sections it shares with the FEM SDNV105 cases), checked as it is loaded.
+
+Light (no integrator): loading a case imports only this schema; the run is
+:mod:`rocking_contact.analytic.rigid_runner`.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, fields
+from typing import Any, ClassVar, Literal
+
+from rocking_contact.block import BlockModel
+from rocking_contact.config import (
+    NONNEGATIVE,
+    POSITIVE,
+    CaseFile,
+    Check,
+    TimeSpan,
+    in_range,
+    param,
+)
+
+Level = Literal["closed_form", "linearised", "nonlinear"]
+
+#: a restitution (a ratio of angular velocities): 0 would stop the block at the first impact,
+#: and there would be no sequence of impacts to tabulate
+FRACTION = Check(lambda x: 0.0 < x <= 1.0, "a number in (0, 1]")
+
+#: the rigid levels' message for a block without gravity (released at rest, it does not move)
+NEEDS_GRAVITY = ("loading.gravity: got 0, allowed: > 0 for the rigid-block levels (released at "
+                 "rest without gravity, the block does not rock)")
+
+#: the SDNV105 manual's recalage ratios, on the square root of the kinetic energy and on the
+#: flight times, measured on Code_Aster's run of its elastic block
+SDNV105_RATIOS = (0.79, 0.77)
+
+#: the keys of the block's sections (shared with the FEM cases, :class:`BlockModel`) that
+#: the rigid kind reads: the block's size and density, gravity, the table's motion and the
+#: release angle; the table's ends and thickness only for its view. The others (the FEM
+#: block's elastic constants and damping, the table's material, the preload's pivot) would
+#: be ignored, and are refused unless left at their defaults.
+READ_KEYS = {
+    "geometry": ("half_width", "half_height", "thickness", "table_left", "table_right",
+                 "table_thickness"),
+    "material.block": ("density",),
+    "material.table": (),
+    "loading": ("gravity", "table_acceleration_x", "table_acceleration_y"),
+    "preload": ("tilt",),
+}
+
+
+def _section(case: Any, dotted: str) -> Any:
+    for name in dotted.split("."):
+        case = getattr(case, name)
+    return case
+
+
+def _read_keys_text() -> str:
+    """:data:`READ_KEYS` in one phrase: ``geometry.{half_width, ...}, material.block.density,
+    ...``."""
+    parts = []
+    for section, names in READ_KEYS.items():
+        if len(names) == 1:
+            parts.append(f"{section}.{names[0]}")
+        elif names:
+            parts.append(f"{section}.{{{', '.join(names)}}}")
+    return ", ".join(parts)
+
+
+def unread_block_key(case: Any) -> str | None:
+    """``"key: problem"`` for the first key of the block's sections that the rigid kind
+    does not read (:data:`READ_KEYS`) and that is set away from its default; None if none.
+    Such a key would be ignored, and a run that changes it changes no physics."""
+    defaults = BlockModel()
+    for section in READ_KEYS:
+        table, default = _section(case, section), _section(defaults, section)
+        for f in fields(table):
+            value = getattr(table, f.name)
+            if f.name in READ_KEYS[section] or value == getattr(default, f.name):
+                continue
+            return (f"{section}.{f.name}: got {_text(value)}, not read by the rigid block (of "
+                    f"the block's sections it reads {_read_keys_text()}); allowed: leave it "
+                    f"out, or its default {_text(getattr(default, f.name))}")
+    return None
+
+
+def _text(value: float | str) -> str:
+    return repr(value) if isinstance(value, str) else f"{value:g}"
+
+
+#: what ``rocking-contact keys`` says of the keys of the block's sections it does not read
+UNREAD_KEY_DOCS = {
+    f"{section}.{f.name}": ("not read by the rigid block (refused away from its default)", "")
+    for section in READ_KEYS for f in fields(_section(BlockModel(), section))
+    if f.name not in READ_KEYS[section]}
+
+@dataclass(kw_only=True)
+class RigidOptions:
+    """``[rigid]``: the rigid-block solution (the table accelerations are ``[loading]``'s,
+    as for the FEM cases)."""
+
+    MOVED: ClassVar = {f"table_acceleration_{c}": f"loading.table_acceleration_{c}"
+                       for c in "xy"}
+
+    level: Level = param("nonlinear", doc="level of the collisions list, the unprefixed "
+                         "quantities and the history: closed_form, linearised, nonlinear")
+    restitution: float | None = param(
+        None, check=FRACTION,
+        doc="omega+/omega- at each impact; default from the angular momentum balance "
+            "about the new pivot, (2R^2 - 3b^2)/(2R^2)")
+    impacts: int = param(5, check=POSITIVE, doc="impacts tabulated and exported per level")
+    recalage_restitution: float = param(
+        SDNV105_RATIOS[0], check=FRACTION,
+        doc="recalage: ratio on sqrt(kinetic energy); the default is the SDNV105 manual's, "
+            "fitted on its elastic block and used for that block only")
+    recalage_interval_ratio: float = param(
+        SDNV105_RATIOS[1], check=FRACTION,
+        doc="recalage: ratio of successive flight times; the default is the SDNV105 "
+            "manual's, fitted on its elastic block and used for that block only")
+    friction: float = param(0.9, check=NONNEGATIVE,
+                            doc="Coulomb coefficient, only to warn when the block would slide")
+    tolerance: float = param(1e-12, check=in_range(1e-13, 1e-6),
+                             doc="relative tolerance of the integration")
+
+
+@dataclass(kw_only=True)
+class RigidCase(BlockModel, CaseFile):
+    """A rigid-block case file (``case.kind = "rigid"``).
+
+    ``[geometry]``, ``[material]``, ``[loading]`` and ``[preload]`` are the sections and
+    keys of the FEM SDNV105 cases; it reads those of :data:`READ_KEYS` (of ``[material]``
+    the block's ``density`` only, of ``[preload]`` the ``tilt``: the release angle about O)
+    and refuses the others away from their defaults (:func:`unread_block_key`). In a FEM
+    case ``tilt`` sets the pull of C1 (Code_Aster's input), which turns the block by
+    :func:`~rocking_contact.block.release_angle` (``asin(tilt)`` with the pivot at O1: 2e-5
+    relative at 0.01, 1.6 % at 0.3); the FEM cases compare themselves with the rigid block
+    released at that angle.
+    ``[time]``: the block is released at ``start``; the history is sampled every ``step``
+    up to ``end`` (plus the instants of the events).
+    """
+
+    rigid: RigidOptions = param(default_factory=RigidOptions)
+    time: TimeSpan = param()
+
+    #: what ``rocking-contact keys`` says of a key shared with the FEM block, here
+    KEY_DOCS: ClassVar = {**UNREAD_KEY_DOCS, "preload.tilt": (
+        "release angle about O, at rest (0 starts flat); a FEM block case's preload.tilt "
+        "is no angle but its sine (pivot O1, large rotation)", "rad")}
+
+    def validate(self) -> None:
+        unread = unread_block_key(self)
+        if unread is not None:
+            raise ValueError(unread)
+        if self.loading.gravity <= 0.0:
+            raise ValueError(NEEDS_GRAVITY)
+        if self.rigid.level == "closed_form" and not self.loading.table_still:
+            raise ValueError("rigid.level: the closed form holds for a release on a still "
+                             "table only; with a table acceleration use 'linearised' or "
+                             "'nonlinear'")

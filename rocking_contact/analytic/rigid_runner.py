@@ -1,5 +1,6 @@
-"""The ``rigid`` kind: the rigid-block reference of SDNV105 as a case, and the comparison
-of any run's collisions with it.
+"""The ``rigid`` kind's run: the rigid-block reference of SDNV105 as a case (its schema is
+:mod:`~rocking_contact.analytic.rigid_case`, its levels and the comparison of any run's
+collisions with them :mod:`~rocking_contact.analytic.rigid_levels`).
 
 One run computes every level of the rigid solution for the same block and release:
 

@@ -12,14 +12,10 @@ from rocking_contact import interrupt
 from rocking_contact.config import as_dict, case_dir
 from rocking_contact.discrete.case import COMPONENTS, MAX_ROWS, DiscreteCase
 from rocking_contact.discrete.energy import EXCESS, GROWTH, energy_bound, excess, first_runaway
-from rocking_contact.discrete.integrators import (
-    SHOCK_CHANNELS,
-    CentralDifference,
-    Chunk,
-    Integrator,
-    Newmark,
-    NewmarkFailure,
-)
+from rocking_contact.discrete.integrators import make_integrator
+from rocking_contact.discrete.newmark import NewmarkFailure
+from rocking_contact.discrete.recording import SHOCK_CHANNELS, Chunk
+from rocking_contact.discrete.stepping import Integrator
 from rocking_contact.discrete.system import (
     DiscreteSystem,
     assemble,
@@ -42,20 +38,6 @@ def output_dofs(case: DiscreteCase) -> list[tuple[str, str]]:
     names = case.output.nodes or [n.name for n in case.model.node if n.free]
     nodes = {n.name: n for n in case.model.node}
     return [(name, c) for name in names for c in COMPONENTS if c in nodes[name].free]
-
-
-def make_integrator(case: DiscreteCase, system: DiscreteSystem, outputs: np.ndarray,
-                    gamma0: float) -> Integrator:
-    """The integrator the case's ``[solver]`` asks for."""
-    s, dt, every = case.solver, case.time.step, case.output.every
-    if s.scheme == "central_difference":
-        return CentralDifference(system, dt, outputs, every, gamma0)
-    if s.scheme == "hht":
-        beta, gamma = (1 - s.alpha) ** 2 / 4, 0.5 - s.alpha
-        return Newmark(system, dt, outputs, every, gamma0, beta=beta, gamma=gamma,
-                       alpha=s.alpha, tol=s.newton_tol, max_iter=s.newton_max_iter)
-    return Newmark(system, dt, outputs, every, gamma0, beta=s.beta, gamma=s.gamma, alpha=0.0,
-                   tol=s.newton_tol, max_iter=s.newton_max_iter)
 
 
 #: most values of the shocks' rows around their contacts a run keeps for its impacts (those
@@ -91,7 +73,7 @@ def integrate(case: DiscreteCase, system: DiscreteSystem, progress: Progress | N
         try:
             chunks.append(integrator.advance(n, gam[done:done + n + 1], final))
         except NewmarkFailure as exc:
-            chunks.append(integrator.failed)  # type: ignore[attr-defined]
+            chunks.append(exc.kept)
             failure = SolverFailure(str(exc))
         if not len(bound):  # from the energy of the first row, t0's
             bound = energy_bound(system, gam, dt, float(chunks[0].energy[0]))

@@ -102,8 +102,8 @@ def test_a_frozen_branch_is_checked_against_the_law(frozen, direction, S, d, dv,
     state = S.reshape(1, STATE_SIZE)
     branch = np.array([frozen], dtype=np.int64)
     slip_dir = np.array([[direction, 0.0, 0.0]])
-    got = branch_contradicted(P, np.eye(3), np.asarray(d, float), np.asarray(dv, float),
-                              state, branch, slip_dir, np.zeros((1, 4)))
+    got = branch_contradicted(P, np.asarray(d, float), np.asarray(dv, float), state, branch,
+                              slip_dir, np.zeros((1, 4)))
     assert got == contradicted
     assert branch[0] == decided
     if contradicted and decided == 0:

@@ -1,0 +1,295 @@
+"""Implicit Newmark / Hilber-Hughes-Taylor for discrete systems with shocks, Newton on the
+shock forces.
+
+Newmark (beta, gamma) and HHT (alpha in [-1/3, 0], beta = (1-alpha)^2/4,
+gamma = 1/2 - alpha; equilibrium at t_{n+1+alpha} for the stiffness, damping and shock
+forces): with the effective matrix factorised once, each step is condensed on the shock
+nodes, ``d = d_free + (1+alpha) W F(d, d')`` with ``W = G K_eff^-1 G^T``, and solved by
+Newton with the consistent tangent of the shock law (Hilber, Hughes & Taylor 1977).
+"""
+
+from __future__ import annotations
+
+import numpy as np
+from numba import njit
+
+from rocking_contact.discrete.recording import (
+    Chunk,
+    any_closed,
+    chunk,
+    mechanical_energy,
+    record,
+    record_contact,
+)
+from rocking_contact.discrete.shock import STATE_SIZE
+from rocking_contact.discrete.stepping import Integrator, add_gtf, local_forces, matvec, row3
+from rocking_contact.discrete.system import DiscreteSystem
+
+#: Newton iterations after which the stick/slip branch of each shock is kept fixed
+FREEZE_BRANCH_AFTER = 8
+#: entries of the kernel's counters (``Newmark.stats``): steps done, Newton iterations, the
+#: last failed step's residual (relative to the step's displacement scale), branch
+#: corrections, branch cycles and the instant of the first cycle (s)
+STAT_STEPS, STAT_ITERATIONS, STAT_RESIDUAL = 0, 1, 2
+STAT_CORRECTIONS, STAT_CYCLES, STAT_FIRST_CYCLE = 3, 4, 5
+N_STATS = 6
+
+
+@njit(cache=True)
+def branch_contradicted(P: np.ndarray, dloc: np.ndarray, vloc: np.ndarray, state: np.ndarray,
+                        branch: np.ndarray, slip_dir: np.ndarray, out: np.ndarray) -> bool:
+    """Whether the law, left free at ``(dloc, vloc)``, decides another stick/slip branch
+    than the frozen one, or slips against the frozen direction. If so, ``branch`` and
+    ``slip_dir`` take the law's decision."""
+    ns = P.shape[0]
+    free = np.full(ns, -1, dtype=np.int64)
+    check = np.empty_like(state)
+    Floc = np.empty(dloc.size)
+    Jd_all, Jv_all = np.zeros((ns, 3, 3)), np.zeros((ns, 3, 3))
+    local_forces(P, dloc, vloc, state, Floc, check, Jd_all, Jv_all, out, False, free,
+                 slip_dir)
+    contradicted = False
+    for j in range(ns):
+        if branch[j] < 0 or out[j, 0] <= 0.0:
+            continue
+        decided = int(check[j, 0])
+        along = (slip_dir[j, 0] * check[j, 7] + slip_dir[j, 1] * check[j, 8]
+                 + slip_dir[j, 2] * check[j, 9])
+        if decided != branch[j] or (decided == 0 and along < 0.0):
+            contradicted = True
+            branch[j] = decided
+            speed = np.sqrt(check[j, 7] ** 2 + check[j, 8] ** 2 + check[j, 9] ** 2)
+            for c in range(3):
+                slip_dir[j, c] = check[j, 7 + c] / speed if speed > 0 else 0.0
+    return contradicted
+
+
+@njit(cache=True)
+def _newmark_kernel(n_steps: int, final: bool, step0: int, every: int, dt: float,
+                    beta: float, gamma: float, alpha: float, x: np.ndarray, v: np.ndarray,
+                    a: np.ndarray, Floc: np.ndarray, state: np.ndarray, M: np.ndarray,
+                    K: np.ndarray, C: np.ndarray, diag: bool, Kinv: np.ndarray,
+                    G: np.ndarray, KiGt: np.ndarray, W: np.ndarray, P: np.ndarray,
+                    gam: np.ndarray, p_sup: np.ndarray, f_const: np.ndarray, tol: float,
+                    max_iter: int, R: np.ndarray, rec: np.ndarray, rec_index: int,
+                    stats: np.ndarray, srec: np.ndarray,
+                    carry: np.ndarray) -> tuple[int, int, int, int]:
+    """Implicit Newmark / HHT steps; returns (records written, contact rows written (see
+    :func:`record_contact`; ``carry`` keeps the previous step's, ``[closed, has one,
+    step, FN..., VN..., PN...]``), steps done, status).
+
+    ``status`` is 0 on success, else the step's Newton failed and ``stats[STAT_RESIDUAL]`` holds the
+    last residual.
+    """
+    n = x.size
+    ns = P.shape[0]
+    nl = 3 * ns
+    c0 = 1.0 / (beta * dt * dt)
+    c1 = gamma / (beta * dt)
+    af = 1.0 + alpha
+    xt, vt, rhs, xf = np.empty(n), np.empty(n), np.empty(n), np.empty(n)
+    tmp, tmp2 = np.empty(n), np.empty(n)
+    dfree, dt_loc, vt_loc = np.empty(nl), np.empty(nl), np.empty(nl)
+    dloc, vloc, Fnew, res = np.empty(nl), np.empty(nl), np.empty(nl), np.empty(nl)
+    state_new = np.empty_like(state)
+    Jd_all, Jv_all = np.zeros((ns, 3, 3)), np.zeros((ns, 3, 3))
+    J = np.empty((nl, nl))
+    out = np.zeros((ns, 4))
+    vnow = np.empty(nl)
+    free_branch = np.full(ns, -1, dtype=np.int64)
+    branch = np.full(ns, -1, dtype=np.int64)
+    slip_dir = np.zeros((ns, 3))
+    r = rec_index
+    dense = srec.shape[0] > 0
+    sr = 0
+    for i in range(n_steps + (1 if final else 0)):
+        step = step0 + i
+        recorded = step % every == 0 or (final and i == n_steps)
+        if recorded or dense:
+            # Channels of the committed state at t_n.
+            for j in range(ns):
+                row3(G, j, x, dloc[3 * j:3 * j + 3])
+                row3(G, j, v, vnow[3 * j:3 * j + 3])
+            local_forces(P, dloc, vnow, state, res, state_new, Jd_all, Jv_all, out, False,
+                         free_branch, slip_dir)
+        if recorded:
+            record(rec, r, R, x, v, a, out[:, 0], out[:, 1], out[:, 2], out[:, 3],
+                    mechanical_energy(M, K, diag, P, x, v, out[:, 3]))
+            rec[r, rec.shape[1] - 1] = step
+            r += 1
+        if dense:
+            closed = any_closed(out[:, 0])
+            if closed and carry[0] == 0.0 and carry[1] == 1.0:
+                sr = record_contact(srec, sr, int(carry[2]), carry[3:3 + ns],
+                                     carry[3 + ns:3 + 2 * ns], carry[3 + 2 * ns:])
+            if closed or carry[0] == 1.0:
+                sr = record_contact(srec, sr, step, out[:, 0], out[:, 2], out[:, 3])
+            carry[0], carry[1], carry[2] = (1.0 if closed else 0.0), 1.0, step
+            for j in range(ns):
+                carry[3 + j], carry[3 + ns + j], carry[3 + 2 * ns + j] = \
+                    out[j, 0], out[j, 2], out[j, 3]
+        if i == n_steps:
+            break
+        # Predictors and the right-hand side of K_eff x_{n+1} = rhs + af G^T F_{n+1}.
+        for k in range(n):
+            xt[k] = x[k] + dt * v[k] + dt * dt * (0.5 - beta) * a[k]
+            vt[k] = v[k] + dt * (1.0 - gamma) * a[k]
+            rhs[k] = af * (p_sup[k] * gam[i + 1] + f_const[k]) \
+                - alpha * (p_sup[k] * gam[i] + f_const[k])
+            tmp[k] = c0 * xt[k]
+            tmp2[k] = vt[k] - c1 * xt[k]
+        matvec(M, diag, tmp, rhs, 1.0)
+        matvec(C, diag, tmp2, rhs, -af)
+        if alpha != 0.0:
+            matvec(C, diag, v, rhs, alpha)
+            matvec(K, diag, x, rhs, alpha)
+            for j in range(ns):
+                add_gtf(G, j, Floc[3 * j:3 * j + 3], rhs, -alpha)
+        for k in range(n):
+            xf[k] = 0.0
+        matvec(Kinv, diag, rhs, xf, 1.0)
+        for j in range(ns):
+            row3(G, j, xf, dfree[3 * j:3 * j + 3])
+            row3(G, j, xt, dt_loc[3 * j:3 * j + 3])
+            row3(G, j, vt, vt_loc[3 * j:3 * j + 3])
+        # Newton on the local displacements d: R(d) = d - d_free - af W F(d, d'(d)).
+        for q in range(nl):
+            dloc[q] = dfree[q]
+        converged = False
+        branch[:] = -1
+        corrections = 0
+        rnorm = 0.0
+        scale = 0.0
+        for q in range(nl):
+            scale = max(scale, abs(dfree[q]))
+        for j in range(ns):
+            scale = max(scale, abs(P[j, 3]))
+        scale = max(scale, 1e-300)
+        for it in range(max_iter + 1):
+            for q in range(nl):
+                vloc[q] = vt_loc[q] + c1 * (dloc[q] - dt_loc[q])
+            if it == FREEZE_BRANCH_AFTER:
+                for j in range(ns):
+                    branch[j] = int(state_new[j, 0])
+                    speed = np.sqrt(state_new[j, 7] ** 2 + state_new[j, 8] ** 2
+                                    + state_new[j, 9] ** 2)
+                    for c in range(3):
+                        slip_dir[j, c] = state_new[j, 7 + c] / speed if speed > 0 else 0.0
+            local_forces(P, dloc, vloc, state, Fnew, state_new, Jd_all, Jv_all, out, True,
+                         branch, slip_dir)
+            rnorm = 0.0
+            for q in range(nl):
+                s = 0.0
+                for m in range(nl):
+                    s += W[q, m] * Fnew[m]
+                res[q] = dloc[q] - dfree[q] - af * s
+                rnorm = max(rnorm, abs(res[q]))
+            if rnorm <= tol * scale:
+                if it >= FREEZE_BRANCH_AFTER and branch_contradicted(
+                        P, dloc, vloc, state, branch, slip_dir, out):
+                    # A branch frozen from an early iterate may not hold at the converged
+                    # state (a cap pushing along the motion creates energy): re-decide it
+                    # from the law and go on iterating, unless the decisions go round in
+                    # a cycle (no branch holds at this step size) or no iteration is left
+                    # to try the new branch: then the step is kept and counted.
+                    if corrections <= ns and it < max_iter:
+                        corrections += 1
+                        stats[STAT_CORRECTIONS] += 1
+                        continue
+                    stats[STAT_CYCLES] += 1
+                    if stats[STAT_CYCLES] == 1:
+                        stats[STAT_FIRST_CYCLE] = (step + 1) * dt
+                converged = True
+                break
+            if it == max_iter:
+                break
+            for q in range(nl):
+                for m in range(nl):
+                    J[q, m] = 1.0 if q == m else 0.0
+            for q in range(nl):
+                for j in range(ns):
+                    for c in range(3):
+                        jac = 0.0
+                        for m in range(3):
+                            jac += W[q, 3 * j + m] * (Jd_all[j, m, c] + c1 * Jv_all[j, m, c])
+                        J[q, 3 * j + c] -= af * jac
+            delta = np.linalg.solve(J, res)
+            stats[STAT_ITERATIONS] += 1
+            for q in range(nl):
+                dloc[q] -= delta[q]
+        if not converged:
+            stats[STAT_RESIDUAL] = rnorm / scale
+            return r, sr, i, 1
+        for k in range(n):
+            x[k] = xf[k]
+        for k in range(n):
+            s = 0.0
+            for q in range(nl):
+                s += KiGt[k, q] * Fnew[q]
+            x[k] += af * s
+            a_new = c0 * (x[k] - xt[k])
+            v[k] = vt[k] + gamma * dt * a_new
+            a[k] = a_new
+        for q in range(nl):
+            Floc[q] = Fnew[q]
+        for j in range(ns):
+            for c in range(STATE_SIZE):
+                state[j, c] = state_new[j, c]
+        stats[STAT_STEPS] += 1
+    return r, sr, n_steps, 0
+
+
+
+class NewmarkFailure(RuntimeError):
+    """Newton on the shock forces did not converge; ``kept`` holds the records of the
+    chunk's steps before the failed one."""
+
+    def __init__(self, message: str, kept: Chunk):
+        super().__init__(message)
+        self.kept = kept
+
+
+class Newmark(Integrator):
+    """Implicit Newmark (beta, gamma) or HHT (alpha < 0), Newton on the shock forces."""
+
+    def __init__(self, system: DiscreteSystem, dt: float, outputs: np.ndarray, every: int,
+                 support_acceleration0: float, *, beta: float, gamma: float, alpha: float,
+                 tol: float, max_iter: int):
+        super().__init__(system, dt, outputs, every)
+        s = system
+        self.beta, self.gamma, self.alpha = beta, gamma, alpha
+        self.tol, self.max_iter = tol, max_iter
+        af = 1.0 + alpha
+        Keff = s.M / (beta * dt * dt) + af * (gamma / (beta * dt) * s.C + s.K)
+        self.Kinv = np.linalg.inv(Keff)
+        self.KiGt = np.ascontiguousarray(self.Kinv @ s.G.T)
+        self.W = np.ascontiguousarray(s.G @ self.KiGt)
+        self.x, self.v = s.x0.copy(), s.v0.copy()
+        ns = len(s.shock_names)
+        self.Floc = np.zeros(3 * ns)
+        # Committed forces and shock states at t0, contacts starting where they are.
+        self.Floc[:], self.state[:] = self.start_forces(self.x, self.v)
+        f = self.start_load(support_acceleration0, self.Floc)
+        self.a = np.linalg.solve(s.M, f)
+        self.stats = np.zeros(N_STATS)
+
+    def _advance_impl(self, n_steps: int, gam: np.ndarray, final: bool, rec: np.ndarray,
+                      srec: np.ndarray) -> tuple[int, int]:
+        s = self.system
+        r, sr, done, status = _newmark_kernel(
+            n_steps, final, self.step, self.every, self.dt, self.beta, self.gamma, self.alpha,
+            self.x, self.v, self.a, self.Floc, self.state, s.M, s.K, s.C, s.diagonal,
+            self.Kinv, self.G, self.KiGt, self.W, self.P, gam, s.p_support, s.f_const,
+            self.tol, self.max_iter, self.R, rec, 0, self.stats, srec, self._carry)
+        self.newton_iterations = int(self.stats[STAT_ITERATIONS])
+        self.branch_corrections = int(self.stats[STAT_CORRECTIONS])
+        self.branch_cycles = int(self.stats[STAT_CYCLES])
+        self.first_branch_cycle = float(self.stats[STAT_FIRST_CYCLE])
+        if status:
+            self.step += done
+            raise NewmarkFailure(
+                f"Newton on the shock forces did not converge at t = "
+                f"{(self.step + 1) * self.dt:.6g} s (step {self.step + 1}, dt = {self.dt:g} s),"
+                f" residual {self.stats[STAT_RESIDUAL]:.3e} relative after {self.max_iter} "
+                f"iterations", chunk(rec[:r], srec[:sr].copy()))
+        return r, sr

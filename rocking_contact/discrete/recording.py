@@ -1,0 +1,104 @@
+"""What the discrete kernels record: the history rows of the recorded steps, the shocks'
+rows around their contacts, and the mechanical energy that guards a run (compiled)."""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+import numpy as np
+from numba import njit
+
+# Per-shock record channels, in order (history columns <NAME>_<shock>).
+SHOCK_CHANNELS = ("FN", "FT", "VN", "PN")
+
+
+@njit(cache=True)
+def mechanical_energy(M: np.ndarray, K: np.ndarray, diag: bool, P: np.ndarray, x: np.ndarray,
+            v: np.ndarray, pn: np.ndarray) -> float:
+    """Mechanical energy (J): kinetic ``v^T M v / 2``, the springs' ``x^T K x / 2`` and the
+    shocks' normal springs ``kn p^2 / 2`` where they are closed (``p > 0``). Positive
+    whatever the state, so that a run that grows shows it (the leapfrog's own invariant,
+    ``v_{n-1/2}^T M v_{n+1/2} / 2 + ...``, stays constant along an unstable mode)."""
+    n = x.size
+    e = 0.0
+    for i in range(n):
+        if diag:
+            e += 0.5 * (M[i, i] * v[i] * v[i] + K[i, i] * x[i] * x[i])
+        else:
+            mv, kx = 0.0, 0.0
+            for k in range(n):
+                mv += M[i, k] * v[k]
+                kx += K[i, k] * x[k]
+            e += 0.5 * (v[i] * mv + x[i] * kx)
+    for j in range(pn.size):
+        if pn[j] > 0.0:
+            e += 0.5 * P[j, 4] * pn[j] * pn[j]
+    return e
+
+
+@njit(cache=True)
+def record(rec: np.ndarray, r: int, R: np.ndarray, x: np.ndarray, v: np.ndarray,
+            a: np.ndarray, fn: np.ndarray, ft: np.ndarray, vn: np.ndarray,
+            pn: np.ndarray, energy: float) -> None:
+    """Row ``r``: the recorded dofs' displacements, velocities, accelerations, the shocks'
+    channels, the mechanical energy (before the last column, the step's number)."""
+    rec[r, rec.shape[1] - 2] = energy
+    no = R.shape[0]
+    for o in range(no):
+        sx, sv, sa = 0.0, 0.0, 0.0
+        for i in range(x.size):
+            sx += R[o, i] * x[i]
+            sv += R[o, i] * v[i]
+            sa += R[o, i] * a[i]
+        rec[r, o], rec[r, no + o], rec[r, 2 * no + o] = sx, sv, sa
+    base = 3 * no
+    ns = fn.size
+    for j in range(ns):
+        rec[r, base + j] = fn[j]
+        rec[r, base + ns + j] = ft[j]
+        rec[r, base + 2 * ns + j] = vn[j]
+        rec[r, base + 3 * ns + j] = pn[j]
+
+
+@njit(cache=True)
+def any_closed(fn: np.ndarray) -> bool:
+    """Whether a shock pushes (``fn > 0``)."""
+    for j in range(fn.size):
+        if fn[j] > 0.0:
+            return True
+    return False
+
+
+@njit(cache=True)
+def record_contact(srec: np.ndarray, sr: int, step: int, fn: np.ndarray, vn: np.ndarray,
+                    pn: np.ndarray) -> int:
+    """Row ``[step, FN..., VN..., PN...]`` of the shocks, for the impacts; returns the rows
+    written. With ``output.every`` > 1 the kernels write one at every step where a shock is
+    closed and at the steps just before and after (the samples of the contact's edges),
+    whatever is recorded in the history."""
+    ns = fn.size
+    srec[sr, 0] = step
+    for j in range(ns):
+        srec[sr, 1 + j], srec[sr, 1 + ns + j], srec[sr, 1 + 2 * ns + j] = fn[j], vn[j], pn[j]
+    return sr + 1
+
+
+@dataclass
+class Chunk:
+    """Records of a chunk of steps: ``rows`` (records x channels), the step numbers and the
+    mechanical energy at them (J, :func:`mechanical_energy`); ``contacts``, with
+    ``output.every`` > 1, the shocks' rows at every step around their contacts (see
+    :func:`record_contact`; empty otherwise)."""
+
+    steps: np.ndarray
+    rows: np.ndarray
+    energy: np.ndarray
+    contacts: np.ndarray
+
+
+
+def chunk(rows: np.ndarray, contacts: np.ndarray) -> Chunk:
+    """A :class:`Chunk` from the kernels' buffers (energy and step number last in
+    ``rows``)."""
+    return Chunk(steps=rows[:, -1].astype(np.int64), rows=rows[:, :-2], energy=rows[:, -2],
+                 contacts=contacts)

@@ -1,0 +1,168 @@
+"""What the discrete time schemes share: the state and counters of an integration
+(:class:`Integrator`), the shocks' forces at the local displacements and the compiled
+linear algebra of the kernels.
+
+Every scheme steps ``M x'' + C x' + K x = p gamma(t) + f_const + G^T F(G x, G x')`` (see
+:class:`~rocking_contact.discrete.system.DiscreteSystem`); ``F`` is the force of the
+obstacles on the shock nodes. The loops are compiled with numba; the Python classes own the
+state and counters (scipy.integrate style: ``advance`` does a chunk of steps and says
+whether it succeeded).
+"""
+
+from __future__ import annotations
+
+import numpy as np
+from numba import njit
+
+from rocking_contact.discrete.recording import SHOCK_CHANNELS, Chunk, chunk
+from rocking_contact.discrete.shock import STATE_SIZE, open_state, shock_force
+from rocking_contact.discrete.system import DiscreteSystem
+
+
+@njit(cache=True)
+def matvec(A: np.ndarray, diag: bool, x: np.ndarray, out: np.ndarray, sign: float) -> None:
+    """Out += sign * A x (A diagonal when ``diag``)."""
+    n = x.size
+    if diag:
+        for i in range(n):
+            out[i] += sign * A[i, i] * x[i]
+    else:
+        for i in range(n):
+            s = 0.0
+            for k in range(n):
+                s += A[i, k] * x[k]
+            out[i] += sign * s
+
+
+@njit(cache=True)
+def row3(G: np.ndarray, j: int, x: np.ndarray, out: np.ndarray) -> None:
+    """Out = G[3j:3j+3] @ x."""
+    n = x.size
+    for r in range(3):
+        s = 0.0
+        row = 3 * j + r
+        for i in range(n):
+            s += G[row, i] * x[i]
+        out[r] = s
+
+
+@njit(cache=True)
+def add_gtf(G: np.ndarray, j: int, F: np.ndarray, out: np.ndarray, scale: float) -> None:
+    """Out += scale * G[3j:3j+3]^T F."""
+    n = out.size
+    for i in range(n):
+        out[i] += scale * (G[3 * j, i] * F[0] + G[3 * j + 1, i] * F[1] + G[3 * j + 2, i] * F[2])
+
+
+@njit(cache=True)
+def local_forces(P: np.ndarray, dloc: np.ndarray, vloc: np.ndarray, state: np.ndarray,
+                 Floc: np.ndarray, state_new: np.ndarray, Jd_all: np.ndarray,
+                 Jv_all: np.ndarray, out: np.ndarray, want_jac: bool, branch: np.ndarray,
+                 slip_dir: np.ndarray) -> None:
+    """Forces of every shock from local displacements/velocities (3 ns vectors)."""
+    ns = P.shape[0]
+    F = np.empty(3)
+    Jd, Jv = np.empty((3, 3)), np.empty((3, 3))
+    for j in range(ns):
+        fn, ft, pn, vn = shock_force(P, j, dloc[3 * j:3 * j + 3], vloc[3 * j:3 * j + 3],
+                                     state[j], F, state_new[j], Jd, Jv, want_jac, branch[j],
+                                     slip_dir[j])
+        out[j, 0], out[j, 1], out[j, 2], out[j, 3] = fn, ft, vn, pn
+        for c in range(3):
+            Floc[3 * j + c] = F[c]
+            if want_jac:
+                for m in range(3):
+                    Jd_all[j, c, m] = Jd[c, m]
+                    Jv_all[j, c, m] = Jv[c, m]
+
+
+
+class Integrator:
+    """State and counters of a discrete time integration.
+
+    Subclasses implement :meth:`_advance_impl`. To add a scheme: derive, set up the state in
+    ``__init__``, and advance ``n`` steps in ``_advance_impl``, filling the record buffer.
+
+    Args:
+        system: the assembled system.
+        dt: time step (s).
+        outputs: rows of the basis of the recorded physical dofs (``NODE.DX``...).
+        every: record every N steps. Above 1, the shocks are recorded at every step
+            around their contacts too (:attr:`contacts`), for the impacts.
+
+    """
+
+    def __init__(self, system: DiscreteSystem, dt: float, outputs: np.ndarray, every: int):
+        self.system, self.dt, self.R, self.every = system, dt, np.ascontiguousarray(outputs), every
+        ns = len(system.shock_names)
+        # the recorded dofs' x, v, a, the shocks' channels, the energy, the step number
+        self.n_channels = 3 * self.R.shape[0] + len(SHOCK_CHANNELS) * ns + 2
+        self.step = 0
+        self.newton_iterations = 0
+        #: Newton iterations that went on because a frozen stick/slip branch did not hold
+        self.branch_corrections = 0
+        #: steps kept although no stick/slip branch held (the decisions cycled), and the
+        #: instant of the first (s)
+        self.branch_cycles = 0
+        self.first_branch_cycle = 0.0
+        self.state = np.zeros((ns, STATE_SIZE))
+        G = system.G
+        self.P = np.ascontiguousarray(system.shock_params)
+        self.G = np.ascontiguousarray(G)
+        # Normal rows: Gn[j] @ x is the displacement of shock j's node along its normal.
+        self.Gn = np.ascontiguousarray(
+            np.einsum("jc,jcn->jn", self.P[:, :3], G.reshape(ns, 3, G.shape[1])))
+        #: whether the shocks are recorded at every step around their contacts; the runner
+        #: turns it off past MAX_ROWS such rows
+        self.contacts = every > 1 and ns > 0
+        self._carry = np.zeros(3 * ns + 3)  # the previous step's contact row (implicit)
+        #: FN_, VN_, PN_<shock> and time at every step around the contacts, when recorded
+        #: (set by the runner from the chunks' ``contacts``)
+        self.contact_history: dict[str, np.ndarray] | None = None
+        #: where the recorded mechanical energy first exceeded :data:`.energy.EXCESS` times
+        #: its bound, and its largest ratio to the bound and where (s, -, s; set by the
+        #: runner), or None
+        self.energy_excess: tuple[float, float, float] | None = None
+
+    def start_forces(self, x: np.ndarray, v: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
+        """The shocks' local forces (3 ns, N) at the initial state ``x``, ``v`` and their
+        law's state after it: each shock starts as an open contact (no stored stick force),
+        so a closed one carries its normal force and its tangential dashpot only."""
+        ns = len(self.system.shock_names)
+        d, vloc = self.G @ x, self.G @ v
+        state = np.zeros_like(self.state)
+        for j in range(ns):
+            open_state(d[3 * j:3 * j + 3], self.P[j, :3], state[j])
+        forces, state_new = np.zeros(3 * ns), np.zeros_like(state)
+        local_forces(self.P, d, vloc, state, forces, state_new,
+                      np.zeros((ns, 3, 3)), np.zeros((ns, 3, 3)), np.zeros((ns, 4)), False,
+                      np.full(ns, -1, dtype=np.int64), np.zeros((ns, 3)))
+        return forces, state_new
+
+    def start_load(self, support_acceleration0: float, forces: np.ndarray) -> np.ndarray:
+        """The load on the unknowns at the initial state, ``M a(t0)`` (N): the support's
+        acceleration ``support_acceleration0`` (m/s^2) at t0, the constant loads, the springs
+        and dampers at ``x0``, ``v0`` and the shocks' local ``forces`` (3 ns, N)."""
+        s = self.system
+        load: np.ndarray = (s.p_support * support_acceleration0 + s.f_const - s.K @ s.x0
+                            - s.C @ s.v0 + s.G.T @ forces)
+        return load
+
+    def advance(self, n_steps: int, gam: np.ndarray, final: bool) -> Chunk:
+        """Advance ``n_steps`` steps; ``gam`` holds the support acceleration at the
+        ``n_steps + 1`` instants t_step .. t_step+n. With ``final``, the state reached is
+        recorded too.
+        """
+        n_rec = (n_steps + 1) // self.every + 2
+        rec = np.zeros((n_rec, self.n_channels))
+        ns = len(self.system.shock_names)
+        # a row per step, and one for the step before a contact: at most n_steps + 2
+        srec = np.zeros((n_steps + 2 if self.contacts else 0, 3 * ns + 1))
+        r, sr = self._advance_impl(n_steps, np.ascontiguousarray(gam), final, rec, srec)
+        self.step += n_steps
+        return chunk(rec[:r], srec[:sr].copy())  # (a view would keep every step's row)
+
+    def _advance_impl(self, n_steps: int, gam: np.ndarray, final: bool, rec: np.ndarray,
+                      srec: np.ndarray) -> tuple[int, int]:
+        raise NotImplementedError
+

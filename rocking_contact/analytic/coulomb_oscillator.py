@@ -16,7 +16,16 @@ import numpy as np
 
 def reversals(m: float, k: float, mu: float, normal_force: float, u0: float
               ) -> list[tuple[float, float]]:
-    """(instant, displacement) of every zero of the velocity, the last one being the stop."""
+    """(instant, displacement) of every zero of the velocity, the last one being the stop
+    (s, m).
+
+    Args:
+        m: mass (kg).
+        k: spring stiffness (N/m).
+        mu: Coulomb coefficient (-).
+        normal_force: constant normal force pressing the mass on the plane (N, > 0).
+        u0: initial displacement, the mass at rest (m; 0 where the spring is unstretched).
+    """
     w0 = math.sqrt(k / m)
     c = mu * normal_force / k
     out = []
@@ -30,7 +39,9 @@ def reversals(m: float, k: float, mu: float, normal_force: float, u0: float
 
 def displacement(t: np.ndarray, m: float, k: float, mu: float, normal_force: float,
                  u0: float) -> np.ndarray:
-    """Exact displacement u(t) of the Coulomb oscillator released at rest from u0."""
+    """Exact displacement u(t) (m) of the Coulomb oscillator released at rest from ``u0``,
+    at the instants ``t`` (s, from the release); the other arguments as in
+    :func:`reversals` (kg, N/m, -, N, m)."""
     w0 = math.sqrt(k / m)
     c = mu * normal_force / k
     t = np.asarray(t, dtype=float)

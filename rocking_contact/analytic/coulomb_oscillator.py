@@ -25,6 +25,7 @@ def reversals(m: float, k: float, mu: float, normal_force: float, u0: float
         mu: Coulomb coefficient (-).
         normal_force: constant normal force pressing the mass on the plane (N, > 0).
         u0: initial displacement, the mass at rest (m; 0 where the spring is unstretched).
+
     """
     w0 = math.sqrt(k / m)
     c = mu * normal_force / k

@@ -341,22 +341,22 @@ def run(
                 exc.partial.timing.setdefault("wall_s", time.perf_counter() - t0)
                 finish(checked, exc.partial)
                 _print_warnings(exc.partial)
-                if write and mpi_rank() == 0:
-                    _write(exc.partial, out_dir, plots=plots)
+            # a failure stays one unless rank 0 was stopped as it drew the plots
+            agreed = _written(exc.partial, out_dir, write=write, plots=plots)
+            if isinstance(exc, Interrupted) and agreed.requested:
+                exc.signal = agreed.signal  # the same exit code on every rank
             raise
         progress.close()
         result.timing.setdefault("wall_s", time.perf_counter() - t0)
         finish(checked, result)
         _print_warnings(result)
-        if write and mpi_rank() == 0:
-            _write(result, out_dir, plots=plots)
+        agreed = _written(result, out_dir, write=write, plots=plots)
+    if agreed.requested:
         # A stop asked for in a kind without step checks (the rigid block), or while the
         # results were written (seconds for 5e5 rows): the run is whole and on disk, its
         # plots not drawn; it ends as interrupted (exit code 130), not as if unasked.
-        stopped = interrupt.requested()
-    if stopped:
         raise Interrupted(f"interrupted at the end of the run (t = {checked.time.end:g} s)",
-                          result)
+                          result, agreed.signal)
     return result
 
 
@@ -369,23 +369,40 @@ def _started(case: Any, module: Any) -> RunResult:
                      extra=dict(getattr(module, "STREAMED_EXTRA", {})))
 
 
-def _write(result: RunResult, out_dir: Path, *, plots: bool) -> None:
+def _written(result: RunResult | None, out_dir: Path, *, write: bool, plots: bool
+             ) -> interrupt.RankStop:
+    """Rank 0 writes the results (with ``write``; :func:`_write`), then every rank takes
+    the same stop (:func:`interrupt.agreed`, a collective call): the
+    :class:`Interrupted` of a signal that stopped rank 0 as it drew the plots is raised on
+    every rank. Returns the stop agreed on otherwise: whether one was asked for on any
+    rank, and its signal."""
+    alone = _write(result, out_dir, plots=plots) if write and mpi_rank() == 0 else None
+    agreed = interrupt.agreed(None if alone is None else str(alone))
+    if agreed.alone is not None:
+        raise alone or Interrupted(agreed.alone, result, agreed.signal) from None
+    return agreed
+
+
+def _write(result: RunResult | None, out_dir: Path, *, plots: bool) -> Interrupted | None:
     """Write the results, then draw the plots unless a stop was asked for: the results are
     on disk within the step under way, and a Ctrl-C or SIGTERM while the plots are drawn
-    (seconds) drops them at once (:class:`Interrupted`)."""
+    (seconds) drops them at once. Returns the :class:`Interrupted` of that stop, None if
+    none came."""
+    if result is None:  # the run stopped before its first step
+        return None
     results.write(result, out_dir, plots=False)
     if not plots or not result.history:
-        return
+        return None
     if interrupt.requested():
         print(f"{result.case}: plots not drawn after the interrupt (rocking-contact report "
               f"{out_dir} draws them)", file=sys.stderr)
-        return
+        return None
     try:
         with interrupt.abandoning():
             results.write_plots(result, out_dir)
     except KeyboardInterrupt:
-        raise Interrupted("interrupted while the plots were drawn: none was kept",
-                          result) from None
+        return Interrupted("interrupted while the plots were drawn: none was kept", result)
+    return None
 
 
 def _barrier() -> None:

@@ -21,7 +21,9 @@ once; raised in a library's code it may come out as the library's own error
 callback): the stop asked for is kept for the command to end with.
 
 Under MPI every rank must stop after the same step: :func:`requested` with a communicator
-reduces the request over it (a collective call, so every rank asks at the same point).
+reduces the request over it (a collective call, so every rank asks at the same point),
+and after rank 0 has written the results alone every rank takes the stop it took there
+(:func:`agreed`).
 ``mpiexec`` forwards a Ctrl-C to every rank, where a ``KeyboardInterrupt`` would land
 anywhere: a rank that left while another waited in a collective call (the barrier after
 the results directory is cleared, the mesh's distribution) hung both for good. The command
@@ -34,9 +36,9 @@ from __future__ import annotations
 import signal
 import sys
 import threading
-from collections.abc import Iterator
+from collections.abc import Iterator, Sequence
 from contextlib import contextmanager
-from typing import Any
+from typing import Any, NamedTuple
 
 _state: dict[str, Any] = {"requested": False, "signal": signal.SIGINT, "abandon": False,
                           "depth": 0}
@@ -85,10 +87,53 @@ def stop_signal() -> int:
     return int(_state["signal"])
 
 
-def exit_code() -> int:
-    """The shell's exit code of a process stopped by the last signal that asked for a stop
-    (128 + its number: 130 for SIGINT, 143 for SIGTERM)."""
-    return 128 + stop_signal()
+def exit_code(signum: int | None = None) -> int:
+    """The shell's exit code of a process stopped by signal ``signum``, by default the last
+    that asked for a stop: 128 + its number (130 for SIGINT, 143 for SIGTERM)."""
+    return 128 + (stop_signal() if signum is None else signum)
+
+
+class RankStop(NamedTuple):
+    """What one rank knows of a stop at a point every rank reaches (:func:`agreed`).
+
+    Attributes:
+        alone: the message of the stop that rank 0 took while it worked alone (a
+            signal while it drew the plots: ``Interrupted`` at once), else None.
+        requested: a stop was asked for on this rank (:func:`requested`).
+        signal: the number of the signal that asked for it (:func:`stop_signal`).
+
+    """
+
+    alone: str | None
+    requested: bool
+    signal: int
+
+
+def common(ranks: Sequence[RankStop]) -> RankStop:
+    """The stop every rank takes, from what each knows (in rank order): rank 0's if it
+    took one alone (``alone``); else the first asked for on any rank, with its signal
+    (``mpiexec`` forwards a signal to every rank, but at its own moment to each); else
+    rank 0's, none."""
+    if ranks[0].alone is not None:
+        return ranks[0]
+    return next((r for r in ranks if r.requested), ranks[0])
+
+
+def agreed(alone: str | None = None) -> RankStop:
+    """The stop every rank takes (:func:`common`) where rank 0 has just done work alone
+    (writing the results, drawing the plots): a collective call under MPI, so every rank
+    asks at the same point. A rank that decided alone went on to the next case's barrier
+    while rank 0, stopped by a signal that came as it wrote, waited in MPI_Finalize:
+    ``mpiexec`` never returned.
+
+    Args:
+        alone: rank 0's stop taken alone, its message (:class:`RankStop`); None on the
+            other ranks.
+
+    """
+    here = RankStop(alone, requested(), stop_signal())
+    comm = world()
+    return common(comm.allgather(here) if comm is not None and comm.size > 1 else [here])
 
 
 def _handler(signum: int, frame: Any) -> None:
@@ -99,16 +144,22 @@ def _handler(signum: int, frame: Any) -> None:
     if _state["abandon"]:
         raise KeyboardInterrupt
     # Said at once: finishing the step and writing the results can take seconds.
-    if _rank() == 0:
+    if rank() == 0:
         name = SIGNALS.get(signal.Signals(signum), f"signal {signum}")
         print(f"\n{name}: stopping after the step under way and writing the results so far "
               f"({name} again to abort without them)", file=sys.stderr, flush=True)
 
 
-def _rank() -> int:
-    """MPI rank of this process (0 without MPI)."""
-    mpi = sys.modules.get("mpi4py.MPI")
-    return mpi.COMM_WORLD.rank if mpi is not None else 0
+def world() -> Any:
+    """MPI_COMM_WORLD if a runner has started MPI (``mpi4py.MPI`` imported), else None: this
+    module imports nothing heavy (the command line starts with it)."""
+    return getattr(sys.modules.get("mpi4py.MPI"), "COMM_WORLD", None)
+
+
+def rank() -> int:
+    """Rank in MPI_COMM_WORLD if a runner has started MPI, else 0."""
+    comm = world()
+    return int(comm.rank) if comm is not None else 0
 
 
 @contextmanager
@@ -173,7 +224,7 @@ def deferred() -> Iterator[None]:
 def abandoning() -> Iterator[None]:
     """Within the block (inside :func:`deferred`), the first Ctrl-C or SIGTERM raises
     ``KeyboardInterrupt`` at once and :func:`requested` is then true: for work that may be
-    dropped half done, like the plots drawn after the results are written (seconds that a
+    alone half done, like the plots drawn after the results are written (seconds that a
     scheduler's grace period may not leave). An error that stands for the signal
     (:func:`stands_for_a_signal`) leaves the block as the ``KeyboardInterrupt`` it is.
     Errors that Python drops once a stop is asked for are not printed ("Exception ignored

@@ -380,3 +380,32 @@ def test_a_stop_asked_while_the_results_are_written_ends_as_interrupted(tmp_path
     written = read_history_csv(tmp_path / results.HISTORY_FILE)["time"]
     assert written[-1] == pytest.approx(0.5) and len(written) == len(
         info.value.partial.history["time"])
+
+
+def test_every_rank_takes_the_stop_rank_0_took_alone_or_the_first_asked_for():
+    """After rank 0 wrote the results alone, the ranks agree (interrupt.agreed gathers a
+    RankStop from each): a rank that decided on its own flag went on to the next case's
+    barrier while rank 0, stopped as it drew the plots, ended (mpiexec hung)."""
+    none = interrupt.RankStop(None, False, signal.SIGINT)
+    term = interrupt.RankStop(None, True, signal.SIGTERM)
+    drawing = interrupt.RankStop("interrupted while the plots were drawn", True,
+                                 signal.SIGTERM)
+    # rank 0 stopped alone: its stop on every rank, whatever the others know
+    assert interrupt.common([drawing, none]) == drawing
+    assert interrupt.common([drawing, interrupt.RankStop(None, True, signal.SIGINT)]) \
+        == drawing
+    # asked for on another rank only (the signal reaches each rank at its own moment)
+    assert interrupt.common([none, term]) == term
+    assert interrupt.common([none, none, term, interrupt.RankStop(None, True, 2)]) == term
+    assert interrupt.common([interrupt.RankStop(None, True, 2), term]).signal == 2
+    # none asked for anywhere: no stop, on one rank as on several
+    assert interrupt.common([none, none]) == none and not interrupt.common([none]).requested
+    assert interrupt.exit_code(signal.SIGTERM) == 143 == Interrupted("x", None, 15).exit_code
+
+
+def test_a_serial_run_agrees_with_itself():
+    """Without MPI the agreement is this process's own state, as before it existed."""
+    with interrupt.deferred():
+        assert interrupt.agreed() == (None, False, signal.SIGINT)
+        interrupt.request()
+        assert interrupt.agreed("plots dropped") == ("plots dropped", True, signal.SIGINT)

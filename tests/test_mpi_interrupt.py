@@ -8,6 +8,7 @@ in a collective call that the other had left: ``mpiexec`` never returned.
 """
 
 import json
+import os
 import signal
 import subprocess
 import sys
@@ -41,10 +42,13 @@ def wait_for(proc, ready, seconds=240):
     assert proc.poll() is None, proc.communicate()
 
 
-def stop(proc, signum):
-    """Send ``signum`` to mpiexec; (exit code, stdout, stderr). A hung rank fails the test
-    (and is killed with mpiexec)."""
-    proc.send_signal(signum)
+def stop(proc, signum, pid=None):
+    """Send ``signum`` to mpiexec (or to the process ``pid`` alone); (exit code, stdout,
+    stderr). A hung rank fails the test (and is killed with mpiexec)."""
+    if pid is None:
+        proc.send_signal(signum)
+    else:
+        os.kill(pid, signum)
     try:
         out, err = proc.communicate(timeout=120)
     except subprocess.TimeoutExpired:
@@ -135,6 +139,53 @@ def test_a_signal_during_a_command_rank_0_runs_alone(tmp_path, signum, code):
     time.sleep(1.0)  # rank 1 on its way to the barrier
     exit_code, _, err = stop(proc, signum)
     assert exit_code == code and err == "interrupted\n", err
+
+
+#: ``rocking-contact ARGS`` whose plots take a minute on rank 0 (the signal lands in
+#: time.sleep), which says its pid in ``drawing`` then; each rank writes its exit code to
+#: ``exit<rank>``
+SLOW_PLOTS = """
+import os, sys, time
+from pathlib import Path
+from mpi4py import MPI
+import rocking_contact.post.plots as plots
+
+def slow(result, staging):
+    Path("drawing").write_text(str(os.getpid()))
+    time.sleep(60)
+    return []
+
+plots.plot_run = slow
+from rocking_contact.cli import main
+code = main(sys.argv[1:])
+Path(f"exit{MPI.COMM_WORLD.rank}").write_text(str(code))
+sys.exit(code)
+"""
+
+
+@pytest.mark.parametrize("signum,code", [(signal.SIGINT, 130), (signal.SIGTERM, 143)])
+def test_a_signal_to_rank_0_alone_as_it_draws_the_plots_stops_every_rank(tmp_path, signum,
+                                                                         code):
+    """Rank 0 writes the results and draws the plots alone: a signal that reaches it there
+    (mpiexec forwards one to each rank at its own moment) stops it at once. Rank 1, which
+    had decided on its own flag, went on to the next case and waited at its barrier for
+    rank 0, gone: mpiexec never returned. Every rank now takes rank 0's stop."""
+    proc = subprocess.Popen([str(MPIEXEC), "-n", "2", sys.executable, "-c", SLOW_PLOTS,
+                             "validate", "sdnd100a", "sdnd101a", "--out", "d", "-q"],
+                            cwd=tmp_path, env=mpi_env(), stdout=subprocess.PIPE,
+                            stderr=subprocess.PIPE, text=True)
+    drawing = tmp_path / "drawing"
+    wait_for(proc, lambda: drawing.is_file() and drawing.read_text())
+    exit_code, _, err = stop(proc, signum, pid=int(drawing.read_text()))
+    assert exit_code == code, err
+    assert [(tmp_path / f"exit{rank}").read_text() for rank in (0, 1)] == [str(code)] * 2
+    assert err.count("sdnd100a: interrupted while the plots were drawn: none was kept; not "
+                     "run: sdnd101a (results so far were written)") == 1, err
+    data = json.loads((tmp_path / "d" / "sdnd100a" / "results.json").read_text())
+    assert data["status"] == "completed" and data["plots"] == []
+    assert read_history_csv(tmp_path / "d" / "sdnd100a" / "history.csv")["time"][-1] == \
+        pytest.approx(data["parameters"]["time"]["end"])
+    assert not (tmp_path / "d" / "sdnd101a").exists()
 
 
 def test_a_solver_failure_on_two_ranks_is_said_once_and_keeps_the_results(tmp_path):

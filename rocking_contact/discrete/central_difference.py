@@ -24,6 +24,9 @@ from numba import njit
 from rocking_contact.discrete.recording import any_closed, mechanical_energy, record, record_contact
 from rocking_contact.discrete.shock import (
     LAW_EXACT,
+    P_GAP,
+    P_LAW,
+    P_MU,
     STATE_SIZE,
     normal_force,
     open_state,
@@ -58,7 +61,7 @@ def _cd_kernel(n_steps: int, final: bool, step0: int, every: int, dt: float, sta
     r = rec_index
     any_exact = False
     for j in range(ns):
-        if P[j, 9] == LAW_EXACT:
+        if P[j, P_LAW] == LAW_EXACT:
             any_exact = True
     for i in range(n_steps + (1 if final else 0)):
         step = step0 + i
@@ -79,12 +82,12 @@ def _cd_kernel(n_steps: int, final: bool, step0: int, every: int, dt: float, sta
             dn = 0.0
             for k in range(n):
                 dn += Gn[j, k] * x[k]
-            pn[j] = dn - P[j, 3]
+            pn[j] = dn - P[j, P_GAP]
             if pn[j] <= 0.0:
                 fn[j], ft[j] = 0.0, 0.0
                 was_open[j] = True
                 continue
-            if P[j, 8] == 0.0:
+            if P[j, P_MU] == 0.0:
                 # Frictionless: the force stays along the normal.
                 vnj = 0.0
                 for k in range(n):
@@ -136,7 +139,7 @@ def _cd_kernel(n_steps: int, final: bool, step0: int, every: int, dt: float, sta
                     for k in range(n):
                         dn += Gn[j, k] * (x[k] - dt * vh[k])
                         vnj += Gn[j, k] * (vh[k] - 0.5 * dt * a_prev[k])
-                    zero[j], v_before[j], p_before[j] = 0.0, vnj, dn - P[j, 3]
+                    zero[j], v_before[j], p_before[j] = 0.0, vnj, dn - P[j, P_GAP]
                 sr = record_contact(srec, sr, step - 1, zero, v_before, p_before)
             sr = record_contact(srec, sr, step, fn, vn, pn)
         if dense:
@@ -165,7 +168,7 @@ def _exact_friction(dt: float, vh: np.ndarray, a: np.ndarray, G: np.ndarray, P: 
     for _sweep in range(200):
         change, scale = 0.0, 0.0
         for j in range(ns):
-            if P[j, 9] != LAW_EXACT or fn[j] <= 0.0:
+            if P[j, P_LAW] != LAW_EXACT or fn[j] <= 0.0:
                 continue
             nrm = P[j, 0:3]
             for c in range(3):
@@ -179,7 +182,7 @@ def _exact_friction(dt: float, vh: np.ndarray, a: np.ndarray, G: np.ndarray, P: 
             tn = trial[0] * nrm[0] + trial[1] * nrm[1] + trial[2] * nrm[2]
             for c in range(3):
                 trial[c] -= tn * nrm[c]
-            project_disc(trial, P[j, 8] * fn[j])
+            project_disc(trial, P[j, P_MU] * fn[j])
             for c in range(3):
                 delta = trial[c] - ftx[j, c]
                 if delta != 0.0:
@@ -187,11 +190,11 @@ def _exact_friction(dt: float, vh: np.ndarray, a: np.ndarray, G: np.ndarray, P: 
                         a[k] += MiGt[k, 3 * j + c] * delta
                     change = max(change, abs(delta))
                 ftx[j, c] = trial[c]
-            scale = max(scale, P[j, 8] * fn[j])
+            scale = max(scale, P[j, P_MU] * fn[j])
         if change <= 1e-13 * max(scale, 1e-300):
             break
     for j in range(ns):
-        if P[j, 9] == LAW_EXACT:
+        if P[j, P_LAW] == LAW_EXACT:
             ft[j] = np.sqrt(ftx[j, 0] ** 2 + ftx[j, 1] ** 2 + ftx[j, 2] ** 2)
 
 
@@ -203,7 +206,7 @@ class CentralDifference(Integrator):
                  support_acceleration0: float):
         super().__init__(system, dt, outputs, every)
         s = system
-        self.Minv = np.linalg.inv(s.M)
+        self.Minv = s.inverse_mass
         self.x = s.x0.copy()
         ns = len(s.shock_names)
         self.was_open = np.ones(ns, dtype=np.bool_)
@@ -212,8 +215,7 @@ class CentralDifference(Integrator):
         W = dt * s.G @ MiGt
         self.rho = np.zeros(ns)
         for j in range(ns):
-            n = s.shock_params[j, :3]
-            Pt = np.eye(3) - np.outer(n, n)
+            Pt = s.tangent_projectors[j]
             lam = np.linalg.eigvalsh(Pt @ W[3 * j:3 * j + 3, 3 * j:3 * j + 3] @ Pt).max()
             self.rho[j] = 1.0 / lam if lam > 0 else 0.0
         # The first step starts from v0 (the kernel's half step) and evaluates the shock law
@@ -247,19 +249,18 @@ class CentralDifference(Integrator):
         P = self.P
         ns = len(self.system.shock_names)
         fn = -np.einsum("jc,jc->j", forces.reshape(ns, 3), P[:, :3])
-        held: np.ndarray = ((state[:, 0] == 1.0) & (fn > 0.0) & (P[:, 8] > 0.0)
-                            & (P[:, 9] != LAW_EXACT))
+        held: np.ndarray = ((state[:, 0] == 1.0) & (fn > 0.0) & (P[:, P_MU] > 0.0)
+                            & (P[:, P_LAW] != LAW_EXACT))
         if not held.any():
             return held
         rows = []
         for j in np.flatnonzero(held):
-            n = P[j, :3]
-            rows.append((np.eye(3) - np.outer(n, n)) @ self.G[3 * j:3 * j + 3])
+            rows.append(self.system.tangent_projectors[j] @ self.G[3 * j:3 * j + 3])
         Gt = np.vstack(rows)  # tangential rows of the candidate shocks' nodes
         # Tangential forces f (one 3-vector per candidate) with Gt (a0 + M^-1 Gt^T f) = 0.
         needed = -np.linalg.lstsq(Gt @ self.Minv @ Gt.T, Gt @ a0, rcond=None)[0]
         magnitude = np.linalg.norm(needed.reshape(-1, 3), axis=1)
-        held[np.flatnonzero(held)] = magnitude <= P[held, 8] * fn[held]
+        held[np.flatnonzero(held)] = magnitude <= P[held, P_MU] * fn[held]
         return held
 
     def _advance_impl(self, n_steps: int, gam: np.ndarray, final: bool, rec: np.ndarray,

@@ -45,7 +45,7 @@ EXCESS = 2.0
 def energy_bound(system: DiscreteSystem, gam: np.ndarray, dt: float, e0: float) -> np.ndarray:
     """The largest mechanical energy (J) at each step ``t0 + k dt`` from ``E(t0) = e0``,
     ``gam`` the support acceleration (m/s^2) at those instants (trapezoidal work)."""
-    Minv = np.linalg.inv(system.M)
+    Minv = system.inverse_mass
     p, f = system.p_support, system.f_const
     a, b, c = p @ Minv @ p, p @ Minv @ f, f @ Minv @ f
     if c == 0.0 and (a == 0.0 or not gam.any()):

@@ -21,7 +21,7 @@ from rocking_contact.discrete.recording import (
     record,
     record_contact,
 )
-from rocking_contact.discrete.shock import STATE_SIZE
+from rocking_contact.discrete.shock import P_GAP, STATE_SIZE
 from rocking_contact.discrete.stepping import Integrator, add_gtf, local_forces, matvec, row3
 from rocking_contact.discrete.system import DiscreteSystem
 
@@ -163,7 +163,7 @@ def _newmark_kernel(n_steps: int, final: bool, step0: int, every: int, dt: float
         for q in range(nl):
             scale = max(scale, abs(dfree[q]))
         for j in range(ns):
-            scale = max(scale, abs(P[j, 3]))
+            scale = max(scale, abs(P[j, P_GAP]))
         scale = max(scale, 1e-300)
         for it in range(max_iter + 1):
             for q in range(nl):

@@ -8,6 +8,8 @@ from dataclasses import dataclass
 import numpy as np
 from numba import njit
 
+from rocking_contact.discrete.shock import P_KN
+
 # Per-shock record channels, in order (history columns <NAME>_<shock>).
 SHOCK_CHANNELS = ("FN", "FT", "VN", "PN")
 
@@ -32,7 +34,7 @@ def mechanical_energy(M: np.ndarray, K: np.ndarray, diag: bool, P: np.ndarray, x
             e += 0.5 * (v[i] * mv + x[i] * kx)
     for j in range(pn.size):
         if pn[j] > 0.0:
-            e += 0.5 * P[j, 4] * pn[j] * pn[j]
+            e += 0.5 * P[j, P_KN] * pn[j] * pn[j]
     return e
 
 

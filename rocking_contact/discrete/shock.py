@@ -35,6 +35,11 @@ from __future__ import annotations
 import numpy as np
 from numba import njit
 
+#: columns of the shock parameters ``P[j]``: the unit normal (the first three), the gap
+#: (m), kn (N/m), cn (N.s/m), kt (N/m), ct (N.s/m), mu (-) and the friction law's code
+SHOCK_PARAMS = ("nx", "ny", "nz", "gap", "kn", "cn", "kt", "ct", "mu", "law")
+P_GAP, P_KN, P_CN, P_KT, P_CT, P_MU, P_LAW = (SHOCK_PARAMS.index(name)
+                                              for name in SHOCK_PARAMS[3:])
 #: state columns: stick flag, previous tangential force, position, velocity
 STATE_SIZE = 10
 #: codes of the friction law in the last shock parameter
@@ -60,7 +65,7 @@ def normal_force(P: np.ndarray, j: int, pen: float, vn: float) -> float:
     ``vn``: ``kn pen + cn vn`` while penetrating, clipped at 0 (obstacles never pull)."""
     if pen <= 0.0:
         return 0.0
-    force: float = max(P[j, 4] * pen + P[j, 5] * vn, 0.0)
+    force: float = max(P[j, P_KN] * pen + P[j, P_CN] * vn, 0.0)
     return force
 
 
@@ -81,7 +86,8 @@ def shock_force(P: np.ndarray, j: int, d: np.ndarray, dv: np.ndarray,  # noqa: D
     and ``FT`` the tangential force magnitude.
     """
     n = P[j, 0:3]
-    gap, kn, cn, kt, ct, mu, law = P[j, 3], P[j, 4], P[j, 5], P[j, 6], P[j, 7], P[j, 8], P[j, 9]
+    gap, kn, cn, kt, ct = P[j, P_GAP], P[j, P_KN], P[j, P_CN], P[j, P_KT], P[j, P_CT]
+    mu, law = P[j, P_MU], P[j, P_LAW]
     dn = d[0] * n[0] + d[1] * n[1] + d[2] * n[2]
     vn = dv[0] * n[0] + dv[1] * n[1] + dv[2] * n[2]
     pen = dn - gap

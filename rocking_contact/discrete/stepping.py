@@ -109,7 +109,9 @@ class Integrator:
         G = system.G
         self.P = np.ascontiguousarray(system.shock_params)
         self.G = np.ascontiguousarray(G)
-        # Normal rows: Gn[j] @ x is the displacement of shock j's node along its normal.
+        # Normal rows: Gn[j] @ x is the displacement of shock j's node along its normal
+        # (summed as einsum does: system.normal_rows, a matmul, rounds otherwise for an
+        # oblique normal)
         self.Gn = np.ascontiguousarray(
             np.einsum("jc,jcn->jn", self.P[:, :3], G.reshape(ns, 3, G.shape[1])))
         #: whether the shocks are recorded at every step around their contacts; the runner

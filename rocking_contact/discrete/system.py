@@ -11,14 +11,13 @@ stiffness and modal damping are diagonal, which the integrators exploit.
 from __future__ import annotations
 
 from dataclasses import dataclass, field
+from functools import cached_property
 
 import numpy as np
 import scipy.linalg
 
 from rocking_contact.discrete.case import COMPONENTS, Model, Solver
-from rocking_contact.discrete.shock import LAWS
-
-SHOCK_PARAMS = ("nx", "ny", "nz", "gap", "kn", "cn", "kt", "ct", "mu", "law")
+from rocking_contact.discrete.shock import LAWS, P_CT, P_KN, P_KT, SHOCK_PARAMS
 
 
 @dataclass
@@ -50,6 +49,30 @@ class DiscreteSystem:
     dropped_G: np.ndarray = field(default_factory=lambda: np.zeros((0, 0)))
     dropped_omegas: np.ndarray = field(default_factory=lambda: np.zeros(0))
     dropped_initial_energy: float = 0.0
+
+    @cached_property
+    def inverse_mass(self) -> np.ndarray:
+        """``M^-1`` (1/kg for translations), computed once."""
+        inverse: np.ndarray = np.linalg.inv(self.M)
+        return inverse
+
+    @cached_property
+    def normal_rows(self) -> np.ndarray:
+        """(n_shocks, n): row ``j``, ``n_j . G_j``, gives the displacement (m) of shock
+        ``j``'s node along its normal (towards the obstacle, as the gap)."""
+        rows = np.zeros((len(self.shock_names), self.G.shape[1]))
+        for j in range(len(rows)):
+            rows[j] = self.shock_params[j, :3] @ self.G[3 * j:3 * j + 3]
+        return rows
+
+    @cached_property
+    def tangent_projectors(self) -> np.ndarray:
+        """(n_shocks, 3, 3): ``I - n n^T``, the projector on each shock's tangent plane."""
+        out = np.zeros((len(self.shock_names), 3, 3))
+        for j in range(len(out)):
+            n = self.shock_params[j, :3]
+            out[j] = np.eye(3) - np.outer(n, n)
+        return out
 
     @property
     def n(self) -> int:
@@ -209,10 +232,9 @@ def critical_step(system: DiscreteSystem, closed: bool = True) -> float:
     """
     K, C = system.K.copy(), system.C.copy()
     for j in range(len(system.shock_names) if closed else 0):
-        n = system.shock_params[j, :3]
-        g = n @ system.G[3 * j:3 * j + 3]
+        n, g = system.shock_params[j, :3], system.normal_rows[j]
         gt = system.G[3 * j:3 * j + 3] - np.outer(n, g)
-        kn, cn, kt, ct = system.shock_params[j, 4:8]
+        kn, cn, kt, ct = system.shock_params[j, P_KN:P_CT + 1]
         K += kn * np.outer(g, g) + kt * gt.T @ gt
         C += cn * np.outer(g, g) + ct * gt.T @ gt
     w2, phi = scipy.linalg.eigh(K, system.M)
@@ -228,11 +250,11 @@ def contact_durations(system: DiscreteSystem) -> np.ndarray:
     effective mass, ``pi sqrt(m_eff / kn)`` with ``1 / m_eff = g^T M^-1 g`` (s; ``g`` the
     shock's normal row). An implicit step much longer than it cannot resolve the impact:
     the rebound then depends on the step."""
-    Minv = np.linalg.inv(system.M)
+    Minv = system.inverse_mass
     out = np.empty(len(system.shock_names))
     for j in range(len(out)):
-        g = system.shock_params[j, :3] @ system.G[3 * j:3 * j + 3]
-        stiffness = system.shock_params[j, 4] * float(g @ Minv @ g)  # kn / m_eff
+        g = system.normal_rows[j]
+        stiffness = system.shock_params[j, P_KN] * float(g @ Minv @ g)  # kn / m_eff
         # a normal the unknowns cannot move along (SDND100's plane) never bounces
         out[j] = np.pi / np.sqrt(stiffness) if stiffness > 0.0 else np.inf
     return out
@@ -243,13 +265,12 @@ def stick_critical_damping(system: DiscreteSystem) -> np.ndarray:
     node's smallest effective mass in the tangent plane (``1 / m_t`` the largest eigenvalue
     of ``P_t g M^-1 g^T P_t``, ``g`` the node's rows); 0 where the node cannot slide or
     ``kt`` is 0."""
-    Minv = np.linalg.inv(system.M)
+    Minv = system.inverse_mass
     out = np.zeros(len(system.shock_names))
     for j in range(len(out)):
-        n = system.shock_params[j, :3]
-        rows = (np.eye(3) - np.outer(n, n)) @ system.G[3 * j:3 * j + 3]
+        rows = system.tangent_projectors[j] @ system.G[3 * j:3 * j + 3]
         inverse_mass = float(np.linalg.eigvalsh(rows @ Minv @ rows.T).max())
-        kt = system.shock_params[j, 6]
+        kt = system.shock_params[j, P_KT]
         if inverse_mass > 1e-12 * float(np.abs(Minv).max()):
             out[j] = 2.0 * np.sqrt(kt / inverse_mass)
     return out

@@ -58,7 +58,7 @@ def missed_flexibility(case: DiscreteCase, system: DiscreteSystem
         share = normal / total if total > 0.0 and np.isfinite(normal) else float(normal > 0)
         ratio = shock.kn * normal
         if shock.mu > 0.0 and shock.kt > 0.0:
-            tangent = np.eye(3) - np.outer(n, n)
+            tangent = system.tangent_projectors[j]
             ratio = max(ratio, shock.kt * float(np.linalg.eigvalsh(tangent @ missed
                                                                    @ tangent).max()))
         out[shock.name] = (share, ratio)

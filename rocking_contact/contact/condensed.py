@@ -114,6 +114,8 @@ class CondensedContact:
         self._prescribed_owned = np.zeros(0, np.int32)
         self._blocked = np.zeros(kinematics.n_dofs, dtype=bool)
         self._supports_of: np.ndarray | None = None  # the dofs array the two above are for
+        # 1 on the contact dofs this rank owns and prescribes (summed over the ranks)
+        self._prescribed_mine = np.zeros(kinematics.n_dofs)
         self._forces0_split = (np.zeros(kinematics.n_dofs), np.zeros(kinematics.n_dofs))
         self._cache_key: tuple[Any, ...] | None = None
         self._cache: dict[int, tuple[np.ndarray, np.ndarray]] = {}  # row -> (Z, Zc) columns
@@ -356,17 +358,19 @@ class CondensedContact:
     def _set_supports(self, dofs: np.ndarray) -> None:
         """The prescribed dofs (local): owned ones, and which contact dofs are prescribed.
 
-        Kept while the problem hands the same array (its supports merged once per phase
-        when none moves), so the reduction runs once per phase, not once per step."""
-        if dofs is self._supports_of:
-            return
-        self._supports_of = dofs
-        self._prescribed_owned = dofs[dofs < self.body.n_owned]
-        mask = np.zeros(self.kin.n_dofs)
-        owned = self.kin.local_dofs >= 0
-        mask[owned] = np.isin(self.kin.local_dofs[owned], self._prescribed_owned)
-        total = np.empty_like(mask)
-        self.comm.Allreduce(mask, total, op=MPI.SUM)
+        This rank's part is kept while the problem hands the same array (its supports
+        merged once per phase when none moves). The reduction runs at every call on every
+        rank: whether the array is the same one is this rank's own knowledge, and a
+        collective decided on it would hang the ranks that decide otherwise."""
+        if dofs is not self._supports_of:
+            self._supports_of = dofs
+            self._prescribed_owned = dofs[dofs < self.body.n_owned]
+            owned = self.kin.local_dofs >= 0
+            self._prescribed_mine = np.zeros(self.kin.n_dofs)
+            self._prescribed_mine[owned] = np.isin(self.kin.local_dofs[owned],
+                                                   self._prescribed_owned)
+        total = np.empty_like(self._prescribed_mine)
+        self.comm.Allreduce(self._prescribed_mine, total, op=MPI.SUM)
         self._blocked = total > 0
 
     def _zero_prescribed_forces(self, forces: np.ndarray) -> None:

@@ -479,8 +479,9 @@ def _project(x: np.ndarray, xm: np.ndarray, seg_t: np.ndarray, lengths: np.ndarr
     return k, min(max(float(xi[k]), 0.0), 1.0)
 
 
-class Relation:
-    """The kinematics seen as a Siconos-style *relation* over this rank's owned dofs.
+class OwnedDofsRelation:
+    """The kinematics seen as a Siconos-style *relation* over this rank's owned dofs: the
+    :class:`~rocking_contact.contact.theta.ContactRelation` of the theta treatment.
 
     What a velocity-level (theta-scheme) corrector needs, every method collective and
     every result the same on every rank:
@@ -528,3 +529,29 @@ class Relation:
     def contact_at(self, point: str) -> int | None:
         """Index of the contact whose slave node is the named point (None if none)."""
         return self.kin.named.get(point)
+
+
+def without_columns(H: sp.csr_matrix, columns: np.ndarray) -> sp.csr_matrix:
+    """``H`` with its entries in ``columns`` removed: the matrix, entry order included, of
+    ``H @ diag(keep)`` (``keep`` 0 on ``columns``, 1 elsewhere), whose product each step
+    cost a sparse-sparse multiplication (1.6 ms on the 0.02 m mesh) for a selection.
+
+    Built as scipy's product builds it, so that the sums of ``H @ v`` keep their order and
+    rounding: each row's entries in reverse order, the zero ones dropped (explicit zeros
+    included). A row with a repeated column (not canonical) is left to the product itself.
+    """
+    if not H.has_canonical_format:
+        keep = np.ones(H.shape[1])
+        keep[columns] = 0.0
+        product: sp.csr_matrix = (H @ sp.diags(keep)).tocsr()
+        return product
+    kept = np.ones(H.shape[1], dtype=bool)
+    kept[columns] = False
+    start, end = H.indptr[:-1], H.indptr[1:]
+    row = np.repeat(np.arange(H.shape[0]), end - start)
+    mirrored = start[row] + end[row] - 1 - np.arange(H.nnz)  # each row reversed
+    cols, values = H.indices[mirrored], H.data[mirrored]
+    mask = kept[cols] & (values != 0.0)
+    indptr = np.zeros(H.shape[0] + 1, dtype=H.indptr.dtype)
+    np.cumsum(np.bincount(row[mask], minlength=H.shape[0]), out=indptr[1:])
+    return sp.csr_matrix((values[mask], cols[mask], indptr), shape=H.shape)

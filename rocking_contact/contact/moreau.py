@@ -23,10 +23,11 @@ a linear system), ``v_{n+1} = v_free + K_eff^-1 H^T P``, so
 problem (:mod:`~rocking_contact.contact.friction_contact`).
 
 This module is the dense version, for systems of a few degrees of freedom (a point mass,
-a rigid block): :class:`LagrangianLinearSystem`, a :class:`Relation` and the one-step
-integrator :class:`MoreauJean`. The finite-element version solves the same problem through
-the step problem's factorised Jacobian (:mod:`rocking_contact.contact.theta`) and shares
-:func:`active_contacts` and :class:`ImpulseMemory` with it.
+a rigid block): :class:`LagrangianLinearSystem`, a :class:`DenseRelation` and the
+one-step integrator :class:`MoreauJean`, the scheme's reference on problems with a known
+answer (``tests/contact/test_theta_moreau.py``). The finite-element version solves the same
+problem through the step problem's factorised Jacobian (:mod:`rocking_contact.contact.theta`)
+and shares the index set with it (:mod:`~rocking_contact.contact.index_set`).
 
 Conventions: gaps in m (positive open); normals point from the obstacle towards the body;
 ``P_N >= 0`` pushes the body away from the obstacle, ``P_T`` is the tangential impulse on
@@ -35,13 +36,11 @@ the body along the contact's tangent.
 
 from __future__ import annotations
 
-from collections.abc import Callable, Hashable, Sequence
+from collections.abc import Callable
 from dataclasses import dataclass, field
 from typing import Protocol
 
 import numpy as np
-from scipy.linalg import solve_triangular
-from scipy.optimize import nnls
 
 from rocking_contact.contact.friction_contact import (
     FrictionContactProblem,
@@ -49,101 +48,7 @@ from rocking_contact.contact.friction_contact import (
     NewtonImpactFrictionLaw,
     solve,
 )
-
-
-def active_contacts(predicted_gaps: np.ndarray, tolerance: float = 0.0,
-                    pressed: np.ndarray | None = None) -> np.ndarray:
-    """Indices of the contacts that may carry an impulse this step.
-
-    A contact is active when its predicted gap is closed (``g(q_m) <= tolerance``, m), or
-    when it was pressed at the previous step (``P_N > 0``): a persistent contact, a
-    pivot, stays in the index set even if the linearised update of a rotation lifted it
-    by round-off (a rigid rotation of angle ``omega h`` moves the pivot by
-    ``(omega h)^2 R / 2``); the law then decides whether it opens.
-
-    Args:
-        predicted_gaps: ``g(q_m)`` of every contact (m).
-        tolerance: activation threshold (m).
-        pressed: boolean mask of the contacts with ``P_N > 0`` at the previous step.
-
-    """
-    closed = np.asarray(predicted_gaps) <= tolerance
-    if pressed is not None:
-        closed |= pressed
-    return np.flatnonzero(closed)
-
-
-def smallest_lift(G: np.ndarray, mass: np.ndarray, gaps: np.ndarray) -> np.ndarray | None:
-    """The smallest motion ``a`` (in the metric ``mass``) that opens every gap:
-    ``min a^T M a / 2`` subject to ``gaps + G a >= 0``; None if no motion does.
-
-    The position projection of Moreau-Jean with a few coordinates (the rigid motions of a
-    body): the dual of this problem is the frictionless contact problem with the Delassus
-    operator ``W = G M^-1 G^T``, whose rank is at most the number of coordinates, so that
-    the impulses of several contacts on a line (a block's base landing flat: rank 2) are
-    not unique and a semismooth Newton on them sees a singular Jacobian. The motion is
-    unique: it is found as a least-distance problem (Lawson & Hanson 1974, ch. 23) solved
-    by their non-negative least squares, which needs no rank.
-
-    Args:
-        G: gap rows (m x n): the change of each gap per unit coordinate (m per unit of
-            ``a``; for a rotation, m/rad).
-        mass: M (n x n, symmetric positive definite: kg, kg.m^2).
-        gaps: the gaps to open (m, m): positive open.
-
-    Returns:
-        ``a`` (n,); zero when every gap is open.
-
-    """
-    if not np.any(gaps < 0.0):
-        return np.zeros(len(mass))
-    # b = L^T a turns the metric into |b|^2; each row normalised and the gaps scaled by
-    # the deepest one, the problem is of unit size (its solution scales back linearly).
-    L = np.linalg.cholesky(mass)
-    B = solve_triangular(L, np.asarray(G, dtype=float).T, lower=True).T
-    norms = np.linalg.norm(B, axis=1)
-    if np.any(norms == 0.0):
-        return None  # a closed gap that no motion moves
-    scale = float(np.max(-gaps))
-    # least distance: min |b| with B b >= -gaps, through min |E u - f| over u >= 0
-    E = np.vstack([(B / norms[:, None]).T, -gaps / (norms * scale)])
-    f = np.zeros(len(E))
-    f[-1] = 1.0
-    u, _ = nnls(E, f)
-    r = E @ u - f
-    if not r[-1] < 0.0:
-        return None  # no motion satisfies the constraints
-    b = -r[:-1] / r[-1] * scale
-    lift: np.ndarray = solve_triangular(L.T, b, lower=False)
-    return lift
-
-
-class ImpulseMemory:
-    """The last impulses of each contact, keyed by a contact's identity: warm starts.
-
-    Semismooth Newton converges in one or two iterations from the previous step's impulses
-    of a persistent contact (a pivot), which is the common case.
-    """
-
-    def __init__(self) -> None:
-        self._last: dict[Hashable, np.ndarray] = {}
-
-    def guess(self, keys: Sequence[Hashable]) -> np.ndarray:
-        """Impulses (2m, N.s) of the contacts ``keys``; zero for a new contact."""
-        out = np.zeros(2 * len(keys))
-        for c, key in enumerate(keys):
-            if key in self._last:
-                out[2 * c:2 * c + 2] = self._last[key]
-        return out
-
-    def store(self, keys: Sequence[Hashable], P: np.ndarray) -> None:
-        """Remember the accepted impulses of the active contacts (and forget the others)."""
-        self._last = {key: P[2 * c:2 * c + 2].copy() for c, key in enumerate(keys)}
-
-    def pressed(self, keys: Sequence[Hashable]) -> np.ndarray:
-        """Mask of ``keys`` whose last normal impulse was positive."""
-        return np.array([key in self._last and self._last[key][0] > 0.0 for key in keys],
-                        dtype=bool)
+from rocking_contact.contact.index_set import ImpulseMemory, active_contacts
 
 
 @dataclass
@@ -177,7 +82,7 @@ class LagrangianLinearSystem:
         return f
 
 
-class Relation(Protocol):
+class DenseRelation(Protocol):
     """Gaps and relative velocities of ``m`` contacts of a dense system."""
 
     def gaps(self, q: np.ndarray) -> np.ndarray:
@@ -220,7 +125,7 @@ class MoreauJean:
     """
 
     system: LagrangianLinearSystem
-    relation: Relation
+    relation: DenseRelation
     law: NewtonImpactFrictionLaw
     theta: float = 0.5
     gap_tolerance: float = 0.0

@@ -13,7 +13,7 @@ Moreau (1988) and Jean (1999).
 One step (after the driver's SNES has converged the free step, ``R(x_free) = 0``):
 
 1. index set: the gaps at the predicted configuration ``u_m = u_n + h (1 - theta) v_n``
-   decide which contacts are active (:func:`~rocking_contact.contact.moreau.active_contacts`:
+   decide which contacts are active (:func:`~rocking_contact.contact.index_set.active_contacts`:
    predicted gap below ``contact.closed_gap``, or pressed at the previous step); the relation
    ``U = H v`` (normal and tangential relative velocities, slave minus master) is frozen at
    ``u_m`` for the step;
@@ -34,7 +34,7 @@ One step (after the driver's SNES has converged the free step, ``R(x_free) = 0``
 5. position projection: the velocity-level law leaves the penetration of the step before
    a contact became active (up to ``h |U_N|``); the end gaps of the active contacts are
    closed by a rigid motion of the slave body, velocities untouched
-   (:meth:`MoreauJeanContact._projection`).
+   (:mod:`~rocking_contact.contact.projection`).
 
 A step whose coupled iteration does not converge is rejected (the driver halves it).
 
@@ -74,8 +74,14 @@ from rocking_contact.contact.friction_contact import (
     NewtonImpactFrictionLaw,
     solve,
 )
-from rocking_contact.contact.kinematics import ContactKinematics, Relation, contact_rows
-from rocking_contact.contact.moreau import ImpulseMemory, active_contacts, smallest_lift
+from rocking_contact.contact.index_set import ImpulseMemory, active_contacts
+from rocking_contact.contact.kinematics import (
+    ContactKinematics,
+    OwnedDofsRelation,
+    contact_rows,
+    without_columns,
+)
+from rocking_contact.contact.projection import RigidModes, rigid_lift
 from rocking_contact.fem.body import ElasticBody
 from rocking_contact.fem.probes import energies
 from rocking_contact.geometry.layout import BLOCK
@@ -139,12 +145,6 @@ class MoreauJeanOptions:
     local_tolerance: float = 1e-12
 
 
-#: Gauss-Seidel sweeps of the lift's local solve before it is solved for in the rigid
-#: coordinates: the shipped runs' lifts that reach Gauss-Seidel converge in at most 51 (the
-#: fine mesh's 19 contacts); one that stalls at round-off cost 10000 sweeps (6-9 s) a step.
-LIFT_SWEEPS = 1000
-
-
 class MoreauJeanContact:
     """Moreau-Jean contact on the step problem (see the module docstring).
 
@@ -206,7 +206,6 @@ class MoreauJeanContact:
         self._frames = (np.zeros((0, 2)), np.zeros((0, 2)))
         self._predicted_gaps = np.zeros(0)
         self._lift = np.zeros(0)
-        self.deepest_penetration = 0.0
         self._residual = "none"  # the last residual of the step, with its unit: failures
         self._work: tuple[PETSc.Vec, PETSc.Vec, PETSc.Vec] | None = None
 
@@ -344,22 +343,9 @@ class MoreauJeanContact:
         return converged
 
     def _projection(self, problem: StepProblem, x: PETSc.Vec) -> np.ndarray | None:
-        """Rigid displacement of the slave body that lifts the active contacts out of the
-        table; the velocity is not changed.
-
-        The velocity-level law leaves the penetration of the step before a contact became
-        active (up to ``h |U_N|``); left alone it accumulates impact after impact and tilts
-        the base into the table, so that a middle node of the base touches down before the
-        landing corner. The end gaps ``g(u_m) + h theta U_N`` of the active contacts are
-        closed by a rigid motion ``du = R a`` of the slave body (two translations and the
-        rotation about its centroid, mass-weighted: ``a = (R^T M R)^-1 (H R)^T mu``) with
-        ``0 <= g_end + H du _|_ mu >= 0``: Moreau-Jean with a position projection (Siconos'
-        ``MoreauJeanDirectProjectionOSI``), in the rigid-body metric so that the lift
-        strains nothing and does no work against the (large) contact forces of an impact.
-
-        The impulses ``mu`` come from the local solver; where it fails (several contacts
-        on a line: ``W`` of rank 2, impulses not unique) the lift, which is unique, is
-        solved for in the rigid coordinates (:func:`~.moreau.smallest_lift`).
+        """The position projection of the step (:func:`~.projection.rigid_lift`): a rigid
+        displacement of the slave body that lifts the active contacts out of the table at
+        the end displacement of ``x``, the velocity unchanged.
 
         Returns:
             ``du`` on the owned dofs; empty when nothing penetrates; None when no rigid
@@ -373,27 +359,14 @@ class MoreauJeanContact:
         if not np.any(end_gaps < 0.0):
             return np.zeros(0)
         R, mass = self.rigid.basis(problem.end_values(x)[0])
-        HR = self._apply_columns(problem, R)
-        W = HR @ np.linalg.solve(mass, HR.T)
-        q = np.zeros(2 * len(end_gaps))
-        q[0::2] = end_gaps
-        lift = solve(FrictionContactProblem(W, q, np.zeros(len(end_gaps))),
-                     tol=self.options.local_tolerance,
-                     max_iterations=self.options.local_iterations, max_sweeps=LIFT_SWEEPS)
-        self.counters.local += lift.iterations
-        a: np.ndarray | None
-        if lift.converged:
-            a = np.linalg.solve(mass, HR.T @ lift.P)
-        else:
-            # Several contacts on a line (a base landing flat): W has rank 2, the impulses
-            # are not unique, Newton's Jacobian is singular and Gauss-Seidel creeps at
-            # round-off short of the tolerance. The lift is unique: solved for directly.
-            a = smallest_lift(HR[0::2], mass, end_gaps)
-            if a is None:
-                self._residual = ("position projection: no rigid motion of the slave body "
-                                  f"opens the active contacts (end gap {end_gaps.min():.3e} m)")
-                return None
-        self.deepest_penetration = max(self.deepest_penetration, float(-end_gaps.min()))
+        a, iterations = rigid_lift(end_gaps, self._apply_columns(problem, R), mass,
+                                   tol=self.options.local_tolerance,
+                                   max_iterations=self.options.local_iterations)
+        self.counters.local += iterations
+        if a is None:
+            self._residual = ("position projection: no rigid motion of the slave body "
+                              f"opens the active contacts (end gap {end_gaps.min():.3e} m)")
+            return None
         du: np.ndarray = R @ a
         return du
 
@@ -518,33 +491,6 @@ class MoreauJeanContact:
         return Y
 
 
-
-def without_columns(H: sp.csr_matrix, columns: np.ndarray) -> sp.csr_matrix:
-    """``H`` with its entries in ``columns`` removed: the matrix, entry order included, of
-    ``H @ diag(keep)`` (``keep`` 0 on ``columns``, 1 elsewhere), whose product each step
-    cost a sparse-sparse multiplication (1.6 ms on the 0.02 m mesh) for a selection.
-
-    Built as scipy's product builds it, so that the sums of ``H @ v`` keep their order and
-    rounding: each row's entries in reverse order, the zero ones dropped (explicit zeros
-    included). A row with a repeated column (not canonical) is left to the product itself.
-    """
-    if not H.has_canonical_format:
-        keep = np.ones(H.shape[1])
-        keep[columns] = 0.0
-        product: sp.csr_matrix = (H @ sp.diags(keep)).tocsr()
-        return product
-    kept = np.ones(H.shape[1], dtype=bool)
-    kept[columns] = False
-    start, end = H.indptr[:-1], H.indptr[1:]
-    row = np.repeat(np.arange(H.shape[0]), end - start)
-    mirrored = start[row] + end[row] - 1 - np.arange(H.nnz)  # each row reversed
-    cols, values = H.indices[mirrored], H.data[mirrored]
-    mask = kept[cols] & (values != 0.0)
-    indptr = np.zeros(H.shape[0] + 1, dtype=H.indptr.dtype)
-    np.cumsum(np.bincount(row[mask], minlength=H.shape[0]), out=indptr[1:])
-    return sp.csr_matrix((values[mask], cols[mask], indptr), shape=H.shape)
-
-
 def _sum_over_ranks(comm: Any, part: np.ndarray) -> np.ndarray:
     """The sum of ``part`` over the ranks; ``part`` itself on one rank (the reduction of one
     term is that term: skipping it changes no bit)."""
@@ -552,52 +498,6 @@ def _sum_over_ranks(comm: Any, part: np.ndarray) -> np.ndarray:
         return part
     total: np.ndarray = comm.allreduce(part, op=MPI.SUM)
     return total
-
-
-class RigidModes:
-    """The rigid motions of one body (region) on this rank's owned dofs.
-
-    Two translations and the rotation about the body's centroid (linearised at the
-    current configuration), and their mass matrix ``R^T M R``.
-
-    Args:
-        body: the bodies.
-        region: the cell region of the body (the slave body, ``BLOCK``).
-
-    """
-
-    def __init__(self, body: ElasticBody, region: str):
-        self.body = body
-        dofs = body.block_mesh.dofs(body.V, region)
-        bs = body.V.dofmap.index_map_bs
-        self.dofs = dofs[dofs < body.n_owned]
-        self.component = self.dofs % bs
-        self.X = body.V.tabulate_dof_coordinates()[self.dofs // bs, :2]
-        self._work: tuple[PETSc.Vec, PETSc.Vec] | None = None  # M R's column, made once
-
-    def basis(self, u: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
-        """``R`` (owned dofs x 3, zero off the body) at the displacement ``u`` (local
-        array) and ``R^T M R`` (3 x 3, kg and kg.m^2)."""
-        body = self.body
-        comm = body.comm
-        # current position of each owned dof's node: X + u (x and y of the node)
-        node_first = self.dofs - self.component
-        x = self.X + np.stack([u[node_first], u[node_first + 1]], axis=1)
-        count = comm.allreduce(len(x), op=MPI.SUM)
-        centre = comm.allreduce(x.sum(axis=0), op=MPI.SUM) / max(count, 1)
-        R = np.zeros((body.n_owned, 3))
-        R[self.dofs, self.component] = 1.0
-        arm = np.where(self.component == 0, -(x[:, 1] - centre[1]), x[:, 0] - centre[0])
-        R[self.dofs, 2] = arm
-        if self._work is None:
-            self._work = (body.vector(), body.vector())
-        vec, out = self._work
-        MR = np.empty_like(R)
-        for k in range(3):
-            vec.array[:] = R[:, k]
-            body.M.mult(vec, out)
-            MR[:, k] = out.array_r
-        return R, comm.allreduce(R.T @ MR, op=MPI.SUM)
 
 
 def options_of(spec: Any) -> MoreauJeanOptions:
@@ -612,7 +512,7 @@ def build(case: Any, body: ElasticBody, kinematics: ContactKinematics) -> Contac
     """The ``theta`` treatment of a block case (called by :mod:`~.model`)."""
     from rocking_contact.contact.model import ContactModel
 
-    relation = Relation(kinematics, body.n_owned)
+    relation = OwnedDofsRelation(kinematics, body.n_owned)
     treatment = MoreauJeanContact(relation, options_of(case.contact), case.output.points,
                                   RigidModes(body, BLOCK),
                                   preloaded=case.initial.state == "preload")

@@ -5,7 +5,7 @@ import pytest
 from mpi4py import MPI
 
 import rocking_contact as rc
-from rocking_contact.contact.kinematics import ContactKinematics, Pairing, Relation
+from rocking_contact.contact.kinematics import ContactKinematics, OwnedDofsRelation, Pairing
 from rocking_contact.fem import runner
 from rocking_contact.geometry.layout import BLOCK, TABLE
 
@@ -70,7 +70,7 @@ def test_parallel_views_of_h_agree(body):
     u = _field(body, BLOCK, lambda x, y: (1e-4 * y, 1e-3 * x))
     values = kin.values(u)
     H = kin.geometry(values).H
-    relation = Relation(kin, body.n_owned)
+    relation = OwnedDofsRelation(kin, body.n_owned)
     local = relation.operator(u) @ u[:body.n_owned]
     total = body.comm.allreduce(local, op=MPI.SUM)
     assert total == pytest.approx(H @ values, abs=1e-15)

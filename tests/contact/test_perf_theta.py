@@ -9,7 +9,7 @@ import numpy as np
 import pytest
 import scipy.sparse as sp
 
-from rocking_contact.contact.theta import without_columns
+from rocking_contact.contact.kinematics import without_columns
 
 
 def _product(H, columns):

@@ -8,7 +8,7 @@ import numpy as np
 import pytest
 
 import rocking_contact as rc
-from rocking_contact.contact.moreau import smallest_lift
+from rocking_contact.contact.projection import smallest_lift
 
 #: thrown straight up at 0.1 m/s from rest on the table: it lands flat at 2 v / g = 0.0204 s
 DROP = {"initial.state": "rest", "initial.velocity": [0.0, 0.1], "collisions.rigid": False,

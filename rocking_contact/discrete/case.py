@@ -36,6 +36,14 @@ from rocking_contact.time_function import TimeFunction
 Component = Literal["DX", "DY", "DZ"]
 COMPONENTS: tuple[Component, ...] = ("DX", "DY", "DZ")
 Vector = tuple[float, float, float]
+#: history prefixes of the displacement, velocity and acceleration along each component
+KIND_PREFIXES: dict[str, tuple[str, str, str]] = {
+    "DX": ("DX", "VX", "AX"), "DY": ("DY", "VY", "AY"), "DZ": ("DZ", "VZ", "AZ")}
+#: the shocks' channels in the history, in the kernels' order (columns <NAME>_<shock>):
+#: normal force (N), tangential force (N), normal velocity (m/s), penetration (m, < 0 open)
+SHOCK_CHANNELS = ("FN", "FT", "VN", "PN")
+#: the shocks' channels kept at every step around their contacts, for the impacts
+CONTACT_CHANNELS = ("FN", "VN", "PN")
 
 #: Most history rows a run may record: the runner holds them in memory before writing
 #: history.csv (about ten 8-byte columns: 0.8 GB here). The shipped cases record 3001 at
@@ -343,14 +351,8 @@ class DiscreteCase(CaseFile):
         """The columns of this case's history (``time``, then displacements, velocities
         and accelerations of the recorded nodes, then the shocks' channels), as the runner
         writes them."""
-        # (imported here: the runner reads this module's schema)
-        from rocking_contact.discrete.integrators import SHOCK_CHANNELS
-        from rocking_contact.discrete.runner import _PREFIX, output_dofs
-
-        dofs = output_dofs(self)
-        return ["time", *(f"{_PREFIX[comp][kind]}_{node}" for kind in range(3)
-                          for node, comp in dofs),
-                *(f"{channel}_{s.name}" for channel in SHOCK_CHANNELS for s in self.model.shock)]
+        return ["time", *dof_columns(output_dofs(self)),
+                *shock_columns(SHOCK_CHANNELS, [s.name for s in self.model.shock])]
 
     def quantity_patterns(self) -> list[NamePattern]:
         """The families of the quantities a run computes besides the ``[[quantity]]``
@@ -383,3 +385,21 @@ class DiscreteCase(CaseFile):
                 f"central-difference stability limit of this model with every shock open "
                 f"(dampers included), beyond which its highest mode grows at every step; "
                 f"allowed: a step below it, or solver.scheme = 'newmark'")
+
+
+def output_dofs(case: DiscreteCase) -> list[tuple[str, str]]:
+    """(node, component) pairs recorded in the history."""
+    names = case.output.nodes or [n.name for n in case.model.node if n.free]
+    nodes = {n.name: n for n in case.model.node}
+    return [(name, c) for name in names for c in COMPONENTS if c in nodes[name].free]
+
+
+def dof_columns(dofs: list[tuple[str, str]]) -> list[str]:
+    """History columns of the recorded (node, component) pairs in the kernels' order: every
+    displacement, then every velocity, then every acceleration."""
+    return [f"{KIND_PREFIXES[comp][kind]}_{node}" for kind in range(3) for node, comp in dofs]
+
+
+def shock_columns(channels: tuple[str, ...], shock_names: list[str]) -> list[str]:
+    """Columns ``<channel>_<shock>``, channel by channel (the kernels' order)."""
+    return [f"{channel}_{name}" for channel in channels for name in shock_names]

@@ -7,7 +7,7 @@ from __future__ import annotations
 
 import numpy as np
 
-from rocking_contact.discrete.case import DiscreteCase
+from rocking_contact.discrete.case import SHOCK_CHANNELS, DiscreteCase
 from rocking_contact.discrete.central_difference import CentralDifference
 from rocking_contact.discrete.newmark import (
     FREEZE_BRANCH_AFTER,
@@ -15,7 +15,7 @@ from rocking_contact.discrete.newmark import (
     NewmarkFailure,
     branch_contradicted,
 )
-from rocking_contact.discrete.recording import SHOCK_CHANNELS, Chunk, chunk
+from rocking_contact.discrete.recording import Chunk, chunk
 from rocking_contact.discrete.stepping import Integrator
 from rocking_contact.discrete.system import DiscreteSystem
 

@@ -10,13 +10,10 @@ from numba import njit
 
 from rocking_contact.discrete.shock import P_KN
 
-# Per-shock record channels, in order (history columns <NAME>_<shock>).
-SHOCK_CHANNELS = ("FN", "FT", "VN", "PN")
-
 
 @njit(cache=True)
-def mechanical_energy(M: np.ndarray, K: np.ndarray, diag: bool, P: np.ndarray, x: np.ndarray,
-            v: np.ndarray, pn: np.ndarray) -> float:
+def mechanical_energy(M: np.ndarray, K: np.ndarray, diag: bool, P: np.ndarray,
+                      x: np.ndarray, v: np.ndarray, pn: np.ndarray) -> float:
     """Mechanical energy (J): kinetic ``v^T M v / 2``, the springs' ``x^T K x / 2`` and the
     shocks' normal springs ``kn p^2 / 2`` where they are closed (``p > 0``). Positive
     whatever the state, so that a run that grows shows it (the leapfrog's own invariant,
@@ -40,8 +37,8 @@ def mechanical_energy(M: np.ndarray, K: np.ndarray, diag: bool, P: np.ndarray, x
 
 @njit(cache=True)
 def record(rec: np.ndarray, r: int, R: np.ndarray, x: np.ndarray, v: np.ndarray,
-            a: np.ndarray, fn: np.ndarray, ft: np.ndarray, vn: np.ndarray,
-            pn: np.ndarray, energy: float) -> None:
+           a: np.ndarray, fn: np.ndarray, ft: np.ndarray, vn: np.ndarray,
+           pn: np.ndarray, energy: float) -> None:
     """Row ``r``: the recorded dofs' displacements, velocities, accelerations, the shocks'
     channels, the mechanical energy (before the last column, the step's number)."""
     rec[r, rec.shape[1] - 2] = energy
@@ -73,7 +70,7 @@ def any_closed(fn: np.ndarray) -> bool:
 
 @njit(cache=True)
 def record_contact(srec: np.ndarray, sr: int, step: int, fn: np.ndarray, vn: np.ndarray,
-                    pn: np.ndarray) -> int:
+                   pn: np.ndarray) -> int:
     """Row ``[step, FN..., VN..., PN...]`` of the shocks, for the impacts; returns the rows
     written. With ``output.every`` > 1 the kernels write one at every step where a shock is
     closed and at the steps just before and after (the samples of the contact's edges),

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import time
+from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
@@ -10,11 +11,19 @@ import numpy as np
 
 from rocking_contact import interrupt
 from rocking_contact.config import as_dict, case_dir
-from rocking_contact.discrete.case import COMPONENTS, MAX_ROWS, DiscreteCase
+from rocking_contact.discrete.case import (
+    CONTACT_CHANNELS,
+    MAX_ROWS,
+    SHOCK_CHANNELS,
+    DiscreteCase,
+    dof_columns,
+    output_dofs,
+    shock_columns,
+)
 from rocking_contact.discrete.energy import EXCESS, GROWTH, energy_bound, excess, first_runaway
 from rocking_contact.discrete.integrators import make_integrator
 from rocking_contact.discrete.newmark import NewmarkFailure
-from rocking_contact.discrete.recording import SHOCK_CHANNELS, Chunk
+from rocking_contact.discrete.recording import Chunk
 from rocking_contact.discrete.stepping import Integrator
 from rocking_contact.discrete.system import (
     DiscreteSystem,
@@ -28,17 +37,6 @@ from rocking_contact.post import impacts as impact_post
 from rocking_contact.progress import Progress
 from rocking_contact.results import Interrupted, RunResult, RunStopped, SolverFailure
 from rocking_contact.time_function import held_values, time_function_values
-
-#: history prefix of displacement, velocity and acceleration of a component
-_PREFIX = {"DX": ("DX", "VX", "AX"), "DY": ("DY", "VY", "AY"), "DZ": ("DZ", "VZ", "AZ")}
-
-
-def output_dofs(case: DiscreteCase) -> list[tuple[str, str]]:
-    """(node, component) pairs recorded in the history."""
-    names = case.output.nodes or [n.name for n in case.model.node if n.free]
-    nodes = {n.name: n for n in case.model.node}
-    return [(name, c) for name in names for c in COMPONENTS if c in nodes[name].free]
-
 
 #: most values of the shocks' rows around their contacts a run keeps for its impacts (those
 #: of MAX_ROWS history rows of ten columns, 0.8 GB); past them it measures the impacts on
@@ -98,20 +96,13 @@ def integrate(case: DiscreteCase, system: DiscreteSystem, progress: Progress | N
     steps = np.concatenate([c.steps for c in chunks]) if chunks else np.zeros(0, np.int64)
     rows = np.concatenate([c.rows for c in chunks]) if chunks else np.zeros((0, 0))
     history: dict[str, np.ndarray] = {"time": t0 + dt * steps}
-    no = len(dofs)
-    for kind in range(3):
-        for o, (node, comp) in enumerate(dofs):
-            history[f"{_PREFIX[comp][kind]}_{node}"] = rows[:, kind * no + o]
-    ns = len(system.shock_names)
-    for c, channel in enumerate(SHOCK_CHANNELS):
-        for j, name in enumerate(system.shock_names):
-            history[f"{channel}_{name}"] = rows[:, 3 * no + c * ns + j]
+    columns = [*dof_columns(dofs), *shock_columns(SHOCK_CHANNELS, system.shock_names)]
+    history.update({name: rows[:, i] for i, name in enumerate(columns)})
     if integrator.contacts:
         contacts = np.concatenate([k.contacts for k in chunks])
         integrator.contact_history = {"time": t0 + dt * contacts[:, 0]}
-        for c, channel in enumerate(("FN", "VN", "PN")):
-            for j, name in enumerate(system.shock_names):
-                integrator.contact_history[f"{channel}_{name}"] = contacts[:, 1 + c * ns + j]
+        for i, name in enumerate(shock_columns(CONTACT_CHANNELS, system.shock_names)):
+            integrator.contact_history[name] = contacts[:, 1 + i]
     return history, integrator, failure
 
 
@@ -248,23 +239,19 @@ def non_finite(history: dict[str, np.ndarray], step: float, why: str) -> SolverF
                          f"{step:g} s): {why}")
 
 
-def run(case: DiscreteCase, *, progress: Progress | None = None,
-        base: Path | None = None) -> RunResult:
-    """Run a discrete case (see :mod:`rocking_contact.api` for the public entry point)."""
-    t_start = time.perf_counter()
-    if base is None:
-        base = case_dir(case)
-    system = assemble(case.model, case.solver)
-    extra: dict[str, Any] = {
-        "unknowns": system.n,
-        "frequencies_hz": (system.omegas / (2 * np.pi)).tolist(),
-    }
+def setup_warnings(case: DiscreteCase, system: DiscreteSystem, durations: np.ndarray,
+                   base: Path | None) -> tuple[list[str], str, dict[str, Any]]:
+    """What a run says before it steps (a support record held past its end, a step above
+    the central-difference limit, contacts of fewer than :data:`RESOLVED_CONTACT_STEPS`
+    steps, ringing stick springs, dropped modes), the likely cause of an energy runaway
+    (said if it comes, see :func:`integrate`) and the ``extra`` values found on the way
+    (the critical step, s; the missed flexibility). ``durations``: the shocks' contacts (s,
+    :func:`.system.contact_durations`); ``base``: the case's folder."""
+    extra: dict[str, Any] = {}
     warnings: list[str] = held_values(case.model.support.acceleration,
                                       "model.support.acceleration", case.time.start,
                                       case.time.end, base)
-    durations = contact_durations(system)
     dt = case.time.step
-    # said if the run's energy grows without bound (see integrate)
     cause = "the scheme made energy at the shocks"
     if case.solver.scheme == "central_difference":
         limit = critical_step(system)
@@ -295,14 +282,51 @@ def run(case: DiscreteCase, *, progress: Progress | None = None,
         extra["missed_flexibility_per_spring"] = {name: r for name, (_, r) in missed.items()}
         extra["dropped_initial_energy"] = system.dropped_initial_energy
         warnings += truncation_warnings(case, system)
-    history, integrator, failure = integrate(case, system, progress, base, cause)
-    warnings += excess_warning(integrator, cause)
-    if failure is None:
-        # (a state that is not finite has no finite energy either: integrate stops it, and
-        # this only guards the other columns)
-        failure = non_finite(history, case.time.step, "the state diverged")
-    # The impacts are measured at every step around the contacts when the history is thinned
-    # (a 2-dof chain's 3.1e-3 s contacts measured on rows 1e-3 s apart: impulses 9.2 % low).
+    return warnings, cause, extra
+
+
+@dataclass
+class ImpactSampling:
+    """The samples the impacts are measured on: ``spacing`` (s) between them, whether they
+    are the integrator's steps (``stepwise``), how many samples after an unresolved contact
+    its rebound is read (``settle``) and the shocks whose contacts are shorter than the
+    spacing (``unresolved``: name -> contact duration, s); see
+    :func:`rocking_contact.post.impacts.find_impacts`."""
+
+    spacing: float
+    stepwise: bool
+    settle: int
+    unresolved: dict[str, float]
+
+
+def impact_sampling(case: DiscreteCase, system: DiscreteSystem, durations: np.ndarray,
+                    every_step: bool) -> ImpactSampling:
+    """How the impacts are sampled: at every step around the contacts (``every_step``) or on
+    the recorded rows, ``output.every`` steps apart."""
+    dt = case.time.step
+    # A contact shorter than the samples' spacing holds one of them at most: its speeds are
+    # taken from the free flights on either side (docs/discrete.md, "Impact post-processing")
+    spacing = dt if every_step else case.output.every * dt
+    unresolved = {name: float(duration)
+                  for name, duration in zip(system.shock_names, durations, strict=True)
+                  if duration < spacing}
+    # HHT's equilibrium at t_{n+1+alpha} weighs the shock force of the step before: the
+    # step after a contact still carries it and the free flight starts a step later (a
+    # free mass's rebound 4 % low with alpha = -0.1, 6 % with -0.3, read a step early)
+    stepwise = spacing == dt
+    settle = 2 if stepwise and case.solver.scheme == "hht" and case.solver.alpha else 1
+    return ImpactSampling(spacing, stepwise, settle, unresolved)
+
+
+def measure_impacts(case: DiscreteCase, system: DiscreteSystem, durations: np.ndarray,
+                    history: dict[str, np.ndarray], integrator: Integrator
+                    ) -> tuple[list[dict[str, Any]], dict[str, Any], dict[str, float],
+                               list[str]]:
+    """The impacts of every shock, their statistics, their quantities and what to say of
+    them, measured at every step around the contacts when the history is thinned and they
+    were kept, else on the history's rows."""
+    warnings = []
+    # (a 2-dof chain's 3.1e-3 s contacts measured on rows 1e-3 s apart: impulses 9.2 % low)
     rows = contact_rows(integrator.contact_history, history)
     if rows is None and case.output.every > 1 and case.model.shock:
         spacing = case.output.every * case.time.step
@@ -322,24 +346,40 @@ def run(case: DiscreteCase, *, progress: Progress | None = None,
     contact = {s.name: np.minimum(s.kn * rows[f"PN_{s.name}"],
                                   s.kn * rows[f"PN_{s.name}"] + s.cn * rows[f"VN_{s.name}"])
                for s in case.model.shock if s.cn > 0.0}
-    # A contact shorter than the samples' spacing holds one of them at most: its speeds are
-    # taken from the free flights on either side (docs/discrete.md, "Impact post-processing")
-    spacing = dt if rows is not history else case.output.every * dt
-    unresolved = {name: float(duration)
-                  for name, duration in zip(system.shock_names, durations, strict=True)
-                  if duration < spacing}
-    # HHT's equilibrium at t_{n+1+alpha} weighs the shock force of the step before: the
-    # step after a contact still carries it and the free flight starts a step later (a
-    # free mass's rebound 4 % low with alpha = -0.1, 6 % with -0.3, read a step early)
-    stepwise = spacing == dt
-    settle = 2 if stepwise and case.solver.scheme == "hht" and case.solver.alpha else 1
+    sampling = impact_sampling(case, system, durations, rows is not history)
     opts = case.impacts
     impacts, stats, quantities = impact_post.analyse(
         rows["time"], shocks, threshold=opts.threshold, min_rest=opts.min_rest,
-        classes=opts.classes, contact=contact, unresolved=unresolved, stepwise=stepwise,
-        settle=settle)
+        classes=opts.classes, contact=contact, unresolved=sampling.unresolved,
+        stepwise=sampling.stepwise, settle=sampling.settle)
+    warnings += unresolved_warnings(impacts, sampling.unresolved, sampling.spacing,
+                                    sampling.stepwise)
+    return impacts, stats, quantities, warnings
+
+
+def run(case: DiscreteCase, *, progress: Progress | None = None) -> RunResult:
+    """Run a discrete case (see :mod:`rocking_contact.api` for the public entry point)."""
+    t_start = time.perf_counter()
+    base = case_dir(case)
+    system = assemble(case.model, case.solver)
+    extra: dict[str, Any] = {
+        "unknowns": system.n,
+        "frequencies_hz": (system.omegas / (2 * np.pi)).tolist(),
+    }
+    durations = contact_durations(system)
+    warnings, cause, found = setup_warnings(case, system, durations, base)
+    extra.update(found)
+    history, integrator, failure = integrate(case, system, progress, base, cause)
+    warnings += excess_warning(integrator, cause)
+    if failure is None:
+        # (a state that is not finite has no finite energy either: integrate stops it, and
+        # this only guards the other columns)
+        failure = non_finite(history, case.time.step, "the state diverged")
+    impacts, stats, quantities, said = measure_impacts(case, system, durations, history,
+                                                       integrator)
     extra["impact_statistics"] = stats
-    warnings += unresolved_warnings(impacts, unresolved, spacing, stepwise)
+    warnings += said
+    dt = case.time.step
     result = RunResult(
         case=case.case.name, kind=case.case.kind, parameters=as_dict(case), history=history,
         quantities=quantities, impacts=impacts, extra=extra,

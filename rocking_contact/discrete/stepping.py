@@ -14,7 +14,8 @@ from __future__ import annotations
 import numpy as np
 from numba import njit
 
-from rocking_contact.discrete.recording import SHOCK_CHANNELS, Chunk, chunk
+from rocking_contact.discrete.case import SHOCK_CHANNELS
+from rocking_contact.discrete.recording import Chunk, chunk
 from rocking_contact.discrete.shock import STATE_SIZE, open_state, shock_force
 from rocking_contact.discrete.system import DiscreteSystem
 

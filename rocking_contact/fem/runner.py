@@ -18,6 +18,8 @@ from __future__ import annotations
 
 import time
 from collections.abc import Iterator, Sequence
+from dataclasses import dataclass, field
+from functools import partial
 from pathlib import Path
 from typing import Any
 
@@ -127,7 +129,7 @@ class _Output:
     """History rows every N steps, fields every M steps, progress; the last state always."""
 
     def __init__(self, case: BlockCase, body: ElasticBody, out_dir: Path | None,
-                 progress: Progress | None):
+                 progress: Progress | None, balance: EnergyBalance | None = None):
         comm = body.comm
         self.every, self.fields_every = case.output.every, case.output.fields_every
         self.fields_interval = case.output.fields_interval
@@ -144,8 +146,8 @@ class _Output:
         self.count = 0
         self._info: StepInfo | None = None
         self._row_t = self.fields_t = np.nan
-        #: the run's energy balance, handed each row's total energy (set by :func:`simulate`)
-        self.balance: EnergyBalance | None = None
+        #: the run's energy balance, handed each row's total energy
+        self.balance = balance
 
     def record(self, problem: StepProblem, info: StepInfo | None) -> None:
         """Observer of the step driver (``info`` None for the initial state)."""
@@ -223,7 +225,8 @@ def run(case: BlockCase, *, progress: Progress | None = None, out_dir: Path | No
     model = contact_model.build(case, body)
     try:
         result = simulate(case, body, contributions=model.contributions,
-                          correctors=model.correctors, progress=progress, out_dir=out_dir)
+                          correctors=model.correctors, energy=model.energy, progress=progress,
+                          out_dir=out_dir)
     except (Interrupted, Overturned) as exc:
         if exc.partial is not None:
             _finish_partial(case, exc.partial, model)
@@ -273,9 +276,121 @@ def finish_contact(case: BlockCase, result: RunResult, model: contact_model.Cont
     result.timing.update(iteration_statistics(result.history))
 
 
+@dataclass
+class InitialState:
+    """The state the dynamic phase starts from (local arrays) and what the preload reports.
+
+    Attributes:
+        u: displacement (m).
+        v: velocity (m/s).
+        preload: the static preload's ``extra["preload"]`` of results.json (None: none).
+        warnings: the preload's warnings.
+
+    """
+
+    u: np.ndarray
+    v: np.ndarray
+    preload: dict[str, Any] | None = None
+    warnings: list[str] = field(default_factory=list)
+
+
+def initial_state(case: BlockCase, problem: StepProblem, driver: StepDriver,
+                  recorder: Recorder) -> InitialState:
+    """The static preload's end (gravity then tilt, solved in pseudo-time by ``driver``), or
+    rest with the case's initial velocity of the block. The driver's counters restart for
+    the dynamic phase; a preload that fails raises the driver's
+    :class:`~rocking_contact.solvers.driver.StepFailure` (``pseudo``)."""
+    zero = np.zeros_like(problem.u.x.array)
+    if case.initial.state != "preload":
+        body = problem.body
+        v0 = np.zeros_like(zero)
+        block_dofs = body.block_mesh.dofs(body.V, BLOCK)
+        for c, value in enumerate(case.initial.velocity):
+            v0[block_dofs[block_dofs % 2 == c]] = value
+        return InitialState(zero, v0)
+    pre = static_preload(problem, driver, case.geometry, case.preload,
+                         steps=case.initial.preload_steps)
+    report: dict[str, Any] = {
+        "gravity": recorder.row(case.time.start, pre.gravity, zero),
+        "tilt": recorder.row(case.time.start, pre.tilted, zero),
+        "newton_iterations": pre.newton_iterations,
+        "tilt_steps": pre.tilt_steps,
+    }
+    warnings = []
+    if pre.tilt_steps > case.initial.preload_steps:
+        # Say that the state released is right, and how to get there directly.
+        warnings.append(f"the tilt took {pre.tilt_steps} pseudo-time steps: in "
+                        f"{case.initial.preload_steps} (initial.preload_steps) it "
+                        "reached a spurious static equilibrium; in "
+                        f"{pre.tilt_steps} it reaches "
+                        f"{report['tilt']['THETA']:.6g} rad, the rigid "
+                        f"block's {case.release_angle:.6g} rad (set "
+                        f"initial.preload_steps = {pre.tilt_steps} to start there)")
+    if driver.stats.fallbacks:
+        warnings.append(_fallback_warning(driver.stats.fallbacks, preload=True))
+    driver.stats = DriverStats()  # the run's counters are the dynamic phase's
+    return InitialState(pre.tilted, zero, report, warnings)
+
+
+def release(case: BlockCase, problem: StepProblem, start: InitialState) -> None:
+    """Start the dynamic phase from ``start`` at ``time.start``: its supports, the shaking
+    table, the initial acceleration, then each term's release."""
+    body = problem.body
+    problem.set_prescribed(dynamic_supports(case, body, start.u))
+    problem.set_state(u=start.u, v=start.v, t=case.time.start)
+    body.shake(case.loading.table_motion(case_dir(case)), case.time.start)
+    problem.initial_acceleration()
+    release_terms(problem)
+
+
+def release_terms(problem: StepProblem) -> None:
+    """Call each term's optional ``release(problem)`` (:meth:`Contribution.release
+    <rocking_contact.solvers.step.Contribution.release>`): a contact treatment takes over
+    from the preload's supports (its forces, the initial acceleration) before the first
+    state is recorded."""
+    for term in (*problem.contributions, *problem.correctors):
+        hook = getattr(term, "release", None)  # optional: the terms need not subclass
+        if hook is not None:
+            hook(problem)
+
+
+def run_result(case: BlockCase, driver: StepDriver, problem: StepProblem, output: _Output,
+               extra: dict[str, Any], warnings: list[str], t_start: float, *,
+               status: str = "completed", setup: float | None = None,
+               preload: bool = False) -> RunResult:
+    """The result of a run that completed or stopped (its history as written so far).
+
+    Args:
+        case, driver, problem, output: the run's.
+        extra: results.json ``extra`` of the set-up and the preload (completed here).
+        warnings: of the set-up and the preload; the fallbacks' are added here.
+        t_start: ``time.perf_counter()`` at the start of the run (s).
+        status: ``completed``, or how the run stopped.
+        setup: wall time of the set-up and preload (s), for a completed run.
+        preload: the run stopped in the static preload (the driver's times are pseudo-times).
+
+    """
+    stats = driver.stats
+    timing: dict[str, Any] = {} if setup is None else {"setup_s": setup}
+    timing.update({"wall_s": time.perf_counter() - t_start, "steps": stats.steps,
+                   "newton_iterations": stats.newton_iterations, "halvings": stats.halvings,
+                   "refined_steps": stats.refined, "fallback_steps": len(stats.fallbacks),
+                   "jacobian_builds": problem.jacobian_builds})
+    if output.fields is not None and not np.isnan(output.fields_t):
+        extra["fields"] = VTK_FILE  # a partial run's frames can be viewed too
+    run = RunResult(case=case.case.name, kind=case.case.kind, parameters=as_dict(case),
+                    history=output.history.columns() if output.history.names else {},
+                    extra=extra, timing=timing, status=status)
+    run.warnings.extend(warnings)
+    if stats.fallbacks:
+        extra["fallback_steps"] = [{"time": t, "eased": what} for t, what in stats.fallbacks]
+        run.warnings.append(_fallback_warning(stats.fallbacks, preload))
+    return run
+
+
 def simulate(case: BlockCase, body: ElasticBody, *, contributions: Sequence[Contribution] = (),
-             correctors: Sequence[Corrector] = (), progress: Progress | None = None,
-             out_dir: Path | None = None) -> RunResult:
+             correctors: Sequence[Corrector] = (), energy: EnergyBalance | None = None,
+             progress: Progress | None = None, out_dir: Path | None = None) -> RunResult:
     """Preload and integrate a case on given bodies, with contact terms if any.
 
     This is where contact treatments plug in (see :mod:`rocking_contact.solvers.step`):
@@ -289,6 +404,8 @@ def simulate(case: BlockCase, body: ElasticBody, *, contributions: Sequence[Cont
         body: the bodies (:func:`build_body`).
         contributions: residual/Jacobian terms added to every step equation.
         correctors: condensed local problems solved after every free step.
+        energy: the run's energy balance, one of ``contributions``: it takes each history
+            row's total energy instead of assembling it again (None: no balance).
         progress: progress bar over simulated time.
         out_dir: results directory for the streamed history and the fields (None: none).
 
@@ -297,111 +414,65 @@ def simulate(case: BlockCase, body: ElasticBody, *, contributions: Sequence[Cont
 
     """
     t_start = time.perf_counter()
-    comm = body.comm
     problem = StepProblem(body, contributions=contributions, correctors=correctors,
                           t0=case.time.start, linear_solver=case.solver.linear_solver)
     solver = NewtonSolver(problem, prefix=PREFIX, options=newton_options(case))
-    driver = StepDriver(problem, solver, max_halvings=case.solver.max_halvings,
-                        refine=refinement(case))
-    extra: dict[str, Any] = {
-        "dofs": body.n_global, "ranks": comm.size, "kinematics": body.kinematics_name,
-        "scheme": case.scheme.scheme().describe(),
-        "cells": body.V.mesh.topology.index_map(2).size_global,
-    }
-    output = _Output(case, body, out_dir, progress)
-    output.balance = next((c for c in contributions if isinstance(c, EnergyBalance)), None)
-    timing: dict[str, Any] = {}
-    # of the set-up and the preload; the fallbacks' are counted at the end
-    warnings = case.loading.held_records(case.time.start, case.time.end, case_dir(case))
-    # until the preload ends the driver's times are pseudo-times of the static phases
-    in_preload = [case.initial.state == "preload"]
-
-    def result(status: str = "completed") -> RunResult:
-        stats = driver.stats
-        timing.update({"wall_s": time.perf_counter() - t_start, "steps": stats.steps,
-                       "newton_iterations": stats.newton_iterations, "halvings": stats.halvings,
-                       "refined_steps": stats.refined, "fallback_steps": len(stats.fallbacks),
-                       "jacobian_builds": problem.jacobian_builds})
-        if output.fields is not None and not np.isnan(output.fields_t):
-            extra["fields"] = VTK_FILE  # a partial run's frames can be viewed too
-        run = RunResult(case=case.case.name, kind=case.case.kind, parameters=as_dict(case),
-                        history=output.history.columns() if output.history.names else {},
-                        extra=extra, timing=timing, status=status)
-        run.warnings.extend(warnings)
-        if stats.fallbacks:
-            extra["fallback_steps"] = [{"time": t, "eased": what} for t, what in stats.fallbacks]
-            run.warnings.append(_fallback_warning(stats.fallbacks, in_preload[0]))
-        return run
-
     # The solver is freed however the run ends. Destroying it is collective: under MPI it
     # is done when every rank leaves together (the end, a step failure, a stop, an
     # overturn: decided on all ranks alike), not for an error that may be one rank's, whose
     # traceback must not wait for the others.
     together = False
     try:
-        u0 = np.zeros_like(problem.u.x.array)
-        v0 = np.zeros_like(u0)
-        if case.initial.state == "preload":
-            pre = static_preload(problem, driver, case.geometry, case.preload,
-                                 steps=case.initial.preload_steps)
-            u0 = pre.tilted
-            zero = np.zeros_like(u0)
-            extra["preload"] = {
-                "gravity": output.recorder.row(case.time.start, pre.gravity, zero),
-                "tilt": output.recorder.row(case.time.start, pre.tilted, zero),
-                "newton_iterations": pre.newton_iterations,
-                "tilt_steps": pre.tilt_steps,
-            }
-            if pre.tilt_steps > case.initial.preload_steps:
-                # Say that the state released is right, and how to get there directly.
-                warnings.append(f"the tilt took {pre.tilt_steps} pseudo-time steps: in "
-                                f"{case.initial.preload_steps} (initial.preload_steps) it "
-                                "reached a spurious static equilibrium; in "
-                                f"{pre.tilt_steps} it reaches "
-                                f"{extra['preload']['tilt']['THETA']:.6g} rad, the rigid "
-                                f"block's {case.release_angle:.6g} rad (set "
-                                f"initial.preload_steps = {pre.tilt_steps} to start there)")
-            if driver.stats.fallbacks:
-                warnings.append(_fallback_warning(driver.stats.fallbacks, preload=True))
-            driver.stats = DriverStats()  # the run's counters are the dynamic phase's
-            in_preload[0] = False
-        else:
-            block_dofs = body.block_mesh.dofs(body.V, BLOCK)
-            for c, value in enumerate(case.initial.velocity):
-                v0[block_dofs[block_dofs % 2 == c]] = value
-        problem.set_prescribed(dynamic_supports(case, body, u0))
-        problem.set_state(u=u0, v=v0, t=case.time.start)
-        body.shake(case.loading.table_motion(case_dir(case)), case.time.start)
-        problem.initial_acceleration()
-        for term in (*contributions, *correctors):
-            # Optional hook: a contact treatment takes over from the preload's supports
-            # (its forces, the initial acceleration) before the first state is recorded.
-            release = getattr(term, "release", None)
-            if release is not None:
-                release(problem)
+        run = _integrate(case, problem, solver, energy, progress, out_dir, t_start)
+        together = True
+        return run
+    except (SolverFailure, Interrupted, Overturned):
+        together = True
+        raise
+    finally:
+        if together or body.comm.size == 1:
+            solver.destroy()
+
+
+def _integrate(case: BlockCase, problem: StepProblem, solver: NewtonSolver,
+               energy: EnergyBalance | None, progress: Progress | None, out_dir: Path | None,
+               t_start: float) -> RunResult:
+    """:func:`simulate` once its solver is made: initial state, release, the steps."""
+    body = problem.body
+    driver = StepDriver(problem, solver, max_halvings=case.solver.max_halvings,
+                        refine=refinement(case))
+    output = _Output(case, body, out_dir, progress, balance=energy)
+    extra: dict[str, Any] = {
+        "dofs": body.n_global, "ranks": body.comm.size, "kinematics": body.kinematics_name,
+        "scheme": case.scheme.scheme().describe(),
+        "cells": body.V.mesh.topology.index_map(2).size_global,
+    }
+    # of the set-up; the preload's are added to them, the fallbacks' counted at the end
+    warnings = case.loading.held_records(case.time.start, case.time.end, case_dir(case))
+    result = partial(run_result, case, driver, problem, output, extra, warnings, t_start)
+    try:
+        start = initial_state(case, problem, driver, output.recorder)
+        if start.preload is not None:
+            extra["preload"] = start.preload
+        warnings.extend(start.warnings)
+        release(case, problem, start)
         setup = time.perf_counter() - t_start
         output.record(problem, None)
         driver.observers.append(output.record)
         driver.observers.append(OverturnWatch(body, case.geometry, case.loading.table_still,
                                               case.mesh.table))
-        driver.observers.append(lambda p, info: interrupt.check(info.t, comm))
+        driver.observers.append(lambda p, info: interrupt.check(info.t, body.comm))
         driver.run(time_steps(case))
-        together = True
     except StepFailure as exc:
-        together = True
         output.finish(problem)
-        raise SolverFailure(str(exc), result(f"failed: {exc}")) from exc
+        # a failure in the static preload is one in pseudo-time: so are its fallbacks
+        raise SolverFailure(str(exc), result(status=f"failed: {exc}",
+                                             preload=exc.pseudo)) from exc
     except interrupt.Stop as exc:
-        together = True
         output.finish(problem)
-        raise Interrupted(str(exc), result(str(exc))) from None
+        raise Interrupted(str(exc), result(status=str(exc))) from None
     except Overturn as exc:
-        together = True
         output.finish(problem)
-        raise Overturned(str(exc), result(str(exc))) from None
-    finally:
-        if together or comm.size == 1:
-            solver.destroy()
+        raise Overturned(str(exc), result(status=str(exc))) from None
     output.finish(problem)
-    timing["setup_s"] = setup
-    return result()
+    return result(setup=setup)

@@ -77,17 +77,15 @@ class StepInfo:
 
 @dataclass
 class DriverStats:
-    """Counters of a run: accepted steps, Newton iterations, halvings."""
+    """Counters of a run: accepted steps, Newton iterations, halvings, refined steps and
+    the steps taken with the fallback."""
 
     steps: int = 0
     newton_iterations: int = 0
     halvings: int = 0
-    failed_attempts: int = 0
     refined: int = 0
     #: steps that converged only in a fallback attempt: (end time (s), what was eased)
     fallbacks: list[tuple[float, str]] = field(default_factory=list)
-    smallest_step: float = math.inf
-    iterations_per_step: list[int] = field(default_factory=list)
 
 
 Observer = Callable[[StepProblem, StepInfo], None]
@@ -192,12 +190,9 @@ class StepDriver:
             info = StepInfo(t1, h, scheme, report.iterations, report.residual, depth)
             self.stats.steps += 1
             self.stats.newton_iterations += report.iterations
-            self.stats.iterations_per_step.append(report.iterations)
-            self.stats.smallest_step = min(self.stats.smallest_step, h)
             for observe in self.observers:
                 observe(p, info)
             return
-        self.stats.failed_attempts += 1
         if depth >= self.max_halvings:
             reason = f"{report.reason}, also with the fallback: {eased}" if eased else report.reason
             raise StepFailure(p.t, h, report.residual, reason, depth, self.stats.steps + 1)

@@ -365,10 +365,6 @@ class StepProblem:
         self._jacobian_key = key
         self.jacobian_builds += 1
 
-    def invalidate_jacobian(self) -> None:
-        """Force a rebuild at the next Jacobian evaluation (e.g. a contribution changed)."""
-        self._jacobian_key = None
-
     def accept(self, x: PETSc.Vec) -> None:
         """Make the end state of the solved step the new state."""
         assert self.stage is not None

@@ -141,11 +141,6 @@ class Newmark(Scheme):
         """Average acceleration: beta = 1/4, gamma = 1/2 (trapezoidal rule)."""
         return cls(0.25, 0.5)
 
-    @classmethod
-    def linear_acceleration(cls) -> Newmark:
-        """Linear acceleration: beta = 1/6, gamma = 1/2 (stable for h omega < 2 sqrt(3))."""
-        return cls(1.0 / 6.0, 0.5)
-
     @property
     def order(self) -> int:
         return 2 if math.isclose(self.gamma, 0.5) else 1

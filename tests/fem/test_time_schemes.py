@@ -41,4 +41,5 @@ def test_convergence_order_on_damped_free_vibration(scheme, order):
     rates = [math.log2(a / b) for a, b in zip(errors, errors[1:])]
     print(f"\n{scheme.describe()}: errors {errors}, rates {rates}")
     assert abs(rates[-1] - order) < 0.15, rates
+    assert scheme.order == order, "the order the scheme declares is the one measured"
     assert errors[-1] < errors[0]

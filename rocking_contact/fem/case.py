@@ -243,7 +243,9 @@ class SolverSpec:
 
     rtol: float = param(1e-10, check=POSITIVE, doc="residual reduction in a step")
     atol: float = param(1e-8, unit="N", check=POSITIVE, doc="absolute residual")
-    stol: float = param(1e-12, check=POSITIVE, doc="Newton update relative to the unknown")
+    stol: float = param(1e-12, check=POSITIVE,
+                        doc="Newton update relative to the unknown (theta: its change of the "
+                            "end displacement relative to that displacement)")
     max_iterations: int = param(25, check=POSITIVE)
     max_halvings: int = param(5, check=NONNEGATIVE, doc="halvings of a failed step")
     stagnation_rtol: float = param(

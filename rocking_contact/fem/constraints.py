@@ -70,7 +70,8 @@ def _dofs(body: ElasticBody, name: str, components: Sequence[str]) -> np.ndarray
 
 
 def merge(prescribed: Sequence[Prescribed], t: float) -> tuple[np.ndarray, np.ndarray]:
-    """All prescribed dofs and their displacements at ``t``; a later entry wins on a dof."""
+    """All prescribed dofs (local indices) and their displacements (m) at time ``t`` (s);
+    a later entry wins on a dof."""
     if not prescribed:
         return np.zeros(0, np.int32), np.zeros(0)
     dofs = np.concatenate([p.dofs for p in prescribed])

@@ -56,7 +56,10 @@ class NewtonOptions:
     Attributes:
         rtol: residual reduction relative to the step's first residual.
         atol: absolute residual (N).
-        stol: Newton update relative to the unknown.
+        stol: Newton update relative to the unknown (PETSc's test, 2-norms); for a velocity
+            unknown (the theta-method) the update's change of the end displacement relative
+            to that displacement instead (max norms, :meth:`StepProblem.settled
+            <rocking_contact.solvers.step.StepProblem.settled>`).
         max_iterations: iterations before the step is declared failed.
         stagnation_rtol: residual reduction the fallback accepts from iterations that
             stalled (Code_Aster's default ``RESI_GLOB_RELA``).

@@ -45,6 +45,7 @@ def segments(start: float, end: float, step: float,
              windows: Sequence[tuple[float, float, float]] = ()) -> list[Segment]:
     """Cut ``[start, end]`` at the windows ``(w_start, w_end, w_step)``.
 
+    Every time and step is in seconds: ``step`` is the base step outside the windows.
     Windows must not overlap; parts outside ``[start, end]`` are ignored.
     """
     out: list[Segment] = []

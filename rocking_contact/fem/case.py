@@ -58,7 +58,9 @@ from rocking_contact.geometry.layout import (
 from rocking_contact.post.collisions import CollisionSpec
 from rocking_contact.time.grid import segments
 from rocking_contact.time.schemes import (
+    ALPHA_RANGE,
     HHT,
+    THETA_RANGE,
     Newmark,
     Scheme,
     Theta,
@@ -66,7 +68,7 @@ from rocking_contact.time.schemes import (
 )
 
 Component = Literal["DX", "DY"]
-ALPHA_RANGE = in_range(-1.0 / 3.0, 0.0)
+ALPHA_CHECK = in_range(*ALPHA_RANGE)
 AlphaScheme = Literal["alpha_newmark", "hht"]
 ALPHA_SCHEMES = get_args(AlphaScheme)
 
@@ -106,7 +108,7 @@ class Window:
     start: float = param(unit="s", check=FINITE)
     end: float = param(unit="s", check=FINITE)
     step: float = param(unit="s", check=POSITIVE)
-    alpha: float | None = param(None, check=ALPHA_RANGE,
+    alpha: float | None = param(None, check=ALPHA_CHECK,
                                 doc="alpha of alpha_newmark / hht inside the window")
     scheme: AlphaScheme | None = param(
         None, doc="alpha_newmark (MODI_EQUI='NON') or hht (MODI_EQUI='OUI') inside the "
@@ -127,7 +129,7 @@ class Refine:
     """
 
     step: float = param(unit="s", check=POSITIVE, doc="step around contact changes")
-    alpha: float | None = param(None, check=ALPHA_RANGE,
+    alpha: float | None = param(None, check=ALPHA_CHECK,
                                 doc="alpha of alpha_newmark / hht in the refined steps")
     hold: float = param(unit="s", check=NONNEGATIVE,
                         doc="how long the steps stay small after the last contact change")
@@ -216,8 +218,8 @@ class SchemeSpec:
     type: Literal["newmark", "alpha_newmark", "hht", "theta"] = param("newmark")
     beta: float = param(0.25, check=in_range(1e-6, 0.5))
     gamma: float = param(0.5, check=in_range(0.5, 1.0))
-    alpha: float = param(0.0, check=ALPHA_RANGE)
-    theta: float = param(0.5, check=in_range(0.5, 1.0))
+    alpha: float = param(0.0, check=ALPHA_CHECK)
+    theta: float = param(0.5, check=in_range(*THETA_RANGE))
 
     #: the keys each type reads (config.load_case refuses the others)
     VARIANTS: ClassVar = {"type": {"newmark": ("beta", "gamma"), "alpha_newmark": ("alpha",),

@@ -15,7 +15,8 @@ from rocking_contact.time.schemes import (
     Static,
     Theta,
     alpha_modified_newmark,
+    hht_coefficients,
 )
 
 __all__ = ["Affine", "Stage", "Scheme", "Newmark", "HHT", "Theta", "Static",
-           "alpha_modified_newmark"]
+           "alpha_modified_newmark", "hht_coefficients"]

@@ -36,6 +36,12 @@ from abc import ABC, abstractmethod
 from dataclasses import dataclass, replace
 from typing import Literal
 
+#: allowed ``alpha`` of the alpha schemes (:func:`alpha_modified_newmark`, :class:`HHT`),
+#: Code_Aster's sign convention: a closed interval, 0 is average acceleration
+ALPHA_RANGE = (-1.0 / 3.0, 0.0)
+#: allowed ``theta`` of :class:`Theta`: a closed interval, 1/2 is second order
+THETA_RANGE = (0.5, 1.0)
+
 
 @dataclass(frozen=True)
 class Affine:
@@ -164,11 +170,19 @@ def alpha_modified_newmark(alpha: float) -> Newmark:
 
     """
     _check_alpha(alpha)
-    return Newmark((1 - alpha) ** 2 / 4, 0.5 - alpha, name="alpha_newmark")
+    beta, gamma = hht_coefficients(alpha)
+    return Newmark(beta, gamma, name="alpha_newmark")
+
+
+def hht_coefficients(alpha: float) -> tuple[float, float]:
+    """Newmark's ``(beta, gamma)`` of the alpha schemes (HHT, alpha-modified Newmark):
+    ``((1 - alpha)^2 / 4, 1/2 - alpha)``, for ``alpha`` in :data:`ALPHA_RANGE`."""
+    return (1 - alpha) ** 2 / 4, 0.5 - alpha
 
 
 def _check_alpha(alpha: float) -> None:
-    if not -1.0 / 3.0 <= alpha <= 0.0:
+    low, high = ALPHA_RANGE
+    if not low <= alpha <= high:
         raise ValueError(f"alpha: got {alpha:g}, allowed: a number in [-1/3, 0]")
 
 
@@ -217,7 +231,8 @@ class Theta(Scheme):
     name: str = "theta"
 
     def __post_init__(self) -> None:
-        if not 0.5 <= self.theta <= 1.0:
+        low, high = THETA_RANGE
+        if not low <= self.theta <= high:
             raise ValueError(f"theta: got {self.theta:g}, allowed: a number in [0.5, 1]")
 
     @property

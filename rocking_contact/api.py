@@ -31,29 +31,14 @@ from rocking_contact.config import (
     as_dict,
     build,
     case_dir,
-    file_case,
     kind_runner,
     kind_schema,
-    missing_columns,
-    physics_changes,
-    placed_for_other_physics,
     stray_attribute,
-    uncomputed_references,
     unread_after_loading,
 )
 from rocking_contact.out_paths import check_dir
 from rocking_contact.post import references
-from rocking_contact.post.references import (
-    compare,
-    evaluate_all,
-    impacts_not_had_warnings,
-    mark_not_reached,
-    mark_unmeasured,
-    mark_windows_past_end,
-    not_reached,
-    whole_run_quantities,
-    window_ends,
-)
+from rocking_contact.post.grading import grade
 from rocking_contact.progress import Progress
 from rocking_contact.provenance import stack_versions
 from rocking_contact.results import Interrupted, RunResult, RunStopped
@@ -175,83 +160,15 @@ def default_out_dir(case: Any) -> Path:
     return Path("results") / name
 
 
-def finish(case: Any, result: RunResult) -> RunResult:
-    """Add the case's ``[[quantity]]`` values, the reference checks and the stack the run
-    was computed with to a result."""
+def _finish(case: Any, result: RunResult, t0: float) -> None:
+    """Complete what a run computed (completed or stopped), before it is written: its wall
+    time since ``t0`` (s, :func:`time.perf_counter`), the stack it ran on, its grading
+    against the case's references (:func:`~rocking_contact.post.grading.grade`); its
+    warnings are said."""
+    result.timing.setdefault("wall_s", time.perf_counter() - t0)
     result.stack = dict(stack_versions(load_libraries=False))
-    names = [q.name for q in case.quantity]
-    for name in sorted({n for n in names if names.count(n) > 1 or n in result.quantities}):
-        whose = "the run's own" if name in result.quantities else "another [[quantity]]"
-        result.warnings.append(f"[[quantity]] {name!r} replaces {whose} of that name: the "
-                               "references to it compare with the last one")
-    result.quantities.update(evaluate_all(case.quantity, result.history))
-    step = getattr(case.time, "step", None)
-    result.checks = compare(case.reference, result.quantities, step=step)
-    mark_unmeasured(result.checks, result.impacts)
-    others = [r for r in case.reference if not r.holds_at(step)]
-    if others:
-        steps = sorted({r.step for r in others if r.step is not None})
-        result.warnings.append(
-            f"{len(others)} reference(s) hold for a time step of "
-            f"{', '.join(f'{s:g}' for s in steps)} s (non-regression values) and the run "
-            f"takes {step:g} s: they are shown for information, without a pass mark")
-    base = file_case(case)
-    source = getattr(case, "references_from", None)
-    # References inherited through `extends` describe the file that wrote them: its
-    # physics and its span (a child that runs longer has more impacts than they count).
-    inherited = (bool(case.reference) and source is not None
-                 and source != getattr(case, "source_file", None))
-    graded = load_case(source) if inherited and source is not None else base
-    times = result.history.get("time")
-    if times is not None and len(times):
-        own_end, graded_end = (getattr(getattr(f if f is not None else case, "time", None),
-                                           "end", None) for f in (base, graded))
-        whole = whole_run_quantities(case.quantity, result.quantities, result.impacts)
-        # What the run did not reach is told against its own file's end (a child that
-        # ends early says which windows it cuts off, below); what measures the whole run
-        # against the end of the file its references describe.
-        mark_not_reached(result.checks, float(times[-1]), own_end, whole)
-        if graded_end != own_end:
-            mark_not_reached([c for c in result.checks if c["quantity"] in whole],
-                             float(times[-1]), graded_end, whole)
-        collisions = getattr(case, "collisions", None)
-        mark_windows_past_end(result.checks, window_ends(
-            case.quantity, collisions.windows if collisions is not None else ()),
-            float(times[-1]))
-    changed = physics_changes(case, base)
-    why = "its references describe the case file's parameters and the run changes"
-    if inherited and not changed:
-        changed = physics_changes(case, graded)
-        why = f"its references come from {source}, and it changes"
-    # what the plots, views and report name the run by, references or not
-    result.extra["changes"] = changed
-    # windows placed at the impacts of a file whose physics the run changes
-    result.warnings.extend(placed_for_other_physics(case))
-    if changed and case.reference:  # without references there is nothing to grade
-        # The references were set for another physics: shown, not graded.
-        keys = ", ".join(changed)
-        for check in result.checks:
-            if check["passed"] is not None:
-                check["passed"] = None
-                # a check the run never reached keeps saying so first
-                reached = f"{check['note']}; " if not_reached(check) else ""
-                check["note"] = f"{reached}not graded: the run changes {keys}"
-        result.warnings.append(
-            f"{why} {keys}: the checks are shown for information, without a pass mark")
-    if len(result.history.get("time", ())):
-        # A run has all its columns from its first row: a misspelt one is said however
-        # far the run went.
-        result.warnings.extend(missing_columns(case, result.history))
-    if not changed and not any(not_reached(c) for c in result.checks):
-        # Names a block or rigid case can check only once it has run (a discrete case's
-        # at load). A stopped run, or one of other physics, lacks later collisions rightly.
-        # A well-formed name of an impact the run did not have (its file's own end comes
-        # first) is said once per shock, without the close names of a misspelt one.
-        not_had = impacts_not_had_warnings([r.quantity for r in case.reference],
-                                           result.impacts)
-        result.warnings.extend(dict.fromkeys(not_had.values()))
-        result.warnings.extend(uncomputed_references(case, {*result.quantities, *not_had}))
-    return result
+    grade(case, result)
+    _print_warnings(result)
 
 
 def _print_warnings(result: RunResult) -> None:
@@ -338,18 +255,14 @@ def run(
             progress.close()
             if exc.partial is not None:
                 exc.partial.status = exc.status
-                exc.partial.timing.setdefault("wall_s", time.perf_counter() - t0)
-                finish(checked, exc.partial)
-                _print_warnings(exc.partial)
+                _finish(checked, exc.partial, t0)
             # a failure stays one unless rank 0 was stopped as it drew the plots
             agreed = _written(exc.partial, out_dir, write=write, plots=plots)
             if isinstance(exc, Interrupted) and agreed.requested:
                 exc.signal = agreed.signal  # the same exit code on every rank
             raise
         progress.close()
-        result.timing.setdefault("wall_s", time.perf_counter() - t0)
-        finish(checked, result)
-        _print_warnings(result)
+        _finish(checked, result, t0)
         agreed = _written(result, out_dir, write=write, plots=plots)
     if agreed.requested:
         # A stop asked for in a kind without step checks (the rigid block), or while the

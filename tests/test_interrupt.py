@@ -365,13 +365,13 @@ def test_a_stop_asked_while_the_results_are_written_ends_as_interrupted(tmp_path
     unasked (exit code 0)."""
     import rocking_contact.api as api
 
-    finish = api.finish
+    grade = api.grade
 
-    def finish_then_ask(case, result):
-        finish(case, result)
+    def grade_then_ask(case, result):
+        grade(case, result)
         interrupt.request()  # what the handler does
 
-    monkeypatch.setattr(api, "finish", finish_then_ask)
+    monkeypatch.setattr(api, "grade", grade_then_ask)
     with pytest.raises(Interrupted) as info:
         rc.run("sdnd101a", out=tmp_path, quiet=True)
     assert str(info.value) == "interrupted at the end of the run (t = 0.5 s)"

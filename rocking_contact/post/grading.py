@@ -1,0 +1,158 @@
+"""Grading a run against its case's references: the ``[[quantity]]`` values, the checks
+and their pass marks, and the warnings about names and physics that no check covers.
+
+:func:`grade` is what :func:`rocking_contact.run` does with a result, a stopped run's
+partial result too: a check the run did not reach is marked so (``passed`` False, the
+note says which end or window), and a run that changes the physics its references
+describe is shown against them without a pass mark (``passed`` None).
+"""
+
+from __future__ import annotations
+
+from pathlib import Path
+from typing import Any
+
+from rocking_contact.config import (
+    file_case,
+    load_case,
+    missing_columns,
+    physics_changes,
+    placed_for_other_physics,
+    uncomputed_references,
+)
+from rocking_contact.post.references import (
+    compare,
+    evaluate_all,
+    impacts_not_had_warnings,
+    mark_not_reached,
+    mark_unmeasured,
+    mark_windows_past_end,
+    not_reached,
+    whole_run_quantities,
+    window_ends,
+)
+from rocking_contact.results import RunResult
+
+
+def grade(case: Any, result: RunResult) -> RunResult:
+    """Add the case's ``[[quantity]]`` values, the reference checks and the warnings that
+    go with them to ``result`` (changed in place, and returned).
+
+    Args:
+        case: the case the run ran (a ``CaseFile`` as :func:`rocking_contact.load_case`
+            gives it, its references and quantities read from it).
+        result: what the run computed, up to its end or its stop.
+
+    """
+    evaluate_quantities(case, result)
+    compare_references(case, result)
+    base = file_case(case)
+    source = inherited_references(case)
+    # References inherited through `extends` describe the file that wrote them: its
+    # physics and its span (a child that runs longer has more impacts than they count).
+    graded = load_case(source) if source is not None else base
+    mark_reach(case, result, base, graded)
+    changed = ungrade_changed_physics(case, result, base, graded, source)
+    name_warnings(case, result, changed)
+    return result
+
+
+def evaluate_quantities(case: Any, result: RunResult) -> None:
+    """The case's ``[[quantity]]`` values from the history, into ``result.quantities``; a
+    name given twice, or one of the run's own, is said (the last one stands)."""
+    names = [q.name for q in case.quantity]
+    for name in sorted({n for n in names if names.count(n) > 1 or n in result.quantities}):
+        whose = "the run's own" if name in result.quantities else "another [[quantity]]"
+        result.warnings.append(f"[[quantity]] {name!r} replaces {whose} of that name: the "
+                               "references to it compare with the last one")
+    result.quantities.update(evaluate_all(case.quantity, result.history))
+
+
+def compare_references(case: Any, result: RunResult) -> None:
+    """The checks of the case's references against the quantities (``result.checks``);
+    those that hold for another time step are information only, and said so."""
+    step = getattr(case.time, "step", None)
+    result.checks = compare(case.reference, result.quantities, step=step)
+    mark_unmeasured(result.checks, result.impacts)
+    others = [r for r in case.reference if not r.holds_at(step)]
+    if others:
+        steps = sorted({r.step for r in others if r.step is not None})
+        result.warnings.append(
+            f"{len(others)} reference(s) hold for a time step of "
+            f"{', '.join(f'{s:g}' for s in steps)} s (non-regression values) and the run "
+            f"takes {step:g} s: they are shown for information, without a pass mark")
+
+
+def inherited_references(case: Any) -> Path | None:
+    """The file the case's references come from if it inherits them (``extends``), None
+    if they are its own or it has none."""
+    source: Path | None = getattr(case, "references_from", None)
+    if bool(case.reference) and source != getattr(case, "source_file", None):
+        return source
+    return None
+
+
+def mark_reach(case: Any, result: RunResult, base: Any | None, graded: Any | None) -> None:
+    """Mark the checks of what the run did not reach: what it cuts off is told against its
+    own file's end (``base``: a child that ends early says which windows it cuts off);
+    what measures the whole run, against the end of the file its references describe
+    (``graded``) too; the collision windows past the run's last instant."""
+    times = result.history.get("time")
+    if times is None or not len(times):
+        return
+    own_end, graded_end = (getattr(getattr(f if f is not None else case, "time", None),
+                                   "end", None) for f in (base, graded))
+    whole = whole_run_quantities(case.quantity, result.quantities, result.impacts)
+    mark_not_reached(result.checks, float(times[-1]), own_end, whole)
+    if graded_end != own_end:
+        mark_not_reached([c for c in result.checks if c["quantity"] in whole],
+                         float(times[-1]), graded_end, whole)
+    collisions = getattr(case, "collisions", None)
+    mark_windows_past_end(result.checks, window_ends(
+        case.quantity, collisions.windows if collisions is not None else ()),
+        float(times[-1]))
+
+
+def ungrade_changed_physics(case: Any, result: RunResult, base: Any | None,
+                            graded: Any | None, source: Path | None) -> list[str]:
+    """The physics keys the run changes from its case file (``base``), or else from the
+    file its references come from (``source``, loaded as ``graded``): recorded in
+    ``result.extra["changes"]`` (what the plots, views and report name the run by), and
+    the checks shown without a pass mark, said once. Windows placed at the impacts of a
+    file whose physics the run changes are said too. Returns the keys."""
+    changed = physics_changes(case, base)
+    why = "its references describe the case file's parameters and the run changes"
+    if source is not None and not changed:
+        changed = physics_changes(case, graded)
+        why = f"its references come from {source}, and it changes"
+    result.extra["changes"] = changed
+    result.warnings.extend(placed_for_other_physics(case))
+    if changed and case.reference:  # without references there is nothing to grade
+        keys = ", ".join(changed)
+        for check in result.checks:
+            if check["passed"] is not None:
+                check["passed"] = None
+                # a check the run never reached keeps saying so first
+                reached = f"{check['note']}; " if not_reached(check) else ""
+                check["note"] = f"{reached}not graded: the run changes {keys}"
+        result.warnings.append(
+            f"{why} {keys}: the checks are shown for information, without a pass mark")
+    return changed
+
+
+def name_warnings(case: Any, result: RunResult, changed: list[str]) -> None:
+    """The names the run shows misspelt: a ``[[quantity]]`` column the history lacks (a
+    run has all its columns from its first row: said however far it went); with its own
+    physics and every check reached, an impact the run did not have (once per shock) and a
+    reference to a quantity it did not compute. A block or rigid case can check these only
+    once it has run (a discrete case's at load); a stopped run, or one of other physics,
+    lacks later collisions rightly."""
+    if len(result.history.get("time", ())):
+        result.warnings.extend(missing_columns(case, result.history))
+    if changed or any(not_reached(c) for c in result.checks):
+        return
+    # a well-formed name of an impact the run did not have (its file's own end comes
+    # first) is said without the close names of a misspelt one
+    not_had = impacts_not_had_warnings([r.quantity for r in case.reference], result.impacts)
+    result.warnings.extend(dict.fromkeys(not_had.values()))
+    result.warnings.extend(uncomputed_references(case, {*result.quantities, *not_had}))

@@ -39,6 +39,7 @@ from rocking_contact.report.document import (
 from rocking_contact.report.figures import figures
 from rocking_contact.report.inputs import CaseResult, Skipped
 from rocking_contact.report.parameters import parameter_rows
+from rocking_contact.results import STARTED
 from rocking_contact.viz.changes import changes_text
 
 CHECK_HEADER = ["quantity", "reference", "source", "ours", "rel. error", "tolerance", "pass",
@@ -65,10 +66,13 @@ def counts(checks: Sequence[Mapping[str, Any]]) -> tuple[int, int, int, int]:
 def verdict(data: Mapping[str, Any]) -> str:
     """``PASS``, ``FAIL``, ``INCOMPLETE`` (no failure, but references the run did not
     reach), ``INTERRUPTED`` (stopped by Ctrl-C or SIGTERM: no failure of the run's),
-    ``RUN FAILED`` or ``NO CHECK``."""
+    ``UNFINISHED`` (killed, or still running: nothing graded yet), ``RUN FAILED`` or
+    ``NO CHECK``."""
     status = str(data.get("status", "completed"))
     if status.startswith("interrupted"):
         return "INTERRUPTED"
+    if status == STARTED:
+        return "UNFINISHED"
     if status != "completed":
         return "RUN FAILED"
     passed, failed, unreached, _ = counts(data.get("checks") or [])
@@ -282,10 +286,11 @@ def case_section(result: CaseResult, figures_dir: Path, *, views: bool) -> Secti
     if info.get("description"):
         blocks.append(Paragraph(" ".join(info["description"].split())))
     blocks.append(Paragraph(
-        f"Kind: {data.get('kind', '?')}. Status: {data.get('status', '?')}. "
+        f"Kind: {data.get('kind', '?')}. Status: {run_status(data, result.history)}. "
         f"Checks: {checks_text(data.get('checks') or [])}. Results: {result.directory}."))
     blocks += [Paragraph(f"Warning: {w}") for w in data.get("warnings") or []]
-    blocks.append(Paragraph(stack_note(data.get("stack"), dict(stack_versions()))))
+    blocks.append(Paragraph(stack_note(data.get("stack"), dict(stack_versions()),
+                                       str(data.get("status", "completed")))))
     blocks.append(parameters_table(case, data.get("parameters") or {}))
     if data.get("checks"):
         blocks.append(checks_table(case, data["checks"]))
@@ -318,12 +323,18 @@ def checks_text(checks: Sequence[Mapping[str, Any]]) -> str:
     return f"{passed} pass, {failed} fail{reached}, {info_only} for information"
 
 
-def run_status(data: Mapping[str, Any]) -> str:
+def run_status(data: Mapping[str, Any], history: Mapping[str, Any] | None = None) -> str:
     """The run's status, and what makes it another run than its case file's: ended before
     the file's end (said by the status itself unless the run completed: a shortened
-    run), or graded on nothing because it changes the physics."""
+    run), or graded on nothing because it changes the physics; for a run that never wrote
+    its results (killed), how far its ``history`` got."""
     checks = data.get("checks") or []
     status = str(data.get("status", ""))
+    t = (history or {}).get("time")
+    if status == STARTED:
+        reached = (f"its history reaches t = {float(t[-1]):.6g} s" if t is not None and len(t)
+                   else "no history row")
+        return f"{status}; {reached}"
     ended = next((c["note"] for c in checks if not_reached(c)), None) \
         if status == "completed" else None
     changes = changes_text(data)
@@ -361,7 +372,7 @@ def summary_table(cases: Sequence[CaseResult]) -> Table:
     for r in cases:
         v = verdict(r.data)
         rows.append([Cell(r.label, link=f"case-{r.key}"),
-                     Cell(str(r.data.get("kind", ""))), Cell(run_status(r.data)),
+                     Cell(str(r.data.get("kind", ""))), Cell(run_status(r.data, r.history)),
                      *[num(n) for n in counts(r.data.get("checks") or [])],
                      num((r.data.get("timing") or {}).get("wall_s"), 4),
                      Cell(v, VERDICT_CSS.get(v, "fail")),
@@ -407,8 +418,12 @@ def comparison_section(cases: Sequence[CaseResult], figures_dir: Path) -> Sectio
     return Section("comparisons", "Treatments compared", blocks)
 
 
-def stack_note(run: dict[str, str] | None, report: dict[str, str]) -> str:
+def stack_note(run: dict[str, str] | None, report: dict[str, str],
+               status: str = "completed") -> str:
     """One sentence on the stack a run was computed with, against the report's own."""
+    if not run and status == STARTED:
+        return ("Stack: not recorded: the run stopped (or is still running) before it wrote "
+                "its results.")
     if not run:
         return "Stack: not recorded by this run (results written before runs recorded it)."
     differ = [f"{name} {version} (report: {report.get(name, 'absent')})"
@@ -439,6 +454,11 @@ def build(cases: Sequence[CaseResult], figures_dir: Path, *, views: bool = True,
                    "(analytic solutions, Code_Aster, LMGC90...), with the relative error and "
                    "the pass mark; 'info' rows have no pass mark; 'not reached': the run "
                    "ended before what the reference measures.")
+    elif any(r.data.get("status") == STARTED for r in cases):
+        # killed runs hold their references in their parameters, ungraded
+        opening = ("No run here has been graded: a run compares itself with its references "
+                   "when it ends, and some of these stopped (or are still running) before; "
+                   "each case below shows the history it kept.")
     else:
         # an engineer's own runs: nothing is graded, so the report does not call itself a
         # validation nor promise references

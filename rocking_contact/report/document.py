@@ -16,7 +16,8 @@ from typing import Any
 #: what an absent or non-finite value shows as
 MISSING = "—"
 #: verdict -> style class; the verdicts that are no failure of ours are not red ("fail")
-VERDICT_CSS = {"PASS": "pass", "NO CHECK": "info", "INCOMPLETE": "info", "INTERRUPTED": "info"}
+VERDICT_CSS = {"PASS": "pass", "NO CHECK": "info", "INCOMPLETE": "info", "INTERRUPTED": "info",
+               "UNFINISHED": "info"}
 
 
 @dataclass

@@ -162,7 +162,8 @@ def _run_dirs(results_dir: Path) -> list[Path]:
 def find_results(results_dir: Path,
                  cases: Sequence[str] = ()) -> tuple[list[CaseResult], list[Skipped]]:
     """The results to report on: the named cases (names or directories), else every
-    run directory under ``results_dir``; and those that could not be read.
+    run directory under ``results_dir`` (or ``results_dir`` itself when it is one run's);
+    and those that could not be read.
 
     Raises:
         ReportError: a named case that is nowhere, no run directory at all, or none that
@@ -173,6 +174,8 @@ def find_results(results_dir: Path,
         raise ReportError(f"{results_dir}: no such directory (give --results the directory "
                           "the runs wrote under, `results` by default)")
     dirs = _named_dirs(results_dir, cases) if cases else _run_dirs(results_dir)
+    if not dirs and not cases and (Path(results_dir) / results.RESULTS_FILE).is_file():
+        dirs = [Path(results_dir)]  # --results given one run's directory: that run
     if not dirs:
         raise ReportError(f"{results_dir}: no results (run `rocking-contact validate` first)")
     found: list[CaseResult] = []

@@ -244,6 +244,32 @@ def test_a_stopped_runs_status_does_not_say_where_it_ends_twice():
         "completed (the run ends at t = 0.05493 s)"
 
 
+def killed_sample(directory):
+    """A sample run as a SIGKILL leaves it: results.json still the one written at the start
+    (status STARTED, references in its parameters, nothing graded), the history cut at END."""
+    data = failed_sample(directory)
+    data.update(status=results.STARTED, quantities={}, collisions=[], checks=[], timing={},
+                stack={})
+    (directory / results.RESULTS_FILE).write_text(json.dumps(data))
+
+
+def test_a_killed_run_is_unfinished_and_says_how_far_it_got(tmp_path, capsys):
+    """Reported on, a killed run is no failure of its own nor a run without references:
+    its status says where its history ends, the stack is missing because it never wrote
+    its results; and --results may name that one run's directory."""
+    run = tmp_path / "killed"
+    killed_sample(run)
+    assert verdict({"status": results.STARTED, "checks": []}) == "UNFINISHED"
+    assert main(["report", "--results", str(run), "--out", str(tmp_path / "r"),
+                 "--no-views"]) == 0
+    text = " ".join("".join(parse_html((tmp_path / "r" / HTML_FILE).read_text(
+        encoding="utf-8")).itertext()).split())
+    assert f"its history reaches t = {END:g} s" in text
+    assert "No run here has been graded" in text and "None of these runs" not in text
+    assert "stopped (or is still running) before it wrote its results" in text
+    assert "UNFINISHED" in text and "RUN FAILED" not in text
+
+
 # 5. Impulses plotted as impulses, figures named after the whole column group
 #    (the change is in rocking_contact/viz: channels.py and history_plots.py)
 

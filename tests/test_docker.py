@@ -40,3 +40,13 @@ def test_image_copies_what_the_package_needs():
         assert re.search(rf"^COPY .*\b{re.escape(path)}\b", text, re.M), path
         assert (ROOT / path).exists(), path
     assert 'ENTRYPOINT ["rocking-contact"]' in text
+
+
+def test_build_context_leaves_out_the_venv_and_keeps_what_the_image_copies():
+    ignored = [line.strip().rstrip("/") for line in
+               (ROOT / ".dockerignore").read_text().splitlines()
+               if line.strip() and not line.startswith("#")]
+    assert {".venv", ".git", "results"} <= set(ignored)
+    copied = re.findall(r"^COPY (.+) \S+$", DOCKERFILE.read_text(), re.M)
+    for path in " ".join(copied).split():
+        assert path not in ignored, path

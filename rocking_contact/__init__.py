@@ -49,14 +49,8 @@ if TYPE_CHECKING:
 
     from rocking_contact.api import format_table, load_case, run
     from rocking_contact.config import CaseError
-    from rocking_contact.results import (
-        Interrupted,
-        Overturned,
-        RunResult,
-        RunStopped,
-        SolverFailure,
-        load_result,
-    )
+    from rocking_contact.results import RunResult, load_result
+    from rocking_contact.stops import Interrupted, Overturned, RunStopped, SolverFailure
 
 __version__ = "0.1.0"
 __all__ = ["load_case", "run", "format_table", "RunResult", "load_result", "CaseError",
@@ -64,8 +58,8 @@ __all__ = ["load_case", "run", "format_table", "RunResult", "load_result", "Case
 
 #: the module of each name above, imported at its first use (PEP 562)
 _HOMES = {"load_case": "api", "run": "api", "format_table": "api", "CaseError": "config",
-          "RunResult": "results", "load_result": "results", "SolverFailure": "results",
-          "Interrupted": "results", "Overturned": "results", "RunStopped": "results"}
+          "RunResult": "results", "load_result": "results", "SolverFailure": "stops",
+          "Interrupted": "stops", "Overturned": "stops", "RunStopped": "stops"}
 
 #: the modules that the command line starts with: they import neither the wheel nor numpy
 LIGHT_MODULES = frozenset({f"{__name__}.cli", f"{__name__}.interrupt"})

@@ -22,7 +22,7 @@ from collections.abc import Mapping, Sequence
 from pathlib import Path
 from typing import Any
 
-from rocking_contact import config, interrupt, results
+from rocking_contact import config, interrupt, results_io
 from rocking_contact.config import (
     CASE_FOLDER,
     KINDS,
@@ -41,7 +41,8 @@ from rocking_contact.post import references
 from rocking_contact.post.grading import grade
 from rocking_contact.progress import Progress
 from rocking_contact.provenance import stack_versions
-from rocking_contact.results import Interrupted, RunResult, RunStopped
+from rocking_contact.results import STARTED, RunResult
+from rocking_contact.stops import Interrupted, RunStopped
 
 __all__ = ["load_case", "run", "format_table", "default_out_dir"]
 
@@ -234,8 +235,8 @@ def run(
     if write:
         check_dir("--out", out_dir)
         if mpi_rank() == 0:
-            results.clear(out_dir)
-            results.write(_started(checked, module), out_dir, plots=False)
+            results_io.clear(out_dir)
+            results_io.write(_started(checked, module), out_dir, plots=False)
         _barrier()  # no rank writes its fields before the old ones are gone
     t0 = time.perf_counter()
     # A Ctrl-C while the results are written would leave them half written: the request
@@ -249,7 +250,7 @@ def run(
             result: RunResult = module.run(checked, progress=progress, **kwargs)
         except CaseError:  # bad input found as the run set up: there is no run to show
             if write and mpi_rank() == 0:
-                (out_dir / results.RESULTS_FILE).unlink(missing_ok=True)
+                (out_dir / results_io.RESULTS_FILE).unlink(missing_ok=True)
             raise
         except RunStopped as exc:  # a failure or a stop asked for: what it computed is kept
             progress.close()
@@ -278,7 +279,7 @@ def _started(case: Any, module: Any) -> RunResult:
     keeps it, so that ``view`` and ``report`` read the history and fields it streamed. A
     kind that streams files names them in ``STREAMED_EXTRA`` (``{"fields": "fields.pvd"}``)."""
     return RunResult(case=case.case.name, kind=case.case.kind, parameters=as_dict(case),
-                     history={}, status=results.STARTED,
+                     history={}, status=STARTED,
                      extra=dict(getattr(module, "STREAMED_EXTRA", {})))
 
 
@@ -303,7 +304,7 @@ def _write(result: RunResult | None, out_dir: Path, *, plots: bool) -> Interrupt
     none came."""
     if result is None:  # the run stopped before its first step
         return None
-    results.write(result, out_dir, plots=False)
+    results_io.write(result, out_dir, plots=False)
     if not plots or not result.history:
         return None
     if interrupt.requested():
@@ -312,7 +313,7 @@ def _write(result: RunResult | None, out_dir: Path, *, plots: bool) -> Interrupt
         return None
     try:
         with interrupt.abandoning():
-            results.write_plots(result, out_dir)
+            results_io.write_plots(result, out_dir)
     except KeyboardInterrupt:
         return Interrupted("interrupted while the plots were drawn: none was kept", result)
     return None

@@ -4,7 +4,7 @@ A ``KeyboardInterrupt`` raised at an arbitrary bytecode would land inside a PETS
 (residual, Jacobian), where petsc4py turns it into a failed solve: the step driver would
 then halve the step until it gives up and report a solver failure. Instead, while
 :func:`deferred` is active the first SIGINT only records the request; the step loops ask
-:func:`requested` between steps and stop with :class:`~rocking_contact.results.Interrupted`,
+:func:`requested` between steps and stop with :class:`~rocking_contact.stops.Interrupted`,
 a ``KeyboardInterrupt`` that carries the partial result (and not an error: a script's
 ``except Exception`` around a run lets it through, and the script stops). A second SIGINT
 raises ``KeyboardInterrupt`` at once, for a run that does not reach its next check.
@@ -83,7 +83,7 @@ def check(t: float, comm: Any = None) -> None:
 
 def stop_signal() -> int:
     """The number of the last signal that asked for a stop (SIGINT when the stop was asked
-    for in code, or none was: what :class:`~rocking_contact.results.Interrupted` carries)."""
+    for in code, or none was: what :class:`~rocking_contact.stops.Interrupted` carries)."""
     return int(_state["signal"])
 
 

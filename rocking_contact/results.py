@@ -1,29 +1,16 @@
-"""The results of a run and the files they are written to.
+"""The results of a run: :class:`RunResult`, what every kind of case computes, its checks
+counted (:class:`CheckCounts`), and :func:`load_result`, a results directory read back.
 
-Every kind of case produces a :class:`RunResult`; :func:`write` puts it in a directory as
-
-- ``results.json``: ``case``, ``kind``, ``status``, ``parameters`` (fully resolved),
-  ``quantities`` (name -> value), ``impacts``, ``collisions``, ``checks``, ``timing``
-  (``wall_s``, ``steps``, ...), kind-specific ``extra`` data and the ``stack`` it ran on
-  (component -> version, :mod:`rocking_contact.provenance`) and ``warnings`` (sentences
-  about the run that no reference check covers, e.g. energy created by the numerics);
-- ``history.csv``: a ``time`` column then one column per recorded quantity, named
-  ``<COMPONENT>_<NODE>`` in Code_Aster style (``DX_NO2``, ``VX_NO2``, ``FN_NO1``);
-- plots of the main time histories (PNG, SVG).
-
-:func:`load_result` reads a directory back into the :class:`RunResult`.
-
-``results.json`` and ``history.csv`` are written first, each through a temporary file and
-:func:`os.replace`, so that a run stopped while its plots are drawn (a second Ctrl-C, a
-scheduler's kill after its grace period) keeps its results whole; the plots follow.
+The files they are written to are :mod:`rocking_contact.results_io`'s, what ends a run
+early (:class:`RunStopped`, :class:`SolverFailure`, :class:`Interrupted`,
+:class:`Overturned`) :mod:`rocking_contact.stops`'; their names are importable from here
+too.
 """
 
 from __future__ import annotations
 
-import json
 import math
 import os
-import shutil
 import time
 from dataclasses import dataclass, field
 from pathlib import Path
@@ -31,14 +18,35 @@ from typing import Any, NamedTuple
 
 import numpy as np
 
-from rocking_contact import interrupt
+from rocking_contact.results_io import (
+    HISTORY_FILE,
+    PARTIAL_SUFFIX,
+    PLOTS_STAGING,
+    RESULTS_ARRAYS,
+    RESULTS_FILE,
+    RESULTS_OBJECTS,
+    RUN_FILES,
+    clear,
+    json_type,
+    load,
+    partial_path,
+    read_history_csv,
+    write,
+    write_history_csv,
+    write_plots,
+)
+from rocking_contact.stops import Interrupted, Overturned, RunStopped, SolverFailure
 
-RESULTS_FILE = "results.json"
-HISTORY_FILE = "history.csv"
-#: what a file is written to before it replaces the file of its name (an atomic rename)
-PARTIAL_SUFFIX = ".partial"
-#: the folder the plots are drawn in before they are moved beside results.json
-PLOTS_STAGING = "plots" + PARTIAL_SUFFIX
+__all__ = [
+    "STARTED", "RunResult", "CheckCounts", "check_counts", "ROW_ENTRIES", "ROW_FIELDS",
+    "FieldIndex", "collection_xml", "CHECK_NUMBERS", "load_result",
+    # re-exported: the files (results_io) and the stops (stops) they were defined with
+    "HISTORY_FILE", "PARTIAL_SUFFIX", "PLOTS_STAGING", "RESULTS_ARRAYS", "RESULTS_FILE",
+    "RESULTS_OBJECTS", "RUN_FILES", "clear", "load", "read_history_csv", "write",
+    "write_history_csv", "write_plots", "Interrupted", "Overturned", "RunStopped",
+    "SolverFailure",
+]
+
 #: ``status`` of the results.json written as a run starts; a killed run keeps it
 STARTED = "started: still running, or stopped before it wrote its results (killed)"
 
@@ -171,98 +179,6 @@ class RunResult:
         return content
 
 
-class RunStopped(BaseException):
-    """A run that ended before ``time.end``; carries what was computed up to there.
-
-    The base of :class:`SolverFailure` (an error, caught by ``except Exception``) and of
-    :class:`Interrupted` (a request to stop, a ``KeyboardInterrupt``, which that clause
-    lets through): ``except rc.RunStopped`` catches both, with their partial result.
-
-    Attributes:
-        partial: the :class:`RunResult` up to the stop (its ``status`` says why, its
-            checks compare what was reached), or None when the run stopped before its
-            first step.
-
-    """
-
-    def __init__(self, message: str, partial: RunResult | None = None):
-        super().__init__(message)
-        self.partial = partial
-
-    @property
-    def status(self) -> str:
-        """The ``status`` of the partial result: the message."""
-        return str(self)
-
-    def describe(self) -> str:
-        """The one line said to the user (after ``error:``)."""
-        return str(self)
-
-
-class SolverFailure(RunStopped, RuntimeError):
-    """A run that could not continue; carries what was computed before the failure.
-
-    The message says where: simulated time (s), step size (s), residual; ``partial``
-    (:class:`RunStopped`) holds the result up to the failure, already written.
-
-    """
-
-    @property
-    def status(self) -> str:
-        """The ``status`` of the partial result: ``failed: ...``."""
-        return f"failed: {self}"
-
-    def describe(self) -> str:
-        """The one line said to the user (after ``error:``)."""
-        return f"solver failed: {self}"
-
-
-class Interrupted(RunStopped, KeyboardInterrupt):
-    """A run stopped on request (Ctrl-C or SIGTERM, :mod:`rocking_contact.interrupt`)
-    after the step under way; carries what was computed up to there, already written.
-
-    A ``KeyboardInterrupt``, not an error: ``except Exception`` or ``except
-    SolverFailure`` around :func:`rocking_contact.run` in a loop let it through, so that
-    Ctrl-C stops the whole script (uncaught, it ends it as a Ctrl-C does), and
-    ``except rc.Interrupted as stop: stop.partial`` reaches what the run computed.
-
-    Attributes:
-        partial: the :class:`RunResult` up to the stop (``status`` ``interrupted at t =
-            ... s``), or None when the run stopped before its first step.
-        signal: the number of the signal that asked for the stop (``signal.SIGINT``, 2,
-            for Ctrl-C and for a stop asked in code; ``signal.SIGTERM``, 15).
-
-    """
-
-    def __init__(self, message: str, partial: RunResult | None = None,
-                 signal: int | None = None):
-        super().__init__(message, partial)
-        self.signal = interrupt.stop_signal() if signal is None else int(signal)
-
-    @property
-    def exit_code(self) -> int:
-        """The shell's exit code of a process stopped by :attr:`signal`: 128 + its number
-        (130 for Ctrl-C, 143 for SIGTERM), what the command line exits with."""
-        return 128 + self.signal
-
-
-class Overturned(SolverFailure):
-    """A block run stopped because the block toppled or slid off its table
-    (:mod:`rocking_contact.fem.overturn`);
-    carries what was computed up to there. The solver did not fail: the physics left the
-    model."""
-
-    @property
-    def status(self) -> str:
-        """The ``status`` of the partial result: ``the block overturned at t = ... s: ...``
-        or ``the block slid off its table at t = ... s: ...``."""
-        return str(self)
-
-    def describe(self) -> str:
-        """The one line said to the user: what happened, not a solver failure."""
-        return str(self)
-
-
 class CheckCounts(NamedTuple):
     """The checks of a run by outcome: those with a pass mark (``graded``) that
     ``passed``, ``failed`` on a value, or were ``not_reached`` (the run ended before what
@@ -361,61 +277,6 @@ def _plain(obj: Any) -> Any:
     return obj
 
 
-def write_history_csv(history: dict[str, np.ndarray], path: Path) -> None:
-    """Write the history columns (``time`` first) as CSV with full precision."""
-    names = ["time"] + [k for k in history if k != "time"]
-    data = np.column_stack([np.asarray(history[k], dtype=float) for k in names])
-    np.savetxt(path, data, delimiter=",", header=",".join(names), comments="", fmt="%.10e")
-
-
-def read_history_csv(path: Path) -> dict[str, np.ndarray]:
-    """Read a ``history.csv`` back into columns."""
-    with open(path) as fh:
-        names = fh.readline().strip().split(",")
-    data = np.loadtxt(path, delimiter=",", skiprows=1, ndmin=2)
-    return {name: data[:, i] for i, name in enumerate(names)}
-
-
-def write(result: RunResult, out_dir: Path, *, plots: bool = True) -> Path:
-    """Write ``history.csv`` and ``results.json`` into ``out_dir``, then the plots
-    (:func:`write_plots`, which lists them in ``results.json``)."""
-    out_dir.mkdir(parents=True, exist_ok=True)
-    if result.history:
-        partial = _partial(out_dir / HISTORY_FILE)
-        write_history_csv(result.history, partial)
-        os.replace(partial, out_dir / HISTORY_FILE)
-    _write_json(result, out_dir, plots=[])
-    if plots:
-        write_plots(result, out_dir)
-    return out_dir
-
-
-def write_plots(result: RunResult, out_dir: Path) -> list[str]:
-    """Draw the plots of a result whose ``results.json`` is written and list them in it
-    (``plots``), so that the next run into the same directory removes them (:func:`clear`).
-
-    They are drawn in :data:`PLOTS_STAGING` and moved beside ``results.json`` when all are
-    drawn: a drawing cut short (``KeyboardInterrupt``) leaves no plot that ``results.json``
-    does not list, and a killed one only that folder, which the next run removes.
-    Returns the plots' file names.
-    """
-    if not result.history:
-        return []
-    from rocking_contact.post import plots as plotting
-
-    staging = out_dir / PLOTS_STAGING
-    shutil.rmtree(staging, ignore_errors=True)
-    try:
-        drawn = plotting.plot_run(result, staging)
-        for path in drawn:
-            os.replace(path, out_dir / path.name)
-    finally:
-        shutil.rmtree(staging, ignore_errors=True)
-    names = sorted(p.name for p in drawn)
-    _write_json(result, out_dir, plots=names)
-    return names
-
-
 class FieldIndex:
     """The VTK collection ``fields.pvd`` of the frames that DOLFINx's ``VTKFile`` of that
     name writes (``<stem>NNNNNN.pvtu`` in order), kept current while the run goes: DOLFINx
@@ -442,7 +303,7 @@ class FieldIndex:
 
     def write(self) -> None:
         """Rewrite the index with every frame so far."""
-        partial = _partial(self.path)
+        partial = partial_path(self.path)
         partial.write_text(collection_xml(
             [(t, f"{self.path.stem}{i:06d}.pvtu") for i, t in enumerate(self.times)]),
             encoding="utf-8")
@@ -456,118 +317,6 @@ def collection_xml(entries: list[tuple[float, str]]) -> str:
     lines += [f'    <DataSet timestep="{t!r}" part="0" file="{name}" />' for t, name in entries]
     lines += ["  </Collection>", "</VTKFile>", ""]
     return "\n".join(lines)
-
-
-def _partial(path: Path) -> Path:
-    """Where ``path`` is written before it replaces the file of its name."""
-    return path.with_name(path.name + PARTIAL_SUFFIX)
-
-
-def _write_json(result: RunResult, out_dir: Path, *, plots: list[str]) -> None:
-    """``results.json``, atomically: a reader or a kill never meets half a file."""
-    partial = _partial(out_dir / RESULTS_FILE)
-    with open(partial, "w", encoding="utf-8") as fh:
-        json.dump({**result.to_json(), "plots": plots}, fh, indent=2)
-        fh.write("\n")
-    os.replace(partial, out_dir / RESULTS_FILE)
-
-
-#: what a run writes besides its plots: results, history, the field series (VTK: the
-#: ``fields.pvd`` index, a ``fieldsNNNNNN.pvtu`` per frame and a ``fields_pR_NNNNNN.vtu`` per
-#: rank and frame; XDMF: ``fields.xdmf`` and ``fields.h5``), and the files a killed run may
-#: leave half written. Patterns as narrow as those names: a user's ``fields_survey.csv``
-#: beside the results stays.
-RUN_FILES = (RESULTS_FILE, HISTORY_FILE, "fields.pvd", "fields.xdmf", "fields.h5",
-             "fields[0-9]*.pvtu", "fields[0-9]*.vtu", "fields_p[0-9]*_[0-9]*.vtu",
-             *(name + PARTIAL_SUFFIX for name in (RESULTS_FILE, HISTORY_FILE, "fields.pvd")))
-
-
-def clear(out_dir: Path) -> list[Path]:
-    """Remove an earlier run's files from ``out_dir`` (the results directory holds one
-    run: frames or plots left from a longer run would be read as this one's). Only the
-    files a run writes go: :data:`RUN_FILES`, the plots its ``results.json`` lists and the
-    folder of plots a killed run was drawing (:data:`PLOTS_STAGING`). Returns what was
-    removed."""
-    names: list[str] = []
-    try:
-        with open(out_dir / RESULTS_FILE, encoding="utf-8") as fh:
-            listed = json.load(fh).get("plots", [])
-        names = [n for n in listed if isinstance(n, str) and Path(n).name == n]
-    except (OSError, ValueError, AttributeError):
-        pass  # no earlier results.json, or not one a run wrote: its plots are unknown
-    gone = [p for pattern in (*RUN_FILES, *names) for p in out_dir.glob(pattern)
-            if p.is_file()]
-    for path in gone:
-        path.unlink()
-    if (out_dir / PLOTS_STAGING).is_dir():
-        shutil.rmtree(out_dir / PLOTS_STAGING)
-        gone.append(out_dir / PLOTS_STAGING)
-    return gone
-
-
-#: entries of results.json that the viewer and the report read as JSON objects / arrays
-RESULTS_OBJECTS = ("parameters", "quantities", "timing", "extra", "stack")
-RESULTS_ARRAYS = ("checks", "collisions", "impacts", "warnings")
-
-
-def load(result_dir: str | os.PathLike[str]) -> tuple[dict[str, Any], dict[str, np.ndarray]]:
-    """Read a results directory: the ``results.json`` content and the history columns.
-
-    A ``results.json`` or ``history.csv`` that is not what a run writes (edited, truncated,
-    another program's) is a one-line :class:`~rocking_contact.config.CaseError` naming the
-    file, where a traceback would come later from whatever reads it.
-    """
-    from rocking_contact.config import CaseError
-
-    path = Path(result_dir) / RESULTS_FILE
-    what = "allowed: the results.json a run writes"
-    try:
-        with open(path, encoding="utf-8") as fh:
-            data = json.load(fh)
-    except OSError as exc:
-        raise CaseError(str(path), "", f"cannot read: {exc.strerror}") from None
-    except ValueError as exc:  # JSONDecodeError, UnicodeDecodeError
-        raise CaseError(str(path), "", f"not valid JSON: {exc} ({what})") from None
-    if not isinstance(data, dict):
-        raise CaseError(str(path), "", f"a JSON {_json_type(data)}, not an object ({what})")
-    if not isinstance(data.get("case"), str):
-        got = "missing" if "case" not in data else f"a JSON {_json_type(data['case'])}"
-        raise CaseError(str(path), "case", f"{got}, expected the case name ({what})")
-    for key, kind, wanted in ([(k, dict, "object") for k in RESULTS_OBJECTS]
-                              + [(k, list, "array") for k in RESULTS_ARRAYS]):
-        if data.get(key) is not None and not isinstance(data[key], kind):
-            raise CaseError(str(path), key, f"a JSON {_json_type(data[key])}, expected an "
-                            f"{wanted} ({what})")
-    for key in ("checks", "collisions", "impacts"):
-        if not all(isinstance(item, dict) for item in data.get(key) or []):
-            raise CaseError(str(path), key, f"expected an array of objects ({what})")
-
-    path = Path(result_dir) / HISTORY_FILE
-    if not path.exists():
-        return data, {}
-    what = "allowed: the history.csv a run writes, a header time,... then rows of numbers"
-    try:
-        with open(path, encoding="utf-8") as fh:
-            header, first_row = fh.readline().strip(), fh.readline().strip()
-    except (OSError, ValueError) as exc:  # ValueError: not UTF-8
-        raise CaseError(str(path), "", f"cannot read: {getattr(exc, 'strerror', exc)}"
-                        ) from None
-    if header.split(",")[0] != "time":
-        raise CaseError(str(path), "", f"header {header[:40]!r} does not start with time "
-                        f"({what})")
-    if not first_row:  # numpy would only warn, and every reader fail on empty columns
-        raise CaseError(str(path), "", f"no rows after the header ({what})")
-    try:
-        history = read_history_csv(path)
-    except OSError as exc:
-        raise CaseError(str(path), "", f"cannot read: {exc.strerror}") from None
-    except ValueError as exc:  # a value that is not a number, rows of unequal lengths
-        reason = str(exc).split(";")[0]  # not numpy's advice on its own options
-        raise CaseError(str(path), "", f"not a table of numbers: {reason} ({what})") from None
-    except IndexError:  # rows shorter than the header
-        raise CaseError(str(path), "", f"fewer values per row than header columns ({what})"
-                        ) from None
-    return data, history
 
 
 #: the keys of a check that a run holds as floats: NaN (or inf) where results.json says null
@@ -605,14 +354,14 @@ def load_result(path: str | os.PathLike[str]) -> RunResult:
     file = str(Path(path) / RESULTS_FILE)
     for key in ("kind", "status"):
         if not isinstance(data.get(key), str):
-            got = "missing" if key not in data else f"a JSON {_json_type(data[key])}"
+            got = "missing" if key not in data else f"a JSON {json_type(data[key])}"
             raise CaseError(file, key, f"{got}, expected a string "
                             "(allowed: the results.json a run writes)")
     quantities = data.get("quantities") or {}
     wrong = next((k for k, v in quantities.items() if v is not None and
                   (not isinstance(v, int | float) or isinstance(v, bool))), None)
     if wrong is not None:
-        raise CaseError(file, f"quantities.{wrong}", f"a JSON {_json_type(quantities[wrong])}"
+        raise CaseError(file, f"quantities.{wrong}", f"a JSON {json_type(quantities[wrong])}"
                         ", expected a number or null (allowed: the results.json a run "
                         "writes)")
     checks = [{**check, **{k: math.nan for k in CHECK_NUMBERS
@@ -626,10 +375,3 @@ def load_result(path: str | os.PathLike[str]) -> RunResult:
         checks=checks, timing=data.get("timing") or {}, extra=data.get("extra") or {},
         status=data["status"], stack=data.get("stack") or {},
         warnings=data.get("warnings") or [])
-
-
-def _json_type(value: Any) -> str:
-    """The JSON name of a parsed value's type, for messages."""
-    names = {dict: "object", list: "array", str: "string", bool: "true/false",
-             type(None): "null"}
-    return names.get(type(value), "number")

@@ -1,0 +1,215 @@
+"""The files a run's results are written to, and read back from.
+
+:func:`write` puts a :class:`~rocking_contact.results.RunResult` in a directory as
+
+- ``results.json``: ``case``, ``kind``, ``status``, ``parameters`` (fully resolved),
+  ``quantities`` (name -> value), ``impacts``, ``collisions``, ``checks``, ``timing``
+  (``wall_s``, ``steps``, ...), kind-specific ``extra`` data and the ``stack`` it ran on
+  (component -> version, :mod:`rocking_contact.provenance`) and ``warnings`` (sentences
+  about the run that no reference check covers, e.g. energy created by the numerics);
+- ``history.csv``: a ``time`` column then one column per recorded quantity, named
+  ``<COMPONENT>_<NODE>`` in Code_Aster style (``DX_NO2``, ``VX_NO2``, ``FN_NO1``);
+- plots of the main time histories (PNG, SVG).
+
+:func:`load` reads a directory back as JSON content and columns
+(:func:`~rocking_contact.results.load_result`, as the :class:`RunResult`); :func:`clear`
+removes an earlier run's files.
+
+``results.json`` and ``history.csv`` are written first, each through a temporary file and
+:func:`os.replace`, so that a run stopped while its plots are drawn (a second Ctrl-C, a
+scheduler's kill after its grace period) keeps its results whole; the plots follow.
+"""
+
+from __future__ import annotations
+
+import json
+import os
+import shutil
+from pathlib import Path
+from typing import TYPE_CHECKING, Any
+
+import numpy as np
+
+if TYPE_CHECKING:
+    from rocking_contact.results import RunResult
+
+RESULTS_FILE = "results.json"
+HISTORY_FILE = "history.csv"
+#: what a file is written to before it replaces the file of its name (an atomic rename)
+PARTIAL_SUFFIX = ".partial"
+#: the folder the plots are drawn in before they are moved beside results.json
+PLOTS_STAGING = "plots" + PARTIAL_SUFFIX
+
+
+def write_history_csv(history: dict[str, np.ndarray], path: Path) -> None:
+    """Write the history columns (``time`` first) as CSV with full precision."""
+    names = ["time"] + [k for k in history if k != "time"]
+    data = np.column_stack([np.asarray(history[k], dtype=float) for k in names])
+    np.savetxt(path, data, delimiter=",", header=",".join(names), comments="", fmt="%.10e")
+
+
+def read_history_csv(path: Path) -> dict[str, np.ndarray]:
+    """Read a ``history.csv`` back into columns."""
+    with open(path) as fh:
+        names = fh.readline().strip().split(",")
+    data = np.loadtxt(path, delimiter=",", skiprows=1, ndmin=2)
+    return {name: data[:, i] for i, name in enumerate(names)}
+
+
+def write(result: RunResult, out_dir: Path, *, plots: bool = True) -> Path:
+    """Write ``history.csv`` and ``results.json`` into ``out_dir``, then the plots
+    (:func:`write_plots`, which lists them in ``results.json``)."""
+    out_dir.mkdir(parents=True, exist_ok=True)
+    if result.history:
+        partial = partial_path(out_dir / HISTORY_FILE)
+        write_history_csv(result.history, partial)
+        os.replace(partial, out_dir / HISTORY_FILE)
+    _write_json(result, out_dir, plots=[])
+    if plots:
+        write_plots(result, out_dir)
+    return out_dir
+
+
+def write_plots(result: RunResult, out_dir: Path) -> list[str]:
+    """Draw the plots of a result whose ``results.json`` is written and list them in it
+    (``plots``), so that the next run into the same directory removes them (:func:`clear`).
+
+    They are drawn in :data:`PLOTS_STAGING` and moved beside ``results.json`` when all are
+    drawn: a drawing cut short (``KeyboardInterrupt``) leaves no plot that ``results.json``
+    does not list, and a killed one only that folder, which the next run removes.
+    Returns the plots' file names.
+    """
+    if not result.history:
+        return []
+    from rocking_contact.post import plots as plotting
+
+    staging = out_dir / PLOTS_STAGING
+    shutil.rmtree(staging, ignore_errors=True)
+    try:
+        drawn = plotting.plot_run(result, staging)
+        for path in drawn:
+            os.replace(path, out_dir / path.name)
+    finally:
+        shutil.rmtree(staging, ignore_errors=True)
+    names = sorted(p.name for p in drawn)
+    _write_json(result, out_dir, plots=names)
+    return names
+
+
+def partial_path(path: Path) -> Path:
+    """Where ``path`` is written before it replaces the file of its name."""
+    return path.with_name(path.name + PARTIAL_SUFFIX)
+
+
+def _write_json(result: RunResult, out_dir: Path, *, plots: list[str]) -> None:
+    """``results.json``, atomically: a reader or a kill never meets half a file."""
+    partial = partial_path(out_dir / RESULTS_FILE)
+    with open(partial, "w", encoding="utf-8") as fh:
+        json.dump({**result.to_json(), "plots": plots}, fh, indent=2)
+        fh.write("\n")
+    os.replace(partial, out_dir / RESULTS_FILE)
+
+
+#: what a run writes besides its plots: results, history, the field series (VTK: the
+#: ``fields.pvd`` index, a ``fieldsNNNNNN.pvtu`` per frame and a ``fields_pR_NNNNNN.vtu`` per
+#: rank and frame; XDMF: ``fields.xdmf`` and ``fields.h5``), and the files a killed run may
+#: leave half written. Patterns as narrow as those names: a user's ``fields_survey.csv``
+#: beside the results stays.
+RUN_FILES = (RESULTS_FILE, HISTORY_FILE, "fields.pvd", "fields.xdmf", "fields.h5",
+             "fields[0-9]*.pvtu", "fields[0-9]*.vtu", "fields_p[0-9]*_[0-9]*.vtu",
+             *(name + PARTIAL_SUFFIX for name in (RESULTS_FILE, HISTORY_FILE, "fields.pvd")))
+
+
+def clear(out_dir: Path) -> list[Path]:
+    """Remove an earlier run's files from ``out_dir`` (the results directory holds one
+    run: frames or plots left from a longer run would be read as this one's). Only the
+    files a run writes go: :data:`RUN_FILES`, the plots its ``results.json`` lists and the
+    folder of plots a killed run was drawing (:data:`PLOTS_STAGING`). Returns what was
+    removed."""
+    names: list[str] = []
+    try:
+        with open(out_dir / RESULTS_FILE, encoding="utf-8") as fh:
+            listed = json.load(fh).get("plots", [])
+        names = [n for n in listed if isinstance(n, str) and Path(n).name == n]
+    except (OSError, ValueError, AttributeError):
+        pass  # no earlier results.json, or not one a run wrote: its plots are unknown
+    gone = [p for pattern in (*RUN_FILES, *names) for p in out_dir.glob(pattern)
+            if p.is_file()]
+    for path in gone:
+        path.unlink()
+    if (out_dir / PLOTS_STAGING).is_dir():
+        shutil.rmtree(out_dir / PLOTS_STAGING)
+        gone.append(out_dir / PLOTS_STAGING)
+    return gone
+
+
+#: entries of results.json that the viewer and the report read as JSON objects / arrays
+RESULTS_OBJECTS = ("parameters", "quantities", "timing", "extra", "stack")
+RESULTS_ARRAYS = ("checks", "collisions", "impacts", "warnings")
+
+
+def load(result_dir: str | os.PathLike[str]) -> tuple[dict[str, Any], dict[str, np.ndarray]]:
+    """Read a results directory: the ``results.json`` content and the history columns.
+
+    A ``results.json`` or ``history.csv`` that is not what a run writes (edited, truncated,
+    another program's) is a one-line :class:`~rocking_contact.config.CaseError` naming the
+    file, where a traceback would come later from whatever reads it.
+    """
+    from rocking_contact.config import CaseError
+
+    path = Path(result_dir) / RESULTS_FILE
+    what = "allowed: the results.json a run writes"
+    try:
+        with open(path, encoding="utf-8") as fh:
+            data = json.load(fh)
+    except OSError as exc:
+        raise CaseError(str(path), "", f"cannot read: {exc.strerror}") from None
+    except ValueError as exc:  # JSONDecodeError, UnicodeDecodeError
+        raise CaseError(str(path), "", f"not valid JSON: {exc} ({what})") from None
+    if not isinstance(data, dict):
+        raise CaseError(str(path), "", f"a JSON {json_type(data)}, not an object ({what})")
+    if not isinstance(data.get("case"), str):
+        got = "missing" if "case" not in data else f"a JSON {json_type(data['case'])}"
+        raise CaseError(str(path), "case", f"{got}, expected the case name ({what})")
+    for key, kind, wanted in ([(k, dict, "object") for k in RESULTS_OBJECTS]
+                              + [(k, list, "array") for k in RESULTS_ARRAYS]):
+        if data.get(key) is not None and not isinstance(data[key], kind):
+            raise CaseError(str(path), key, f"a JSON {json_type(data[key])}, expected an "
+                            f"{wanted} ({what})")
+    for key in ("checks", "collisions", "impacts"):
+        if not all(isinstance(item, dict) for item in data.get(key) or []):
+            raise CaseError(str(path), key, f"expected an array of objects ({what})")
+
+    path = Path(result_dir) / HISTORY_FILE
+    if not path.exists():
+        return data, {}
+    what = "allowed: the history.csv a run writes, a header time,... then rows of numbers"
+    try:
+        with open(path, encoding="utf-8") as fh:
+            header, first_row = fh.readline().strip(), fh.readline().strip()
+    except (OSError, ValueError) as exc:  # ValueError: not UTF-8
+        raise CaseError(str(path), "", f"cannot read: {getattr(exc, 'strerror', exc)}"
+                        ) from None
+    if header.split(",")[0] != "time":
+        raise CaseError(str(path), "", f"header {header[:40]!r} does not start with time "
+                        f"({what})")
+    if not first_row:  # numpy would only warn, and every reader fail on empty columns
+        raise CaseError(str(path), "", f"no rows after the header ({what})")
+    try:
+        history = read_history_csv(path)
+    except OSError as exc:
+        raise CaseError(str(path), "", f"cannot read: {exc.strerror}") from None
+    except ValueError as exc:  # a value that is not a number, rows of unequal lengths
+        reason = str(exc).split(";")[0]  # not numpy's advice on its own options
+        raise CaseError(str(path), "", f"not a table of numbers: {reason} ({what})") from None
+    except IndexError:  # rows shorter than the header
+        raise CaseError(str(path), "", f"fewer values per row than header columns ({what})"
+                        ) from None
+    return data, history
+
+
+def json_type(value: Any) -> str:
+    """The JSON name of a parsed value's type, for messages."""
+    names = {dict: "object", list: "array", str: "string", bool: "true/false",
+             type(None): "null"}
+    return names.get(type(value), "number")

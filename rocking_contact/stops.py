@@ -1,0 +1,105 @@
+"""What ends a run before ``time.end``: :class:`RunStopped` and its kinds, a failure
+(:class:`SolverFailure`, :class:`Overturned`) or a stop asked for (:class:`Interrupted`),
+each carrying the result computed up to there (:class:`~rocking_contact.results.RunResult`).
+"""
+
+from __future__ import annotations
+
+from typing import TYPE_CHECKING
+
+from rocking_contact import interrupt
+
+if TYPE_CHECKING:
+    from rocking_contact.results import RunResult
+
+
+class RunStopped(BaseException):
+    """A run that ended before ``time.end``; carries what was computed up to there.
+
+    The base of :class:`SolverFailure` (an error, caught by ``except Exception``) and of
+    :class:`Interrupted` (a request to stop, a ``KeyboardInterrupt``, which that clause
+    lets through): ``except rc.RunStopped`` catches both, with their partial result.
+
+    Attributes:
+        partial: the :class:`RunResult` up to the stop (its ``status`` says why, its
+            checks compare what was reached), or None when the run stopped before its
+            first step.
+
+    """
+
+    def __init__(self, message: str, partial: RunResult | None = None):
+        super().__init__(message)
+        self.partial = partial
+
+    @property
+    def status(self) -> str:
+        """The ``status`` of the partial result: the message."""
+        return str(self)
+
+    def describe(self) -> str:
+        """The one line said to the user (after ``error:``)."""
+        return str(self)
+
+
+class SolverFailure(RunStopped, RuntimeError):
+    """A run that could not continue; carries what was computed before the failure.
+
+    The message says where: simulated time (s), step size (s), residual; ``partial``
+    (:class:`RunStopped`) holds the result up to the failure, already written.
+
+    """
+
+    @property
+    def status(self) -> str:
+        """The ``status`` of the partial result: ``failed: ...``."""
+        return f"failed: {self}"
+
+    def describe(self) -> str:
+        """The one line said to the user (after ``error:``)."""
+        return f"solver failed: {self}"
+
+
+class Interrupted(RunStopped, KeyboardInterrupt):
+    """A run stopped on request (Ctrl-C or SIGTERM, :mod:`rocking_contact.interrupt`)
+    after the step under way; carries what was computed up to there, already written.
+
+    A ``KeyboardInterrupt``, not an error: ``except Exception`` or ``except
+    SolverFailure`` around :func:`rocking_contact.run` in a loop let it through, so that
+    Ctrl-C stops the whole script (uncaught, it ends it as a Ctrl-C does), and
+    ``except rc.Interrupted as stop: stop.partial`` reaches what the run computed.
+
+    Attributes:
+        partial: the :class:`RunResult` up to the stop (``status`` ``interrupted at t =
+            ... s``), or None when the run stopped before its first step.
+        signal: the number of the signal that asked for the stop (``signal.SIGINT``, 2,
+            for Ctrl-C and for a stop asked in code; ``signal.SIGTERM``, 15).
+
+    """
+
+    def __init__(self, message: str, partial: RunResult | None = None,
+                 signal: int | None = None):
+        super().__init__(message, partial)
+        self.signal = interrupt.stop_signal() if signal is None else int(signal)
+
+    @property
+    def exit_code(self) -> int:
+        """The shell's exit code of a process stopped by :attr:`signal`: 128 + its number
+        (130 for Ctrl-C, 143 for SIGTERM), what the command line exits with."""
+        return 128 + self.signal
+
+
+class Overturned(SolverFailure):
+    """A block run stopped because the block toppled or slid off its table
+    (:mod:`rocking_contact.fem.overturn`);
+    carries what was computed up to there. The solver did not fail: the physics left the
+    model."""
+
+    @property
+    def status(self) -> str:
+        """The ``status`` of the partial result: ``the block overturned at t = ... s: ...``
+        or ``the block slid off its table at t = ... s: ...``."""
+        return str(self)
+
+    def describe(self) -> str:
+        """The one line said to the user: what happened, not a solver failure."""
+        return str(self)

@@ -51,7 +51,11 @@ from mpi4py import MPI
 from petsc4py import PETSc
 
 from rocking_contact.contact.counters import SolveCounters
-from rocking_contact.contact.kinematics import ContactGeometry, ContactKinematics, contact_rows
+from rocking_contact.contact.kinematics import (
+    ContactGeometry,
+    ContactKinematics,
+    normal_tangential_rows,
+)
 from rocking_contact.contact.local import (
     LocalProblem,
     LocalSolution,
@@ -337,7 +341,7 @@ class CondensedContact:
         """``max |Phi|`` (N) on the candidate contacts, with the forces ``lam``."""
         if not len(contacts):
             return 0.0
-        rows = contact_rows(contacts)
+        rows = normal_tangential_rows(contacts)
         # Gaps and slips are measured in force units with tol / gap_tolerance (N/m): Phi
         # below tol means forces within tol and gaps within gap_tolerance.
         stiffness = self.tol / self.spec.gap_tolerance

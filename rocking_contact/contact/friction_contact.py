@@ -126,7 +126,7 @@ class FrictionContactProblem:
 
 
 @dataclass
-class LocalSolution:
+class FrictionContactSolution:
     """Impulses, velocities and how they were obtained.
 
     Attributes:
@@ -134,7 +134,6 @@ class LocalSolution:
         iterations: Newton iterations or Gauss-Seidel sweeps.
         residual: :func:`law_residual` of (P, U) (N.s).
         converged: residual within the tolerance.
-        method: ``"newton"``, ``"gauss_seidel"``, ``"enumerative"`` or ``"none"`` (m = 0).
 
     """
 
@@ -143,7 +142,6 @@ class LocalSolution:
     iterations: int
     residual: float
     converged: bool
-    method: str
 
 
 def law_residual(problem: FrictionContactProblem, P: np.ndarray,
@@ -181,7 +179,8 @@ def _alart_curnier(P: np.ndarray, U: np.ndarray, mu: np.ndarray,
 
 
 def solve_semismooth_newton(problem: FrictionContactProblem, P0: np.ndarray | None = None, *,
-                            tol: float = 1e-12, max_iterations: int = 50) -> LocalSolution:
+                            tol: float = 1e-12, max_iterations: int = 50
+                            ) -> FrictionContactSolution:
     """Generalised Newton on the Alart-Curnier function (see the module docstring).
 
     Args:
@@ -194,7 +193,7 @@ def solve_semismooth_newton(problem: FrictionContactProblem, P0: np.ndarray | No
     m = problem.size
     P = np.zeros(2 * m) if P0 is None else np.array(P0, dtype=float)
     if m == 0:
-        return LocalSolution(P, problem.q.copy(), 0, 0.0, True, "newton")
+        return FrictionContactSolution(P, problem.q.copy(), 0, 0.0, True)
     rho = problem.rho()
     W = problem.W
 
@@ -206,8 +205,8 @@ def solve_semismooth_newton(problem: FrictionContactProblem, P0: np.ndarray | No
     it = 0
     for it in range(max_iterations + 1):
         if np.max(np.abs(phi)) <= tol * max(impulse_scale(problem, P, rho), 1e-300):
-            return LocalSolution(P, problem.velocity(P), it, float(np.max(np.abs(phi))),
-                                 True, "newton")
+            return FrictionContactSolution(P, problem.velocity(P), it,
+                                           float(np.max(np.abs(phi))), True)
         if it == max_iterations:
             break
         jac = A + B @ W
@@ -228,7 +227,7 @@ def solve_semismooth_newton(problem: FrictionContactProblem, P0: np.ndarray | No
             break  # no descent: leave it to Gauss-Seidel
         P, f, phi, A, B = trial, f_trial, phi_t, A_t, B_t
     residual = law_residual(problem, P)
-    return LocalSolution(P, problem.velocity(P), it, residual, False, "newton")
+    return FrictionContactSolution(P, problem.velocity(P), it, residual, False)
 
 
 def solve_single_contact(W: np.ndarray, q: np.ndarray, mu: float) -> np.ndarray:
@@ -269,7 +268,7 @@ def solve_single_contact(W: np.ndarray, q: np.ndarray, mu: float) -> np.ndarray:
 
 
 def solve_gauss_seidel(problem: FrictionContactProblem, P0: np.ndarray | None = None, *,
-                       tol: float = 1e-12, max_sweeps: int = 10000) -> LocalSolution:
+                       tol: float = 1e-12, max_sweeps: int = 10000) -> FrictionContactSolution:
     """Nonsmooth Gauss-Seidel: each contact solved exactly with the others frozen."""
     m = problem.size
     P = np.zeros(2 * m) if P0 is None else np.array(P0, dtype=float)
@@ -281,10 +280,9 @@ def solve_gauss_seidel(problem: FrictionContactProblem, P0: np.ndarray | None = 
             P[sl] = solve_single_contact(W[sl, sl], local_q, problem.mu[c])
         residual = law_residual(problem, P)
         if residual <= tol * max(impulse_scale(problem, P), 1e-300):
-            return LocalSolution(P, problem.velocity(P), sweep, residual, True,
-                                 "gauss_seidel")
-    return LocalSolution(P, problem.velocity(P), max_sweeps, law_residual(problem, P), False,
-                         "gauss_seidel")
+            return FrictionContactSolution(P, problem.velocity(P), sweep, residual, True)
+    return FrictionContactSolution(P, problem.velocity(P), max_sweeps,
+                                   law_residual(problem, P), False)
 
 
 #: contact states of the enumerative solver
@@ -292,7 +290,7 @@ STATES = ("open", "stick", "slip+", "slip-")
 
 
 def solve_enumerative(problem: FrictionContactProblem, *, tol: float = 1e-10,
-                      max_contacts: int = 6) -> LocalSolution:
+                      max_contacts: int = 6) -> FrictionContactSolution:
     """Try every combination of contact states; the first consistent one is returned.
 
     ``4^m`` linear solves: meant for a few contacts (the reference of the tests).
@@ -326,9 +324,9 @@ def solve_enumerative(problem: FrictionContactProblem, *, tol: float = 1e-10,
             continue
         U = W @ P + q
         if _consistent(states, P, U, mu, tol * scale, tol):
-            return LocalSolution(P, U, 1, law_residual(problem, P, U), True, "enumerative")
-    return LocalSolution(np.zeros(2 * m), q.copy(), 4**m, law_residual(problem, np.zeros(2 * m)),
-                         False, "enumerative")
+            return FrictionContactSolution(P, U, 1, law_residual(problem, P, U), True)
+    return FrictionContactSolution(np.zeros(2 * m), q.copy(), 4**m,
+                                   law_residual(problem, np.zeros(2 * m)), False)
 
 
 def _consistent(states: tuple[str, ...], P: np.ndarray, U: np.ndarray, mu: np.ndarray,
@@ -350,7 +348,7 @@ def _consistent(states: tuple[str, ...], P: np.ndarray, U: np.ndarray, mu: np.nd
 
 def solve(problem: FrictionContactProblem, P0: np.ndarray | None = None, *,
           tol: float = 1e-12, max_iterations: int = 50,
-          max_sweeps: int = 10000) -> LocalSolution:
+          max_sweeps: int = 10000) -> FrictionContactSolution:
     """Semismooth Newton, then nonsmooth Gauss-Seidel from its last iterate if it stalls.
 
     Args:
@@ -362,7 +360,7 @@ def solve(problem: FrictionContactProblem, P0: np.ndarray | None = None, *,
 
     """
     if problem.size == 0:
-        return LocalSolution(np.zeros(0), np.zeros(0), 0, 0.0, True, "none")
+        return FrictionContactSolution(np.zeros(0), np.zeros(0), 0, 0.0, True)
     newton = solve_semismooth_newton(problem, P0, tol=tol, max_iterations=max_iterations)
     if newton.converged:
         return newton

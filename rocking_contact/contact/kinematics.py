@@ -189,10 +189,10 @@ class ContactGeometry:
 
     def rows(self, contacts: np.ndarray) -> np.ndarray:
         """Row indices of H for the given contacts, (N, T) interleaved."""
-        return contact_rows(contacts)
+        return normal_tangential_rows(contacts)
 
 
-def contact_rows(contacts: np.ndarray) -> np.ndarray:
+def normal_tangential_rows(contacts: np.ndarray) -> np.ndarray:
     """Row indices of the given contacts in H (or in any per-contact (N, T) array), (N, T)
     interleaved."""
     contacts = np.asarray(contacts, dtype=np.int64)

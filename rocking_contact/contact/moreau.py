@@ -44,7 +44,7 @@ import numpy as np
 
 from rocking_contact.contact.friction_contact import (
     FrictionContactProblem,
-    LocalSolution,
+    FrictionContactSolution,
     NewtonImpactFrictionLaw,
     solve,
 )
@@ -108,7 +108,7 @@ class StepOutcome:
     v: np.ndarray
     P: np.ndarray
     active: np.ndarray
-    local: LocalSolution | None = None
+    local: FrictionContactSolution | None = None
 
 
 @dataclass
@@ -120,7 +120,7 @@ class MoreauJean:
         relation: its contacts.
         law: the nonsmooth law of every contact.
         theta: in [1/2, 1].
-        gap_tolerance: a contact is active when its predicted gap is below this (m).
+        activation_gap: a contact is active when its predicted gap is below this (m).
 
     """
 
@@ -128,7 +128,7 @@ class MoreauJean:
     relation: DenseRelation
     law: NewtonImpactFrictionLaw
     theta: float = 0.5
-    gap_tolerance: float = 0.0
+    activation_gap: float = 0.0
     memory: ImpulseMemory = field(default_factory=ImpulseMemory)
 
     def __post_init__(self) -> None:
@@ -149,7 +149,7 @@ class MoreauJean:
         v_free = np.linalg.solve(k_eff, rhs)
         m = len(self.relation.gaps(q))
         P_all = np.zeros(2 * m)
-        active = active_contacts(self.relation.gaps(q_m), self.gap_tolerance,
+        active = active_contacts(self.relation.gaps(q_m), self.activation_gap,
                                  self.memory.pressed(range(m)))
         local = None
         v1 = v_free

@@ -78,7 +78,7 @@ from rocking_contact.contact.index_set import ImpulseMemory, active_contacts
 from rocking_contact.contact.kinematics import (
     ContactKinematics,
     OwnedDofsRelation,
-    contact_rows,
+    normal_tangential_rows,
     without_columns,
 )
 from rocking_contact.contact.projection import RigidModes, rigid_lift
@@ -124,7 +124,7 @@ class MoreauJeanOptions:
 
     Attributes:
         law: restitution and friction of every contact.
-        gap_tolerance: a contact is active when its predicted gap is below this (m).
+        activation_gap: a contact is active when its predicted gap is below this (m).
         rtol: coupled-step residual ``|R(x) - H^T P / h|`` relative to the weight
             vector under standard gravity (N/N, :attr:`ElasticBody.force_scale`).
         atol: absolute floor of that residual (N).
@@ -136,7 +136,7 @@ class MoreauJeanOptions:
     """
 
     law: NewtonImpactFrictionLaw = NewtonImpactFrictionLaw()
-    gap_tolerance: float = 1e-9
+    activation_gap: float = 1e-9
     rtol: float = 1e-9
     atol: float = 1e-8
     stol: float = 1e-10
@@ -215,7 +215,7 @@ class MoreauJeanContact:
 
         The impulse of a step has no value before the first step (``P / h`` over no
         interval). The block is released from the static equilibrium of the preload, where
-        supports hold it: the force each closed contact (gap below ``gap_tolerance``)
+        supports hold it: the force each closed contact (gap below ``activation_gap``)
         takes over is the reaction of those supports at its slave node, the static residual
         ``g(u_0, 0) = f_int(u_0) - f_ext`` there, in the contact's frame:
         ``lambda_N = n . g``, ``lambda_T = t . g`` (SDNV105: M g = 4096.7 N at O, the force
@@ -234,7 +234,7 @@ class MoreauJeanContact:
             return
         body, u = problem.body, problem.u.x.array
         geometry = self.relation.geometry(u)
-        closed = np.flatnonzero(geometry.gap <= self.options.gap_tolerance)
+        closed = np.flatnonzero(geometry.gap <= self.options.activation_gap)
         forces = np.zeros(2 * len(self.keys))
         if len(closed):
             g = body.vector()
@@ -247,7 +247,7 @@ class MoreauJeanContact:
             g.destroy()
             H = self.relation.operator(u, geometry)
             reactions = problem.comm.allreduce(H @ on_slave, op=MPI.SUM)
-            rows = contact_rows(closed)
+            rows = normal_tangential_rows(closed)
             forces[rows] = reactions[rows]
         self.start_forces = forces
         self._start_frames = (geometry.normal, geometry.tangent)
@@ -269,13 +269,13 @@ class MoreauJeanContact:
         geometry = self.relation.geometry(u_m)
         self._frames = (geometry.normal, geometry.tangent)
         self._predicted_gaps = geometry.gap
-        self._active = active_contacts(geometry.gap, self.options.gap_tolerance,
+        self._active = active_contacts(geometry.gap, self.options.activation_gap,
                                        self.memory.pressed(self.keys))
         self._P = np.zeros(2 * len(self._active))
         if not len(self._active):
             self._H = None
             return
-        rows = contact_rows(self._active)
+        rows = normal_tangential_rows(self._active)
         H = self.relation.operator(u_m, geometry)[rows].tocsr()
         # Prescribed dofs (table supports) take no impulse: their velocity is given and
         # their rows of J are identity rows, so J^-1 must not see them.
@@ -388,7 +388,7 @@ class MoreauJeanContact:
             self._lift = np.zeros(0)
         self.impulses[:] = 0.0
         if self._H is not None:
-            rows = contact_rows(self._active)
+            rows = normal_tangential_rows(self._active)
             self.impulses[rows] = self._P
         for name, value in self._step_impulses().items():
             self._since_row[name] = self._since_row.get(name, 0.0) + value
@@ -504,7 +504,7 @@ def options_of(spec: Any) -> MoreauJeanOptions:
     """The theta treatment's settings from a ``[contact]`` section."""
     return MoreauJeanOptions(
         law=NewtonImpactFrictionLaw(spec.restitution, spec.mu),
-        gap_tolerance=spec.closed_gap, rtol=spec.tolerance, stol=spec.step_tolerance,
+        activation_gap=spec.closed_gap, rtol=spec.tolerance, stol=spec.step_tolerance,
         max_iterations=spec.max_iterations, local_iterations=spec.local_iterations)
 
 

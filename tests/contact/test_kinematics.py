@@ -89,11 +89,11 @@ def test_parallel_views_of_h_agree(body):
     mat.destroy()
 
 
-def test_contact_rows_interleave_normal_and_tangential_rows():
-    from rocking_contact.contact.kinematics import contact_rows
+def test_normal_tangential_rows_interleave_the_rows_of_each_contact():
+    from rocking_contact.contact.kinematics import normal_tangential_rows
 
-    assert contact_rows(np.array([0, 3, 4])).tolist() == [0, 1, 6, 7, 8, 9]
-    assert contact_rows(np.zeros(0, dtype=np.int64)).shape == (0,)
+    assert normal_tangential_rows(np.array([0, 3, 4])).tolist() == [0, 1, 6, 7, 8, 9]
+    assert normal_tangential_rows(np.zeros(0, dtype=np.int64)).shape == (0,)
 
 
 def test_add_forces_of_several_columns_is_each_column_added(body):

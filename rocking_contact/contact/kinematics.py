@@ -52,12 +52,14 @@ Parallel layout
 ---------------
 The contact nodes are few (one per base node). Every rank gathers their global dof indices
 and reference coordinates once (``allgather``), and their displacements at each update (one
-``Allreduce``), so every rank computes the same geometry in the same order, whatever the
-partition: results do not depend on the number of ranks. A contact's row is attributed to
-the rank that owns its slave node (:attr:`ContactKinematics.owner`); contact forces are
-added by each rank to the dofs it owns (:meth:`ContactKinematics.add_forces`), and
-:meth:`ContactKinematics.petsc_operator` builds H as a distributed PETSc matrix whose rows
-live on the slave node's rank.
+``Allreduce``; :mod:`rocking_contact.fem.gather`), so every rank computes the same geometry
+in the same order, whatever the partition: results do not depend on the number of ranks.
+Contact forces are added by each rank to the dofs it owns
+(:meth:`ContactKinematics.add_forces`); the theta treatment applies H to each rank's owned
+dofs and sums over the ranks (:class:`OwnedDofsRelation`). A contact's row is attributed to
+the rank that owns its slave node (:attr:`ContactKinematics.owner`), the layout of
+:meth:`ContactKinematics.petsc_operator` (H as a distributed PETSc matrix), which the tests
+check H against; no treatment uses it.
 """
 
 from __future__ import annotations
@@ -68,10 +70,10 @@ from typing import Any
 
 import numpy as np
 import scipy.sparse as sp
-from mpi4py import MPI
 from petsc4py import PETSc
 
 from rocking_contact.fem.body import ElasticBody
+from rocking_contact.fem.gather import gather_nodes, gather_values
 
 #: relative distance (to the smallest master segment) under which nodes coincide
 COINCIDENT = 1e-9
@@ -85,78 +87,6 @@ class Pairing(IntEnum):
     UNPAIRED = 0
     NODE_TO_NODE = 1
     NODE_TO_SEGMENT = 2
-
-
-@dataclass(frozen=True)
-class NodeSet:
-    """Nodes of a named curve gathered on every rank, ordered along the curve (by x, y).
-
-    Attributes:
-        global_nodes: global (blocked) index of each node.
-        X: reference coordinates (m), shape (n, 2).
-        owner: rank owning each node.
-        local: this rank's local (owned) node index, -1 where it does not own it.
-
-    """
-
-    global_nodes: np.ndarray
-    X: np.ndarray
-    owner: np.ndarray
-    local: np.ndarray
-
-    def __len__(self) -> int:
-        return len(self.global_nodes)
-
-    def dofs(self, bs: int) -> tuple[np.ndarray, np.ndarray]:
-        """The (x, y) dofs of the nodes, shape (n, 2): global indices, and this rank's
-        local ones where it owns the node (-1 elsewhere)."""
-        glob = (bs * self.global_nodes[:, None] + np.arange(2)).astype(PETSc.IntType)
-        local = np.where(self.local[:, None] >= 0, bs * self.local[:, None] + np.arange(2), -1)
-        return glob, local
-
-
-def gather_values(arrays: list[np.ndarray], local_dofs: np.ndarray, comm: Any) -> np.ndarray:
-    """Values of local dof arrays (owned entries first) at dofs given by their local index on
-    the rank that owns them (-1 on the others), the same on every rank (one reduction).
-
-    Returns:
-        shape ``(len(arrays), *local_dofs.shape)``.
-
-    """
-    if comm.size == 1:
-        # Every dof is this rank's and a reduction over one rank copies: skip it.
-        values = np.empty((len(arrays), *local_dofs.shape))
-        for k, array in enumerate(arrays):
-            values[k] = array[local_dofs]
-        return values
-    mine = local_dofs >= 0
-    out = np.zeros((len(arrays), *local_dofs.shape))
-    for k, array in enumerate(arrays):
-        out[k][mine] = array[local_dofs[mine]]
-    total = np.empty_like(out)
-    comm.Allreduce(out, total, op=MPI.SUM)
-    return total
-
-
-def gather_nodes(body: ElasticBody, name: str) -> NodeSet:
-    """The nodes of a named curve or point, on every rank, in the same order."""
-    V = body.V
-    bs = V.dofmap.index_map_bs
-    imap = V.dofmap.index_map
-    nodes = np.unique(body.block_mesh.dofs(V, name, 0) // bs)
-    owned = nodes[nodes < imap.size_local]
-    coords = V.tabulate_dof_coordinates()[owned, :2]
-    glob = imap.local_to_global(owned.astype(np.int32))
-    comm = body.comm
-    parts = comm.allgather((glob, coords, np.full(len(owned), comm.rank)))
-    g = np.concatenate([p[0] for p in parts]).astype(np.int64)
-    X = np.concatenate([p[1] for p in parts]).reshape(-1, 2)
-    owner = np.concatenate([p[2] for p in parts]).astype(np.int32)
-    order = np.lexsort((X[:, 1], X[:, 0]))
-    g, X, owner = g[order], X[order], owner[order]
-    start = imap.local_range[0]
-    local = np.where(owner == comm.rank, g - start, -1).astype(np.int64)
-    return NodeSet(g, X, owner, local)
 
 
 @dataclass(frozen=True)

@@ -58,12 +58,12 @@ from typing import Any
 import numpy as np
 from petsc4py import PETSc
 
-from rocking_contact.contact.kinematics import gather_nodes, gather_values
 from rocking_contact.contact.release import mass_solver
 from rocking_contact.contact.spec import ContactSpec
 from rocking_contact.discrete.integrators import FREEZE_BRANCH_AFTER
 from rocking_contact.discrete.shock import LAWS, STATE_SIZE, shock_force
 from rocking_contact.fem.body import ElasticBody
+from rocking_contact.fem.gather import gather_nodes, gather_values
 from rocking_contact.geometry.layout import BLOCK
 from rocking_contact.solvers.step import StepProblem
 from rocking_contact.time.schemes import Static

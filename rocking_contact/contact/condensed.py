@@ -219,7 +219,7 @@ class CondensedContact:
             return False
         self._geometry = geometry
         self._trial_lam = lam
-        self._trial_status = self._status(lam, q, geometry)
+        self._trial_status = self._status(lam, q)
         return True
 
     def contact_changes(self, problem: StepProblem) -> int:
@@ -350,10 +350,15 @@ class CondensedContact:
                                        rho)
         return float(np.max(np.abs(phi)))
 
-    def _status(self, lam: np.ndarray, q: np.ndarray,
-                geometry: ContactGeometry) -> np.ndarray:
+    def _status(self, lam: np.ndarray, q: np.ndarray) -> np.ndarray:
+        """Open, sticking or slipping, from the forces and the slip over the step."""
         lam2 = lam.reshape(-1, 2)
         closed = lam2[:, 0] > 0.0
+        # Slipping: the force on the Coulomb cone, which the local solvers reach only to
+        # round-off or their tolerance (a relative 1e-9 accepts it), and the contact moving:
+        # a slip over the step above 1e-14 m, far above the rounding of u1 - u0 (eps |u|,
+        # 1e-18 m for millimetre displacements), so that a force at the cone's edge that
+        # holds still counts as sticking.
         slip = closed & (np.abs(lam2[:, 1]) >= self.spec.mu * lam2[:, 0] * (1 - 1e-9)) & (
             np.abs(q[1::2]) > 1e-14)
         return np.where(closed, np.where(slip, Status.SLIP, Status.STICK),

@@ -438,6 +438,8 @@ class MoreauJeanContact:
         out["RN_BASE"] = out["PN_BASE"] / elapsed if elapsed > 0.0 else 0.0
         self._since_row, self._since_row_time = {}, 0.0
         pressed = self.impulses[0::2] > 0.0
+        # a sliding impulse is on the Coulomb cone only to round-off or the local solver's
+        # tolerance: a relative 1e-9 accepts it
         sliding = pressed & (np.abs(self.impulses[1::2]) >= self.options.law.friction
                              * self.impulses[0::2] * (1.0 - 1e-9))
         if self.start_forces is not None:  # the released state, at rest: nothing slides

@@ -148,11 +148,9 @@ def format_table(result: RunResult | str,
 _TABLE_KEYS = ("quantity", "reference", "value", "rel_error", "tolerance", "source", "passed")
 
 
-def mpi_rank() -> int:
-    """Rank in MPI_COMM_WORLD if a runner has started MPI, else 0."""
-    mpi = sys.modules.get("mpi4py.MPI")
-    rank: int = mpi.COMM_WORLD.rank if mpi is not None else 0
-    return rank
+#: rank in MPI_COMM_WORLD if a runner has started MPI, else 0 (:func:`interrupt.rank`;
+#: the command line imports it from here)
+mpi_rank = interrupt.rank
 
 
 def default_out_dir(case: Any) -> Path:
@@ -321,9 +319,9 @@ def _write(result: RunResult | None, out_dir: Path, *, plots: bool) -> Interrupt
 
 def _barrier() -> None:
     """Wait for every rank, if a runner has started MPI."""
-    mpi = sys.modules.get("mpi4py.MPI")
-    if mpi is not None:
-        mpi.COMM_WORLD.Barrier()
+    world = interrupt.world()
+    if world is not None:
+        world.Barrier()
 
 
 def _check_again(case: Any) -> Any:

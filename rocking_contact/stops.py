@@ -85,7 +85,7 @@ class Interrupted(RunStopped, KeyboardInterrupt):
     def exit_code(self) -> int:
         """The shell's exit code of a process stopped by :attr:`signal`: 128 + its number
         (130 for Ctrl-C, 143 for SIGTERM), what the command line exits with."""
-        return 128 + self.signal
+        return interrupt.exit_code(self.signal)
 
 
 class Overturned(SolverFailure):

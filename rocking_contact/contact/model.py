@@ -12,6 +12,7 @@ from collections.abc import Callable
 from dataclasses import dataclass, field
 from typing import Any
 
+from rocking_contact.contact.counters import SolveCounters
 from rocking_contact.contact.spec import ContactSpec
 from rocking_contact.fem.body import ElasticBody
 from rocking_contact.post.energy import EnergyBalance
@@ -26,8 +27,11 @@ class ContactModel:
     Attributes:
         contributions: terms of the step equation (the SNES solves them).
         correctors: condensed problems solved after the free step.
-        treatment: the contact treatment object (None without contact).
+        treatment: the contact treatment object (None without contact); it tells its
+            state by ``describe()``.
         energy: the run's energy balance (always present).
+        counters: the solve counters of a condensed treatment (None: none beyond the
+            SNES's).
 
     """
 
@@ -35,15 +39,15 @@ class ContactModel:
     correctors: list[Any] = field(default_factory=list)
     treatment: Any = None
     energy: EnergyBalance | None = None
+    counters: SolveCounters | None = None
 
     def describe(self) -> str:
         """The contacts' state (for a failure message); empty without contact."""
         return self.treatment.describe() if self.treatment is not None else ""
 
-    def statistics(self) -> dict[str, float]:
+    def statistics(self) -> dict[str, int]:
         """Counters of the contact solves (Newton iterations of a condensed treatment)."""
-        counters = getattr(self.treatment, "counters", None)
-        return counters.timing() if counters is not None else {}
+        return self.counters.timing() if self.counters is not None else {}
 
 
 def _table_kinematics(case: Any, body: ElasticBody) -> Any:
@@ -59,14 +63,14 @@ def _lagrange(case: Any, body: ElasticBody) -> ContactModel:
     from rocking_contact.contact.lagrange import LagrangeContact
 
     treatment = LagrangeContact(body, case.contact, _table_kinematics(case, body))
-    return ContactModel(correctors=[treatment], treatment=treatment)
+    return ContactModel(correctors=[treatment], treatment=treatment, counters=treatment.counters)
 
 
 def _continuous(case: Any, body: ElasticBody) -> ContactModel:
     from rocking_contact.contact.continuous import ContinuousContact
 
     treatment = ContinuousContact(body, case.contact, _table_kinematics(case, body))
-    return ContactModel(correctors=[treatment], treatment=treatment)
+    return ContactModel(correctors=[treatment], treatment=treatment, counters=treatment.counters)
 
 
 def _penalty(case: Any, body: ElasticBody) -> ContactModel:
@@ -79,7 +83,9 @@ def _penalty(case: Any, body: ElasticBody) -> ContactModel:
 def _theta(case: Any, body: ElasticBody) -> ContactModel:
     from rocking_contact.contact import theta
 
-    return theta.build(case, body, _table_kinematics(case, body))
+    model = theta.build(case, body, _table_kinematics(case, body))
+    model.counters = model.treatment.counters
+    return model
 
 
 #: contact.treatment -> factory of the :class:`ContactModel`

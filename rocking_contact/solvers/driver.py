@@ -119,7 +119,7 @@ def contact_changes(problem: StepProblem) -> int:
     """
     count = 0
     for term in (*problem.contributions, *problem.correctors):
-        changes = getattr(term, "contact_changes", None)
+        changes = getattr(term, "contact_changes", None)  # optional hook (solvers.step)
         if changes is not None:
             count += changes(problem)
     total: int = problem.comm.allreduce(count, op=MPI.MAX)
@@ -205,7 +205,7 @@ class StepDriver:
         p = self.problem
         eased = []
         for term in (*p.contributions, *p.correctors):
-            fallback = getattr(term, "fallback", None)
+            fallback = getattr(term, "fallback", None)  # optional hook (solvers.step)
             what = fallback(p) if fallback is not None else None
             if what:
                 eased.append(what)
@@ -228,7 +228,7 @@ class StepDriver:
                     return NewtonReport(False, report.iterations, report.residual,
                                         f"rejected by {type(corrector).__name__}")
             for term in p.contributions:
-                inconsistency = getattr(term, "inconsistency", None)
+                inconsistency = getattr(term, "inconsistency", None)  # optional hook
                 why = inconsistency(p) if inconsistency is not None else None
                 if why:
                     return NewtonReport(False, report.iterations, report.residual,

@@ -39,6 +39,12 @@ A contact treatment plugs in in one of two ways, both given to :class:`StepProbl
 
 Both see the body (named groups, space), the start state ``u``, ``v``, ``a`` at ``t``, the
 step's ``stage`` and end time ``t1``, and may add history columns (:meth:`columns`).
+
+Optional hooks, declared on both protocols with their no-op defaults: ``release`` (the
+dynamic phase starts, :func:`rocking_contact.fem.runner.release_terms`), ``fallback`` (a
+step failed at the last halving) and ``contact_changes`` (:mod:`~rocking_contact.solvers.driver`),
+and a contribution's ``inconsistency`` (a converged step at odds with its law). The shipped
+terms do not subclass the protocols, so the callers look the hooks up by name.
 """
 
 from __future__ import annotations
@@ -77,6 +83,25 @@ class Contribution(Protocol):
     def columns(self, problem: StepProblem) -> dict[str, float]:
         """History values (same on every rank), e.g. ``{"FN_O": ...}``."""
 
+    # -- optional hooks (see the module docstring) --------------------------------------
+    def release(self, problem: StepProblem) -> None:
+        """The initial state of the dynamic phase is set (its supports, the initial
+        acceleration), before it is recorded: take over from the preload's supports."""
+
+    def fallback(self, problem: StepProblem) -> str | None:
+        """A step failed at the last halving: ease something for one more attempt and say
+        what (None: nothing to ease)."""
+        return None
+
+    def contact_changes(self, problem: StepProblem) -> int:
+        """Contacts that closed or opened in the step under way (for ``[time.refine]``)."""
+        return 0
+
+    def inconsistency(self, problem: StepProblem) -> str | None:
+        """Why a converged step is at odds with the term's law (the same on every rank):
+        the step then fails like a diverged one; None if consistent."""
+        return None
+
 
 class Corrector(Protocol):
     """A condensed local problem solved after the free (contact-less) step."""
@@ -92,6 +117,18 @@ class Corrector(Protocol):
 
     def columns(self, problem: StepProblem) -> dict[str, float]:
         """History values (same on every rank)."""
+
+    # -- optional hooks (see the module docstring) --------------------------------------
+    def release(self, problem: StepProblem) -> None:
+        """As :meth:`Contribution.release`."""
+
+    def fallback(self, problem: StepProblem) -> str | None:
+        """As :meth:`Contribution.fallback`."""
+        return None
+
+    def contact_changes(self, problem: StepProblem) -> int:
+        """As :meth:`Contribution.contact_changes`."""
+        return 0
 
 
 def combine(f: Affine, x: np.ndarray | None, u: np.ndarray, v: np.ndarray,

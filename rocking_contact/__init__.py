@@ -62,7 +62,7 @@ _HOMES = {"load_case": "api", "run": "api", "format_table": "api", "CaseError": 
           "Interrupted": "stops", "Overturned": "stops", "RunStopped": "stops"}
 
 #: the modules that the command line starts with: they import neither the wheel nor numpy
-LIGHT_MODULES = frozenset({f"{__name__}.cli", f"{__name__}.interrupt"})
+LIGHT_MODULES = frozenset({f"{__name__}.cli", f"{__name__}.interrupt", f"{__name__}.options"})
 
 
 def __getattr__(name: str) -> Any:

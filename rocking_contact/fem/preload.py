@@ -19,7 +19,16 @@ O gives ``2 l sin(theta) = 0.008``: theta = 0.0100002 rad and A lifts by
 0.0035959 m (Code_Aster's test B reached 0.0035958 m). Small strain gives the linearised
 rotation 0.01 (the chord OA at atan(0.01) = 0.0099997 rad) and 0.0036 m in both.
 
-The table (if meshed) is always held: CTGROUND in y, S1 in x.
+The table (if meshed) is always held: CTGROUND in y, S1 in x. Code_Aster's block rests on
+the table through a frictionless contact during both phases, so that the table carries its
+weight when it is released; here the supports carry it, and a last static solve hands it to
+the table (:func:`load_table`): the table, under the forces the block's base supports carry
+(at the end of the tilt: M g at O), and the block lowered onto its deflected top (by
+2.9e-11 m at O on the Code_Aster mesh). Without it the contact would load an unloaded table
+at the release, in one step: its multiplier at O started at 1989 N (the acceleration-level
+force of a table top free to move) and rang about the pivot reaction (5389, 2855, 4293 N
+... every 10 us); with it the release starts from the static reaction (4096.5 N at O) and
+falls to the rocking one without ringing, and a block released flat (tilt 0) stays at rest.
 
 In large rotation the tilt is a nonlinear static problem, and taken in one step from the
 gravity state Newton can settle on a spurious equilibrium of the Saint Venant-Kirchhoff
@@ -37,12 +46,14 @@ from contextlib import contextmanager
 from dataclasses import dataclass
 
 import numpy as np
+from mpi4py import MPI
+from petsc4py import PETSc
 
 from rocking_contact.block import Geometry, Preload, release_angle
 from rocking_contact.fem.body import ElasticBody
 from rocking_contact.fem.constraints import Prescribed, fix, hold
 from rocking_contact.fem.probes import PointProbe, base_rotation
-from rocking_contact.geometry.layout import TABLE
+from rocking_contact.geometry.layout import BLOCK, CONBAS, CONHAUT, TABLE
 from rocking_contact.solvers.driver import StepDriver, StepFailure
 from rocking_contact.solvers.step import StepProblem
 from rocking_contact.time.schemes import Static
@@ -91,18 +102,23 @@ MAX_TILT_STEPS = 64
 
 @dataclass
 class PreloadResult:
-    """States after each static phase (local arrays), solver counters, and the
-    pseudo-time steps the tilt took."""
+    """States after each static phase (local arrays; ``tilted``: the released state, the
+    table loaded), solver counters, the pseudo-time steps the tilt took and the table's
+    deflection under the block (m, :func:`load_table`)."""
 
     gravity: np.ndarray
     tilted: np.ndarray
     newton_iterations: int
     tilt_steps: int = 0
+    table_deflection: float = 0.0
 
 
 def static_preload(problem: StepProblem, driver: StepDriver, geometry: Geometry,
-                   preload: Preload, *, steps: int = 1) -> PreloadResult:
-    """Gravity then tilt, by static solves in pseudo-time; the problem ends in the tilt.
+                   preload: Preload, *, steps: int = 1,
+                   table_contact: bool = False) -> PreloadResult:
+    """Gravity then tilt, by static solves in pseudo-time, then, if the block's base is to
+    rest on the table (``table_contact``), its weight handed to the table
+    (:func:`load_table`); the problem ends in that state.
 
     Args:
         problem: starts from its current state (normally at rest, undeformed).
@@ -110,6 +126,7 @@ def static_preload(problem: StepProblem, driver: StepDriver, geometry: Geometry,
         geometry: block dimensions.
         preload: tilt and pivot.
         steps: pseudo-time steps of the tilt.
+        table_contact: the release hands the base to a contact with the table.
 
     """
     body = problem.body
@@ -140,9 +157,124 @@ def static_preload(problem: StepProblem, driver: StepDriver, geometry: Geometry,
                                   f"{expected:.6g} rad (a spurious static equilibrium); "
                                   f"preload tilt over {steps} steps", 0, steps, pseudo=True)
             steps *= 2
+    # a block held otherwise after the release (a pinned corner, springs to the ground)
+    # leaves the table unloaded: the table would ring under a load nothing holds
+    deflection = load_table(problem) if table_contact else 0.0
     return PreloadResult(gravity=gravity, tilted=problem.u.x.array.copy(),
                          newton_iterations=driver.stats.newton_iterations - iterations,
-                         tilt_steps=steps if preload.tilt > 0.0 else 0)
+                         tilt_steps=steps if preload.tilt > 0.0 else 0,
+                         table_deflection=deflection)
+
+
+def load_table(problem: StepProblem) -> float:
+    """Hand the block's weight from the preload's base supports to the table.
+
+    The forces the supports holding the block's base in y carry (the static residual
+    ``f_int - f_ext`` at those dofs: N, up positive) press on the table top where the base
+    nodes stand (shared linearly between the two table nodes around each); the table, held
+    by its own supports, is solved statically under them (the block held), and the block
+    is lowered onto the deflected top: rigidly by the deflection under its supported nodes
+    (weighted by their forces: exact for the one node O of a tilt), each supported node then
+    by its own remainder. At the release the contact finds both bodies in equilibrium with
+    the supports' forces. Does nothing without a meshed table.
+
+    Returns:
+        The table top's deflection under the supported base nodes, force-weighted (m,
+        negative: down); 0 without a table.
+
+    """
+    body = problem.body
+    if TABLE not in body.block_mesh.regions:
+        return 0.0
+    comm, u, n_owned = body.comm, problem.u.x.array, body.n_owned
+    bs = body.V.dofmap.index_map_bs
+    x_of = body.V.tabulate_dof_coordinates()[:, 0]  # reference x of each node
+
+    def x(dofs: np.ndarray) -> np.ndarray:
+        """Current x (m) of the nodes of y dofs (each y dof follows its x dof)."""
+        current: np.ndarray = x_of[dofs // bs] + u[dofs - 1]
+        return current
+
+    held = np.intersect1d(body.block_mesh.dofs(body.V, CONHAUT, 1), problem.prescribed_dofs)
+    owned = held[held < n_owned]
+    g = body.vector()
+    body.set_point(u, None)
+    body.force(g)
+    support = g.array_r[owned].copy()  # the supports' force on the block (N, up)
+    g.destroy()
+    at = np.concatenate(comm.allgather(x(owned)))
+    force = np.concatenate(comm.allgather(support))
+    if not len(force):
+        return 0.0  # nothing holds the base: nothing to hand over
+    top = body.block_mesh.dofs(body.V, CONBAS, 1)
+    top_x = x_of[top // bs]
+    nodes = np.unique(np.concatenate(comm.allgather(top_x[top < n_owned])))
+    share = _linear_shares(nodes, at)  # (points, nodes)
+    load = body.vector()
+    with load.localForm() as local:
+        local.set(0.0)
+        mine = top < n_owned
+        # the block presses the table down with the supports' forces
+        local.array[top[mine]] = -(force @ share)[np.searchsorted(nodes, top_x[mine])]
+    deflection = _table_statics(body, load)  # local array, zero on the block
+    load.destroy()
+    dy = np.zeros(len(nodes))
+    mine = top < n_owned
+    dy[np.searchsorted(nodes, top_x[mine])] = deflection[top[mine]]
+    dy = comm.allreduce(dy, op=MPI.SUM)  # each node owned by one rank
+    under = share @ dy  # the top's deflection under each supported node (m)
+    total = float(force.sum())
+    lowered = float(force @ under) / total if total else 0.0
+    u_new = u + deflection
+    block_y = body.block_mesh.dofs(body.V, BLOCK, 1)
+    u_new[block_y] += lowered
+    # each supported node (owned or ghost) by what the rigid lowering left of its own
+    order = np.argsort(at)
+    point = order[np.searchsorted(at, x(held), sorter=order)]
+    u_new[held] += (under - lowered)[point]
+    problem.set_state(u=u_new)
+    return lowered
+
+
+def _linear_shares(nodes: np.ndarray, points: np.ndarray) -> np.ndarray:
+    """Weights (points x nodes) sharing each point between the two sorted ``nodes`` around
+    it, linearly (1 on a node it stands on)."""
+    k = np.clip(np.searchsorted(nodes, points) - 1, 0, len(nodes) - 2)
+    w = (points - nodes[k]) / (nodes[k + 1] - nodes[k])
+    share = np.zeros((len(points), len(nodes)))
+    rows = np.arange(len(points))
+    share[rows, k] = 1.0 - w
+    share[rows, k + 1] += w
+    return share
+
+
+def _table_statics(body: ElasticBody, load: PETSc.Vec) -> np.ndarray:
+    """The table's displacement (local array, m) under ``load`` (N) with the block held and
+    the table on its own supports: one linear solve with the tangent at the current point."""
+    K = body.matrix()
+    body.tangent(1.0, 0.0, K)
+    K.assemble()
+    fixed = np.concatenate([body.block_mesh.dofs(body.V, BLOCK),
+                            *[p.dofs for p in table_supports(body)]])
+    fixed = np.unique(fixed[fixed < body.n_owned])
+    index_map = body.V.dofmap.index_map
+    bs = body.V.dofmap.index_map_bs
+    rows = index_map.local_to_global((fixed // bs).astype(np.int32)) * bs + fixed % bs
+    x = body.vector()
+    x.set(0.0)
+    K.zeroRowsColumns(rows.astype(PETSc.IntType), 1.0, x, load)
+    ksp = PETSc.KSP().create(body.comm)
+    ksp.setOperators(K)
+    ksp.setType("preonly")
+    ksp.getPC().setType("lu")
+    ksp.getPC().setFactorSolverType("mumps")
+    ksp.solve(load, x)
+    x.ghostUpdate(addv=PETSc.InsertMode.INSERT, mode=PETSc.ScatterMode.FORWARD)
+    with x.localForm() as local:
+        out: np.ndarray = local.array_r.copy()
+    for obj in (ksp, K, x):
+        obj.destroy()
+    return out
 
 
 @contextmanager

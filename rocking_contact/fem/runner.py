@@ -29,6 +29,7 @@ from mpi4py import MPI
 from rocking_contact import interrupt
 from rocking_contact.config import CaseError, as_dict, case_dir
 from rocking_contact.contact import model as contact_model
+from rocking_contact.contact.spec import TABLE_TREATMENTS
 from rocking_contact.fem.body import ElasticBody
 from rocking_contact.fem.case import BlockCase
 from rocking_contact.fem.constraints import Prescribed, fix, hold
@@ -309,12 +310,14 @@ def initial_state(case: BlockCase, problem: StepProblem, driver: StepDriver,
             v0[block_dofs[block_dofs % 2 == c]] = value
         return InitialState(zero, v0)
     pre = static_preload(problem, driver, case.geometry, case.preload,
-                         steps=case.initial.preload_steps)
+                         steps=case.initial.preload_steps,
+                         table_contact=case.contact.treatment in TABLE_TREATMENTS)
     report: dict[str, Any] = {
         "gravity": recorder.row(case.time.start, pre.gravity, zero),
         "tilt": recorder.row(case.time.start, pre.tilted, zero),
         "newton_iterations": pre.newton_iterations,
         "tilt_steps": pre.tilt_steps,
+        "table_deflection": pre.table_deflection,
     }
     warnings = []
     if pre.tilt_steps > case.initial.preload_steps:

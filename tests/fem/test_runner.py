@@ -390,3 +390,16 @@ def test_the_step_solver_is_freed_however_the_run_ends(t_fail, stop, raised, mon
                 runner.simulate(case, runner.build_body(case),
                                 contributions=[StopAfterFirstStep(t_fail)])
     assert len(freed) == 1
+
+
+def test_a_step_that_does_not_divide_its_span_is_said():
+    """The block's grid shortens the steps of a span they do not divide (so that windows
+    are hit exactly); the run says so, and no shipped case does it."""
+    from rocking_contact.fem.runner import shortened_steps
+
+    case = rc.load_case("sdnv105d", {"time.end": 0.00105})
+    assert shortened_steps(case) == [
+        "time.step: 0.0001 s does not divide the run: its 11 steps are 9.54545e-05 s"]
+    for name in ("sdnv105a", "sdnv105b", "sdnv105c", "sdnv105d", "sdnv105a_fine",
+                 "sdnv105d_shaking", "sdnv105_preload"):
+        assert shortened_steps(rc.load_case(name)) == [], name

@@ -102,8 +102,10 @@ class ContactSpec:
     search_distance: float = param(
         1.0e-4, unit="m", check=POSITIVE,
         doc="contacts whose gap is below this enter the local problem")
+    # a block whose base is "closed" a millimetre above the table hovers there (theta
+    # activates it at that gap): closed means round-off of the geometry
     closed_gap: float = param(
-        1.0e-9, unit="m", check=POSITIVE,
+        1.0e-9, unit="m", check=in_range(1e-15, 1e-6),
         doc="contacts with |gap| below this are closed at the release; theta: contacts "
             "whose predicted gap is below this are active in the step")
     gap_tolerance: float = param(

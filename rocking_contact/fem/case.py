@@ -243,9 +243,11 @@ class SchemeSpec:
 class SolverSpec:
     """``[solver]``: Newton iterations and the linear solver."""
 
-    rtol: float = param(1e-10, check=POSITIVE, doc="residual reduction in a step")
+    # PETSc refuses rtol >= 1, and a Newton step that accepts more than 1 % of its first
+    # residual (or a last update above 1 % of the state) is no solution: the energy runs off
+    rtol: float = param(1e-10, check=in_range(1e-16, 1e-2), doc="residual reduction in a step")
     atol: float = param(1e-8, unit="N", check=POSITIVE, doc="absolute residual")
-    stol: float = param(1e-12, check=POSITIVE,
+    stol: float = param(1e-12, check=in_range(1e-16, 1e-2),
                         doc="Newton update relative to the unknown (theta: its change of the "
                             "end displacement relative to that displacement)")
     max_iterations: int = param(25, check=POSITIVE)

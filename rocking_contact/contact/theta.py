@@ -221,10 +221,10 @@ class MoreauJeanContact:
         ``lambda_N = n . g``, ``lambda_T = t . g`` (SDNV105: M g = 4096.7 N at O, the force
         B's springs start with; the step impulses then give the release transient, 3693 N
         over the first step). The slave body's part of ``H^T`` picks the slave nodes' values
-        (the table's own supports take none). A and C report another quantity at t = 0,
-        the reaction at the acceleration level (1989 N at O): the force that stops O from
-        accelerating into the table once the preload's pull is gone, which this
-        velocity-level law never computes.
+        (the table's own supports take none). A and C report the reaction at the
+        acceleration level at t = 0 (4096.53 N at O: the same weight, less the instant
+        effect of removing the preload's pull), which this velocity-level law never
+        computes.
 
         Nothing of the run depends on it: the state, the warm starts and the index set of
         the first step are left as they are.

@@ -15,6 +15,7 @@ either stops the command at once: one line, ``interrupted``.
 from __future__ import annotations
 
 import argparse
+import errno
 import os
 import signal
 import sys
@@ -31,6 +32,9 @@ if TYPE_CHECKING:
 EXIT_OK, EXIT_FAILED, EXIT_BAD_INPUT = 0, 1, 2
 #: the shell's code for a process stopped by SIGINT (128 + 2); by SIGTERM, 143
 EXIT_INTERRUPTED = 130
+#: the write errors that are the machine's (a full disk or quota, a file system gone
+#: read-only or failing), said in one line; any other OSError is a bug's, with its traceback
+FULL_DISK = frozenset({errno.ENOSPC, errno.EDQUOT, errno.EROFS, errno.EIO})
 
 #: subcommand -> (module, one-line help). A module that is absent is not offered.
 PLUGINS: dict[str, tuple[str, str]] = {
@@ -486,6 +490,13 @@ def _command(args: argparse.Namespace) -> int:
     except BrokenPipeError:  # output piped into `head` and the like
         sys.stdout = open(os.devnull, "w")  # noqa: SIM115  (no flush error at exit)
         return EXIT_OK
+    except OSError as exc:
+        if exc.errno not in FULL_DISK:
+            raise
+        # the disk, not the run: what was written before stays (a streamed history's rows)
+        print(f"error: cannot write {exc.filename or 'the results'}: {exc.strerror}",
+              file=sys.stderr)
+        return EXIT_FAILED
     except (KeyboardInterrupt, Exception) as exc:  # a second Ctrl-C or SIGTERM, or one
         return _interrupted(exc)                      # outside a run
     raise AssertionError(args.command)

@@ -37,8 +37,10 @@ LATE = ("impact 2 keeps less energy than Code_Aster's B (E3 / E2 0.497 against 0
 # The same code (HEAD e73aa32) on two machines: A's fourth and fifth energy peaks fall on
 # either side of the band's ends (E4 band end 1.8463 J, E5 1.1523 J). The project's
 # machine of 2026-11-22: A 1.8679 / 1.1449 J, A auto 1.8633 / 1.1468 J; an AMD EPYC
-# (2026-11-23): A 1.8169 / 1.1051 J, A auto 1.8205 / 1.1941 J. The impacts amplify the
-# round-off of the kernels the CPU selects (docs/contact.md, "Sensitivity").
+# (2026-11-23): A 1.8169 / 1.1051 J, A auto 1.8205 / 1.1941 J. With the table loaded before
+# the release (d93066d), the AMD EPYC: A 1.7705 / 1.1281 J, A auto 1.7702 / 1.1094 J, all
+# four inside. The impacts amplify the round-off of the kernels the CPU selects
+# (docs/contact.md, "Sensitivity").
 ROUNDOFF = ("decided by the machine's round-off, amplified by the unresolved impacts: "
             "the same code passes it on one CPU and misses it on another")
 UNDECIDED: dict[tuple[str, str], dict[str, str]] = {

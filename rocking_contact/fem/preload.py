@@ -203,6 +203,9 @@ def load_table(problem: StepProblem) -> float:
     support = g.array_r[owned].copy()  # the supports' force on the block (N, up)
     g.destroy()
     at = np.concatenate(comm.allgather(x(owned)))
+    # the nodes by their reference x (a ghost's coordinates and displacement are not its
+    # owner's to the last bit: found as the nearest)
+    named = np.concatenate(comm.allgather(x_of[owned // bs]))
     force = np.concatenate(comm.allgather(support))
     if not len(force):
         return 0.0  # nothing holds the base: nothing to hand over
@@ -229,8 +232,7 @@ def load_table(problem: StepProblem) -> float:
     block_y = body.block_mesh.dofs(body.V, BLOCK, 1)
     u_new[block_y] += lowered
     # each supported node (owned or ghost) by what the rigid lowering left of its own
-    order = np.argsort(at)
-    point = order[np.searchsorted(at, x(held), sorter=order)]
+    point = np.argmin(np.abs(x_of[held // bs][:, None] - named[None, :]), axis=1)
     u_new[held] += (under - lowered)[point]
     problem.set_state(u=u_new)
     return lowered

@@ -29,13 +29,25 @@ def test_energy_balance_is_exact_for_average_acceleration_on_a_linear_body():
     assert h["EDAMP"][-1] > 0.0  # the Rayleigh term dissipates (a little, in rocking)
 
 
-def test_alpha_dissipation_shows_in_the_residual():
-    """The alpha-modified scheme dissipates: the residual is negative (energy lost)."""
-    case = rc.load_case("sdnv105a", {
-        "kinematics.type": "small_strain", "time.end": 0.05, "time.window": [],
-        "time.step": 1e-3, "scheme.alpha": -0.2, "collisions.windows": [], **FIXED_GRID})
-    h = rc.run(case, write=False, plots=False, quiet=True).history
-    assert h["ENERGY_RESIDUAL"][-1] < -1e-3  # 0.04 J of 6.3 J over 50 steps
+def test_alpha_shows_in_the_residual_and_average_acceleration_balances():
+    """Over the release (1 ms steps, no impact yet): average acceleration (alpha = 0) closes
+    the energy balance to round-off (measured 5.4e-8 J of 7.37 J), the alpha-modified
+    scheme leaves a residual that grows with |alpha| (alpha = -0.2: 1.15e-3 J). Its sign is
+    not asserted: the balance takes the Rayleigh work by the trapezoidal rule at the step
+    ends, not with the scheme's alpha weights, and counts 1.15e-3 J of damping where the
+    total energy fell by 4e-6 J. (Before the table carried the block's weight, the contact
+    loaded it at the release, O lost contact for 10 ms and the residual was -0.042 J, the
+    contact's.)"""
+    residual = {}
+    for alpha in (0.0, -0.2):
+        case = rc.load_case("sdnv105a", {
+            "kinematics.type": "small_strain", "time.end": 0.05, "time.window": [],
+            "time.step": 1e-3, "scheme.alpha": alpha, "collisions.windows": [],
+            **FIXED_GRID})
+        h = rc.run(case, write=False, plots=False, quiet=True).history
+        residual[alpha] = abs(h["ENERGY_RESIDUAL"][-1])
+    assert residual[0.0] < 1e-6
+    assert residual[-0.2] > 100 * residual[0.0]
 
 
 def test_failed_step_stops_with_one_line_and_keeps_the_results(tmp_path):

@@ -46,12 +46,12 @@ from contextlib import contextmanager
 from dataclasses import dataclass
 
 import numpy as np
-from mpi4py import MPI
 from petsc4py import PETSc
 
 from rocking_contact.block import Geometry, Preload, release_angle
 from rocking_contact.fem.body import ElasticBody
 from rocking_contact.fem.constraints import Prescribed, fix, hold
+from rocking_contact.fem.gather import gather_nodes, gather_values
 from rocking_contact.fem.probes import PointProbe, base_rotation
 from rocking_contact.geometry.layout import BLOCK, CONBAS, CONHAUT, TABLE
 from rocking_contact.solvers.driver import StepDriver, StepFailure
@@ -186,54 +186,45 @@ def load_table(problem: StepProblem) -> float:
     body = problem.body
     if TABLE not in body.block_mesh.regions:
         return 0.0
-    comm, u, n_owned = body.comm, problem.u.x.array, body.n_owned
-    bs = body.V.dofmap.index_map_bs
-    x_of = body.V.tabulate_dof_coordinates()[:, 0]  # reference x of each node
-
-    def x(dofs: np.ndarray) -> np.ndarray:
-        """Current x (m) of the nodes of y dofs (each y dof follows its x dof)."""
-        current: np.ndarray = x_of[dofs // bs] + u[dofs - 1]
-        return current
-
-    held = np.intersect1d(body.block_mesh.dofs(body.V, CONHAUT, 1), problem.prescribed_dofs)
-    owned = held[held < n_owned]
+    u, bs = problem.u.x.array, body.V.dofmap.index_map_bs
+    base, top = gather_nodes(body, CONHAUT), gather_nodes(body, CONBAS)  # along the curves
+    base_dofs, top_dofs = base.dofs(bs)[1], top.dofs(bs)[1]  # local (x, y), -1: not owned
+    held_y = np.zeros_like(u)
+    held_y[problem.prescribed_dofs] = 1.0
     g = body.vector()
     body.set_point(u, None)
     body.force(g)
-    support = g.array_r[owned].copy()  # the supports' force on the block (N, up)
+    # the supports' force on the block (N, up) where they hold the base in y
+    displacement, held, support = gather_values([u, held_y, g.array_r], base_dofs, body.comm)
     g.destroy()
-    at = np.concatenate(comm.allgather(x(owned)))
-    # the nodes by their reference x (a ghost's coordinates and displacement are not its
-    # owner's to the last bit: found as the nearest)
-    named = np.concatenate(comm.allgather(x_of[owned // bs]))
-    force = np.concatenate(comm.allgather(support))
-    if not len(force):
+    held = held[:, 1] > 0.0
+    if not held.any():
         return 0.0  # nothing holds the base: nothing to hand over
-    top = body.block_mesh.dofs(body.V, CONBAS, 1)
-    top_x = x_of[top // bs]
-    nodes = np.unique(np.concatenate(comm.allgather(top_x[top < n_owned])))
-    share = _linear_shares(nodes, at)  # (points, nodes)
+    force = support[held, 1]
+    share = _linear_shares(top.X[:, 0], base.X[held, 0] + displacement[held, 0])
+    mine = top_dofs[:, 1] >= 0
     load = body.vector()
     with load.localForm() as local:
         local.set(0.0)
-        mine = top < n_owned
         # the block presses the table down with the supports' forces
-        local.array[top[mine]] = -(force @ share)[np.searchsorted(nodes, top_x[mine])]
+        local.array[top_dofs[mine, 1]] = -(force @ share)[mine]
     deflection = _table_statics(body, load)  # local array, zero on the block
     load.destroy()
-    dy = np.zeros(len(nodes))
-    mine = top < n_owned
-    dy[np.searchsorted(nodes, top_x[mine])] = deflection[top[mine]]
-    dy = comm.allreduce(dy, op=MPI.SUM)  # each node owned by one rank
-    under = share @ dy  # the top's deflection under each supported node (m)
+    under = share @ gather_values([deflection], top_dofs[:, 1], body.comm)[0]  # (m)
     total = float(force.sum())
     lowered = float(force @ under) / total if total else 0.0
     u_new = u + deflection
-    block_y = body.block_mesh.dofs(body.V, BLOCK, 1)
-    u_new[block_y] += lowered
-    # each supported node (owned or ghost) by what the rigid lowering left of its own
-    point = np.argmin(np.abs(x_of[held // bs][:, None] - named[None, :]), axis=1)
-    u_new[held] += (under - lowered)[point]
+    u_new[body.block_mesh.dofs(body.V, BLOCK, 1)] += lowered
+    # each supported node, owned or ghost (found by its global index), by what the rigid
+    # lowering left of its own
+    remainder = np.zeros(len(base))
+    remainder[held] = under - lowered
+    y_dofs = body.block_mesh.dofs(body.V, CONHAUT, 1)
+    index_map = body.V.dofmap.index_map
+    global_nodes = index_map.local_to_global((y_dofs // bs).astype(np.int32))
+    order = np.argsort(base.global_nodes)
+    node = order[np.searchsorted(base.global_nodes, global_nodes, sorter=order)]
+    u_new[y_dofs] += remainder[node]
     problem.set_state(u=u_new)
     return lowered
 

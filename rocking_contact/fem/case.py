@@ -56,7 +56,7 @@ from rocking_contact.geometry.layout import (
     region_names,
 )
 from rocking_contact.post.collisions import CollisionSpec
-from rocking_contact.time.grid import segments
+from rocking_contact.time.grid import Segment, segments
 from rocking_contact.time.schemes import (
     ALPHA_RANGE,
     HHT,
@@ -170,13 +170,17 @@ class BlockTime:
                                  f"window's own alpha or scheme), or time.window = [] for "
                                  f"uniform steps")
 
+    def grid(self) -> list[Segment]:
+        """The run cut at the windows' bounds, each span with its step (s)."""
+        return segments(self.start, self.end, self.step,
+                        [(w.start, w.end, w.step) for w in self.window])
+
     def _check_step_count(self) -> None:
         """Refuse a grid of more steps than MAX_STEPS (the runner builds each segment's
         instants at once), naming the step that makes the most of them."""
-        windows = [(w.start, w.end, w.step) for w in self.window]
         steps: dict[int | None, float] = defaultdict(float)  # window (None: base) -> steps
         covered: dict[int | None, float] = defaultdict(float)  # window -> time it covers
-        for seg in segments(self.start, self.end, self.step, windows):
+        for seg in self.grid():
             steps[seg.window] += (seg.end - seg.start) / seg.step  # float: no overflow
             covered[seg.window] += seg.end - seg.start
         worst = max(steps, key=steps.__getitem__)

@@ -62,7 +62,6 @@ from rocking_contact.solvers.driver import (
 from rocking_contact.solvers.history import History
 from rocking_contact.solvers.newton import NewtonOptions, NewtonSolver
 from rocking_contact.solvers.step import Contribution, Corrector, StepProblem
-from rocking_contact.time.grid import Segment, segments
 from rocking_contact.time.schemes import Scheme
 
 #: PETSc options prefix of the block's step solver
@@ -100,17 +99,12 @@ def dynamic_supports(case: BlockCase, body: ElasticBody, u: np.ndarray) -> list[
     return out
 
 
-def _grid(case: BlockCase) -> list[Segment]:
-    t = case.time
-    return segments(t.start, t.end, t.step, [(w.start, w.end, w.step) for w in t.window])
-
-
 def shortened_steps(case: BlockCase) -> list[str]:
     """One warning per span (the run, or between and in the windows) that is no whole
     number of its step: its steps are shortened to end on its bounds, unlike the discrete
     and rigid kinds, whose one uniform step must divide the run."""
     out = []
-    for seg in _grid(case):
+    for seg in case.time.grid():
         taken = (seg.end - seg.start) / seg.n_steps
         if taken < seg.step * (1.0 - 1e-6):
             where = ("the run" if seg.window is None and len(case.time.window) == 0
@@ -124,7 +118,7 @@ def shortened_steps(case: BlockCase) -> list[str]:
 def time_steps(case: BlockCase) -> Iterator[tuple[float, Scheme]]:
     """(end time, scheme) of every step of the case's grid."""
     t = case.time
-    for seg in _grid(case):
+    for seg in case.time.grid():
         w = None if seg.window is None else t.window[seg.window]
         scheme = case.scheme.scheme() if w is None else case.scheme.scheme(w.alpha, w.scheme)
         for t1 in seg.times():

@@ -74,8 +74,10 @@ def test_the_residual_is_the_schemes_own_energy_terms(alpha, monkeypatch):
     residual is positive there, though the scheme dissipates: the stiff modes' alternating
     accelerations enter the damping work through the displacement increment (EDAMP
     1.15e-3 J, against 3.9e-6 J at alpha = 0, the total energy falling by 3.85e-6 J in
-    both), and the same terms come back in the residual. (Before the table carried the
-    block's weight, the contact loaded it at the release and the residual was -0.042 J.)"""
+    both; in between, the first 1 ms step stores 7.48 J in the stiff, over-damped modes
+    and counts -7.48 J of damping, and the run warns), and the residual gives them back.
+    (Before the table carried the block's weight, the contact loaded it at the release and
+    the residual was -0.042 J.)"""
     terms = SchemeTerms(monkeypatch)
     case = rc.load_case("sdnv105a", {
         "kinematics.type": "small_strain", "time.end": 0.05, "time.window": [],

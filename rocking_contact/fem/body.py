@@ -60,8 +60,8 @@ def material_fields(block_mesh: BlockMesh, materials: Materials,
         mu=field("mu", lambda m: shear_modulus(m.young, m.poisson)),
         lmbda=field("lambda", lambda m: plane_stress_lambda(m.young, m.poisson)),
         rho=field("rho", lambda m: m.density),
-        alpha=field("rayleigh_stiffness", lambda m: m.rayleigh_stiffness),
-        beta=field("rayleigh_mass", lambda m: m.rayleigh_mass),
+        rayleigh_stiffness=field("rayleigh_stiffness", lambda m: m.rayleigh_stiffness),
+        rayleigh_mass=field("rayleigh_mass", lambda m: m.rayleigh_mass),
         thickness=thickness,
     )
 

@@ -9,10 +9,11 @@ Both give, at the evaluation point ``(u, v)`` held in two DOLFINx Functions,
 - ``strain_energy()``: stored elastic energy (J);
 - ``cauchy_stress()``: UFL Cauchy stress for output (Pa).
 
-Rayleigh damping is ``C = alpha K + beta M`` region by region (``alpha`` = Code_Aster's
-AMOR_ALPHA, s; ``beta`` = AMOR_BETA, 1/s). In large rotation the stiffness part acts on the
-Green-Lagrange strain rate, ``alpha S(dE/dt) : dE``, so that it vanishes on every rigid
-motion, finite rotations included, and reduces to ``alpha K v`` for small displacements.
+Rayleigh damping is ``C = a_K K + a_M M`` region by region (``a_K`` =
+:attr:`MaterialFields.rayleigh_stiffness`, Code_Aster's AMOR_ALPHA, s; ``a_M`` =
+:attr:`MaterialFields.rayleigh_mass`, AMOR_BETA, 1/s). In large rotation the stiffness part
+acts on the Green-Lagrange strain rate, ``a_K S(dE/dt) : dE``, so that it vanishes on every
+rigid motion, finite rotations included, and reduces to ``a_K K v`` for small displacements.
 
 Small strain (:class:`SmallStrain`) is linear: K and C are assembled once and every force is
 a matrix-vector product. Large rotation (:class:`LargeRotation`) is the total Lagrangian
@@ -52,8 +53,9 @@ class MaterialFields:
         mu: shear modulus (Pa).
         lmbda: plane-stress Lame coefficient (Pa).
         rho: density (kg/m^3).
-        alpha: stiffness-proportional Rayleigh coefficient (s).
-        beta: mass-proportional Rayleigh coefficient (1/s).
+        rayleigh_stiffness: stiffness-proportional Rayleigh coefficient (s; Code_Aster's
+            AMOR_ALPHA, not a time scheme's alpha).
+        rayleigh_mass: mass-proportional Rayleigh coefficient (1/s; AMOR_BETA).
         thickness: e (m); every integral is multiplied by it.
 
     """
@@ -61,8 +63,8 @@ class MaterialFields:
     mu: Any
     lmbda: Any
     rho: Any
-    alpha: Any
-    beta: Any
+    rayleigh_stiffness: Any
+    rayleigh_mass: Any
     thickness: float
 
 
@@ -143,11 +145,10 @@ class SmallStrain(_Forces):
         super().__init__(u, v, fields)
         du, w = ufl.TrialFunction(self.space), ufl.TestFunction(self.space)
         m, e, dx = fields, self.e, self.dx
-        stiffness = fem.form(ufl.inner(plane_stress(small_strain(du), m.mu, m.lmbda),
-                                       small_strain(w)) * e * dx)
-        damping = fem.form((m.alpha * ufl.inner(plane_stress(small_strain(du), m.mu, m.lmbda),
-                                                small_strain(w))
-                            + m.beta * m.rho * ufl.inner(du, w)) * e * dx)
+        elastic = ufl.inner(plane_stress(small_strain(du), m.mu, m.lmbda), small_strain(w))
+        stiffness = fem.form(elastic * e * dx)
+        damping = fem.form((m.rayleigh_stiffness * elastic
+                            + m.rayleigh_mass * m.rho * ufl.inner(du, w)) * e * dx)
         self.K = fem_petsc.assemble_matrix(stiffness)
         self.K.assemble()
         self.C = fem_petsc.assemble_matrix(damping)
@@ -189,11 +190,11 @@ class LargeRotation(_Forces):
         w, du = ufl.TestFunction(self.space), ufl.TrialFunction(self.space)
         m, e, dx = fields, self.e, self.dx
         elastic = plane_stress(green_lagrange(u), m.mu, m.lmbda)
-        viscous = m.alpha * plane_stress(strain_variation(u, v), m.mu, m.lmbda)
+        viscous = m.rayleigh_stiffness * plane_stress(strain_variation(u, v), m.mu, m.lmbda)
         residual = (ufl.inner(elastic + viscous, strain_variation(u, w))
-                    + m.beta * m.rho * ufl.inner(v, w)) * e * dx
+                    + m.rayleigh_mass * m.rho * ufl.inner(v, w)) * e * dx
         damping = (ufl.inner(viscous, strain_variation(u, w))
-                   + m.beta * m.rho * ufl.inner(v, w)) * e * dx
+                   + m.rayleigh_mass * m.rho * ufl.inner(v, w)) * e * dx
         self.cu = fem.Constant(mesh, PETSc.ScalarType(1.0))
         self.cv = fem.Constant(mesh, PETSc.ScalarType(0.0))
         jacobian = (self.cu * ufl.derivative(residual, u, du)

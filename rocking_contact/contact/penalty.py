@@ -61,7 +61,19 @@ from petsc4py import PETSc
 from rocking_contact.contact.release import mass_solver
 from rocking_contact.contact.spec import ContactSpec
 from rocking_contact.discrete.integrators import FREEZE_BRANCH_AFTER
-from rocking_contact.discrete.shock import LAWS, STATE_SIZE, shock_force
+from rocking_contact.discrete.shock import (
+    LAWS,
+    P_GAP,
+    P_KN,
+    P_KT,
+    P_MU,
+    S_FORCE,
+    S_POSITION,
+    S_STICK,
+    SHOCK_PARAMS,
+    STATE_SIZE,
+    shock_force,
+)
 from rocking_contact.fem.body import ElasticBody
 from rocking_contact.fem.gather import gather_nodes, gather_values
 from rocking_contact.geometry.layout import BLOCK
@@ -90,7 +102,7 @@ class PenaltySprings:
         springs = spec.spring
         self.names = [s.on for s in springs]
         n = len(springs)
-        self.P = np.zeros((n, 10))
+        self.P = np.zeros((n, len(SHOCK_PARAMS)))
         #: dashpots acting outside the law while closed (normal, tangential; N.s/m)
         self.dashpots = np.zeros((n, 2))
         self.anchor = np.array([s.anchor_stiffness for s in springs], dtype=float)
@@ -180,7 +192,7 @@ class PenaltySprings:
         dv = np.zeros_like(d)
         d[:, :2], dv[:, :2] = self._gather([problem.u.x.array, problem.v.x.array])
         self.S[:] = 0.0
-        self.S[:, 4] = d[:, 0]  # stick springs unstressed where the block stands
+        self.S[:, S_POSITION] = d[:, 0]  # stick springs unstressed where the block stands
         F = np.empty(3)
         Jd, Jv = np.empty((3, 3)), np.empty((3, 3))
         forces = self.body.vector()
@@ -190,7 +202,7 @@ class PenaltySprings:
             if self._local[j, 0] >= 0:
                 forces.array[self._local[j]] += F[:2]
         self.S[:] = self.S_trial
-        self.penetration[:] = np.maximum(-d[:, 1] - self.P[:, 3], 0.0)
+        self.penetration[:] = np.maximum(-d[:, 1] - self.P[:, P_GAP], 0.0)
         self._slide[:] = d[:, [0, 2]]
         with mass_solver(problem) as mass:
             mass.accelerate(problem, forces)
@@ -209,9 +221,9 @@ class PenaltySprings:
         j = int(np.argmax(reaction))
         # penetration -u_y - gap (normal down): a spring with its gap still open takes
         # nothing from the support; the block falls onto it
-        if reaction[j] <= 0.0 or -uy[j] - self.P[j, 3] < 0.0:
+        if reaction[j] <= 0.0 or -uy[j] - self.P[j, P_GAP] < 0.0:
             return 0.0
-        return float(reaction[j] / self.P[j, 4])
+        return float(reaction[j] / self.P[j, P_KN])
 
     def add_residual(self, problem: StepProblem, x: PETSc.Vec, r: PETSc.Vec) -> None:
         """Evaluate every spring at the end of the step; ``r -= w1 F + w0 F_n`` on owned rows."""
@@ -248,8 +260,8 @@ class PenaltySprings:
             closed = bool(self.closed[j])
             F[:], Jd[:], Jv[:] = 0.0, 0.0, 0.0
             if closed:
-                kn = self.P[j, 4]
-                F[1] = kn * (-d[1] - self.P[j, 3])  # penetration -u_y - gap, <= 0 here
+                kn = self.P[j, P_KN]
+                F[1] = kn * (-d[1] - self.P[j, P_GAP])  # penetration -u_y - gap, <= 0 here
                 Jd[1, 1] = -kn
         if not closed:
             return False
@@ -279,7 +291,7 @@ class PenaltySprings:
         frozen = self._branch[j]
         fn, ft, _, _ = shock_force(self.P, j, d, dv, self.S[j], F, self.S_trial[j], Jd, Jv,
                                    True, 1)
-        limit = self.P[j, 8] * fn
+        limit = self.P[j, P_MU] * fn
         if frozen == 0:
             # The slip was frozen on an earlier iterate: it holds here only if the stick
             # trial still leaves the cone on the side the friction force keeps.
@@ -305,7 +317,7 @@ class PenaltySprings:
         closed springs; an open spring stays free to choose if it closes."""
         for j in range(len(self.names)):
             if self.trial_closed[j]:
-                self._branch[j] = int(self.S_trial[j, 0])
+                self._branch[j] = int(self.S_trial[j, S_STICK])
 
     def inconsistency(self, problem: StepProblem) -> str | None:
         """Springs whose frozen stick/slip branch the converged step contradicts, or None.
@@ -361,7 +373,7 @@ class PenaltySprings:
         self.force[:] = self.trial_force
         self.normal[:] = self.trial_normal
         self.closed[:] = self.trial_closed
-        self.penetration[:] = np.maximum(-d1[:, 1] - self.P[:, 3], 0.0)
+        self.penetration[:] = np.maximum(-d1[:, 1] - self.P[:, P_GAP], 0.0)
         self._slide[:] = d1[:, [0, 2]]
 
     # -- outputs ---------------------------------------------------------------------
@@ -371,12 +383,12 @@ class PenaltySprings:
         of a spring that opens is lost with it)."""
         total = 0.0
         for j in range(len(self.names)):
-            kn, kt = self.P[j, 4], self.P[j, 6]
+            kn, kt = self.P[j, P_KN], self.P[j, P_KT]
             total += 0.5 * kn * self.penetration[j] ** 2
             if not self.closed[j]:
                 continue
-            if self.S[j, 0] == 1.0 and kt > 0.0:
-                ft = self.S[j, 1:4]
+            if self.S[j, S_STICK] == 1.0 and kt > 0.0:
+                ft = self.S[j, S_FORCE:S_FORCE + 3]
                 total += 0.5 * float(ft @ ft) / kt
             total += 0.5 * self.anchor[j] * float(self._slide[j] @ self._slide[j])
         return total
@@ -392,7 +404,7 @@ class PenaltySprings:
             out[f"RN_{name}"] = float(self.normal[j])
             out[f"RX_{name}"] = float(-self.force[j, 0])
         out["CONTACTS"] = float(np.count_nonzero(self.closed))
-        out["SLIDING"] = float(np.count_nonzero(self.closed & (self.S[:, 0] == 0.0)))
+        out["SLIDING"] = float(np.count_nonzero(self.closed & (self.S[:, S_STICK] == 0.0)))
         out["ECONTACT"] = self.absorbed_energy()
         out["ESPRING"] = self.stored_energy()
         return out

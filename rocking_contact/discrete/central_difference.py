@@ -27,6 +27,7 @@ from rocking_contact.discrete.shock import (
     P_GAP,
     P_LAW,
     P_MU,
+    S_STICK,
     STATE_SIZE,
     normal_force,
     open_state,
@@ -232,7 +233,7 @@ class CentralDifference(Integrator):
     def _held_at_start(self, a0: np.ndarray, forces: np.ndarray,
                        state: np.ndarray) -> np.ndarray:
         """Which shocks start sticking: closed at t0 with no tangential velocity (the law
-        sticks them, ``state[j, 0] = 1``) and a load their Coulomb disc holds, the
+        sticks them, ``state[j, S_STICK] = 1``) and a load their Coulomb disc holds, the
         tangential forces that stop every such node's tangential acceleration within
         ``mu FN`` (one least-squares solve on the Delassus operator).
 
@@ -249,7 +250,7 @@ class CentralDifference(Integrator):
         P = self.P
         ns = len(self.system.shock_names)
         fn = -np.einsum("jc,jc->j", forces.reshape(ns, 3), P[:, :3])
-        held: np.ndarray = ((state[:, 0] == 1.0) & (fn > 0.0) & (P[:, P_MU] > 0.0)
+        held: np.ndarray = ((state[:, S_STICK] == 1.0) & (fn > 0.0) & (P[:, P_MU] > 0.0)
                             & (P[:, P_LAW] != LAW_EXACT))
         if not held.any():
             return held

@@ -40,7 +40,9 @@ from numba import njit
 SHOCK_PARAMS = ("nx", "ny", "nz", "gap", "kn", "cn", "kt", "ct", "mu", "law")
 P_GAP, P_KN, P_CN, P_KT, P_CT, P_MU, P_LAW = (SHOCK_PARAMS.index(name)
                                               for name in SHOCK_PARAMS[3:])
-#: state columns: stick flag, previous tangential force, position, velocity
+#: first columns of the state row ``S[j]``: the stick flag (1 sticks, 0 slides or open),
+#: then three 3-vectors: the previous tangential force (N), position (m) and velocity (m/s)
+S_STICK, S_FORCE, S_POSITION, S_VELOCITY = 0, 1, 4, 7
 STATE_SIZE = 10
 #: codes of the friction law in the last shock parameter
 LAW_REGULARISED, LAW_EXACT, LAW_STORED_DASHPOT = 0.0, 1.0, 2.0
@@ -56,7 +58,7 @@ def open_state(d: np.ndarray, n: np.ndarray, S_new: np.ndarray) -> None:
     for i in range(STATE_SIZE):
         S_new[i] = 0.0
     for i in range(3):
-        S_new[4 + i] = d[i] - dn * n[i]
+        S_new[S_POSITION + i] = d[i] - dn * n[i]
 
 
 @njit(cache=True)
@@ -121,15 +123,16 @@ def shock_force(P: np.ndarray, j: int, d: np.ndarray, dv: np.ndarray,  # noqa: D
         open_state(d, n, S_new)
         return fn, 0.0, pen, vn
     speed = np.sqrt(vt[0] ** 2 + vt[1] ** 2 + vt[2] ** 2)
-    same_way = vt[0] * S[7] + vt[1] * S[8] + vt[2] * S[9] >= 0.0
+    same_way = (vt[0] * S[S_VELOCITY] + vt[1] * S[S_VELOCITY + 1]
+                + vt[2] * S[S_VELOCITY + 2] >= 0.0)
     limit = mu * fn
     if branch >= 0:
         sliding = branch == 0
     else:
-        sliding = S[0] == 0.0 and same_way and speed > SLIP_VELOCITY
+        sliding = S[S_STICK] == 0.0 and same_way and speed > SLIP_VELOCITY
     if not sliding:
         for i in range(3):
-            spring[i] = S[1 + i] - kt * (xt[i] - S[4 + i])
+            spring[i] = S[S_FORCE + i] - kt * (xt[i] - S[S_POSITION + i])
             ft[i] = spring[i] - ct * vt[i]
         if branch < 0:
             sliding = np.sqrt(ft[0] ** 2 + ft[1] ** 2 + ft[2] ** 2) > limit
@@ -158,12 +161,12 @@ def shock_force(P: np.ndarray, j: int, d: np.ndarray, dv: np.ndarray,  # noqa: D
                     q = (1.0 if i == k else 0.0) - n[i] * n[k] - e_i * vt[k] / speed
                     Jd[i, k] -= mu * e_i * kn * n[k]
                     Jv[i, k] -= mu * e_i * cn * n[k] + limit / speed * q
-    S_new[0] = 0.0 if sliding else 1.0
+    S_new[S_STICK] = 0.0 if sliding else 1.0
     for i in range(3):
         F[i] += ft[i]
-        S_new[1 + i] = ft[i] if sliding or law == LAW_STORED_DASHPOT else spring[i]
-        S_new[4 + i] = xt[i]
-        S_new[7 + i] = vt[i]
+        S_new[S_FORCE + i] = ft[i] if sliding or law == LAW_STORED_DASHPOT else spring[i]
+        S_new[S_POSITION + i] = xt[i]
+        S_new[S_VELOCITY + i] = vt[i]
     return fn, np.sqrt(ft[0] ** 2 + ft[1] ** 2 + ft[2] ** 2), pen, vn
 
 

@@ -53,8 +53,6 @@ the rest of the absorbed energy is dissipated (dampers and friction).
 
 from __future__ import annotations
 
-from typing import Any
-
 import numpy as np
 from petsc4py import PETSc
 
@@ -414,7 +412,3 @@ class PenaltySprings:
         closed = [f"{n} (RN {f:.4g} N)" for n, f, c in
                   zip(self.names, self.trial_normal, self.trial_closed) if c]
         return "active contacts: " + (", ".join(closed) if closed else "none")
-
-    def statistics(self) -> dict[str, Any]:
-        """Counters for the results (none beyond the SNES's)."""
-        return {}

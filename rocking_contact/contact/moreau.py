@@ -49,6 +49,7 @@ from rocking_contact.contact.friction_contact import (
     solve,
 )
 from rocking_contact.contact.index_set import ImpulseMemory, active_contacts
+from rocking_contact.time.schemes import check_theta
 
 
 @dataclass
@@ -132,8 +133,7 @@ class MoreauJean:
     memory: ImpulseMemory = field(default_factory=ImpulseMemory)
 
     def __post_init__(self) -> None:
-        if not 0.5 <= self.theta <= 1.0:
-            raise ValueError(f"theta: got {self.theta:g}, allowed: a number in [0.5, 1]")
+        check_theta(self.theta)
 
     def step(self, q: np.ndarray, v: np.ndarray, t: float, h: float) -> StepOutcome:
         """One step from ``(q, v)`` at ``t`` to ``t + h``."""

@@ -186,6 +186,14 @@ def _check_alpha(alpha: float) -> None:
         raise ValueError(f"alpha: got {alpha:g}, allowed: a number in [-1/3, 0]")
 
 
+def check_theta(theta: float) -> None:
+    """Raise ValueError unless ``theta`` lies in :data:`THETA_RANGE` (every theta-method:
+    :class:`Theta`, the dense Moreau-Jean integrator)."""
+    low, high = THETA_RANGE
+    if not low <= theta <= high:
+        raise ValueError(f"theta: got {theta:g}, allowed: a number in [{low:g}, {high:g}]")
+
+
 @dataclass(frozen=True)
 class HHT(Scheme):
     """Hilber-Hughes-Taylor alpha-method (Code_Aster MODI_EQUI='OUI').
@@ -231,9 +239,7 @@ class Theta(Scheme):
     name: str = "theta"
 
     def __post_init__(self) -> None:
-        low, high = THETA_RANGE
-        if not low <= self.theta <= high:
-            raise ValueError(f"theta: got {self.theta:g}, allowed: a number in [0.5, 1]")
+        check_theta(self.theta)
 
     @property
     def order(self) -> int:

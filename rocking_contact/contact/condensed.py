@@ -67,14 +67,14 @@ from rocking_contact.contact.release import mass_solver
 from rocking_contact.contact.spec import ContactSpec
 from rocking_contact.fem.body import ElasticBody
 from rocking_contact.fem.constraints import merge
-from rocking_contact.solvers.step import StepProblem
+from rocking_contact.solvers.step import Corrector, StepProblem
 from rocking_contact.time.schemes import Static
 
 #: history column names of a contact's state
 STATUS_NAMES = {Status.OPEN: "open", Status.STICK: "stick", Status.SLIP: "slip"}
 
 
-class CondensedContact:
+class CondensedContact(Corrector):
     """Base of the condensed treatments (a :class:`~rocking_contact.solvers.step.Corrector`).
 
     Subclasses implement :meth:`local_solve` and may set :attr:`weights`.

@@ -75,14 +75,14 @@ from rocking_contact.discrete.shock import (
 from rocking_contact.fem.body import ElasticBody
 from rocking_contact.fem.gather import gather_nodes, gather_values
 from rocking_contact.geometry.layout import BLOCK
-from rocking_contact.solvers.step import StepProblem
+from rocking_contact.solvers.step import Contribution, StepProblem
 from rocking_contact.time.schemes import Static
 
 #: direction from the node toward the ground (the shock law's normal)
 DOWN = (0.0, -1.0, 0.0)
 
 
-class PenaltySprings:
+class PenaltySprings(Contribution):
     """Point shock springs to the ground (a Contribution).
 
     Args:

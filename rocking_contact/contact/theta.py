@@ -85,7 +85,7 @@ from rocking_contact.contact.projection import RigidModes, rigid_lift
 from rocking_contact.fem.body import ElasticBody
 from rocking_contact.fem.probes import energies
 from rocking_contact.geometry.layout import BLOCK
-from rocking_contact.solvers.step import StepProblem, combine
+from rocking_contact.solvers.step import Corrector, StepProblem, combine
 
 if TYPE_CHECKING:
     from rocking_contact.contact.model import ContactModel
@@ -145,7 +145,7 @@ class MoreauJeanOptions:
     local_tolerance: float = 1e-12
 
 
-class MoreauJeanContact:
+class MoreauJeanContact(Corrector):
     """Moreau-Jean contact on the step problem (see the module docstring).
 
     Args:

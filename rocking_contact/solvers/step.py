@@ -43,8 +43,9 @@ step's ``stage`` and end time ``t1``, and may add history columns (:meth:`column
 Optional hooks, declared on both protocols with their no-op defaults: ``release`` (the
 dynamic phase starts, :func:`rocking_contact.fem.runner.release_terms`), ``fallback`` (a
 step failed at the last halving) and ``contact_changes`` (:mod:`~rocking_contact.solvers.driver`),
-and a contribution's ``inconsistency`` (a converged step at odds with its law). The shipped
-terms do not subclass the protocols, so the callers look the hooks up by name.
+and a contribution's ``inconsistency`` (a converged step at odds with its law). The contact
+treatments subclass the protocol they implement and inherit the no-ops; other terms need not
+(the energy balance, the tests' springs), so the callers look the hooks up by name.
 """
 
 from __future__ import annotations

@@ -79,6 +79,45 @@ DIRECTORY_NAME = Check(lambda x: re.fullmatch(r"[A-Za-z0-9_][A-Za-z0-9_.+-]*", x
                        "letters, digits and _ . + - (not starting with . + -), no path")
 
 
+@dataclass(frozen=True)
+class Scale:
+    """The largest magnitude a value of one unit may have in a case file, and why."""
+
+    limit: float
+    reason: str
+
+
+#: unit -> the largest magnitude of any value given in it, whatever the key: a physical
+#: scale far above every shipped case, variant and documented study (their largest value
+#: in the reason) and far below where the arithmetic overflows (an initial velocity of
+#: 1e300 m/s made an infinite energy, a block 1e300 m tall was said to topple, 1e300 kg/m3
+#: failed the preload on NaN). A field's own check still applies (a length > 0). A unit
+#: used by a schema has its scale here (tests/test_bad_input_ranges.py checks it).
+SCALES: dict[str, Scale] = {
+    "m": Scale(1e3, "a kilometre: no block, table, gap or displacement is larger; "
+                    "the shipped cases' largest is 1 m"),
+    "m/s": Scale(1e3, "a rifle bullet's speed; the shipped cases' largest is 1 m/s"),
+    "m/s2": Scale(1e4, "about 1000 g, a hard shock; the shipped cases' largest is 9.81"),
+    "kg": Scale(1e9, "a million tonnes; the shipped cases' largest mass is 100 kg"),
+    "kg/m3": Scale(1e5, "over 4 times the densest metal, osmium's 22590 kg/m3; the shipped "
+                        "cases' largest is 2500"),
+    "Pa": Scale(1e16, "100 times the shipped rigid table's 1e14 Pa, 8000 times diamond's "
+                      "modulus"),
+    "N/m": Scale(1e16, "1e4 times the stiffest documented stop, 1e12 N/m; the table's "
+                       "1e14 Pa over 1 m2 and 1 cm"),
+    "N.s/m": Scale(1e14, "over 10 times the critical damping 2 sqrt(k m) of the stiffest "
+                         "spring on the heaviest mass; the shipped cases' largest is 9e6"),
+    "N": Scale(1e15, "the weight of a million tonnes under 1e4 m/s2 is 1e13 N"),
+    "s": Scale(1e6, "11.6 days: a time, span, step or damping time; the shipped runs end "
+                    "by 0.6 s"),
+    "1/s": Scale(1e6, "a rate of 1e6 per second, the FEM block's bound on its mass "
+                      "damping; the shipped cases use 0"),
+    "Hz": Scale(1e6, "a megahertz, far above any table motion; the shipped ones are 10 Hz "
+                     "at most"),
+    "rad": Scale(1e3, "a thousand radians, 159 turns: an angle repeats every 2 pi"),
+}
+
+
 def in_range(lo: float, hi: float) -> Check:
     """Closed interval constraint ``lo <= x <= hi``."""
     return Check(lambda x: lo <= x <= hi, f"a number in [{lo:g}, {hi:g}]")
@@ -263,6 +302,7 @@ def build[T](cls: type[T], data: Mapping[str, Any], *, file: str, prefix: str = 
                 if not check.test(item):
                     where = key if not isinstance(value, list | tuple) else f"{key}[{i}]"
                     raise CaseError(file, where, f"got {_describe(item)}, allowed: {check.allowed}")
+        _check_scale(value, key, f.metadata.get("unit", ""), check, file)
         kwargs[name] = value
     obj = cls(**kwargs)
     validate = getattr(obj, "validate", None)
@@ -279,6 +319,21 @@ def build[T](cls: type[T], data: Mapping[str, Any], *, file: str, prefix: str = 
             sub, _, problem = str(exc).partition(": ")
             raise CaseError(file, _join(prefix, sub), problem) from None
     return obj
+
+
+def _check_scale(value: Any, key: str, unit: str, check: Check | None, file: str) -> None:
+    """Refuse a number of ``value`` (a float, or one in a list or tuple of them, nested:
+    ``collisions.windows``) beyond the :data:`SCALES` of its ``unit``."""
+    scale = SCALES.get(unit)
+    if scale is None or isinstance(value, bool):
+        return
+    if isinstance(value, list | tuple):
+        for i, item in enumerate(value):
+            _check_scale(item, f"{key}[{i}]", unit, check, file)
+    elif isinstance(value, float) and abs(value) > scale.limit:
+        allowed = check.allowed if check is not None else "a number"
+        raise CaseError(file, key, f"got {_describe(value)}, allowed: {allowed}, with |x| <= "
+                                   f"{scale.limit:g} {unit} ({scale.reason})")
 
 
 def _join(prefix: str, key: str) -> str:

@@ -28,7 +28,8 @@ lifts); ``THETA`` in the history is the rotation of the base chord OA (rad).
 from __future__ import annotations
 
 from collections import defaultdict
-from dataclasses import dataclass
+from collections.abc import Callable
+from dataclasses import dataclass, replace
 from typing import ClassVar, Literal, get_args
 
 from rocking_contact.block import BlockModel, Geometry, Preload, release_angle, release_tilt
@@ -463,10 +464,44 @@ def check_release(geometry: Geometry, preload: Preload, angle: float,
                   large_rotation: bool) -> None:
     """Refuse a tilt that releases the block past its overturning angle (``angle``, rad: the
     release angle of the preload): it would topple, and the model follows the rocking on
-    the table, not the fall."""
+    the table, not the fall. The tilt and the block's proportions break it together, a
+    :class:`~rocking_contact.config.Conflict`: a block made 1e3 m tall by ``--set`` is
+    that key's fault, not the file's tilt's."""
     limit = geometry.overturn_angle
-    if angle >= limit:
-        largest = release_tilt(geometry, preload.pivot, limit, large_rotation)
-        raise ValueError(f"preload.tilt: {preload.tilt:g} releases the block at {angle:.6g} "
-                         f"rad, past its overturning angle atan(b/l) = {limit:.6g} rad, and "
-                         f"it topples; allowed: below {largest:.6g}")
+    if angle < limit:
+        return
+    largest = release_tilt(geometry, preload.pivot, limit, large_rotation)
+    width, height = geometry.half_width, geometry.half_height
+
+    def margin(half_width: float, half_height: float) -> float:
+        """The overturning angle less the release angle (rad) of another block."""
+        other = replace(geometry, half_width=half_width, half_height=half_height)
+        return other.overturn_angle - release_angle(other, preload, large_rotation)
+
+    # the block is stable when it is short enough or wide enough (margin > 0)
+    tallest = _turning_point(lambda x: margin(width, x), 1e-9 * height, height)
+    narrowest = _turning_point(lambda x: margin(x, height), width + 1e3 * height, width)
+    where = (f"releases the block at {angle:.6g} rad, past its overturning angle atan(b/l) "
+             f"= {limit:.6g} rad, and it topples")
+    raise Conflict({
+        "preload.tilt": f"{preload.tilt:g} {where}; allowed: below {largest:.6g}",
+        "geometry.half_height": f"{height:g} m with preload.tilt = {preload.tilt:g} {where}; "
+                                f"allowed: a half_height below {tallest:.6g} m, or a "
+                                f"preload.tilt below {largest:.6g}",
+        "geometry.half_width": f"{width:g} m with preload.tilt = {preload.tilt:g} {where}; "
+                               f"allowed: a half_width above {narrowest:.6g} m, or a "
+                               f"preload.tilt below {largest:.6g}"})
+
+
+def _turning_point(margin: Callable[[float], float], good: float, bad: float) -> float:
+    """The value between ``good`` (``margin`` > 0 there) and ``bad`` (<= 0) where the
+    margin changes sign, to round-off (bisection: the margin is monotone between them)."""
+    for _ in range(200):
+        middle = 0.5 * (good + bad)
+        if middle in (good, bad):
+            break
+        if margin(middle) > 0.0:
+            good = middle
+        else:
+            bad = middle
+    return good

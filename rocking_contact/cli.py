@@ -45,6 +45,68 @@ PLUGINS: dict[str, tuple[str, str]] = {
 }
 
 
+#: exit code -> what it means, for each command, as :func:`main` returns it: the end of
+#: the command's ``--help``. The codes of :data:`EVERY_COMMAND` are added (a command's own
+#: text for 2 says what else is bad input to it).
+_STOPPED = ("the run stopped (a solver failure, or a block that overturned or slid off its "
+            "table: the results so far are written), or its results could not be written "
+            "(disk full, read-only)")
+EXIT_CODES: dict[str | None, dict[int, str]] = {
+    None: {0: "done; run and rigid whatever their checks say, validate when every case "
+              "passes",
+           1: f"{_STOPPED}; validate: also a failed check (each COMMAND --help says its own)"},
+    "list": {0: "listed"},
+    "keys": {0: "listed"},
+    "run": {0: "the run reached its end, whatever its checks say (validate grades them)",
+            1: _STOPPED},
+    "validate": {0: "every case passes its reference checks",
+                 1: "a case failed a check or had none graded, or its run stopped (a solver "
+                    "failure, a block that overturned: the next cases still run), or results "
+                    "could not be written (disk full, read-only)"},
+    "rigid": {0: "the run reached its end, whatever its checks say (a rigid block that "
+                 "overturns is an outcome)",
+              1: "the run stopped (a solver failure: the results so far are written), or "
+                 "its results could not be written (disk full, read-only)"},
+    "mesh": {0: "the mesh is written"},
+    "view": {0: "shown, or the files written",
+             2: "also results it cannot read and files it cannot write"},
+    "report": {0: "written (a results directory it cannot read is skipped, with a warning)",
+               2: "also no results directory it can read, a file it cannot write"},
+}
+EVERY_COMMAND = {2: "bad input (case file, --set, option, path): one line 'error: ...'",
+                 130: "stopped by Ctrl-C (what a run computed is written)",
+                 143: "stopped by SIGTERM (docker stop, kill, a batch scheduler), the same"}
+
+
+def exit_codes_text(command: str | None = None, width: int = 79) -> str:
+    """The ``exit codes:`` paragraph of a command's ``--help`` (None: the top level's,
+    with ``make demo``'s), wrapped to ``width`` columns."""
+    import textwrap
+
+    own = EXIT_CODES[command]
+    codes = {**EVERY_COMMAND, **own}
+    if 2 in own:
+        codes[2] = f"{EVERY_COMMAND[2]}; {own[2]}"
+    lines = ["exit codes:"]
+    for code in sorted(codes):
+        lines += textwrap.wrap(codes[code], width, initial_indent=f"  {code:<4} ",
+                               subsequent_indent=" " * 7)
+    if command is None:
+        lines += textwrap.wrap("`make demo` exits 0 when every case passes, otherwise 2, make's "
+                               "own code for a failed recipe (its last line names validate's, "
+                               "'Error 1').", width)
+    return "\n".join(lines)
+
+
+def _subparser(sub: argparse._SubParsersAction[_Parser], name: str, help_text: str
+               ) -> argparse.ArgumentParser:
+    """A subcommand's parser, its ``--help`` ending with its exit codes."""
+    parser: argparse.ArgumentParser = sub.add_parser(
+        name, help=help_text, epilog=exit_codes_text(name),
+        formatter_class=argparse.RawDescriptionHelpFormatter)
+    return parser
+
+
 class _Parser(argparse.ArgumentParser):
     """The command line's parser, the top level's and (argparse makes them of its class)
     every subcommand's; the top level keeps its subcommands' parsers (to say an unknown
@@ -67,22 +129,23 @@ def _parser() -> _Parser:
     p = _Parser(
         prog="rocking-contact",
         description="Impact, rocking and friction dynamics, validated against references.",
+        epilog=exit_codes_text(), formatter_class=argparse.RawDescriptionHelpFormatter,
     )
     p.add_argument("--version", action="version", version=f"rocking-contact {__version__}")
     sub = p.add_subparsers(dest="command", required=True, metavar="COMMAND")
 
-    sub.add_parser("list", help="list the shipped cases and their variants with their titles")
+    _subparser(sub, "list", "list the shipped cases and their variants with their titles")
 
-    k = sub.add_parser("keys", help="every case-file key of a kind: type, default, meaning")
+    k = _subparser(sub, "keys", "every case-file key of a kind: type, default, meaning")
     k.add_argument("case", help="a case name or file (its kind is described), or a kind")
 
-    r = sub.add_parser("run", help="run one case and write its results")
+    r = _subparser(sub, "run", "run one case and write its results")
     r.add_argument("case", help="shipped case name or path to a case TOML file")
     r.add_argument("--out", type=Path, help="results directory (default results/<case>/)")
     add_case_options(r, "no progress bar and no table of the checks (the summary line, "
                         "warnings and errors are still printed)")
 
-    v = sub.add_parser("validate", help="run cases and compare them with their references")
+    v = _subparser(sub, "validate", "run cases and compare them with their references")
     v.add_argument("cases", nargs="*", help="case names or files (default: every shipped case)")
     v.add_argument("--out", type=Path, default=Path("results"),
                    help="parent directory of the per-case results (default results/)")
@@ -97,7 +160,7 @@ def _parser() -> _Parser:
         except ModuleNotFoundError:  # its parent package is not there either
             present = False
         if present:
-            sp = sub.add_parser(name, help=help_text)
+            sp = _subparser(sub, name, help_text)
             sp.set_defaults(plugin=module)
             importlib.import_module(module).add_arguments(sp)
     p.subcommands = sub.choices

@@ -57,6 +57,34 @@ def test_validate_exit_codes(tmp_path, capsys):
     assert code == 1 and "FAIL" in out and "FAILED: sdnd101a (2 of 12 checks failed)" in out
 
 
+@pytest.mark.parametrize("command", [None, "list", "keys", "run", "validate", "mesh", "rigid",
+                                     "view", "report"])
+def test_help_ends_with_the_exit_codes(capsys, command):
+    """--help said nothing of them (0, 1 when a run stops or validate misses a check, 2 bad
+    input, 130/143 stopped)."""
+    with pytest.raises(SystemExit):
+        main([command, "--help"] if command else ["--help"])
+    help_text = capsys.readouterr().out
+    codes = help_text.split("exit codes:\n")[1]
+    said = [line.split()[0] for line in codes.splitlines() if line.startswith("  ")
+            and line.split()[0].isdigit()]
+    stops = command in (None, "run", "validate", "rigid")
+    assert said == ["0", "1", "2", "130", "143"] if stops else ["0", "2", "130", "143"]
+    assert "bad input" in codes
+    if command is None:
+        assert "`make demo` exits 0 when every case passes, otherwise 2" in help_text
+
+
+def test_run_exits_0_whatever_its_checks_say_as_its_help_says(tmp_path, capsys):
+    """validate grades (exit code 1 on a miss, test_validate_exit_codes); run does not."""
+    with pytest.raises(SystemExit):
+        main(["run", "--help"])
+    assert "0    the run reached its end, whatever its checks say" in capsys.readouterr().out
+    code = main(["run", "sdnd101a", "--out", str(tmp_path), "--no-plots",
+                 "--set", "time.step=2e-3"])
+    assert code == 0 and "FAIL" in capsys.readouterr().out
+
+
 #: a Newton tolerance below round-off: sdnd101a's Newmark stops at its first step
 NEWTON_FAILS = ["--set", "solver.scheme=newmark", "--set", "solver.newton_max_iter=3",
                 "--set", "solver.newton_tol=1e-30"]

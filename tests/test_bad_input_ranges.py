@@ -38,6 +38,9 @@ BEYOND = [
     ("sdnv105d", "collisions.windows=[[0, 1e300]]",
      "collisions.windows[0][1]: got 1e+300, allowed: a number, with |x| <= 1e+06 s"),
     ("sdnv105_rigid", "geometry.half_width=1e300", "geometry.half_width: got 1e+300"),
+    # a relative Newton correction below round-off never comes: 0 failed the run at step 1
+    ("sdnv105a", "contact.step_tolerance=0",
+     "contact.step_tolerance: got 0.0, allowed: a number in [1e-15, 0.001]"),
 ]
 
 

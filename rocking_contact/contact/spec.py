@@ -117,9 +117,10 @@ class ContactSpec:
                              doc="equilibrium and complementarity residuals, relative "
                                  "to the norm of the weight vector under 9.81 m/s^2")
     step_tolerance: float = param(
-        1.0e-12, check=in_range(0.0, 1e-3),
+        1.0e-12, check=in_range(1e-15, 1e-3),
         doc="or the last Newton correction of the end displacement relative to it "
-            "(max norms)")
+            "(max norms); below 1e-15 no correction ever gets there, round-off being "
+            "2.2e-16")
     max_iterations: int = param(25, check=POSITIVE,
                                 doc="Newton iterations of the contact solve in a step")
     local_iterations: int = param(50, check=POSITIVE,

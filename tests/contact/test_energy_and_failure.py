@@ -95,7 +95,7 @@ def test_the_residual_is_the_schemes_own_energy_terms(alpha, monkeypatch):
 def test_failed_step_stops_with_one_line_and_keeps_the_results(tmp_path):
     """A contact solve that cannot converge: the step is halved, then the run stops."""
     case = rc.load_case("sdnv105a", {
-        "contact.max_iterations": 1, "contact.tolerance": 1e-15, "contact.step_tolerance": 0.0,
+        "contact.max_iterations": 1, "contact.tolerance": 1e-15, "contact.step_tolerance": 1e-15,
         "solver.max_halvings": 2})
     with pytest.raises(SolverFailure) as failure:
         rc.run(case, out=tmp_path, plots=False, quiet=True)

@@ -1,6 +1,7 @@
 """The case-file machinery: typed building, partial tables, overrides, extends."""
 
 from dataclasses import dataclass
+from pathlib import Path
 
 import numpy as np
 import pytest
@@ -402,3 +403,18 @@ def test_windows_past_the_end_are_refused_where_the_end_was_given_with_them(tmp_
     with pytest.raises(CaseError, match=r"mine.toml: collisions.windows\[1\]: starts at "
                        r"0.09 s"):
         load_case(mine)
+
+
+def test_a_disabled_refinement_needs_none_of_its_keys(tmp_path):
+    """``[time.refine]`` with ``enabled = false`` written in a case of its own: step and hold,
+    which a refinement requires, are not asked for (a disabled one could only be written in
+    a file that extends a case having one: "step: missing", then, given, "has no effect")."""
+    own = tmp_path / "own.toml"
+    text = (Path(__file__).parents[1] / "cases" / "sdnv105_preload.toml").read_text()
+    own.write_text(text + "\n[time.refine]\nenabled = false\n")
+    assert load_case(own).time.refine.enabled is False
+    assert load_case("sdnv105_preload", ["time.refine={enabled=false}"]).time.refine.step is None
+    with pytest.raises(CaseError, match=r"time.refine.step: missing"):
+        load_case("sdnv105_preload", ["time.refine={enabled=true}"])
+    with pytest.raises(CaseError, match=r"time.refine.step: 1e-05 has no effect"):
+        load_case("sdnv105_preload", ["time.refine={enabled=false,step=1e-5,hold=0.0}"])

@@ -264,6 +264,19 @@ def _as_float(value: numbers.Real) -> float:
     return float(value)
 
 
+def _unread(cls: type, fields: Mapping[str, dataclasses.Field], data: Mapping[str, Any],
+            name: str) -> bool:
+    """Whether the variant ``data`` chooses (a selector of ``cls.VARIANTS``, given or by
+    default) leaves the field ``name`` unread: ``[time.refine]`` with ``enabled = false``
+    needs no ``step``, which a refinement requires."""
+    for selector, variants in getattr(cls, "VARIANTS", {}).items():
+        chosen = data.get(selector, fields[selector].default)
+        governed = {n for names in variants.values() for n in names}
+        if name in governed and chosen in variants and name not in variants[chosen]:
+            return True
+    return False
+
+
 def build[T](cls: type[T], data: Mapping[str, Any], *, file: str, prefix: str = "") -> T:
     """Build the dataclass ``cls`` from parsed TOML ``data``, validating every value.
 
@@ -287,6 +300,9 @@ def build[T](cls: type[T], data: Mapping[str, Any], *, file: str, prefix: str = 
         key = _join(prefix, name)
         if name not in data:
             if f.default is dataclasses.MISSING and f.default_factory is dataclasses.MISSING:
+                if _unread(cls, fields, data, name):
+                    kwargs[name] = None  # required by the variants that read it only
+                    continue
                 raise CaseError(file, key, f"missing (expected {_type_name(hints[name])})")
             continue
         raw = data[name]

@@ -264,7 +264,7 @@ def _as_float(value: numbers.Real) -> float:
     return float(value)
 
 
-def _unread(cls: type, fields: Mapping[str, dataclasses.Field], data: Mapping[str, Any],
+def _unread(cls: type, fields: Mapping[str, dataclasses.Field[Any]], data: Mapping[str, Any],
             name: str) -> bool:
     """Whether the variant ``data`` chooses (a selector of ``cls.VARIANTS``, given or by
     default) leaves the field ``name`` unread: ``[time.refine]`` with ``enabled = false``

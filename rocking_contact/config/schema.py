@@ -429,8 +429,21 @@ def schema_doc(cls: type, prefix: str = "", instance: Any = None,
             default = "(required)"
         doc, unit = docs.get(key, (f.metadata.get("doc", ""), f.metadata.get("unit", "")))
         doc = f"{doc} [{unit}]".lstrip() if unit else doc
+        allowed = _allowed(f.metadata.get("check"), unit)
+        if allowed:
+            doc = f"{doc}; allowed: {allowed}" if doc else f"allowed: {allowed}"
         rows.append((key, _type_name(tp), default, _with_readers(cls, f.name, doc)))
     return rows
+
+
+def _allowed(check: Check | None, unit: str) -> str:
+    """The values a key takes beyond its type, as its refusal states them (its check and
+    the :data:`SCALES` of its unit), or ''."""
+    scale = SCALES.get(unit)
+    parts = [check.allowed] if check is not None else []
+    if scale is not None:
+        parts.append(f"|x| <= {scale.limit:g} {unit}")
+    return ", ".join(parts)
 
 
 def _with_readers(cls: type, name: str, doc: str) -> str:

@@ -104,20 +104,38 @@ def _on_time_axis(marker: Marker, lo: float, hi: float) -> bool:
 
 def draw_markers(ax: Any, markers: Sequence[Marker], styles: style.MarkerStyles) -> None:
     """Draw the references that fall on ``ax``'s time axis (points, horizontal segments,
-    vertical lines); set the axis limits first."""
+    vertical lines) and name each source once in the legend, by a key that shows all it
+    draws here: its marker, its line style, or both (a source with a point and a segment,
+    such as the integrated rigid block's collision and its largest later kinetic energy,
+    showed only its marker in the legend); set the axis limits first."""
     lo, hi = ax.get_xlim()
-    for m in [m for m in markers if _on_time_axis(m, lo, hi)]:
+    shown = [m for m in markers if _on_time_axis(m, lo, hi)]
+    for m in sorted(shown, key=lambda m: m.label):
+        styles(m.family, m.label)  # a source's shape whatever the order of the checks
+    looks: dict[str, tuple[str, set[str]]] = {}  # label -> (family, shapes drawn)
+    for m in shown:
         kw = styles(m.family, m.label)
         dashes = kw.pop("linestyle_ref")
-        label = _short(m.label)
+        looks.setdefault(m.label, (m.family, set()))[1].add(
+            "point" if m.shape == "point" else "line")
         if m.shape == "point":
-            ax.plot([m.time], [m.value], label=label, **kw)
+            ax.plot([m.time], [m.value], **kw)
         elif m.shape == "hline":
             start, end = m.window if m.window else (lo, hi)
             ax.hlines(m.value, start, end, colors=kw["color"], linestyles=[dashes],
-                      linewidth=1.1, label=label)
+                      linewidth=style.REFERENCE_LINEWIDTH)
         else:
-            ax.axvline(m.time, color=kw["color"], linestyle=dashes, linewidth=1.1, label=label)
+            ax.axvline(m.time, color=kw["color"], linestyle=dashes,
+                       linewidth=style.REFERENCE_LINEWIDTH)
+    for label, (family, drawn) in looks.items():
+        # the legend's key: an empty line of the source's look (a proxy artist)
+        kw = styles(family, label)
+        dashes = kw.pop("linestyle_ref")
+        if "point" not in drawn:
+            kw["marker"] = "None"
+        if "line" in drawn:
+            kw.update(linestyle=dashes, linewidth=style.REFERENCE_LINEWIDTH)
+        ax.plot([], [], label=_short(label), **kw)
 
 
 def _time_axis(ax: Any, t: np.ndarray) -> None:

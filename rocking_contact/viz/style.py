@@ -41,6 +41,9 @@ FAMILY_STYLE: dict[str, tuple[str, Any]] = {
     "other": ("P", ":"),
 }
 REFERENCE_COLOUR = "black"
+#: line width of the reference segments and lines (pt): thinner than our curves (1.4), so
+#: that the curve under a reference it matches shows at its edges and in its gaps
+REFERENCE_LINEWIDTH = 1.1
 
 #: marker shapes used when a family's own is taken (each legend label gets its own shape)
 _ALTERNATES = ("p", "h", "*", "<", ">", "d", "8", "H", "x", "+", "1", "2")
@@ -131,7 +134,7 @@ def place_legend(ax: Any, *, outside_above: int = 4) -> None:
     handles, labels = ax.get_legend_handles_labels()
     unique: dict[str, Any] = {}
     for label, handle in zip(labels, handles):
-        unique.setdefault(label, handle)  # a source's marker before its lines
+        unique.setdefault(label, handle)
     if not unique:
         return
     if len(unique) > outside_above:

@@ -74,6 +74,62 @@ def test_markers_land_where_the_references_are():
     assert all(line.get_color() == "black" for line in ax.lines)  # references are black
 
 
+def _legend_keys(fig):
+    """Legend text -> its key (the handle drawn beside it), over the figure's legends."""
+    legends = [*fig.legends, *(ax.get_legend() for ax in fig.axes if ax.get_legend())]
+    return {text.get_text(): handle for legend in legends
+            for text, handle in zip(legend.get_texts(), legend.legend_handles)}
+
+
+def test_each_source_is_named_once_with_every_look_it_draws():
+    """sdnv105_rigid's kinetic energy: the integrated rigid block gives a collision point
+    and the level of a later maximum (a segment); its legend key showed only the marker,
+    and the dashed segment was named nowhere."""
+    from rocking_contact.viz import style
+
+    markers = [Marker("EKIN", "point", "analytic rigid", "analytic rigid, closed form",
+                      time=0.0546, value=7.40),
+               Marker("EKIN", "point", "analytic rigid", "analytic rigid, integrated",
+                      time=0.0545, value=7.37),
+               Marker("EKIN", "hline", "analytic rigid", "analytic rigid, integrated",
+                      value=4.07, window=(0.10, 0.33)),
+               Marker("EKIN", "point", "analytic rigid", "analytic rigid, integrated",
+                      time=0.135, value=4.10),
+               Marker("EKIN", "vline", "recalage", "recalage", time=0.2),
+               Marker("EKIN", "hline", "recalage", "recalage", value=3.0)]
+    with style.figure_style():
+        fig, (ax,) = style.new_figure()
+        ax.set_xlim(0.0, 0.33)
+        draw_markers(ax, markers, MarkerStyles())
+        style.place_legend(ax)
+    keys = _legend_keys(fig)
+    assert list(keys) == ["analytic rigid, closed form", "analytic rigid, integrated",
+                          "recalage"]
+    closed, integrated, recalage = keys.values()
+    assert closed.get_marker() == "o" and closed.get_linestyle() == "None"
+    assert integrated.get_marker() == "p" and integrated.get_linestyle() != "None"
+    assert recalage.get_marker() == "None" and recalage.get_linestyle() == "-."
+    # everything drawn on the axes is unlabelled: the legend names it through its source
+    drawn = [*(line for line in ax.lines if len(line.get_xdata())), *ax.collections]
+    assert len(drawn) == 6 and all(a.get_label().startswith("_") for a in drawn)
+
+
+def test_a_source_keeps_its_shape_whatever_the_order_of_the_checks():
+    """The rigid run lists the closed form first, the block runs the integrated rigid
+    block: its circle and pentagon swapped from one run's plot to the other's."""
+    def shapes(order):
+        fig = Figure()
+        ax = fig.subplots()
+        ax.set_xlim(0, 1)
+        draw_markers(ax, [Marker("EKIN", "point", "analytic rigid", label, time=0.5, value=1.0)
+                          for label in order], MarkerStyles())
+        return {line.get_label(): line.get_marker() for line in ax.lines
+                if not line.get_label().startswith("_")}
+
+    labels = ["analytic rigid, closed form", "analytic rigid, integrated"]
+    assert shapes(labels) == shapes(labels[::-1]) == dict(zip(labels, ["o", "p"]))
+
+
 def test_unknown_columns_get_a_plot_of_their_own_and_accelerations_none(tmp_path):
     t = np.linspace(0, 1, 11)
     history = {"time": t, "THETA": 0.01 * np.cos(t), "FOO_X": t, "AX_NO1": t}

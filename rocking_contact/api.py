@@ -40,14 +40,14 @@ from rocking_contact.out_paths import check_dir
 from rocking_contact.post import references
 from rocking_contact.post.grading import grade
 from rocking_contact.progress import Progress
-from rocking_contact.provenance import stack_versions
+from rocking_contact.provenance import load_record, run_record, stack_versions, utc_now
 from rocking_contact.results import STARTED, RunResult
 from rocking_contact.stops import Interrupted, RunStopped
 
 __all__ = ["load_case", "run", "format_table", "default_out_dir"]
 
 #: attributes that :func:`load_case` sets on a case besides its schema's keys
-_LOADING_ATTRIBUTES = ("source_file", "loaded_as", "references_from")
+_LOADING_ATTRIBUTES = ("source_file", "loaded_as", "references_from", "load_record")
 
 
 def load_case(case: str | os.PathLike[str],
@@ -91,7 +91,11 @@ def load_case(case: str | os.PathLike[str],
     else:
         raise CaseError("rc.load_case", "overrides", f"got {_describe(overrides)}, allowed: "
                         "a dict {'time.step': 1e-4}, a list of 'key=value' texts or one")
-    return config.load_case(case if isinstance(case, str) else Path(case), given)
+    loaded = config.load_case(case if isinstance(case, str) else Path(case), given)
+    # what the run's results.json says it came from, the files hashed as they were read
+    loaded.load_record = load_record(case, [given] if isinstance(given, str) else given,
+                                     loaded)
+    return loaded
 
 
 def _describe(value: Any) -> str:
@@ -159,13 +163,15 @@ def default_out_dir(case: Any) -> Path:
     return Path("results") / name
 
 
-def _finish(case: Any, result: RunResult, t0: float) -> None:
+def _finish(case: Any, result: RunResult, t0: float, provenance: dict[str, Any]) -> None:
     """Complete what a run computed (completed or stopped), before it is written: its wall
-    time since ``t0`` (s, :func:`time.perf_counter`), the stack it ran on, its grading
-    against the case's references (:func:`~rocking_contact.post.grading.grade`); its
-    warnings are said."""
+    time since ``t0`` (s, :func:`time.perf_counter`), the stack it ran on, its
+    ``provenance`` (the record it started with, ended now), its grading against the
+    case's references (:func:`~rocking_contact.post.grading.grade`); its warnings are
+    said."""
     result.timing.setdefault("wall_s", time.perf_counter() - t0)
     result.stack = dict(stack_versions(load_libraries=False))
+    result.provenance = {**provenance, "ended": utc_now()}
     grade(case, result)
     _print_warnings(result)
 
@@ -225,16 +231,21 @@ def run(
         case = load_case(case)
     if out is not None and not isinstance(out, str | os.PathLike):
         raise CaseError("rc.run", "out", f"got {_describe(out)}, allowed: a directory path")
+    started = utc_now()
     checked: Any = _check_again(case)
     module = kind_runner(checked.case.kind)
     progress = Progress(checked.time.start, checked.time.end, checked.case.name,
                         enabled=not quiet and mpi_rank() == 0)
     out_dir = Path(out) if out is not None else default_out_dir(checked)
+    world = interrupt.world()
+    provenance = run_record(checked, out_dir if write else None, started=started,
+                            ranks=1 if world is None else world.Get_size(),
+                            changed_after_loading=_changed_after_loading(case))
     if write:
         check_dir("--out", out_dir)
         if mpi_rank() == 0:
             results_io.clear(out_dir)
-            results_io.write(_started(checked, module), out_dir, plots=False)
+            results_io.write(_started(checked, module, provenance), out_dir, plots=False)
         _barrier()  # no rank writes its fields before the old ones are gone
     t0 = time.perf_counter()
     # A Ctrl-C while the results are written would leave them half written: the request
@@ -254,14 +265,14 @@ def run(
             progress.close()
             if exc.partial is not None:
                 exc.partial.status = exc.status
-                _finish(checked, exc.partial, t0)
+                _finish(checked, exc.partial, t0, provenance)
             # a failure stays one unless rank 0 was stopped as it drew the plots
             agreed = _written(exc.partial, out_dir, write=write, plots=plots)
             if isinstance(exc, Interrupted) and agreed.requested:
                 exc.signal = agreed.signal  # the same exit code on every rank
             raise
         progress.close()
-        _finish(checked, result, t0)
+        _finish(checked, result, t0, provenance)
         agreed = _written(result, out_dir, write=write, plots=plots)
     if agreed.requested:
         # A stop asked for in a kind without step checks (the rigid block), or while the
@@ -272,13 +283,22 @@ def run(
     return result
 
 
-def _started(case: Any, module: Any) -> RunResult:
+def _started(case: Any, module: Any, provenance: dict[str, Any]) -> RunResult:
     """What ``results.json`` says while the run goes: a run killed (SIGKILL, out of memory)
-    keeps it, so that ``view`` and ``report`` read the history and fields it streamed. A
-    kind that streams files names them in ``STREAMED_EXTRA`` (``{"fields": "fields.pvd"}``)."""
+    keeps it, so that ``view`` and ``report`` read the history and fields it streamed, and
+    where it came from (``provenance``, not ended). A kind that streams files names them
+    in ``STREAMED_EXTRA`` (``{"fields": "fields.pvd"}``)."""
     return RunResult(case=case.case.name, kind=case.case.kind, parameters=as_dict(case),
-                     history={}, status=STARTED,
+                     history={}, status=STARTED, provenance=provenance,
                      extra=dict(getattr(module, "STREAMED_EXTRA", {})))
+
+
+def _changed_after_loading(case: Any) -> bool:
+    """Whether a setting of a loaded case was changed in Python (``case.time.end = 0.5``):
+    its file and overrides then no longer say what runs. False for a case built in code
+    (it has no loading to differ from)."""
+    loaded = getattr(case, "loaded_as", None)
+    return loaded is not None and as_dict(case) != loaded[0]
 
 
 def _written(result: RunResult | None, out_dir: Path, *, write: bool, plots: bool

@@ -1,18 +1,32 @@
-"""Versions of the software stack: what a run was computed with, what a report was made with.
+"""Where a run came from: the software stack it was computed with (what a report was made
+with too), and its inputs, checkout and command line, so that it can be run again.
 
 Installed distributions are read from their metadata (no import). PETSc and SLEPc, whose
 library versions differ from their Python bindings', are asked the library itself: a run
 records them only if it loaded them (a discrete case never imports PETSc, and recording its
 stack must not change that); the report imports them (after ``dolfinx_solver``, as the
 package requires) to describe the machine it was made on.
+
+A run's ``provenance`` (:func:`run_record`) says when it ran, from which command line and
+checkout, the files it read with their SHA-256, the overrides in order, and ``rerun``: the
+command line that runs the same inputs again (``docs/outputs.md``).
 """
 
 from __future__ import annotations
 
+import hashlib
 import importlib
 import importlib.metadata as metadata
+import os
 import platform
+import shlex
+import shutil
+import subprocess
 import sys
+from collections.abc import Mapping, Sequence
+from datetime import UTC, datetime
+from pathlib import Path
+from typing import Any
 
 #: (shown name, distribution) in the order the report lists them
 DISTRIBUTIONS: tuple[tuple[str, str], ...] = (
@@ -71,3 +85,203 @@ def stack_versions(*, load_libraries: bool = True) -> list[tuple[str, str]]:
         version = _library_version(module, attribute)
         rows.append((shown, version or "not available"))
     return rows
+
+
+# -- where a run came from, and how to run it again (results.json ``provenance``) --------
+
+#: the program that runs a case again, as :func:`rerun_command` writes it
+PROGRAM = "rocking-contact"
+
+#: the most changed files of a dirty checkout that a run lists (``git status`` lines)
+DIRTY_LISTED = 20
+
+#: the command line a caller in this process said it ran (:func:`note_command_line`)
+_command_line: list[str] | None = None
+
+
+def note_command_line(argv: Sequence[str] | None) -> None:
+    """Say that this process runs ``rocking-contact`` with the arguments ``argv`` (None:
+    ``sys.argv[1:]``), for the runs' :func:`command_line`: the entry point calls it, so
+    that a command run in-process (``cli.main([...])`` in a test) records its own."""
+    global _command_line
+    _command_line = [PROGRAM, *(sys.argv[1:] if argv is None else argv)]
+
+
+def command_line() -> list[str] | None:
+    """The command line this run was started with: the one :func:`note_command_line` was
+    given, else ``sys.argv`` when the process is the ``rocking-contact`` command (its
+    console script, ``python -m rocking_contact.cli``); None for a Python script or a
+    notebook, whose ``sys.argv`` says nothing about the run."""
+    if _command_line is not None:
+        return list(_command_line)
+    program = Path(sys.argv[0]).name if sys.argv and sys.argv[0] else ""
+    if program == PROGRAM or sys.argv[0].endswith(("rocking_contact/cli.py",
+                                                    "rocking_contact/__main__.py")):
+        return [PROGRAM, *sys.argv[1:]]
+    return None
+
+
+def utc_now() -> str:
+    """The current UTC date and time, ISO 8601 to the millisecond
+    (``2026-11-23T11:30:00.123+00:00``)."""
+    return datetime.now(UTC).isoformat(timespec="milliseconds")
+
+
+def sha256(path: Path) -> str | None:
+    """The SHA-256 of a file's bytes (hex), or None if it cannot be read."""
+    digest = hashlib.sha256()
+    try:
+        with open(path, "rb") as fh:
+            for block in iter(lambda: fh.read(1 << 20), b""):
+                digest.update(block)
+    except OSError:
+        return None
+    return digest.hexdigest()
+
+
+def files_read(case_file: Path, parameters: Mapping[str, Any]) -> list[dict[str, Any]]:
+    """Every file a case was loaded from, with its SHA-256: the case file, the files of its
+    ``extends`` chain (child first) and each record its ``path`` keys name (a CSV table,
+    the only file key of the schemas), in that order, each once.
+
+    The chain is read again from the case file (:func:`~rocking_contact.config.
+    read_case_data`, the loader's own reading): the longest chain of files that set a key
+    runs from the root to the file loaded, the files that only extend another included.
+
+    Args:
+        case_file: the case file loaded.
+        parameters: the loaded case's resolved parameters (``as_dict``), whose record
+            paths are absolute (a relative one is taken from the case file's folder).
+
+    Returns:
+        ``{"path": absolute path, "sha256": hex or None (unreadable), "read_as": "case
+        file" | "extended" | "record"}`` per file.
+
+    """
+    from rocking_contact.config import Origins, read_case_data
+
+    origins: Origins = {}
+    read_case_data(case_file, origins=origins)
+    chain = max(origins.values(), key=len, default=(case_file,))[::-1]
+    records = [case_file.parent / p for p in _record_paths(parameters)]
+    found: dict[Path, str] = {}
+    for path, role in ([(case_file, "case file")] + [(p, "extended") for p in chain[1:]]
+                       + [(p, "record") for p in records]):
+        found.setdefault(path.resolve(), role)
+    return [{"path": str(p), "sha256": sha256(p), "read_as": role} for p, role in found.items()]
+
+
+def _record_paths(data: Any) -> list[str]:
+    """The non-empty ``path`` values in parsed case data or parameters, in order."""
+    if isinstance(data, Mapping):
+        return [p for key, value in data.items()
+                for p in ([value] if key == "path" and isinstance(value, str) and value
+                          else _record_paths(value))]
+    if isinstance(data, list):
+        return [p for value in data for p in _record_paths(value)]
+    return []
+
+
+def override_texts(overrides: Mapping[str, Any] | Sequence[str] | None
+                   ) -> tuple[list[str] | None, str]:
+    """The ``--set`` texts that give the same overrides, in order: the texts themselves,
+    or ``key=value`` of a mapping, its values spelled in TOML. Returns ``(texts, "")``, or
+    ``(None, why)`` when a value has no ``--set`` spelling that reads back as itself (a
+    Python object TOML cannot write)."""
+    from rocking_contact.config import parse_override
+    from rocking_contact.config.schema import _toml_text
+
+    if overrides is None:
+        return [], ""
+    if not isinstance(overrides, Mapping):
+        return list(overrides), ""
+    texts = []
+    for key, value in overrides.items():
+        given = os.fspath(value) if isinstance(value, os.PathLike) else value
+        text = f"{key}={_toml_text(given)}"
+        if parse_override(text)[1] != given:
+            return None, (f"the override {key} = {value!r} has no --set spelling that reads "
+                          "back as the same value")
+        texts.append(text)
+    return texts, ""
+
+
+def load_record(case: str | os.PathLike[str],
+                overrides: Mapping[str, Any] | Sequence[str] | None,
+                loaded: Any) -> dict[str, Any]:
+    """What a case was loaded from, taken as it is loaded (``rc.load_case``): the case as
+    given (name or path), its file, the overrides as given and in order, and the files
+    read with their SHA-256 (:func:`files_read`)."""
+    from rocking_contact.config import as_dict
+
+    case_file = Path(loaded.source_file)
+    return {"case": os.fspath(case), "case_file": str(case_file.resolve()),
+            "overrides": overrides if overrides is not None else [],
+            "set": override_texts(overrides),
+            "files": files_read(case_file, as_dict(loaded))}
+
+
+def rerun_command(case: str, texts: Sequence[str], out: Path | None) -> str:
+    """``rocking-contact run <case> --set k=v ... --out <out>``, quoted for a POSIX shell."""
+    words = [PROGRAM, "run", case, *[w for t in texts for w in ("--set", t)]]
+    return shlex.join(words + (["--out", str(out)] if out is not None else []))
+
+
+def checkout() -> dict[str, Any] | None:
+    """The git commit of the checkout this package is imported from, and whether its
+    tracked files differ from it (``dirty``; untracked files are not counted, the first
+    :data:`DIRTY_LISTED` changed ones listed); None when the package is not in a
+    checkout or git is not there. Two ``git`` calls of a few ms; a git that fails or
+    hangs (5 s) gives ``commit`` None, never a failed run."""
+    root = Path(__file__).resolve().parents[1]
+    git = shutil.which("git")
+    if git is None or not (root / ".git").exists():
+        return None
+    try:
+        commit = subprocess.run([git, "-C", str(root), "rev-parse", "HEAD"], check=True,
+                                capture_output=True, text=True, timeout=5).stdout.strip()
+        status = subprocess.run([git, "-C", str(root), "status", "--porcelain",
+                                 "--untracked-files=no"], check=True, capture_output=True,
+                                text=True, timeout=5).stdout.splitlines()
+    except (OSError, subprocess.SubprocessError) as exc:
+        return {"root": str(root), "commit": None, "error": str(exc).splitlines()[0]}
+    return {"root": str(root), "commit": commit, "dirty": bool(status),
+            "changed": status[:DIRTY_LISTED]}
+
+
+def run_record(case: Any, out: Path | None, *, ranks: int, changed_after_loading: bool,
+               started: str) -> dict[str, Any]:
+    """The ``provenance`` of a run as it starts (its ``ended`` is set as it ends): when it
+    started (UTC), the command line (:func:`command_line`), the working directory, what
+    the case was loaded from (:func:`load_record`, None for a case built in code), the
+    package's version and checkout (:func:`checkout`), the MPI ranks, and ``rerun``: the
+    ``rocking-contact run`` command line that runs the same inputs into ``out`` again,
+    from the same working directory (None, with ``rerun_note`` saying why, when there is
+    none: a case built in code, changed after loading, or given overrides that ``--set``
+    cannot spell)."""
+    loaded = getattr(case, "load_record", None)
+    if loaded is None:
+        source = getattr(case, "source_file", None)
+        loaded = {"case": None, "case_file": None if source is None else str(source),
+                  "overrides": None, "files": [],
+                  "set": (None, "the case was not loaded by rc.load_case (built in code, or "
+                                "derived from another case): its inputs are unknown")}
+    texts, why = loaded["set"]
+    if changed_after_loading:
+        texts, why = None, ("the case was changed after loading (an attribute set in "
+                            "Python): only its parameters say what ran")
+    record: dict[str, Any] = {
+        "started": started, "ended": None,
+        "rerun": None if texts is None else rerun_command(loaded["case"], texts, out),
+        **({"rerun_note": why} if texts is None else {}),
+        "argv": command_line(), "cwd": os.getcwd(),
+        **{k: v for k, v in loaded.items() if k != "set"},
+        "version": _version(), "checkout": checkout(), "mpi_ranks": ranks}
+    return record
+
+
+def _version() -> str:
+    try:
+        return metadata.version("rocking-contact")
+    except metadata.PackageNotFoundError:
+        return "not installed"

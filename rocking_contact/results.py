@@ -78,6 +78,12 @@ class RunResult:
         status: ``"completed"``, or what stopped the run (``"failed: ..."``,
             ``"interrupted at t = ..."``, ``"the block overturned at t = ..."``).
         stack: component -> version the run was computed with.
+        provenance: where the run came from and how to run it again: UTC ``started`` and
+            ``ended``, ``argv``, ``cwd``, the ``case`` as given, its ``case_file``, the
+            ``overrides`` in order, the ``files`` read with their SHA-256, the package
+            ``version`` and git ``checkout``, ``mpi_ranks`` and the ``rerun`` command
+            line (:func:`~rocking_contact.provenance.run_record`; ``docs/outputs.md``).
+            Empty for results written before it was recorded.
         warnings: sentences about the run that no check covers (also said on stderr).
 
     Use :meth:`columns` for the rows of ``impacts``, ``collisions`` or ``checks`` as
@@ -100,6 +106,7 @@ class RunResult:
     status: str = "completed"
     stack: dict[str, str] = field(default_factory=dict)
     warnings: list[str] = field(default_factory=list)
+    provenance: dict[str, Any] = field(default_factory=dict)
 
     @property
     def passed(self) -> bool | None:
@@ -175,6 +182,7 @@ class RunResult:
             "extra": self.extra,
             "stack": self.stack,
             "warnings": self.warnings,
+            "provenance": self.provenance,
         })
         return content
 
@@ -274,6 +282,8 @@ def _plain(obj: Any) -> Any:
         return _plain(obj.item())
     if isinstance(obj, float) and not math.isfinite(obj):
         return None
+    if isinstance(obj, os.PathLike):  # an override given as a Path
+        return os.fspath(obj)
     return obj
 
 
@@ -374,4 +384,4 @@ def load_result(path: str | os.PathLike[str]) -> RunResult:
         impacts=data.get("impacts") or [], collisions=data.get("collisions") or [],
         checks=checks, timing=data.get("timing") or {}, extra=data.get("extra") or {},
         status=data["status"], stack=data.get("stack") or {},
-        warnings=data.get("warnings") or [])
+        warnings=data.get("warnings") or [], provenance=data.get("provenance") or {})

@@ -5,8 +5,10 @@
 - ``results.json``: ``case``, ``kind``, ``status``, ``parameters`` (fully resolved),
   ``quantities`` (name -> value), ``impacts``, ``collisions``, ``checks``, ``timing``
   (``wall_s``, ``steps``, ...), kind-specific ``extra`` data and the ``stack`` it ran on
-  (component -> version, :mod:`rocking_contact.provenance`) and ``warnings`` (sentences
-  about the run that no reference check covers, e.g. energy created by the numerics);
+  (component -> version, :mod:`rocking_contact.provenance`), ``warnings`` (sentences
+  about the run that no reference check covers, e.g. energy created by the numerics) and
+  its ``provenance`` (dates, command line, input files and their SHA-256, checkout, the
+  ``rerun`` command line);
 - ``history.csv``: a ``time`` column then one column per recorded quantity, named
   ``<COMPONENT>_<NODE>`` in Code_Aster style (``DX_NO2``, ``VX_NO2``, ``FN_NO1``);
 - plots of the main time histories (PNG, SVG).
@@ -144,7 +146,7 @@ def clear(out_dir: Path) -> list[Path]:
 
 
 #: entries of results.json that the viewer and the report read as JSON objects / arrays
-RESULTS_OBJECTS = ("parameters", "quantities", "timing", "extra", "stack")
+RESULTS_OBJECTS = ("parameters", "quantities", "timing", "extra", "stack", "provenance")
 RESULTS_ARRAYS = ("checks", "collisions", "impacts", "warnings")
 
 

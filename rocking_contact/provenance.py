@@ -221,9 +221,12 @@ def load_record(case: str | os.PathLike[str],
             "files": files_read(case_file, as_dict(loaded))}
 
 
-def rerun_command(case: str, texts: Sequence[str], out: Path | None) -> str:
-    """``rocking-contact run <case> --set k=v ... --out <out>``, quoted for a POSIX shell."""
-    words = [PROGRAM, "run", case, *[w for t in texts for w in ("--set", t)]]
+def rerun_command(case: str, texts: Sequence[str], out: Path | None, ranks: int = 1) -> str:
+    """``rocking-contact run <case> --set k=v ... --out <out>``, quoted for a POSIX shell,
+    after ``mpiexec -n <ranks>`` for more than one rank (a mesh partitioned otherwise sums
+    in another order: the same numbers to round-off, not to the byte)."""
+    launcher = ["mpiexec", "-n", str(ranks)] if ranks > 1 else []
+    words = [*launcher, PROGRAM, "run", case, *[w for t in texts for w in ("--set", t)]]
     return shlex.join(words + (["--out", str(out)] if out is not None else []))
 
 
@@ -272,7 +275,7 @@ def run_record(case: Any, out: Path | None, *, ranks: int, changed_after_loading
                             "Python): only its parameters say what ran")
     record: dict[str, Any] = {
         "started": started, "ended": None,
-        "rerun": None if texts is None else rerun_command(loaded["case"], texts, out),
+        "rerun": None if texts is None else rerun_command(loaded["case"], texts, out, ranks),
         **({"rerun_note": why} if texts is None else {}),
         "argv": command_line(), "cwd": os.getcwd(),
         **{k: v for k, v in loaded.items() if k != "set"},

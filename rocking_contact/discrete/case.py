@@ -31,6 +31,7 @@ from rocking_contact.config import (
     param,
     unknown_name,
 )
+from rocking_contact.time.schemes import ALPHA_RANGE
 from rocking_contact.time_function import TimeFunction
 
 Component = Literal["DX", "DY", "DZ"]
@@ -277,7 +278,7 @@ class Solver:
     scheme: Literal["central_difference", "newmark", "hht"] = param("central_difference")
     beta: float = param(0.25, check=in_range(0.0, 0.5))
     gamma: float = param(0.5, check=in_range(0.5, 1.0))
-    alpha: float = param(0.0, check=in_range(-1.0 / 3.0, 0.0))
+    alpha: float = param(0.0, check=in_range(*ALPHA_RANGE))
     newton_tol: float = param(1e-10, check=POSITIVE, doc="relative residual of the shock forces")
     newton_max_iter: int = param(30, check=POSITIVE)
 

@@ -18,6 +18,7 @@ from rocking_contact.discrete.newmark import (
 from rocking_contact.discrete.recording import Chunk, chunk
 from rocking_contact.discrete.stepping import Integrator
 from rocking_contact.discrete.system import DiscreteSystem
+from rocking_contact.time.schemes import hht_coefficients
 
 __all__ = ["FREEZE_BRANCH_AFTER", "SHOCK_CHANNELS", "CentralDifference", "Chunk", "Integrator",
            "Newmark", "NewmarkFailure", "branch_contradicted", "chunk", "make_integrator"]
@@ -32,7 +33,7 @@ def make_integrator(case: DiscreteCase, system: DiscreteSystem, outputs: np.ndar
     if s.scheme == "central_difference":
         return CentralDifference(system, dt, outputs, every, support_acceleration0)
     if s.scheme == "hht":
-        beta, gamma = (1 - s.alpha) ** 2 / 4, 0.5 - s.alpha
+        beta, gamma = hht_coefficients(s.alpha)
         return Newmark(system, dt, outputs, every, support_acceleration0, beta=beta,
                        gamma=gamma, alpha=s.alpha, tol=s.newton_tol,
                        max_iter=s.newton_max_iter)

@@ -64,8 +64,9 @@ WHOLE_NAMES: dict[str, tuple[str, str]] = {
 }
 
 
-#: locations that are regions, not points: the column is the resultant over them
-REGIONS: dict[str, str] = {"BASE": "over the base"}
+#: locations that are regions, not points: the column is the resultant over them (the
+#: sum over all the region's contact nodes, the corners' included), in legend words
+REGIONS: dict[str, str] = {"BASE": "summed over the whole base"}
 
 
 @dataclass(frozen=True)
@@ -104,6 +105,12 @@ class Channel:
         """SI unit of the column, empty when unknown."""
         meaning = self._meaning()
         return meaning[1] if meaning else ""
+
+    @property
+    def is_resultant(self) -> bool:
+        """Whether the column sums a region's contacts (``RN_BASE``) rather than holds a
+        point's: it equals the reaction of the one point that carries the block."""
+        return self.where in REGIONS
 
     @property
     def label(self) -> str:

@@ -22,7 +22,7 @@ from __future__ import annotations
 
 import textwrap
 from collections.abc import Mapping, Sequence
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from pathlib import Path
 from typing import Any
 
@@ -102,6 +102,34 @@ def _on_time_axis(marker: Marker, lo: float, hi: float) -> bool:
     return marker.time is not None and lo - slack <= marker.time <= hi + slack
 
 
+def _union(spans: Sequence[tuple[float, float]]) -> list[tuple[float, float]]:
+    """The union of the intervals ``spans`` as disjoint intervals, in order."""
+    out: list[tuple[float, float]] = []
+    for start, end in sorted(spans):
+        if out and start <= out[-1][1]:
+            out[-1] = (out[-1][0], max(out[-1][1], end))
+        else:
+            out.append((start, end))
+    return out
+
+
+def _joined(markers: Sequence[Marker], lo: float, hi: float) -> list[Marker]:
+    """``markers`` with the overlapping segments of one source at one level drawn as one
+    over their union (a segment without a window spans [lo, hi]): SDNV105's rigid pivot
+    reaction, checked over [0, 0.05] s and over the flight [0.0025, 0.0544] s, stacked two
+    dash patterns out of phase into a solid black line that hid our reaction under it."""
+    groups: dict[Any, list[Marker]] = {}  # a level's segments at the place of its first
+    for i, m in enumerate(markers):
+        groups.setdefault((m.column, m.label, m.value) if m.shape == "hline" else i,
+                          []).append(m)
+    out: list[Marker] = []
+    for group in groups.values():
+        out += (group if group[0].shape != "hline" else
+                [replace(group[0], window=span)
+                 for span in _union([m.window or (lo, hi) for m in group])])
+    return out
+
+
 def draw_markers(ax: Any, markers: Sequence[Marker], styles: style.MarkerStyles) -> None:
     """Draw the references that fall on ``ax``'s time axis (points, horizontal segments,
     vertical lines) and name each source once in the legend, by a key that shows all it
@@ -109,7 +137,7 @@ def draw_markers(ax: Any, markers: Sequence[Marker], styles: style.MarkerStyles)
     such as the integrated rigid block's collision and its largest later kinetic energy,
     showed only its marker in the legend); set the axis limits first."""
     lo, hi = ax.get_xlim()
-    shown = [m for m in markers if _on_time_axis(m, lo, hi)]
+    shown = _joined([m for m in markers if _on_time_axis(m, lo, hi)], lo, hi)
     for m in sorted(shown, key=lambda m: m.label):
         styles(m.family, m.label)  # a source's shape whatever the order of the checks
     looks: dict[str, tuple[str, set[str]]] = {}  # label -> (family, shapes drawn)
@@ -123,10 +151,10 @@ def draw_markers(ax: Any, markers: Sequence[Marker], styles: style.MarkerStyles)
         elif m.shape == "hline":
             start, end = m.window if m.window else (lo, hi)
             ax.hlines(m.value, start, end, colors=kw["color"], linestyles=[dashes],
-                      linewidth=style.REFERENCE_LINEWIDTH)
+                      linewidth=style.REFERENCE_LINEWIDTH, zorder=style.REFERENCE_LINE_ZORDER)
         else:
             ax.axvline(m.time, color=kw["color"], linestyle=dashes,
-                       linewidth=style.REFERENCE_LINEWIDTH)
+                       linewidth=style.REFERENCE_LINEWIDTH, zorder=style.REFERENCE_LINE_ZORDER)
     for label, (family, drawn) in looks.items():
         # the legend's key: an empty line of the source's look (a proxy artist)
         kw = styles(family, label)
@@ -149,8 +177,10 @@ def _history_figure(spec: HistoryFigure, data: Mapping[str, Any],
                     markers: Sequence[Marker], out_dir: Path) -> list[Path]:
     t = np.asarray(history["time"])
     fig, (ax,) = style.new_figure()
-    for name in columns:
-        ax.plot(t, history[name], label=Channel.parse(name, data.get("kind")).label)
+    channels = [Channel.parse(name, data.get("kind")) for name in columns]
+    for channel in sorted(channels, key=lambda c: c.is_resultant):  # resultants on top
+        ax.plot(t, history[channel.name], label=channel.label,
+                **(style.RESULTANT_LOOK if channel.is_resultant else {}))
     _time_axis(ax, t)
     if spec.stem == "kinetic_energy":
         _our_collisions(ax, data.get("collisions") or [])

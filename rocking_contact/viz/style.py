@@ -30,6 +30,11 @@ PALETTE = ("#0072B2", "#D55E00", "#009E73", "#CC79A7", "#E69F00", "#56B4E9", "#F
 #: curve (an energy balance has ten terms; a repeated colour named two of them)
 CURVE_STYLES = ("-", "-.")
 
+#: look of a resultant over a region (RN_BASE, PN_BASE), drawn after the other curves: it
+#: equals the reaction of the point that carries the block (RN_O before impact 1), which a
+#: solid curve on top hid; dashed and thinner, the point's curve shows in its gaps
+RESULTANT_LOOK: dict[str, Any] = {"linestyle": (0, (4, 3)), "linewidth": 1.1}
+
 #: source family -> (marker, line style)
 FAMILY_STYLE: dict[str, tuple[str, Any]] = {
     "analytic rigid": ("o", (0, (6, 2))),
@@ -41,12 +46,20 @@ FAMILY_STYLE: dict[str, tuple[str, Any]] = {
     "other": ("P", ":"),
 }
 REFERENCE_COLOUR = "black"
-#: line width of the reference segments and lines (pt): thinner than our curves (1.4), so
-#: that the curve under a reference it matches shows at its edges and in its gaps
+#: line width of the reference segments and lines (pt): thinner than our curves (1.4)
 REFERENCE_LINEWIDTH = 1.1
+#: drawing order of the reference segments and lines: under our curves (2), over the grid
+#: and the impact shading (0). On top, two references a pixel apart (SDNV105's rigid and
+#: Code_Aster pivot reactions, 3579 and 3600 N) hid the reaction they bracket; under it,
+#: they show where our curve leaves them. Reference points stay on top: open markers.
+REFERENCE_LINE_ZORDER = 1.9
 
 #: marker shapes used when a family's own is taken (each legend label gets its own shape)
 _ALTERNATES = ("p", "h", "*", "<", ">", "d", "8", "H", "x", "+", "1", "2")
+#: line styles used when a family's own is taken, unlike the families' and one another
+_DASH_ALTERNATES: tuple[Any, ...] = (
+    (0, (2, 2)), (0, (12, 2, 2, 2)), (0, (1, 3)), (0, (12, 4)), (0, (6, 2, 1, 2, 1, 2)),
+    (0, (4, 4)))
 
 RC: dict[RcKeyType, Any] = {
     "font.size": 11,
@@ -105,25 +118,33 @@ def save_figure(fig: Any, out_dir: Path, stem: str) -> list[Path]:
 
 
 class MarkerStyles:
-    """Reference look per legend label: the family's marker shape (then alternates when a
-    family has several sources) and line style."""
+    """Reference look per legend label: the family's marker shape and line style, then
+    alternates when a family has several sources in the figure (two sources of one family
+    with segments only, SDNV105's "analytic rigid" and "analytic rigid, integrated" lifts,
+    had one dashed key for both), and when two families share a line style."""
 
     def __init__(self) -> None:
         self._shapes: dict[str, str] = {}
+        self._dashes: dict[str, Any] = {}
 
     def __call__(self, family: str, label: str) -> dict[str, Any]:
         """Keyword arguments for ``Axes.plot`` drawing this source's open markers, plus
         ``linestyle_ref`` for its lines."""
         first, dashes = FAMILY_STYLE.get(family, FAMILY_STYLE["other"])
-        shape = self._shapes.get(label)
-        if shape is None:
-            taken = set(self._shapes.values())
-            free = [s for s in (first, *_ALTERNATES) if s not in taken]
-            shape = free[0] if free else first
-            self._shapes[label] = shape
-        return {"color": REFERENCE_COLOUR, "marker": shape, "markerfacecolor": "none",
-                "markeredgewidth": 1.3, "markersize": 8, "linestyle": "none",
-                "linestyle_ref": dashes}
+        return {"color": REFERENCE_COLOUR,
+                "marker": _own(self._shapes, label, (first, *_ALTERNATES)),
+                "markerfacecolor": "none", "markeredgewidth": 1.3, "markersize": 8,
+                "linestyle": "none",
+                "linestyle_ref": _own(self._dashes, label, (dashes, *_DASH_ALTERNATES))}
+
+
+def _own(given: dict[str, Any], label: str, choices: tuple[Any, ...]) -> Any:
+    """The look ``given`` to ``label``, else the first of ``choices`` no other label has
+    (the first choice when all are taken), now given to it."""
+    if label not in given:
+        taken = list(given.values())
+        given[label] = next((c for c in choices if c not in taken), choices[0])
+    return given[label]
 
 
 def place_legend(ax: Any, *, outside_above: int = 4) -> None:

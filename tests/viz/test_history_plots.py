@@ -7,6 +7,7 @@ from matplotlib.figure import Figure
 from PIL import Image
 
 from rocking_contact import results
+from rocking_contact.viz import style
 from rocking_contact.viz.history_plots import draw_markers, plot_results
 from rocking_contact.viz.markers import Marker
 from rocking_contact.viz.style import MarkerStyles
@@ -85,8 +86,6 @@ def test_each_source_is_named_once_with_every_look_it_draws():
     """sdnv105_rigid's kinetic energy: the integrated rigid block gives a collision point
     and the level of a later maximum (a segment); its legend key showed only the marker,
     and the dashed segment was named nowhere."""
-    from rocking_contact.viz import style
-
     markers = [Marker("EKIN", "point", "analytic rigid", "analytic rigid, closed form",
                       time=0.0546, value=7.40),
                Marker("EKIN", "point", "analytic rigid", "analytic rigid, integrated",
@@ -148,7 +147,6 @@ def test_kinetic_energy_alone_makes_no_energy_balance(tmp_path):
 
 def test_brief_peaks_do_not_hide_the_usual_level():
     """A reaction of 3.6 kN with one impact sample of 4 MN: the axis shows the 3.6 kN."""
-    from rocking_contact.viz import style
     from rocking_contact.viz.history_plots import _clip_spikes
 
     t = np.linspace(0.0, 0.3, 3001)
@@ -188,8 +186,6 @@ def test_a_discrete_runs_penetration_stays_in_the_history(tmp_path):
 
 def test_references_off_the_time_axis_are_not_drawn_nor_listed():
     """A reached reference just past a shortened run's end: not in the legend alone."""
-    from rocking_contact.viz import style
-
     markers = [Marker("EKIN", "point", "LMGC90", "LMGC90", time=0.05, value=7.0),
                Marker("EKIN", "point", "rigid", "rigid", time=0.0603, value=7.1),
                Marker("EKIN", "vline", "recalage", "recalage", time=0.07),
@@ -233,8 +229,6 @@ def test_our_curves_are_never_black_and_never_share_a_look(tmp_path):
     """Black is the references' colour: a block with four output points has seven
     reactions (RN_BASE the seventh, drawn black beside black reference lines), and an
     energy balance has ten terms (two shared a colour)."""
-    from rocking_contact.viz import style
-
     with style.figure_style():
         fig, (ax,) = style.new_figure()
         looks = [(line.get_color(), line.get_linestyle())
@@ -254,13 +248,13 @@ def test_a_run_that_changes_its_file_is_named_by_its_changes(tmp_path):
     plot_results(data, {"time": t, "EKIN_BLOCK": t, "RN_O": t, "RN_BASE": t}, tmp_path)
     assert "sdnv105d with geometry.half_width = 0.1: Kinetic energy" in svg_text(
         tmp_path / "kinetic_energy.svg")
-    assert "normal reaction over the base (RN_BASE)" in svg_text(tmp_path / "reactions.svg")
+    assert "normal reaction summed over the whole base (RN_BASE)" in svg_text(
+        tmp_path / "reactions.svg")
 
 
 def test_a_long_title_fits_the_figure_width():
     """Dotted keys and their values make long titles: wrapped, each line inside the
     figure (a line of 89 characters was cut at the right edge)."""
-    from rocking_contact.viz import style
     from rocking_contact.viz.history_plots import figure_title
 
     keys = ["loading.table_acceleration_x.amplitude", "loading.table_acceleration_x.path",
@@ -279,3 +273,63 @@ def test_a_long_title_fits_the_figure_width():
         # a margin of 5 % of the width: the PNG's hinting at 130 dpi draws a little wider
         margin = 0.05 * fig.bbox.width
         assert box.x0 >= margin and box.x1 <= fig.bbox.width - margin
+
+
+def _figures(monkeypatch):
+    """The figures plot_results draws, by stem, instead of their files."""
+    drawn = {}
+
+    def keep(fig, out_dir, stem):
+        drawn[stem] = fig
+        return []
+
+    monkeypatch.setattr(style, "save_figure", keep)
+    return drawn
+
+
+def test_the_base_resultant_and_the_references_leave_the_reaction_under_them_visible(
+        tmp_path, monkeypatch):
+    """sdnv105d's reactions: until impact 1 RN_BASE is RN_O, and it was drawn solid over
+    it; the rigid pivot reaction, checked over two windows, and Code_Aster's, a pixel
+    apart, were drawn over it too. RN_O was nowhere to be seen."""
+    t = np.linspace(0.0, 0.06, 61)
+    rn_o = np.where(t < 0.0544, 3600.0, 0.0)
+    rn_a = np.where(t < 0.0544, 0.0, 3600.0)
+    source = "analytic rigid: pivot reaction in free flight, M g (1 - 3 b^2 / (4 R^2))"
+    specs = [{"name": "rn_max_O", "op": "max", "column": "RN_O", "window": [0.0, 0.05]},
+             {"name": "rn_max_O_flight", "op": "max", "column": "RN_O",
+              "window": [0.0025, 0.0544]}]
+    checks = [{"quantity": "rn_max_O", "reference": 3579.25, "source": source},
+              {"quantity": "rn_max_O_flight", "reference": 3579.25, "source": source},
+              {"quantity": "rn_max_O", "reference": 3599.52, "source": "Code_Aster SDNV105 A"}]
+    data = {"case": "sdnv105d", "kind": "block", "parameters": {"quantity": specs},
+            "checks": checks}
+    figures = _figures(monkeypatch)
+    plot_results(data, {"time": t, "RN_O": rn_o, "RN_A": rn_a, "RN_BASE": rn_o + rn_a},
+                 tmp_path)
+    ax = figures["reactions"].axes[0]
+    curves = {line.get_label(): line for line in ax.lines if len(line.get_xdata())
+              and not line.get_label().startswith("_")}
+    o, base = curves["normal reaction at O (RN_O)"], curves[
+        "normal reaction summed over the whole base (RN_BASE)"]
+    assert o.get_linestyle() == "-" and base.get_linestyle() == "--"
+    assert base.get_linewidth() < o.get_linewidth()
+    assert ax.lines.index(base) > max(ax.lines.index(c) for c in curves.values() if c is not base)
+    # one segment per source and level, under our curves: the flight window joins [0, 0.05]
+    segments = [(c.get_zorder(), c.get_segments()[0].tolist()) for c in ax.collections]
+    assert sorted(segments) == [(style.REFERENCE_LINE_ZORDER, [[0.0, 3579.25], [0.0544, 3579.25]]),
+                                (style.REFERENCE_LINE_ZORDER, [[0.0, 3599.52], [0.05, 3599.52]])]
+    assert style.REFERENCE_LINE_ZORDER < o.get_zorder()
+    assert list(_legend_keys(figures["reactions"]))[-2:] == ["analytic rigid",
+                                                            "Code_Aster SDNV105 A"]
+
+
+def test_two_sources_never_share_a_line_style():
+    """The lifts of sdnv105d: "analytic rigid" and "analytic rigid, integrated" segments
+    had one dashed key; so would the "rigid" and "analytic" families."""
+    styles = MarkerStyles()
+    dashes = [styles(family, label)["linestyle_ref"] for family, label in (
+        ("analytic rigid", "analytic rigid"), ("analytic rigid", "analytic rigid, integrated"),
+        ("rigid", "rigid"), ("analytic", "analytic"))]
+    assert len({str(d) for d in dashes}) == 4
+    assert styles("analytic rigid", "analytic rigid")["linestyle_ref"] == dashes[0]

@@ -63,12 +63,12 @@ from rocking_contact.contact.local import (
     complementarity,
     solve_active_set,
 )
-from rocking_contact.contact.release import mass_solver
+from rocking_contact.contact.release import StepMobility, mass_solver, table_drag
 from rocking_contact.contact.spec import ContactSpec
 from rocking_contact.fem.body import ElasticBody
 from rocking_contact.fem.constraints import merge
 from rocking_contact.solvers.step import Corrector, StepProblem
-from rocking_contact.time.schemes import Static
+from rocking_contact.time.schemes import Stage, Static
 
 #: history column names of a contact's state
 STATUS_NAMES = {Status.OPEN: "open", Status.STICK: "stick", Status.SLIP: "slip"}
@@ -125,6 +125,7 @@ class CondensedContact(Corrector):
         self._cache: dict[int, tuple[np.ndarray, np.ndarray]] = {}  # row -> (Z, Zc) columns
         self._last_residual = math.nan
         self._work: tuple[PETSc.Vec, PETSc.Vec] | None = None  # residual, correction
+        self._drag0: PETSc.Vec | None = None  # a shaking table's drag at the release (N)
 
     # -- the local law (subclasses) ------------------------------------------------------
     def local_solve(self, problem: LocalProblem, lam0: np.ndarray) -> LocalSolution:
@@ -147,6 +148,9 @@ class CondensedContact(Corrector):
             return
         if not self.released:
             self.release(problem)
+        if self._drag0 is not None:  # released outside the runner, which starts it there
+            assert problem.stage is not None
+            self.start_shaking(problem, problem.stage)
         self._u0 = self.kin.values(problem.u.x.array)
         self._set_supports(problem.prescribed_dofs)
         self.iterations = 0
@@ -281,27 +285,75 @@ class CondensedContact(Corrector):
 
     # -- the release -------------------------------------------------------------------
     def release(self, problem: StepProblem) -> None:
-        """Correct the initial acceleration by the reactions of the closed contacts."""
+        """Correct the initial acceleration by the reactions of the closed contacts.
+
+        A table already accelerating takes no part: its drag's mass response is taken out of
+        the initial acceleration and left to :meth:`start_shaking` (module
+        :mod:`~rocking_contact.contact.release`)."""
         self.released = True
         self._forces0_split = (np.zeros(self.kin.n_dofs), np.zeros(self.kin.n_dofs))
         u = self.kin.values(problem.u.x.array)
         geometry = self.kin.geometry(u)
-        closed = np.flatnonzero(geometry.paired & (np.abs(geometry.gap)
-                                                   <= self.spec.closed_gap))
+        closed = self._closed(geometry)
         if not len(closed):
             return
         self._set_supports(merge(problem.prescribed, problem.t)[0])
         rows = geometry.rows(closed)
+        drag = table_drag(problem)
         with mass_solver(problem) as mass:
             Z = mass.solve_columns(self._rhs_columns(geometry, rows))
-        Zc = self._contact_values(Z)
+            if drag is not None:
+                drag.scale(-1.0)
+                mass.accelerate(problem, drag)  # zeroes its prescribed rows
+                drag.scale(-1.0)
+                self._drag0 = drag
         Hr = geometry.H[rows]
         a = self.kin.values(problem.a.x.array)
-        local = solve_active_set(self.local_problem(Hr @ Zc, Hr @ a, closed),
+        local = solve_active_set(self.local_problem(Hr @ self._contact_values(Z), Hr @ a,
+                                                    closed),
                                  tol=self.tol, max_iterations=self.spec.local_iterations)
         add_columns(problem.a.x.petsc_vec, Z, local.lam)
         problem.a.x.scatter_forward()
-        self.lam[rows] = local.lam
+        self._set_release_forces(geometry, closed, local)
+
+    def start_shaking(self, problem: StepProblem, stage: Stage) -> None:
+        """Add the drag of a table accelerating at the release to the initial acceleration,
+        as the first step (``stage``) takes it: the contacts closed at the release solve the
+        Signorini-Coulomb problem again on ``W = H S H^T`` with ``S`` the step's
+        :class:`~rocking_contact.contact.release.StepMobility`, from the release's forces.
+        Nothing to do when the table was still at the release (or nothing was closed)."""
+        drag, self._drag0 = self._drag0, None
+        if drag is None:
+            return
+        geometry = self.kin.geometry(self.kin.values(problem.u.x.array))
+        closed = self._closed(geometry)
+        rows = geometry.rows(closed)
+        with StepMobility(problem, stage) as step:
+            Z = step.solve_columns(self._rhs_columns(geometry, rows))
+            response = drag.duplicate()
+            step.solve(drag, response)
+        drag.destroy()
+        Hr = geometry.H[rows]
+        W = Hr @ self._contact_values(Z)
+        a = self.kin.values(problem.a.x.array) + self.kin.values(response.array)
+        start = self.lam[rows]
+        # q = H a + W (lam - start): the release's forces already act in a.
+        local = solve_active_set(self.local_problem(W, Hr @ a - W @ start, closed),
+                                 tol=self.tol, max_iterations=self.spec.local_iterations)
+        problem.a.x.petsc_vec.axpy(1.0, response)
+        response.destroy()
+        add_columns(problem.a.x.petsc_vec, Z, local.lam - start)
+        problem.a.x.scatter_forward()
+        self._set_release_forces(geometry, closed, local)
+
+    def _closed(self, geometry: ContactGeometry) -> np.ndarray:
+        """The contacts closed at the release: paired, gap within ``contact.closed_gap``."""
+        return np.flatnonzero(geometry.paired & (np.abs(geometry.gap) <= self.spec.closed_gap))
+
+    def _set_release_forces(self, geometry: ContactGeometry, closed: np.ndarray,
+                            local: LocalSolution) -> None:
+        """The forces and states of the closed contacts at the release, committed."""
+        self.lam[geometry.rows(closed)] = local.lam
         self._trial_lam = self.lam.copy()
         self.status[closed] = local.status
         self._trial_status = self.status.copy()

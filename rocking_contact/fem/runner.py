@@ -62,7 +62,7 @@ from rocking_contact.solvers.driver import (
 from rocking_contact.solvers.history import History
 from rocking_contact.solvers.newton import NewtonOptions, NewtonSolver
 from rocking_contact.solvers.step import Contribution, Corrector, StepProblem
-from rocking_contact.time.schemes import Scheme
+from rocking_contact.time.schemes import Scheme, Stage
 
 #: PETSc options prefix of the block's step solver
 PREFIX = "block_"
@@ -357,18 +357,27 @@ def release(case: BlockCase, problem: StepProblem, start: InitialState) -> None:
     problem.set_state(u=start.u, v=start.v, t=case.time.start)
     body.shake(case.loading.table_motion(case_dir(case)), case.time.start)
     problem.initial_acceleration()
-    release_terms(problem)
+    t1, scheme = next(time_steps(case))
+    release_terms(problem, scheme.stage(t1 - case.time.start))
 
 
-def release_terms(problem: StepProblem) -> None:
+def release_terms(problem: StepProblem, first: Stage) -> None:
     """Call each term's optional ``release(problem)`` (:meth:`Contribution.release
     <rocking_contact.solvers.step.Contribution.release>`): a contact treatment takes over
     from the preload's supports (its forces, the initial acceleration) before the first
-    state is recorded."""
-    for term in (*problem.contributions, *problem.correctors):
+    state is recorded; then its optional ``start_shaking(problem, first)``, which adds the
+    drag of a table already accelerating as the first step (``first``) takes it
+    (:meth:`CondensedContact.start_shaking
+    <rocking_contact.contact.condensed.CondensedContact.start_shaking>`)."""
+    terms = (*problem.contributions, *problem.correctors)
+    for term in terms:
         hook = getattr(term, "release", None)  # optional: the terms need not subclass
         if hook is not None:
             hook(problem)
+    for term in terms:
+        shaking = getattr(term, "start_shaking", None)
+        if shaking is not None:
+            shaking(problem, first)
 
 
 def run_result(case: BlockCase, driver: StepDriver, problem: StepProblem, output: _Output,

@@ -135,6 +135,10 @@ class PenaltySprings(Contribution):
         self.released = False
         #: static steps came before the release: a preload, whose supports held the block
         self._preloaded = False
+        #: armed by :meth:`settle` until the release: active in the preload's last static step
+        self._settling = False
+        #: that static step was accepted: the block stands in equilibrium on the springs
+        self._settled = False
         self._d0 = np.zeros((n, 3))
         self.work = 0.0
         self.penetration = np.zeros(n)
@@ -155,18 +159,43 @@ class PenaltySprings(Contribution):
 
     # -- Contribution protocol -------------------------------------------------------
     def begin_step(self, problem: StepProblem) -> None:
-        """Idle during the static preload; reset the branch freezing of the step."""
-        self._idle = isinstance(problem.scheme, Static)
+        """Idle during the static preload but for the settle (:meth:`settle`); reset the
+        branch freezing of the step."""
+        static = isinstance(problem.scheme, Static)
+        self._idle = static and not self._settling
         self._calls = 0
         self._mismatch[:] = False
         self._status_frozen, self._lag_next = self._lag_next, False
         self._branch[:] = -1
-        self._preloaded |= self._idle
+        self._preloaded |= static
         if not self._idle:
-            if not self.released:
+            if not (static or self.released):
                 self.release(problem)
             u = self._gather([problem.u.x.array])[0]
             self._d0[:, :2] = u
+
+    def settle(self, problem: StepProblem) -> bool:
+        """At the preload's end, its supports still in place: arm the springs to take the
+        block's weight in the static step that follows (the base supports removed,
+        :func:`rocking_contact.fem.preload.settle_on_springs`) if more than one spring
+        would carry it. Returns whether they are armed.
+
+        A spring would carry if its node has a support reaction ``R > 0`` (N, up) and the
+        spring is closed there (penetration ``-u_y - gap >= 0``). With one such spring the
+        release lowers the block rigidly by ``R / kn``, exact when that node carries the
+        whole weight (a tilt on O) and left so; with several (a block preloaded flat) the
+        supports spread the weight over the base nodes as no set of springs does, and only
+        a static solve on the springs puts the block in equilibrium on them. The block is
+        lowered as the release would (so that every carrying spring is pressed and holds
+        the block in the solve's first iterate) and the springs' state starts there.
+        """
+        reaction, penetration = self._support_reactions(problem)
+        if np.count_nonzero((reaction > 0.0) & (penetration >= 0.0)) < 2:
+            return False
+        self._settling = True
+        self._lower(problem, self._support_drop(reaction, penetration))
+        self._start_state(problem, unstressed=True).destroy()
+        return True
 
     def release(self, problem: StepProblem) -> None:
         """The springs take over (see :mod:`~.release`); their state starts there (stick
@@ -178,19 +207,43 @@ class PenaltySprings(Contribution):
         is lowered by ``R / kn`` (a rigid translation), so that the spring carries ``R``
         beyond any initial penetration; an open one (``gap`` above the node) lowers
         nothing and the block falls its gap. At rest (no preload) the block starts where
-        it is: every gap is free travel (a negative one an initial penetration).
+        it is: every gap is free travel (a negative one an initial penetration). After a
+        settle (:meth:`settle`) the block is where the static solve on the springs left
+        it, in equilibrium, and the springs keep the state that solve left them in (a
+        sticking spring its force).
         """
         self.released = True
-        drop = self._support_drop(problem) if self._preloaded else 0.0
-        if drop != 0.0:
-            u = problem.u.x.array.copy()
-            u[self.body.block_mesh.dofs(self.body.V, BLOCK, 1)] -= drop
-            problem.set_state(u=u)
+        settled = self._settled  # armed but not settled: the settle failed, as if not armed
+        self._settling = self._settled = False
+        if self._preloaded and not settled:
+            self._lower(problem, self._support_drop(*self._support_reactions(problem)))
+        forces = self._start_state(problem, unstressed=not settled)
+        self.work = 0.0  # the settle's work went into the preload
+        with mass_solver(problem) as mass:
+            mass.accelerate(problem, forces)
+        forces.destroy()
+
+    def _lower(self, problem: StepProblem, drop: float) -> None:
+        """Translate the block down by ``drop`` (m; rigid: the stresses stay as they are)."""
+        if drop == 0.0:
+            return
+        u = problem.u.x.array.copy()
+        u[self.body.block_mesh.dofs(self.body.V, BLOCK, 1)] -= drop
+        problem.set_state(u=u)
+
+    def _start_state(self, problem: StepProblem, *, unstressed: bool) -> PETSc.Vec:
+        """Evaluate every spring where the block stands and commit it (state rows, open or
+        closed, forces, penetration); ``unstressed``: the stick springs start unstressed
+        there, else from their state rows. Returns the springs' forces on the body (a new
+        vector, N)."""
+        self._branch[:] = -1
+        self._status_frozen = self._lag_next = False
         d = np.zeros((len(self.names), 3))
         dv = np.zeros_like(d)
         d[:, :2], dv[:, :2] = self._gather([problem.u.x.array, problem.v.x.array])
-        self.S[:] = 0.0
-        self.S[:, S_POSITION] = d[:, 0]  # stick springs unstressed where the block stands
+        if unstressed:
+            self.S[:] = 0.0
+            self.S[:, S_POSITION] = d[:, 0]
         F = np.empty(3)
         Jd, Jv = np.empty((3, 3)), np.empty((3, 3))
         forces = self.body.vector()
@@ -202,13 +255,11 @@ class PenaltySprings(Contribution):
         self.S[:] = self.S_trial
         self.penetration[:] = np.maximum(-d[:, 1] - self.P[:, P_GAP], 0.0)
         self._slide[:] = d[:, [0, 2]]
-        with mass_solver(problem) as mass:
-            mass.accelerate(problem, forces)
-        forces.destroy()
+        return forces
 
-    def _support_drop(self, problem: StepProblem) -> float:
-        """How far (m) the preload's support reaction ``R`` lowers the block: ``R / kn`` of
-        the most loaded spring if it is closed where the preload left it, else 0."""
+    def _support_reactions(self, problem: StepProblem) -> tuple[np.ndarray, np.ndarray]:
+        """The preload's support reaction at each spring node (N, up: the static residual
+        ``f_int - f_ext`` in y) and the spring's penetration ``-u_y - gap`` there (m)."""
         body = self.body
         g = body.vector()
         body.set_point(problem.u.x.array, problem.v.x.array)
@@ -216,10 +267,15 @@ class PenaltySprings(Contribution):
         reaction = self._gather([g.array])[0][:, 1]
         g.destroy()
         uy = self._gather([problem.u.x.array])[0][:, 1]
+        return reaction, -uy - self.P[:, P_GAP]
+
+    def _support_drop(self, reaction: np.ndarray, penetration: np.ndarray) -> float:
+        """How far (m) the preload's support reaction ``R`` lowers the block: ``R / kn`` of
+        the most loaded spring if it is closed where the preload left it, else 0."""
         j = int(np.argmax(reaction))
-        # penetration -u_y - gap (normal down): a spring with its gap still open takes
-        # nothing from the support; the block falls onto it
-        if reaction[j] <= 0.0 or -uy[j] - self.P[j, P_GAP] < 0.0:
+        # a spring with its gap still open takes nothing from the support; the block falls
+        # onto it
+        if reaction[j] <= 0.0 or penetration[j] < 0.0:
             return 0.0
         return float(reaction[j] / self.P[j, P_KN])
 
@@ -333,8 +389,10 @@ class PenaltySprings(Contribution):
         return f"the frozen stick/slip branch of {names} contradicts the converged state"
 
     def fallback(self, problem: StepProblem) -> str | None:
-        """Take the next attempt of this step with the springs' status of its start."""
-        if self._idle:
+        """Take the next attempt of this step with the springs' status of its start; not
+        in the settle, where a spring kept closed would pull the block into an equilibrium
+        that is none."""
+        if self._idle or self._settling:
             return None
         self._lag_next = True
         return "spring status kept from the step's start"
@@ -355,8 +413,10 @@ class PenaltySprings(Contribution):
         jac.assemble()
 
     def contact_changes(self, problem: StepProblem) -> int:
-        """Springs that engaged or let go in the step under way (trial against committed)."""
-        if self._idle:
+        """Springs that engaged or let go in the step under way (trial against committed);
+        none in the settle (refining its pseudo-time would not help, and the refinement
+        would go on into the dynamic phase)."""
+        if self._idle or self._settling:
             return 0
         return int(np.count_nonzero(self.trial_closed != self.closed))
 
@@ -364,6 +424,7 @@ class PenaltySprings(Contribution):
         """Commit the state rows; accumulate the springs' work on the block."""
         if self._idle:
             return
+        self._settled |= self._settling
         d1 = np.zeros_like(self._d0)
         d1[:, :2] = self._gather([problem.u.x.array])[0]
         self.work += 0.5 * float(np.sum((self.force + self.trial_force) * (d1 - self._d0)))

@@ -175,6 +175,50 @@ def test_a_gap_is_free_travel_from_where_the_preload_left_the_block(gap):
     assert h["RN_O1"][0] == 0.0 and h["RN_A"][0] == 0.0
 
 
+FLAT = {"preload.tilt": 0.0, "time.step": 1e-4, "time.window": [], "collisions.windows": [],
+        "collisions.rigid": False, "reference": [], "quantity": []}
+
+
+@pytest.mark.parametrize("name", ["sdnv105b", "sdnv105b_plain_springs"])
+def test_a_block_released_flat_stands_in_equilibrium_on_its_springs(name):
+    """Tilt 0: the preload's supports hold the five base nodes, the springs are under three
+    (O, O1, A). The block is settled on them by a static solve (fem.preload.settle_on_springs)
+    and released there: the springs carry M g, about a third each, symmetrically, and nothing
+    moves over 10 ms of 1e-4 s average-acceleration steps. Before, the springs took the
+    supports' 899 N each (0.66 M g) and the sum swung between 2697 and 4892 N.
+
+    Bounds: the settle's Newton stops at 1e-10 of its first residual (about M g), so the
+    springs balance the weight to ~1e-10 M g (2.4e-11 measured with the plain springs, 4e-16
+    with B's): 1e-9 relative. An imbalance of 1e-9 M g (4e-6 N) on the 418 kg block for 10 ms
+    gives it 2e-17 J; EKIN stays below 1e-16 J (1e-35 J measured; 1.1e-6 J before). That
+    nothing moves also says each spring carries what the static problem gives."""
+    h = rc.run(rc.load_case(name, {**FLAT, "time.end": 0.01}), write=False, plots=False,
+               quiet=True).history
+    rn = h["RN_O"] + h["RN_O1"] + h["RN_A"]
+    assert rn[0] == pytest.approx(WEIGHT, rel=1e-9)
+    assert np.max(np.abs(rn - WEIGHT)) <= 1e-9 * WEIGHT, (rn.min(), rn.max())
+    assert h["RN_A"][0] == pytest.approx(h["RN_O"][0], rel=1e-9)
+    for point in ("O", "O1", "A"):
+        assert h[f"RN_{point}"][0] == pytest.approx(WEIGHT / 3, rel=0.05)
+    assert np.all(h["CONTACTS"] == 3)
+    assert np.max(h["EKIN"]) < 1e-16
+
+
+def test_a_flat_block_its_springs_cannot_hold_is_lowered_onto_them_and_tips():
+    """Flat on springs at O and B1 only (A's 1 mm above the ground), the weight beyond both
+    (O1 at x = 0.18 m, B1 at 0.16 m): no static equilibrium, the settle fails and the block is
+    released as a tilted one is, lowered rigidly by the largest support reaction over kn
+    (both springs carry it), and it tips towards A."""
+    sets = {**FLAT, "time.end": 1e-3, "contact.spring.1.on": "B1", "contact.spring.2.gap": 1e-3}
+    result = rc.run(rc.load_case("sdnv105b_plain_springs", sets), write=False, plots=False,
+                    quiet=True)
+    assert result.status == "completed" and result.warnings == []
+    h = result.history
+    assert h["RN_O"][0] == pytest.approx(h["RN_B1"][0], rel=1e-9) and h["RN_A"][0] == 0.0
+    assert h["RN_O"][0] < WEIGHT / 3 and h["RN_O"][-1] == 0.0
+    assert h["DY_A"][-1] < h["DY_A"][0] < 0.0
+
+
 def test_at_rest_the_block_starts_where_it_is_and_falls_its_gap():
     """No preload: nothing to take over, the block is not moved. With 5 mm gaps it falls
     freely (undeformed, the rigid free fall of the average-acceleration scheme, exact) and the

@@ -30,6 +30,11 @@ force of a table top free to move) and rang about the pivot reaction (5389, 2855
 ... every 10 us); with it the release starts from the static reaction (4096.5 N at O) and
 falls to the rocking one without ringing, and a block released flat (tilt 0) stays at rest.
 
+Springs to the ground (SDNV105 B) take the weight at the release, lowered rigidly onto the
+one spring under the loaded support; where several would share it (a block preloaded flat)
+a last static step on the springs puts the block in equilibrium on them instead
+(:func:`settle_on_springs`).
+
 In large rotation the tilt is a nonlinear static problem, and taken in one step from the
 gravity state Newton can settle on a spurious equilibrium of the Saint Venant-Kirchhoff
 block (tilt = 0.015 in one step reached -0.0125 rad, A below the table). The tilt reached

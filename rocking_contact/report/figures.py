@@ -28,7 +28,7 @@ CAPTIONS: dict[str, str] = {
     "velocity": "Velocities against time.",
     "reactions": "Contact reactions against time: normal (RN, compression positive) and "
                  "tangential (RX, force of the block on the table along x) at the base "
-                 "points, and their resultant over the base (_BASE).",
+                 "points, and their resultant over the base (_BASE, dashed).",
     "shock_force": "Shock forces against time.",
     "impulses": "Contact impulses of each step (N.s): normal PN and tangential PX, the "
                 "theta-scheme's unknowns (forces are the impulses over the step).",
@@ -38,7 +38,9 @@ CAPTIONS: dict[str, str] = {
 }
 REFERENCES_CAPTION: dict[str, str] = {
     "kinetic_energy": " Open markers: the collision references (instant and energy of the "
-                      "kinetic-energy maximum before each impact), one shape per source.",
+                      "kinetic-energy maximum before each impact), one shape per source; "
+                      "black lines: other references over their windows, one style per "
+                      "source.",
     "shock_force": " Open markers: the references' instant and value of the largest force "
                    "of each impact.",
 }

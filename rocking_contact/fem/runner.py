@@ -443,13 +443,15 @@ def simulate(case: BlockCase, body: ElasticBody, *, contributions: Sequence[Cont
     problem = StepProblem(body, contributions=contributions, correctors=correctors,
                           t0=case.time.start, linear_solver=case.solver.linear_solver)
     solver = NewtonSolver(problem, prefix=PREFIX, options=newton_options(case))
-    # The solver is freed however the run ends. Destroying it is collective: under MPI it
-    # is done when every rank leaves together (the end, a step failure, a stop, an
-    # overturn: decided on all ranks alike), not for an error that may be one rank's, whose
-    # traceback must not wait for the others.
+    driver = StepDriver(problem, solver, max_halvings=case.solver.max_halvings,
+                        refine=refinement(case))
+    # The driver's, the solver's and the problem's PETSc objects are freed however the run
+    # ends. Destroying them is collective: under MPI it is done when every rank leaves
+    # together (the end, a step failure, a stop, an overturn: decided on all ranks alike),
+    # not for an error that may be one rank's, whose traceback must not wait for the others.
     together = False
     try:
-        run = _integrate(case, problem, solver, energy, progress, out_dir, t_start)
+        run = _integrate(case, driver, energy, progress, out_dir, t_start)
         together = True
         return run
     except (SolverFailure, Interrupted, Overturned):
@@ -457,16 +459,16 @@ def simulate(case: BlockCase, body: ElasticBody, *, contributions: Sequence[Cont
         raise
     finally:
         if together or body.comm.size == 1:
+            driver.destroy()
             solver.destroy()
+            problem.destroy()
 
 
-def _integrate(case: BlockCase, problem: StepProblem, solver: NewtonSolver,
-               energy: EnergyBalance | None, progress: Progress | None, out_dir: Path | None,
-               t_start: float) -> RunResult:
-    """:func:`simulate` once its solver is made: initial state, release, the steps."""
+def _integrate(case: BlockCase, driver: StepDriver, energy: EnergyBalance | None,
+               progress: Progress | None, out_dir: Path | None, t_start: float) -> RunResult:
+    """:func:`simulate` once its driver is made: initial state, release, the steps."""
+    problem = driver.problem
     body = problem.body
-    driver = StepDriver(problem, solver, max_halvings=case.solver.max_halvings,
-                        refine=refinement(case))
     output = _Output(case, body, out_dir, progress, balance=energy)
     extra: dict[str, Any] = {
         "dofs": body.n_global, "ranks": body.comm.size, "kinematics": body.kinematics_name,

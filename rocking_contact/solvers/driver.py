@@ -150,6 +150,10 @@ class StepDriver:
         self._x = problem.vector()
         self._small_until = -math.inf
 
+    def destroy(self) -> None:
+        """Free the unknown's vector (collective)."""
+        self._x.destroy()
+
     def run(self, steps: Iterable[tuple[float, Scheme]]) -> DriverStats:
         """Take the steps ``(end time, scheme)`` in order from the problem's time."""
         for t1, scheme in steps:

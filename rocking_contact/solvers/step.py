@@ -207,6 +207,11 @@ class StepProblem:
         self._owned_mask = np.zeros(0, bool)
         self._merged: tuple[np.ndarray, np.ndarray] | None = None
 
+    def destroy(self) -> None:
+        """Free the PETSc objects made here, the Jacobian and the force vectors (collective)."""
+        for obj in (self.J, self._g_n, self._g_end, self._inertia):
+            obj.destroy()
+
     # -- set-up ---------------------------------------------------------------------------
     def _terms(self) -> tuple[Contribution | Corrector, ...]:
         """The contributions, then the correctors."""

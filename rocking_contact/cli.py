@@ -414,7 +414,7 @@ def main(argv: Sequence[str] | None = None) -> int:
         # command under mpiexec): one line, exit code 130 or 143; a run defers it again.
         with interrupt.deferred(), interrupt.abandoning():
             try:
-                _load()
+                _load(argv)
                 args = _parse(_parser(), argv)
                 _start_petsc_for_a_block(args)
             except (KeyboardInterrupt, Exception) as exc:
@@ -426,7 +426,7 @@ def main(argv: Sequence[str] | None = None) -> int:
     # Asked for from here on every rank, it stops a run after its first step.
     try:
         with interrupt.deferred():
-            _load()
+            _load(argv)
             args = _parse(_parser(), argv)
             if args.command in SERIAL_COMMANDS:
                 return _once(args)
@@ -440,14 +440,17 @@ def main(argv: Sequence[str] | None = None) -> int:
             signal.signal(signum, signal.SIG_IGN)
 
 
-def _load() -> None:
+def _load(argv: Sequence[str] | None) -> None:
     """Import what every command needs (the DOLFINx wheel and MPI, numpy, the package's
     API: a third of a second) with a Ctrl-C or SIGTERM held until it is done: it comes
     after, where it stops the command as any other. Raised in the middle of an import it
     left the modules half started (MPI's too), or an extension module's "ImportError:
-    initialization failed"."""
+    initialization failed". The runs' results record ``argv`` as their command line
+    (one run in-process, ``main([...])``, as well as the console script)."""
     with interrupt.python_handlers_kept():
         import rocking_contact.api  # noqa: F401
+        from rocking_contact.provenance import note_command_line
+    note_command_line(argv)
 
 
 def _start_petsc_for_a_block(args: argparse.Namespace) -> None:

@@ -53,9 +53,14 @@ def test_listings_are_printed_once(tmp_path, args):
 def _same_run_files(serial, parallel):
     """results.json equal but for the wall time; history.csv byte for byte."""
     a, b = (json.loads((d / "results.json").read_text()) for d in (serial, parallel))
+    origins = []
     for data in (a, b):
         data["timing"].pop("wall_s")
+        origins.append(data.pop("provenance"))  # dates, argv, --out and ranks differ
     assert a == b
+    for key in ("case", "case_file", "overrides", "files", "checkout"):
+        assert origins[0][key] == origins[1][key]
+    assert (origins[0]["mpi_ranks"], origins[1]["mpi_ranks"]) == (1, 2)
     assert (serial / "history.csv").read_bytes() == (parallel / "history.csv").read_bytes()
     assert sorted(p.name for p in serial.iterdir()) == sorted(p.name for p in parallel.iterdir())
 

@@ -86,7 +86,7 @@ def integrate(case: DiscreteCase, system: DiscreteSystem, progress: Progress | N
                 kept.contacts = kept.contacts[:0]
         done += n
         if progress is not None:
-            progress.update(t0 + done * dt)
+            progress.update(t0 + done * dt, step=done)
         if not final and interrupt.requested():
             # a chunk leaves the state it reached to the next one: record it here, so that
             # the history ends at the instant the status gives

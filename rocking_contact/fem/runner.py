@@ -174,7 +174,7 @@ class _Output:
         if self.fields is not None and (info is None or self._frame_due(problem.t)):
             self._write_fields(problem)
         if self.progress is not None and info is not None:
-            self.progress.update(problem.t, f"h={info.h:.2g}")
+            self.progress.update(problem.t, f"h={info.h:.2g}", step=self.count)
 
     def _frame_due(self, t: float) -> bool:
         """Fields every ``fields_every`` steps and at the first step past each multiple of

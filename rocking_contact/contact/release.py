@@ -11,11 +11,14 @@ rows (the supports that stay, the table's, have zero acceleration; the same
 - condensed treatments (Lagrange, continuous): the forces of the closed contacts solve the
   Signorini-Coulomb problem at the acceleration level (normal acceleration >= 0, tangential
   acceleration zero while sticking) on ``W = H M^-1 H^T``;
-- shock springs: the springs are first compressed by the force the supports carried (the
-  block is lowered by ``R / kn`` of the most loaded spring, a rigid translation that
-  leaves the stresses as they are), as if the preload had been computed on the springs,
-  which is what Code_Aster's test B does; only if that spring is closed where the preload
-  left the block (a spring with a clearance, ``gap > 0``, lets the block fall it).
+- shock springs: where one spring carries the block (a tilted block on its corner), it is
+  first compressed by the force the support carried (the block is lowered by ``R / kn``,
+  a rigid translation that leaves the stresses as they are), as if the preload had been
+  computed on the springs, which is what Code_Aster's test B does; only if that spring is
+  closed where the preload left the block (a spring with a clearance, ``gap > 0``, lets
+  the block fall it). Where several carry it (a block preloaded flat), the preload has
+  settled it on them by a static step instead (:func:`rocking_contact.fem.preload.
+  settle_on_springs`): a rigid lowering cannot share the weight as the springs do.
 
 A table that already accelerates at the release (a shaking table whose record is not zero at
 ``time.start``) puts its drag ``-M u_table`` on both bodies at once. The mass solve gives

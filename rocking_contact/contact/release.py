@@ -17,8 +17,9 @@ rows (the supports that stay, the table's, have zero acceleration; the same
   computed on the springs, which is what Code_Aster's test B does; only if that spring is
   closed where the preload left the block (a spring with a clearance, ``gap > 0``, lets
   the block fall it). Where several carry it (a block preloaded flat), the preload has
-  settled it on them by a static step instead (:func:`rocking_contact.fem.preload.
-  settle_on_springs`): a rigid lowering cannot share the weight as the springs do.
+  settled it on them by a static step instead
+  (:func:`rocking_contact.fem.preload.settle_on_springs`): a rigid lowering cannot share
+  the weight as the springs do.
 
 A table that already accelerates at the release (a shaking table whose record is not zero at
 ``time.start``) puts its drag ``-M u_table`` on both bodies at once. The mass solve gives

@@ -89,14 +89,14 @@ def test_a_bad_value_at_run_time_leaves_the_case_and_the_next_run_as_they_were(f
 class StopAtFirstUpdate(Progress):
     """Ctrl-C at the run's first progress update, as the SIGINT handler asks."""
 
-    def update(self, t, info=""):
+    def update(self, t, info="", step=None):
         interrupt.request()
 
 
 class AbortAtFirstUpdate(Progress):
     """A second Ctrl-C, which raises at once: in the middle of a FEM step loop."""
 
-    def update(self, t, info=""):
+    def update(self, t, info="", step=None):
         raise KeyboardInterrupt
 
 

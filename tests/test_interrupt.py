@@ -25,7 +25,7 @@ CLI = Path(sys.executable).parent / "rocking-contact"
 class AskToStop(Progress):
     """A progress bar that presses Ctrl-C at its first update (what the handler does)."""
 
-    def update(self, t, info=""):
+    def update(self, t, info="", step=None):
         interrupt.request()
 
 
@@ -79,7 +79,7 @@ from rocking_contact import api
 from rocking_contact.progress import Progress
 
 class Signal(Progress):
-    def update(self, t, info=""):
+    def update(self, t, info="", step=None):
         if not sent:
             sent.append(t)
             os.kill(os.getpid(), {signum})
@@ -304,7 +304,7 @@ def test_results_json_says_the_run_started_until_it_ends(monkeypatch, tmp_path):
     out, seen = tmp_path / "r", []
 
     class Peek(Progress):
-        def update(self, t, info=""):
+        def update(self, t, info="", step=None):
             seen.append(results.load(out)[0]["status"])
 
     monkeypatch.setattr(api, "Progress", Peek)

@@ -178,9 +178,12 @@ def _history_figure(spec: HistoryFigure, data: Mapping[str, Any],
     t = np.asarray(history["time"])
     fig, (ax,) = style.new_figure()
     channels = [Channel.parse(name, data.get("kind")) for name in columns]
+    drawn: list[np.ndarray] = []
     for channel in sorted(channels, key=lambda c: c.is_resultant):  # resultants on top
-        ax.plot(t, history[channel.name], label=channel.label,
-                **(style.RESULTANT_LOOK if channel.is_resultant else {}))
+        y = np.asarray(history[channel.name], dtype=float)
+        overlaid = channel.is_resultant or any(_coincide(y, other) for other in drawn)
+        ax.plot(t, y, label=channel.label, **(style.OVERLAID_LOOK if overlaid else {}))
+        drawn.append(y)
     _time_axis(ax, t)
     if spec.stem == "kinetic_energy":
         _our_collisions(ax, data.get("collisions") or [])
@@ -190,6 +193,18 @@ def _history_figure(spec: HistoryFigure, data: Mapping[str, Any],
     ax.set(title=figure_title(data, spec.title), ylabel=spec.ylabel)
     style.place_legend(ax)
     return style.save_figure(fig, out_dir, spec.stem)
+
+
+def _coincide(a: np.ndarray, b: np.ndarray) -> bool:
+    """Whether two curves of one plot would be drawn on the same pixels: apart by less
+    than :data:`~rocking_contact.viz.style.OVERLAP` of their range everywhere."""
+    both = np.concatenate([a, b])
+    finite = both[np.isfinite(both)]
+    span = float(np.ptp(finite)) if finite.size else 0.0
+    if span == 0.0:
+        return bool(np.array_equal(a, b, equal_nan=True))
+    gap = np.abs(a - b)
+    return bool(np.all(np.isnan(gap) | (gap <= style.OVERLAP * span)))
 
 
 #: a curve whose peak exceeds this many times its 99th percentile is clipped on the plot

@@ -30,10 +30,14 @@ PALETTE = ("#0072B2", "#D55E00", "#009E73", "#CC79A7", "#E69F00", "#56B4E9", "#F
 #: curve (an energy balance has ten terms; a repeated colour named two of them)
 CURVE_STYLES = ("-", "-.")
 
-#: look of a resultant over a region (RN_BASE, PN_BASE), drawn after the other curves: it
-#: equals the reaction of the point that carries the block (RN_O before impact 1), which a
-#: solid curve on top hid; dashed and thinner, the point's curve shows in its gaps
-RESULTANT_LOOK: dict[str, Any] = {"linestyle": (0, (4, 3)), "linewidth": 1.1}
+#: look of a curve drawn over another it may equal: a resultant over a region (RN_BASE,
+#: PN_BASE, drawn after the other curves) equals the reaction of the point that carries the
+#: block (RN_O before impact 1), and SDND100 A's node moves along the diagonal (DX_NO1 =
+#: DY_NO1); a solid curve on top hid the one under it, dashed and thinner it shows in the gaps
+OVERLAID_LOOK: dict[str, Any] = {"linestyle": (0, (4, 3)), "linewidth": 1.1}
+#: two curves closer than this fraction of the plot's range are drawn on the same pixels
+#: (a line is about 1/400 of the axis height)
+OVERLAP = 2e-3
 
 #: source family -> (marker, line style)
 FAMILY_STYLE: dict[str, tuple[str, Any]] = {

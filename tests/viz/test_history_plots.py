@@ -333,3 +333,22 @@ def test_two_sources_never_share_a_line_style():
         ("rigid", "rigid"), ("analytic", "analytic"))]
     assert len({str(d) for d in dashes}) == 4
     assert styles("analytic rigid", "analytic rigid")["linestyle_ref"] == dashes[0]
+
+
+def test_a_curve_drawn_over_an_equal_one_leaves_it_visible(tmp_path, monkeypatch):
+    """sdnd100a's node moves along the diagonal: DY_NO1 was drawn solid over an equal
+    DX_NO1, whose curve (and colour in the legend) was nowhere to be seen."""
+    t = np.linspace(0.0, 0.3, 301)
+    d = 6e-4 * np.cos(100.0 * t) * np.exp(-10.0 * t)
+    data = {"case": "sdnd100a", "kind": "discrete"}
+    figures = _figures(monkeypatch)
+    plot_results(data, {"time": t, "DX_NO1": d, "DY_NO1": d + 1e-9, "VX_NO1": -d,
+                        "VY_NO1": d}, tmp_path)
+    dx, dy = (line for line in figures["displacement"].axes[0].lines
+              if line.get_label().startswith("displacement"))
+    assert dx.get_linestyle() == "-" and dy.get_linestyle() == "--"
+    assert dy.get_linewidth() < dx.get_linewidth()
+    # curves apart by more than a line's width keep their own look
+    vx, vy = (line for line in figures["velocity"].axes[0].lines
+              if line.get_label().startswith("velocity"))
+    assert vx.get_linestyle() == vy.get_linestyle() == "-"

@@ -221,6 +221,9 @@ def test_the_stability_limit_counts_the_dampers():
                        r"the central-difference stability limit of this model with every "
                        r"shock open \(dampers included\)"):
         make_case(nodes, springs, damping={"mass_coefficient": 5000.0}, step=5e-4, end=0.5)
+    # a free undamped node (no spring, no damper) sets no limit
+    free = make_case(nodes, [{**springs[0], "stiffness": [0.0, 0.0, 0.0]}])
+    assert critical_step(assemble(free.model, free.solver)) == np.inf
 
 
 def test_the_support_direction_is_a_direction():

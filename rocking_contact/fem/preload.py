@@ -33,7 +33,8 @@ falls to the rocking one without ringing, and a block released flat (tilt 0) sta
 Springs to the ground (SDNV105 B) take the weight at the release, lowered rigidly onto the
 one spring under the loaded support; where several would share it (a block preloaded flat)
 a last static step on the springs puts the block in equilibrium on them instead
-(:func:`settle_on_springs`).
+(:func:`settle_on_springs`), held by the supports it keeps after the release (the table's
+and the case's ``[[constraint]]``), and the run warns if that step finds no equilibrium.
 
 In large rotation the tilt is a nonlinear static problem, and taken in one step from the
 gravity state Newton can settle on a spurious equilibrium of the Saint Venant-Kirchhoff
@@ -46,9 +47,9 @@ again from the gravity state in twice as many steps, up to :data:`MAX_TILT_STEPS
 from __future__ import annotations
 
 import math
-from collections.abc import Iterator
+from collections.abc import Callable, Iterator, Sequence
 from contextlib import contextmanager
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 
 import numpy as np
 from petsc4py import PETSc
@@ -104,26 +105,34 @@ def ramp(tau: float) -> float:
 #: most pseudo-time steps the tilt is retried with (see the module doc)
 MAX_TILT_STEPS = 64
 
+#: the supports that hold the block after the release (the table's and the case's
+#: ``[[constraint]]``), given the displacement (local array, m) that those without a
+#: prescribed value hold: the runner's ``dynamic_supports`` of the case
+Released = Callable[[np.ndarray], Sequence[Prescribed]]
+
 
 @dataclass
 class PreloadResult:
     """States after each static phase (local arrays; ``tilted``: the released state, the
-    table loaded), solver counters, the pseudo-time steps the tilt took and the table's
-    deflection under the block (m, :func:`load_table`)."""
+    table loaded), solver counters, the pseudo-time steps the tilt took, the table's
+    deflection under the block (m, :func:`load_table`) and the preload's warnings (the
+    settle on the springs that failed, :func:`settle_on_springs`)."""
 
     gravity: np.ndarray
     tilted: np.ndarray
     newton_iterations: int
     tilt_steps: int = 0
     table_deflection: float = 0.0
+    warnings: list[str] = field(default_factory=list)
 
 
 def static_preload(problem: StepProblem, driver: StepDriver, geometry: Geometry,
-                   preload: Preload, *, steps: int = 1,
-                   table_contact: bool = False) -> PreloadResult:
+                   preload: Preload, *, steps: int = 1, table_contact: bool = False,
+                   released: Released | None = None) -> PreloadResult:
     """Gravity then tilt, by static solves in pseudo-time, then, if the block's base is to
     rest on the table (``table_contact``), its weight handed to the table
-    (:func:`load_table`); the problem ends in that state.
+    (:func:`load_table`), or settled on springs that share it (:func:`settle_on_springs`);
+    the problem ends in that state.
 
     Args:
         problem: starts from its current state (normally at rest, undeformed).
@@ -132,6 +141,9 @@ def static_preload(problem: StepProblem, driver: StepDriver, geometry: Geometry,
         preload: tilt and pivot.
         steps: pseudo-time steps of the tilt.
         table_contact: the release hands the base to a contact with the table.
+        released: the supports of the dynamic phase (:data:`Released`), which hold the
+            block in the settle on its springs as after the release; None: the table's
+            alone.
 
     """
     body = problem.body
@@ -165,18 +177,22 @@ def static_preload(problem: StepProblem, driver: StepDriver, geometry: Geometry,
     # a block held otherwise after the release (a pinned corner, springs to the ground)
     # leaves the table unloaded: the table would ring under a load nothing holds
     deflection = load_table(problem) if table_contact else 0.0
-    settle_on_springs(problem, driver)
+    unsettled = settle_on_springs(problem, driver, released)
     return PreloadResult(gravity=gravity, tilted=problem.u.x.array.copy(),
                          newton_iterations=driver.stats.newton_iterations - iterations,
                          tilt_steps=steps if preload.tilt > 0.0 else 0,
-                         table_deflection=deflection)
+                         table_deflection=deflection,
+                         warnings=[] if unsettled is None else [unsettled])
 
 
-def settle_on_springs(problem: StepProblem, driver: StepDriver) -> bool:
+def settle_on_springs(problem: StepProblem, driver: StepDriver,
+                      released: Released | None = None) -> str | None:
     """Hand the block's weight from the preload's base supports to springs to the ground
-    that share it, by a static solve on them: the block's supports removed (the table's
-    kept), the springs active in one more static step, as if the preload had been computed
-    on the springs (Code_Aster's test B computes it so).
+    that share it, by a static solve on them: the preload's supports replaced by those of
+    the dynamic phase (``released``: the table's and the case's ``[[constraint]]``, a
+    constraint without a value held where the block stands; None: the table's alone), the
+    springs active in one more static step, as if the preload had been computed on the
+    springs (Code_Aster's test B computes it so).
 
     A term takes part by an optional ``settle(problem) -> bool`` hook (the shock springs:
     :meth:`rocking_contact.contact.penalty.PenaltySprings.settle`), called with the
@@ -189,7 +205,10 @@ def settle_on_springs(problem: StepProblem, driver: StepDriver) -> bool:
     step the block released flat rang between 0.66 and 1.19 M g on them.
 
     Returns:
-        Whether the block was settled on springs (the problem ends in that state).
+        None if the block was settled (the problem ends in that state) or no term armed;
+        else the warning that the static step found no equilibrium (the weight beyond the
+        springs: the block will tip) and that the block is released from the supports'
+        state instead, as if no term had armed.
 
     """
     preloaded = problem.u.x.array.copy()
@@ -198,21 +217,26 @@ def settle_on_springs(problem: StepProblem, driver: StepDriver) -> bool:
         settle = getattr(term, "settle", None)  # optional hook: the terms need not have it
         armed |= bool(settle(problem)) if settle is not None else False
     if not armed:
-        return False
-    problem.set_prescribed(table_supports(problem.body))
+        return None
+    # held where the hooks left the block (lowered onto the springs): the release holds
+    # them where the settle leaves it, which is there
+    u = problem.u.x.array
+    problem.set_prescribed(list(released(u)) if released is not None
+                           else table_supports(problem.body))
     problem.set_state(t=0.0)
     # the loads do not depend on pseudo-time: a halved step would solve the same problem
     halvings, driver.max_halvings = driver.max_halvings, 0
     try:
         driver.advance(1.0, Static())
-    except StepFailure:
-        # no equilibrium on the springs (the weight outside them: the block will tip):
-        # released from the supports' state as if no term had armed
+    except StepFailure as exc:
         problem.set_state(u=preloaded)
-        return False
+        return (f"the preload's static step on the springs found no equilibrium (residual "
+                f"{exc.residual:.3e} N, {exc.reason}): the block is released from its "
+                "supports' state instead, lowered rigidly onto the spring under the largest "
+                "support reaction, not in equilibrium on its springs")
     finally:
         driver.max_halvings = halvings
-    return True
+    return None
 
 
 def load_table(problem: StepProblem) -> float:

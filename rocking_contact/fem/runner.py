@@ -325,7 +325,8 @@ def initial_state(case: BlockCase, problem: StepProblem, driver: StepDriver,
         return InitialState(zero, v0)
     pre = static_preload(problem, driver, case.geometry, case.preload,
                          steps=case.initial.preload_steps,
-                         table_contact=case.contact.treatment in TABLE_TREATMENTS)
+                         table_contact=case.contact.treatment in TABLE_TREATMENTS,
+                         released=partial(dynamic_supports, case, problem.body))
     report: dict[str, Any] = {
         "gravity": recorder.row(case.time.start, pre.gravity, zero),
         "tilt": recorder.row(case.time.start, pre.tilted, zero),
@@ -333,7 +334,7 @@ def initial_state(case: BlockCase, problem: StepProblem, driver: StepDriver,
         "tilt_steps": pre.tilt_steps,
         "table_deflection": pre.table_deflection,
     }
-    warnings = []
+    warnings = list(pre.warnings)
     if pre.tilt_steps > case.initial.preload_steps:
         # Say that the state released is right, and how to get there directly.
         warnings.append(f"the tilt took {pre.tilt_steps} pseudo-time steps: in "

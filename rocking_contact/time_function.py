@@ -17,7 +17,7 @@ from typing import ClassVar, Literal
 import numpy as np
 
 from rocking_contact.config import CASE_FOLDER, FINITE, NONNEGATIVE, param
-from rocking_contact.config.schema import distinct_texts
+from rocking_contact.config.schema import SCALES, distinct_texts
 
 
 @dataclass(kw_only=True)
@@ -30,8 +30,10 @@ class TimeFunction:
     type: Literal["zero", "sine", "table"] = param("zero")
     amplitude: float = param(1.0, check=FINITE,
                              doc="a sine's peak (the function's unit), or the factor on a "
-                                 "table's values (a record's too); given for another type "
-                                 "in an extended file, it stays behind")
+                                 "table's values (a record's too); signed: a negative one "
+                                 "reverses the motion; the peak it gives within 1e4 m/s^2; "
+                                 "given for another type in an extended file, it stays "
+                                 "behind")
     frequency: float = param(0.0, unit="Hz", check=NONNEGATIVE)
     phase: float = param(0.0, unit="rad", check=FINITE)
     times: list[float] = param(default_factory=list, unit="s", check=FINITE)
@@ -62,16 +64,39 @@ class TimeFunction:
         super().__setattr__(name, value)
 
     def validate(self) -> None:
+        if self.type == "sine":
+            _check_peak(self.amplitude, None)
         if self.type != "table":
             return
         if self.path:
             if self.times or self.values:
                 raise ValueError("times: a table takes times and values, or a path, not both")
-            table_samples(self, CASE_FOLDER.get())  # read now: a bad record is bad input
-            return
-        if len(self.times) < 2 or len(self.times) != len(self.values):
+        elif len(self.times) < 2 or len(self.times) != len(self.values):
             raise ValueError("times: a table needs >= 2 times and as many values")
-        _check_increasing("times", np.asarray(self.times))
+        else:
+            _check_increasing("times", np.asarray(self.times))
+        # a record is read now: a bad one is bad input
+        _check_peak(self.amplitude, table_samples(self, CASE_FOLDER.get())[1])
+
+
+#: the largest magnitude a function may reach: every one is an acceleration (a table's, a
+#: support's), and 1e300 m/s^2 failed the first step on a NaN
+PEAK = SCALES["m/s2"]
+
+
+def _check_peak(amplitude: float, values: np.ndarray | None) -> None:
+    """Refuse a function whose peak, ``|amplitude|`` for a sine, ``|amplitude|`` times the
+    largest ``|value|`` for a table, is beyond :data:`PEAK` (m/s^2). The amplitude is
+    signed: a negative one reverses the motion (a sine's is its phase shifted by pi, a
+    record's mirrors it), which is a motion as any other."""
+    largest = float(np.max(np.abs(values))) if values is not None else 1.0
+    peak = abs(amplitude) * largest
+    if peak <= PEAK.limit:
+        return
+    of = "" if values is None else f" times the table's largest |value| {largest:g}"
+    raise ValueError(f"amplitude: got {amplitude:g}{of}, a peak of {peak:g} m/s^2; allowed: "
+                     f"a number, negative to reverse the motion, with a peak within "
+                     f"{PEAK.limit:g} m/s^2 ({PEAK.reason})")
 
 
 def _first_decrease(times: np.ndarray) -> int | None:

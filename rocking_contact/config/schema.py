@@ -118,8 +118,11 @@ SCALES: dict[str, Scale] = {
 }
 
 
-def in_range(lo: float, hi: float) -> Check:
-    """Closed interval constraint ``lo <= x <= hi``."""
+def in_range(lo: float, hi: float, *, open_low: bool = False) -> Check:
+    """Interval constraint ``lo <= x <= hi``; ``open_low``: ``lo < x <= hi`` (a tolerance
+    that 0 would make unreachable)."""
+    if open_low:
+        return Check(lambda x: lo < x <= hi, f"a number in ({lo:g}, {hi:g}]")
     return Check(lambda x: lo <= x <= hi, f"a number in [{lo:g}, {hi:g}]")
 
 

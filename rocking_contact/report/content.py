@@ -1,9 +1,10 @@
 """What the validation report says, built from results directories.
 
-For each case: its title, description and verdict; its resolved parameters with their
-units (collapsed); the comparison with the references (quantity, reference and its
-source, ours, relative error, tolerance, pass, note); the collisions or impacts it found;
-its steps, iterations and wall time; its figures (:mod:`.figures`); and how its
+For each case: its title, description and verdict; where it came from (version, commit,
+the command that runs it again); its resolved parameters with their units (collapsed);
+the comparison with the references (quantity, reference and its source, ours, relative
+error, tolerance, pass, note); the collisions or impacts it found; its steps, iterations
+and wall time; its figures (:mod:`.figures`); and how its
 quantities are measured. Before the cases: a summary table, the results directories that
 could not be read (:mod:`.inputs`) and, for every validation case with two treatments or
 more, the kinetic-energy comparison (Figure 6-a of SDNV105).
@@ -291,6 +292,7 @@ def case_section(result: CaseResult, figures_dir: Path, *, views: bool) -> Secti
     blocks += [Paragraph(f"Warning: {w}") for w in data.get("warnings") or []]
     blocks.append(Paragraph(stack_note(data.get("stack"), dict(stack_versions()),
                                        str(data.get("status", "completed")))))
+    blocks.append(provenance_block(case, data.get("provenance") or {}))
     blocks.append(parameters_table(case, data.get("parameters") or {}))
     if data.get("checks"):
         blocks.append(checks_table(case, data["checks"]))
@@ -432,6 +434,54 @@ def stack_note(run: dict[str, str] | None, report: dict[str, str],
     if not differ:
         return "Stack: the run was computed with the versions listed at the end of the report."
     return "Stack: the run was computed with another stack: " + "; ".join(differ) + "."
+
+
+#: the digits of a commit the report shows (git takes them for the commit)
+COMMIT_DIGITS = 12
+
+
+def provenance_block(case: str, provenance: Mapping[str, Any]) -> Table | Paragraph:
+    """Where a run came from (results.json ``provenance``, docs/outputs.md), compactly: the
+    package version and the git commit it ran from, when it ran (UTC), and the command
+    that runs it again, or why there is none; a run written before runs recorded their
+    provenance says so."""
+    if not provenance:
+        return Paragraph("Provenance: not recorded by this run (results written before runs "
+                         "recorded it).")
+    rerun = provenance.get("rerun")
+    rows = [[Cell("version"), Cell(f"rocking-contact {provenance.get('version', '?')}, "
+                                   f"{_commit_text(provenance.get('checkout'))}")],
+            [Cell("ran (UTC)"), Cell(_ran_text(provenance))]]
+    if rerun:
+        # its case path, --out and records are relative to the directory it ran in
+        rows += [[Cell("rerun"), Cell(rerun, "code")],
+                 [Cell("rerun in"), Cell(str(provenance.get("cwd", "?")), "code")]]
+    else:
+        rows.append([Cell("rerun"),
+                     Cell(f"none: {provenance.get('rerun_note', 'not recorded')}")])
+    return Table(f"provenance-{case}", "Provenance (results.json provenance)", ["", "value"],
+                 rows)
+
+
+def _commit_text(checkout: Mapping[str, Any] | None) -> str:
+    """The checkout a run was imported from in words: ``commit 0575957...`` with ``, with
+    uncommitted changes`` when its tracked files differed."""
+    if not checkout:
+        return "not from a git checkout"
+    commit = checkout.get("commit")
+    if not commit:
+        return f"commit unknown ({checkout.get('error', 'git failed')})"
+    dirty = ", with uncommitted changes" if checkout.get("dirty") else ""
+    return f"commit {str(commit)[:COMMIT_DIGITS]}{dirty}"
+
+
+def _ran_text(provenance: Mapping[str, Any]) -> str:
+    """``started to ended`` (ISO 8601, as recorded), on ``N`` MPI ranks if more than one;
+    a run that never ended (killed, or running) says so."""
+    ended = provenance.get("ended") or "not ended (still running, or killed)"
+    ranks = provenance.get("mpi_ranks") or 1
+    on = f", on {ranks} MPI ranks" if ranks > 1 else ""
+    return f"{provenance.get('started', '?')} to {ended}{on}"
 
 
 def versions_section() -> Section:

@@ -239,6 +239,55 @@ def test_runs_record_their_stack_and_the_report_compares_it(tree, results_dir):
     assert "not recorded" in stack_note(None, own)
 
 
+def test_each_case_says_where_it_came_from_and_how_to_run_it_again(tree, report_dir,
+                                                                   results_dir):
+    """Version and commit, when it ran and the rerun command with its directory, as
+    results.json's provenance has them, in the page and its Markdown twin; the samples,
+    written without provenance, say it was not recorded."""
+    md = (report_dir / MARKDOWN_FILE).read_text(encoding="utf-8")
+    for case, data in all_results(results_dir).items():
+        prov = data.get("provenance")
+        if not prov:
+            assert tree.find(f".//table[@id='provenance-{case}']") is None, case
+            text = "".join(tree.find(f".//section[@id='case-{case}']").itertext())
+            assert "Provenance: not recorded by this run" in text, case
+            continue
+        commit = prov["checkout"]["commit"][:12]
+        dirty = ", with uncommitted changes" if prov["checkout"]["dirty"] else ""
+        rows = dict(table(tree, f"provenance-{case}")[1])
+        assert rows == {
+            "version": f"rocking-contact {prov['version']}, commit {commit}{dirty}",
+            "ran (UTC)": f"{prov['started']} to {prov['ended']}",
+            "rerun": prov["rerun"], "rerun in": prov["cwd"]}, case
+        assert prov["rerun"] == (f"rocking-contact run {case} --out "
+                                 f"{results_dir / case}"), case
+        assert f"| rerun | {prov['rerun']} |" in md, case
+    assert any(d.get("provenance") for d in all_results(results_dir).values())
+
+
+def test_a_run_without_rerun_says_why(results_dir, tmp_path):
+    """No rerun command (a case changed after loading), a run not ended (killed), on two
+    ranks, outside a git checkout: each said in words."""
+    import json
+    import shutil
+
+    root = tmp_path / "results"
+    shutil.copytree(results_dir / "sdnd101a", root / "sdnd101a")
+    path = root / "sdnd101a" / results.RESULTS_FILE
+    data = json.loads(path.read_text())
+    data["provenance"].update(rerun=None, rerun_note="the case was changed after loading",
+                              ended=None, mpi_ranks=2, checkout=None)
+    path.write_text(json.dumps(data))
+    page = write_report([], root, tmp_path / "report", views=False)
+    rows = dict(table(parse_html(page.read_text(encoding="utf-8")), "provenance-sdnd101a")[1])
+    prov = data["provenance"]
+    assert rows == {
+        "version": f"rocking-contact {prov['version']}, not from a git checkout",
+        "ran (UTC)": f"{prov['started']} to not ended (still running, or killed), on 2 MPI "
+                     "ranks",
+        "rerun": "none: the case was changed after loading"}
+
+
 def test_a_run_that_never_loads_petsc_records_so_without_loading_it():
     import subprocess
     import sys

@@ -50,3 +50,31 @@ def test_build_context_leaves_out_the_venv_and_keeps_what_the_image_copies():
     copied = re.findall(r"^COPY (.+) \S+$", DOCKERFILE.read_text(), re.M)
     for path in " ".join(copied).split():
         assert path not in ignored, path
+
+
+def _commands(lines: list[str]) -> set[str]:
+    """Shell commands of ``lines``, continuation lines joined and blanks collapsed."""
+    joined = " ".join(line.strip() for line in lines).replace("\\ ", " ")
+    commands = re.split(r"\s(?=docker )", " " + joined)
+    return {" ".join(cmd.split()) for cmd in commands if cmd.strip()}
+
+
+def test_dockerfile_header_runs_what_the_readme_shows():
+    header = []
+    for line in DOCKERFILE.read_text().splitlines():
+        if not line.startswith("#"):
+            break
+        if line.startswith("#   "):
+            header.append(line[1:])
+    readme = (ROOT / "README.md").read_text(encoding="utf-8")
+    section = readme.split("\n## Docker\n", 1)[1].split("\n## ", 1)[0]
+    block = section.split("```\n", 2)[1]
+    in_header = _commands(header)
+    assert in_header, "the Dockerfile's header shows no docker command"
+    assert in_header <= _commands(block.splitlines())
+
+
+def test_smoke_script_is_valid_bash():
+    proc = subprocess.run(["bash", "-n", str(ROOT / "docker" / "smoke.sh")],
+                          capture_output=True, text=True)
+    assert proc.returncode == 0, proc.stderr

@@ -126,7 +126,7 @@ def _unique(markers: list[Marker]) -> list[Marker]:
     """One marker per source and place (several cases quote the same references)."""
     seen, out = set(), []
     for m in markers:
-        key = (m.label, round(m.time or 0.0, 9), round(m.value or 0.0, 9))
+        key = (m.label, m.shape, round(m.time or 0.0, 9), round(m.value or 0.0, 9), m.window)
         if key not in seen:
             seen.add(key)
             out.append(m)

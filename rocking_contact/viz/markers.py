@@ -7,9 +7,12 @@ A reference knows nothing about plots; where it goes on one follows from its qua
   also with one prefix, ``recalage.collision.<k>.time``, when a run computes several
   solutions each checked against its own reference: Figure 6-a shows them all) and
   ``impact.<shock>.<k>.t_max`` with ``impact.<shock>.<k>.max_force`` (discrete shocks) give
-  a point on the kinetic-energy or the ``FN_<shock>`` curve. When a source gives only one
-  of the two, our own value stands in for the other, so the marker still shows the
-  difference that the reference measures;
+  a point on the kinetic-energy or the ``FN_<shock>`` curve. A source that gives only one
+  of the two is drawn with what it gives and nothing of ours: an instant alone (LMGC90's
+  t5 of SDNV105, without E5) a vertical line, a value alone (Code_Aster's SDND101 impact
+  forces, without their instants) a horizontal segment over our event (the impact's
+  ``start`` to ``end``; the whole axis when the run records no span). A point at our own
+  value, as drawn until 2026-11-23, showed LMGC90 "giving" the 1.06 J that A computed;
 - a ``[[quantity]]`` of the case (``parameters["quantity"]``) says its column and how it is
   measured: ``at`` gives a point, ``max``/``min``/``final`` a horizontal segment over its
   window, ``argmax``/``argmin`` a vertical line at the reference instant, ``crossing`` a
@@ -98,7 +101,9 @@ def source_label(source: str) -> str:
 
 def event_markers(checks: Sequence[Mapping[str, Any]], quantities: Mapping[str, Any],
                   history: Sequence[str]) -> list[Marker]:
-    """Points for the event pairs (collision instant and energy, impact instant and force)."""
+    """Points for the event pairs (collision instant and energy, impact instant and force),
+    a vertical line for a source's instant alone and a horizontal segment for its value
+    alone (see the module docstring)."""
     # halves[(event, source)] = {field: (value, source)}
     halves: dict[tuple[str, str], dict[str, tuple[float, str]]] = {}
     columns: dict[str, str | None] = {}
@@ -125,12 +130,22 @@ def event_markers(checks: Sequence[Mapping[str, Any]], quantities: Mapping[str, 
         time_field, value_field = _EVENTS[kinds[event]][1]
         t, v = fields.get(time_field), fields.get(value_field)
         label = source_label(next(half[1] for half in (t, v) if half is not None))
-        time = t[0] if t else quantities.get(f"{event}.{time_field}")
-        value = v[0] if v else quantities.get(f"{event}.{value_field}")
-        if _finite(time) and _finite(value):
-            markers.append(Marker(column, "point", source_family(label), label,
-                                  time=float(time), value=float(value)))
+        family = source_family(label)
+        if t and v:
+            markers.append(Marker(column, "point", family, label, time=t[0], value=v[0]))
+        elif t:
+            markers.append(Marker(column, "vline", family, label, time=t[0]))
+        elif v:
+            markers.append(Marker(column, "hline", family, label, value=v[0],
+                                  window=_event_span(quantities, event)))
     return markers
+
+
+def _event_span(quantities: Mapping[str, Any], event: str) -> tuple[float, float] | None:
+    """Our ``<event>.start`` to ``<event>.end`` (s), None when the run records no span
+    (a collision is an instant)."""
+    start, end = quantities.get(f"{event}.start"), quantities.get(f"{event}.end")
+    return (float(start), float(end)) if _finite(start) and _finite(end) else None
 
 
 def _pair_by_family(halves: dict[tuple[str, str], dict[str, tuple[float, str]]]) -> None:

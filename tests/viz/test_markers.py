@@ -47,28 +47,48 @@ def test_pass_bands_are_not_drawn():
 def test_collision_pairs_become_points_on_the_kinetic_energy():
     checks = [check("collision.1.time", 0.0546, "LMGC90 (manual)"),
               check("collision.1.kinetic_energy", 7.23255, "LMGC90 (manual)"),
-              check("collision.2.time", 0.1357, "rigid"),  # energy missing: ours stands in
               check("collision.2.kinetic_energy", 4.6, "recalage"),
               check("collision.2.time", 0.1382, "recalage"),
               check("dy_max", 0.0036, "rigid")]  # no [[quantity]] spec: no marker
-    quantities = {"collision.2.kinetic_energy": 4.07}
-    markers = reference_markers({"checks": checks, "quantities": quantities},
-                                ["EKIN_BLOCK", "DY_A"])
+    markers = reference_markers({"checks": checks, "quantities": {}}, ["EKIN_BLOCK", "DY_A"])
     points = {(m.label, m.time, m.value) for m in markers}
-    assert points == {("LMGC90", 0.0546, 7.23255), ("rigid", 0.1357, 4.07),
-                      ("recalage", 0.1382, 4.6)}
+    assert points == {("LMGC90", 0.0546, 7.23255), ("recalage", 0.1382, 4.6)}
     assert all(m.column == "EKIN_BLOCK" and m.shape == "point" for m in markers)
+
+
+def test_an_instant_alone_is_a_vertical_line_not_a_point_at_our_energy():
+    """LMGC90 gives t5 = 0.2693 s of SDNV105 and no E5: a point at the run's own 1.06 J
+    labelled LMGC90 showed a value LMGC90 never published (audit of session 24, #5)."""
+    checks = [check("collision.5.time", 0.2693, "LMGC90 (manual: theta-scheme)")]
+    quantities = {"collision.5.time": 0.30353, "collision.5.kinetic_energy": 1.062}
+    (marker,) = reference_markers({"checks": checks, "quantities": quantities},
+                                  ["EKIN_BLOCK"])
+    assert (marker.shape, marker.label, marker.time, marker.value) == (
+        "vline", "LMGC90", 0.2693, None)
+
+
+def test_a_value_alone_is_a_segment_over_our_event_not_a_point_at_our_instant():
+    """Code_Aster's SDND101 gives each impact's largest force, not when it happens: a
+    level over our impact, not a point at our t_max."""
+    checks = [check("impact.NO1.1.max_force", 9952.69, "Code_Aster SDND101 A"),
+              check("collision.2.kinetic_energy", 4.6, "recalage")]
+    quantities = {"impact.NO1.1.t_max": 0.0155, "impact.NO1.1.start": 0.0,
+                  "impact.NO1.1.end": 0.03126, "collision.2.time": 0.1414}
+    markers = reference_markers({"checks": checks, "quantities": quantities},
+                                ["FN_NO1", "EKIN_BLOCK"])
+    assert {(m.column, m.shape, m.time, m.value, m.window) for m in markers} == {
+        ("FN_NO1", "hline", None, 9952.69, (0.0, 0.03126)),
+        ("EKIN_BLOCK", "hline", None, 4.6, None)}  # a collision has no span: the axis
 
 
 def test_impact_halves_with_different_formulas_pair_within_their_family():
     checks = [check("impact.NO1.1.t_max", 0.01563, "analytic: pi / (2 wc)"),
-              check("impact.NO1.1.max_force", 9950.37, "analytic: Kc v0 / wc"),
-              check("impact.NO1.1.max_force", 9952.69, "Code_Aster SDND101 A")]
+              check("impact.NO1.1.max_force", 9950.37, "analytic: Kc v0 / wc")]
     markers = reference_markers({"checks": checks,
                                  "quantities": {"impact.NO1.1.t_max": 0.0155}},
                                 ["FN_NO1"])
-    assert {(m.label, m.time, m.value) for m in markers} == {
-        ("analytic", 0.01563, 9950.37), ("Code_Aster SDND101 A", 0.0155, 9952.69)}
+    assert {(m.label, m.shape, m.time, m.value) for m in markers} == {
+        ("analytic", "point", 0.01563, 9950.37)}
 
 
 def test_no_marker_for_a_column_the_run_does_not_record():

@@ -41,7 +41,7 @@ from rocking_contact.geometry.layout import BLOCK
 from rocking_contact.geometry.load import create_block_mesh
 from rocking_contact.post.collisions import annotate as annotate_collisions
 from rocking_contact.post.collisions import iteration_statistics
-from rocking_contact.post.energy import EnergyBalance, rise_warning
+from rocking_contact.post.energy import EnergyBalance, remedy, rise_warning
 from rocking_contact.post.energy import summary as energy_summary
 from rocking_contact.progress import Progress
 from rocking_contact.results import (
@@ -131,6 +131,13 @@ def refinement(case: BlockCase) -> Refinement | None:
     if r is None or not r.enabled:
         return None
     return Refinement(step=r.step, scheme=case.scheme.scheme(r.alpha), hold=r.hold)
+
+
+def steps_remedy(case: BlockCase) -> str:
+    """What makes the case's steps create less energy (:func:`~rocking_contact.post.energy.
+    remedy` of its scheme, contact and refinement)."""
+    return remedy(case.scheme.type, case.contact.treatment != "none",
+                  refinement(case) is not None)
 
 
 def newton_options(case: BlockCase) -> NewtonOptions:
@@ -284,7 +291,7 @@ def finish_contact(case: BlockCase, result: RunResult, model: contact_model.Cont
         if "ETOT_rise_max" in energy:
             result.quantities["energy.rise.max"] = energy["ETOT_rise_max"]
             result.quantities["energy.regain.max"] = energy["ETOT_regain_max"]
-        warning = rise_warning(energy)
+        warning = rise_warning(energy, steps_remedy(case))
         if warning:
             result.warnings.append(warning)
     result.timing.update(model.statistics())

@@ -33,7 +33,7 @@ force: it only watches the accepted steps and adds history columns.
 from __future__ import annotations
 
 from collections.abc import Sequence
-from typing import Any, Protocol
+from typing import Any, NamedTuple, Protocol
 
 import numpy as np
 
@@ -203,17 +203,59 @@ def summary(history: dict[str, np.ndarray]) -> dict[str, float]:
     return out
 
 
-def rise_warning(energy: dict[str, float]) -> str | None:
-    """A sentence when the total energy rose above its released value, or above the lowest
-    value it had reached, by more than :data:`RISE_WARNING` of the energy of the motion (a
-    :func:`summary`), None otherwise."""
+class Created(NamedTuple):
+    """Energy the time steps created (:func:`created_energy`).
+
+    Attributes:
+        energy: the largest rise of the total energy (J).
+        time: when it was largest (s).
+        relative: ``energy`` over the energy of the motion.
+        above: what it rose above: ``its released value`` or ``the lowest value it had
+            reached``.
+
+    """
+
+    energy: float
+    time: float
+    relative: float
+    above: str
+
+
+def created_energy(energy: dict[str, float]) -> Created | None:
+    """The energy the steps created, when the total energy rose above its released value,
+    or above the lowest value it had reached, by more than :data:`RISE_WARNING` of the
+    energy of the motion (a :func:`summary`); None otherwise."""
     for key, above in (("rise", "its released value"),
                        ("regain", "the lowest value it had reached")):
         relative = energy.get(f"ETOT_{key}_relative")
         if relative is not None and relative > RISE_WARNING:
-            return (f"the total energy rose up to {energy[f'ETOT_{key}_max']:.4g} J above "
-                    f"{above} (largest at t = {energy[f'ETOT_{key}_time']:.6g} s, "
-                    f"{100 * relative:.3g}% of the energy of the motion): the time steps "
-                    f"created it, do not trust the results after it rose (docs/contact.md, "
-                    f"'Sensitivity': [time.refine])")
+            return Created(energy[f"ETOT_{key}_max"], energy[f"ETOT_{key}_time"], relative,
+                           above)
     return None
+
+
+def remedy(scheme: str, contact: bool, refining: bool) -> str:
+    """What makes a run's steps create less energy, as advice: a smaller ``time.step``
+    always; ``[time.refine]`` (new steps at the contact changes) for a run with contact
+    (``contact``) whose scheme takes it, which the theta scheme (``scheme`` ``theta``,
+    SDNV105 D) refuses (its velocity-level contact takes contact changes in any step); a
+    smaller refined step where it is on already (``refining``)."""
+    if scheme == "theta":
+        return "use a smaller time.step (the theta scheme takes no [time.refine])"
+    if not contact:
+        return "use a smaller time.step"
+    if refining:
+        return "use a smaller time.step or time.refine.step"
+    return "use a smaller time.step, or enable [time.refine]"
+
+
+def rise_warning(energy: dict[str, float], advice: str) -> str | None:
+    """A sentence when the steps created energy (:func:`created_energy`), ending with
+    ``advice`` (:func:`remedy`), None otherwise."""
+    created = created_energy(energy)
+    if created is None:
+        return None
+    return (f"the total energy rose up to {created.energy:.4g} J above {created.above} "
+            f"(largest at t = {created.time:.6g} s, {100 * created.relative:.3g}% of the "
+            f"energy of the motion): the time steps created it, do not trust the results "
+            f"after it rose; {advice} (docs/contact.md, 'Sensitivity')")

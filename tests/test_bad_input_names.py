@@ -14,6 +14,7 @@ from rocking_contact.config import (
     load_case,
     shipped_cases,
     uncomputed,
+    uncomputed_references,
     unknown_name,
     variant_cases,
 )
@@ -116,6 +117,14 @@ def test_names_known_only_after_the_run_are_warned_about():
         "reference[0].quantity: the run computed no quantity 'collision.1.tme' (its check "
         "says 'not computed'); close: collision.1.time"]
     assert unknown_name(case, ["time", "DY_A1"], None) is None
+
+
+def test_a_misspelt_name_several_references_give_is_said_once():
+    case = _Case([], [Reference(quantity=q, value=1.0, source="s")
+                      for q in ["x", "dy_mx", "dy_mx", "dy_mx", "x", "dy_mx"]])
+    assert uncomputed_references(case, {"dy_max", "x"}) == [
+        "reference[1-3, 5].quantity: the run computed no quantity 'dy_mx' (their 4 checks "
+        "say 'not computed'); close: dy_max"]
 
 
 def test_a_run_warns_of_a_misspelt_name_unless_it_stopped_early(tmp_path):

@@ -112,15 +112,36 @@ def uncomputed(case: Any, quantities: Collection[str], history: Collection[str]
 
 
 def uncomputed_references(case: Any, quantities: Collection[str]) -> list[str]:
-    """The reference half of :func:`uncomputed`: one warning per ``[[reference]]`` whose
-    quantity is not among the run's ``quantities``, with the names that come closest."""
-    out = []
+    """The reference half of :func:`uncomputed`: one warning per quantity name of the
+    ``[[reference]]`` entries that is not among the run's ``quantities``, with the names
+    that come closest (a name several references give is said once, with all of them).
+    The caller leaves out the well-formed names it can say why the run has not computed
+    (an impact the run did not have, a collision it did not find: counted among
+    ``quantities``)."""
+    rows: dict[str, list[int]] = {}
     for i, ref in enumerate(case.reference):
         if ref.quantity not in quantities:
-            out.append(f"reference[{i}].quantity: the run computed no quantity "
-                       f"{ref.quantity!r} (its check says 'not computed')"
-                       f"{_close(ref.quantity, quantities)}")
-    return out
+            rows.setdefault(ref.quantity, []).append(i)
+    return [f"{_rows(indices)}.quantity: the run computed no quantity {name!r} "
+            f"({_checks_say(len(indices))} 'not computed'){_close(name, quantities)}"
+            for name, indices in rows.items()]
+
+
+def _rows(indices: Sequence[int]) -> str:
+    """``reference[3]``, ``reference[3, 7]``, ``reference[40-45, 52]`` (a run of three
+    rows or more as its ends)."""
+    runs: list[list[int]] = []
+    for i in indices:
+        if runs and i == runs[-1][-1] + 1:
+            runs[-1].append(i)
+        else:
+            runs.append([i])
+    parts = [f"{r[0]}-{r[-1]}" if len(r) > 2 else ", ".join(map(str, r)) for r in runs]
+    return f"reference[{', '.join(parts)}]"
+
+
+def _checks_say(count: int) -> str:
+    return "its check says" if count == 1 else f"their {count} checks say"
 
 
 def missing_columns(case: Any, history: Collection[str]) -> list[str]:

@@ -25,7 +25,8 @@ kinetic_energy, time_error, energy_error}`` and the table ``extra.rigid_comparis
 
 from __future__ import annotations
 
-from collections.abc import Mapping
+import re
+from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import dataclass
 from typing import Any
 
@@ -39,6 +40,13 @@ Window = tuple[float, float]
 
 #: a window's maximum below this fraction of the run's largest kinetic energy is no peak
 REST_FRACTION = 1e-9
+
+#: the fields of a collision's quantities ``collision.<k>.<field>``
+COLLISION_FIELDS = ("time", "kinetic_energy")
+
+#: a collision's quantity name: an optional prefix (``rigid.nonlinear.``), k, the field
+COLLISION_NAME = re.compile(r"(?P<prefix>(?:\w+\.)*?)collision\.(?P<k>[1-9][0-9]*)\."
+                            r"(?P<field>\w+)")
 
 
 @dataclass(kw_only=True)
@@ -129,11 +137,104 @@ def collision_quantities(collisions: list[dict[str, Any]]) -> dict[str, float]:
     collisions: a maximum on a window bound is no collision (a run that ends before the
     impact, a window that re-finds the previous one), and its checks say "not computed"
     rather than grade the wrong instant."""
-    out = {}
-    for c in interior(collisions):
-        out[f"collision.{c['index']}.time"] = c["time"]
-        out[f"collision.{c['index']}.kinetic_energy"] = c["kinetic_energy"]
-    return out
+    return {f"collision.{c['index']}.{field}": c[field]
+            for c in interior(collisions) for field in COLLISION_FIELDS}
+
+
+def collisions_not_found_warnings(names: Iterable[str], result: RunResult,
+                                  windows: Sequence[Window] | None) -> dict[str, str]:
+    """Quantity name -> the warning that says why it has no value, for the names among
+    ``names`` of a collision the run did not find, one line per reason: "collisions 2, 3
+    not found: the largest kinetic energy in their windows is an earlier collision's (t =
+    0.255 s), no maximum inside them (references to them have no value)". Such a name is
+    well formed (``collision.<k>.<field>`` with a field the run's collisions have, or a
+    prefixed one whose shape the run computed for another k): the run warns of each line
+    once, and offers no close names for it as for a misspelt one
+    (:func:`rocking_contact.config.uncomputed_references`).
+
+    Args:
+        names: the quantity names the case's references ask for.
+        result: the run's result (its ``collisions``, ``quantities`` and ``time``).
+        windows: the case's ``[collisions] windows`` (s); None for a kind whose
+            collisions are its impacts (the rigid block's).
+
+    """
+    found = {int(c["index"]) for c in interior(result.collisions)}
+    missing: dict[str, int] = {}
+    for name in names:
+        match = COLLISION_NAME.fullmatch(name)
+        if (match is not None and int(match["k"]) not in found and name not in result.quantities
+                and _well_formed(match, result)):
+            missing[name] = int(match["k"])
+    reasons = {k: _why_not_found(k, result, windows) for k in sorted(set(missing.values()))}
+    grouped: dict[str, list[int]] = {}
+    for k, why in reasons.items():
+        grouped.setdefault(why[0], []).append(k)
+    lines = {}
+    for key, ks in grouped.items():
+        times = ", ".join(dict.fromkeys(reasons[k][1] for k in ks if reasons[k][1]))
+        count = len(windows) if windows is not None else len(result.collisions)
+        lines[key] = _not_found_line(key, ks, times, count)
+    return {name: lines[reasons[k][0]] for name, k in missing.items()}
+
+
+def _well_formed(match: re.Match[str], result: RunResult) -> bool:
+    """Whether a ``collision.<k>.<field>`` name is one the run would compute for a
+    collision it found: its field one of the collisions' (the block's time and kinetic
+    energy, the rigid block's impact fields), or its prefix and field a quantity of another
+    collision (``rigid.nonlinear.collision.1.time``)."""
+    prefix, field = match["prefix"], match["field"]
+    fields = {*COLLISION_FIELDS, *(f for c in result.collisions for f in c)}
+    fields -= {"index", "interior", "impact"}
+    if not prefix:
+        return field in fields
+    shape = re.compile(re.escape(prefix) + r"collision\.[1-9][0-9]*\." + re.escape(field))
+    return any(shape.fullmatch(q) for q in result.quantities)
+
+
+def _why_not_found(k: int, result: RunResult, windows: Sequence[Window] | None
+                   ) -> tuple[str, str]:
+    """Why collision ``k`` is not among the run's: a reason (a key of
+    :func:`_not_found_line`) and the instant it concerns (s, as text; "" for none)."""
+    if windows is None:
+        return "count", ""
+    if k > len(windows):
+        return "no window", ""
+    entries = {int(c["index"]): c for c in result.collisions}
+    entry = entries.get(k)
+    if entry is None:
+        return "no sample", ""
+    when = f"{entry['time']:.6g}"
+    previous = entries.get(k - 1)
+    if previous is not None and previous["time"] == entry["time"]:
+        return "repeated", when
+    # the floor find_collisions takes, from the largest kinetic energy the windows hold
+    if entry["kinetic_energy"] <= REST_FRACTION * max(c["kinetic_energy"]
+                                                      for c in result.collisions):
+        return "rest", when
+    return "edge", when
+
+
+def _not_found_line(reason: str, ks: list[int], times: str, count: int) -> str:
+    """The warning for the collisions ``ks`` not found for ``reason``
+    (:func:`_why_not_found`), at the instants ``times`` (s); ``count``: the case's windows,
+    or the run's collisions for a kind without windows."""
+    many = len(ks) > 1
+    which = f"collision{'s' if many else ''} {', '.join(map(str, ks))}"
+    their, them = ("their windows", "them") if many else ("its window", "it")
+    why = {
+        "count": f"the run had {count} collision{'' if count == 1 else 's'}",
+        "no window": "[collisions] windows has no window for "
+                     + ("them" if many else "it") + f" ({count} windows)",
+        "no sample": f"the run has no instant in {their}",
+        "repeated": f"the largest kinetic energy in {their} is an earlier collision's "
+                    f"(t = {times} s), no maximum inside {them}",
+        "edge": f"the largest kinetic energy in {their} lies on "
+                f"{'their edges' if many else 'its edge'} (t = {times} s), no maximum "
+                f"inside {them}",
+        "rest": f"the block is at rest in {their} (t = {times} s), no maximum inside {them}",
+    }[reason]
+    return f"{which} not found: {why} (references to {them} have no value)"
 
 
 def iteration_statistics(history: Mapping[str, np.ndarray]) -> dict[str, float]:

@@ -20,6 +20,7 @@ from rocking_contact.config import (
     placed_for_other_physics,
     uncomputed_references,
 )
+from rocking_contact.post.collisions import collisions_not_found_warnings
 from rocking_contact.post.references import (
     compare,
     evaluate_all,
@@ -152,7 +153,12 @@ def name_warnings(case: Any, result: RunResult, changed: list[str]) -> None:
     if changed or any(not_reached(c) for c in result.checks):
         return
     # a well-formed name of an impact the run did not have (its file's own end comes
-    # first) is said without the close names of a misspelt one
-    not_had = impacts_not_had_warnings([r.quantity for r in case.reference], result.impacts)
+    # first), or of a collision it did not find, is said once per reason, without the
+    # close names of a misspelt one
+    names = [r.quantity for r in case.reference]
+    collisions = getattr(case, "collisions", None)
+    not_had = {**impacts_not_had_warnings(names, result.impacts),
+               **collisions_not_found_warnings(
+                   names, result, collisions.windows if collisions is not None else None)}
     result.warnings.extend(dict.fromkeys(not_had.values()))
     result.warnings.extend(uncomputed_references(case, {*result.quantities, *not_had}))

@@ -7,8 +7,15 @@ import numpy as np
 import pytest
 
 from rocking_contact.config import Reference
-from rocking_contact.post.collisions import collision_quantities, find_collisions, summary_table
+from rocking_contact.post.collisions import (
+    collision_quantities,
+    collisions_not_found_warnings,
+    find_collisions,
+    summary_table,
+)
+from rocking_contact.post.grading import name_warnings
 from rocking_contact.post.references import compare
+from rocking_contact.results import RunResult
 
 
 def _history(t_end: float):
@@ -152,3 +159,77 @@ def test_the_printed_collisions_keep_wide_values_apart():
     row = summary_table(result, "nonlinear").splitlines()[2]
     assert row.split() == ["1", "0.058025", "1.67756e+06", "0.0383806", "3.85148e-12",
                            "+51.2", "%,", "+4.36e+19", "%"]
+
+
+def _graded(windows, references):
+    """The name warnings of a run of ``_history(0.33)`` (peaks at 0.05 and 0.14 s, at rest
+    after) measured in ``windows``, for references to the quantities ``references``."""
+    history = _history(0.33)
+    collisions = find_collisions(history, windows)
+    result = RunResult(case="c", kind="block", parameters={}, history=history,
+                       quantities=collision_quantities(collisions), collisions=collisions)
+    case = SimpleNamespace(quantity=[], collisions=SimpleNamespace(windows=windows),
+                           reference=[Reference(quantity=q, value=1.0, source="s")
+                                      for q in references])
+    result.checks = compare(case.reference, result.quantities, step=None)
+    name_warnings(case, result, changed=[])
+    return result.warnings
+
+
+def test_collisions_not_found_are_said_once_per_reason_without_close_names():
+    """SDNV105 A at 5 ms steps (the audit's run) wrote 47 warnings, one per reference row
+    of collisions 2 to 5, each offering "close: collision.1.time, ..." as for a typo: the
+    names were right, the windows held no maximum inside them."""
+    windows = [(0.0, 0.33), (0.10, 0.33), (0.12, 0.33), (0.2, 0.33), (0.0, 0.03)]
+    fields = ("time", "kinetic_energy")
+    names = [f"collision.{k}.{f}" for k in (1, 2, 3, 4, 5, 6, 7) for f in fields for _ in "ab"]
+    assert _graded(windows, names) == [
+        "collision 3 not found: the largest kinetic energy in its window is an earlier "
+        "collision's (t = 0.14 s), no maximum inside it (references to it have no value)",
+        "collision 4 not found: the block is at rest in its window (t = 0.2 s), no maximum "
+        "inside it (references to it have no value)",
+        "collision 5 not found: the largest kinetic energy in its window lies on its edge "
+        "(t = 0.03 s), no maximum inside it (references to it have no value)",
+        "collisions 6, 7 not found: [collisions] windows has no window for them (5 windows) "
+        "(references to them have no value)"]
+
+
+def test_windows_sharing_a_reason_are_said_in_one_line():
+    warnings = _graded([(0.0, 0.33), (0.01, 0.33), (0.02, 0.33)],
+                       ["collision.2.time", "collision.3.kinetic_energy"])
+    assert warnings == [
+        "collisions 2, 3 not found: the largest kinetic energy in their windows is an "
+        "earlier collision's (t = 0.05 s), no maximum inside them (references to them have "
+        "no value)"]
+
+
+def test_a_misspelt_collision_name_keeps_its_close_names():
+    """A typo is still one: its rows are said once, with the names that come closest."""
+    warnings = _graded([(0.0, 0.33), (0.10, 0.33), (0.12, 0.33)],
+                       ["collision.3.tme", "collision.3.tme", "collision.3.time",
+                        "colision.1.time", "collision.1.speed"])
+    assert warnings == [
+        "collision 3 not found: the largest kinetic energy in its window is an earlier "
+        "collision's (t = 0.14 s), no maximum inside it (references to it have no value)",
+        "reference[0, 1].quantity: the run computed no quantity 'collision.3.tme' (their 2 "
+        "checks say 'not computed'); close: collision.3.time, collision.2.time, "
+        "collision.1.time",
+        "reference[3].quantity: the run computed no quantity 'colision.1.time' (its check "
+        "says 'not computed'); close: collision.1.time, collision.3.time, collision.2.time",
+        "reference[4].quantity: the run computed no quantity 'collision.1.speed' (its check "
+        "says 'not computed'); close: collision.1.time, collision.3.time, collision.2.time"]
+
+
+def test_a_prefixed_collision_name_is_well_formed_when_the_run_has_its_shape():
+    """``rigid.nonlinear.collision.<k>.time`` of a collision the run did not find is said
+    with its reason; a prefix the run never computed is a typo."""
+    history = _history(0.33)
+    collisions = find_collisions(history, [(0.0, 0.33), (0.10, 0.33), (0.12, 0.33)])
+    result = RunResult(case="c", kind="block", parameters={}, history=history,
+                       quantities={**collision_quantities(collisions),
+                                   "rigid.nonlinear.collision.1.time": 0.05},
+                       collisions=collisions)
+    found = collisions_not_found_warnings(
+        ["rigid.nonlinear.collision.3.time", "rigid.nonlinar.collision.3.time",
+         "collision.2.time"], result, [(0.0, 0.33), (0.10, 0.33), (0.12, 0.33)])
+    assert list(found) == ["rigid.nonlinear.collision.3.time"]

@@ -1,6 +1,8 @@
 """What the validation report says, built from results directories.
 
-For each case: its title, description and verdict; where it came from (version, commit,
+For each case: the ``--set`` overrides it was run with, its case file's title and
+description (marked as the file's when the run was not the file as written) and its
+verdict; where it came from (version, commit,
 the command that runs it again); its resolved parameters with their units (collapsed);
 the comparison with the references (quantity, reference and its source, ours, relative
 error, tolerance, pass, note); the collisions or impacts it found; its steps, iterations
@@ -24,7 +26,7 @@ from typing import Any
 
 from rocking_contact.post.collisions import RIGID_LEVEL, interior
 from rocking_contact.post.references import not_reached
-from rocking_contact.provenance import NOT_LOADED, stack_versions
+from rocking_contact.provenance import NOT_LOADED, override_texts, stack_versions
 from rocking_contact.report.document import (
     MISSING,
     VERDICT_CSS,
@@ -274,18 +276,7 @@ def parameters_table(case: str, params: Mapping[str, Any]) -> Table:
 def case_section(result: CaseResult, figures_dir: Path, *, views: bool) -> Section:
     """Everything the report says about one case."""
     data, case = result.data, result.key
-    info = (data.get("parameters") or {}).get("case") or {}
-    blocks: list[Any] = []
-    changes = changes_text(data)
-    if changes:
-        blocks.append(Paragraph(
-            f"This run changes its case file's physics: {changes}. The title and "
-            "description below are the case file's; its references describe the file's "
-            "parameters: they are shown for information and not drawn on the figures."))
-    if info.get("title"):
-        blocks.append(Paragraph(("Case file's title: " if changes else "") + info["title"]))
-    if info.get("description"):
-        blocks.append(Paragraph(" ".join(info["description"].split())))
+    blocks: list[Any] = opening(data)
     blocks.append(Paragraph(
         f"Kind: {data.get('kind', '?')}. Status: {run_status(data, result.history)}. "
         f"Checks: {checks_text(data.get('checks') or [])}. Results: {result.directory}."))
@@ -316,6 +307,45 @@ def case_section(result: CaseResult, figures_dir: Path, *, views: bool) -> Secti
     if specs:
         blocks.append(quantities_table(case, specs))
     return Section(f"case-{case}", result.label, blocks, badge=verdict(data))
+
+
+def opening(data: Mapping[str, Any]) -> list[Paragraph]:
+    """What a case section starts with: the ``--set`` options the run was given
+    (:func:`overrides_text`), what it changes of its case file's physics, and the file's
+    title and description, marked as the file's when the run was not the file as written
+    (``sdnv105d --set mesh.layout=structured`` was described as "coarse Code_Aster mesh,
+    25 nodes, 12 quadrilaterals", its overrides two rows deep in the parameters)."""
+    info = (data.get("parameters") or {}).get("case") or {}
+    out = []
+    given = overrides_text(data.get("provenance") or {})
+    if given:
+        out.append(Paragraph(f"Run with: {given}."))
+    changes = changes_text(data)
+    if changes:
+        out.append(Paragraph(
+            f"This run changes its case file's physics: {changes}. The title and "
+            "description below are the case file's; its references describe the file's "
+            "parameters: they are shown for information and not drawn on the figures."))
+    marked = bool(given or changes)
+    if info.get("title"):
+        out.append(Paragraph(("Case file's title: " if marked else "") + info["title"]))
+    if info.get("description"):
+        out.append(Paragraph(("Case file's description: " if marked else "")
+                             + " ".join(info["description"].split())))
+    return out
+
+
+def overrides_text(provenance: Mapping[str, Any]) -> str:
+    """The overrides of a run (results.json ``provenance.overrides``: the ``--set`` texts,
+    or the mapping given to ``rc.run``) as ``--set key=value ...``, values spelled as
+    ``--set`` reads them; empty for a run of its case file as written."""
+    overrides = provenance.get("overrides")
+    if not overrides:
+        return ""
+    texts, _ = override_texts(overrides)
+    if texts is None:  # a value --set cannot spell (given in Python): as recorded
+        texts = [f"{key}={value}" for key, value in overrides.items()]
+    return " ".join(f"--set {text}" for text in texts)
 
 
 def checks_text(checks: Sequence[Mapping[str, Any]]) -> str:

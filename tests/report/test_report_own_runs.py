@@ -106,3 +106,36 @@ def test_a_comparison_without_references_does_not_announce_them(results_dir, tmp
     intro = "".join(tree.find(".//body/p").itertext())
     assert intro.startswith("2 case(s). None of these runs has references")
     assert "next to their references" not in intro
+
+
+def _section_text(root, out, case):
+    tree = parse_html(write_report([], root, out, views=False).read_text(encoding="utf-8"))
+    return "".join(tree.find(f".//section[@id='case-{case}']").itertext())
+
+
+def test_a_run_with_overrides_shows_them_and_calls_the_description_the_files(results_dir,
+                                                                             tmp_path):
+    """`run sdnv105d --set mesh.layout=structured ...` was described by the file's "coarse
+    Code_Aster mesh" text, its overrides two rows deep in the parameters (audit s24 #6)."""
+    root = tmp_path / "results"
+    shutil.copytree(results_dir / "sdnd101a", root / "sdnd101a")
+    data = json.loads((root / "sdnd101a" / results.RESULTS_FILE).read_text())
+    description = " ".join(data["parameters"]["case"]["description"].split())
+    title = data["parameters"]["case"]["title"]
+    # the file as written: no options, the description as it is
+    section = _section_text(root, tmp_path / "as_written", "sdnd101a")
+    assert "Run with" not in section and "Case file's" not in section
+    assert description in section and title in section
+    # the command line's --set texts, in order
+    _edit(root / "sdnd101a", provenance={
+        **data["provenance"], "overrides": ["time.step=1e-4", "time.end=0.2"]})
+    section = _section_text(root, tmp_path / "cli", "sdnd101a")
+    assert "Run with: --set time.step=1e-4 --set time.end=0.2." in section
+    assert f"Case file's title: {title}" in section
+    assert f"Case file's description: {description}" in section
+    # rc.run(case, overrides={...}) records a mapping: spelled as --set reads it
+    _edit(root / "sdnd101a", provenance={
+        **data["provenance"], "overrides": {"model.shock.0.friction": "exact",
+                                            "time.step": 0.0001}})
+    assert ("Run with: --set model.shock.0.friction='exact' --set time.step=0.0001."
+            in _section_text(root, tmp_path / "api", "sdnd101a"))

@@ -127,6 +127,17 @@ def test_a_misspelt_name_several_references_give_is_said_once():
         "say 'not computed'); close: dy_max"]
 
 
+def test_the_rigid_blocks_impacts_it_does_not_export_are_said_in_one_line():
+    """``[rigid] impacts = 3`` leaves sdnv105_rigid's 31 references to impacts 4 and 5
+    (every level's collisions and lifts) without a value: one line says why, none offers
+    the close names of a typo."""
+    result = rc.run(load_case("sdnv105_rigid", {"rigid.impacts": 3}), write=False,
+                    quiet=True)
+    assert [w for w in result.warnings if "collision" in w or "lift" in w] == [
+        "collisions 4, 5 not exported: [rigid] impacts = 3 gives the quantities of the "
+        "first 3 (collision.<k>.*, lift.<k>) (references to them have no value)"]
+
+
 def test_a_run_warns_of_a_misspelt_name_unless_it_stopped_early(tmp_path):
     """The rigid case's misspelt reference is warned about after a whole run; a shortened
     run lacks its later collisions rightly and names none of them."""

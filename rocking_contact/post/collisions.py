@@ -45,8 +45,9 @@ REST_FRACTION = 1e-9
 COLLISION_FIELDS = ("time", "kinetic_energy")
 
 #: a collision's quantity name: an optional prefix (``rigid.nonlinear.``), k, the field
-COLLISION_NAME = re.compile(r"(?P<prefix>(?:\w+\.)*?)collision\.(?P<k>[1-9][0-9]*)\."
-                            r"(?P<field>\w+)")
+#: (``.time``); or a rigid level's lift after impact k (``recalage.lift.4``)
+COLLISION_NAME = re.compile(r"(?P<prefix>(?:\w+\.)*?)(?P<family>collision|lift)\.(?P<k>[0-9]+)"
+                            r"(?P<field>\.\w+)?")
 
 
 @dataclass(kw_only=True)
@@ -142,60 +143,70 @@ def collision_quantities(collisions: list[dict[str, Any]]) -> dict[str, float]:
 
 
 def collisions_not_found_warnings(names: Iterable[str], result: RunResult,
-                                  windows: Sequence[Window] | None) -> dict[str, str]:
+                                  windows: Sequence[Window] | None,
+                                  exported: int | None = None) -> dict[str, str]:
     """Quantity name -> the warning that says why it has no value, for the names among
     ``names`` of a collision the run did not find, one line per reason: "collisions 2, 3
     not found: the largest kinetic energy in their windows is an earlier collision's (t =
     0.255 s), no maximum inside them (references to them have no value)". Such a name is
     well formed (``collision.<k>.<field>`` with a field the run's collisions have, or a
-    prefixed one whose shape the run computed for another k): the run warns of each line
-    once, and offers no close names for it as for a misspelt one
-    (:func:`rocking_contact.config.uncomputed_references`).
+    name whose shape the run computed for another k: ``recalage.collision.1.time``,
+    ``nonlinear.lift.1``): the run warns of each line once, and offers no close names for
+    it as for a misspelt one (:func:`rocking_contact.config.uncomputed_references`).
 
     Args:
         names: the quantity names the case's references ask for.
         result: the run's result (its ``collisions``, ``quantities`` and ``time``).
         windows: the case's ``[collisions] windows`` (s); None for a kind whose
             collisions are its impacts (the rigid block's).
+        exported: how many impacts have quantities (the rigid block's ``[rigid]
+            impacts``: ``collision.<k>.*`` and ``lift.<k>`` up to it); None: all.
 
     """
     found = {int(c["index"]) for c in interior(result.collisions)}
     missing: dict[str, int] = {}
     for name in names:
         match = COLLISION_NAME.fullmatch(name)
-        if (match is not None and int(match["k"]) not in found and name not in result.quantities
-                and _well_formed(match, result)):
-            missing[name] = int(match["k"])
-    reasons = {k: _why_not_found(k, result, windows) for k in sorted(set(missing.values()))}
+        if match is None or name in result.quantities or not _well_formed(match, result):
+            continue
+        k = int(match["k"])
+        # lift 0 is the release's, lift k the flight after impact k
+        if (k not in found and k > 0) or (exported is not None and k > exported):
+            missing[name] = k
+    reasons = {k: _why_not_found(k, result, windows, exported)
+               for k in sorted(set(missing.values()))}
     grouped: dict[str, list[int]] = {}
     for k, why in reasons.items():
         grouped.setdefault(why[0], []).append(k)
     lines = {}
     for key, ks in grouped.items():
         times = ", ".join(dict.fromkeys(reasons[k][1] for k in ks if reasons[k][1]))
-        count = len(windows) if windows is not None else len(result.collisions)
-        lines[key] = _not_found_line(key, ks, times, count)
+        count = {"exported": exported, "no window": len(windows or ())}.get(
+            key, len(result.collisions))
+        lines[key] = _not_found_line(key, ks, times, count or 0)
     return {name: lines[reasons[k][0]] for name, k in missing.items()}
 
 
 def _well_formed(match: re.Match[str], result: RunResult) -> bool:
-    """Whether a ``collision.<k>.<field>`` name is one the run would compute for a
-    collision it found: its field one of the collisions' (the block's time and kinetic
-    energy, the rigid block's impact fields), or its prefix and field a quantity of another
-    collision (``rigid.nonlinear.collision.1.time``)."""
-    prefix, field = match["prefix"], match["field"]
+    """Whether a ``collision.<k>.<field>`` or ``lift.<k>`` name is one the run would
+    compute for a collision it found: an unprefixed collision's field one of the
+    collisions' (the block's time and kinetic energy, the rigid block's impact fields), or
+    the name's shape a quantity of another k (``rigid.nonlinear.collision.1.time``)."""
+    prefix, family, field = match["prefix"], match["family"], match["field"] or ""
     fields = {*COLLISION_FIELDS, *(f for c in result.collisions for f in c)}
-    fields -= {"index", "interior", "impact"}
-    if not prefix:
-        return field in fields
-    shape = re.compile(re.escape(prefix) + r"collision\.[1-9][0-9]*\." + re.escape(field))
+    if not prefix and family == "collision" and field[1:] in fields - {"index", "interior",
+                                                                      "impact"}:
+        return True
+    shape = re.compile(re.escape(prefix + family) + r"\.[0-9]+" + re.escape(field))
     return any(shape.fullmatch(q) for q in result.quantities)
 
 
-def _why_not_found(k: int, result: RunResult, windows: Sequence[Window] | None
-                   ) -> tuple[str, str]:
-    """Why collision ``k`` is not among the run's: a reason (a key of
-    :func:`_not_found_line`) and the instant it concerns (s, as text; "" for none)."""
+def _why_not_found(k: int, result: RunResult, windows: Sequence[Window] | None,
+                   exported: int | None) -> tuple[str, str]:
+    """Why collision ``k`` has no quantities: a reason (a key of :func:`_not_found_line`)
+    and the instant it concerns (s, as text; "" for none)."""
+    if exported is not None and k > exported:
+        return "exported", ""
     if windows is None:
         return "count", ""
     if k > len(windows):
@@ -217,24 +228,26 @@ def _why_not_found(k: int, result: RunResult, windows: Sequence[Window] | None
 
 def _not_found_line(reason: str, ks: list[int], times: str, count: int) -> str:
     """The warning for the collisions ``ks`` not found for ``reason``
-    (:func:`_why_not_found`), at the instants ``times`` (s); ``count``: the case's windows,
-    or the run's collisions for a kind without windows."""
+    (:func:`_why_not_found`), at the instants ``times`` (s); ``count``: the impacts
+    exported, the case's windows, or the run's collisions."""
     many = len(ks) > 1
     which = f"collision{'s' if many else ''} {', '.join(map(str, ks))}"
     their, them = ("their windows", "them") if many else ("its window", "it")
+    inside = f"no maximum inside {them}"
     why = {
-        "count": f"the run had {count} collision{'' if count == 1 else 's'}",
-        "no window": "[collisions] windows has no window for "
-                     + ("them" if many else "it") + f" ({count} windows)",
-        "no sample": f"the run has no instant in {their}",
-        "repeated": f"the largest kinetic energy in {their} is an earlier collision's "
-                    f"(t = {times} s), no maximum inside {them}",
-        "edge": f"the largest kinetic energy in {their} lies on "
-                f"{'their edges' if many else 'its edge'} (t = {times} s), no maximum "
-                f"inside {them}",
-        "rest": f"the block is at rest in {their} (t = {times} s), no maximum inside {them}",
+        "exported": f"not exported: [rigid] impacts = {count} gives the quantities of the "
+                    f"first {count} (collision.<k>.*, lift.<k>)",
+        "count": f"not found: the run had {count} collision{'' if count == 1 else 's'}",
+        "no window": f"not found: [collisions] windows has no window for {them} "
+                     f"({count} windows)",
+        "no sample": f"not found: the run has no instant in {their}",
+        "repeated": f"not found: the largest kinetic energy in {their} is an earlier "
+                    f"collision's (t = {times} s), {inside}",
+        "edge": f"not found: the largest kinetic energy in {their} lies on "
+                f"{'their edges' if many else 'its edge'} (t = {times} s), {inside}",
+        "rest": f"not found: the block is at rest in {their} (t = {times} s), {inside}",
     }[reason]
-    return f"{which} not found: {why} (references to {them} have no value)"
+    return f"{which} {why} (references to {them} have no value)"
 
 
 def iteration_statistics(history: Mapping[str, np.ndarray]) -> dict[str, float]:

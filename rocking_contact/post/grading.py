@@ -156,9 +156,10 @@ def name_warnings(case: Any, result: RunResult, changed: list[str]) -> None:
     # first), or of a collision it did not find, is said once per reason, without the
     # close names of a misspelt one
     names = [r.quantity for r in case.reference]
-    collisions = getattr(case, "collisions", None)
+    collisions, rigid = (getattr(case, key, None) for key in ("collisions", "rigid"))
     not_had = {**impacts_not_had_warnings(names, result.impacts),
                **collisions_not_found_warnings(
-                   names, result, collisions.windows if collisions is not None else None)}
+                   names, result, collisions.windows if collisions is not None else None,
+                   rigid.impacts if rigid is not None else None)}
     result.warnings.extend(dict.fromkeys(not_had.values()))
     result.warnings.extend(uncomputed_references(case, {*result.quantities, *not_had}))

@@ -10,6 +10,17 @@ this the run went on for thousands of halved steps (a tilt of 0.42 rad: 7651 hal
 is refused before the run (:func:`rocking_contact.fem.case.check_release`); this watch
 stops a run that gets there, driven by a shaking table for instance.
 
+Divergence: steps that create energy can throw the block over too. On a still table a block
+released at rest below ``atan(b/l)`` cannot overturn (SDNV105: tipping from 0.01 rad takes
+M g (R - l cos theta - b sin theta) = 151 J, the release gives 7.3 J), yet with
+``time.step = 0.02`` and no refinement A's steps created 1.1e9 J by 0.0485 s and its base
+turned by -0.46 rad at 0.0946 s, which the run reported as "the block overturned" (a
+distorted block 3.5 cm above the table, 688 GPa of von Mises stress). A stop whose run
+created energy beyond what the energy warning tolerates (:func:`rocking_contact.post.energy.
+created_energy`: the total energy, after a shaking table's work, above its released value
+or above the lowest value it had reached, by more than 1 % of the energy of the motion) is
+:class:`Diverged`, a failure, not an overturn (:func:`divergence`).
+
 Sliding off: the base corners' contacts are node-to-node pairs fixed at the start (small
 sliding, as Code_Aster's), which would hold a corner up past the table's end. Shaken at
 40 m/s^2, corner O slid 1.47 m, beyond the end at -0.18 m, and stayed supported; a corner
@@ -26,7 +37,9 @@ import numpy as np
 from rocking_contact.block import Geometry, overturn_limit
 from rocking_contact.fem.body import ElasticBody
 from rocking_contact.fem.probes import PointProbe, base_rotation
+from rocking_contact.post.energy import created_energy, summary
 from rocking_contact.solvers.step import StepProblem
+from rocking_contact.stops import SolverFailure
 
 #: how far past an end of its table (fraction of the base width 2b) a corner may stand
 #: before the run stops: a table flush with the block (table_right = 2b, allowed) is crossed
@@ -41,12 +54,48 @@ class Overturn(Exception):
 
     Attributes:
         t: end of the step that left the model (s).
+        what: what the block did, ``overturned`` or ``slid off its table``.
+        detail: how it left the model (``its base turned by ... rad, past ...``).
 
     """
 
-    def __init__(self, t: float, message: str):
-        super().__init__(f"the block {message} (the model follows the block on its table)")
+    def __init__(self, t: float, what: str, detail: str):
+        super().__init__(f"the block {what} at t = {t:.9g} s: {detail} (the model follows "
+                         "the block on its table)")
         self.t = t
+        self.what = what
+        self.detail = detail
+
+
+class Diverged(SolverFailure):
+    """A block run stopped because its steps created the energy that took the block off its
+    table (:func:`divergence`); carries what was computed up to there. Its ``status`` is
+    ``failed: the run diverged: ...``."""
+
+    def describe(self) -> str:
+        """The one line said to the user (after ``error:``): the divergence, its energy and
+        what to change."""
+        return str(self)
+
+
+def divergence(stop: Overturn, history: dict[str, np.ndarray], advice: str) -> str | None:
+    """The message of a :class:`Diverged` run when the run that ``stop`` ended had created
+    energy beyond the energy warning's tolerance (:func:`~rocking_contact.post.energy.
+    created_energy` of its ``history`` up to the stop, the stop's own state a row of it):
+    the release and a shaking table's work cannot have taken the block there; None for an
+    overturn or a slide that they can explain. ``advice`` is what to change
+    (:func:`~rocking_contact.post.energy.remedy`)."""
+    created = created_energy(summary(history))
+    if created is None:
+        return None
+    time = np.asarray(history["time"])
+    steps = np.asarray(history["DT"])[time <= created.time]
+    return (f"the run diverged: its steps created {created.energy:.4g} J by t = "
+            f"{created.time:.6g} s (the total energy above {created.above}, "
+            f"{100 * created.relative:.3g}% of the energy of the motion, in steps of up to "
+            f"{np.max(steps):.3g} s), which neither the release nor the table's motion can "
+            f"supply, and at t = {stop.t:.9g} s that energy took the block off the model "
+            f"({stop.detail}); {advice}")
 
 
 class OverturnWatch:
@@ -80,15 +129,14 @@ class OverturnWatch:
             where = (f"past atan(b/l) = {self.limit:.6g} rad, where it topples"
                      if self.table_still else f"to pi/2 = {self.limit:.6g} rad: it lies on "
                      "its side")
-            raise Overturn(info.t, f"overturned at t = {info.t:.9g} s: its base turned by "
-                                   f"{theta:.6g} rad, {where}")
+            raise Overturn(info.t, "overturned", f"its base turned by {theta:.6g} rad, {where}")
         if self.ends is None:
             return
         x_o, x_a = values["DX_O"], self.width + values["DX_A"]
         left, right = self.ends
         if x_o < left - self.overhang or x_a > right + self.overhang:
             corner, x, end = ("O", x_o, left) if x_o < left - self.overhang else ("A", x_a, right)
-            raise Overturn(info.t, f"slid off its table at t = {info.t:.9g} s: corner "
-                                   f"{corner} at x = {x:.6g} m, past the table's end at "
-                                   f"{end:.6g} m by {abs(x - end):.3g} m (more than "
-                                   f"{OVERHANG:g} of the base width)")
+            raise Overturn(info.t, "slid off its table",
+                           f"corner {corner} at x = {x:.6g} m, past the table's end at "
+                           f"{end:.6g} m by {abs(x - end):.3g} m (more than {OVERHANG:g} of "
+                           "the base width)")

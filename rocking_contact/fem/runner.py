@@ -34,7 +34,7 @@ from rocking_contact.fem.body import ElasticBody
 from rocking_contact.fem.case import BlockCase
 from rocking_contact.fem.constraints import Prescribed, fix, hold
 from rocking_contact.fem.fields import VTK_FILE, FieldWriter
-from rocking_contact.fem.overturn import Overturn, OverturnWatch
+from rocking_contact.fem.overturn import Diverged, Overturn, OverturnWatch, divergence
 from rocking_contact.fem.preload import static_preload, table_supports
 from rocking_contact.fem.probes import Recorder
 from rocking_contact.geometry.layout import BLOCK
@@ -249,7 +249,7 @@ def run(case: BlockCase, *, progress: Progress | None = None, out_dir: Path | No
         result = simulate(case, body, contributions=model.contributions,
                           correctors=model.correctors, energy=model.energy, progress=progress,
                           out_dir=out_dir)
-    except (Interrupted, Overturned) as exc:
+    except (Interrupted, Overturned, Diverged) as exc:  # not the contacts' failure
         if exc.partial is not None:
             _finish_partial(case, exc.partial, model)
         raise
@@ -444,7 +444,9 @@ def simulate(case: BlockCase, body: ElasticBody, *, contributions: Sequence[Cont
         out_dir: results directory for the streamed history and the fields (None: none).
 
     Raises:
-        SolverFailure: a step failed after every halving; carries the partial result.
+        SolverFailure: a step failed after every halving, or the run diverged
+            (:class:`~rocking_contact.fem.overturn.Diverged`); carries the partial result.
+        Overturned: the block overturned or slid off its table.
 
     """
     t_start = time.perf_counter()
@@ -510,6 +512,11 @@ def _integrate(case: BlockCase, driver: StepDriver, energy: EnergyBalance | None
         raise Interrupted(str(exc), result(status=str(exc))) from None
     except Overturn as exc:
         output.finish(problem)
-        raise Overturned(str(exc), result(status=str(exc))) from None
+        stopped = result(status=str(exc))
+        why = divergence(exc, stopped.history, steps_remedy(case))
+        if why is not None:  # the steps' energy threw it, not the release or the table
+            stopped.status = f"failed: {why}"
+            raise Diverged(why, stopped) from None
+        raise Overturned(str(exc), stopped) from None
     output.finish(problem)
     return result(setup=setup)

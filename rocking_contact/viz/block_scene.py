@@ -31,6 +31,7 @@ import numpy as np
 
 from rocking_contact.block import Geometry
 from rocking_contact.geometry.layout import MeshSpec, named_points
+from rocking_contact.post.collisions import interior
 from rocking_contact.viz.fields import FieldSeries, displacement_3d
 from rocking_contact.viz.rigid import block_mesh, rigid_displacement, tilt_from_lifts
 from rocking_contact.viz.scene import TEXT_FONT, Scene, arrows, nice_factor
@@ -71,6 +72,32 @@ class FieldMotion:
     def at(self, t: float) -> Any:
         """The interpolated fields at ``t``."""
         return self.series.at(t)
+
+
+def blend_notes(between: tuple[float, float] | None, data: Mapping[str, Any],
+                history: Mapping[str, np.ndarray]) -> list[str]:
+    """Lines that say a picture's fields are a blend of two output times ``between`` (s),
+    and what contact change the blend spans: an impact (results.json ``collisions``, the
+    kinetic-energy maximum before it) or, failing that, a change of the closed contacts
+    (history ``CONTACTS``) over the samples between them. At 0.05446 s of sdnv105a, after
+    impact 1, the stresses were those of 0.0525 and 0.055 s blended, under "t = 0.05446 s"
+    alone."""
+    if between is None:
+        return []
+    t0, t1 = between
+    lines = [f"fields interpolated between {t0:.6g} and {t1:.6g} s"]
+    hit = next((c for c in interior(list(data.get("collisions") or []))
+                if isinstance(c.get("time"), int | float) and t0 < c["time"] <= t1), None)
+    if hit is not None:
+        return [*lines, f"(impact {hit.get('index', '?')} at {hit['time']:.6g} s lies "
+                        "between them)"]
+    time, contacts = history.get("time"), history.get("CONTACTS")
+    if time is not None and contacts is not None:
+        inside = np.asarray(contacts)[(np.asarray(time) >= t0) & (np.asarray(time) <= t1)]
+        if inside.size and np.any(inside != inside[0]):
+            lines.append(f"(contacts open or close between them: {inside.min():g} to "
+                         f"{inside.max():g} closed)")
+    return lines
 
 
 class RigidMotion:
@@ -258,7 +285,10 @@ class BlockScene(Scene):
             data = self.mesh.point_data if self._on_points else self.mesh.cell_data
             data["display"][:] = np.asarray(values, dtype=float) / self._divisor
         self.mesh.Modified()
-        return self._draw_reactions(t, state, u)
+        between = (self.motion.series.between(t) if isinstance(self.motion, FieldMotion)
+                   else None)
+        return [*blend_notes(between, self.data, self.history),
+                *self._draw_reactions(t, state, u)]
 
     def _draw_reactions(self, t: float, state: Any, u: np.ndarray) -> list[str]:
         """Arrows of the reactions at ``t``; returns their values as text lines."""

@@ -35,7 +35,8 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
     parser.add_argument("--screenshot", type=Path, metavar="FILE.png",
                         help="write a PNG offscreen instead of opening a window")
     parser.add_argument("--time", type=float, default=None, metavar="T",
-                        help="instant of the screenshot in s (default: the first)")
+                        help="instant of the screenshot in s (default: the first); between "
+                             "two field outputs their blend, said on the picture")
     parser.add_argument("--movie", type=Path, metavar="FILE.gif|FILE.mp4",
                         help="write a movie offscreen instead of opening a window")
     parser.add_argument("--clim", type=float, nargs=2, default=None, metavar=("LO", "HI"),

@@ -5,7 +5,8 @@ time (several when the functions were written one by one; their arrays are merge
 holding the displacement ``u`` (2 or 3 components, m) and stresses such as ``von_mises``
 and ``sigma_yy`` (Pa, point or cell data). Between two output times the arrays are
 interpolated linearly, so that a movie frame or ``--time`` needs no exact output instant
-(as ParaView's temporal interpolator does); the viewer prints the instant it shows.
+(as ParaView's temporal interpolator does); the viewer prints the instant it shows and,
+between two output times, that its fields are a blend of them (:meth:`FieldSeries.between`).
 
 A collection that cannot be read (not XML, a dataset file missing, truncated or not VTK,
 a piece of a ``.pvtu`` missing) raises :class:`FieldsError`, one line naming the file,
@@ -212,6 +213,16 @@ class FieldSeries:
                         and np.issubdtype(data_a[name].dtype, np.floating):
                     data_out[name] = (1 - w) * data_a[name] + w * data_b[name]
         return out
+
+    def between(self, t: float) -> tuple[float, float] | None:
+        """The two output times (s) that :meth:`at` blends at ``t``; None when ``t`` is an
+        output time (to 1e-9 of the series' end, round-off of ``--time``) or outside the
+        series (clamped to its first or last output)."""
+        eps = 1e-9 * max(1.0, abs(float(self.times[-1])))
+        i = int(np.searchsorted(self.times, t, side="right")) - 1
+        if i < 0 or i >= self.times.size - 1 or np.any(np.abs(self.times - t) <= eps):
+            return None
+        return float(self.times[i]), float(self.times[i + 1])
 
     def array_names(self) -> list[str]:
         """Point and cell array names of the series (from its first dataset)."""

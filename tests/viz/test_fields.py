@@ -22,6 +22,16 @@ def test_fields_between_outputs_are_interpolated(block_dir):
     assert {"u", "von_mises", "sigma_yy"} <= set(series.array_names())
 
 
+def test_between_names_the_two_outputs_a_blend_uses(block_dir):
+    """`view --time` between outputs shows a blend; at an output (to round-off) or outside
+    the series (clamped) it shows that output's fields."""
+    series = FieldSeries(block_dir / "fields.pvd")
+    t0, t1 = float(series.times[3]), float(series.times[4])
+    assert series.between(0.5 * (t0 + t1)) == (t0, t1)
+    assert series.between(t0) is None and series.between(t1 * (1 + 1e-12)) is None
+    assert series.between(-1.0) is None and series.between(series.times[-1] + 1.0) is None
+
+
 def test_datasets_written_one_function_at_a_time_are_merged(tmp_path):
     """dolfinx's VTKFile.write_function([u], t) then ([s], t) makes two datasets per instant."""
     mesh = block_mesh(0.18, 0.40, 2, 2)

@@ -236,3 +236,36 @@ def test_texts_scale_with_a_small_picture(block_dir, tmp_path):
     title_band = image[:40]
     assert (title_band < 128).any()  # the title is drawn
     assert not (title_band[:, -20:] < 128).any()  # and ends before the right edge
+
+
+def test_a_picture_between_field_outputs_says_it_is_a_blend_and_of_what(block_dir):
+    """`view sdnv105a --time 0.05446` showed the 0.0525 and 0.055 s fields blended over
+    impact 1 under "t = 0.05446 s" alone (audit s24 #10). The sample writes fields every
+    0.01 s and its impact 1 at 0.053 s."""
+    scene = render.open_scene(block_dir)
+    with render.offscreen_plotter(SMALL) as plotter:
+        scene.add_to(plotter)
+        assert scene.move(0.055)[:2] == ["fields interpolated between 0.05 and 0.06 s",
+                                         "(impact 1 at 0.053 s lies between them)"]
+        assert scene.move(0.045)[0] == "fields interpolated between 0.04 and 0.05 s"
+        assert "interpolated" not in scene.move(0.045)[1]
+        assert not any("interpolated" in line for line in scene.move(0.05))
+
+
+def test_a_blend_over_a_contact_change_without_a_collision_says_so():
+    """A change of the closed contacts (history CONTACTS) the collisions do not list, such
+    as a corner that lands and stays, is said too; a steady count is not."""
+    from rocking_contact.viz.block_scene import blend_notes
+
+    history = {"time": np.array([0.0, 0.01, 0.02, 0.03]),
+               "CONTACTS": np.array([1.0, 1.0, 3.0, 3.0])}
+    assert blend_notes((0.0, 0.02), {}, history) == [
+        "fields interpolated between 0 and 0.02 s",
+        "(contacts open or close between them: 1 to 3 closed)"]
+    assert blend_notes((0.02, 0.03), {}, history) == [
+        "fields interpolated between 0.02 and 0.03 s"]
+    # a window maximum that is no collision (a failed run's last instant) is not an impact
+    no_collision = {"collisions": [{"index": 1, "time": 0.025, "interior": False}]}
+    assert blend_notes((0.02, 0.03), no_collision, history) == [
+        "fields interpolated between 0.02 and 0.03 s"]
+    assert blend_notes(None, {}, history) == []

@@ -16,6 +16,7 @@ from __future__ import annotations
 
 import inspect
 import os
+import shlex
 import sys
 import time
 from collections.abc import Mapping, Sequence
@@ -326,8 +327,9 @@ def _write(result: RunResult | None, out_dir: Path, *, plots: bool) -> Interrupt
     if not plots or not result.history:
         return None
     if interrupt.requested():
-        print(f"{result.case}: plots not drawn after the interrupt (rocking-contact report "
-              f"{out_dir} draws them)", file=sys.stderr)
+        print(f"{result.case}: plots not drawn after the interrupt ({plots_command(out_dir)} "
+              f"draws them, into {out_dir / PLOTS_REPORT}/figures/{result.case}/)",
+              file=sys.stderr)
         return None
     try:
         with interrupt.abandoning():
@@ -335,6 +337,19 @@ def _write(result: RunResult | None, out_dir: Path, *, plots: bool) -> Interrupt
     except KeyboardInterrupt:
         return Interrupted("interrupted while the plots were drawn: none was kept", result)
     return None
+
+
+#: the report an interrupted run's plots are drawn in, in its results directory
+PLOTS_REPORT = "report"
+
+
+def plots_command(out_dir: Path) -> str:
+    """The command line that draws the plots of the run in ``out_dir`` that a Ctrl-C or
+    SIGTERM left undrawn: a report of that run alone, in its own results directory. The
+    default ``report/`` holds other runs, and its figures of a case of the same name would
+    be replaced by this run's."""
+    return (f"rocking-contact report {shlex.quote(str(out_dir))} --out "
+            f"{shlex.quote(str(out_dir / PLOTS_REPORT))}")
 
 
 def _barrier() -> None:

@@ -2,6 +2,7 @@
 
 import json
 import os
+import shlex
 import signal
 import subprocess
 import sys
@@ -14,6 +15,7 @@ import pytest
 
 import rocking_contact as rc
 from rocking_contact import interrupt, results
+from rocking_contact.api import plots_command
 from rocking_contact.cli import EXIT_INTERRUPTED, main
 from rocking_contact.config import shipped_cases
 from rocking_contact.progress import Progress
@@ -221,9 +223,34 @@ def test_ctrl_c_on_a_block_run_keeps_its_results(tmp_path, signum, code, name):
     assert data["extra"]["fields"] == "fields.pvd" and (out / "fields.pvd").is_file()
     t = read_history_csv(out / "history.csv")["time"]
     assert 0.01 < t[-1] < 1.0 and data["collisions"] is not None
-    assert f"sdnv105d: plots not drawn after the interrupt (rocking-contact report {out} " \
-        "draws them)" in err
+    assert f"sdnv105d: plots not drawn after the interrupt ({plots_command(out)} draws " \
+        f"them, into {out}/report/figures/sdnv105d/)" in err
     assert data["plots"] == [] and not list(out.glob("*.png")) and not list(out.glob("*.partial"))
+
+
+def test_the_hinted_command_draws_the_plots_without_touching_the_default_report(
+        monkeypatch, tmp_path, capsys):
+    """The hint was ``rocking-contact report DIR``: it rewrote the default report/ (another
+    run's index, and its figures of a case of the same name) and drew nothing in DIR. As
+    printed (a directory with a space, quoted), it draws the run's plots in DIR/report/."""
+    monkeypatch.chdir(tmp_path)
+    monkeypatch.setattr("rocking_contact.api.Progress", AskToStop)
+    default = tmp_path / "report"
+    (default / "figures" / "sdnd101a").mkdir(parents=True)
+    (default / "index.html").write_text("the demo's report")
+    out = Path("my runs") / "stopped"
+    assert main(["run", "sdnd101a", "--set", "time.step=1e-5", "--out", str(out)]) \
+        == EXIT_INTERRUPTED
+    (hint,) = [line for line in capsys.readouterr().err.splitlines() if "plots not" in line]
+    command = hint.split("(", 1)[1].split(" draws them")[0]
+    assert command == "rocking-contact report 'my runs/stopped' --out 'my runs/stopped/report'"
+    # as printed; the pyvista views (seconds) are the report's, and tested there
+    assert main([*shlex.split(command)[1:], "--no-views"]) == 0
+    drawn = {p.name for p in (out / "report" / "figures" / "sdnd101a").iterdir()}
+    assert {"displacement.png", "shock_force.png"} <= drawn
+    assert (out / "report" / "index.html").is_file()
+    assert (default / "index.html").read_text() == "the demo's report"
+    assert not any((default / "figures" / "sdnd101a").iterdir())
 
 
 def _run_stopped_while_plotting(monkeypatch, out, signum):

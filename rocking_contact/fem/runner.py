@@ -37,7 +37,7 @@ from rocking_contact.fem.fields import VTK_FILE, FieldWriter
 from rocking_contact.fem.overturn import Diverged, Overturn, OverturnWatch, divergence
 from rocking_contact.fem.preload import static_preload, table_supports
 from rocking_contact.fem.probes import Recorder
-from rocking_contact.geometry.layout import BLOCK
+from rocking_contact.geometry.layout import BLOCK, size_warning
 from rocking_contact.geometry.load import create_block_mesh
 from rocking_contact.post.collisions import annotate as annotate_collisions
 from rocking_contact.post.collisions import iteration_statistics
@@ -488,6 +488,8 @@ def _integrate(case: BlockCase, driver: StepDriver, energy: EnergyBalance | None
     # of the set-up; the preload's are added to them, the fallbacks' counted at the end
     warnings = case.loading.held_records(case.time.start, case.time.end, case_dir(case))
     warnings += shortened_steps(case)
+    coarse = size_warning(case.geometry, case.mesh)
+    warnings += [coarse] if coarse else []
     result = partial(run_result, case, driver, problem, output, extra, warnings, t_start)
     try:
         start = initial_state(case, problem, driver, output.recorder)

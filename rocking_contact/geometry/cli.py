@@ -12,13 +12,14 @@ Gmsh is imported only when the command runs (``--help`` stays fast).
 from __future__ import annotations
 
 import argparse
+import sys
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
 from rocking_contact.block import Geometry
 from rocking_contact.config import CaseError, param
-from rocking_contact.geometry.layout import MeshSpec, check_size
+from rocking_contact.geometry.layout import MeshSpec, check_size, size_warning
 from rocking_contact.options import add_set_option
 from rocking_contact.out_paths import check_file
 
@@ -93,6 +94,9 @@ def main(args: argparse.Namespace) -> int:
     spec = load_input(args.case or args.case_option, args.overrides)
     # Gmsh picks the format by the suffix, and only .msh is read back
     out = check_file("--out", args.out, "a .msh", (".msh",))
+    coarse = size_warning(spec.geometry, spec.mesh)
+    if coarse:
+        print(f"warning: {coarse}", file=sys.stderr)
     with session() as gmsh:
         tags = build_model(spec.geometry, spec.mesh)
         try:

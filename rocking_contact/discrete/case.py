@@ -135,6 +135,16 @@ def _initial_value(nodes: dict[str, Node], dof: str, field: str) -> float:
     return value
 
 
+def immobile_why(node: Node, normal: Vector) -> str:
+    """Why ``node`` cannot move along ``normal``, known not to: the normal's components are
+    fixed (``DY fixed``), or the relations hold what the fixed dofs leave."""
+    along = [c for c, n in zip(COMPONENTS, normal, strict=True) if n]
+    if set(along) <= set(node.fixed):
+        return f"{', '.join(along)} fixed"
+    return " and ".join([*([f"{', '.join(node.fixed)} fixed"] if node.fixed else []),
+                         "[[model.relation]]"])
+
+
 def stick_problem(mu: float, kt: float, ct: float, friction: str) -> str | None:
     """Why a shock law with friction cannot hold its node, or None.
 
@@ -241,6 +251,36 @@ class Model:
                                  f"(nodes: {', '.join(names)})")
             if not nodes[shock.node].free:
                 raise ValueError(f"shock[{i}].node: {shock.node!r} has no free dof")
+        self._check_shocks_can_close(nodes)
+
+    def _check_shocks_can_close(self, nodes: dict[str, Node]) -> None:
+        """A shock whose node cannot move along its normal (fixed dofs, relations) keeps
+        the penetration ``-gap`` for ever: with ``gap >= 0`` it never closes, which is a
+        normal along the wrong axis (two masses on x against a stop normal to y, DY fixed,
+        ran without a word), so it is refused. With ``gap < 0`` it presses with the constant
+        force ``kn |gap|``, the friction pad of SDND100 (normal along its fixed DZ)."""
+        # (imported here: the system's assembly reads this module's schema)
+        from rocking_contact.discrete.system import constraint_basis, full_dofs
+
+        dofs = full_dofs(self)
+        basis = constraint_basis(self, dofs)
+        scale = max(1.0, float(np.abs(basis).max(initial=0.0)))
+        for i, shock in enumerate(self.shock):
+            rows = basis[[dofs.index(f"{shock.node}.{c}") for c in COMPONENTS]]
+            along = np.asarray(shock.normal) / math.hypot(*shock.normal) @ rows
+            if shock.gap < 0.0 or np.abs(along).max(initial=0.0) > 1e-12 * scale:
+                continue
+            tied = (", tied by [[model.relation]]" if any(
+                dof.partition(".")[0] == shock.node for r in self.relation for dof in r.dofs)
+                else "")
+            node = nodes[shock.node]
+            raise ValueError(
+                f"shock[{i}].normal: got {list(shock.normal)}, along which node "
+                f"{node.name!r} cannot move ({immobile_why(node, shock.normal)}): with gap = "
+                f"{shock.gap:g} the shock never closes; allowed: a normal along which the "
+                f"node moves (its free components: {', '.join(node.free)}"
+                f"{tied}), or gap < 0 for a constant normal force kn |gap| (a preloaded "
+                f"friction pad, as SDND100's)")
 
     def unknowns(self) -> int:
         """Number of independent displacements: the free dofs less the independent

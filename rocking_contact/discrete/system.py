@@ -85,8 +85,13 @@ class DiscreteSystem:
         return self.basis[[index[d] for d in dofs], :]
 
 
+def full_dofs(model: Model) -> list[str]:
+    """The full dofs ``NODE.DX``, ``NODE.DY``, ``NODE.DZ`` in node order."""
+    return [f"{n.name}.{c}" for n in model.node for c in COMPONENTS]
+
+
 def _full_matrices(model: Model) -> tuple[list[str], np.ndarray, np.ndarray, np.ndarray]:
-    dofs = [f"{n.name}.{c}" for n in model.node for c in COMPONENTS]
+    dofs = full_dofs(model)
     index = {name: i for i, name in enumerate(dofs)}
     nf = len(dofs)
     M, K, C = np.zeros((nf, nf)), np.zeros((nf, nf)), np.zeros((nf, nf))

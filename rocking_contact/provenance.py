@@ -9,7 +9,8 @@ package requires) to describe the machine it was made on.
 
 A run's ``provenance`` (:func:`run_record`) says when it ran, from which command line and
 checkout, the files it read with their SHA-256, the overrides in order, and ``rerun``: the
-command line that runs the same inputs again (``docs/outputs.md``).
+command line that runs the same inputs again (``docs/outputs.md``); as it ends
+(:func:`ended`), an interrupted run's ``rerun_note`` says that the rerun runs to its end.
 """
 
 from __future__ import annotations
@@ -281,6 +282,42 @@ def run_record(case: Any, out: Path | None, *, ranks: int, changed_after_loading
         **{k: v for k, v in loaded.items() if k != "set"},
         "version": _version(), "checkout": checkout(), "mpi_ranks": ranks}
     return record
+
+
+#: how the status of a run stopped by Ctrl-C or SIGTERM begins
+#: (:class:`rocking_contact.interrupt.Stop`)
+INTERRUPTED = "interrupted at t = "
+
+
+def ended(provenance: Mapping[str, Any], result: Any) -> dict[str, Any]:
+    """The ``provenance`` of a run as it ends: the record it started with
+    (:func:`run_record`), ``ended`` now (UTC) and, for a run interrupted (Ctrl-C, SIGTERM:
+    its ``status`` ``interrupted at t = ... s``) that has a ``rerun``, a ``rerun_note``
+    saying what that command does not reproduce: the stop, which no input records. The
+    rerun runs to ``time.end``; its ``history.csv`` starts with this run's rows, byte for
+    byte, up to the stop, the row of the stop itself only where ``output.every`` records
+    that step (measured 2026-11-23: SDNV105 D and A, SDND101 A). A run that failed or
+    overturned stops at the same step again.
+
+    Args:
+        provenance: the record the run started with.
+        result: the :class:`~rocking_contact.results.RunResult` (``status``, ``history``
+            and ``parameters``).
+
+    """
+    out = {**provenance, "ended": utc_now()}
+    history = getattr(result, "history", None) or {}
+    if (out.get("rerun") is None or not str(result.status).startswith(INTERRUPTED)
+            or not len(history.get("time", ()))):
+        return out
+    stop = float(history["time"][-1])
+    end = result.parameters.get("time", {}).get("end")
+    to_end = f" (time.end = {end:g} s)" if isinstance(end, int | float) else ""
+    out["rerun_note"] = (f"this run was interrupted at t = {stop:.9g} s; rerun runs it to its "
+                         f"end{to_end}: its history.csv starts with this one's rows, byte for "
+                         f"byte, up to t = {stop:.9g} s (the row of the stop itself where "
+                         "output.every records that step)")
+    return out
 
 
 def _version() -> str:

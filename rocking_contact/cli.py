@@ -6,8 +6,10 @@ so that ``--help`` stays fast). Bad input (case file, ``--set``) and a syntax er
 print one line and exit with code 2; a solver failure keeps the results computed so far
 on disk, shows their table and summary line as a completed run's, then says where it
 happened and exits with code 1 (``validate`` goes on with the next case);
-``validate`` exits with 1 when a check fails. Ctrl-C stops a run after the step under way,
-writes and shows what it computed and exits with 130 (a second Ctrl-C stops at once);
+``validate`` exits with 1 when a check fails or a case has no check that applies at its
+settings (said "NOT GRADED", not "FAILED": nothing was validated). Ctrl-C stops a run after
+the step under way, writes and shows what it computed and exits with 130 (a second Ctrl-C
+stops at once);
 SIGTERM does the same and exits with 143. Outside a run, from :func:`main`'s first line,
 either stops the command at once: one line, ``interrupted``.
 """
@@ -54,15 +56,18 @@ _STOPPED = ("the run stopped (a solver failure, or a block that overturned or sl
 EXIT_CODES: dict[str | None, dict[int, str]] = {
     None: {0: "done; run and rigid whatever their checks say, validate when every case "
               "passes",
-           1: f"{_STOPPED}; validate: also a failed check (each COMMAND --help says its own)"},
+           1: f"{_STOPPED}; validate: also a failed check, or a case no check graded "
+              "(each COMMAND --help says its own)"},
     "list": {0: "listed"},
     "keys": {0: "listed"},
     "run": {0: "the run reached its end, whatever its checks say (validate grades them)",
             1: _STOPPED},
     "validate": {0: "every case passes its reference checks",
-                 1: "a case failed a check or had none graded, or its run stopped (a solver "
-                    "failure, a block that overturned: the next cases still run), or results "
-                    "could not be written (disk full, read-only)"},
+                 1: "a case failed a check (FAILED), or had no check that applies at the "
+                    "settings given (NOT GRADED: a reference that holds for another "
+                    "time.step; the case is not validated, nor failed), or its run stopped "
+                    "(a solver failure, a block that overturned: the next cases still run), "
+                    "or results could not be written (disk full, read-only)"},
     "rigid": {0: "the run reached its end, whatever its checks say (a rigid block that "
                  "overturns is an outcome)",
               1: "the run stopped (a solver failure: the results so far are written), or "
@@ -313,6 +318,7 @@ def _cmd_validate(args: argparse.Namespace) -> int:
                             "GRADING_KEYS); validate grades with the case file's, run shows "
                             "the checks with yours")
     failed: list[str] = []
+    not_graded: list[str] = []
     for i, case in enumerate(cases):
         out = args.out / case.case.name
         try:
@@ -331,29 +337,55 @@ def _cmd_validate(args: argparse.Namespace) -> int:
                 print(f"{case.case.name}: error: {exc.describe()} (results so far were "
                       "written)\n", file=sys.stderr)
             continue
-        why = _validation_failure(result, sum(c["passed"] is not None for c in result.checks))
-        if why:
-            failed.append(f"{case.case.name} ({why})")
+        if not any(c["passed"] is not None for c in result.checks):
+            not_graded.append(f"{case.case.name} (no check applies at these settings: "
+                              f"{_why_not_graded(result.checks)})")
+        else:
+            why = _validation_failure(result)
+            if why:
+                failed.append(f"{case.case.name} ({why})")
         _show_result(result)
         if mpi_rank() == 0:
             print()
     if mpi_rank() == 0:
-        if failed:
-            print(f"FAILED: {', '.join(failed)}")
-        else:
-            print(f"all {len(cases)} case(s) pass their reference checks")
-    return EXIT_FAILED if failed else EXIT_OK
+        _print_verdicts(len(cases), failed, not_graded)
+    return EXIT_FAILED if failed or not_graded else EXIT_OK
 
 
-def _validation_failure(result: RunResult, n_checks: int) -> str | None:
-    """Why a validated run fails, in a few words (None when it passes): a run graded on
-    nothing does not pass either (its references were changed away or it has none)."""
-    if n_checks == 0:
-        return "no graded check"
+def _validation_failure(result: RunResult) -> str | None:
+    """Why a validated run with graded checks fails, in a few words (None when it
+    passes)."""
     n_failed = sum(c["passed"] is False for c in result.checks)
     if n_failed:
+        n_checks = sum(c["passed"] is not None for c in result.checks)
         return f"{n_failed} of {n_checks} checks failed"
     return None if result.passed else result.status.split(":")[0]
+
+
+def _why_not_graded(checks: Sequence[Mapping[str, object]]) -> str:
+    """Why none of a run's checks has a pass mark: their notes' reasons, once each (a
+    reference that holds for another time step, physics the run changes), or that the
+    case has none to give one. A run graded on nothing validates nothing; it does not fail
+    either: sdnd102c refined to dt = 1e-4 s matches its exact solution to 0.5 %, and its
+    Code_Aster values hold only at their own step."""
+    marked = [c for c in checks if c.get("tolerance") is not None]
+    if not marked:
+        return ("its references have no tolerance (information only)" if checks
+                else "it has no reference")
+    return "; ".join(dict.fromkeys(str(c["note"]).removeprefix("not graded: ")
+                                   for c in marked))
+
+
+def _print_verdicts(count: int, failed: list[str], not_graded: list[str]) -> None:
+    """The last lines of ``validate``: the cases that failed, those no check graded, and
+    how many of the ``count`` passed."""
+    if failed:
+        print(f"FAILED: {', '.join(failed)}")
+    if not_graded:
+        print(f"NOT GRADED: {', '.join(not_graded)}")
+    passed = count - len(failed) - len(not_graded)
+    print(f"all {count} case(s) pass their reference checks" if passed == count
+          else f"{passed} of {count} case(s) pass their reference checks")
 
 
 def _check_out(args: argparse.Namespace) -> None:

@@ -57,6 +57,28 @@ def test_validate_exit_codes(tmp_path, capsys):
     assert code == 1 and "FAIL" in out and "FAILED: sdnd101a (2 of 12 checks failed)" in out
 
 
+def test_validate_says_a_case_no_check_grades_is_not_graded_not_failed(tmp_path, capsys):
+    """sdnd102c refined to dt = 1e-4 s converges to its exact solution, and its Code_Aster
+    values hold only at dt = 1e-3 s: it was "FAILED: sdnd102c (no graded check)". Nothing
+    is validated (exit code 1), nothing failed either."""
+    code = main(["validate", "sdnd101a", "sdnd102c", "--out", str(tmp_path), "-q",
+                 "--no-plots", "--set", "time.step=1e-4"])
+    out = capsys.readouterr().out
+    assert code == 1 and "FAILED" not in out
+    assert out.splitlines()[-2:] == [
+        "NOT GRADED: sdnd102c (no check applies at these settings: the value holds for a "
+        "step of 0.001 s, the run's is 0.0001 s)",
+        "1 of 2 case(s) pass their reference checks"]
+    help_text = _help(capsys, "validate")
+    assert "NOT GRADED" in help_text.split("exit codes:")[1]
+
+
+def _help(capsys, command):
+    with pytest.raises(SystemExit):
+        main([command, "--help"])
+    return capsys.readouterr().out
+
+
 @pytest.mark.parametrize("command", [None, "list", "keys", "run", "validate", "mesh", "rigid",
                                      "view", "report"])
 def test_help_ends_with_the_exit_codes(capsys, command):

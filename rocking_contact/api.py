@@ -41,7 +41,7 @@ from rocking_contact.out_paths import check_dir
 from rocking_contact.post import references
 from rocking_contact.post.grading import grade
 from rocking_contact.progress import Progress
-from rocking_contact.provenance import load_record, run_record, stack_versions, utc_now
+from rocking_contact.provenance import ended, load_record, run_record, stack_versions, utc_now
 from rocking_contact.results import STARTED, RunResult
 from rocking_contact.stops import Interrupted, RunStopped
 
@@ -172,7 +172,7 @@ def _finish(case: Any, result: RunResult, t0: float, provenance: dict[str, Any])
     said."""
     result.timing.setdefault("wall_s", time.perf_counter() - t0)
     result.stack = dict(stack_versions(load_libraries=False))
-    result.provenance = {**provenance, "ended": utc_now()}
+    result.provenance = ended(provenance, result)  # an interrupted run's rerun_note
     grade(case, result)
     _print_warnings(result)
 

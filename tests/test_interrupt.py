@@ -253,6 +253,17 @@ def test_the_hinted_command_draws_the_plots_without_touching_the_default_report(
     assert not any((default / "figures" / "sdnd101a").iterdir())
 
 
+def test_an_interrupted_runs_results_say_what_its_rerun_does_not_reproduce(monkeypatch,
+                                                                          tmp_path):
+    """provenance.ended's rerun_note reaches results.json: the rerun runs to time.end."""
+    monkeypatch.setattr("rocking_contact.api.Progress", AskToStop)
+    with interrupt.deferred(), pytest.raises(Interrupted):
+        rc.run(rc.load_case("sdnd101a", {"time.step": 1e-5}), out=tmp_path, plots=False)
+    record = json.loads((tmp_path / "results.json").read_text())["provenance"]
+    assert record["rerun_note"].startswith("this run was interrupted at t = ")
+    assert record["ended"] is not None
+
+
 def _run_stopped_while_plotting(monkeypatch, out, signum):
     """``run sdnd101a`` into ``out`` with plots whose drawing receives ``signum`` after a
     first file; returns the exit code and what the plotting saw of ``out`` then."""

@@ -207,7 +207,7 @@ def _kind(case: str) -> str:
 
     if case in KINDS:
         return case
-    path = resolve_case_path(case)
+    path = resolve_case_path(case, kinds=True)
     return case_kind(read_case_data(path), str(path))
 
 

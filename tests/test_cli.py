@@ -188,6 +188,22 @@ def test_a_shortened_run_says_which_checks_it_did_not_reach(tmp_path, capsys):
     assert data["quantities"]["rn_max_O"] == whole["quantities"]["rn_max_O"]
 
 
+@pytest.mark.parametrize("argv,said", [
+    (["keys", "foo"], "foo: no such case file, shipped case or kind (kinds: discrete, rigid, "
+                      "block; shipped: "),
+    (["keys", "blok"], "variants: rocking-contact list; close: block)"),
+    (["run", "sdnd101b"], "variants: rocking-contact list; close: sdnd101a, "),
+    (["rigid", "--case", "sdnv105_rigd"], "; close: sdnv105_rigid"),
+])
+def test_an_unknown_case_says_what_is_allowed_and_the_close_names(capsys, argv, said):
+    """`keys foo` did not say that a kind is taken too, and `run sdnd101b` named no close
+    case, as other bad names do."""
+    assert main(argv) == 2
+    (line,) = capsys.readouterr().err.splitlines()
+    assert line.startswith("error: ") and said in line
+    assert ("kind" in line) == (argv[0] == "keys")
+
+
 def test_keys_documents_every_key_of_a_kind(capsys):
     assert main(["keys", "sdnd101a"]) == 0
     out = capsys.readouterr().out

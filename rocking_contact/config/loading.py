@@ -17,6 +17,7 @@ from contextvars import ContextVar
 from pathlib import Path
 from typing import Any
 
+from rocking_contact.config.names import close_hint
 from rocking_contact.config.overrides import (
     anchor_paths,
     apply_overrides,
@@ -67,8 +68,18 @@ def variant_cases() -> dict[str, Path]:
     return {p.stem: p for p in sorted((cases_dir() / "variants").glob("*.toml"))}
 
 
-def resolve_case_path(case: str | Path) -> Path:
-    """A shipped case or variant name, or a path to a TOML file -> the file's path."""
+def resolve_case_path(case: str | Path, *, kinds: bool = False) -> Path:
+    """A shipped case or variant name, or a path to a TOML file -> the file's path.
+
+    Args:
+        case: the name or path.
+        kinds: whether the caller takes a kind's name too (``keys block``): the message of
+            a name that is none of them says so, and offers the kinds among close names.
+
+    Raises:
+        CaseError: no such case; a directory, or a file that is no case file.
+
+    """
     known = {**variant_cases(), **shipped_cases()}
     if isinstance(case, str) and case in known:
         return known[case]
@@ -82,8 +93,11 @@ def resolve_case_path(case: str | Path) -> Path:
         raise CaseError(str(case), "", "not a case file (allowed: a .toml file, or a shipped "
                                        "case's name)")
     names = ", ".join(shipped_cases()) or "none"
-    raise CaseError(str(case) or "''", "", f"no such case file or shipped case (shipped: "
-                                           f"{names}; variants: rocking-contact list)")
+    what, allowed = (("case file, shipped case or kind", f"kinds: {', '.join(KINDS)}; ")
+                     if kinds else ("case file or shipped case", ""))
+    nearest = close_hint(str(case), [*(KINDS if kinds else ()), *known])
+    raise CaseError(str(case) or "''", "", f"no such {what} ({allowed}shipped: {names}; "
+                                           f"variants: rocking-contact list{nearest})")
 
 
 def _check_kind(kind: Any, file: str) -> tuple[str, str]:

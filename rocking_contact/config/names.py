@@ -61,7 +61,9 @@ class NamePattern:
         return self.template + (f" ({'; '.join(said)})" if said else "")
 
 
-def _close(name: str, candidates: Iterable[str]) -> str:
+def close_hint(name: str, candidates: Iterable[str]) -> str:
+    """``"; close: a, b"``: the :data:`CLOSE` names of ``candidates`` nearest ``name``, to
+    end a message's "(allowed: ...)"; "" when none is near."""
     found = difflib.get_close_matches(name, list(dict.fromkeys(candidates)), n=CLOSE)
     return f"; close: {', '.join(found)}" if found else ""
 
@@ -84,7 +86,7 @@ def unknown_name(case: Any, columns: Collection[str] | None,
             if spec.column not in columns:
                 return (f"quantity[{i}].column: {spec.column!r} is no history column of "
                         f"this case (allowed: {', '.join(columns)}"
-                        f"{_close(spec.column, columns)})")
+                        f"{close_hint(spec.column, columns)})")
     if patterns is None:
         return None
     own = [q.name for q in case.quantity]
@@ -97,7 +99,7 @@ def unknown_name(case: Any, columns: Collection[str] | None,
                                                  " (none here)"))
         candidates = [*own, *(n for p in patterns for n in p.instances(name))]
         return (f"reference[{i}].quantity: {name!r} is no quantity this case computes "
-                f"(allowed: {'; or '.join(allowed)}{_close(name, candidates)})")
+                f"(allowed: {'; or '.join(allowed)}{close_hint(name, candidates)})")
     return None
 
 
@@ -123,7 +125,7 @@ def uncomputed_references(case: Any, quantities: Collection[str]) -> list[str]:
         if ref.quantity not in quantities:
             rows.setdefault(ref.quantity, []).append(i)
     return [f"{_rows(indices)}.quantity: the run computed no quantity {name!r} "
-            f"({_checks_say(len(indices))} 'not computed'){_close(name, quantities)}"
+            f"({_checks_say(len(indices))} 'not computed'){close_hint(name, quantities)}"
             for name, indices in rows.items()]
 
 
@@ -149,5 +151,5 @@ def missing_columns(case: Any, history: Collection[str]) -> list[str]:
     the names that come closest. A run has all its columns from its first row, so this
     holds for a stopped or shortened run too (a misspelt column is no later instant)."""
     return [f"quantity[{i}].column: the run's history has no column {spec.column!r}: "
-            f"[[quantity]] {spec.name!r} is not computed{_close(spec.column, history)}"
+            f"[[quantity]] {spec.name!r} is not computed{close_hint(spec.column, history)}"
             for i, spec in enumerate(case.quantity) if spec.column not in history]

@@ -51,7 +51,8 @@ PASS_TEXT = {True: "pass", False: "FAIL", None: "info"}
 
 #: timing key -> row label
 TIMING_LABELS = {"wall_s": "wall time (s)", "steps": "time steps",
-                 "newton_iterations": "Newton iterations"}
+                 "newton_iterations": "Newton iterations",
+                 "compile_s": "numba compilation, not in the wall time (s)"}
 #: ``extra`` entries with a table or a figure of their own
 EXTRA_SHOWN_ELSEWHERE = frozenset({"fields", "impact_statistics", "node_positions", "versions",
                                    "rigid_comparison"})

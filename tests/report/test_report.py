@@ -124,6 +124,9 @@ def test_event_and_run_tables_match_results_json(tree, results_dir):
         assert shown(run["wall time (s)"], data["timing"]["wall_s"], digits=4)
         if "newton_iterations" in data["timing"]:
             assert int(run["Newton iterations"]) == data["timing"]["newton_iterations"]
+        if "compile_s" in data["timing"]:  # a discrete run's numba kernels, named
+            assert shown(run["numba compilation, not in the wall time (s)"],
+                         data["timing"]["compile_s"], digits=4)
 
 
 def test_summary_counts_each_case(tree, results_dir):

@@ -29,9 +29,11 @@ TITLES = {"closed_form": "closed form", "linearised": "linearised",
 
 def add_arguments(parser: argparse.ArgumentParser) -> None:
     """Options of ``rocking-contact rigid``."""
-    parser.add_argument("--case", default=DEFAULT_CASE,
+    parser.add_argument("case", nargs="?",
                         help=f"rigid case, or FEM block case whose rigid twin to run: a "
                              f"name or a TOML file (default {DEFAULT_CASE})")
+    parser.add_argument("--case", dest="case_option", metavar="CASE",
+                        help="the same, as an option")
     parser.add_argument("--out", type=Path, help="results directory (default results/<case>/)")
     add_case_options(parser, "no progress bar and no table of the checks (the levels' impact "
                              "tables are still printed)",
@@ -130,11 +132,15 @@ def main(args: argparse.Namespace) -> int:
     from rocking_contact.api import default_out_dir, mpi_rank
     from rocking_contact.config import CaseError
 
-    case = rc.load_case(args.case, args.overrides)
+    if args.case is not None and args.case_option is not None:
+        raise CaseError("--case", "", f"{args.case_option!r} given beside the case "
+                        f"{args.case!r} (allowed: one of them)")
+    name = args.case or args.case_option or DEFAULT_CASE
+    case = rc.load_case(name, args.overrides)
     if case.case.kind == "block":  # the rigid block of a FEM block case
         case = rigid_twin(case)
     elif case.case.kind != "rigid":
-        raise CaseError(str(args.case), "case.kind",
+        raise CaseError(str(name), "case.kind",
                         f"got {case.case.kind!r}, the rigid command needs kind = 'rigid', "
                         f"or 'block' (its rigid twin)")
     out = args.out or default_out_dir(case)

@@ -482,6 +482,19 @@ def test_rigid_takes_a_block_case_and_runs_its_rigid_twin(tmp_path, capsys):
     assert (wide.geometry.table_left, wide.geometry.table_right) == (-0.3, 0.8)
 
 
+def test_rigid_takes_its_case_as_run_does_or_with_case(tmp_path, capsys):
+    """`rigid sdnv105a` said "unrecognized arguments" (run, view, keys and mesh take the
+    case so); --case keeps working, and both at once is refused as mesh refuses it."""
+    argv = ["rigid", "--quiet", "--no-plots", "--set", "time.end=0.1"]
+    assert cli.main([*argv, "sdnv105d", "--out", str(tmp_path / "a")]) == 0
+    assert cli.main([*argv, "--case", "sdnv105d", "--out", str(tmp_path / "b")]) == 0
+    outs = capsys.readouterr().out.split("sdnv105d_rigid: rigid block")
+    assert len(outs) == 3 and outs[1].replace("/a/", "/b/") == outs[2]
+    assert cli.main([*argv, "sdnv105d", "--case", "sdnv105a", "--out", str(tmp_path)]) == 2
+    assert capsys.readouterr().err == (
+        "error: --case: 'sdnv105a' given beside the case 'sdnv105d' (allowed: one of them)\n")
+
+
 def test_rigid_refuses_a_discrete_case_in_one_line(tmp_path, capsys):
     code = cli.main(["rigid", "--case", "sdnd101a", "--quiet", "--out", str(tmp_path)])
     err = capsys.readouterr().err.strip()

@@ -243,7 +243,7 @@ def run(
                             ranks=1 if world is None else world.Get_size(),
                             changed_after_loading=_changed_after_loading(case))
     if write:
-        check_dir("--out", out_dir)
+        check_dir("rc.run", out_dir, key="out")
         if mpi_rank() == 0:
             results_io.clear(out_dir)
             results_io.write(_started(checked, module, provenance), out_dir, plots=False)

@@ -241,10 +241,12 @@ def _cmd_keys(args: argparse.Namespace) -> int:
 def _cmd_run(args: argparse.Namespace) -> int:
     import rocking_contact as rc
     from rocking_contact.api import default_out_dir
+    from rocking_contact.out_paths import check_dir
     from rocking_contact.results import RunStopped
 
     case = rc.load_case(args.case, args.overrides)
     out = args.out or default_out_dir(case)
+    check_dir("--out", out)  # made here: rc.run's error would name its argument, out=
     try:
         result = rc.run(case, out=out, quiet=args.quiet, plots=not args.no_plots)
     except RunStopped as exc:  # Ctrl-C too: what it computed, then _command's one line
@@ -321,6 +323,7 @@ def _cmd_validate(args: argparse.Namespace) -> int:
     not_graded: list[str] = []
     for i, case in enumerate(cases):
         out = args.out / case.case.name
+        check_dir("--out", out)
         try:
             result = rc.run(case, out=out, quiet=args.quiet, plots=not args.no_plots)
         except Interrupted as exc:  # what it computed, then _command's one line

@@ -14,25 +14,29 @@ from rocking_contact.config import CaseError
 
 
 def check_dir(option: str, path: Path, allowed: str = "a writable directory, created if "
-              "missing", *, create: bool = True) -> None:
+              "missing", *, create: bool = True, key: str = "") -> None:
     """``path`` is a writable directory, made if missing (with its parents). Without
     ``create`` nothing is made: the check a command makes before its work (loading, meshing),
-    so that a bad path is said at once and a bad case leaves no empty directory behind."""
+    so that a bad path is said at once and a bad case leaves no empty directory behind.
+
+    The error names ``option`` (``--out``), or for the Python API the function and its
+    argument: ``check_dir("rc.run", path, key="out")`` says ``rc.run: out: cannot create
+    ...``, not a command-line option the caller never gave."""
     existing = next(p for p in (path, *path.parents, Path.cwd()) if p.exists())
     if not existing.is_dir():
-        raise CaseError(option, "", f"{existing} is a file, not a directory "
+        raise CaseError(option, key, f"{existing} is a file, not a directory "
                         f"(allowed: {allowed})")
     if not create:
         if not os.access(existing, os.W_OK | os.X_OK):
-            raise CaseError(option, "", f"{existing} is not writable (allowed: {allowed})")
+            raise CaseError(option, key, f"{existing} is not writable (allowed: {allowed})")
         return
     try:
         path.mkdir(parents=True, exist_ok=True)
     except OSError as exc:
-        raise CaseError(option, "", f"cannot create {path}: {exc.strerror} (allowed: "
+        raise CaseError(option, key, f"cannot create {path}: {exc.strerror} (allowed: "
                         f"{allowed})") from None
     if not os.access(path, os.W_OK | os.X_OK):
-        raise CaseError(option, "", f"{path} is not writable (allowed: {allowed})")
+        raise CaseError(option, key, f"{path} is not writable (allowed: {allowed})")
 
 
 def check_file(option: str, path: Path, what: str,

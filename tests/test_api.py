@@ -148,6 +148,15 @@ def test_wrong_arguments_are_one_line_case_errors(call, words):
     assert words in str(info.value) and "\n" not in str(info.value)
 
 
+def test_an_out_the_api_cannot_make_names_its_argument_not_the_option(tmp_path):
+    """rc.run(out=...) said "--out: cannot create ...", an option no script gave."""
+    (tmp_path / "afile").write_text("")
+    with pytest.raises(rc.CaseError) as info:
+        rc.run("sdnd101a", out=tmp_path / "afile" / "sub", quiet=True)
+    assert str(info.value).startswith(f"rc.run: out: {tmp_path / 'afile'} is a file, not a "
+                                      "directory (allowed: a writable directory")
+
+
 @pytest.mark.parametrize("change,words", [
     (lambda case: setattr(case.case, "kind", "block"),
      "case.kind: got 'block', allowed: 'discrete'"),

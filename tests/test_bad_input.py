@@ -397,6 +397,10 @@ def test_an_out_directory_that_cannot_be_made(capsys, tmp_path, command):
                        (nowhere, [f"cannot create {nowhere}"])):
         code = main([command, *case, "--out", str(out)])
         assert_one_line_error(capsys, code, ["--out", *words, "allowed: a writable directory"])
+    if command == "validate":  # its case's directory under --out, made as the run starts
+        (tmp_path / CASE).write_text("")
+        code = main([command, CASE, "--out", str(tmp_path)])
+        assert_one_line_error(capsys, code, [f"error: --out: {tmp_path / CASE} is a file"])
 
 
 def test_validate_grades_with_the_case_files_marks(capsys, tmp_path):

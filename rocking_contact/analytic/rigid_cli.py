@@ -131,6 +131,7 @@ def main(args: argparse.Namespace) -> int:
     from rocking_contact.analytic.rigid_runner import rigid_twin
     from rocking_contact.api import default_out_dir, mpi_rank
     from rocking_contact.config import CaseError
+    from rocking_contact.out_paths import check_dir
 
     if args.case is not None and args.case_option is not None:
         raise CaseError("--case", "", f"{args.case_option!r} given beside the case "
@@ -144,6 +145,7 @@ def main(args: argparse.Namespace) -> int:
                         f"got {case.case.kind!r}, the rigid command needs kind = 'rigid', "
                         f"or 'block' (its rigid twin)")
     out = args.out or default_out_dir(case)
+    check_dir("--out", out)  # made here: rc.run's error would name its argument, out=
     result = rc.run(case, out=out, quiet=args.quiet, plots=not args.no_plots)
     if mpi_rank() != 0:  # under mpiexec every rank ran it (the run is collective); one prints
         return 0

@@ -7,8 +7,8 @@ the environment variable ``OPENBLAS_CORETYPE``. Kernels of two generations sum i
 order, so the same inputs give results that differ by round-off, and the rocking block's
 impacts amplify round-off (docs/contact.md, "Sensitivity"): the later collisions of SDNV105 A
 and C move by up to a few tenths of a percent between two machines. A run records the
-kernels (results.json ``stack``), so that its numbers can be reproduced elsewhere:
-``OPENBLAS_CORETYPE=<kernel>`` on any CPU that has the instructions of that kernel.
+kernels (results.json ``stack``, "OpenBLAS kernels"), so that its numbers can be reproduced
+elsewhere: ``OPENBLAS_CORETYPE=<kernel>`` on any CPU that has that kernel's instructions.
 
 Only libraries the process has already loaded are asked (read from ``/proc/self/maps``):
 recording the kernels must not load a library a run did not need. Elsewhere than on Linux
@@ -64,17 +64,20 @@ def _owner(path: str) -> str:
                 Path(path).name)
 
 
-def openblas_kernels() -> str:
-    """The kernels of the loaded OpenBLAS libraries, e.g. ``"Haswell (numpy, PETSc)"``,
-    ``"Haswell (numpy), SkylakeX (PETSc)"`` if they differ, followed by
-    ``"; OPENBLAS_CORETYPE=..."`` when the environment chose them; ``"none loaded"``."""
+def openblas_kernels() -> str | None:
+    """The kernels of the loaded OpenBLAS libraries: ``"Haswell"`` when they all chose the
+    same (what two processes that loaded different libraries compare), else each with its
+    packages, ``"Haswell (numpy, scipy), SkylakeX (PETSc)"``; followed by
+    ``"; OPENBLAS_CORETYPE=..."`` when the environment chose them. None if none is loaded
+    (or this is not Linux)."""
     by_kernel: dict[str, list[str]] = {}
     for path in _loaded_openblas():
         kernel = _corename(path)
         if kernel is not None:
             by_kernel.setdefault(kernel, []).append(_owner(path))
     if not by_kernel:
-        return "none loaded"
-    text = ", ".join(f"{kernel} ({', '.join(owners)})" for kernel, owners in by_kernel.items())
+        return None
+    text = (next(iter(by_kernel)) if len(by_kernel) == 1 else
+            ", ".join(f"{kernel} ({', '.join(owners)})" for kernel, owners in by_kernel.items()))
     chosen = os.environ.get("OPENBLAS_CORETYPE")
     return f"{text}; OPENBLAS_CORETYPE={chosen}" if chosen else text

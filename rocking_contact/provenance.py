@@ -29,6 +29,8 @@ from datetime import UTC, datetime
 from pathlib import Path
 from typing import Any
 
+from rocking_contact.blas import openblas_kernels
+
 #: (shown name, distribution) in the order the report lists them
 DISTRIBUTIONS: tuple[tuple[str, str], ...] = (
     ("rocking-contact", "rocking-contact"),
@@ -85,6 +87,8 @@ def stack_versions(*, load_libraries: bool = True) -> list[tuple[str, str]]:
             continue
         version = _library_version(module, attribute)
         rows.append((shown, version or "not available"))
+    # the kernels decide the order of BLAS sums, which the impacts amplify (rocking_contact.blas)
+    rows.append(("OpenBLAS kernels", openblas_kernels() or NOT_LOADED))
     return rows
 
 

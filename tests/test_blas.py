@@ -21,16 +21,26 @@ def _kernels_in_fresh_process(env: dict[str, str]) -> str:
 def test_the_kernels_chosen_by_the_environment_are_recorded_with_it():
     env = {k: v for k, v in os.environ.items() if k != "OPENBLAS_CORETYPE"}
     chosen = _kernels_in_fresh_process({**env, "OPENBLAS_CORETYPE": "Sandybridge"})
-    assert chosen == "Sandybridge (numpy); OPENBLAS_CORETYPE=Sandybridge"
+    assert chosen == "Sandybridge; OPENBLAS_CORETYPE=Sandybridge"
     # left to OpenBLAS, it names the kernels it picked for this CPU, not the variable
     picked = _kernels_in_fresh_process(env)
-    assert picked.endswith("(numpy)") and "OPENBLAS_CORETYPE" not in picked
+    assert picked and " " not in picked and "OPENBLAS_CORETYPE" not in picked
 
 
-def test_nothing_loaded_or_no_proc_says_so(tmp_path, monkeypatch):
+def test_libraries_that_chose_differently_are_named(monkeypatch):
+    paths = {"/s/numpy.libs/libscipy_openblas64_.so": "Haswell",
+             "/s/scipy.libs/libscipy_openblas.so": "Haswell",
+             "/s/dolfinx_solver/lib/libopenblas.so.0": "SkylakeX"}
+    monkeypatch.setattr(blas, "_loaded_openblas", lambda: list(paths))
+    monkeypatch.setattr(blas, "_corename", paths.get)
+    monkeypatch.delenv("OPENBLAS_CORETYPE", raising=False)
+    assert blas.openblas_kernels() == "Haswell (numpy, scipy), SkylakeX (PETSc)"
+
+
+def test_nothing_loaded_or_no_proc_gives_none(tmp_path, monkeypatch):
     assert blas._loaded_openblas(tmp_path / "absent") == []
     monkeypatch.setattr(blas, "_loaded_openblas", lambda: [])
-    assert blas.openblas_kernels() == "none loaded"
+    assert blas.openblas_kernels() is None
 
 
 def test_each_bundled_library_is_named_by_its_package():

@@ -23,7 +23,7 @@ import signal
 import sys
 from collections.abc import Mapping, Sequence
 from pathlib import Path
-from typing import TYPE_CHECKING, NoReturn
+from typing import TYPE_CHECKING, Any, NoReturn
 
 from rocking_contact import interrupt  # light (no numpy): main takes the signals at once
 from rocking_contact.options import add_case_options
@@ -151,7 +151,8 @@ def _parser() -> _Parser:
                         "warnings and errors are still printed)")
 
     v = _subparser(sub, "validate", "run cases and compare them with their references")
-    v.add_argument("cases", nargs="*", help="case names or files (default: every shipped case)")
+    v.add_argument("cases", nargs="*", help="case names or files (default: every shipped "
+                                            "case); one given twice runs once")
     v.add_argument("--out", type=Path, default=Path("results"),
                    help="parent directory of the per-case results (default results/)")
     add_case_options(v, "no progress bar (the tables of the checks, the summary lines, "
@@ -301,7 +302,7 @@ def _cmd_validate(args: argparse.Namespace) -> int:
     from rocking_contact.results import Interrupted, SolverFailure
 
     names = args.cases or list(shipped_cases())
-    cases = [rc.load_case(name, args.overrides) for name in names]  # all inputs checked first
+    cases = _distinct([rc.load_case(name, args.overrides) for name in names])  # all checked
     check_dir("--out", args.out)
     for case in cases:
         changed = physics_changes(case)
@@ -353,6 +354,36 @@ def _cmd_validate(args: argparse.Namespace) -> int:
     if mpi_rank() == 0:
         _print_verdicts(len(cases), failed, not_graded)
     return EXIT_FAILED if failed or not_graded else EXIT_OK
+
+
+def _distinct(cases: list[Any]) -> list[Any]:
+    """The cases ``validate`` runs: a case file given twice (``validate sdnd101a
+    sdnd101a``, a name and its path) once, said on stderr; two files of one
+    ``case.name``, whose results would go into one directory, refused.
+
+    Raises:
+        CaseError: two case files of the same name.
+
+    """
+    from rocking_contact.api import mpi_rank
+    from rocking_contact.config import CaseError
+
+    kept: dict[str, Any] = {}
+    counts: dict[str, int] = {}
+    for case in cases:
+        name, first = case.case.name, kept.get(case.case.name)
+        if first is not None and Path(first.source_file).resolve() != Path(
+                case.source_file).resolve():
+            raise CaseError(str(case.source_file), "case.name",
+                            f"{name!r} is the name of {first.source_file} too: their results "
+                            f"would go into one directory (allowed: cases of distinct names; "
+                            f"validate them one at a time, each with its --out)")
+        kept.setdefault(name, case)
+        counts[name] = counts.get(name, 0) + 1
+    for name, count in counts.items():
+        if count > 1 and mpi_rank() == 0:
+            print(f"warning: {name}: given {count} times, validated once", file=sys.stderr)
+    return list(kept.values())
 
 
 def _validation_failure(result: RunResult) -> str | None:

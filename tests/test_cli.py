@@ -73,6 +73,29 @@ def test_validate_says_a_case_no_check_grades_is_not_graded_not_failed(tmp_path,
     assert "NOT GRADED" in help_text.split("exit codes:")[1]
 
 
+def test_validate_runs_a_case_given_twice_once(tmp_path, capsys, monkeypatch):
+    """`validate sdnd101a sdnd101a` ran it twice into one directory, "all 2 case(s) pass";
+    two files of one case.name would share a directory: refused."""
+    import rocking_contact as rc
+
+    ran = []
+    real = rc.run
+    monkeypatch.setattr(rc, "run", lambda case, **kw: ran.append(case) or real(case, **kw))
+    same = ["sdnd101a", "sdnd101a", str(rc.load_case("sdnd101a").source_file)]
+    assert main(["validate", *same, "--out", str(tmp_path), "-q", "--no-plots"]) == 0
+    captured = capsys.readouterr()
+    assert len(ran) == 1 and "all 1 case(s) pass" in captured.out
+    assert captured.err == "warning: sdnd101a: given 3 times, validated once\n"
+    other = tmp_path / "other.toml"
+    other.write_text(f'extends = "{same[2]}"\n')
+    assert main(["validate", "sdnd101a", str(other), "--out", str(tmp_path / "o")]) == 2
+    assert capsys.readouterr().err == (
+        f"error: {other}: case.name: 'sdnd101a' is the name of {same[2]} too: their "
+        "results would go into one directory (allowed: cases of distinct names; validate "
+        "them one at a time, each with its --out)\n")
+    assert not (tmp_path / "o").exists()
+
+
 def _help(capsys, command):
     with pytest.raises(SystemExit):
         main([command, "--help"])

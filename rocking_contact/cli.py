@@ -48,8 +48,9 @@ PLUGINS: dict[str, tuple[str, str]] = {
 
 
 #: exit code -> what it means, for each command, as :func:`main` returns it: the end of
-#: the command's ``--help``. The codes of :data:`EVERY_COMMAND` are added (a command's own
-#: text for 2 says what else is bad input to it).
+#: the command's ``--help``. The codes of :data:`EVERY_COMMAND` are added, a command's own
+#: text for 2 after its first sentence (what else is bad input to it); a command that runs
+#: no case (:data:`RUNS` lists those that do) takes the second sentences of 130 and 143.
 _STOPPED = ("the run stopped (a solver failure, or a block that overturned or slid off its "
             "table: the results so far are written), or its results could not be written "
             "(disk full, read-only)")
@@ -58,8 +59,11 @@ EXIT_CODES: dict[str | None, dict[int, str]] = {
               "passes",
            1: f"{_STOPPED}; validate: also a failed check, or a case no check graded "
               "(each COMMAND --help says its own)"},
-    "list": {0: "listed"},
-    "keys": {0: "listed"},
+    "list": {0: "listed",
+             2: "a syntax error (list takes no argument): one line 'error: ...'"},
+    "keys": {0: "listed",
+             2: "bad input (no such case file, shipped case or kind; a case file it cannot "
+                "read; an option): one line 'error: ...'"},
     "run": {0: "the run reached its end, whatever its checks say (validate grades them)",
             1: _STOPPED},
     "validate": {0: "every case passes its reference checks",
@@ -81,16 +85,21 @@ EXIT_CODES: dict[str | None, dict[int, str]] = {
 EVERY_COMMAND = {2: "bad input (case file, --set, option, path): one line 'error: ...'",
                  130: "stopped by Ctrl-C (what a run computed is written)",
                  143: "stopped by SIGTERM (docker stop, kill, a batch scheduler), the same"}
+#: 130 and 143 of a command that runs no case: nothing computed to keep
+NO_RUN = {130: "stopped by Ctrl-C: one line, 'interrupted'",
+          143: "stopped by SIGTERM (docker stop, kill, a batch scheduler), the same"}
+#: the commands that run a case (None: the top level, which says every command's codes)
+RUNS = (None, "run", "validate", "rigid")
 
 
 def exit_codes_text(command: str | None = None, width: int = 79) -> str:
     """The ``exit codes:`` paragraph of a command's ``--help`` (None: the top level's,
-    with ``make demo``'s), wrapped to ``width`` columns."""
+    with ``make demo``'s), wrapped to ``width`` columns: only what the command can say."""
     import textwrap
 
     own = EXIT_CODES[command]
-    codes = {**EVERY_COMMAND, **own}
-    if 2 in own:
+    codes = {**EVERY_COMMAND, **({} if command in RUNS else NO_RUN), **own}
+    if 2 in own and own[2].startswith("also "):
         codes[2] = f"{EVERY_COMMAND[2]}; {own[2]}"
     lines = ["exit codes:"]
     for code in sorted(codes):

@@ -278,7 +278,6 @@ def _show_result(result: RunResult | None, out: Path | None = None, *,
     import rocking_contact as rc
     from rocking_contact.api import mpi_rank
     from rocking_contact.post.collisions import summary_table as collision_summary
-    from rocking_contact.results import check_counts
 
     if result is None or mpi_rank() != 0:
         return
@@ -286,16 +285,30 @@ def _show_result(result: RunResult | None, out: Path | None = None, *,
         print(rc.format_table(result.case, result.checks))
     elif result.collisions and table:  # her own block: nothing to check against
         print(collision_summary(result))
+    print(summary_line(result, out))
+
+
+def summary_line(result: RunResult, out: Path | None = None) -> str:
+    """A run's summary line, as ``run``, ``validate`` and ``rigid`` print it: steps, wall
+    time, the checks that pass and those the run did not reach (or that none is graded,
+    and how many are shown for information), and the results directory ``out`` if given.
+    """
+    from rocking_contact.results import check_counts
+
     counts = check_counts(result.checks)
-    passing = (f", {counts.passed}/{counts.graded} checks pass" if counts.graded else "")
+    if counts.graded:
+        passing = f", {counts.passed}/{counts.graded} checks pass"
+    else:  # a case without references says nothing of checks
+        passing = (f", no check graded ({counts.information} shown for information)"
+                   if counts.information else "")
     times = result.history.get("time")
     if counts.not_reached and times is not None and len(times):
         # each check's note says which window; here what they share
         last = float(times[-1])
         passing += f" ({counts.not_reached} not reached: the run ends at t = {last:.6g} s)"
     where = f"; results in {out}/" if out is not None else ""
-    print(f"{result.case}: {result.timing.get('steps', '?')} steps, "
-          f"{result.timing.get('wall_s', float('nan')):.3g} s wall{passing}{where}")
+    return (f"{result.case}: {result.timing.get('steps', '?')} steps, "
+            f"{result.timing.get('wall_s', float('nan')):.3g} s wall{passing}{where}")
 
 
 def _cmd_validate(args: argparse.Namespace) -> int:

@@ -6,6 +6,7 @@ The reference numbers are the published ones (CASES.md section 1), typed here as
 
 import json
 import math
+import re
 
 import numpy as np
 import pytest
@@ -416,6 +417,12 @@ def test_cli_prints_the_levels_side_by_side(tmp_path, capsys):
     assert "closed form" in out and "nonlinear" in out and "recalage" in out
     assert "0.05441079" in out and "+1.13 %" in out
     assert (tmp_path / "results.json").is_file() and (tmp_path / "history.csv").is_file()
+    # the closed form's first instant, 1.9e-5 early, printed "-0.00 %"
+    assert "-0.00 %" not in out and " 0.00 %, +1.13 %" in out
+    # the summary line is run's ("79/79 reference checks pass; results in ...")
+    last = out.splitlines()[-1]
+    assert re.fullmatch(rf"sdnv105_rigid: \d+ steps, \S+ s wall, (\d+)/\1 checks pass; "
+                        rf"results in {re.escape(str(tmp_path))}/", last), last
 
 
 @pytest.mark.parametrize("override", ["preload.tilt=abc", "preload.tilt=0.7",
@@ -488,7 +495,8 @@ def test_rigid_takes_its_case_as_run_does_or_with_case(tmp_path, capsys):
     argv = ["rigid", "--quiet", "--no-plots", "--set", "time.end=0.1"]
     assert cli.main([*argv, "sdnv105d", "--out", str(tmp_path / "a")]) == 0
     assert cli.main([*argv, "--case", "sdnv105d", "--out", str(tmp_path / "b")]) == 0
-    outs = capsys.readouterr().out.split("sdnv105d_rigid: rigid block")
+    wall = re.sub(r"\S+ s wall", "", capsys.readouterr().out)
+    outs = wall.split("sdnv105d_rigid: rigid block")
     assert len(outs) == 3 and outs[1].replace("/a/", "/b/") == outs[2]
     assert cli.main([*argv, "sdnv105d", "--case", "sdnv105a", "--out", str(tmp_path)]) == 2
     assert capsys.readouterr().err == (

@@ -1,6 +1,7 @@
 """An interrupted run's rerun runs to the end: its provenance says so, and the rerun's
 history starts with the interrupted one's rows, byte for byte."""
 
+import json
 import shlex
 
 import pytest
@@ -43,6 +44,8 @@ def test_the_rerun_of_an_interrupted_run_starts_with_its_rows(tmp_path, monkeypa
         "this run was interrupted at t = 0.004 s; rerun runs it to its end (time.end = "
         "0.01 s): its history.csv starts with this one's rows, byte for byte, up to t = "
         "0.004 s (the row of the stop itself where output.every records that step)")
+    written = json.loads((tmp_path / "stopped" / "results.json").read_text())["provenance"]
+    assert written["rerun_note"] == record["rerun_note"]  # api's _finish ends it so
     stopped = (tmp_path / "stopped" / "history.csv").read_bytes().splitlines(keepends=True)
     monkeypatch.setattr(api, "Progress", Progress)
     words = shlex.split(record["rerun"])

@@ -487,6 +487,8 @@ def provenance_block(case: str, provenance: Mapping[str, Any]) -> Table | Paragr
         # its case path, --out and records are relative to the directory it ran in
         rows += [[Cell("rerun"), Cell(rerun, "code")],
                  [Cell("rerun in"), Cell(str(provenance.get("cwd", "?")), "code")]]
+        if provenance.get("rerun_note"):  # an interrupted run: what the rerun reproduces
+            rows.append([Cell("rerun note"), Cell(str(provenance["rerun_note"]))])
     else:
         rows.append([Cell("rerun"),
                      Cell(f"none: {provenance.get('rerun_note', 'not recorded')}")])

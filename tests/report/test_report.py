@@ -291,6 +291,22 @@ def test_a_run_without_rerun_says_why(results_dir, tmp_path):
         "rerun": "none: the case was changed after loading"}
 
 
+def test_an_interrupted_run_says_what_its_rerun_reproduces(results_dir, tmp_path):
+    import json
+    import shutil
+
+    root = tmp_path / "results"
+    shutil.copytree(results_dir / "sdnd101a", root / "sdnd101a")
+    path = root / "sdnd101a" / results.RESULTS_FILE
+    data = json.loads(path.read_text())
+    note = "this run was interrupted at t = 0.25 s; rerun runs it to its end"
+    data["provenance"].update(rerun_note=note)
+    path.write_text(json.dumps(data))
+    page = write_report([], root, tmp_path / "report", views=False)
+    rows = dict(table(parse_html(page.read_text(encoding="utf-8")), "provenance-sdnd101a")[1])
+    assert rows["rerun"] == data["provenance"]["rerun"] and rows["rerun note"] == note
+
+
 def test_a_run_that_never_loads_petsc_records_so_without_loading_it():
     import subprocess
     import sys

@@ -45,6 +45,10 @@ class FieldWriter:
                  prefix: str = "fields_"):
         self.body = body
         comm = body.comm
+        # absolute: DOLFINx's VTKFile writes its .pvd again when Python collects it, closed
+        # or not, relative to the working directory of that moment (a test's chdir undone
+        # left a stray stopped/fields.pvd in the checkout)
+        directory = Path(directory).resolve()
         if comm.rank == 0:
             directory.mkdir(parents=True, exist_ok=True)
         comm.barrier()

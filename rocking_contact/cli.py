@@ -307,8 +307,17 @@ def summary_line(result: RunResult, out: Path | None = None) -> str:
         last = float(times[-1])
         passing += f" ({counts.not_reached} not reached: the run ends at t = {last:.6g} s)"
     where = f"; results in {out}/" if out is not None else ""
+    compile_s = float(result.timing.get("compile_s", 0.0))
+    # a cache load takes under 0.5 s; a compilation (a new machine, a cold Docker
+    # container) 6 to 27 s, which a user would otherwise read as the run's own time
+    compiled = (f" (+{compile_s:.2g} s compiling numba kernels)"
+                if compile_s >= COMPILE_SHOWN_S else "")
     return (f"{result.case}: {result.timing.get('steps', '?')} steps, "
-            f"{result.timing.get('wall_s', float('nan')):.3g} s wall{passing}{where}")
+            f"{result.timing.get('wall_s', float('nan')):.3g} s wall{compiled}{passing}{where}")
+
+
+#: numba compilation time (s) the summary line names beside the wall time
+COMPILE_SHOWN_S = 1.0
 
 
 def _cmd_validate(args: argparse.Namespace) -> int:

@@ -137,22 +137,20 @@ class _Layout:
     """Index arrays of one pairing (:meth:`ContactKinematics.geometry`).
 
     Attributes:
-        paired: paired slave nodes.
-        m0, m1: their two master nodes.
-        has0, has1: master node 0 / 1 has a nonzero weight.
-        node_to_node: paired node-to-node, shape (paired, 1).
-        entries: flat indices in H of the slave entries of the normal then the tangential
-            rows, then those of master 0 (normal, tangential rows) and master 1.
+        unpaired: the unpaired slave nodes.
+        on_segment: the slave nodes paired node-to-segment.
+        reference: their reference positions and those of their two master nodes (m).
+        entries: flat indices in H of the entries that the pairing writes, and ``values``
+            the flat indices of their values in the blocks of
+            :meth:`ContactKinematics._operator`.
 
     """
 
-    paired: np.ndarray
-    m0: np.ndarray
-    m1: np.ndarray
-    has0: np.ndarray
-    has1: np.ndarray
-    node_to_node: np.ndarray
+    unpaired: np.ndarray
+    on_segment: np.ndarray
+    reference: tuple[np.ndarray, np.ndarray, np.ndarray]
     entries: np.ndarray
+    values: np.ndarray
 
 
 class ContactKinematics:
@@ -203,6 +201,7 @@ class ContactKinematics:
         self._reference_weights = np.zeros((ns, 2))
         self._reference_weights[self._coincident] = (1.0, 0.0)
         self._layout: tuple[tuple[Any, ...], _Layout] | None = None
+        self._ns, self._nm = ns, len(self.master)
 
     # -- set-up -------------------------------------------------------------------------
     @property
@@ -269,7 +268,7 @@ class ContactKinematics:
     # -- geometry -----------------------------------------------------------------------
     def geometry(self, u: np.ndarray) -> ContactGeometry:
         """Pairing, gaps, frames and H at the contact-dof displacements ``u`` (m)."""
-        ns, nm = len(self.slave), len(self.master)
+        ns, nm = self._ns, self._nm
         us, um = u[:2 * ns].reshape(ns, 2), u[2 * ns:].reshape(nm, 2)
         if self.large_rotation:
             xs, xm = self.slave.X + us, self.master.X + um
@@ -278,14 +277,16 @@ class ContactKinematics:
         seg_t, seg_n, lengths = _segment_frames(xm)
         pairing, masters = self._reference_pairing.copy(), self._reference_masters.copy()
         weights = self._reference_weights.copy()
-        normal = np.zeros((ns, 2))
-        normal[:, 1] = 1.0
+        # frames[i]: the normal and the tangent of slave node i, +y and +x while unpaired
+        frames = np.zeros((ns, 2, 2))
+        frames[:, 0, 1] = 1.0
+        normal = frames[:, 0]
         # Node-to-node pairs, all at once (every base node of the structured meshes).
         if len(self._coincident):
             normal[self._coincident] = _node_normals(seg_n)[self._coincident_masters]
         key: list[tuple[int, bool, bool] | None] = []
-        for i in self._uncoincident:
-            found = _project(xs[i], xm, seg_t, lengths)
+        for i, found in zip(self._uncoincident, self._project(xs, xm, seg_t, lengths),
+                            strict=True):
             if found is None:
                 key.append(None)
                 continue
@@ -296,31 +297,58 @@ class ContactKinematics:
             normal[i] = seg_n[k]
             key.append((k, 1.0 - xi != 0.0, xi != 0.0))
         layout = self._layout_of(tuple(key), pairing, masters, weights)
-        tangent = np.empty_like(normal)
-        tangent[:, 0] = normal[:, 1]
-        tangent[:, 1] = -normal[:, 0]
-        paired, m0, m1 = layout.paired, layout.m0, layout.m1
-        w = weights[paired]
-        w0, w1 = w[:, :1], w[:, 1:]
-        Xm = self.master.X
-        # Coincident nodes have the same reference position: drop its round-off.
-        offset = np.where(layout.node_to_node, 0.0,
-                          self.slave.X[paired] - w0 * Xm[m0] - w1 * Xm[m1])
-        # vecdot: the same rounding as one 2-vector dot product per contact (BLAS ddot)
-        e_n, e_t = normal[paired], tangent[paired]
-        gap = np.full(ns, np.inf)
-        gap[paired] = np.vecdot(e_n, offset + us[paired] - w0 * um[m0] - w1 * um[m1])
-        # H: e on the slave's columns, -w_k e on master k's (where w_k != 0), each entry
-        # written once, in the order of layout.entries.
-        h0, h1 = layout.has0, layout.has1
-        w0h, w1h = w0[h0], w1[h1]
-        H = np.zeros((2 * ns, 2 * (ns + nm)))
-        H.flat[layout.entries] = np.concatenate([
-            e_n.ravel(), e_t.ravel(),
-            np.subtract(0.0, w0h * e_n[h0]).ravel(), np.subtract(0.0, w0h * e_t[h0]).ravel(),
-            np.subtract(0.0, w1h * e_n[h1]).ravel(), np.subtract(0.0, w1h * e_t[h1]).ravel()])
-        return ContactGeometry(pairing=pairing, gap=gap, normal=normal, tangent=tangent,
-                               masters=masters, weights=weights, H=H)
+        frames[:, 1, 0] = normal[:, 1]
+        frames[:, 1, 1] = -normal[:, 0]
+        return ContactGeometry(pairing=pairing, gap=self._gaps(layout, normal, us, um, masters,
+                                                               weights),
+                               normal=normal.copy(), tangent=frames[:, 1].copy(),
+                               masters=masters, weights=weights,
+                               H=self._operator(layout, frames, weights))
+
+    def _gaps(self, layout: _Layout, normal: np.ndarray, us: np.ndarray, um: np.ndarray,
+              masters: np.ndarray, weights: np.ndarray) -> np.ndarray:
+        """``n . (x_s - x_m)`` (m) of every slave node, ``+inf`` for unpaired ones."""
+        if len(layout.unpaired) == self._ns:  # nothing paired (nor a master node, maybe)
+            return np.full(self._ns, np.inf)
+        # Every node at once, the unpaired ones' values dropped. vecdot: the same rounding as
+        # one 2-vector dot product per contact (BLAS ddot).
+        w0, w1 = weights[:, :1], weights[:, 1:]
+        gap: np.ndarray = np.vecdot(normal, self._offset(layout, weights) + us
+                                    - w0 * um[masters[:, 0]] - w1 * um[masters[:, 1]])
+        gap[layout.unpaired] = np.inf
+        return gap
+
+    def _project(self, xs: np.ndarray, xm: np.ndarray, seg_t: np.ndarray,
+                 lengths: np.ndarray) -> list[tuple[int, float] | None]:
+        """:func:`_project` of the slave nodes that coincide with no master node (slave
+        positions ``xs``), all at once."""
+        if not self._uncoincident:
+            return []
+        return _project(xs[self._uncoincident], xm, seg_t, lengths)
+
+    def _offset(self, layout: _Layout, weights: np.ndarray) -> np.ndarray | float:
+        """``x_s - x_m`` of each slave node in the reference configuration (m): 0 for
+        coincident nodes (their round-off dropped) and unpaired ones."""
+        i = layout.on_segment
+        if not len(i):
+            return 0.0
+        w = weights[i]
+        Xs, Xm0, Xm1 = layout.reference
+        offset = np.zeros((self._ns, 2))
+        offset[i] = Xs - w[:, :1] * Xm0 - w[:, 1:] * Xm1
+        return offset
+
+    def _operator(self, layout: _Layout, frames: np.ndarray, weights: np.ndarray) -> np.ndarray:
+        """H: each node's frame on its columns, ``-w_k`` times it on master k's (where
+        ``w_k != 0``), every entry written once, the unpaired nodes' rows left at 0."""
+        blocks = np.empty((self._ns, 3, 2, 2))  # slave, master 0, master 1
+        blocks[:, 0] = frames
+        masters = blocks[:, 1:]
+        np.multiply(weights[:, :, None, None], frames[:, None], out=masters)
+        np.subtract(0.0, masters, out=masters)
+        H = np.zeros((2 * self._ns, 2 * (self._ns + self._nm)))
+        H.flat[layout.entries] = blocks.ravel()[layout.values]
+        return H
 
     def _layout_of(self, key: tuple[Any, ...], pairing: np.ndarray, masters: np.ndarray,
                    weights: np.ndarray) -> _Layout:
@@ -328,23 +356,24 @@ class ContactKinematics:
         paired to a segment), kept while the pairing stays (most steps)."""
         if self._layout is not None and self._layout[0] == key:
             return self._layout[1]
-        ns, nm = len(self.slave), len(self.master)
-        n_cols = 2 * (ns + nm)
-        paired = np.flatnonzero(pairing)
-        m, w = masters[paired], weights[paired]
-        has0, has1 = w[:, 0] != 0.0, w[:, 1] != 0.0
-        rows_n, rows_t = 2 * paired[:, None], 2 * paired[:, None] + 1
-        slave_cols = 2 * paired[:, None] + _XY
-        master_cols = [2 * (ns + m[:, k])[:, None] + _XY for k in (0, 1)]
-        entries = np.concatenate([
-            (rows_n * n_cols + slave_cols).ravel(), (rows_t * n_cols + slave_cols).ravel(),
-            (rows_n * n_cols + master_cols[0])[has0].ravel(),
-            (rows_t * n_cols + master_cols[0])[has0].ravel(),
-            (rows_n * n_cols + master_cols[1])[has1].ravel(),
-            (rows_t * n_cols + master_cols[1])[has1].ravel()])
-        layout = _Layout(paired=paired, m0=m[:, 0], m1=m[:, 1], has0=has0, has1=has1,
-                         node_to_node=(pairing[paired] == Pairing.NODE_TO_NODE)[:, None],
-                         entries=entries)
+        ns, nm = self._ns, self._nm
+        nodes = np.arange(ns)
+        # the blocks of _operator that go into H: paired nodes, masters of nonzero weight
+        written = (pairing != Pairing.UNPAIRED)[:, None] & np.column_stack(
+            [np.ones(ns, dtype=bool), weights != 0.0])
+        # H's flat index of every entry of those blocks, shape (ns, 3, 2, 2): (slave,
+        # master 0, master 1) x (normal, tangential row) x (x, y column)
+        rows = 2 * nodes[:, None, None, None] + _XY[None, None, :, None]
+        cols = 2 * np.column_stack([nodes, ns + masters])[:, :, None, None] + _XY
+        flat = rows * 2 * (ns + nm) + cols
+        mask = np.broadcast_to(written[:, :, None, None], flat.shape)
+        on_segment = np.flatnonzero(pairing == Pairing.NODE_TO_SEGMENT)
+        Xm = self.master.X
+        reference = (self.slave.X[on_segment], Xm[masters[on_segment, 0]],
+                     Xm[masters[on_segment, 1]])
+        layout = _Layout(unpaired=np.flatnonzero(pairing == Pairing.UNPAIRED),
+                         on_segment=on_segment, reference=reference,
+                         entries=flat[mask], values=np.flatnonzero(mask))
         self._layout = (key, layout)
         return layout
 
@@ -374,7 +403,7 @@ class ContactKinematics:
 def _segment_frames(xm: np.ndarray) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
     """Unit tangents and outward normals (tangent turned +90 degrees) of the segments, and
     their lengths (m)."""
-    d = np.diff(xm, axis=0)
+    d = xm[1:] - xm[:-1]
     lengths = np.hypot(d[:, 0], d[:, 1])
     t = d / lengths[:, None]
     n = np.empty_like(t)
@@ -393,20 +422,23 @@ def _node_normals(seg_n: np.ndarray) -> np.ndarray:
     return unit
 
 
-def _project(x: np.ndarray, xm: np.ndarray, seg_t: np.ndarray, lengths: np.ndarray
-             ) -> tuple[int, float] | None:
-    """Nearest segment (k, xi in [0, 1]) of the master polyline whose span holds the
-    orthogonal projection of ``x``; None outside the polyline. The first of equally near
-    segments wins."""
-    d = x - xm[:-1]
-    # vecdot: one BLAS ddot per segment, as ``d[k] @ seg_t[k]``
+def _project(xs: np.ndarray, xm: np.ndarray, seg_t: np.ndarray, lengths: np.ndarray
+             ) -> list[tuple[int, float] | None]:
+    """For each point of ``xs`` (shape (n, 2)): the nearest segment (k, xi in [0, 1]) of the
+    master polyline whose span holds its orthogonal projection; None outside the polyline.
+    The first of equally near segments wins."""
+    d = xs[:, None, :] - xm[None, :-1, :]
+    # vecdot: one BLAS ddot per point and segment, as ``d[i, k] @ seg_t[k]``
     xi = np.vecdot(d, seg_t) / lengths
-    distance = np.abs(seg_t[:, 0] * d[:, 1] - seg_t[:, 1] * d[:, 0])
-    within = np.flatnonzero((xi >= -1e-12) & (xi <= 1.0 + 1e-12) & (distance < np.inf))
-    if not len(within):
-        return None
-    k = int(within[np.argmin(distance[within])])
-    return k, min(max(float(xi[k]), 0.0), 1.0)
+    distance = np.abs(seg_t[:, 0] * d[..., 1] - seg_t[:, 1] * d[..., 0])
+    within = (xi >= -1e-12) & (xi <= 1.0 + 1e-12) & (distance < np.inf)
+    # argmin takes the first of equal distances
+    nearest = np.where(within, distance, np.inf).argmin(axis=1).tolist()
+    out: list[tuple[int, float] | None] = []
+    for i, k in enumerate(nearest):
+        # clipped by Python's max and min, which keep an xi of -0.0 (numpy's may not)
+        out.append((k, min(max(float(xi[i, k]), 0.0), 1.0)) if within[i, k] else None)
+    return out
 
 
 class OwnedDofsRelation:

@@ -33,6 +33,7 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 from enum import IntEnum
+from typing import NamedTuple
 
 import numpy as np
 
@@ -74,10 +75,12 @@ class LocalProblem:
         """With ``rho = augmentation / mean(diag W)`` (Phi's two terms of the same size),
         times ``weights / mean(weights)`` per contact if given."""
         c = len(mu)
-        scale = float(np.mean(np.diag(W))) if len(W) else 1.0
-        rho = np.tile(np.asarray(augmentation, dtype=float) / max(scale, 1e-300), (c, 1))
+        scale = float(W.diagonal().mean()) if len(W) else 1.0
+        rho = np.empty((c, 2))
+        rho[:] = np.asarray(augmentation, dtype=float) / max(scale, 1e-300)
         if weights is not None and c:
-            rho *= (np.asarray(weights) / np.mean(weights))[:, None]
+            weights = np.asarray(weights)
+            rho *= (weights / weights.mean())[:, None]
         return cls(W=W, q_free=q_free, mu=np.asarray(mu, dtype=float), rho=rho)
 
 
@@ -101,6 +104,81 @@ class LocalSolution:
     residual: float
 
 
+class _Sets(NamedTuple):
+    """Where each contact of an Alart-Curnier evaluation is (Python lists, one entry per
+    contact): closed, sticking, sliding, the sign of ``tau_T`` (numpy's ``sign``: 0 for
+    either zero, NaN for NaN), and the :class:`Status`."""
+
+    closed: list[bool]
+    stick: list[bool]
+    slip: list[bool]
+    sign: list[float]
+    status: list[int]
+
+
+def _sign(x: float) -> float:
+    """The sign of ``x`` as numpy gives it: +1, -1, 0 for either zero, NaN for NaN."""
+    return 1.0 if x > 0.0 else -1.0 if x < 0.0 else 0.0 if x == 0.0 else x
+
+
+def alart_curnier(lam: np.ndarray, q: np.ndarray, mu: np.ndarray, rho: np.ndarray
+                  ) -> tuple[np.ndarray, _Sets]:
+    """``Phi`` (N) and the sets it was evaluated on: :func:`complementarity` without the
+    derivatives, for the callers that only test ``Phi`` (same arguments)."""
+    c = len(mu)
+    # One contact at a time in Python floats: a few contacts, for which numpy's cost per
+    # call exceeds the arithmetic (the same IEEE operations either way)
+    lam_, q_, mu_, rho_ = lam.tolist(), q.tolist(), mu.tolist(), rho.tolist()
+    phi = list(lam_)  # open: Phi = lam
+    sets = _Sets([False] * c, [False] * c, [False] * c, [0.0] * c, [Status.OPEN] * c)
+    for i in range(c):
+        n, t = 2 * i, 2 * i + 1
+        rho_n, rho_t = rho_[i]
+        rq_n, rq_t = rho_n * q_[n], rho_t * q_[t]
+        tau_n, tau_t = lam_[n] - rq_n, lam_[t] - rq_t
+        sets.sign[i] = sign = _sign(tau_t)
+        if not tau_n > 0.0:  # open (a NaN too)
+            continue
+        sets.closed[i] = True
+        phi[n] = rq_n
+        bound = mu_[i] * tau_n
+        if abs(tau_t) <= bound:
+            sets.stick[i] = True
+            sets.status[i] = Status.STICK
+            phi[t] = rq_t
+        else:
+            sets.slip[i] = True
+            sets.status[i] = Status.SLIP
+            phi[t] = lam_[t] - bound * sign
+    return np.array(phi, dtype=float), sets
+
+
+def _derivatives(sets: _Sets, mu: np.ndarray, rho: np.ndarray
+                 ) -> tuple[np.ndarray, np.ndarray]:
+    """The derivatives of ``Phi`` with respect to ``lam`` and to ``q`` on ``sets``."""
+    c = len(mu)
+    d_lam = np.zeros((2 * c, 2 * c))
+    d_q = np.zeros((2 * c, 2 * c))
+    mu_, rho_ = mu.tolist(), rho.tolist()
+    for i in range(c):
+        n, t = 2 * i, 2 * i + 1
+        rho_n, rho_t = rho_[i]
+        if sets.closed[i]:
+            d_q[n, n] = rho_n
+        else:
+            d_lam[n, n] = 1.0
+        if sets.stick[i]:
+            d_q[t, t] = rho_t
+        elif sets.slip[i]:
+            # d(lam_T - mu sign tau_N) = d lam_T - mu sign (d lam_N - rho_N d q_N)
+            d_lam[t, t] = 1.0
+            d_lam[t, n] = -mu_[i] * sets.sign[i]
+            d_q[t, n] = mu_[i] * sets.sign[i] * rho_n
+        else:
+            d_lam[t, t] = 1.0
+    return d_lam, d_q
+
+
 def complementarity(lam: np.ndarray, q: np.ndarray, mu: np.ndarray, rho: np.ndarray
                     ) -> tuple[np.ndarray, np.ndarray, np.ndarray, np.ndarray]:
     """Alart-Curnier function and its generalised derivatives.
@@ -116,61 +194,33 @@ def complementarity(lam: np.ndarray, q: np.ndarray, mu: np.ndarray, rho: np.ndar
         ``lam`` (block diagonal, 2c x 2c) and to ``q`` (N/m), and the :class:`Status`.
 
     """
-    c = len(mu)
-    lam2, q2 = lam.reshape(c, 2), q.reshape(c, 2)
-    rho_n, rho_t = rho[:, 0], rho[:, 1]
-    tau_n = lam2[:, 0] - rho_n * q2[:, 0]
-    tau_t = lam2[:, 1] - rho_t * q2[:, 1]
-    closed = tau_n > 0.0
-    bound = mu * np.maximum(tau_n, 0.0)
-    stick = closed & (np.abs(tau_t) <= bound)
-    slip = closed & ~stick
-    sign = np.sign(tau_t)
-    phi = np.empty((c, 2))
-    phi[:, 0] = np.where(closed, rho_n * q2[:, 0], lam2[:, 0])
-    phi[:, 1] = np.where(stick, rho_t * q2[:, 1],
-                         np.where(slip, lam2[:, 1] - bound * sign, lam2[:, 1]))
-    d_lam = np.zeros((2 * c, 2 * c))
-    d_q = np.zeros((2 * c, 2 * c))
-    for i in range(c):
-        n, t = 2 * i, 2 * i + 1
-        if closed[i]:
-            d_q[n, n] = rho_n[i]
-        else:
-            d_lam[n, n] = 1.0
-        if stick[i]:
-            d_q[t, t] = rho_t[i]
-        elif slip[i]:
-            # d(lam_T - mu sign tau_N) = d lam_T - mu sign (d lam_N - rho_N d q_N)
-            d_lam[t, t] = 1.0
-            d_lam[t, n] = -mu[i] * sign[i]
-            d_q[t, n] = mu[i] * sign[i] * rho_n[i]
-        else:
-            d_lam[t, t] = 1.0
-    status = np.where(closed, np.where(stick, Status.STICK, Status.SLIP), Status.OPEN)
-    return phi.ravel(), d_lam, d_q, status.astype(np.int64)
+    phi, sets = alart_curnier(lam, q, mu, rho)
+    d_lam, d_q = _derivatives(sets, mu, rho)
+    return phi, d_lam, d_q, np.array(sets.status, dtype=np.int64)
 
 
-@dataclass(frozen=True)
-class _Evaluation:
-    """``Phi`` at some forces, its derivatives and status, and ``max |Phi|`` (N)."""
+class _Evaluation(NamedTuple):
+    """``Phi`` at some forces, the sets and status it was evaluated on, and ``max |Phi|``
+    (N)."""
 
     phi: np.ndarray
-    d_lam: np.ndarray
-    d_q: np.ndarray
+    sets: _Sets
     status: np.ndarray
     norm: float
 
 
 def _evaluate(problem: LocalProblem, lam: np.ndarray) -> _Evaluation:
     q = problem.q_free + problem.W @ lam
-    phi, d_lam, d_q, status = complementarity(lam, q, problem.mu, problem.rho)
-    return _Evaluation(phi, d_lam, d_q, status, float(np.max(np.abs(phi))) if len(phi) else 0.0)
+    phi, sets = alart_curnier(lam, q, problem.mu, problem.rho)
+    return _Evaluation(phi, sets, np.array(sets.status, dtype=np.int64),
+                       float(np.abs(phi).max()) if len(phi) else 0.0)
 
 
 def _step(problem: LocalProblem, lam: np.ndarray, at: _Evaluation) -> np.ndarray:
-    """The semismooth Newton step from ``lam`` (``at``: its evaluation)."""
-    jac = at.d_lam + at.d_q @ problem.W
+    """The semismooth Newton step from ``lam`` (``at``: its evaluation); the derivatives
+    are built here, for the evaluations that need a step (not the converged one)."""
+    d_lam, d_q = _derivatives(at.sets, problem.mu, problem.rho)
+    jac = d_lam + d_q @ problem.W
     new: np.ndarray = lam - np.linalg.solve(jac, at.phi)
     return new
 

@@ -194,6 +194,7 @@ def override_texts(overrides: Mapping[str, Any] | Sequence[str] | None
     ``(None, why)`` when a value has no ``--set`` spelling that reads back as itself (a
     Python object TOML cannot write)."""
     from rocking_contact.config import parse_override
+    from rocking_contact.config.overrides import plain
     from rocking_contact.config.schema import _toml_text
 
     if overrides is None:
@@ -202,7 +203,7 @@ def override_texts(overrides: Mapping[str, Any] | Sequence[str] | None
         return list(overrides), ""
     texts = []
     for key, value in overrides.items():
-        given = os.fspath(value) if isinstance(value, os.PathLike) else value
+        given = os.fspath(value) if isinstance(value, os.PathLike) else plain(value)
         text = f"{key}={_toml_text(given)}"
         if parse_override(text)[1] != given:
             return None, (f"the override {key} = {value!r} has no --set spelling that reads "
@@ -226,12 +227,14 @@ def load_record(case: str | os.PathLike[str],
             "files": files_read(case_file, as_dict(loaded))}
 
 
-def rerun_command(case: str, texts: Sequence[str], out: Path | None, ranks: int = 1) -> str:
+def rerun_command(case: str, texts: Sequence[str], out: Path | None, ranks: int = 1,
+                  command: str = "run") -> str:
     """``rocking-contact run <case> --set k=v ... --out <out>``, quoted for a POSIX shell,
     after ``mpiexec -n <ranks>`` for more than one rank (a mesh partitioned otherwise sums
-    in another order: the same numbers to round-off, not to the byte)."""
+    in another order: the same numbers to round-off, not to the byte); ``command`` in
+    place of ``run`` (``rigid``: the rigid twin of a block case)."""
     launcher = ["mpiexec", "-n", str(ranks)] if ranks > 1 else []
-    words = [*launcher, PROGRAM, "run", case, *[w for t in texts for w in ("--set", t)]]
+    words = [*launcher, PROGRAM, command, case, *[w for t in texts for w in ("--set", t)]]
     return shlex.join(words + (["--out", str(out)] if out is not None else []))
 
 
@@ -263,8 +266,9 @@ def run_record(case: Any, out: Path | None, *, ranks: int, changed_after_loading
     started (UTC), the command line (:func:`command_line`), the working directory, what
     the case was loaded from (:func:`load_record`, None for a case built in code), the
     package's version and checkout (:func:`checkout`), the MPI ranks, and ``rerun``: the
-    ``rocking-contact run`` command line that runs the same inputs into ``out`` again,
-    from the same working directory (None, with ``rerun_note`` saying why, when there is
+    ``rocking-contact run`` command line that runs the same inputs into ``out`` again
+    (``rigid`` for a loading record whose ``command`` says so: a rigid twin), from the
+    same working directory (None, with ``rerun_note`` saying why, when there is
     none: a case built in code, changed after loading, or given overrides that ``--set``
     cannot spell)."""
     loaded = getattr(case, "load_record", None)
@@ -280,7 +284,8 @@ def run_record(case: Any, out: Path | None, *, ranks: int, changed_after_loading
                             "Python): only its parameters say what ran")
     record: dict[str, Any] = {
         "started": started, "ended": None,
-        "rerun": None if texts is None else rerun_command(loaded["case"], texts, out, ranks),
+        "rerun": None if texts is None else rerun_command(
+            loaded["case"], texts, out, ranks, loaded.get("command", "run")),
         **({"rerun_note": why} if texts is None else {}),
         "argv": command_line(), "cwd": os.getcwd(),
         **{k: v for k, v in loaded.items() if k != "set"},

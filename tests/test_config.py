@@ -190,6 +190,24 @@ def test_the_python_api_takes_one_override_string_and_numpy_scalars():
         load_case("sdnd101a", {"output.every": True})
 
 
+def test_numpy_arrays_are_read_as_lists():
+    """A velocity or a record built with NumPy: refused ("expected a list of 3 values ...,
+    got array([2., 0., 0.])") unless turned into a list; a float32 item is the decimal it
+    was given as, and the override still has its ``--set`` spelling for ``rerun``."""
+    import rocking_contact as rc
+
+    case = rc.load_case("sdnd101a", {"model.node.0.v0": np.array([1.25, 0, 0])})
+    assert case.model.node[0].v0 == (1.25, 0.0, 0.0)
+    assert case.load_record["set"] == (["model.node.0.v0=[1.25, 0.0, 0.0]"], "")
+    shaken = load_case("sdnv105_rigid", {"loading.table_acceleration_x": {
+        "type": "table", "times": np.linspace(0.0, 1.0, 3),
+        "values": np.array([0, 0.1, 0], np.float32)}})
+    assert shaken.loading.table_acceleration_x.values == [0.0, 0.1, 0.0]
+    with pytest.raises(CaseError, match=r"v0: expected a list of 3 values \(a number each\), "
+                                        r"got \[2\.0, 0\.0\]$"):
+        load_case("sdnd101a", {"model.node.0.v0": np.array([2.0, 0.0])})
+
+
 def test_run_takes_a_case_name_as_it_stands():
     import rocking_contact as rc
 

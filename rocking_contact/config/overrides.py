@@ -19,6 +19,8 @@ from collections.abc import Mapping
 from pathlib import Path
 from typing import Any
 
+import numpy as np
+
 from rocking_contact.config.schema import CaseError, _describe, _join, _toml_text, merge
 
 
@@ -50,6 +52,21 @@ def dig(data: Any, key: str) -> Any:
         else:
             return dataclasses.MISSING
     return data
+
+
+def plain(value: Any) -> Any:
+    """An override value with its NumPy arrays as lists (nested for a 2-D array: a table of
+    ``collisions.windows``), their items NumPy scalars, which the schema reads as numbers
+    (a ``float32`` as the decimal it prints as); tables and lists are copied, other values
+    kept. A script builds a velocity or a record with NumPy and need not call
+    ``.tolist()``; a 0-d array is its scalar."""
+    if isinstance(value, np.ndarray):
+        return value[()] if value.ndim == 0 else [plain(v) for v in value]
+    if isinstance(value, Mapping):
+        return {k: plain(v) for k, v in value.items()}
+    if isinstance(value, list | tuple):
+        return type(value)(plain(v) for v in value)
+    return value
 
 
 def parse_override(text: str) -> tuple[list[str], Any]:
@@ -92,13 +109,14 @@ def apply_overrides(data: dict[str, Any], overrides: Mapping[str, Any] | list[st
     (``a.b[0].c`` or ``a.b.0.c``, see :func:`key_path`).
 
     ``overrides`` is either a list of ``"a.b=value"`` strings (command line) or a mapping of
-    dotted keys to Python values (Python API); both read their keys the same way.
+    dotted keys to Python values (Python API; NumPy arrays read as lists, :func:`plain`);
+    both read their keys the same way.
     ``folder``: where their relative record paths start (:func:`anchor_paths`; None: left
     as given).
     """
     items: list[tuple[list[str], Any]]
     if isinstance(overrides, Mapping):
-        items = [(key_path(k), v) for k, v in overrides.items()]
+        items = [(key_path(k), plain(v)) for k, v in overrides.items()]
     else:
         items = [parse_override(text) for text in overrides]
     kind = _dig_kind(data)

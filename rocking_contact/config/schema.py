@@ -167,7 +167,12 @@ def _type_name(tp: Any) -> str:
 
 def _toml_text(value: Any) -> str:
     """``value`` spelled as in a case file (``true``, ``[1, 2]``), not as Python spells it
-    (``True``): the messages quote what the user wrote."""
+    (``True``): the messages quote what the user wrote, NumPy values too (``2.0`` and
+    ``[2.0, 0, 0]``, not ``np.float64(2.0)`` and ``array([2., 0., 0.])``)."""
+    if hasattr(value, "dtype") and hasattr(value, "shape"):  # a NumPy scalar or array
+        if value.shape == ():
+            return _toml_text(_as_float(value) if value.dtype.kind == "f" else value.item())
+        return _toml_text(list(value))
     if isinstance(value, bool):
         return "true" if value else "false"
     if isinstance(value, list | tuple):

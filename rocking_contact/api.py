@@ -47,8 +47,11 @@ from rocking_contact.stops import Interrupted, RunStopped
 
 __all__ = ["load_case", "run", "format_table", "default_out_dir"]
 
-#: attributes that :func:`load_case` sets on a case besides its schema's keys
-_LOADING_ATTRIBUTES = ("source_file", "loaded_as", "references_from", "load_record")
+#: attributes that :func:`load_case` sets on a case besides its schema's keys, and those
+#: of a case derived from another's file (the rigid twin of a block case:
+#: :func:`~rocking_contact.analytic.rigid_runner.rigid_twin`)
+_LOADING_ATTRIBUTES = ("source_file", "loaded_as", "references_from", "load_record",
+                       "base_case", "twin_of")
 
 
 def load_case(case: str | os.PathLike[str],

@@ -32,6 +32,7 @@ from __future__ import annotations
 
 import time
 from collections.abc import Mapping
+from pathlib import Path
 from typing import Any
 
 import numpy as np
@@ -49,8 +50,9 @@ from rocking_contact.analytic.rigid_levels import (
 )
 from rocking_contact.analytic.rigid_motion import RockingMotion
 from rocking_contact.block import overturn_limit
-from rocking_contact.config import as_dict, case_dir
+from rocking_contact.config import as_dict, case_dir, file_case, load_case
 from rocking_contact.progress import Progress
+from rocking_contact.provenance import sha256
 from rocking_contact.results import RunResult, SolverFailure
 
 
@@ -136,6 +138,9 @@ def run(case: RigidCase, *, progress: Progress | None = None) -> RunResult:
                      "own": ratios is not None and ratios != SDNV105_RATIOS,
                      "note": recalage_note},
     }
+    twin_of = getattr(case, "twin_of", None)
+    if twin_of is not None:  # the rigid twin of a block case
+        extra["twin_of"] = twin_of
     return RunResult(
         case=case.case.name, kind=case.case.kind, parameters=as_dict(case),
         history=motion.history, quantities=quantities, collisions=collisions_of(chosen),
@@ -145,6 +150,9 @@ def run(case: RigidCase, *, progress: Progress | None = None) -> RunResult:
 #: the rigid case whose levels, options and references a block case's twin takes
 TWIN_BASE = "sdnv105_rigid"
 
+#: how the twin's provenance names the file it takes its levels and options from
+TWIN_BASE_READ_AS = "rigid levels"
+
 
 def rigid_twin(block_case: Any) -> Any:
     """The rigid case of a FEM block case: its block (geometry, density, gravity, table
@@ -152,14 +160,32 @@ def rigid_twin(block_case: Any) -> Any:
     ``time.start``, up to ``time.end``, with the levels and options of :data:`TWIN_BASE`
     and no quantities or references (those describe SDNV105's block and windows).
 
-    Its name is the block case's with ``_rigid``.
+    Its name is the block case's with ``_rigid``. It is a run of the block case, not a
+    changed ``sdnv105_rigid``: its physics changes (``extra.changes``) are taken against
+    the twin of the block's file as written (``base_case``: none for a file run as it
+    stands; the release angle derived from the tilt is no change), ``extra.twin_of`` names
+    the block case, and its provenance is the block case's loading (case, overrides, the
+    files read, :data:`TWIN_BASE`'s file too), rerun with ``rocking-contact rigid``.
     """
-    from rocking_contact.config import load_case
+    twin = _twin_of(block_case)
+    written = file_case(block_case)
+    twin.base_case = None if written is None else _twin_of(written)
+    twin.twin_of = block_case.case.name
+    record = getattr(block_case, "load_record", None)  # None: a block built in code
+    if record is not None:
+        twin.load_record = _twin_record(record, Path(twin.source_file))
+    return twin
 
+
+def _twin_of(block_case: Any) -> Any:
+    """The twin's case as :func:`rigid_twin` describes it, without its loading record."""
     overrides: dict[str, Any] = {
         "case.name": f"{block_case.case.name}_rigid",
         "case.title": f"{block_case.case.title} (rigid block)",
-        "case.description": f"the rigid block of {block_case.case.name}",
+        "case.description": (f"the rigid twin of {block_case.case.name} (rocking-contact "
+                             f"rigid): its block, table motion and span, released at the "
+                             f"angle its preload gives ({block_case.release_angle:.6g} rad), "
+                             f"with the levels of {TWIN_BASE}"),
         "geometry.half_width": block_case.geometry.half_width,
         "geometry.half_height": block_case.geometry.half_height,
         # the rigid block needs no table; its view draws the block case's
@@ -178,3 +204,13 @@ def rigid_twin(block_case: Any) -> Any:
         read = ("type", *type(function).VARIANTS["type"][function.type])
         overrides[f"loading.{axis}"] = {key: getattr(function, key) for key in read}
     return load_case(TWIN_BASE, overrides)
+
+
+def _twin_record(block_record: Mapping[str, Any], base_file: Path) -> dict[str, Any]:
+    """The block case's loading record (:func:`rocking_contact.provenance.load_record`)
+    as the twin's: the same case, overrides and files, :data:`TWIN_BASE`'s file added,
+    and the command that reruns it (``rigid``)."""
+    base = base_file.resolve()
+    files = [*block_record["files"],
+             {"path": str(base), "sha256": sha256(base), "read_as": TWIN_BASE_READ_AS}]
+    return {**block_record, "files": files, "command": "rigid"}

@@ -47,7 +47,9 @@ def grade(case: Any, result: RunResult) -> RunResult:
     """
     evaluate_quantities(case, result)
     compare_references(case, result)
-    base = file_case(case)
+    # a case derived from another's file (the rigid twin of a block case) says what its
+    # file defines (the twin of the block's file as written), not the file it was built from
+    base = case.base_case if hasattr(case, "base_case") else file_case(case)
     source = inherited_references(case)
     # References inherited through `extends` describe the file that wrote them: its
     # physics and its span (a child that runs longer has more impacts than they count).

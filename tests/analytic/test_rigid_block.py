@@ -720,3 +720,39 @@ def test_the_rigid_block_takes_the_unread_keys_at_their_defaults():
     with pytest.raises(rc.CaseError, match=r"material\.block\.young: got 1e\+09, not read by "
                                            r"the rigid block"):
         rc.run(case, write=False, quiet=True)
+
+
+def test_the_rigid_twin_is_a_run_of_its_block_case(tmp_path):
+    """`rigid tall.toml` was reported as sdnv105_rigid changed ("the run changes
+    geometry.half_height = 0.5, ..., preload.tilt = 0.0100002", references "shown for
+    information" that it has none of, no rerun): the twin's changes are the block case's
+    own, its provenance is the block case's loading, its rerun the `rigid` command line, and
+    that command gives the same history byte for byte."""
+    block = tmp_path / "tall.toml"
+    block.write_text('extends = "sdnv105d"\nquantity = []\nreference = []\n[case]\n'
+                     'name = "tall"\ntitle = "a tall block"\nkind = "block"\n'
+                     "[geometry]\nhalf_width = 0.1\nhalf_height = 0.5\n"
+                     "[initial]\npreload_steps = 2\n[time]\nend = 0.1\n")
+    as_written, tilted = tmp_path / "as_written", tmp_path / "tilted"
+    argv = ["rigid", "--quiet", "--no-plots", str(block)]
+    assert cli.main([*argv, "--out", str(as_written)]) == 0
+    assert cli.main([*argv, "--set", "preload.tilt=0.02", "--out", str(tilted)]) == 0
+    data = json.loads((as_written / "results.json").read_text())
+    assert data["case"] == "tall_rigid" and data["extra"]["twin_of"] == "tall"
+    assert data["extra"]["changes"] == [] and data["warnings"] == []
+    provenance = data["provenance"]
+    assert provenance["rerun"] == f"rocking-contact rigid {block} --out {as_written}"
+    assert provenance["case_file"] == str(block.resolve())
+    assert [(f["path"], f["read_as"]) for f in provenance["files"]] == [
+        (str(block.resolve()), "case file"),
+        (str(rc.load_case("sdnv105d").source_file.resolve()), "extended"),
+        (str(rc.load_case("sdnv105a").source_file.resolve()), "extended"),
+        (str(rc.load_case("sdnv105_rigid").source_file.resolve()), "rigid levels")]
+    changed = json.loads((tilted / "results.json").read_text())
+    assert changed["extra"]["changes"] == ["preload.tilt"]
+    rerun = changed["provenance"]["rerun"]
+    assert rerun == (f"rocking-contact rigid {block} --set preload.tilt=0.02 --out {tilted}")
+    again = tmp_path / "again"
+    words = rerun.split()[1:-1] + [str(again)]
+    assert cli.main([*words, "--quiet", "--no-plots"]) == 0
+    assert (again / "history.csv").read_bytes() == (tilted / "history.csv").read_bytes()

@@ -68,8 +68,13 @@ class RunResult:
             a ``[[quantity]]`` whose column is missing is NaN).
         impacts: one dict per impact of a discrete case (``shock``, ``index``, ``start``,
             ``end``, ``t_max`` s, ``max_force`` N, ``impulse`` N s, ``speed`` m/s, ...).
-        collisions: one dict per collision of a block (``index``, ``time`` s,
-            ``kinetic_energy`` J, ...).
+        collisions: a block's kinetic-energy maximum in each collision window, as
+            ``results.json`` holds them: ``index``, ``time`` s, ``kinetic_energy`` J,
+            ``impact`` and the flag ``interior``; only those ``interior`` to their window
+            are collisions (a maximum on the window's bound, such as the run's last
+            instant, or the previous collision again, is none: ``docs/outputs.md``), and
+            :meth:`columns` gives those alone. A rigid run's are its impacts (no flag:
+            all collisions).
         checks: one dict per ``[[reference]]``: ``quantity``, ``reference``, ``value``,
             ``abs_error``, ``rel_error``, ``tolerance``, ``tolerance_kind``, ``source``,
             ``passed`` (True, False, or None for information only), ``note``.
@@ -86,8 +91,9 @@ class RunResult:
             Empty for results written before it was recorded.
         warnings: sentences about the run that no check covers (also said on stderr).
 
-    Use :meth:`columns` for the rows of ``impacts``, ``collisions`` or ``checks`` as
-    arrays; :func:`load_result` reads one back from its results directory. Two results
+    Use :meth:`columns` for the rows of ``impacts``, ``collisions`` (the interior ones)
+    or ``checks`` as arrays; :func:`load_result` reads one back from its results
+    directory. Two results
     are equal only if they are the same object (``==`` is ``is``): compare what you need,
     ``np.array_equal(a.history["DX_NO1"], b.history["DX_NO1"])``.
 
@@ -126,7 +132,12 @@ class RunResult:
     def columns(self, rows: str) -> dict[str, np.ndarray]:
         """The rows of ``impacts``, ``collisions`` or ``checks`` as one numpy array per key,
         in row order: ``result.columns("collisions")["time"]`` is every collision's time
-        (s). A key whose values are all integers gives an int64 array (``index``), all
+        (s). The collisions are the window maxima ``interior`` to their window, those
+        ``repr``, the checks, the plots and the report count; the list
+        ``result.collisions`` keeps every maximum with its flag (those that are none:
+        ``[c for c in result.collisions if not c.get("interior", True)]``).
+
+        A key whose values are all integers gives an int64 array (``index``), all
         True/False a bool array (``interior``, ``complete``), all numbers a float array;
         a missing value or None makes a numeric key's array float with NaN there, and
         leaves a flag's an object array (``checks``' ``passed`` is None for information
@@ -144,7 +155,11 @@ class RunResult:
 
             raise CaseError("RunResult.columns", "rows", f"got {rows!r}, allowed: "
                             f"{', '.join(ROW_ENTRIES)}")
+        from rocking_contact.post.collisions import interior
+
         table: list[dict[str, Any]] = getattr(self, rows)
+        if rows == "collisions":  # the window maxima that are collisions
+            table = interior(table)
         if not table:  # none: the fields all the same, so that ``checks["abs_error"]`` works
             return {key: np.array([], dtype=dtype)
                     for key, dtype in ROW_FIELDS.get((rows, self.kind), {}).items()}

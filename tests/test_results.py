@@ -1,0 +1,46 @@
+"""RunResult in memory: what its columns and its repr count agree."""
+
+import numpy as np
+
+import rocking_contact as rc
+
+
+def _block(collisions):
+    t = np.linspace(0.0, 0.28, 5)
+    return rc.RunResult(case="sdnv105a", kind="block", parameters={},
+                        history={"time": t, "EKIN_BLOCK": t}, collisions=collisions)
+
+
+def test_the_collision_columns_are_the_collisions_repr_counts():
+    """sdnv105a at 5 ms: repr said 1 collision, columns("collisions")["time"] gave five
+    times, the run's end and the previous collision again among them."""
+    rows = [{"index": 1, "time": 0.255, "kinetic_energy": 1.8, "interior": True,
+             "impact": 0.25},
+            *({"index": k, "time": 0.255, "kinetic_energy": 1.8, "interior": False,
+               "impact": None} for k in (2, 3, 4)),
+            {"index": 5, "time": 0.28, "kinetic_energy": 0.4, "interior": False,
+             "impact": None}]
+    result = _block(rows)
+    columns = result.columns("collisions")
+    assert list(columns["time"]) == [0.255] and columns["interior"].all()
+    assert columns["index"].dtype == np.int64 and list(columns["index"]) == [1]
+    assert ", 1 collisions," in repr(result)
+    assert len(result.collisions) == 5  # the list keeps every maximum, flagged
+    assert result.to_json()["collisions"] == rows
+
+
+def test_no_collision_gives_the_empty_columns_of_the_rows():
+    """sdnv105d to 0.06 s at a 0.015 tilt: one maximum, the run's last instant."""
+    result = _block([{"index": 1, "time": 0.06, "kinetic_energy": 3.0, "interior": False,
+                      "impact": None}])
+    columns = result.columns("collisions")
+    assert columns["time"].shape == (0,) and columns["time"].dtype == float
+    assert ", 0 collisions," in repr(result)
+
+
+def test_a_rigid_runs_collisions_are_all_collisions():
+    """The rigid block's collisions are its impacts: no interior flag, none left out."""
+    rows = [{"index": k, "time": 0.05 * k, "corner": "A"} for k in (1, 2)]
+    result = rc.RunResult(case="sdnv105_rigid", kind="rigid", parameters={},
+                          history={}, collisions=rows)
+    assert list(result.columns("collisions")["index"]) == [1, 2]

@@ -54,7 +54,8 @@ STARTED = "started: still running, or stopped before it wrote its results (kille
 @dataclass(repr=False, eq=False)
 class RunResult:
     """Everything a run computed, in memory: what ``results.json`` and ``history.csv``
-    hold. SI units throughout (m, s, N, J, rad); times in s from the case's ``time.start``.
+    hold. SI units throughout (m, s, N, J, rad); times are the case's own, in s (absolute:
+    a run with ``time.start = 0.1`` has ``history["time"][0] == 0.1``).
 
     Attributes:
         case: the case name (``case.name`` of the case file).
@@ -78,10 +79,17 @@ class RunResult:
         checks: one dict per ``[[reference]]``: ``quantity``, ``reference``, ``value``,
             ``abs_error``, ``rel_error``, ``tolerance``, ``tolerance_kind``, ``source``,
             ``passed`` (True, False, or None for information only), ``note``.
-        timing: ``wall_s`` (s of wall time), ``steps`` and the kind's solver counters.
+        timing: ``wall_s`` (s of wall time of the stepping), ``steps`` and the kind's
+            solver counters; a FEM run's ``setup_s`` (s: mesh, spaces, forms), a discrete
+            run's ``compile_s`` (s compiling or loading its numba kernels, not in
+            ``wall_s``); every key in ``docs/outputs.md``.
         extra: kind-specific data (the rigid levels, the FEM energy balance, ...).
-        status: ``"completed"``, or what stopped the run (``"failed: ..."``,
-            ``"interrupted at t = ..."``, ``"the block overturned at t = ..."``).
+        status: ``"completed"``, or what stopped the run: ``"failed: ..."`` (a solver
+            failure, or ``"failed: the run diverged: ..."``, steps that created the energy
+            that took the block off its table), ``"interrupted at t = ..."`` (Ctrl-C,
+            SIGTERM), ``"the block overturned at t = ..."``, ``"the block slid off its
+            table at t = ..."``; or :data:`STARTED` (``"started: ..."``), read back by
+            :func:`load_result` from a run still under way or killed.
         stack: component -> version the run was computed with.
         provenance: where the run came from and how to run it again: UTC ``started`` and
             ``ended``, ``argv``, ``cwd``, the ``case`` as given, its ``case_file``, the
@@ -93,9 +101,8 @@ class RunResult:
 
     Use :meth:`columns` for the rows of ``impacts``, ``collisions`` (the interior ones)
     or ``checks`` as arrays; :func:`load_result` reads one back from its results
-    directory. Two results
-    are equal only if they are the same object (``==`` is ``is``): compare what you need,
-    ``np.array_equal(a.history["DX_NO1"], b.history["DX_NO1"])``.
+    directory. Two results are equal only if they are the same object (``==`` is ``is``):
+    compare what you need, ``np.array_equal(a.history["DX_NO1"], b.history["DX_NO1"])``.
 
     """
 

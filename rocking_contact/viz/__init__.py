@@ -12,6 +12,11 @@ not by this package, so that ``rocking-contact --help`` stays fast.
 - :mod:`.history_plots`: the PNG/SVG plots written by every run.
 - :mod:`.comparison`: several treatments of one validation case on one axis.
 - :mod:`.fields`: the FEM field series (``fields.pvd``) at any instant.
-- :mod:`.scenes`: pyvista scenes (FEM block, rigid block, spring-mass systems).
-- :mod:`.render`: screenshots, GIF/MP4 movies and the interactive window.
+- :mod:`.scene`: what every pyvista scene shares (time range, labels, camera); the scenes
+  of :mod:`.block_scene` (a block, FEM or rigid, whose mesh and tilt :mod:`.rigid` gives
+  from its corners) and :mod:`.discrete_scene` (spring-mass systems); :mod:`.pv` imports
+  pyvista.
+- :mod:`.sample`: a made-up results directory to try the viewer and the report on.
+- :mod:`.render`: screenshots, GIF/MP4 movies and the interactive window;
+  :mod:`.cli` the ``view`` command.
 """

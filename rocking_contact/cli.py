@@ -57,8 +57,8 @@ _STOPPED = ("the run stopped (a solver failure, or a block that overturned or sl
 EXIT_CODES: dict[str | None, dict[int, str]] = {
     None: {0: "done; run and rigid whatever their checks say, validate when every case "
               "passes",
-           1: f"{_STOPPED}; validate: also a failed check, or a case no check graded "
-              "(each COMMAND --help says its own)"},
+           1: f"{_STOPPED}; validate: also a failed check, a case no check graded, or "
+              "checks a shortened run did not reach (each COMMAND --help says its own)"},
     "list": {0: "listed",
              2: "a syntax error (list takes no argument): one line 'error: ...'"},
     "keys": {0: "listed",
@@ -69,7 +69,9 @@ EXIT_CODES: dict[str | None, dict[int, str]] = {
     "validate": {0: "every case passes its reference checks",
                  1: "a case failed a check (FAILED), or had no check that applies at the "
                     "settings given (NOT GRADED: a reference that holds for another "
-                    "time.step; the case is not validated, nor failed), or its run stopped "
+                    "time.step; the case is not validated, nor failed), or checks the run "
+                    "did not reach and none failed (INCOMPLETE: a time.end before what they "
+                    "measure; not validated, nor failed), or its run stopped "
                     "(a solver failure, a block that overturned: the next cases still run), "
                     "or results could not be written (disk full, read-only)"},
     "rigid": {0: "the run reached its end, whatever its checks say (a rigid block that "
@@ -301,11 +303,9 @@ def summary_line(result: RunResult, out: Path | None = None) -> str:
     else:  # a case without references says nothing of checks
         passing = (f", no check graded ({counts.information} shown for information)"
                    if counts.information else "")
-    times = result.history.get("time")
-    if counts.not_reached and times is not None and len(times):
-        # each check's note says which window; here what they share
-        last = float(times[-1])
-        passing += f" ({counts.not_reached} not reached: the run ends at t = {last:.6g} s)"
+    end = _run_end(result)
+    if counts.not_reached and end:
+        passing += f" ({counts.not_reached} not reached: {end})"
     where = f"; results in {out}/" if out is not None else ""
     compile_s = float(result.timing.get("compile_s", 0.0))
     # a cache load takes under 0.5 s; a compilation (a new machine, a cold Docker
@@ -318,6 +318,15 @@ def summary_line(result: RunResult, out: Path | None = None) -> str:
 
 #: numba compilation time (s) the summary line names beside the wall time
 COMPILE_SHOWN_S = 1.0
+
+
+def _run_end(result: RunResult) -> str:
+    """``the run ends at t = 0.2 s``: what the checks a run did not reach share (each
+    check's note says which window); empty for a run without history."""
+    times = result.history.get("time")
+    if times is None or not len(times):
+        return ""
+    return f"the run ends at t = {float(times[-1]):.6g} s"
 
 
 def _cmd_validate(args: argparse.Namespace) -> int:
@@ -353,6 +362,7 @@ def _cmd_validate(args: argparse.Namespace) -> int:
                             "the checks with yours")
     failed: list[str] = []
     not_graded: list[str] = []
+    incomplete: list[str] = []
     for i, case in enumerate(cases):
         out = args.out / case.case.name
         check_dir("--out", out)
@@ -379,12 +389,14 @@ def _cmd_validate(args: argparse.Namespace) -> int:
             why = _validation_failure(result)
             if why:
                 failed.append(f"{case.case.name} ({why})")
+            elif not result.passed:
+                incomplete.append(f"{case.case.name} ({_incompleteness(result)})")
         _show_result(result)
         if mpi_rank() == 0:
             print()
     if mpi_rank() == 0:
-        _print_verdicts(len(cases), failed, not_graded)
-    return EXIT_FAILED if failed or not_graded else EXIT_OK
+        _print_verdicts(len(cases), failed, not_graded, incomplete)
+    return EXIT_FAILED if failed or not_graded or incomplete else EXIT_OK
 
 
 def _distinct(cases: list[Any]) -> list[Any]:
@@ -418,13 +430,29 @@ def _distinct(cases: list[Any]) -> list[Any]:
 
 
 def _validation_failure(result: RunResult) -> str | None:
-    """Why a validated run with graded checks fails, in a few words (None when it
-    passes)."""
-    n_failed = sum(c["passed"] is False for c in result.checks)
-    if n_failed:
-        n_checks = sum(c["passed"] is not None for c in result.checks)
-        return f"{n_failed} of {n_checks} checks failed"
-    return None if result.passed else result.status.split(":")[0]
+    """Why a validated run with graded checks fails, in a few words: checks that failed
+    on their values (with those it did not reach), or a run that did not complete; None
+    when it passes, or when it only stopped short of some checks
+    (:func:`_incompleteness`: a run shortened with ``--set time.end``, which the report
+    calls INCOMPLETE)."""
+    from rocking_contact.results import check_counts
+
+    counts = check_counts(result.checks)
+    if counts.failed:
+        unreached = (f", {counts.not_reached} not reached: {_run_end(result)}"
+                     if counts.not_reached else "")
+        return f"{counts.failed} of {counts.graded} checks failed{unreached}"
+    if result.status != "completed":
+        return result.status.split(":")[0]
+    return None
+
+
+def _incompleteness(result: RunResult) -> str:
+    """``7 checks not reached: the run ends at t = 0.2 s``: why a completed run that failed
+    no check is not validated either."""
+    from rocking_contact.results import check_counts
+
+    return f"{check_counts(result.checks).not_reached} checks not reached: {_run_end(result)}"
 
 
 def _why_not_graded(checks: Sequence[Mapping[str, object]]) -> str:
@@ -441,14 +469,16 @@ def _why_not_graded(checks: Sequence[Mapping[str, object]]) -> str:
                                    for c in marked))
 
 
-def _print_verdicts(count: int, failed: list[str], not_graded: list[str]) -> None:
-    """The last lines of ``validate``: the cases that failed, those no check graded, and
-    how many of the ``count`` passed."""
-    if failed:
-        print(f"FAILED: {', '.join(failed)}")
-    if not_graded:
-        print(f"NOT GRADED: {', '.join(not_graded)}")
-    passed = count - len(failed) - len(not_graded)
+def _print_verdicts(count: int, failed: list[str], not_graded: list[str],
+                    incomplete: list[str]) -> None:
+    """The last lines of ``validate``: the cases that failed, those no check graded, those
+    that failed none but did not reach some (the report's INCOMPLETE), and how many of the
+    ``count`` passed."""
+    for word, cases in (("FAILED", failed), ("NOT GRADED", not_graded),
+                        ("INCOMPLETE", incomplete)):
+        if cases:
+            print(f"{word}: {', '.join(cases)}")
+    passed = count - len(failed) - len(not_graded) - len(incomplete)
     print(f"all {count} case(s) pass their reference checks" if passed == count
           else f"{passed} of {count} case(s) pass their reference checks")
 

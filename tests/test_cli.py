@@ -1,6 +1,7 @@
 """The command line: list, run (files written), validate (exit codes), failures."""
 
 import json
+import re
 
 import pytest
 
@@ -71,6 +72,26 @@ def test_validate_says_a_case_no_check_grades_is_not_graded_not_failed(tmp_path,
         "1 of 2 case(s) pass their reference checks"]
     help_text = _help(capsys, "validate")
     assert "NOT GRADED" in help_text.split("exit codes:")[1]
+
+
+def test_validate_calls_a_shortened_run_incomplete_as_the_report_does(tmp_path, capsys):
+    """`validate sdnd101a --set time.end=0.2` said "FAILED: sdnd101a (7 of 12 checks
+    failed)" when the 7 were not reached and none failed (the report: 0 failed, 7 not
+    reached, INCOMPLETE). Not validated (exit code 1), not failed either; a run that also
+    fails a check is FAILED, with what it did not reach."""
+    code = main(["validate", "sdnd101a", "--out", str(tmp_path), "-q", "--no-plots",
+                 "--set", "time.end=0.2"])
+    out = capsys.readouterr().out
+    assert code == 1 and "FAILED" not in out
+    assert out.splitlines()[-2:] == [
+        "INCOMPLETE: sdnd101a (7 checks not reached: the run ends at t = 0.2 s)",
+        "0 of 1 case(s) pass their reference checks"]
+    code = main(["validate", "sdnd101a", "--out", str(tmp_path), "-q", "--no-plots",
+                 "--set", "time.end=0.2", "--set", "time.step=2e-3"])
+    last = capsys.readouterr().out.splitlines()[-2]
+    assert code == 1 and re.fullmatch(r"FAILED: sdnd101a \(\d of 12 checks failed, \d not "
+                                      r"reached: the run ends at t = 0\.2 s\)", last), last
+    assert "INCOMPLETE" in _help(capsys, "validate").split("exit codes:")[1]
 
 
 def test_validate_runs_a_case_given_twice_once(tmp_path, capsys, monkeypatch):

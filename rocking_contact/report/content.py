@@ -429,6 +429,7 @@ def comparison_section(cases: Sequence[CaseResult], figures_dir: Path) -> Sectio
         collision_markers,
         comparable_groups,
         compare_kinetic_energy,
+        validation_case,
     )
 
     # only collisions count: a failed run's last instant does not make a staircase step
@@ -441,8 +442,10 @@ def comparison_section(cases: Sequence[CaseResult], figures_dir: Path) -> Sectio
     blocks: list[Any] = []
     for name, members in groups.items():
         labels = [label[id(d)] for d, _ in members]
-        png = next(p for p in compare_kinetic_energy(name, members, figures_dir, labels=labels)
-                   if p.suffix == ".png")
+        # titled by the validation case; a group that changes its physics says how
+        png = next(p for p in compare_kinetic_energy(
+            validation_case(name).upper(), members, figures_dir,
+            stem=f"{name}_kinetic_energy", labels=labels) if p.suffix == ".png")
         references = (", with the collision references of every source"
                       if collision_markers(members) else "")
         blocks.append(Figure(png, f"{name.upper()}: kinetic energy of the block for "

@@ -12,6 +12,7 @@ block case without digits with its rigid twin (``myblock``, ``myblock_rigid``).
 from __future__ import annotations
 
 import math
+import os
 import re
 import textwrap
 from collections.abc import Mapping, Sequence
@@ -25,6 +26,7 @@ from rocking_contact.viz.changes import changed_keys, changed_values, changes_te
 from rocking_contact.viz.channels import kinetic_energy_column
 from rocking_contact.viz.history_plots import TITLE_CHARS, draw_markers
 from rocking_contact.viz.markers import Marker, event_markers
+from rocking_contact.viz.runs import Run, as_pair
 
 Result = tuple[Mapping[str, Any], Mapping[str, np.ndarray]]
 _STEM = re.compile(r"^[a-z]+\d+", re.IGNORECASE)
@@ -145,39 +147,76 @@ def collision_markers(members: Sequence[Result]) -> list[Marker]:
     return _unique(markers)
 
 
-def compare_kinetic_energy(name: str, members: Sequence[Result], out_dir: Path,
+def compare_kinetic_energy(name: str, members: Sequence[Run], out_dir: str | os.PathLike[str],
                            stem: str | None = None,
                            labels: Sequence[str] | None = None) -> list[Path]:
     """Draw every member's kinetic energy and all their collision references on one axis.
 
+    The title is ``<name>: kinetic energy of the block``, with what the members change
+    from their case files' physics (``SDNV105 with geometry.half_width = 0.1``) when they
+    all change the same; members that change different things (a study of tilts) are each
+    named by their changes in the legend. References are drawn of the members that run
+    their case file's physics only (:func:`collision_markers`).
+
     Args:
-        name: the validation case (figure title).
-        members: (results.json content, history) of each treatment.
-        out_dir: where ``<stem>.png`` and ``<stem>.svg`` go.
-        stem: file stem, ``<name>_kinetic_energy`` by default.
+        name: what the figure shows (its title as given: ``"SDNV105"``, ``"sdnv105d
+            tilts"``).
+        members: each run (:data:`.runs.Run`): a RunResult, a results directory, or
+            (results.json content, history); their kinetic-energy column (``EKIN_*``)
+            and collisions (the interior ones) are drawn.
+        out_dir: where ``<stem>.png`` and ``<stem>.svg`` go (made if missing).
+        stem: file stem, ``<name>_kinetic_energy`` by default (other characters than
+            letters, digits, ``_.-`` as ``_``).
         labels: each member's name in the legend (default: its case name; two runs of
-            one case need their own, such as the report's labels with their directory).
+            one case need their own, such as the report's labels with their directory),
+            followed by its contact treatment or kind.
 
     Returns:
         The files written.
 
+    Raises:
+        CaseError: a member that is not a run, or records no kinetic energy.
+
     """
+    runs = _members(members)
+    changes = [changes_text(data) for data, _ in runs]
+    shared = changes[0] if len(set(changes)) == 1 else ""
     with style.figure_style():
         fig, (ax,) = style.new_figure(height=6.2)
         t_lo, t_hi = np.inf, -np.inf
-        for i, (data, history) in enumerate(members):
+        for i, (data, history) in enumerate(runs):
             column = kinetic_energy_column(history)
-            assert column is not None  # comparable_groups keeps the results that record one
+            assert column is not None  # _members refuses a run without one
             t = np.asarray(history["time"])
-            ax.plot(t, history[column], label=_legend_name(data, labels[i] if labels else None))
+            legend = _legend_name(data, labels[i] if labels else None)
+            own = "" if shared or not changes[i] else f" ({changes[i]})"
+            ax.plot(t, history[column], label=legend + own)
             t_lo, t_hi = min(t_lo, float(t[0])), max(t_hi, float(t[-1]))
         ax.set_xlim(t_lo, t_hi)
-        draw_markers(ax, collision_markers(members), style.MarkerStyles())
-        changes = next((changes_text(d) for d, _ in members if changed_keys(d)), "")
-        what = f"{validation_case(name).upper()} with {changes}" if changes else name.upper()
-        ax.set(title=textwrap.fill(f"{what}: kinetic energy of the block, all treatments",
-                                   TITLE_CHARS),
+        draw_markers(ax, collision_markers(runs), style.MarkerStyles())
+        what = f"{name} with {shared}" if shared else name
+        ax.set(title=textwrap.fill(f"{what}: kinetic energy of the block", TITLE_CHARS),
                xlabel="time (s)", ylabel="kinetic energy (J)")
         ax.set_ylim(bottom=0.0)
         style.place_legend(ax, outside_above=0)
-        return style.save_figure(fig, out_dir, stem or f"{name}_kinetic_energy")
+        return style.save_figure(fig, Path(out_dir),
+                                 stem or re.sub(r"[^A-Za-z0-9_.-]+", "_",
+                                                f"{name}_kinetic_energy"))
+
+
+def _members(members: Sequence[Run]) -> list[Result]:
+    """The members as (content, history), their collisions the interior ones; a member
+    without a kinetic energy is refused."""
+    from rocking_contact.config import CaseError
+    from rocking_contact.post.collisions import interior
+
+    runs: list[Result] = []
+    for i, member in enumerate(members):
+        data, history = as_pair(member, f"members[{i}]")
+        if kinetic_energy_column(history) is None or "time" not in history:
+            raise CaseError("compare_kinetic_energy", f"members[{i}]",
+                            f"{data.get('case')!r} records no kinetic energy (EKIN_*); "
+                            "allowed: block and rigid runs")
+        runs.append(({**data, "collisions": interior(list(data.get("collisions") or []))},
+                     history))
+    return runs

@@ -20,6 +20,7 @@ References are drawn as :mod:`rocking_contact.viz.markers` places them.
 
 from __future__ import annotations
 
+import os
 import textwrap
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, replace
@@ -32,6 +33,7 @@ from rocking_contact.viz import style
 from rocking_contact.viz.changes import ending, run_name
 from rocking_contact.viz.channels import Channel, columns_of, kinetic_energy_column
 from rocking_contact.viz.markers import Marker, reference_markers
+from rocking_contact.viz.runs import Run, as_pair
 
 
 @dataclass(frozen=True)
@@ -315,16 +317,48 @@ def _impact_histogram(data: Mapping[str, Any], out_dir: Path) -> list[Path]:
     return style.save_figure(fig, out_dir, "impact_histogram")
 
 
-def plot_results(data: Mapping[str, Any], history: Mapping[str, np.ndarray],
-                 out_dir: Path) -> list[Path]:
-    """Draw every plot a run's results call for into ``out_dir``; returns the files.
+def plot_results(data: Run | Mapping[str, Any],
+                 history: Mapping[str, np.ndarray] | str | os.PathLike[str] | None = None,
+                 out_dir: str | os.PathLike[str] | None = None) -> list[Path]:
+    """Draw every plot a run's results call for into ``out_dir``, as the run drew them
+    (its collisions, the references it reached: :func:`rocking_contact.post.plots.
+    plotted`); returns the files. ``plot_results(result, "plots/")`` with a
+    :class:`~rocking_contact.results.RunResult` or a results directory,
+    ``plot_results(data, history, "plots/")`` with the ``results.json`` content.
 
     Args:
-        data: the ``results.json`` content.
-        history: the history columns (``time`` first).
-        out_dir: where the ``<stem>.png`` and ``<stem>.svg`` files go.
+        data: the run (:data:`.runs.Run`): a RunResult, a results directory, or the
+            ``results.json`` content (then with ``history``).
+        history: the history columns (``time`` first, s); by default the run's. Given
+            without ``out_dir``, a directory is ``out_dir``.
+        out_dir: where the ``<stem>.png`` and ``<stem>.svg`` files go (made if missing).
+
+    Raises:
+        CaseError: no ``out_dir``, the content without its history, or not a run.
 
     """
+    from rocking_contact.config import CaseError
+    from rocking_contact.post.plots import plotted
+
+    if out_dir is None and isinstance(history, str | os.PathLike):
+        history, out_dir = None, history  # plot_results(run, out_dir)
+    if out_dir is None or isinstance(history, str | os.PathLike):
+        raise CaseError("plot_results", "out_dir", "missing; allowed: plot_results(run, "
+                        "out_dir) or plot_results(data, history, out_dir)")
+    if isinstance(data, Mapping):
+        if history is None:
+            raise CaseError("plot_results", "history", "missing for the results.json "
+                            "content; allowed: its history columns, or a RunResult or "
+                            "results directory")
+        content, columns = data, history
+    else:
+        content, columns = as_pair(data, "data")
+    return _plot(plotted(content), columns if history is None else history, Path(out_dir))
+
+
+def _plot(data: Mapping[str, Any], history: Mapping[str, np.ndarray],
+          out_dir: Path) -> list[Path]:
+    """The plots of :func:`plot_results`, of content as the plots show it."""
     if "time" not in history or len(history["time"]) == 0:
         return []
     hidden = NOT_PLOTTED | NOT_PLOTTED_BY_KIND.get(str(data.get("kind")), frozenset())

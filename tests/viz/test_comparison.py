@@ -75,9 +75,44 @@ def test_the_changed_runs_figure_has_no_reference_and_says_its_changes(tmp_path)
                            "source": "LMGC90", "passed": None},
                           {"quantity": "collision.1.kinetic_energy", "reference": 7.23,
                            "source": "LMGC90", "passed": None}]
-    svg = next(p for p in compare_kinetic_energy("sdnv105_half_width0.1", runs, tmp_path)
+    svg = next(p for p in compare_kinetic_energy("SDNV105", runs, tmp_path)
                if p.suffix == ".svg")
     text = " ".join(t for el in ET.parse(svg).getroot().iter() if el.tag.endswith("text")
                     for t in el.itertext())
     assert "SDNV105 with geometry.half_width = 0.1" in text
     assert "LMGC90" not in text
+
+
+def _tilted(tilt, changed):
+    """A sdnv105d RunResult at ``tilt``; ``changed``: the run sets it (not the file's)."""
+    import rocking_contact as rc
+
+    t = np.linspace(0.0, 0.06, 7)
+    return rc.RunResult(
+        case="sdnv105d", kind="block", history={"time": t, "EKIN_BLOCK": tilt * t},
+        parameters={"preload": {"tilt": tilt}, "contact": {"treatment": "theta"}},
+        extra={"changes": ["preload.tilt"] if changed else []},
+        collisions=[{"index": 1, "time": 0.05, "kinetic_energy": 0.05 * tilt,
+                     "interior": True, "impact": 0.05},
+                    {"index": 2, "time": 0.06, "kinetic_energy": 0.06 * tilt,
+                     "interior": False, "impact": None}])
+
+
+def test_a_study_of_runs_is_titled_as_named_and_each_run_by_its_changes(tmp_path):
+    """Three tilts given as RunResults were refused (AttributeError), then as dicts titled
+    "SDNV105 with preload.tilt = 0.005: ..., all treatments", the first changed run's."""
+    import xml.etree.ElementTree as ET
+
+    from rocking_contact.viz.comparison import compare_kinetic_energy
+
+    runs = [_tilted(0.005, True), _tilted(0.01, False), _tilted(0.015, True)]
+    written = compare_kinetic_energy("sdnv105d tilts", runs, tmp_path)
+    assert {p.name for p in written} == {"sdnv105d_tilts_kinetic_energy.png",
+                                         "sdnv105d_tilts_kinetic_energy.svg"}
+    svg = next(p for p in written if p.suffix == ".svg")
+    text = " ".join(t for el in ET.parse(svg).getroot().iter() if el.tag.endswith("text")
+                    for t in el.itertext())
+    assert "sdnv105d tilts: kinetic energy of the block" in text
+    assert "with preload.tilt" not in text and "all treatments" not in text
+    assert "sdnv105d, theta (preload.tilt = 0.005)" in text
+    assert "sdnv105d, theta (preload.tilt = 0.015)" in text

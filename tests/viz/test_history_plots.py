@@ -352,3 +352,26 @@ def test_a_curve_drawn_over_an_equal_one_leaves_it_visible(tmp_path, monkeypatch
     vx, vy = (line for line in figures["velocity"].axes[0].lines
               if line.get_label().startswith("velocity"))
     assert vx.get_linestyle() == vy.get_linestyle() == "-"
+
+
+def test_a_run_result_or_its_directory_is_plotted_as_its_content(tmp_path):
+    """``plot_results(result, result.history, out)`` gave an AttributeError: the plots took
+    the results.json content only."""
+    import rocking_contact as rc
+    from rocking_contact.results_io import write
+
+    t = np.linspace(0.0, 0.1, 5)
+    result = rc.RunResult(case="x", kind="block", parameters={},
+                          history={"time": t, "EKIN_BLOCK": t * t})
+    write(result, tmp_path / "run", plots=False)
+    names = [{p.name for p in plot_results(*args, tmp_path / str(i))} for i, args in
+             enumerate([(result,), (result, result.history), (tmp_path / "run",),
+                        (str(tmp_path / "run"),), (result.to_json(), result.history)])]
+    assert names[0] == {"kinetic_energy.png", "kinetic_energy.svg"}
+    assert all(n == names[0] for n in names)
+    import pytest
+
+    with pytest.raises(rc.CaseError, match=r"plot_results: history: missing"):
+        plot_results(result.to_json(), tmp_path)
+    with pytest.raises(rc.CaseError, match=r"rocking_contact.viz: data: got int 3, allowed"):
+        plot_results(3, tmp_path)

@@ -2,10 +2,12 @@
 
 from __future__ import annotations
 
+import contextlib
 import math
 import sys
+import threading
 import time
-from collections.abc import Callable
+from collections.abc import Callable, Iterator
 from typing import TextIO
 
 #: a log (not a terminal) gets a line when the run has gone this fraction further...
@@ -29,7 +31,11 @@ class Progress:
         sdnv105a:  40%  t=0.132 s  step 1320  12.3 s elapsed, ~18 s left  h=1e-05
 
     The time left is the wall time per simulated second since the first report (the mesh
-    and preload before it excluded) times the simulated time left.
+    and preload before it excluded) times the simulated time left. Work before the first
+    step that is not the run's (numba compiling its kernels) goes in :meth:`preparing`:
+    one line while it lasts, and the elapsed time counted from its end::
+
+        sdnd101a: compiling numba kernels ...
 
     Args:
         start, end: simulated time span (s).
@@ -54,6 +60,31 @@ class Progress:
         self._last_draw = self.t0  # wall time of the last bar or line
         self._last_fraction = 0.0  # fraction of the run at the last line
         self._first: tuple[float, float] | None = None  # (wall time, fraction) first seen
+
+    @contextlib.contextmanager
+    def preparing(self, what: str) -> Iterator[None]:
+        """Work before the first step that is not the run's, whose length nobody knows in
+        advance (numba compiling the kernels: 6 to 27 s cold, 0.3 s from its cache): once
+        it has lasted ``delay`` wall seconds, one line ``<label>: <what> ...`` (nothing
+        when it is quicker, or when not ``enabled``); after it the clock starts again, so
+        that "elapsed", the time left and the ``delay`` count the run's steps only."""
+        timer = None
+        if self.enabled:  # a thread: the work holds this one until it is done
+            timer = threading.Timer(self.delay, self._say, (f"{what} ...",))
+            timer.daemon = True
+            timer.start()
+        try:
+            yield
+        finally:
+            if timer is not None:
+                timer.cancel()
+                timer.join()  # its line, if it is being written, before any bar
+            self.t0 = self._last_draw = self.clock()
+
+    def _say(self, text: str) -> None:
+        """One line ``<label>: <text>``, on a terminal as in a log."""
+        self.stream.write(f"{self.label}: {text}\n")
+        self.stream.flush()
 
     def update(self, t: float, info: str = "", step: int | None = None) -> None:
         """Report that the solution has reached simulated time ``t`` (s), after ``step``

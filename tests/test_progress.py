@@ -2,6 +2,7 @@
 line each 10 % of the run or 10 s of wall time, with t, step, % and the time left."""
 
 import io
+import time
 
 from rocking_contact.progress import Progress
 
@@ -87,3 +88,30 @@ def test_a_terminal_gets_one_redrawn_bar():
     text = buf.getvalue()
     assert text.endswith("\n") and text.count("\n") == 1
     assert "\rcase [##############################] 100%  t=1 s  step 100" in text
+
+
+def test_work_before_the_steps_is_said_once_and_not_counted_as_elapsed():
+    """A cold numba compilation (7 to 27 s) was silent, then counted as the run's
+    "elapsed" ("40%  t=0.2 s  step 2000  12.0 s elapsed, ~? left" for a 0.015 s run):
+    one line once it lasts the delay, and the clock starts after it."""
+    buf, clock = io.StringIO(), Clock()
+    p = Progress(0.0, 1.0, "case", stream=buf, clock=clock, delay=0.05)
+    with p.preparing("compiling numba kernels"):
+        clock.now = 12.0
+        time.sleep(0.3)  # the line comes from a timer of real time
+    for now, t in ((12.5, 0.5), (13.0, 1.0)):
+        clock.now = now
+        p.update(t, step=int(1000 * t))
+    assert buf.getvalue().splitlines() == [
+        "case: compiling numba kernels ...",
+        "case: 100%  t=1 s  step 1000  1.0 s elapsed, ~0 s left"]
+
+
+def test_quick_or_quiet_work_before_the_steps_says_nothing():
+    """A load from numba's cache (0.3 s) says nothing, nor --quiet a compilation."""
+    for delay, enabled, sleep in ((5.0, True, 0.0), (0.05, False, 0.2)):
+        buf = io.StringIO()
+        p = Progress(0.0, 1.0, "case", stream=buf, delay=delay, enabled=enabled)
+        with p.preparing("compiling numba kernels"):
+            time.sleep(sleep)
+        assert buf.getvalue() == ""

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import contextlib
 import time
 from dataclasses import dataclass
 from pathlib import Path
@@ -111,17 +112,22 @@ def recorded_rows(system: DiscreteSystem, dofs: list[tuple[str, str]]) -> np.nda
     return rows
 
 
-def compile_kernels(case: DiscreteCase, system: DiscreteSystem) -> float:
+def compile_kernels(case: DiscreteCase, system: DiscreteSystem,
+                    progress: Progress | None = None) -> float:
     """Compile the numba kernels the case's scheme steps with, or load them from numba's
     on-disk cache (``__pycache__`` beside the modules, or ``NUMBA_CACHE_DIR``), and return
     the wall seconds it took: a throwaway integrator of the case on its own ``system`` (the
     same argument types as the run's, so that the run compiles nothing more) starts and
     advances zero steps. The first run after an install or an edit of the kernels compiles
     them (sdnd100a: 6 s, against 0.3 s for its 600 steps); later ones load them (about
-    0.25 s); in the same process again, nothing."""
+    0.25 s); in the same process again, nothing. ``progress`` says "compiling numba
+    kernels ..." if it takes long, and starts its clock after it
+    (:meth:`~rocking_contact.progress.Progress.preparing`)."""
     started = time.perf_counter()
-    outputs = recorded_rows(system, output_dofs(case))
-    make_integrator(case, system, outputs, 0.0).advance(0, np.zeros(1), False)
+    with (contextlib.nullcontext() if progress is None
+          else progress.preparing("compiling numba kernels")):
+        outputs = recorded_rows(system, output_dofs(case))
+        make_integrator(case, system, outputs, 0.0).advance(0, np.zeros(1), False)
     return time.perf_counter() - started
 
 
@@ -382,7 +388,7 @@ def run(case: DiscreteCase, *, progress: Progress | None = None) -> RunResult:
     base = case_dir(case)
     system = assemble(case.model, case.solver)
     # the kernels' compilation is not the run's work: timed apart, out of wall_s
-    compile_s = compile_kernels(case, system)
+    compile_s = compile_kernels(case, system, progress)
     extra: dict[str, Any] = {
         "unknowns": system.n,
         "frequencies_hz": (system.omegas / (2 * np.pi)).tolist(),

@@ -60,7 +60,7 @@ from rocking_contact.contact.local import (
     LocalProblem,
     LocalSolution,
     Status,
-    complementarity,
+    alart_curnier,
     solve_active_set,
 )
 from rocking_contact.contact.release import StepMobility, mass_solver, table_drag
@@ -124,7 +124,8 @@ class CondensedContact(Corrector):
         self._cache_key: tuple[Any, ...] | None = None
         self._cache: dict[int, tuple[np.ndarray, np.ndarray]] = {}  # row -> (Z, Zc) columns
         self._last_residual = math.nan
-        self._work: tuple[PETSc.Vec, PETSc.Vec] | None = None  # residual, correction
+        # residual, correction, column of Z
+        self._work: tuple[PETSc.Vec, PETSc.Vec, PETSc.Vec] | None = None
         self._drag0: PETSc.Vec | None = None  # a shaking table's drag at the release (N)
 
     # -- the local law (subclasses) ------------------------------------------------------
@@ -166,7 +167,7 @@ class CondensedContact(Corrector):
         # unknown end forces, w0 on the start forces, a constant of the step.
         w1 = stage.w1
         start = self._start_forces(stage.w0)
-        r, dx = self._work_vectors(problem)
+        r, dx, column = self._work_vectors(problem)
         lam = self.lam.copy()
         converged = False
         change = math.inf
@@ -183,15 +184,17 @@ class CondensedContact(Corrector):
             self.kin.add_forces(forces, r.array, -1.0)
             equilibrium = r.norm()
             contacts = self._candidates(geometry, lam)
+            rows = normal_tangential_rows(contacts)
             if it > 0:
-                phi = self._complementarity(lam, q, contacts)
+                phi = self._complementarity(lam, q, contacts, rows)
                 self._last_residual = max(equilibrium, phi)
                 # Equilibrium within tolerance, or Newton stagnating at round-off (large
                 # rotation: a strain round-off of 1e-17 in the thin columns of the Code_Aster
                 # mesh is 1e-4 N of residual, above tolerance for no fault of the solve).
-                settled = equilibrium <= self.tol or problem.settled(
-                    x, change, self.spec.step_tolerance)
-                if phi <= self.tol and settled:
+                # The stall test (a reduction over the ranks) only once phi passes: phi is
+                # the same on every rank, which all take the same branch.
+                if phi <= self.tol and (equilibrium <= self.tol or problem.settled(
+                        x, change, self.spec.step_tolerance)):
                     converged = True
                     break
             if it == self.spec.max_iterations:
@@ -202,8 +205,7 @@ class CondensedContact(Corrector):
             self.kin.add_forces(forces, r.array, 1.0)
             r.scale(-1.0)
             solver.solve_linear(r, dx)
-            Z, Zc = self._delassus_columns(problem, solver, geometry, contacts)
-            rows = geometry.rows(contacts)
+            Z, Zc = self._delassus_columns(problem, solver, geometry, rows)
             Hr = ux * geometry.H[rows]
             W = w1 * (Hr @ Zc)
             dq = Hr @ self.kin.values(dx.array)
@@ -212,7 +214,7 @@ class CondensedContact(Corrector):
             self.counters.local += local.iterations
             lam = np.zeros_like(lam)
             lam[rows] = local.lam
-            add_columns(dx, Z, w1 * local.lam)
+            add_columns(dx, Z, w1 * local.lam, column)
             change = dx.norm(PETSc.NormType.NORM_INFINITY)
             x.axpy(1.0, dx)
             x.ghostUpdate(addv=PETSc.InsertMode.INSERT, mode=PETSc.ScatterMode.FORWARD)
@@ -363,11 +365,11 @@ class CondensedContact(Corrector):
         self._forces0_split = (geometry.H.T @ lam_n, geometry.H.T @ lam_t)
 
     # -- helpers -----------------------------------------------------------------------
-    def _work_vectors(self, problem: StepProblem) -> tuple[PETSc.Vec, PETSc.Vec]:
-        """The residual and the correction of :meth:`correct`, made once (each solve
-        overwrites their owned entries; their ghosts are never read)."""
+    def _work_vectors(self, problem: StepProblem) -> tuple[PETSc.Vec, PETSc.Vec, PETSc.Vec]:
+        """The residual, the correction and a column of ``Z`` of :meth:`correct`, made once
+        (each use overwrites their owned entries; their ghosts are never read)."""
         if self._work is None:
-            self._work = (problem.vector(), problem.vector())
+            self._work = (problem.vector(), problem.vector(), problem.vector())
         return self._work
 
     def _start_forces(self, w0: float) -> np.ndarray | None:
@@ -389,18 +391,18 @@ class CondensedContact(Corrector):
         near = geometry.paired & (geometry.gap <= self.spec.search_distance)
         return np.flatnonzero(near | (lam[0::2] > 0.0))
 
-    def _complementarity(self, lam: np.ndarray, q: np.ndarray, contacts: np.ndarray) -> float:
-        """``max |Phi|`` (N) on the candidate contacts, with the forces ``lam``."""
+    def _complementarity(self, lam: np.ndarray, q: np.ndarray, contacts: np.ndarray,
+                         rows: np.ndarray) -> float:
+        """``max |Phi|`` (N) on the candidate contacts (``rows``: theirs in H), with the
+        forces ``lam``."""
         if not len(contacts):
             return 0.0
-        rows = normal_tangential_rows(contacts)
         # Gaps and slips are measured in force units with tol / gap_tolerance (N/m): Phi
         # below tol means forces within tol and gaps within gap_tolerance.
         stiffness = self.tol / self.spec.gap_tolerance
         rho = np.full((len(contacts), 2), stiffness)
-        phi, _, _, _ = complementarity(lam[rows], q[rows], np.full(len(contacts), self.spec.mu),
-                                       rho)
-        return float(np.max(np.abs(phi)))
+        phi, _ = alart_curnier(lam[rows], q[rows], np.full(len(contacts), self.spec.mu), rho)
+        return float(np.abs(phi).max())
 
     def _status(self, lam: np.ndarray, q: np.ndarray) -> np.ndarray:
         """Open, sticking or slipping, from the forces and the slip over the step."""
@@ -451,17 +453,16 @@ class CondensedContact(Corrector):
         """The columns of ``Z`` (owned dofs) at the contact dofs, shape (contact dofs, cols)."""
         if not Z.shape[1]:
             return np.zeros((self.kin.n_dofs, 0))
-        return self.kin.values_many(list(Z.T)).T
+        return self.kin.column_values(Z)
 
     def _delassus_columns(self, problem: StepProblem, solver: Any, geometry: ContactGeometry,
-                          contacts: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
-        """``Z = J^-1 H^T`` for the rows of the given contacts (owned dofs x rows, one
+                          rows: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
+        """``Z = J^-1 H^T`` for the given rows of H (owned dofs x rows, one
         multi-right-hand-side solve), and its values at the contact dofs.
 
         For a linear problem the columns are cached while the step size and H are the
         same (the factorisation is the same).
         """
-        rows = geometry.rows(contacts)
         if problem.linear:
             stage = problem.stage
             assert stage is not None
@@ -484,16 +485,18 @@ class CondensedContact(Corrector):
         return Z, self._contact_values(Z)
 
 
-def add_columns(y: PETSc.Vec, Z: np.ndarray, coefficients: np.ndarray) -> None:
+def add_columns(y: PETSc.Vec, Z: np.ndarray, coefficients: np.ndarray,
+                column: PETSc.Vec | None = None) -> None:
     """``y += Z @ coefficients`` on the owned entries, column by column with PETSc's axpy
-    (the order and rounding of one solve per column: the runs do not depend on it)."""
-    column: PETSc.Vec | None = None
-    values = np.empty(Z.shape[0])
+    (the order and rounding of one solve per column: the runs do not depend on it).
+    ``column``: a work vector of ``y``'s layout, which a caller adding columns at every
+    iteration keeps; None: made and destroyed here."""
+    work = column
     for z, c in zip(Z.T, coefficients, strict=True):
         if c != 0.0:
-            if column is None:
-                column = PETSc.Vec().createWithArray(values, comm=y.getComm())
-            values[:] = z
-            y.axpy(c, column)
-    if column is not None:
-        column.destroy()
+            if work is None:
+                work = y.duplicate()
+            work.setArray(z)
+            y.axpy(c, work)
+    if column is None and work is not None:
+        work.destroy()

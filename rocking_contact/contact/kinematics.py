@@ -66,6 +66,7 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 from enum import IntEnum
+from functools import cached_property
 from typing import Any
 
 import numpy as np
@@ -111,9 +112,9 @@ class ContactGeometry:
     weights: np.ndarray
     H: np.ndarray
 
-    @property
+    @cached_property
     def paired(self) -> np.ndarray:
-        """Mask of the paired slave nodes."""
+        """Mask of the paired slave nodes (made once: a contact iteration asks it twice)."""
         mask: np.ndarray = self.pairing != Pairing.UNPAIRED
         return mask
 
@@ -251,6 +252,17 @@ class ContactKinematics:
     def values_many(self, arrays: list[np.ndarray]) -> np.ndarray:
         """:meth:`values` of several arrays with one reduction, shape (len(arrays), n)."""
         return gather_values(arrays, self.local_dofs, self.comm)
+
+    def column_values(self, Z: np.ndarray) -> np.ndarray:
+        """The columns of ``Z`` (rows: this rank's owned dofs) at the contact dofs, on every
+        rank, shape (contact dofs, columns): the transpose of :meth:`values_many` of the
+        columns (its layout too)."""
+        if self.comm.size > 1:
+            return self.values_many(list(Z.T)).T
+        # One rank owns every dof: one indexing instead of one per column.
+        out = np.empty((Z.shape[1], self.n_dofs))
+        np.take(Z, self.local_dofs, axis=0, out=out.T)
+        return out.T
 
     def add_forces(self, forces: np.ndarray, array: np.ndarray, scale: float = 1.0) -> None:
         """``array[dof] += scale * forces`` on the contact dofs this rank owns.

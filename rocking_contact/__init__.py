@@ -24,8 +24,10 @@ lists a case's keys with their units.
 Names: :func:`load_case`, :func:`run`, :func:`format_table`, :class:`RunResult` (what a run
 computed, SI units), :func:`load_result` (a results directory read back), :class:`CaseError`
 (bad input: one line, file, key, what is allowed), :class:`SolverFailure` (an error: a run
-that could not go on, ``.partial`` holds what it computed) and its kind
-:class:`Overturned` (the block toppled or slid off its table), :class:`Interrupted`
+that could not go on, ``.partial`` holds what it computed) and its kinds
+:class:`Overturned` (the block toppled or slid off its table) and :class:`Diverged` (a
+block run whose steps created the energy that took the block off its table: a step too
+long for its contact treatment), :class:`Interrupted`
 (Ctrl-C or SIGTERM: a ``KeyboardInterrupt``, which ``except Exception`` lets through so
 that the script stops; ``.partial`` too) and :class:`RunStopped`, the base of both. Runs in
 one process do not affect one another.
@@ -50,16 +52,24 @@ if TYPE_CHECKING:
     from rocking_contact.api import format_table, load_case, run
     from rocking_contact.config import CaseError
     from rocking_contact.results import RunResult, load_result
-    from rocking_contact.stops import Interrupted, Overturned, RunStopped, SolverFailure
+    from rocking_contact.stops import (
+        Diverged,
+        Interrupted,
+        Overturned,
+        RunStopped,
+        SolverFailure,
+    )
 
 __version__ = "0.1.0"
 __all__ = ["load_case", "run", "format_table", "RunResult", "load_result", "CaseError",
-           "SolverFailure", "Interrupted", "Overturned", "RunStopped", "__version__"]
+           "SolverFailure", "Interrupted", "Overturned", "Diverged", "RunStopped",
+           "__version__"]
 
 #: the module of each name above, imported at its first use (PEP 562)
 _HOMES = {"load_case": "api", "run": "api", "format_table": "api", "CaseError": "config",
           "RunResult": "results", "load_result": "results", "SolverFailure": "stops",
-          "Interrupted": "stops", "Overturned": "stops", "RunStopped": "stops"}
+          "Interrupted": "stops", "Overturned": "stops", "Diverged": "stops",
+          "RunStopped": "stops"}
 
 #: the modules that the command line starts with: they import neither the wheel nor numpy
 LIGHT_MODULES = frozenset({f"{__name__}.cli", f"{__name__}.interrupt", f"{__name__}.options"})

@@ -21,7 +21,7 @@ import sys
 import time
 from collections.abc import Mapping, Sequence
 from pathlib import Path
-from typing import Any
+from typing import TYPE_CHECKING, Any, cast
 
 from rocking_contact import config, interrupt, results_io
 from rocking_contact.config import (
@@ -45,6 +45,11 @@ from rocking_contact.provenance import ended, load_record, run_record, stack_ver
 from rocking_contact.results import STARTED, RunResult
 from rocking_contact.stops import Interrupted, RunStopped
 
+if TYPE_CHECKING:  # the kinds' schemas; imported when a case of the kind is loaded
+    from rocking_contact.analytic.rigid_case import RigidCase
+    from rocking_contact.discrete.case import DiscreteCase
+    from rocking_contact.fem.case import BlockCase
+
 __all__ = ["load_case", "run", "format_table", "default_out_dir"]
 
 #: attributes that :func:`load_case` sets on a case besides its schema's keys, and those
@@ -55,7 +60,8 @@ _LOADING_ATTRIBUTES = ("source_file", "loaded_as", "references_from", "load_reco
 
 
 def load_case(case: str | os.PathLike[str],
-              overrides: Mapping[str, Any] | Sequence[str] | str | None = None) -> Any:
+              overrides: Mapping[str, Any] | Sequence[str] | str | None = None
+              ) -> DiscreteCase | RigidCase | BlockCase:
     """Read a case file, apply overrides and validate the result: the case :func:`run`
     takes.
 
@@ -99,7 +105,7 @@ def load_case(case: str | os.PathLike[str],
     # what the run's results.json says it came from, the files hashed as they were read
     loaded.load_record = load_record(case, [given] if isinstance(given, str) else given,
                                      loaded)
-    return loaded
+    return cast("DiscreteCase | RigidCase | BlockCase", loaded)
 
 
 def _describe(value: Any) -> str:
@@ -223,6 +229,8 @@ def run(
         SolverFailure: the run could not go on; ``.partial`` holds what it computed,
             written to ``out`` first.
         Overturned: the block toppled or slid off its table (a :class:`SolverFailure`).
+        Diverged: a block run's steps created the energy that took the block off its
+            table (a step too long for its contact treatment; a :class:`SolverFailure`).
         Interrupted: Ctrl-C or SIGTERM, a ``KeyboardInterrupt`` (not an ``Exception``:
             a script's ``except Exception`` or ``except SolverFailure`` lets it through
             and stops). The run stopped after the step under way, its results so far

@@ -1,5 +1,6 @@
 """What ends a run before ``time.end``: :class:`RunStopped` and its kinds, a failure
-(:class:`SolverFailure`, :class:`Overturned`) or a stop asked for (:class:`Interrupted`),
+(:class:`SolverFailure`, :class:`Overturned`, :class:`Diverged`) or a stop asked for
+(:class:`Interrupted`),
 each carrying the result computed up to there (:class:`~rocking_contact.results.RunResult`).
 """
 
@@ -102,4 +103,16 @@ class Overturned(SolverFailure):
 
     def describe(self) -> str:
         """The one line said to the user: what happened, not a solver failure."""
+        return str(self)
+
+
+class Diverged(SolverFailure):
+    """A block run stopped because its steps created the energy that took the block off its
+    table (:func:`rocking_contact.fem.overturn.divergence`: a step too long for the
+    contact treatment), not the physics: carries what was computed up to there. Its
+    ``status`` is ``failed: the run diverged: ...``."""
+
+    def describe(self) -> str:
+        """The one line said to the user (after ``error:``): the divergence, its energy and
+        what to change."""
         return str(self)

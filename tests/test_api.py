@@ -286,6 +286,24 @@ def test_a_results_directory_that_is_none_is_a_one_line_case_error(tmp_path):
         rc.load_result(tmp_path)
 
 
+def test_load_case_is_typed_with_the_kinds_and_diverged_is_exported():
+    """`rc.load_case` was annotated `-> Any` (an IDE completed nothing), and `Diverged` (a
+    block run's steps took it off its table) was only in rocking_contact.fem.overturn: a
+    script could catch it only as a SolverFailure."""
+    from rocking_contact.config import KINDS, kind_schema
+    from rocking_contact.fem.overturn import Diverged
+
+    returned = inspect.signature(rc.load_case).return_annotation
+    assert set(returned.split(" | ")) == {kind_schema(k).__name__ for k in KINDS}
+    assert all(isinstance(rc.load_case(n), kind_schema(k))
+               for n, k in (("sdnd101a", "discrete"), ("sdnv105_rigid", "rigid"),
+                            ("sdnv105a", "block")))
+    assert "Diverged" in rc.__all__ and rc.Diverged is Diverged
+    assert issubclass(rc.Diverged, rc.SolverFailure)
+    assert not issubclass(rc.Diverged, rc.Overturned)
+    assert ":class:`Diverged`" in rc.__doc__ and "Diverged:" in rc.run.__doc__
+
+
 def test_every_public_name_is_documented_and_typed():
     """Every exported callable has a docstring, every parameter an annotation and a line
     in the docstring's Args; ``help(rc)`` shows the way in."""

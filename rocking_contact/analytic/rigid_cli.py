@@ -16,9 +16,12 @@ from __future__ import annotations
 import argparse
 from collections.abc import Mapping
 from pathlib import Path
-from typing import Any
+from typing import TYPE_CHECKING, Any, cast
 
 from rocking_contact.options import add_case_options
+
+if TYPE_CHECKING:  # the FEM kind's schema (its imports take 0.3 s)
+    from rocking_contact.fem.case import BlockCase
 
 DEFAULT_CASE = "sdnv105_rigid"
 
@@ -135,6 +138,7 @@ def _recalage_line(recalage: Mapping[str, Any]) -> str:
 def main(args: argparse.Namespace) -> int:
     """Run the rigid case and print the tables; returns the exit code."""
     import rocking_contact as rc
+    from rocking_contact.analytic.rigid_case import RigidCase
     from rocking_contact.analytic.rigid_runner import rigid_twin
     from rocking_contact.api import default_out_dir, mpi_rank
     from rocking_contact.cli import summary_line
@@ -145,12 +149,14 @@ def main(args: argparse.Namespace) -> int:
         raise CaseError("--case", "", f"{args.case_option!r} given beside the case "
                         f"{args.case!r} (allowed: one of them)")
     name = args.case or args.case_option or DEFAULT_CASE
-    case = rc.load_case(name, args.overrides)
-    if case.case.kind == "block":  # the rigid block of a FEM block case
-        case = rigid_twin(case)
-    elif case.case.kind != "rigid":
+    loaded = rc.load_case(name, args.overrides)
+    if loaded.case.kind == "block":  # the rigid block of a FEM block case
+        case = rigid_twin(cast("BlockCase", loaded))
+    elif isinstance(loaded, RigidCase):
+        case = loaded
+    else:
         raise CaseError(str(name), "case.kind",
-                        f"got {case.case.kind!r}, the rigid command needs kind = 'rigid', "
+                        f"got {loaded.case.kind!r}, the rigid command needs kind = 'rigid', "
                         f"or 'block' (its rigid twin)")
     out = args.out or default_out_dir(case)
     check_dir("--out", out)  # made here: rc.run's error would name its argument, out=

@@ -33,7 +33,7 @@ from __future__ import annotations
 import time
 from collections.abc import Mapping
 from pathlib import Path
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 import numpy as np
 
@@ -50,10 +50,13 @@ from rocking_contact.analytic.rigid_levels import (
 )
 from rocking_contact.analytic.rigid_motion import RockingMotion
 from rocking_contact.block import overturn_limit
-from rocking_contact.config import as_dict, case_dir, file_case, load_case
+from rocking_contact.config import as_dict, case_dir, file_case, load_case, resolve_case_path
 from rocking_contact.progress import Progress
 from rocking_contact.provenance import sha256
 from rocking_contact.results import RunResult, SolverFailure
+
+if TYPE_CHECKING:  # the FEM kind's schema, whose imports a rigid run does not need
+    from rocking_contact.fem.case import BlockCase
 
 
 def _flight_checks(history: Mapping[str, np.ndarray],
@@ -154,7 +157,7 @@ TWIN_BASE = "sdnv105_rigid"
 TWIN_BASE_READ_AS = "rigid levels"
 
 
-def rigid_twin(block_case: Any) -> Any:
+def rigid_twin(block_case: BlockCase) -> RigidCase:
     """The rigid case of a FEM block case: its block (geometry, density, gravity, table
     motion), released at the angle its preload gives (``release_angle``) at
     ``time.start``, up to ``time.end``, with the levels and options of :data:`TWIN_BASE`
@@ -169,15 +172,17 @@ def rigid_twin(block_case: Any) -> Any:
     """
     twin = _twin_of(block_case)
     written = file_case(block_case)
-    twin.base_case = None if written is None else _twin_of(written)
-    twin.twin_of = block_case.case.name
+    derived: dict[str, Any] = {"base_case": None if written is None else _twin_of(written),
+                               "twin_of": block_case.case.name}
     record = getattr(block_case, "load_record", None)  # None: a block built in code
     if record is not None:
-        twin.load_record = _twin_record(record, Path(twin.source_file))
+        derived["load_record"] = _twin_record(record, resolve_case_path(TWIN_BASE))
+    for name, value in derived.items():  # what rc.run carries over as it checks the case
+        setattr(twin, name, value)
     return twin
 
 
-def _twin_of(block_case: Any) -> Any:
+def _twin_of(block_case: BlockCase) -> RigidCase:
     """The twin's case as :func:`rigid_twin` describes it, without its loading record."""
     overrides: dict[str, Any] = {
         "case.name": f"{block_case.case.name}_rigid",
@@ -203,7 +208,8 @@ def _twin_of(block_case: Any) -> Any:
         function = getattr(block_case.loading, axis)
         read = ("type", *type(function).VARIANTS["type"][function.type])
         overrides[f"loading.{axis}"] = {key: getattr(function, key) for key in read}
-    return load_case(TWIN_BASE, overrides)
+    twin: RigidCase = load_case(TWIN_BASE, overrides)
+    return twin
 
 
 def _twin_record(block_record: Mapping[str, Any], base_file: Path) -> dict[str, Any]:

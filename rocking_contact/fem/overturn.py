@@ -39,7 +39,7 @@ from rocking_contact.fem.body import ElasticBody
 from rocking_contact.fem.probes import PointProbe, base_rotation
 from rocking_contact.post.energy import created_energy, summary
 from rocking_contact.solvers.step import StepProblem
-from rocking_contact.stops import SolverFailure
+from rocking_contact.stops import Diverged as Diverged  # (defined there: rc.Diverged)
 
 #: how far past an end of its table (fraction of the base width 2b) a corner may stand
 #: before the run stops: a table flush with the block (table_right = 2b, allowed) is crossed
@@ -66,16 +66,6 @@ class Overturn(Exception):
         self.what = what
         self.detail = detail
 
-
-class Diverged(SolverFailure):
-    """A block run stopped because its steps created the energy that took the block off its
-    table (:func:`divergence`); carries what was computed up to there. Its ``status`` is
-    ``failed: the run diverged: ...``."""
-
-    def describe(self) -> str:
-        """The one line said to the user (after ``error:``): the divergence, its energy and
-        what to change."""
-        return str(self)
 
 
 def divergence(stop: Overturn, history: dict[str, np.ndarray], advice: str) -> str | None:

@@ -24,8 +24,10 @@ scheduler's kill after its grace period) keeps its results whole; the plots foll
 
 from __future__ import annotations
 
+import html
 import json
 import os
+import re
 import shutil
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
@@ -125,8 +127,9 @@ RUN_FILES = (RESULTS_FILE, HISTORY_FILE, "fields.pvd", "fields.xdmf", "fields.h5
 def clear(out_dir: Path) -> list[Path]:
     """Remove an earlier run's files from ``out_dir`` (the results directory holds one
     run: frames or plots left from a longer run would be read as this one's). Only the
-    files a run writes go: :data:`RUN_FILES`, the plots its ``results.json`` lists and the
-    folder of plots a killed run was drawing (:data:`PLOTS_STAGING`). Returns what was
+    files a run writes go: :data:`RUN_FILES`, the plots its ``results.json`` lists, the
+    folder of plots a killed run was drawing (:data:`PLOTS_STAGING`) and the files of a
+    report of that run alone drawn inside it (:func:`own_reports`). Returns what was
     removed."""
     names: list[str] = []
     try:
@@ -142,6 +145,63 @@ def clear(out_dir: Path) -> list[Path]:
     if (out_dir / PLOTS_STAGING).is_dir():
         shutil.rmtree(out_dir / PLOTS_STAGING)
         gone.append(out_dir / PLOTS_STAGING)
+    for report, files in own_reports(out_dir):
+        gone += _remove_report(report, files)
+    return gone
+
+
+#: the page of a report (``rocking-contact report``), whose head names what it was drawn
+#: from and the files it wrote in a ``<meta name=REPORT_META content=...>`` (JSON)
+REPORT_INDEX = "index.html"
+REPORT_META = "rocking-contact-report"
+_REPORT_HEAD = re.compile(r'<meta name="' + REPORT_META + r'" content="([^"]*)">')
+#: how much of a page is read for its meta: it comes first in the head
+_REPORT_HEAD_CHARS = 1 << 20
+
+
+def report_meta(results: list[Path], files: list[str]) -> str:
+    """The ``<meta>`` of a report drawn from the results directories ``results`` that wrote
+    ``files`` (relative to the report directory, ``/``-separated)."""
+    content = json.dumps({"results": [str(Path(r).resolve()) for r in results],
+                          "files": files})
+    return f'<meta name="{REPORT_META}" content="{html.escape(content)}">'
+
+
+def own_reports(out_dir: Path) -> list[tuple[Path, list[str]]]:
+    """The reports drawn inside ``out_dir`` of the run there alone (the Ctrl-C hint's
+    ``report DIR --out DIR/report``), with the files each wrote: a subdirectory whose
+    :data:`REPORT_INDEX` carries the report's meta naming ``out_dir`` as its only results.
+    A report of several runs, a page without the meta (a user's) is none."""
+    reports = []
+    subdirectories = sorted(p for p in out_dir.iterdir() if p.is_dir()) if out_dir.is_dir() \
+        else []
+    for sub in subdirectories:
+        try:
+            with open(sub / REPORT_INDEX, encoding="utf-8") as fh:
+                m = _REPORT_HEAD.search(fh.read(_REPORT_HEAD_CHARS))
+            meta = json.loads(html.unescape(m.group(1))) if m else None
+        except (OSError, ValueError):
+            continue
+        if not isinstance(meta, dict) or meta.get("results") != [str(out_dir.resolve())]:
+            continue
+        files = meta.get("files")
+        if isinstance(files, list) and all(isinstance(f, str) for f in files):
+            reports.append((sub, files))
+    return reports
+
+
+def _remove_report(report: Path, files: list[str]) -> list[Path]:
+    """Remove the ``files`` a report wrote in ``report`` (none outside it), then the
+    folders they leave empty; a file added to it since stays, and its folder."""
+    root = report.resolve()
+    gone = [p for p in (report / f for f in files)
+            if p.is_file() and root in p.resolve().parents]
+    for path in gone:
+        path.unlink()
+    for folder in sorted({p.parent for p in gone}, key=lambda p: -len(p.parts)):
+        while folder != report.parent and folder.is_dir() and not any(folder.iterdir()):
+            folder.rmdir()
+            folder = folder.parent
     return gone
 
 

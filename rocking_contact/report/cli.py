@@ -14,6 +14,7 @@ from __future__ import annotations
 import argparse
 import contextlib
 import sys
+import time
 from pathlib import Path
 from typing import TYPE_CHECKING
 
@@ -53,16 +54,31 @@ def write_report(cases: list[str], results_dir: Path, out: Path, *, views: bool 
     from rocking_contact.out_paths import check_dir
     from rocking_contact.report import content, html, markdown
     from rocking_contact.report.inputs import find_results
+    from rocking_contact.results_io import report_meta
 
     found, unread = find_results(results_dir, cases)
     check_dir("--out", out)  # as `run --out`: one line naming --out, not an OSError
+    started = time.time_ns()
     doc = content.build(found, out / FIGURES_DIR, views=views, skipped=unread)
+    # what it was drawn from and wrote: a run into the directory of the one run it
+    # shows removes those files (results_io.own_reports), not a user's own
+    meta = report_meta([r.directory for r in found],
+                       [HTML_FILE, MARKDOWN_FILE, *_written(out / FIGURES_DIR, started, out)])
     page = out / HTML_FILE
-    page.write_text(html.render(doc), encoding="utf-8")
+    page.write_text(html.render(doc, meta), encoding="utf-8")
     (out / MARKDOWN_FILE).write_text(markdown.render(doc, out), encoding="utf-8")
     if skipped is not None:
         skipped += unread
     return page
+
+
+def _written(folder: Path, since_ns: int, base: Path) -> list[str]:
+    """The files under ``folder`` written since ``since_ns`` (ns since the epoch, the
+    second it falls in included: a file system may keep whole seconds), relative to
+    ``base``."""
+    floor = since_ns // 10**9 * 10**9
+    return sorted(p.relative_to(base).as_posix() for p in folder.rglob("*")
+                  if p.is_file() and p.stat().st_mtime_ns >= floor)
 
 
 def main(args: argparse.Namespace) -> int:

@@ -86,13 +86,16 @@ def _section(section: Section) -> str:
             f"{blocks}\n</section>")
 
 
-def render(doc: Document) -> str:
-    """The HTML page of a document."""
+def render(doc: Document, meta: str = "") -> str:
+    """The HTML page of a document; ``meta``: a ``<meta>`` element for its head
+    (:func:`rocking_contact.results_io.report_meta`)."""
     toc = "".join(f'<li><a href="#{escape(s.id)}">{escape(s.title)}</a></li>'
                   for s in doc.sections)
     intro = "\n".join(_block(b) for b in doc.intro)
     sections = "\n".join(_section(s) for s in doc.sections)
+    meta_line = f"{meta}\n" if meta else ""
     return ("<!DOCTYPE html>\n<html lang=\"en\">\n<head>\n<meta charset=\"utf-8\">\n"
+            f"{meta_line}"
             '<meta name="viewport" content="width=device-width, initial-scale=1">\n'
             f"<title>{escape(doc.title)}</title>\n<style>{CSS}</style>\n</head>\n<body>\n"
             f"<h1>{escape(doc.title)}</h1>\n{intro}\n"

@@ -30,22 +30,26 @@ class History:
         self.names: list[str] = []
         self.rows: list[list[float]] = []
         self._fh: TextIO | None = None
+        self._row_format = ""  # a CSV line of the columns (printf style: one call a row)
+        self._name_set: frozenset[str] = frozenset()
 
     def append(self, row: dict[str, float]) -> None:
         """Add a row; the first row fixes the columns (``time`` first)."""
         if not self.names:
             self.names = ["time"] + [k for k in row if k != "time"]
+            self._row_format = ",".join(["%.10e"] * len(self.names)) + "\n"
+            self._name_set = frozenset(self.names)
             if self.path is not None:
                 self.path.parent.mkdir(parents=True, exist_ok=True)
                 self._fh = open(self.path, "w")
                 self._fh.write(",".join(self.names) + "\n")
-        missing = set(self.names) - set(row)
-        if missing or len(row) != len(self.names):
+        if row.keys() != self._name_set:
+            missing = self._name_set - row.keys()
             raise KeyError(f"history row columns differ from the first row: {sorted(missing)}")
         values = [float(row[k]) for k in self.names]
         self.rows.append(values)
         if self._fh is not None:
-            self._fh.write(",".join(f"{v:.10e}" for v in values) + "\n")
+            self._fh.write(self._row_format % tuple(values))
             if len(self.rows) % self.flush_every == 0:
                 self._fh.flush()
 

@@ -179,6 +179,11 @@ class StepProblem:
         # The Functions' arrays, fetched once (their storage never moves; fetching them is
         # a Python call that the step loop would make ~70 times a step).
         self._state = (self.u.x.array, self.v.x.array, self.a.x.array)
+        self._n_owned = body.n_owned
+        # their owned entries (views), for what only the owned entries need
+        u, v, a = self._state
+        n = self._n_owned
+        self._owned_state = (u[:n], v[:n], a[:n])
         self._point = (body.u.x.array, body.v.x.array)
         self.t = t0
         self.prescribed = list(prescribed)
@@ -205,6 +210,9 @@ class StepProblem:
         self._xbar = np.zeros(0)
         self._rows_global = np.zeros(0, np.int32)
         self._owned_mask = np.zeros(0, bool)
+        # the owned prescribed dofs (local) and their xbar: the residual's prescribed rows
+        self._owned_dofs = np.zeros(0, np.int32)
+        self._owned_xbar = np.zeros(0)
         self._merged: tuple[np.ndarray, np.ndarray] | None = None
 
     def destroy(self) -> None:
@@ -296,11 +304,14 @@ class StepProblem:
             self._g_n_valid = True
         dofs, ubar = self._prescribed_at(t1)
         f = stage.u
-        state = (self.u.x.array[dofs], self.v.x.array[dofs], self.a.x.array[dofs])
-        self._dofs = dofs
-        self._xbar = (ubar - f.u * state[0] - f.v * state[1] - f.a * state[2]) / f.x
-        self._rows_global = self._global_rows(dofs)
-        self._owned_mask = dofs < self.body.n_owned
+        u, v, a = self._state
+        self._xbar = (ubar - f.u * u[dofs] - f.v * v[dofs] - f.a * a[dofs]) / f.x
+        if dofs is not self._dofs:  # the same array while the supports stay
+            self._dofs = dofs
+            self._rows_global = self._global_rows(dofs)
+            self._owned_mask = dofs < self._n_owned
+            self._owned_dofs = dofs[self._owned_mask]
+        self._owned_xbar = self._xbar[self._owned_mask]
         for c in self._terms():
             c.begin_step(self)
 
@@ -346,15 +357,16 @@ class StepProblem:
     def settled(self, x: PETSc.Vec, change: float, tolerance: float) -> bool:
         """Newton has stalled at round-off: its last correction of the unknown (``change``,
         max norm) moved the end displacement by less than ``tolerance`` of that
-        displacement (max norms; x's ghosts up to date).
+        displacement (max norms over the owned dofs of every rank).
 
         Measured on displacements whatever the unknown: the large-rotation forces of the
         stiff SDNV105 bodies carry a round-off of 1e-6 to 1e-4 N that no correction
         removes, and a velocity unknown starts from zero at a release."""
         assert self.stage is not None
-        u1 = self.end_values(x)[0]
-        size: float = self.comm.allreduce(
-            float(np.max(np.abs(u1[:self.body.n_owned]), initial=0.0)), op=MPI.MAX)
+        u1 = combine(self.stage.u, x.array_r, *self._owned_state, np.empty(self._n_owned))
+        size = float(np.abs(u1).max(initial=0.0))
+        if self.comm.size > 1:
+            size = self.comm.allreduce(size, op=MPI.MAX)
         return self.stage.u.x * change <= tolerance * size
 
     def end_state(self, x: PETSc.Vec) -> None:
@@ -381,13 +393,13 @@ class StepProblem:
         if s.w0 != 0.0:
             r.axpy(s.w0, self._g_n)
         if s.a != Affine(0.0, 0.0, 0.0, 0.0):
-            with x.localForm() as local, self._inertia.localForm() as inertia:
-                combine(s.a, local.array_r, *self._state, inertia.array)
+            # owned entries: the product gathers the ghosts it needs itself
+            combine(s.a, x.array_r, *self._owned_state, self._inertia.array)
             self.body.M.multAdd(self._inertia, r, r)
         for c in self.contributions:
             c.add_residual(self, x, r)
-        owned = self._dofs[self._owned_mask]
-        r.array[owned] = x.array_r[owned] - self._xbar[self._owned_mask]
+        owned = self._owned_dofs
+        r.array[owned] = x.array_r[owned] - self._owned_xbar
 
     def jacobian(self, _snes: Any, x: PETSc.Vec, jac: PETSc.Mat, _p: PETSc.Mat) -> None:
         """SNES Jacobian callback (``jac`` is :attr:`J`)."""

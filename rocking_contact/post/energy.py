@@ -234,6 +234,16 @@ def created_energy(energy: dict[str, float]) -> Created | None:
     return None
 
 
+#: the advice to a theta-scheme run (SDNV105 D), whose velocity-level contact refuses
+#: [time.refine]
+THETA_ADVICE = "use a smaller time.step (the theta scheme takes no [time.refine])"
+
+#: where the advice is explained: the theta scheme's steps on its own page, the other
+#: schemes' sensitivity to their steps and the refinement on the contact page
+EXPLAINED = {THETA_ADVICE: "docs/theta.md, 'Steps that create energy'"}
+EXPLAINED_ELSE = "docs/contact.md, 'Sensitivity'"
+
+
 def remedy(scheme: str, contact: bool, refining: bool) -> str:
     """What makes a run's steps create less energy, as advice: a smaller ``time.step``
     always; ``[time.refine]`` (new steps at the contact changes) for a run with contact
@@ -241,7 +251,7 @@ def remedy(scheme: str, contact: bool, refining: bool) -> str:
     SDNV105 D) refuses (its velocity-level contact takes contact changes in any step); a
     smaller refined step where it is on already (``refining``)."""
     if scheme == "theta":
-        return "use a smaller time.step (the theta scheme takes no [time.refine])"
+        return THETA_ADVICE
     if not contact:
         return "use a smaller time.step"
     if refining:
@@ -258,4 +268,4 @@ def rise_warning(energy: dict[str, float], advice: str) -> str | None:
     return (f"the total energy rose up to {created.energy:.4g} J above {created.above} "
             f"(largest at t = {created.time:.6g} s, {100 * created.relative:.3g}% of the "
             f"energy of the motion): the time steps created it, do not trust the results "
-            f"after it rose; {advice} (docs/contact.md, 'Sensitivity')")
+            f"after it rose; {advice} ({EXPLAINED.get(advice, EXPLAINED_ELSE)})")

@@ -1,6 +1,8 @@
 """The energy-rise warning's advice is one the case accepts: [time.refine] only where the
 scheme takes it (the theta scheme, SDNV105 D, refuses it)."""
 
+from pathlib import Path
+
 import pytest
 
 import rocking_contact as rc
@@ -51,4 +53,7 @@ def test_the_theta_scheme_is_told_a_smaller_step():
     assert len(rose) == 1, result.warnings
     assert rose[0].endswith("do not trust the results after it rose; use a smaller "
                             "time.step (the theta scheme takes no [time.refine]) "
-                            "(docs/contact.md, 'Sensitivity')")
+                            "(docs/theta.md, 'Steps that create energy')")
+    # the theta page, not the contact page of A, B and C (audit 7 #10.4), has that section
+    theta_page = (Path(rc.__file__).parents[1] / "docs" / "theta.md").read_text()
+    assert "\n### Steps that create energy\n" in theta_page

@@ -64,7 +64,7 @@ def steps_per_second(case: DiscreteCase, repeat: int) -> tuple[float, int, float
 
 
 def main() -> None:
-    p = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    p = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     p.add_argument("--repeat", type=int, default=3)
     args = p.parse_args()
     sdnd101 = rc.load_case("sdnd101a", {"time.step": 1e-6, "time.end": 1.0,

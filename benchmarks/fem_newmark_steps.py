@@ -91,7 +91,7 @@ def worker(sizes: list[float], steps: int, out: Path) -> None:
 
 
 def main() -> int:
-    p = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    p = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     p.add_argument("--ranks", type=int, nargs="+", default=[1, 2])
     p.add_argument("--sizes", type=float, nargs="+", default=list(SIZES))
     p.add_argument("--steps", type=int, default=20, help="timed steps per mesh")

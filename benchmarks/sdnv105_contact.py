@@ -156,7 +156,7 @@ def table(r: dict[str, Any]) -> str:
 
 
 def main() -> None:
-    p = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    p = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     p.add_argument("--cases", nargs="*", default=["a", "b", "c"])
     p.add_argument("--meshes", nargs="*", default=["coarse"],
                    help="coarse (~1 min), fine (~7 min for A, B, C), auto (~0.5 min)")

@@ -74,7 +74,7 @@ def row(name: str, h: float, mesh: dict, end: float | None) -> str:
 
 
 def main() -> None:
-    p = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    p = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     p.add_argument("--a", nargs="*", type=float, default=[1e-5, 5e-6, 2.5e-6, 1.25e-6])
     p.add_argument("--b", nargs="*", type=float, default=[2.5e-5, 1.25e-5, 5e-6])
     p.add_argument("--d", nargs="*", type=float, default=[1e-4, 1e-5])

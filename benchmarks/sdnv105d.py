@@ -134,7 +134,7 @@ def report(name: str, r: dict[str, Any]) -> str:
 
 
 def main() -> None:
-    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     parser.add_argument("--runs", nargs="+", default=["coarse", "step5e-4"],
                         choices=list(SOURCES))
     parser.add_argument("--a", action="store_true", help="also run sdnv105a (its cost)")

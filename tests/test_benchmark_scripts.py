@@ -2,6 +2,7 @@
 (``sdnd102_convergence.py --help`` ran its minutes of runs, the sensitivity script took
 ``--help`` for a row label and printed an empty table)."""
 
+import ast
 import subprocess
 import sys
 from pathlib import Path
@@ -24,6 +25,11 @@ def test_help_prints_the_usage_and_runs_nothing(script):
     # the help alone: a usage, then the options (no table of a run)
     options = proc.stdout.split("\noptions:\n")
     assert len(options) == 2 and "-h, --help" in options[1]
+    # the description is the docstring's first paragraph, whole (sdnv105_contact.py's and
+    # sdnv105d.py's stopped at its first line, mid-sentence: "cost (a benchmark")
+    first = ast.get_docstring(ast.parse(script.read_text())).split("\n\n")[0]
+    described = options[0].split("\n\n")[1]  # argparse fills it as one paragraph
+    assert described.split() == first.split()
 
 
 def test_an_unknown_row_of_the_sensitivity_table_is_refused():

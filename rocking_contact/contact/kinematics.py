@@ -476,6 +476,12 @@ class OwnedDofsRelation:
     def __init__(self, kinematics: ContactKinematics, n_owned: int):
         self.kin = kinematics
         self.n_owned = n_owned
+        # H's columns of the owned contact dofs, in the order of their local dofs: the
+        # order of a canonical CSR row (kinematics.local_dofs are distinct)
+        mine = np.flatnonzero(kinematics.local_dofs >= 0)
+        order = np.argsort(kinematics.local_dofs[mine], kind="stable")
+        self._columns = mine[order]
+        self._local_columns = kinematics.local_dofs[self._columns].astype(np.int32)
 
     @property
     def keys(self) -> list[int]:
@@ -494,10 +500,13 @@ class OwnedDofsRelation:
                  ) -> sp.csr_matrix:
         """H at ``u`` over this rank's owned dofs (columns it does not own are dropped);
         ``geometry``, if given, is :meth:`geometry` at ``u`` already computed."""
-        H = (geometry if geometry is not None else self.geometry(u)).H
-        mine = np.flatnonzero(self.kin.local_dofs >= 0)
-        rows, cols = np.nonzero(H[:, mine])
-        return sp.csr_matrix((H[:, mine][rows, cols], (rows, self.kin.local_dofs[mine][cols])),
+        H = (geometry if geometry is not None else self.geometry(u)).H[:, self._columns]
+        # The nonzero entries row by row in increasing column: the canonical CSR matrix
+        # (what a COO matrix of them converts to), built without the conversion.
+        rows, cols = np.nonzero(H)
+        indptr = np.zeros(H.shape[0] + 1, dtype=np.int32)
+        np.cumsum(np.bincount(rows, minlength=H.shape[0]), out=indptr[1:])
+        return sp.csr_matrix((H[rows, cols], self._local_columns[cols], indptr),
                              shape=(H.shape[0], self.n_owned))
 
     def contact_at(self, point: str) -> int | None:

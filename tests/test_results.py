@@ -44,3 +44,19 @@ def test_a_rigid_runs_collisions_are_all_collisions():
     result = rc.RunResult(case="sdnv105_rigid", kind="rigid", parameters={},
                           history={}, collisions=rows)
     assert list(result.columns("collisions")["index"]) == [1, 2]
+
+
+def test_the_table_says_not_reached_where_validate_says_incomplete():
+    """A check the run ended before showed FAIL in the table beside validate's
+    INCOMPLETE verdict for the same run."""
+    from rocking_contact.post.references import format_table
+
+    base = {"reference": 1.0, "rel_error": None, "tolerance": 0.01,
+            "tolerance_kind": "relative", "source": "analytic"}
+    checks = [{**base, "quantity": "a", "value": 1.0, "passed": True, "note": ""},
+              {**base, "quantity": "b", "value": 2.0, "passed": False, "note": ""},
+              {**base, "quantity": "c", "value": None, "passed": False,
+               "note": "not reached: the window ends after the run"}]
+    rows = format_table("x", checks).splitlines()[3:]
+    assert [r.split()[-1] for r in rows] == ["ok", "FAIL", "reached"]
+    assert rows[-1].endswith("not reached")

@@ -327,7 +327,10 @@ def format_table(case: str, checks: Sequence[Mapping[str, Any]]) -> str:
             number(c["rel_error"], ".2e"),
             _tol_text(c),
             c["source"],
-            {True: "ok", False: "FAIL", None: "-"}[c["passed"]],
+            # a check the run ended before is no failure: validate and the report say
+            # INCOMPLETE
+            "not reached" if c["passed"] is False and not_reached(c)
+            else {True: "ok", False: "FAIL", None: "-"}[c["passed"]],
         ))
     widths = [max(len(str(r[i])) for r in [header, *rows]) for i in range(len(header))]
     widths[5] = min(widths[5], 34)

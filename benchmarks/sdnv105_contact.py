@@ -15,17 +15,23 @@ Meshes: ``coarse`` is the shipped case (Code_Aster's 25-node mesh and time windo
 taken with small steps by the refinement at contact changes: see docs/contact.md); ``auto``
 is the coarse case with its release window only, every impact found and refined by the
 step driver (``cases/variants/sdnv105a_auto.toml`` for A).
-``--small-strain`` adds the coarse runs with small-strain kinematics.
+``--small-strain`` adds the coarse runs with small-strain kinematics. ``--profile N`` runs
+each case once more under cProfile and prints the N functions with the largest own time
+(where the step loop's time goes: PETSc's and MUMPS's C time counts in the Python function
+that calls them, and the profiler slows the Python code most).
 
 Usage: python benchmarks/sdnv105_contact.py [--cases a b c] [--meshes coarse [fine] [auto]]
-       [--small-strain] [--json FILE]
+       [--small-strain] [--json FILE] [--profile N]
 """
 
 from __future__ import annotations
 
 import argparse
+import cProfile
+import io
 import json
 import math
+import pstats
 import time
 from pathlib import Path
 from typing import Any
@@ -112,6 +118,19 @@ def run(name: str, source: str | Path, overrides: dict[str, Any],
     }
 
 
+def profile(source: str | Path, overrides: dict[str, Any], top: int) -> str:
+    """The ``top`` functions of one run of the case by own time (cProfile's table)."""
+    case = rc.load_case(source, overrides)
+    profiler = cProfile.Profile()
+    try:
+        profiler.runcall(rc.run, case, write=False, plots=False, quiet=True)
+    except SolverFailure:
+        pass  # the table says where the time went until then
+    out = io.StringIO()
+    pstats.Stats(profiler, stream=out).sort_stats("tottime").print_stats(top)
+    return out.getvalue()
+
+
 def _steps_to(history: dict[str, Any], end: float | None) -> int | None:
     """Accepted steps ending at or before ``end`` (s); the history has every step."""
     if end is None or "DT" not in history:
@@ -164,6 +183,9 @@ def main() -> None:
     p.add_argument("--json", type=Path, help="also write every run's summary there")
     p.add_argument("--repeat", type=int, default=1,
                    help="runs of each case; the cost printed is the best (default 1)")
+    p.add_argument("--profile", type=int, default=0, metavar="N",
+                   help="one more run of each case under cProfile: its N functions of "
+                        "largest own time")
     args = p.parse_args()
     runs = []
     for mesh in args.meshes:
@@ -185,6 +207,9 @@ def main() -> None:
             print(f"- FAIL {quantity}: {value:.6g} vs {reference:.6g} ({rel:.2%})")
         print(f"- percussion RN / RX at A: {r['quantities'].get('percussion_RN_A', math.nan):.4g}"
               f" / {r['quantities'].get('percussion_RX_A', math.nan):.4g} N.s")
+        if args.profile > 0:
+            print(f"\nProfile (own time, cProfile) of SDNV105 {title}:\n")
+            print(profile(source, overrides, args.profile))
     if args.json:
         args.json.write_text(json.dumps(summaries, indent=1, default=float))
 

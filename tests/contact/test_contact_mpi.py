@@ -1,6 +1,11 @@
 """``mpiexec -n 2`` reproduces the serial contact runs (coarse mesh): collision instants and
-kinetic-energy peaks to 1e-6 relative (the issue's mark); the histories to round-off (1e-10,
-the contact forces to the Newton tolerance) until the first impact. Impacts amplify
+kinetic-energy peaks to 1e-6 relative (the issue's mark); the histories to round-off (1e-9,
+the contact forces to the Newton tolerance) until the first impact. Round-off here is what
+any other order of the same sums gives: two serial runs of A to 0.0575 s with OpenBLAS's
+Haswell and SkylakeX kernels differ by 1.3e-10 (DY_A), 1.6e-10 (EKIN_BLOCK) and 4.6e-10
+(RN_O) relative, two ranks and one by 1.6e-10, 1.9e-10, 5.6e-10 with the Haswell kernels and
+2.8e-11, 1.4e-11, 4.6e-10 with the SkylakeX ones (measured 2026-11-23; the bound of 1e-10
+this test had was met by the SkylakeX kernels only). Impacts amplify
 round-off (forces of 1e5-1e6 N for a few steps, the corner's rebound and re-landing decided
 on gaps of 1e-12 m): after them the partitions drift apart by up to 1e-8 m, far below what
 the collision instants can see.
@@ -85,6 +90,6 @@ def test_two_ranks_reproduce_the_serial_collisions(run, tmp_path):
     before = serial.history["time"] < 0.0535  # the first impact is at 0.0539-0.0544 s
     # Contact forces are converged to the Newton tolerance (1e-9 of the weight vector's norm,
     # ~1e-6 N), motions and energies to round-off.
-    for column, rtol in (("DY_A", 1e-10), ("EKIN_BLOCK", 1e-10), ("RN_O", 1e-8)):
+    for column, rtol in (("DY_A", 1e-9), ("EKIN_BLOCK", 1e-9), ("RN_O", 1e-8)):
         ours, theirs = history[column][before], serial.history[column][before]
         assert np.max(np.abs(ours - theirs)) <= rtol * np.max(np.abs(theirs)), column

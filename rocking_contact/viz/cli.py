@@ -127,7 +127,8 @@ def main(args: argparse.Namespace) -> int:
         if screenshot is None and movie is None:
             if sys.platform.startswith("linux") and not os.environ.get("DISPLAY") \
                     and not os.environ.get("WAYLAND_DISPLAY"):
-                raise render.ViewError("no display: use --screenshot FILE.png or --movie FILE.gif")
+                raise render.ViewError("no display: use --screenshot FILE.png or --movie "
+                                       "FILE.gif or FILE.mp4")
             render.interactive(scene, window)
             return 0
         if screenshot is not None:

@@ -203,3 +203,20 @@ def test_a_run_that_starts_elsewhere_changes_the_physics(capsys):
     assert code == 2 and len(err) == 1
     assert err[0].startswith(f"error: {load_case('sdnd101a').source_file} (with --set): "
                              "time.start: changes the physics the references describe")
+
+
+def test_one_window_over_the_whole_run_was_placed_at_no_impact(tmp_path):
+    """A user's block with one collision window over its whole run, studied under --set
+    contact.restitution=0.5, was told the window was "placed there at the impacts of its
+    block" (audit s25 #7): one window holding the run suits any physics; one that does not,
+    or several, are still said."""
+    own = write(tmp_path / "own.toml", 'extends = "sdnv105d"\nquantity = []\nreference = []\n'
+                '[case]\nname = "own"\ndescription = ""\n[time]\nend = 0.15\n'
+                '[collisions]\nwindows = [[0.0, 0.15]]\n')
+    assert placed_for_other_physics(load_case(own, ["contact.restitution=0.5"])) == []
+    assert [n.split(":")[0] for n in placed_for_other_physics(load_case(own, [
+        "contact.restitution=0.5", "time.end=0.2"]))] == ["collisions.windows"]
+    two = write(tmp_path / "two.toml", own.read_text().replace(
+        "windows = [[0.0, 0.15]]", "windows = [[0.0, 0.15], [0.1, 0.15]]"))
+    assert [n.split(":")[0] for n in placed_for_other_physics(load_case(two, [
+        "contact.restitution=0.5"]))] == ["collisions.windows"]

@@ -115,6 +115,8 @@ def placed_for_other_physics(case: Any) -> list[str]:
                            "describes the run with it; give the case its own (description "
                            "= \"\" for none)")
             continue
+        if _holds_the_run(case, value):
+            continue  # one window over the whole run was placed at no impact
         what, effect = PLACED_KEYS[key]
         refine = getattr(getattr(case, "time", None), "refine", None)
         refined = ("time.refine still takes small steps where a contact closes or opens"
@@ -152,6 +154,15 @@ def _kept_from_other_physics(case: Any, values: Any, origins: Origins,
         if changed:
             found.append((key, value, holder, changed))
     return found
+
+
+def _holds_the_run(case: Any, windows: Any) -> bool:
+    """Whether ``windows`` is one window that spans the whole run, ``time.start`` to
+    ``time.end`` (several were placed at impacts, even where the run ends in the first)."""
+    if len(windows) != 1:
+        return False
+    w0, w1 = _window(windows[0])
+    return bool(w0 <= case.time.start and w1 >= case.time.end)
 
 
 def _window(window: Any) -> tuple[float, float]:

@@ -29,6 +29,7 @@ import json
 import os
 import re
 import shutil
+from collections.abc import Iterable
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
@@ -43,13 +44,25 @@ HISTORY_FILE = "history.csv"
 PARTIAL_SUFFIX = ".partial"
 #: the folder the plots are drawn in before they are moved beside results.json
 PLOTS_STAGING = "plots" + PARTIAL_SUFFIX
+#: how ``history.csv`` writes a value (printf style): eleven significant digits. The block's
+#: history is streamed row by row (:class:`~rocking_contact.solvers.history.History`) and
+#: rewritten by :func:`write_history_csv` at the end of the run: both use this format and
+#: :func:`history_names`, so that the two texts agree byte for byte
+HISTORY_FORMAT = "%.10e"
+
+
+def history_names(keys: Iterable[str]) -> list[str]:
+    """The columns of ``history.csv`` in their order: ``time``, then the other ``keys`` as
+    they come."""
+    return ["time"] + [k for k in keys if k != "time"]
 
 
 def write_history_csv(history: dict[str, np.ndarray], path: Path) -> None:
     """Write the history columns (``time`` first) as CSV with full precision."""
-    names = ["time"] + [k for k in history if k != "time"]
+    names = history_names(history)
     data = np.column_stack([np.asarray(history[k], dtype=float) for k in names])
-    np.savetxt(path, data, delimiter=",", header=",".join(names), comments="", fmt="%.10e")
+    np.savetxt(path, data, delimiter=",", header=",".join(names), comments="",
+               fmt=HISTORY_FORMAT)
 
 
 def read_history_csv(path: Path) -> dict[str, np.ndarray]:

@@ -1,9 +1,12 @@
 """Time histories that grow row by row and are streamed to a CSV file as they grow.
 
-The columns are fixed by the first row (``time`` first). Every rank keeps the rows (their
-values are global, computed with collective reductions), only ``writer_rank`` writes the
-file, flushing every ``flush_every`` rows, so that a run that stops (failure, kill) leaves
-its history on disk.
+The columns are fixed by the first row (``time`` first) and written in ``history.csv``'s
+format (:data:`~rocking_contact.results_io.HISTORY_FORMAT`), the one
+:func:`~rocking_contact.results_io.write_history_csv` rewrites the file in at the end of a
+run. Every rank keeps the rows (their values are global, computed with collective
+reductions); only the one made with ``write=True`` (rank 0) writes the file, flushing
+every ``flush_every`` rows, so that a run that stops (failure, kill) leaves its history on
+disk.
 """
 
 from __future__ import annotations
@@ -12,6 +15,8 @@ from pathlib import Path
 from typing import TextIO
 
 import numpy as np
+
+from rocking_contact.results_io import HISTORY_FORMAT, history_names
 
 
 class History:
@@ -36,8 +41,8 @@ class History:
     def append(self, row: dict[str, float]) -> None:
         """Add a row; the first row fixes the columns (``time`` first)."""
         if not self.names:
-            self.names = ["time"] + [k for k in row if k != "time"]
-            self._row_format = ",".join(["%.10e"] * len(self.names)) + "\n"
+            self.names = history_names(row)
+            self._row_format = ",".join([HISTORY_FORMAT] * len(self.names)) + "\n"
             self._name_set = frozenset(self.names)
             if self.path is not None:
                 self.path.parent.mkdir(parents=True, exist_ok=True)

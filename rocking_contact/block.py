@@ -67,13 +67,19 @@ class Geometry:
     @property
     def radius(self) -> float:
         """R = sqrt(b^2 + l^2), distance from a base corner to the centre of mass (m)."""
-        return math.hypot(self.half_width, self.half_height)
+        return corner_radius(self.half_width, self.half_height)
 
     @property
     def overturn_angle(self) -> float:
         """atan(b / l) (rad): turned this far on a corner, the block has its centre of mass
         above the corner, and gravity turns it further (it topples)."""
         return static_overturn_angle(self.half_width, self.half_height)
+
+
+def corner_radius(half_width: float, half_height: float) -> float:
+    """R = sqrt(b^2 + l^2) (m): from a base corner of a block of half-width ``b`` and
+    half-height ``l`` (m) to its centre of mass."""
+    return math.hypot(half_width, half_height)
 
 
 def static_overturn_angle(half_width: float, half_height: float, *,

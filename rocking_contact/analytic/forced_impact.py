@@ -13,6 +13,8 @@ from collections.abc import Callable
 import numpy as np
 from scipy.integrate import solve_ivp
 
+from rocking_contact.analytic.events import ivp_event
+
 
 def response(times: np.ndarray, *, m: float, k: float, kc: float, gap: float,
              acceleration: Callable[[float], float], rtol: float = 1e-12) -> np.ndarray:
@@ -29,16 +31,15 @@ def response(times: np.ndarray, *, m: float, k: float, kc: float, gap: float,
         distance: float = y[0] - gap
         return distance
 
-    crossing.terminal = True  # type: ignore[attr-defined]
     t, y = 0.0, np.array([0.0, 0.0])
     end = float(times[-1])
     out = np.full(times.shape, np.nan)
     contact = gap < 0
     while t < end:
         # Free flight ends on an upward crossing of the wall, contact on a downward one.
-        crossing.direction = -1.0 if contact else 1.0  # type: ignore[attr-defined]
+        event = ivp_event(crossing, -1.0 if contact else 1.0, True)
         sol = solve_ivp(rhs(contact), (t, end), y, method="DOP853", rtol=rtol,
-                        atol=rtol * 1e-3, events=crossing, dense_output=True)
+                        atol=rtol * 1e-3, events=event, dense_output=True)
         t_stop = float(sol.t[-1])
         sel = (times >= t) & (times <= t_stop)
         if sel.any():

@@ -62,6 +62,7 @@ from rocking_contact.block import (
     Loading,
     Material,
     block_mass,
+    corner_radius,
     static_overturn_angle,
 )
 
@@ -117,7 +118,7 @@ class RigidBlock:
     @property
     def radius(self) -> float:
         """R = sqrt(b^2 + l^2), from a base corner to G (m)."""
-        return math.hypot(self.half_width, self.half_height)
+        return corner_radius(self.half_width, self.half_height)
 
     @property
     def theta0(self) -> float:

@@ -35,6 +35,7 @@ import numpy as np
 from scipy.integrate import solve_ivp
 from scipy.optimize import brentq, minimize_scalar
 
+from rocking_contact.analytic.events import ivp_event
 from rocking_contact.analytic.rigid_block import (
     PIVOT_SIGN,
     Corner,
@@ -114,13 +115,6 @@ class _History:
     def columns(self) -> dict[str, np.ndarray]:
         data = np.array(self.rows, dtype=float).reshape(-1, len(COLUMNS))
         return {name: data[:, i] for i, name in enumerate(COLUMNS)}
-
-
-def _event(fun: Callable[[float, np.ndarray], float], direction: float,
-           terminal: bool) -> Callable[[float, np.ndarray], float]:
-    fun.direction = direction  # type: ignore[attr-defined]
-    fun.terminal = terminal  # type: ignore[attr-defined]
-    return fun
 
 
 class RockingSimulation:
@@ -232,10 +226,10 @@ class RockingSimulation:
         limit = self.overturn_limit
         events = [
             # theta returns to 0: from above about O, from below about A
-            _event(lambda t, y: y[0], -s, True),
+            ivp_event(lambda t, y: y[0], -s, True),
             # largest |theta|: omega changes sign toward the table
-            _event(lambda t, y: y[1], -s, False),
-            _event(lambda t, y: s * y[0] - limit, 1.0, True),
+            ivp_event(lambda t, y: y[1], -s, False),
+            ivp_event(lambda t, y: s * y[0] - limit, 1.0, True),
         ]
         lifted = other_corner(pivot)
         # a release from a tilt: the start is the highest point so far

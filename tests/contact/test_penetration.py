@@ -1,0 +1,50 @@
+"""A base that sinks into the table is reported (audit s25 #1): a user's tall block with
+theta steps of 0.05 s ended with its corner 2.4 mm inside the table and 55 % more kinetic
+energy than it was released with, and the run said "completed", without a warning."""
+
+import numpy as np
+import pytest
+
+from rocking_contact.post.penetration import DEPTH_WARNING, deepest, penetration_warning
+
+BASE = ["O", "O1", "A"]
+
+
+def rows(dy_o, dy_a):
+    """History rows of two base points, 1 ms apart (m)."""
+    return {"time": 1e-3 * np.arange(len(dy_o)), "DY_O": np.asarray(dy_o, dtype=float),
+            "DY_A": np.asarray(dy_a, dtype=float)}
+
+
+def test_the_deepest_point_against_the_largest_lift():
+    """The depth is minus the lowest DY, judged against the largest lift of any base point;
+    the warning says where and when, and from when the results are not to be trusted."""
+    found = deepest(rows([0.0, 1e-5, -2e-5, -6e-5], [4e-3, 1e-3, -1e-6, 0.0]), BASE, 0.36)
+    assert found is not None
+    assert (found.depth, found.point, found.time, found.scale) == (6e-5, "O", 0.003, 4e-3)
+    assert found.since == pytest.approx(0.003)  # 2e-5 is 0.5 % of the lift, 6e-5 1.5 %
+    assert penetration_warning(found, "use a smaller time.step") == (
+        "the base went 6e-05 m into the table (point O at t = 0.003 s, 1.5% of the base's "
+        "largest lift, 0.004 m): the contact let it through, and the sunk corner's gravity "
+        "potential became motion; do not trust the results after t = 0.003 s, where it "
+        "passed 1%; use a smaller time.step")
+
+
+def test_within_the_mark_or_above_the_table_nothing_is_said():
+    """SDNV105 D at 5e-4 s steps sinks 0.65 % of its lift: no warning; nor for a base that
+    stays above its start, or a history without base points (a discrete run)."""
+    shallow = deepest(rows([0.0, -0.9 * DEPTH_WARNING * 3.6e-3], [3.6e-3, 0.0]), BASE, 0.36)
+    assert shallow is not None and shallow.since is None
+    assert penetration_warning(shallow, "") is None
+    assert deepest(rows([0.0, 1e-3], [3.6e-3, 0.0]), BASE, 0.36) is None
+    assert deepest({"time": np.zeros(3), "DX_1": np.zeros(3)}, BASE, 0.36) is None
+
+
+def test_a_flat_block_is_judged_against_its_width():
+    """A block that never lifts (standing, sliding) has no lift to compare with: 1e-3 of
+    its base width is the scale, so 1e-7 m is nothing and 1e-5 m of 0.36 m is said."""
+    standing = deepest(rows([0.0, -1e-7], [0.0, -1e-7]), BASE, 0.36)
+    assert standing is not None and standing.scale == pytest.approx(3.6e-4)
+    assert penetration_warning(standing, "") is None
+    sunk = deepest(rows([0.0, -1e-5], [0.0, -1e-5]), BASE, 0.36)
+    assert penetration_warning(sunk, "") is not None

@@ -59,13 +59,21 @@ def schema_units(cls: type, prefix: str = "") -> dict[str, str]:
     hints = typing.get_type_hints(cls)
     for f in dataclasses.fields(cls):
         key = f"{prefix}.{f.name}" if prefix else f.name
-        tp = hints[f.name]
-        inner = typing.get_args(tp)[0] if typing.get_origin(tp) is list else tp
+        inner = _table_type(hints[f.name])
         if dataclasses.is_dataclass(inner):
             units.update(schema_units(inner, key))  # type: ignore[arg-type]
         elif f.metadata.get("unit"):
             units[key] = f.metadata["unit"]
     return units
+
+
+def _table_type(tp: Any) -> Any:
+    """The type a key's values have: a list's items, an optional table's table
+    (``X | None``, whose keys have units too: ``time.refine.step``)."""
+    if typing.get_origin(tp) is list:
+        return typing.get_args(tp)[0]
+    tables = [t for t in typing.get_args(tp) if dataclasses.is_dataclass(t)]
+    return tables[0] if len(tables) == 1 else tp
 
 
 def kind_units(kind: str) -> dict[str, str]:

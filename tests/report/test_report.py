@@ -411,3 +411,14 @@ def test_the_summary_says_what_makes_a_run_another_than_its_case_files():
     assert run_status({"status": "failed at t = 0.1 s", "checks": step}) == (
         "failed at t = 0.1 s (not graded: the value holds for a step of 0.001 s, the run's "
         "is 0.002 s)")
+
+
+def test_keys_of_an_optional_table_have_their_units():
+    """``time.refine`` is an optional table (``Refine | None``): its step and hold showed
+    no unit in the report's parameters (audit s25, nit 1)."""
+    from rocking_contact.report.parameters import parameter_rows
+
+    rows = {key: unit for key, _, unit in parameter_rows(
+        {"case": {"kind": "block"}, "time": {"step": 1e-3, "refine": {"step": 1e-5,
+                                                                       "hold": 1e-4}}})}
+    assert rows == {"time.step": "s", "time.refine.step": "s", "time.refine.hold": "s"}

@@ -119,7 +119,9 @@ def held_values(f: TimeFunction, key: str, start: float, end: float,
     """A table holds its first value before its samples and its last after them: one
     sentence per end of the record that lies inside the run ``[start, end]`` (s) with a
     nonzero value there (an earthquake record shorter than the run would go on shaking at
-    its last acceleration without a word). ``key`` names the function in the sentence."""
+    its last acceleration without a word), and one when the run lies between two samples of
+    a record of three or more (a record in ms read as s). ``key`` names the function in the
+    sentence."""
     if f.type != "table":
         return []
     times, values = table_samples(f, base)
@@ -131,6 +133,13 @@ def held_values(f: TimeFunction, key: str, start: float, end: float,
                        f"[{start:g}, {end:g}] s: its value there, {f.amplitude * value:g} "
                        f"{unit}, is held {'before' if side == 'starts' else 'after'} it (add "
                        f"a row 't, 0' there to keep it at zero)")
+    inside = np.count_nonzero((times > start) & (times < end))
+    if inside == 0 and len(times) >= 3 and times[0] < end and times[-1] > start:
+        # a record in ms read as s: the run sees one straight segment of it
+        k = int(np.searchsorted(times, end))
+        out.append(f"{key}: the run [{start:g}, {end:g}] s lies between two samples of the "
+                   f"record, at t = {times[k - 1]:g} and {times[k]:g} s: it sees the straight "
+                   f"line between them, not the record (are its times in seconds?)")
     return out
 
 

@@ -436,3 +436,25 @@ def test_a_disabled_refinement_needs_none_of_its_keys(tmp_path):
         load_case("sdnv105_preload", ["time.refine={enabled=true}"])
     with pytest.raises(CaseError, match=r"time.refine.step: 1e-05 has no effect"):
         load_case("sdnv105_preload", ["time.refine={enabled=false,step=1e-5,hold=0.0}"])
+
+
+def test_a_record_in_milliseconds_is_said(tmp_path):
+    """A 200 Hz record whose times were written in ms (0, 5, 10, ... 200) shook a 0.15 s
+    run with the straight line between its first two samples, silently (audit s25, nit
+    4); the same record in s, or a two-point ramp, is a record the run sees."""
+    from rocking_contact.time_function import TimeFunction, held_values
+
+    t_ms = np.arange(0.0, 205.0, 5.0)
+    values = np.sin(2 * np.pi * 5e-3 * t_ms)
+    (tmp_path / "ms.csv").write_text("".join(f"{t},{v}\n" for t, v in zip(t_ms, values)))
+    (tmp_path / "s.csv").write_text("".join(f"{t},{v}\n" for t, v in zip(1e-3 * t_ms,
+                                                                         values)))
+    ms = TimeFunction(type="table", path=str(tmp_path / "ms.csv"))
+    assert held_values(ms, "loading.table_acceleration_x", 0.0, 0.15) == [
+        "loading.table_acceleration_x: the run [0, 0.15] s lies between two samples of the "
+        "record, at t = 0 and 5 s: it sees the straight line between them, not the record "
+        "(are its times in seconds?)"]
+    seconds = TimeFunction(type="table", path=str(tmp_path / "s.csv"))
+    assert held_values(seconds, "loading.table_acceleration_x", 0.0, 0.15) == []
+    ramp = TimeFunction(type="table", times=[0.0, 1.0], values=[0.0, 5.0])
+    assert held_values(ramp, "loading.table_acceleration_x", 0.0, 0.15) == []

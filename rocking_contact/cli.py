@@ -23,13 +23,10 @@ import signal
 import sys
 from collections.abc import Mapping, Sequence
 from pathlib import Path
-from typing import TYPE_CHECKING, Any, NoReturn
+from typing import Any, NoReturn
 
 from rocking_contact import interrupt  # light (no numpy): main takes the signals at once
 from rocking_contact.options import add_case_options
-
-if TYPE_CHECKING:
-    from rocking_contact.results import RunResult
 
 EXIT_OK, EXIT_FAILED, EXIT_BAD_INPUT = 0, 1, 2
 #: the shell's code for a process stopped by SIGINT (128 + 2); by SIGTERM, 143
@@ -255,6 +252,7 @@ def _cmd_run(args: argparse.Namespace) -> int:
     from rocking_contact.api import default_out_dir
     from rocking_contact.out_paths import check_dir
     from rocking_contact.results import RunStopped
+    from rocking_contact.summary import show_result
 
     case = rc.load_case(args.case, args.overrides)
     out = args.out or default_out_dir(case)
@@ -262,71 +260,10 @@ def _cmd_run(args: argparse.Namespace) -> int:
     try:
         result = rc.run(case, out=out, quiet=args.quiet, plots=not args.no_plots)
     except RunStopped as exc:  # Ctrl-C too: what it computed, then _command's one line
-        _show_result(exc.partial, out, table=not args.quiet)
+        show_result(exc.partial, out, table=not args.quiet)
         raise
-    _show_result(result, out, table=not args.quiet)
+    show_result(result, out, table=not args.quiet)
     return EXIT_OK
-
-
-def _show_result(result: RunResult | None, out: Path | None = None, *,
-                 table: bool = True) -> None:
-    """Print (rank 0) a run's comparison table (else, a block with nothing to check
-    against, its collisions), unless ``table`` is False, and its summary line: steps,
-    wall time, the checks that pass and those the run did not reach, and the results
-    directory ``out`` if given (``validate``'s are all under its ``--out``). ``run`` and
-    ``validate`` show a run stopped by a solver failure or Ctrl-C (``result`` is then
-    the exception's ``partial``; None, when it has none, shows nothing) as a completed
-    one, before the line of the error."""
-    import rocking_contact as rc
-    from rocking_contact.api import mpi_rank
-    from rocking_contact.post.collisions import summary_table as collision_summary
-
-    if result is None or mpi_rank() != 0:
-        return
-    if result.checks and table:
-        print(rc.format_table(result.case, result.checks))
-    elif result.collisions and table:  # her own block: nothing to check against
-        print(collision_summary(result))
-    print(summary_line(result, out))
-
-
-def summary_line(result: RunResult, out: Path | None = None) -> str:
-    """A run's summary line, as ``run``, ``validate`` and ``rigid`` print it: steps, wall
-    time, the checks that pass and those the run did not reach (or that none is graded,
-    and how many are shown for information), and the results directory ``out`` if given.
-    """
-    from rocking_contact.results import check_counts
-
-    counts = check_counts(result.checks)
-    if counts.graded:
-        passing = f", {counts.passed}/{counts.graded} checks pass"
-    else:  # a case without references says nothing of checks
-        passing = (f", no check graded ({counts.information} shown for information)"
-                   if counts.information else "")
-    end = _run_end(result)
-    if counts.not_reached and end:
-        passing += f" ({counts.not_reached} not reached: {end})"
-    where = f"; results in {out}/" if out is not None else ""
-    compile_s = float(result.timing.get("compile_s", 0.0))
-    # a cache load takes under 0.5 s; a compilation (a new machine, a cold Docker
-    # container) 6 to 27 s, which a user would otherwise read as the run's own time
-    compiled = (f" (+{compile_s:.2g} s compiling numba kernels)"
-                if compile_s >= COMPILE_SHOWN_S else "")
-    return (f"{result.case}: {result.timing.get('steps', '?')} steps, "
-            f"{result.timing.get('wall_s', float('nan')):.3g} s wall{compiled}{passing}{where}")
-
-
-#: numba compilation time (s) the summary line names beside the wall time
-COMPILE_SHOWN_S = 1.0
-
-
-def _run_end(result: RunResult) -> str:
-    """``the run ends at t = 0.2 s``: what the checks a run did not reach share (each
-    check's note says which window); empty for a run without history."""
-    times = result.history.get("time")
-    if times is None or not len(times):
-        return ""
-    return f"the run ends at t = {float(times[-1]):.6g} s"
 
 
 def _cmd_validate(args: argparse.Namespace) -> int:
@@ -340,6 +277,7 @@ def _cmd_validate(args: argparse.Namespace) -> int:
     )
     from rocking_contact.out_paths import check_dir
     from rocking_contact.results import Interrupted, SolverFailure
+    from rocking_contact.summary import print_verdicts, show_result, validation_verdict
 
     names = args.cases or list(shipped_cases())
     cases = _distinct([rc.load_case(name, args.overrides) for name in names])  # all checked
@@ -360,43 +298,36 @@ def _cmd_validate(args: argparse.Namespace) -> int:
                             "and collision or impact measures: rocking_contact.config."
                             "GRADING_KEYS); validate grades with the case file's, run shows "
                             "the checks with yours")
-    failed: list[str] = []
-    not_graded: list[str] = []
-    incomplete: list[str] = []
+    verdicts: dict[str, list[str]] = {}  # validate's word -> "case (why)"
     for i, case in enumerate(cases):
         out = args.out / case.case.name
         check_dir("--out", out)
         try:
             result = rc.run(case, out=out, quiet=args.quiet, plots=not args.no_plots)
         except Interrupted as exc:  # what it computed, then _command's one line
-            _show_result(exc.partial)
+            show_result(exc.partial)
             skipped = [c.case.name for c in cases[i + 1:]]
             rest = f"; not run: {', '.join(skipped)}" if skipped else ""
             raise Interrupted(f"{case.case.name}: {exc}{rest}", exc.partial, exc.signal
                               ) from None
         except SolverFailure as exc:  # what it computed, then the error
-            _show_result(exc.partial)
+            show_result(exc.partial)
             # the next cases still run; this one failed
-            failed.append(f"{case.case.name} ({exc.describe().split(':')[0]})")
+            verdicts.setdefault("FAILED", []).append(
+                f"{case.case.name} ({exc.describe().split(':')[0]})")
             if mpi_rank() == 0:
                 print(f"{case.case.name}: error: {exc.describe()} (results so far were "
                       "written)\n", file=sys.stderr)
             continue
-        if not any(c["passed"] is not None for c in result.checks):
-            not_graded.append(f"{case.case.name} (no check applies at these settings: "
-                              f"{_why_not_graded(result.checks)})")
-        else:
-            why = _validation_failure(result)
-            if why:
-                failed.append(f"{case.case.name} ({why})")
-            elif not result.passed:
-                incomplete.append(f"{case.case.name} ({_incompleteness(result)})")
-        _show_result(result)
+        said = validation_verdict(result)
+        if said is not None:
+            verdicts.setdefault(said[0], []).append(f"{case.case.name} ({said[1]})")
+        show_result(result)
         if mpi_rank() == 0:
             print()
     if mpi_rank() == 0:
-        _print_verdicts(len(cases), failed, not_graded, incomplete)
-    return EXIT_FAILED if failed or not_graded or incomplete else EXIT_OK
+        print_verdicts(len(cases), verdicts)
+    return EXIT_FAILED if verdicts else EXIT_OK
 
 
 def _distinct(cases: list[Any]) -> list[Any]:
@@ -427,60 +358,6 @@ def _distinct(cases: list[Any]) -> list[Any]:
         if count > 1 and mpi_rank() == 0:
             print(f"warning: {name}: given {count} times, validated once", file=sys.stderr)
     return list(kept.values())
-
-
-def _validation_failure(result: RunResult) -> str | None:
-    """Why a validated run with graded checks fails, in a few words: checks that failed
-    on their values (with those it did not reach), or a run that did not complete; None
-    when it passes, or when it only stopped short of some checks
-    (:func:`_incompleteness`: a run shortened with ``--set time.end``, which the report
-    calls INCOMPLETE)."""
-    from rocking_contact.results import check_counts
-
-    counts = check_counts(result.checks)
-    if counts.failed:
-        unreached = (f", {counts.not_reached} not reached: {_run_end(result)}"
-                     if counts.not_reached else "")
-        return f"{counts.failed} of {counts.graded} checks failed{unreached}"
-    if result.status != "completed":
-        return result.status.split(":")[0]
-    return None
-
-
-def _incompleteness(result: RunResult) -> str:
-    """``7 checks not reached: the run ends at t = 0.2 s``: why a completed run that failed
-    no check is not validated either."""
-    from rocking_contact.results import check_counts
-
-    return f"{check_counts(result.checks).not_reached} checks not reached: {_run_end(result)}"
-
-
-def _why_not_graded(checks: Sequence[Mapping[str, object]]) -> str:
-    """Why none of a run's checks has a pass mark: their notes' reasons, once each (a
-    reference that holds for another time step, physics the run changes), or that the
-    case has none to give one. A run graded on nothing validates nothing; it does not fail
-    either: sdnd102c refined to dt = 1e-4 s matches its exact solution to 0.5 %, and its
-    Code_Aster values hold only at their own step."""
-    marked = [c for c in checks if c.get("tolerance") is not None]
-    if not marked:
-        return ("its references have no tolerance (information only)" if checks
-                else "it has no reference")
-    return "; ".join(dict.fromkeys(str(c["note"]).removeprefix("not graded: ")
-                                   for c in marked))
-
-
-def _print_verdicts(count: int, failed: list[str], not_graded: list[str],
-                    incomplete: list[str]) -> None:
-    """The last lines of ``validate``: the cases that failed, those no check graded, those
-    that failed none but did not reach some (the report's INCOMPLETE), and how many of the
-    ``count`` passed."""
-    for word, cases in (("FAILED", failed), ("NOT GRADED", not_graded),
-                        ("INCOMPLETE", incomplete)):
-        if cases:
-            print(f"{word}: {', '.join(cases)}")
-    passed = count - len(failed) - len(not_graded) - len(incomplete)
-    print(f"all {count} case(s) pass their reference checks" if passed == count
-          else f"{passed} of {count} case(s) pass their reference checks")
 
 
 def _check_out(args: argparse.Namespace) -> None:

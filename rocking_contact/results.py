@@ -9,9 +9,11 @@ too.
 
 from __future__ import annotations
 
+import enum
 import math
 import os
 import time
+from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any, NamedTuple
@@ -38,7 +40,8 @@ from rocking_contact.results_io import (
 from rocking_contact.stops import Interrupted, Overturned, RunStopped, SolverFailure
 
 __all__ = [
-    "STARTED", "RunResult", "CheckCounts", "check_counts", "ROW_ENTRIES", "ROW_FIELDS",
+    "STARTED", "RunResult", "CheckCounts", "check_counts", "Verdict", "classify",
+    "ROW_ENTRIES", "ROW_FIELDS",
     "FieldIndex", "collection_xml", "CHECK_NUMBERS", "load_result",
     # re-exported: the files (results_io) and the stops (stops) they were defined with
     "HISTORY_FILE", "PARTIAL_SUFFIX", "PLOTS_STAGING", "RESULTS_ARRAYS", "RESULTS_FILE",
@@ -235,9 +238,9 @@ class CheckCounts(NamedTuple):
         return ", ".join(parts)
 
 
-def check_counts(checks: list[dict[str, Any]]) -> CheckCounts:
+def check_counts(checks: Sequence[Mapping[str, Any]]) -> CheckCounts:
     """Count a run's checks by outcome (:class:`CheckCounts`): what ``repr`` of a
-    :class:`RunResult` and the command line's summary line say."""
+    :class:`RunResult`, the command line's summary line and the report say."""
     from rocking_contact.post.references import not_reached
 
     graded = [c for c in checks if c.get("passed") is not None]
@@ -245,6 +248,44 @@ def check_counts(checks: list[dict[str, Any]]) -> CheckCounts:
     unreached = sum(not c["passed"] and not_reached(c) for c in graded)
     return CheckCounts(passed, len(graded) - passed - unreached, unreached,
                        len(checks) - len(graded))
+
+
+class Verdict(enum.Enum):
+    """What a run's results say of its validation (:func:`classify`), in the order it is
+    decided; ``validate`` and the report each say it in their own words."""
+
+    #: stopped by Ctrl-C or SIGTERM: the user's stop, no failure of the run's
+    INTERRUPTED = enum.auto()
+    #: :data:`STARTED`: killed, or still running; nothing graded yet
+    UNFINISHED = enum.auto()
+    #: stopped by a solver failure, a divergence, an overturn or a slide off the table
+    RUN_FAILED = enum.auto()
+    #: completed, and a graded check failed on its value
+    FAIL = enum.auto()
+    #: completed, no check failed, but some were not reached (a shortened ``time.end``)
+    INCOMPLETE = enum.auto()
+    #: completed, and every graded check passed
+    PASS = enum.auto()
+    #: completed with no check graded (no reference, or none that applies here)
+    NOT_GRADED = enum.auto()
+
+
+def classify(status: str, checks: Sequence[Mapping[str, Any]]) -> Verdict:
+    """The :class:`Verdict` of a run from its ``status`` and ``checks`` (a
+    :class:`RunResult`'s, or a ``results.json``'s): how it ended first, then its checks
+    counted as :func:`check_counts` counts them."""
+    if status.startswith("interrupted"):
+        return Verdict.INTERRUPTED
+    if status == STARTED:
+        return Verdict.UNFINISHED
+    if status != "completed":
+        return Verdict.RUN_FAILED
+    counts = check_counts(checks)
+    if counts.failed:
+        return Verdict.FAIL
+    if counts.not_reached:
+        return Verdict.INCOMPLETE
+    return Verdict.PASS if counts.passed else Verdict.NOT_GRADED
 
 
 #: the entries of a :class:`RunResult` that hold one dict per row

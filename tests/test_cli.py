@@ -5,9 +5,10 @@ import re
 
 import pytest
 
-from rocking_contact.cli import COMPILE_SHOWN_S, main
+from rocking_contact.cli import main
 from rocking_contact.config import load_case, shipped_cases, variant_cases
 from rocking_contact.results import read_history_csv
+from rocking_contact.summary import COMPILE_SHOWN_S
 
 
 def test_list_shows_every_shipped_case(capsys):

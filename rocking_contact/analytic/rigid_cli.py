@@ -141,9 +141,9 @@ def main(args: argparse.Namespace) -> int:
     from rocking_contact.analytic.rigid_case import RigidCase
     from rocking_contact.analytic.rigid_runner import rigid_twin
     from rocking_contact.api import default_out_dir, mpi_rank
-    from rocking_contact.cli import summary_line
     from rocking_contact.config import CaseError
     from rocking_contact.out_paths import check_dir
+    from rocking_contact.summary import summary_line
 
     if args.case is not None and args.case_option is not None:
         raise CaseError("--case", "", f"{args.case_option!r} given beside the case "

@@ -42,7 +42,7 @@ from rocking_contact.report.document import (
 from rocking_contact.report.figures import figures
 from rocking_contact.report.inputs import CaseResult, Skipped
 from rocking_contact.report.parameters import parameter_rows
-from rocking_contact.results import STARTED
+from rocking_contact.results import STARTED, CheckCounts, Verdict, check_counts, classify
 from rocking_contact.viz.changes import changes_text
 
 CHECK_HEADER = ["quantity", "reference", "source", "ours", "rel. error", "tolerance", "pass",
@@ -58,34 +58,27 @@ EXTRA_SHOWN_ELSEWHERE = frozenset({"fields", "impact_statistics", "node_position
                                    "rigid_comparison"})
 
 
-def counts(checks: Sequence[Mapping[str, Any]]) -> tuple[int, int, int, int]:
+def counts(checks: Sequence[Mapping[str, Any]]) -> CheckCounts:
     """Checks that pass, fail, are not reached, and are informational, as ``run`` counts
-    them: a graded check the run ended before is not reached, not failed."""
-    graded = [c for c in checks if c.get("passed") is not None]
-    unreached = sum(1 for c in graded if c.get("passed") is False and not_reached(c))
-    passed = sum(1 for c in graded if c.get("passed") is True)
-    return passed, len(graded) - passed - unreached, unreached, len(checks) - len(graded)
+    them (:func:`~rocking_contact.results.check_counts`): a graded check the run ended
+    before is not reached, not failed."""
+    return check_counts(checks)
+
+
+#: the report's word for each verdict
+VERDICT_WORDS = {Verdict.INTERRUPTED: "INTERRUPTED", Verdict.UNFINISHED: "UNFINISHED",
+                 Verdict.RUN_FAILED: "RUN FAILED", Verdict.FAIL: "FAIL",
+                 Verdict.INCOMPLETE: "INCOMPLETE", Verdict.PASS: "PASS",
+                 Verdict.NOT_GRADED: "NO CHECK"}
 
 
 def verdict(data: Mapping[str, Any]) -> str:
     """``PASS``, ``FAIL``, ``INCOMPLETE`` (no failure, but references the run did not
     reach), ``INTERRUPTED`` (stopped by Ctrl-C or SIGTERM: no failure of the run's),
     ``UNFINISHED`` (killed, or still running: nothing graded yet), ``RUN FAILED`` or
-    ``NO CHECK``."""
-    status = str(data.get("status", "completed"))
-    if status.startswith("interrupted"):
-        return "INTERRUPTED"
-    if status == STARTED:
-        return "UNFINISHED"
-    if status != "completed":
-        return "RUN FAILED"
-    passed, failed, unreached, _ = counts(data.get("checks") or [])
-    if failed:
-        return "FAIL"
-    if unreached:
-        return "INCOMPLETE"
-    return "PASS" if passed else "NO CHECK"
-
+    ``NO CHECK`` (:func:`~rocking_contact.results.classify`)."""
+    return VERDICT_WORDS[classify(str(data.get("status", "completed")),
+                                  data.get("checks") or [])]
 
 
 def tolerance_text(check: Mapping[str, Any]) -> str:

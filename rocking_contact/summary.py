@@ -1,0 +1,133 @@
+"""What the command line prints of a finished run: its table of checks (or of collisions)
+and summary line, as ``run``, ``validate`` and ``rigid`` show them, and ``validate``'s
+verdicts (which cases failed, were not graded, or did not reach some checks).
+
+Imported by the commands as they run, not to build the parser (it imports numpy).
+"""
+
+from __future__ import annotations
+
+from collections.abc import Mapping, Sequence
+from pathlib import Path
+
+from rocking_contact.results import RunResult, Verdict, check_counts, classify
+
+#: numba compilation time (s) the summary line names beside the wall time
+COMPILE_SHOWN_S = 1.0
+
+
+def show_result(result: RunResult | None, out: Path | None = None, *,
+                table: bool = True) -> None:
+    """Print (rank 0) a run's comparison table (else, a block with nothing to check
+    against, its collisions), unless ``table`` is False, and its summary line: steps,
+    wall time, the checks that pass and those the run did not reach, and the results
+    directory ``out`` if given (``validate``'s are all under its ``--out``). ``run`` and
+    ``validate`` show a run stopped by a solver failure or Ctrl-C (``result`` is then
+    the exception's ``partial``; None, when it has none, shows nothing) as a completed
+    one, before the line of the error."""
+    import rocking_contact as rc
+    from rocking_contact.api import mpi_rank
+    from rocking_contact.post.collisions import summary_table as collision_summary
+
+    if result is None or mpi_rank() != 0:
+        return
+    if result.checks and table:
+        print(rc.format_table(result.case, result.checks))
+    elif result.collisions and table:  # her own block: nothing to check against
+        print(collision_summary(result))
+    print(summary_line(result, out))
+
+
+def summary_line(result: RunResult, out: Path | None = None) -> str:
+    """A run's summary line, as ``run``, ``validate`` and ``rigid`` print it: steps, wall
+    time, the checks that pass and those the run did not reach (or that none is graded,
+    and how many are shown for information), and the results directory ``out`` if given.
+    """
+    counts = check_counts(result.checks)
+    if counts.graded:
+        passing = f", {counts.passed}/{counts.graded} checks pass"
+    else:  # a case without references says nothing of checks
+        passing = (f", no check graded ({counts.information} shown for information)"
+                   if counts.information else "")
+    end = run_end(result)
+    if counts.not_reached and end:
+        passing += f" ({counts.not_reached} not reached: {end})"
+    where = f"; results in {out}/" if out is not None else ""
+    compile_s = float(result.timing.get("compile_s", 0.0))
+    # a cache load takes under 0.5 s; a compilation (a new machine, a cold Docker
+    # container) 6 to 27 s, which a user would otherwise read as the run's own time
+    compiled = (f" (+{compile_s:.2g} s compiling numba kernels)"
+                if compile_s >= COMPILE_SHOWN_S else "")
+    return (f"{result.case}: {result.timing.get('steps', '?')} steps, "
+            f"{result.timing.get('wall_s', float('nan')):.3g} s wall{compiled}{passing}{where}")
+
+
+def run_end(result: RunResult) -> str:
+    """``the run ends at t = 0.2 s``: what the checks a run did not reach share (each
+    check's note says which window); empty for a run without history."""
+    times = result.history.get("time")
+    if times is None or not len(times):
+        return ""
+    return f"the run ends at t = {float(times[-1]):.6g} s"
+
+
+#: ``validate``'s word for each verdict but a pass, in the order of its last lines
+#: (:func:`print_verdicts`): a run that stopped is a failure there
+VALIDATE_WORDS = {Verdict.FAIL: "FAILED", Verdict.RUN_FAILED: "FAILED",
+                  Verdict.INTERRUPTED: "FAILED", Verdict.UNFINISHED: "FAILED",
+                  Verdict.NOT_GRADED: "NOT GRADED", Verdict.INCOMPLETE: "INCOMPLETE"}
+
+
+def validation_verdict(result: RunResult) -> tuple[str, str] | None:
+    """``validate``'s word for a run it ran (:func:`~rocking_contact.results.classify`,
+    :data:`VALIDATE_WORDS`) and why, in a few words; None when it passes. FAILED: checks
+    that failed on their values (with those it did not reach), or a run that did not
+    complete; NOT GRADED: no check applies at its settings (:func:`why_not_graded`);
+    INCOMPLETE: it failed no check but stopped short of some (:func:`incompleteness`: a
+    run shortened with ``--set time.end``, as the report says)."""
+    verdict = classify(result.status, result.checks)
+    if verdict is Verdict.PASS:
+        return None
+    word = VALIDATE_WORDS[verdict]
+    if verdict is Verdict.NOT_GRADED:
+        return word, f"no check applies at these settings: {why_not_graded(result.checks)}"
+    if verdict is Verdict.INCOMPLETE:
+        return word, incompleteness(result)
+    counts = check_counts(result.checks)
+    if counts.failed:
+        unreached = (f", {counts.not_reached} not reached: {run_end(result)}"
+                     if counts.not_reached else "")
+        return word, f"{counts.failed} of {counts.graded} checks failed{unreached}"
+    return word, result.status.split(":")[0]
+
+
+def incompleteness(result: RunResult) -> str:
+    """``7 checks not reached: the run ends at t = 0.2 s``: why a completed run that failed
+    no check is not validated either (INCOMPLETE)."""
+    return f"{check_counts(result.checks).not_reached} checks not reached: {run_end(result)}"
+
+
+def why_not_graded(checks: Sequence[Mapping[str, object]]) -> str:
+    """Why none of a run's checks has a pass mark: their notes' reasons, once each (a
+    reference that holds for another time step, physics the run changes), or that the
+    case has none to give one. A run graded on nothing validates nothing; it does not fail
+    either: sdnd102c refined to dt = 1e-4 s matches its exact solution to 0.5 %, and its
+    Code_Aster values hold only at their own step."""
+    marked = [c for c in checks if c.get("tolerance") is not None]
+    if not marked:
+        return ("its references have no tolerance (information only)" if checks
+                else "it has no reference")
+    return "; ".join(dict.fromkeys(str(c["note"]).removeprefix("not graded: ")
+                                   for c in marked))
+
+
+def print_verdicts(count: int, verdicts: Mapping[str, Sequence[str]]) -> None:
+    """The last lines of ``validate``: the cases of each word of :data:`VALIDATE_WORDS`
+    (those that failed, those no check graded, those that failed none but did not reach
+    some: the report's INCOMPLETE), and how many of the ``count`` passed."""
+    for word in dict.fromkeys(VALIDATE_WORDS.values()):
+        if verdicts.get(word):
+            print(f"{word}: {', '.join(verdicts[word])}")
+    passed = count - sum(len(cases) for cases in verdicts.values())
+    print(f"all {count} case(s) pass their reference checks" if passed == count
+          else f"{passed} of {count} case(s) pass their reference checks")

@@ -151,6 +151,15 @@ class ElasticBody:
         """Number of owned scalar dofs on this rank."""
         return int(self.V.dofmap.index_map.size_local * self.V.dofmap.index_map_bs)
 
+    def global_rows(self, dofs: np.ndarray) -> np.ndarray:
+        """The owned dofs among ``dofs`` (local indices, owned and ghost), as global row
+        indices of the body's vectors and matrices (PETSc's integer type), in their order:
+        the rows a rank may set, e.g. made identity rows for prescribed dofs."""
+        imap, bs = self.V.dofmap.index_map, self.V.dofmap.index_map_bs
+        owned = dofs[dofs < imap.size_local * bs]
+        rows: np.ndarray = (owned + imap.local_range[0] * bs).astype(PETSc.IntType)
+        return rows
+
     @property
     def n_global(self) -> int:
         """Number of scalar dofs of the whole problem."""

@@ -194,9 +194,11 @@ def settle_on_springs(problem: StepProblem, driver: StepDriver,
     springs active in one more static step, as if the preload had been computed on the
     springs (Code_Aster's test B computes it so).
 
-    A term takes part by an optional ``settle(problem) -> bool`` hook (the shock springs:
-    :meth:`rocking_contact.contact.penalty.PenaltySprings.settle`), called with the
-    supports still in place: it arms itself for the step and says whether it did. Where
+    A contribution takes part by overriding ``settle(problem) -> bool``
+    (:meth:`Contribution.settle <rocking_contact.solvers.step.Contribution.settle>`, a
+    no-op; the shock springs: :meth:`rocking_contact.contact.penalty.PenaltySprings.settle`),
+    called with the supports still in place: it arms itself for the step and says whether
+    it did. Where
     one spring alone would carry the block (a tilt on its corner) no term arms and nothing
     is done: the release lowers the block rigidly onto that spring, which is exact there.
     A block preloaded flat stands on all its base nodes; its springs, fewer, carry the
@@ -214,8 +216,7 @@ def settle_on_springs(problem: StepProblem, driver: StepDriver,
     preloaded = problem.u.x.array.copy()
     armed = False
     for term in problem.contributions:
-        settle = getattr(term, "settle", None)  # optional hook: the terms need not have it
-        armed |= bool(settle(problem)) if settle is not None else False
+        armed |= bool(term.settle(problem))
     if not armed:
         return None
     # held where the hooks left the block (lowered onto the springs): the release holds

@@ -370,22 +370,18 @@ def release(case: BlockCase, problem: StepProblem, start: InitialState) -> None:
 
 
 def release_terms(problem: StepProblem, first: Stage) -> None:
-    """Call each term's optional ``release(problem)`` (:meth:`Contribution.release
+    """Call each term's ``release(problem)`` (:meth:`Contribution.release
     <rocking_contact.solvers.step.Contribution.release>`): a contact treatment takes over
     from the preload's supports (its forces, the initial acceleration) before the first
-    state is recorded; then its optional ``start_shaking(problem, first)``, which adds the
-    drag of a table already accelerating as the first step (``first``) takes it
-    (:meth:`CondensedContact.start_shaking
-    <rocking_contact.contact.condensed.CondensedContact.start_shaking>`)."""
-    terms = (*problem.contributions, *problem.correctors)
-    for term in terms:
-        hook = getattr(term, "release", None)  # optional: the terms need not subclass
-        if hook is not None:
-            hook(problem)
-    for term in terms:
-        shaking = getattr(term, "start_shaking", None)
-        if shaking is not None:
-            shaking(problem, first)
+    state is recorded; then, once every term is released, each term's
+    ``start_shaking(problem, first)`` (:meth:`Contribution.start_shaking
+    <rocking_contact.solvers.step.Contribution.start_shaking>`), which adds the drag of a
+    table already accelerating as the first step (``first``) takes it. Both are no-ops
+    unless the term overrides them."""
+    for term in problem.terms:
+        term.release(problem)
+    for term in problem.terms:
+        term.start_shaking(problem, first)
 
 
 def run_result(case: BlockCase, driver: StepDriver, problem: StepProblem, output: _Output,
@@ -430,8 +426,9 @@ def simulate(case: BlockCase, body: ElasticBody, *, contributions: Sequence[Cont
     This is where contact treatments plug in (see :mod:`rocking_contact.solvers.step`):
     their contributions and correctors take part in every step, the static preload's
     included (its steps use the :class:`~rocking_contact.time.schemes.Static` scheme).
-    A term with a ``release(problem)`` method is called once after the initial state is
-    set (supports of the dynamic phase, initial acceleration) and before it is recorded.
+    Each term's ``release(problem)`` then ``start_shaking(problem, stage)`` hooks are
+    called once after the initial state is set (supports of the dynamic phase, initial
+    acceleration) and before it is recorded (:func:`release_terms`).
 
     Args:
         case: the loaded case.

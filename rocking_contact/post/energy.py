@@ -33,13 +33,14 @@ force: it only watches the accepted steps and adds history columns.
 from __future__ import annotations
 
 from collections.abc import Sequence
-from typing import Any, NamedTuple, Protocol
+from typing import NamedTuple, Protocol
 
 import numpy as np
+from petsc4py import PETSc
 
 from rocking_contact.fem.body import ElasticBody
 from rocking_contact.fem.probes import energies
-from rocking_contact.time.schemes import Static
+from rocking_contact.solvers.step import Contribution, StepProblem
 
 #: history columns of the balance
 COLUMNS = ("EDAMP", "ENERGY_RESIDUAL")
@@ -69,7 +70,7 @@ class EnergySource(Protocol):
         """Energy taken since the release (J)."""
 
 
-class EnergyBalance:
+class EnergyBalance(Contribution):
     """Damping dissipation and the energy residual of the dynamic phase.
 
     Args:
@@ -93,19 +94,19 @@ class EnergyBalance:
         self._idle = True
         self._recorded_total: float | None = None
 
-    def _start(self, problem: Any) -> None:
+    def _start(self, problem: StepProblem) -> None:
         """Energy and damping force of the released state."""
         u, v = problem.u.x.array, problem.v.x.array
         self.initial = energies(self.body, u, v)["ETOT"]
         self._damping_force(u, v, self._fd0)
 
-    def _damping_force(self, u: np.ndarray, v: np.ndarray, out: Any) -> None:
+    def _damping_force(self, u: np.ndarray, v: np.ndarray, out: PETSc.Vec) -> None:
         self.body.set_point(u, v)
         self.body.damping_force(out)
 
-    def begin_step(self, problem: Any) -> None:
+    def begin_step(self, problem: StepProblem) -> None:
         """Remember the start displacement (idle during the static preload)."""
-        self._idle = isinstance(problem.scheme, Static)
+        self._idle = problem.static
         if self._idle:
             return
         if self.initial is None:
@@ -113,13 +114,13 @@ class EnergyBalance:
         self._u0[:] = problem.u.x.array[:self.body.n_owned]
         self._t0 = problem.t
 
-    def add_residual(self, problem: Any, x: Any, r: Any) -> None:
+    def add_residual(self, problem: StepProblem, x: PETSc.Vec, r: PETSc.Vec) -> None:
         """No force."""
 
-    def add_jacobian(self, problem: Any, x: Any, jac: Any) -> None:
+    def add_jacobian(self, problem: StepProblem, x: PETSc.Vec, jac: PETSc.Mat) -> None:
         """No force."""
 
-    def accept(self, problem: Any) -> None:
+    def accept(self, problem: StepProblem) -> None:
         """Add the step's damping dissipation (trapezoidal rule)."""
         if self._idle:
             return
@@ -137,7 +138,7 @@ class EnergyBalance:
         :meth:`residual` takes it instead of assembling the strain energy a second time."""
         self._recorded_total = total
 
-    def residual(self, problem: Any) -> float:
+    def residual(self, problem: StepProblem) -> float:
         """``E - E(t0) + D_damp + E_contact - W_table`` at the problem's state (J)."""
         if self.initial is None:
             self._start(problem)
@@ -148,7 +149,7 @@ class EnergyBalance:
         absorbed = sum(s.absorbed_energy() for s in self.sources)
         return total - self.initial + self.dissipated + absorbed - self.table_work
 
-    def columns(self, problem: Any) -> dict[str, float]:
+    def columns(self, problem: StepProblem) -> dict[str, float]:
         """``EDAMP``, ``ENERGY_RESIDUAL`` and, when the table shakes, ``ETABLE`` (J)."""
         out = {"EDAMP": self.dissipated, "ENERGY_RESIDUAL": self.residual(problem)}
         if self.body.shaking:

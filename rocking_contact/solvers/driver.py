@@ -65,7 +65,17 @@ class StepFailure(RuntimeError):
 
 @dataclass
 class StepInfo:
-    """An accepted step: end time, size, scheme, Newton iterations, residual, depth."""
+    """An accepted step.
+
+    Attributes:
+        t: its end time (s; a static phase's pseudo-time, no unit).
+        h: its size (s, or pseudo-time).
+        scheme: the scheme it was taken with.
+        iterations: its Newton iterations (1 for a linear solve).
+        residual: the last residual norm (N), NaN if not computed (a linear solve).
+        depth: how many times the grid's step was halved to get it (0: not halved).
+
+    """
 
     t: float
     h: float
@@ -117,11 +127,7 @@ def contact_changes(problem: StepProblem) -> int:
     The largest count over the ranks: every rank takes the same decision (the shipped
     terms count the same on every rank already; a term counting its own rows would not).
     """
-    count = 0
-    for term in (*problem.contributions, *problem.correctors):
-        changes = getattr(term, "contact_changes", None)  # optional hook (solvers.step)
-        if changes is not None:
-            count += changes(problem)
+    count = sum(term.contact_changes(problem) for term in problem.terms)
     total: int = problem.comm.allreduce(count, op=MPI.MAX)
     return total
 
@@ -208,9 +214,8 @@ class StepDriver:
         """Arm every term's fallback for the next attempt; what they eased ("" if none)."""
         p = self.problem
         eased = []
-        for term in (*p.contributions, *p.correctors):
-            fallback = getattr(term, "fallback", None)  # optional hook (solvers.step)
-            what = fallback(p) if fallback is not None else None
+        for term in p.terms:
+            what = term.fallback(p)
             if what:
                 eased.append(what)
         return "; ".join(eased)
@@ -232,8 +237,7 @@ class StepDriver:
                     return NewtonReport(False, report.iterations, report.residual,
                                         f"rejected by {type(corrector).__name__}")
             for term in p.contributions:
-                inconsistency = getattr(term, "inconsistency", None)  # optional hook
-                why = inconsistency(p) if inconsistency is not None else None
+                why = term.inconsistency(p)
                 if why:
                     return NewtonReport(False, report.iterations, report.residual,
                                         f"rejected by {type(term).__name__}: {why}")

@@ -22,10 +22,13 @@ from __future__ import annotations
 
 import math
 from dataclasses import dataclass
-from typing import Any
+from typing import Any, Protocol
 
 import numpy as np
+from mpi4py import MPI
 from petsc4py import PETSc
+
+from rocking_contact.time.schemes import Stage
 
 
 @dataclass
@@ -83,18 +86,54 @@ NUMERICAL_FAILURES = (ArithmeticError, np.linalg.LinAlgError)
 _REASONS = {v: k for k, v in vars(PETSc.SNES.ConvergedReason).items() if not k.startswith("_")}
 
 
+class Solvable(Protocol):
+    """What :class:`NewtonSolver` needs of its problem
+    (:class:`~rocking_contact.solvers.step.StepProblem` is one).
+
+    A step problem also has a ``stage`` (:class:`~rocking_contact.time.schemes.Stage`, None
+    before its first step), whose unknown picks the update test; a plain nonlinear system
+    (``tests/fem/test_newton_stagnation.py``) has none and takes PETSc's default test.
+    """
+
+    @property
+    def comm(self) -> MPI.Comm:
+        """Communicator of the unknown."""
+
+    @property
+    def linear(self) -> bool:
+        """The residual is affine in the unknown: one solve (``ksponly``)."""
+
+    @property
+    def J(self) -> PETSc.Mat:
+        """The Jacobian matrix the callback fills."""
+
+    def vector(self) -> PETSc.Vec:
+        """A vector of the unknown's layout."""
+
+    def residual(self, snes: Any, x: PETSc.Vec, r: PETSc.Vec) -> None:
+        """SNES function callback: ``r = R(x)`` (N)."""
+
+    def jacobian(self, snes: Any, x: PETSc.Vec, jac: PETSc.Mat, p: PETSc.Mat) -> None:
+        """SNES Jacobian callback."""
+
+    def settled(self, x: PETSc.Vec, change: float, tolerance: float) -> bool:
+        """Newton has stalled at round-off: the update test of a velocity unknown, asked
+        only of a problem whose ``stage`` has one."""
+
+
 class NewtonSolver:
     """SNES for the step equation of ``problem``.
 
     Args:
-        problem: has ``comm``, ``linear``, ``J`` (matrix), ``vector()``, ``residual`` and
-            ``jacobian`` with the SNES callback signatures.
+        problem: the equation (:class:`Solvable`): ``comm``, ``linear``, ``J`` (matrix),
+            ``vector()``, ``residual`` and ``jacobian`` with the SNES callback signatures,
+            ``settled``; a step problem's ``stage``.
         prefix: PETSc options prefix, e.g. ``"block_"`` (mandatory, ends with ``_``).
         options: tolerances and linear solver.
 
     """
 
-    def __init__(self, problem: Any, *, prefix: str, options: NewtonOptions | None = None):
+    def __init__(self, problem: Solvable, *, prefix: str, options: NewtonOptions | None = None):
         if not prefix:
             raise ValueError("prefix: empty; give a PETSc options prefix such as 'block_'")
         opts = options or NewtonOptions()
@@ -136,7 +175,7 @@ class NewtonSolver:
 
     def solve(self, x: PETSc.Vec) -> NewtonReport:
         """Solve ``R(x) = 0`` from the initial guess in ``x`` (ghosts updated on return)."""
-        stage = getattr(self.problem, "stage", None)
+        stage: Stage | None = getattr(self.problem, "stage", None)  # see Solvable
         on_velocity = stage is not None and stage.unknown == "velocity"
         if on_velocity != self._test_on_velocity:
             self.snes.setConvergenceTest(self._velocity_test if on_velocity else "default")

@@ -40,12 +40,22 @@ A contact treatment plugs in in one of two ways, both given to :class:`StepProbl
 Both see the body (named groups, space), the start state ``u``, ``v``, ``a`` at ``t``, the
 step's ``stage`` and end time ``t1``, and may add history columns (:meth:`columns`).
 
-Optional hooks, declared on both protocols with their no-op defaults: ``release`` (the
-dynamic phase starts, :func:`rocking_contact.fem.runner.release_terms`), ``fallback`` (a
-step failed at the last halving) and ``contact_changes`` (:mod:`~rocking_contact.solvers.driver`),
-and a contribution's ``inconsistency`` (a converged step at odds with its law). The contact
-treatments subclass the protocol they implement and inherit the no-ops; other terms need not
-(the energy balance, the tests' springs), so the callers look the hooks up by name.
+Optional hooks, declared on the protocols with their no-op defaults: ``release`` (the
+dynamic phase starts) and ``start_shaking`` (a table already accelerating as the first step
+takes it), both called by :func:`rocking_contact.fem.runner.release_terms`; ``fallback`` (a
+step failed at the last halving) and ``contact_changes`` (:mod:`~rocking_contact.solvers.driver`);
+a contribution's ``inconsistency`` (a converged step at odds with its law) and ``settle``
+(the preload's static step on springs, :func:`rocking_contact.fem.preload.settle_on_springs`).
+Every term subclasses the protocol it implements (the contact treatments, the energy
+balance, the tests' springs) and inherits the no-ops it does not override, so the callers
+call the hooks directly: a misspelt override is a method nobody calls, but a missing one is
+the protocol's no-op, not an ``AttributeError``.
+
+Units follow the unknown ``x`` (:attr:`Stage.unknown
+<rocking_contact.time.schemes.Stage.unknown>`): a displacement (m) or a velocity (m/s). The
+residual is a force (N) either way, so a Jacobian ``dr/dx`` is in N/m for a displacement
+unknown and N s/m for a velocity unknown, with the sign of ``+dr/dx`` (a stiffening term
+adds a positive diagonal).
 """
 
 from __future__ import annotations
@@ -60,8 +70,8 @@ from petsc4py import PETSc
 
 from rocking_contact.fem.body import ElasticBody
 from rocking_contact.fem.constraints import Prescribed, constant, merge
-from rocking_contact.solvers.newton import solve_columns
-from rocking_contact.time.schemes import Affine, Scheme, Stage
+from rocking_contact.solvers.newton import NewtonSolver, solve_columns
+from rocking_contact.time.schemes import ZERO, Affine, Scheme, Stage, Static
 
 
 class Contribution(Protocol):
@@ -73,21 +83,37 @@ class Contribution(Protocol):
         """Called once per step attempt, before the predictor."""
 
     def add_residual(self, problem: StepProblem, x: PETSc.Vec, r: PETSc.Vec) -> None:
-        """Add ``r_c(x)`` (N) to ``r`` (owned entries)."""
+        """Add ``r_c(x)`` (N; a force on the bodies counts negative, as ``-f_ext`` in
+        ``g``) to ``r`` (owned entries), ``x`` the unknown (m, or m/s for a velocity)."""
 
     def add_jacobian(self, problem: StepProblem, x: PETSc.Vec, jac: PETSc.Mat) -> None:
-        """Add ``dr_c/dx`` to ``jac`` (assembled on return)."""
+        """Add ``+dr_c/dx`` to ``jac`` (N/m for a displacement unknown, N s/m for a
+        velocity unknown; assembled on return)."""
 
     def accept(self, problem: StepProblem) -> None:
         """The step is accepted; the problem's state is the end state."""
 
     def columns(self, problem: StepProblem) -> dict[str, float]:
-        """History values (same on every rank), e.g. ``{"FN_O": ...}``."""
+        """History values (the same on every rank), e.g. ``{"RN_O": ...}``, in the units
+        and signs of ``docs/outputs.md``: forces in N with compression positive
+        (``RN_<P>``), energies in J, counts."""
 
     # -- optional hooks (see the module docstring) --------------------------------------
     def release(self, problem: StepProblem) -> None:
         """The initial state of the dynamic phase is set (its supports, the initial
         acceleration), before it is recorded: take over from the preload's supports."""
+        return None  # optional: an empty body would make the hook abstract
+
+    def start_shaking(self, problem: StepProblem, stage: Stage) -> None:
+        """After every term's :meth:`release`: a shaking table's drag at the start time
+        enters the initial state as the first step (``stage``) will take it."""
+        return None  # optional: an empty body would make the hook abstract
+
+    def settle(self, problem: StepProblem) -> bool:
+        """Arm the term for the preload's static step on springs, the preload's supports
+        still in place (:func:`~rocking_contact.fem.preload.settle_on_springs`); whether it
+        armed (False: nothing to settle on)."""
+        return False
 
     def fallback(self, problem: StepProblem) -> str | None:
         """A step failed at the last halving: ease something for one more attempt and say
@@ -110,18 +136,24 @@ class Corrector(Protocol):
     def begin_step(self, problem: StepProblem) -> None:
         """Called once per step attempt, before the predictor."""
 
-    def correct(self, problem: StepProblem, solver: Any, x: PETSc.Vec) -> bool:
-        """Correct the free solution ``x`` in place; False rejects the step (it is halved)."""
+    def correct(self, problem: StepProblem, solver: NewtonSolver, x: PETSc.Vec) -> bool:
+        """Correct the free solution ``x`` (the unknown: m, or m/s for a velocity) in place,
+        with ``solver``'s factorised step Jacobian; False rejects the step (it is halved)."""
 
     def accept(self, problem: StepProblem) -> None:
         """The step is accepted."""
 
     def columns(self, problem: StepProblem) -> dict[str, float]:
-        """History values (same on every rank)."""
+        """As :meth:`Contribution.columns`."""
 
     # -- optional hooks (see the module docstring) --------------------------------------
     def release(self, problem: StepProblem) -> None:
         """As :meth:`Contribution.release`."""
+        return None  # optional: an empty body would make the hook abstract
+
+    def start_shaking(self, problem: StepProblem, stage: Stage) -> None:
+        """As :meth:`Contribution.start_shaking`."""
+        return None  # optional: an empty body would make the hook abstract
 
     def fallback(self, problem: StepProblem) -> str | None:
         """As :meth:`Contribution.fallback`."""
@@ -221,9 +253,16 @@ class StepProblem:
             obj.destroy()
 
     # -- set-up ---------------------------------------------------------------------------
-    def _terms(self) -> tuple[Contribution | Corrector, ...]:
+    @property
+    def terms(self) -> tuple[Contribution | Corrector, ...]:
         """The contributions, then the correctors."""
         return (*self.contributions, *self.correctors)
+
+    @property
+    def static(self) -> bool:
+        """The step under way (after :meth:`begin`) is a static one (the preload's
+        :class:`~rocking_contact.time.schemes.Static` scheme), where contact is idle."""
+        return isinstance(self.scheme, Static)
 
     @property
     def linear(self) -> bool:
@@ -275,13 +314,6 @@ class StepProblem:
             mass.accelerate(self, rhs)
         rhs.destroy()
 
-    def _global_rows(self, dofs: np.ndarray) -> np.ndarray:
-        """Owned dofs among ``dofs`` (local), as global row indices."""
-        imap, bs = self.body.V.dofmap.index_map, self.body.V.dofmap.index_map_bs
-        owned = dofs[dofs < imap.size_local * bs]
-        rows: np.ndarray = (owned + imap.local_range[0] * bs).astype(PETSc.IntType)
-        return rows
-
     # -- one step -------------------------------------------------------------------------
     def begin(self, t1: float, scheme: Scheme) -> None:
         """Set up the step ``t -> t1`` with ``scheme``."""
@@ -308,11 +340,11 @@ class StepProblem:
         self._xbar = (ubar - f.u * u[dofs] - f.v * v[dofs] - f.a * a[dofs]) / f.x
         if dofs is not self._dofs:  # the same array while the supports stay
             self._dofs = dofs
-            self._rows_global = self._global_rows(dofs)
+            self._rows_global = self.body.global_rows(dofs)
             self._owned_mask = dofs < self._n_owned
             self._owned_dofs = dofs[self._owned_mask]
         self._owned_xbar = self._xbar[self._owned_mask]
-        for c in self._terms():
+        for c in self.terms:
             c.begin_step(self)
 
     def _start_force_from_end(self) -> bool:
@@ -392,7 +424,7 @@ class StepProblem:
         r.scale(s.w1)
         if s.w0 != 0.0:
             r.axpy(s.w0, self._g_n)
-        if s.a != Affine(0.0, 0.0, 0.0, 0.0):
+        if s.a != ZERO:
             # owned entries: the product gathers the ghosts it needs itself
             combine(s.a, x.array_r, *self._owned_state, self._inertia.array)
             self.body.M.multAdd(self._inertia, r, r)
@@ -435,13 +467,13 @@ class StepProblem:
         a[:] = self._x_work
         self.t = self.t1
         self._g_n_valid = False
-        for c in self._terms():
+        for c in self.terms:
             c.accept(self)
 
     def columns(self) -> dict[str, float]:
         """History values of the contributions and correctors."""
         out: dict[str, float] = {}
-        for c in self._terms():
+        for c in self.terms:
             out.update(c.columns(self))
         return out
 
@@ -464,9 +496,8 @@ class MassSolver:
         dofs, _ = merge(problem.prescribed, problem.t)
         #: owned prescribed dofs (local indices)
         self.prescribed = dofs[dofs < body.n_owned]
-        start = body.V.dofmap.index_map.local_range[0] * body.V.dofmap.index_map_bs
         self.mass = body.M.copy()
-        self.mass.zeroRows((self.prescribed + start).astype(PETSc.IntType), diag=1.0)
+        self.mass.zeroRows(body.global_rows(self.prescribed), diag=1.0)
         self.ksp = PETSc.KSP().create(body.comm)
         self.ksp.setOptionsPrefix(prefix)
         self.ksp.setOperators(self.mass)

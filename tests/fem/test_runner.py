@@ -14,6 +14,7 @@ from rocking_contact.config import CaseError
 from rocking_contact.fem import runner
 from rocking_contact.results import SolverFailure, read_history_csv
 from rocking_contact.solvers.newton import NewtonSolver
+from rocking_contact.solvers.step import Contribution
 from rocking_contact.time.schemes import HHT, Newmark
 
 BLOCK_CASES = ["sdnv105_preload", "sdnv105_preload_small_strain"]
@@ -103,7 +104,7 @@ def test_solver_failure_says_where_and_keeps_results(tmp_path):
     assert data["status"].startswith("failed")
 
 
-class _NanAfter:
+class _NanAfter(Contribution):
     """A contribution that poisons the residual after ``t_fail`` (a failing contact law)."""
 
     linear = False

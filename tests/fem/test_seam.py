@@ -12,6 +12,7 @@ from petsc4py import PETSc
 
 import rocking_contact as rc
 from rocking_contact.fem import runner
+from rocking_contact.solvers.step import Contribution, Corrector
 
 K_SPRING = 1.0e7  # N/m
 
@@ -34,7 +35,7 @@ def _spring_force(problem):
     return {"FN_A": problem.comm.allreduce(K_SPRING * u)}
 
 
-class SpringContribution:
+class SpringContribution(Contribution):
     """r += H^T k u1_A(x), J += k u1.x H^T H."""
 
     linear = True
@@ -62,7 +63,7 @@ class SpringContribution:
         return _spring_force(problem)
 
 
-class SpringCorrector:
+class SpringCorrector(Corrector):
     """x = x_free - J^-1 H^T f with f = k u1_A / (1 + k u1.x W), W = (J^-1 H^T)_A."""
 
     def begin_step(self, problem):

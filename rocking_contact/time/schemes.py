@@ -34,6 +34,7 @@ from __future__ import annotations
 import math
 from abc import ABC, abstractmethod
 from dataclasses import dataclass, replace
+from fractions import Fraction
 from typing import Literal
 
 #: allowed ``alpha`` of the alpha schemes (:func:`alpha_modified_newmark`, :class:`HHT`),
@@ -45,7 +46,15 @@ THETA_RANGE = (0.5, 1.0)
 
 @dataclass(frozen=True)
 class Affine:
-    """``y = x * unknown + u * u_n + v * v_n + a * a_n`` (coefficients in SI units)."""
+    """``y = x * unknown + u * u_n + v * v_n + a * a_n``.
+
+    The coefficients are in SI units that make each term the unit of ``y`` from the
+    unknown's (:attr:`Stage.unknown`) and the start state's (m, m/s, m/s^2). For a
+    displacement unknown (m), an acceleration ``a*`` has ``x`` and ``u`` in 1/s^2, ``v`` in
+    1/s, ``a`` without unit; a velocity ``v1`` has ``x`` and ``u`` in 1/s, ``v`` without
+    unit, ``a`` in s. For a velocity unknown (m/s), a displacement ``u1`` has ``x`` and
+    ``v`` in s, ``u`` without unit, ``a`` in s^2.
+    """
 
     x: float
     u: float
@@ -85,17 +94,20 @@ class Stage:
 
     @property
     def mass_coefficient(self) -> float:
-        """Factor of M in dR/dx (1/s^2 for a displacement unknown)."""
+        """Factor of M in dR/dx: ``a.x``, 1/s^2 for a displacement unknown, 1/s for a
+        velocity unknown."""
         return self.a.x
 
     @property
     def stiffness_coefficient(self) -> float:
-        """Factor of dg/du in dR/dx."""
+        """Factor of dg/du in dR/dx: ``w1 u.x``, without unit for a displacement unknown,
+        s for a velocity unknown."""
         return self.w1 * self.u.x
 
     @property
     def damping_coefficient(self) -> float:
-        """Factor of dg/dv in dR/dx."""
+        """Factor of dg/dv in dR/dx: ``w1 v.x``, 1/s for a displacement unknown, without
+        unit for a velocity unknown."""
         return self.w1 * self.v.x
 
 
@@ -155,6 +167,9 @@ class Newmark(Scheme):
         return f"{self.name} (beta={self.beta:.6g}, gamma={self.gamma:.6g})"
 
     def stage(self, h: float) -> Stage:
+        """Unknown ``u1`` (m): ``a1`` and ``v1`` from the Newmark relations solved for
+        ``a1``, equilibrium at the end (``w1 = 1``), predictor the constant-acceleration
+        ``u_n + h v_n + h^2/2 a_n``."""
         b, g = self.beta, self.gamma
         acc = Affine(1 / (b * h * h), -1 / (b * h * h), -1 / (b * h), 1 - 1 / (2 * b))
         vel = Affine(g / (b * h), -g / (b * h), 1 - g / b, h * (1 - g / (2 * b)))
@@ -181,9 +196,12 @@ def hht_coefficients(alpha: float) -> tuple[float, float]:
 
 
 def _check_alpha(alpha: float) -> None:
+    """Raise ValueError unless ``alpha`` lies in :data:`ALPHA_RANGE` (the bounds said as
+    fractions: ``[-1/3, 0]``)."""
     low, high = ALPHA_RANGE
     if not low <= alpha <= high:
-        raise ValueError(f"alpha: got {alpha:g}, allowed: a number in [-1/3, 0]")
+        said = ", ".join(str(Fraction(bound).limit_denominator()) for bound in ALPHA_RANGE)
+        raise ValueError(f"alpha: got {alpha:g}, allowed: a number in [{said}]")
 
 
 def check_theta(theta: float) -> None:
@@ -221,6 +239,8 @@ class HHT(Scheme):
         return f"hht (alpha={self.alpha:.6g})"
 
     def stage(self, h: float) -> Stage:
+        """The alpha-modified Newmark stage with the end and start forces weighted
+        ``w1 = 1 + alpha``, ``w0 = -alpha``."""
         newmark = alpha_modified_newmark(self.alpha).stage(h)
         return replace(newmark, w1=1.0 + self.alpha, w0=-self.alpha)
 
@@ -249,6 +269,9 @@ class Theta(Scheme):
         return f"theta (theta={self.theta:.6g})"
 
     def stage(self, h: float) -> Stage:
+        """Unknown ``v1`` (m/s): ``u1 = u_n + h (theta v1 + (1 - theta) v_n)``, the
+        inertia ``(v1 - v_n) / h`` (the equation divided by h: a force), forces weighted
+        ``theta`` and ``1 - theta``, predictor ``v_n``."""
         th = self.theta
         return Stage(h=h, u=Affine(h * th, 1.0, h * (1 - th), 0.0),
                      v=Affine(1.0, 0.0, 0.0, 0.0), a=Affine(1 / h, 0.0, -1 / h, 0.0),
@@ -267,5 +290,7 @@ class Static(Scheme):
         return 0
 
     def stage(self, h: float) -> Stage:
+        """Unknown ``u1`` (m), no velocity nor inertia; ``h`` a pseudo-time step, predictor
+        ``u_n``."""
         return Stage(h=h, u=Affine(1.0, 0.0, 0.0, 0.0), v=ZERO, a=ZERO, w1=1.0, w0=0.0,
                      predictor=Affine(0.0, 1.0, 0.0, 0.0), unknown="displacement")

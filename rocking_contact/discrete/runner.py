@@ -22,7 +22,7 @@ from rocking_contact.discrete.case import (
     shock_columns,
 )
 from rocking_contact.discrete.energy import EXCESS, GROWTH, energy_bound, excess, first_runaway
-from rocking_contact.discrete.integrators import make_integrator
+from rocking_contact.discrete.integrators import integrator_class, make_integrator
 from rocking_contact.discrete.newmark import NewmarkFailure
 from rocking_contact.discrete.recording import Chunk
 from rocking_contact.discrete.stepping import Integrator
@@ -30,13 +30,13 @@ from rocking_contact.discrete.system import (
     DiscreteSystem,
     assemble,
     contact_durations,
-    critical_step,
     stick_critical_damping,
 )
 from rocking_contact.discrete.truncation import missed_flexibility, truncation_warnings
 from rocking_contact.post import impacts as impact_post
 from rocking_contact.progress import Progress
-from rocking_contact.results import Interrupted, RunResult, RunStopped, SolverFailure
+from rocking_contact.results import RunResult
+from rocking_contact.stops import Interrupted, RunStopped, SolverFailure
 from rocking_contact.time_function import held_values, time_function_values
 
 #: most values of the shocks' rows around their contacts a run keeps for its impacts (those
@@ -277,22 +277,9 @@ def setup_warnings(case: DiscreteCase, system: DiscreteSystem, durations: np.nda
                                       "model.support.acceleration", case.time.start,
                                       case.time.end, base)
     dt = case.time.step
-    cause = "the scheme made energy at the shocks"
-    if case.solver.scheme == "central_difference":
-        limit = critical_step(system)
-        extra["critical_step_s"] = limit
-        if dt > limit:
-            warnings.append(f"time.step {dt:g} s exceeds the central-difference "
-                            f"stability limit {limit:.3g} s (every shock closed, dampers "
-                            f"included)")
-            cause = (f"time.step {dt:g} s is above the stability limit with every shock "
-                     f"closed, {limit:.3g} s")
-        else:
-            cause = (f"central differences made energy where the shocks open and close "
-                     f"between steps (time.step {dt:g} s, {dt / limit:.2g} of the stability "
-                     f"limit with every shock closed); a smaller time.step")
-    # (above the limit too: a node between two stops that never close together holds
-    # there, 1 kg at 1.13 times it ran 1.6 s with its energy within 4 % of the start's)
+    said, cause, found = integrator_class(case).stability_warning(system, dt)
+    warnings += said
+    extra.update(found)
     for name, duration in zip(system.shock_names, durations, strict=True):
         if duration < RESOLVED_CONTACT_STEPS * dt:
             warnings.append(
@@ -325,9 +312,11 @@ class ImpactSampling:
 
 
 def impact_sampling(case: DiscreteCase, system: DiscreteSystem, durations: np.ndarray,
-                    every_step: bool) -> ImpactSampling:
+                    integrator: Integrator, every_step: bool) -> ImpactSampling:
     """How the impacts are sampled: at every step around the contacts (``every_step``) or on
-    the recorded rows, ``output.every`` steps apart."""
+    the recorded rows, ``output.every`` steps apart; the ``integrator`` that stepped the run
+    says how many steps after a contact its rebound is read
+    (:attr:`~.stepping.Integrator.settle_records`)."""
     dt = case.time.step
     # A contact shorter than the samples' spacing holds one of them at most: its speeds are
     # taken from the free flights on either side (docs/discrete.md, "Impact post-processing")
@@ -335,11 +324,8 @@ def impact_sampling(case: DiscreteCase, system: DiscreteSystem, durations: np.nd
     unresolved = {name: float(duration)
                   for name, duration in zip(system.shock_names, durations, strict=True)
                   if duration < spacing}
-    # HHT's equilibrium at t_{n+1+alpha} weighs the shock force of the step before: the
-    # step after a contact still carries it and the free flight starts a step later (a
-    # free mass's rebound 4 % low with alpha = -0.1, 6 % with -0.3, read a step early)
     stepwise = spacing == dt
-    settle = 2 if stepwise and case.solver.scheme == "hht" and case.solver.alpha else 1
+    settle = integrator.settle_records if stepwise else 1
     return ImpactSampling(spacing, stepwise, settle, unresolved)
 
 
@@ -371,7 +357,7 @@ def measure_impacts(case: DiscreteCase, system: DiscreteSystem, durations: np.nd
     contact = {s.name: np.minimum(s.kn * rows[f"PN_{s.name}"],
                                   s.kn * rows[f"PN_{s.name}"] + s.cn * rows[f"VN_{s.name}"])
                for s in case.model.shock if s.cn > 0.0}
-    sampling = impact_sampling(case, system, durations, rows is not history)
+    sampling = impact_sampling(case, system, durations, integrator, rows is not history)
     opts = case.impacts
     impacts, stats, quantities = impact_post.analyse(
         rows["time"], shocks, threshold=opts.threshold, min_rest=opts.min_rest,

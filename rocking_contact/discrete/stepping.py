@@ -11,10 +11,12 @@ whether it succeeded).
 
 from __future__ import annotations
 
+from typing import Any, Self
+
 import numpy as np
 from numba import njit
 
-from rocking_contact.discrete.case import SHOCK_CHANNELS
+from rocking_contact.discrete.case import SHOCK_CHANNELS, DiscreteCase
 from rocking_contact.discrete.recording import Chunk, chunk
 from rocking_contact.discrete.shock import STATE_SIZE, open_state, shock_force
 from rocking_contact.discrete.system import DiscreteSystem
@@ -81,8 +83,14 @@ def local_forces(P: np.ndarray, dloc: np.ndarray, vloc: np.ndarray, state: np.nd
 class Integrator:
     """State and counters of a discrete time integration.
 
-    Subclasses implement :meth:`_advance_impl`. To add a scheme: derive, set up the state in
-    ``__init__``, and advance ``n`` steps in ``_advance_impl``, filling the record buffer.
+    Subclasses implement :meth:`from_case` and :meth:`_advance_impl`. To add a scheme:
+    derive, set up the state in ``__init__``, make it from a case's ``[solver]`` in
+    :meth:`from_case`, advance ``n`` steps in ``_advance_impl``, filling the record buffer,
+    and register the class under its ``solver.scheme`` name in
+    :data:`rocking_contact.discrete.integrators.INTEGRATORS`. What the run says of the scheme
+    (:meth:`stability_warning`) and how its impacts are read (:attr:`settle_records`) have
+    defaults for an unconditionally stable scheme whose velocities follow the forces of
+    their own step.
 
     Args:
         system: the assembled system.
@@ -126,6 +134,30 @@ class Integrator:
         #: its bound, and its largest ratio to the bound and where (s, -, s; set by the
         #: runner), or None
         self.energy_excess: tuple[float, float, float] | None = None
+
+    @classmethod
+    def from_case(cls, case: DiscreteCase, system: DiscreteSystem, outputs: np.ndarray,
+                  support_acceleration0: float) -> Self:
+        """The integrator of ``case`` (its ``[solver]``, ``time.step``, ``output.every``) on
+        its assembled ``system``; ``outputs`` as in the class, ``support_acceleration0`` the
+        support's acceleration at ``time.start`` (m/s^2)."""
+        raise NotImplementedError
+
+    @classmethod
+    def stability_warning(cls, system: DiscreteSystem,
+                          dt: float) -> tuple[list[str], str, dict[str, Any]]:
+        """What a run of this scheme on ``system`` with steps of ``dt`` (s) says before it
+        steps about the step's stability, the likely cause of an energy runaway (said if it
+        comes) and the ``extra`` values found on the way; here none, and the cause the
+        shocks."""
+        return [], "the scheme made energy at the shocks", {}
+
+    @property
+    def settle_records(self) -> int:
+        """How many samples after an unresolved contact its rebound is read, when the
+        samples are the steps (:func:`rocking_contact.post.impacts.find_impacts`): the
+        first one, the free flight starting at the step after the contact."""
+        return 1
 
     def start_forces(self, x: np.ndarray, v: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
         """The shocks' local forces (3 ns, N) at the initial state ``x``, ``v`` and their

@@ -66,6 +66,35 @@ def test_average_acceleration_conserves_energy():
     assert np.abs(e - e[0]).max() <= 1e-10 * e[0]
 
 
+@pytest.mark.parametrize("solver,kind,coefficients", [
+    ({"scheme": "central_difference"}, "CentralDifferenceIntegrator", None),
+    ({"scheme": "newmark", "beta": 0.3025, "gamma": 0.6}, "NewmarkIntegrator",
+     (0.3025, 0.6, 0.0)),
+    ({"scheme": "hht", "alpha": -0.2}, "HHTIntegrator", (1.2**2 / 4, 0.7, -0.2))])
+def test_each_scheme_makes_its_integrator(solver, kind, coefficients):
+    """Every value of solver.scheme has its integrator (the registry and the case's Literal
+    name the same schemes), made with the [solver]'s coefficients: (beta, gamma, alpha),
+    HHT's beta and gamma derived from alpha, Newmark's alpha 0."""
+    from typing import get_args, get_type_hints
+
+    from rocking_contact.discrete import integrators
+    from rocking_contact.discrete.case import Solver
+
+    assert set(integrators.INTEGRATORS) == set(get_args(get_type_hints(Solver)["scheme"]))
+    nodes, springs = chain()
+    case = make_case(nodes, springs, solver=solver, end=0.01, step=1e-4)
+    system = assemble(case.model, case.solver)
+    made = integrators.make_integrator(case, system, np.eye(system.n), 0.0)
+    assert type(made) is getattr(integrators, kind)
+    assert (made.dt, made.every) == (1e-4, case.output.every)
+    if coefficients is not None:
+        assert (made.beta, made.gamma, made.alpha) == pytest.approx(coefficients, abs=1e-15)
+        assert (made.tol, made.max_iter) == (case.solver.newton_tol,
+                                             case.solver.newton_max_iter)
+    # HHT reads its rebound a step later (its equilibrium weighs the force of the step before)
+    assert made.settle_records == (2 if kind == "HHTIntegrator" else 1)
+
+
 def chain_modes():
     """(omega^2 (rad^2/s^2), M-orthonormal shapes) of ``chain()``: masses 1, 2, 3 kg,
     springs 1e4, 2e4, 3e4 N/m from the ground."""

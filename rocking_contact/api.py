@@ -14,12 +14,12 @@ file is.
 
 from __future__ import annotations
 
-import inspect
 import os
 import shlex
 import sys
 import time
 from collections.abc import Mapping, Sequence
+from dataclasses import dataclass
 from pathlib import Path
 from typing import TYPE_CHECKING, Any, cast
 
@@ -37,6 +37,7 @@ from rocking_contact.config import (
     stray_attribute,
     unread_after_loading,
 )
+from rocking_contact.config.loading import Kind, KindRunner, StreamingRunner
 from rocking_contact.out_paths import check_dir
 from rocking_contact.post import references
 from rocking_contact.post.grading import grade
@@ -243,9 +244,57 @@ def run(
         case = load_case(case)
     if out is not None and not isinstance(out, str | os.PathLike):
         raise CaseError("rc.run", "out", f"got {_describe(out)}, allowed: a directory path")
+    prepared = _prepare(case, out, quiet=quiet, write=write, plots=plots)
+    t0 = time.perf_counter()
+    # A Ctrl-C while the results are written would leave them half written: the request
+    # is deferred through the writing too (a second Ctrl-C still aborts at once).
+    with interrupt.deferred():
+        try:
+            result = _execute(prepared)
+        except RunStopped as exc:  # a failure or a stop asked for: what it computed is kept
+            if exc.partial is not None:
+                exc.partial.status = exc.status
+            # a failure stays one unless rank 0 was stopped as it drew the plots
+            agreed = _publish(prepared, exc.partial, t0)
+            if isinstance(exc, Interrupted) and agreed.requested:
+                exc.signal = agreed.signal  # the same exit code on every rank
+            raise
+        agreed = _publish(prepared, result, t0)
+    if agreed.requested:
+        # A stop asked for in a kind without step checks (the rigid block), or while the
+        # results were written (seconds for 5e5 rows): the run is whole and on disk, its
+        # plots not drawn; it ends as interrupted (exit code 130), not as if unasked.
+        raise Interrupted(f"interrupted at the end of the run (t = "
+                          f"{prepared.case.time.end:g} s)", result, agreed.signal)
+    return result
+
+
+@dataclass(frozen=True)
+class _Run:
+    """A run set up by :func:`_prepare`, what :func:`_execute` and :func:`_publish` take."""
+
+    #: the case checked again and rebuilt (:func:`_check_again`), what the runner reads
+    case: Any
+    kind: Kind
+    runner: KindRunner
+    progress: Progress
+    #: the results directory (written only with ``write``)
+    out_dir: Path
+    write: bool
+    plots: bool
+    #: results.json ``provenance`` as the run starts (:func:`~rocking_contact.provenance.
+    #: run_record`)
+    provenance: dict[str, Any]
+
+
+def _prepare(case: CaseFile, out: str | os.PathLike[str] | None, *, quiet: bool,
+             write: bool, plots: bool) -> _Run:
+    """Check the case again, find its runner, start its progress bar and its provenance
+    record; with ``write``, replace the results directory by a ``results.json`` that says
+    the run has started (:func:`_started`), on every rank before any writes into it."""
     started = utc_now()
     checked: Any = _check_again(case)
-    module = kind_runner(checked.case.kind)
+    runner = kind_runner(checked.case.kind)
     progress = Progress(checked.time.start, checked.time.end, checked.case.name,
                         enabled=not quiet and mpi_rank() == 0)
     out_dir = Path(out) if out is not None else default_out_dir(checked)
@@ -253,56 +302,57 @@ def run(
     provenance = run_record(checked, out_dir if write else None, started=started,
                             ranks=1 if world is None else world.Get_size(),
                             changed_after_loading=_changed_after_loading(case))
+    prepared = _Run(checked, KINDS[checked.case.kind], runner, progress, out_dir, write,
+                    plots, provenance)
     if write:
         check_dir("rc.run", out_dir, key="out")
         if mpi_rank() == 0:
             results_io.clear(out_dir)
-            results_io.write(_started(checked, module, provenance), out_dir, plots=False)
+            results_io.write(_started(prepared), out_dir, plots=False)
         _barrier()  # no rank writes its fields before the old ones are gone
-    t0 = time.perf_counter()
-    # A Ctrl-C while the results are written would leave them half written: the request
-    # is deferred through the writing too (a second Ctrl-C still aborts at once).
-    with interrupt.deferred():
-        try:
-            # A kind whose run() takes out_dir writes files as it goes (streamed history,
-            # fields) into the directory the results go to; None when nothing is written.
-            kwargs = ({"out_dir": out_dir if write else None}
-                      if "out_dir" in inspect.signature(module.run).parameters else {})
-            result: RunResult = module.run(checked, progress=progress, **kwargs)
-        except CaseError:  # bad input found as the run set up: there is no run to show
-            if write and mpi_rank() == 0:
-                (out_dir / results_io.RESULTS_FILE).unlink(missing_ok=True)
-            raise
-        except RunStopped as exc:  # a failure or a stop asked for: what it computed is kept
-            progress.close()
-            if exc.partial is not None:
-                exc.partial.status = exc.status
-                _finish(checked, exc.partial, t0, provenance)
-            # a failure stays one unless rank 0 was stopped as it drew the plots
-            agreed = _written(exc.partial, out_dir, write=write, plots=plots)
-            if isinstance(exc, Interrupted) and agreed.requested:
-                exc.signal = agreed.signal  # the same exit code on every rank
-            raise
-        progress.close()
-        _finish(checked, result, t0, provenance)
-        agreed = _written(result, out_dir, write=write, plots=plots)
-    if agreed.requested:
-        # A stop asked for in a kind without step checks (the rigid block), or while the
-        # results were written (seconds for 5e5 rows): the run is whole and on disk, its
-        # plots not drawn; it ends as interrupted (exit code 130), not as if unasked.
-        raise Interrupted(f"interrupted at the end of the run (t = {checked.time.end:g} s)",
-                          result, agreed.signal)
+    return prepared
+
+
+def _execute(run: _Run) -> RunResult:
+    """The kind's runner on the case, its progress bar closed as it ends (stopped too:
+    the :class:`RunStopped` goes on). Bad input found as the run set up removes the
+    ``results.json`` written as it started: there is no run to show."""
+    try:
+        if run.kind.streams:  # it writes its files as it goes into the results' directory
+            streaming = cast(StreamingRunner, run.runner)
+            result = streaming.run(run.case, progress=run.progress,
+                                   out_dir=run.out_dir if run.write else None)
+        else:
+            result = run.runner.run(run.case, progress=run.progress)
+    except CaseError:
+        if run.write and mpi_rank() == 0:
+            (run.out_dir / results_io.RESULTS_FILE).unlink(missing_ok=True)
+        raise
+    except RunStopped:
+        run.progress.close()
+        raise
+    run.progress.close()
     return result
 
 
-def _started(case: Any, module: Any, provenance: dict[str, Any]) -> RunResult:
+def _publish(run: _Run, result: RunResult | None, t0: float) -> interrupt.RankStop:
+    """Finish what the run computed (:func:`_finish`; None: it stopped before its first
+    step) and write it (:func:`_written`): the stop every rank agreed on."""
+    if result is not None:
+        _finish(run.case, result, t0, run.provenance)
+    return _written(result, run.out_dir, write=run.write, plots=run.plots)
+
+
+def _started(run: _Run) -> RunResult:
     """What ``results.json`` says while the run goes: a run killed (SIGKILL, out of memory)
     keeps it, so that ``view`` and ``report`` read the history and fields it streamed, and
     where it came from (``provenance``, not ended). A kind that streams files names them
-    in ``STREAMED_EXTRA`` (``{"fields": "fields.pvd"}``)."""
+    in its runner's ``STREAMED_EXTRA`` (``{"fields": "fields.pvd"}``)."""
+    case = run.case
+    streamed = cast(StreamingRunner, run.runner).STREAMED_EXTRA if run.kind.streams else {}
     return RunResult(case=case.case.name, kind=case.case.kind, parameters=as_dict(case),
-                     history={}, status=STARTED, provenance=provenance,
-                     extra=dict(getattr(module, "STREAMED_EXTRA", {})))
+                     history={}, status=STARTED, provenance=run.provenance,
+                     extra=dict(streamed))
 
 
 def _changed_after_loading(case: Any) -> bool:

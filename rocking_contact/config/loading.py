@@ -15,7 +15,7 @@ import tomllib
 from collections.abc import Callable, Iterable, Iterator, Mapping
 from contextvars import ContextVar
 from pathlib import Path
-from typing import Any
+from typing import TYPE_CHECKING, Any, Protocol, cast
 
 from rocking_contact.config.names import close_hint
 from rocking_contact.config.overrides import (
@@ -37,18 +37,58 @@ from rocking_contact.config.schema import (
     merge,
 )
 
+if TYPE_CHECKING:
+    from rocking_contact.progress import Progress
+    from rocking_contact.results import RunResult
+
 #: The folder a case file's relative paths (CSV records) start from, while the case is built:
 #: a ``validate`` that reads such a file finds it here (None: the current directory).
 CASE_FOLDER: ContextVar[Path | None] = ContextVar("case_folder", default=None)
 
 
-#: kind -> (its schema ``module:Class``, the module with its ``run(case, progress=...)``).
-#: Schemas are light (no DOLFINx): loading and checking a case never imports a solver.
-KINDS: dict[str, tuple[str, str]] = {
-    "discrete": ("rocking_contact.discrete.case:DiscreteCase", "rocking_contact.discrete.runner"),
-    "rigid": ("rocking_contact.analytic.rigid_case:RigidCase",
-              "rocking_contact.analytic.rigid_runner"),
-    "block": ("rocking_contact.fem.case:BlockCase", "rocking_contact.fem.runner"),
+@dataclasses.dataclass(frozen=True)
+class Kind:
+    """A case kind: where its schema and its runner are (imported when a case of the kind
+    is loaded, run)."""
+
+    #: its schema, ``module:Class`` (light: no DOLFINx; loading and checking a case never
+    #: imports a solver)
+    schema: str
+    #: the module that runs it, a :class:`KindRunner`
+    runner: str
+    #: whether the runner writes into the results directory as it runs (the history
+    #: streamed row by row, the fields): a :class:`StreamingRunner`
+    streams: bool = False
+
+
+class KindRunner(Protocol):
+    """The module that runs a kind's cases."""
+
+    def run(self, case: Any, *, progress: Progress | None = None) -> RunResult:
+        """Run ``case``; raises a :class:`~rocking_contact.stops.RunStopped` with what it
+        computed (``partial``) when it stops early."""
+
+
+class StreamingRunner(Protocol):
+    """The runner of a kind that :attr:`Kind.streams`."""
+
+    #: the ``extra`` entries that name the files it streams (``{"fields": "fields.pvd"}``),
+    #: in the ``results.json`` written as the run starts
+    STREAMED_EXTRA: Mapping[str, str]
+
+    def run(self, case: Any, *, progress: Progress | None = None,
+            out_dir: Path | None = None) -> RunResult:
+        """:meth:`KindRunner.run`, writing as it goes into ``out_dir`` (None: nothing)."""
+
+
+#: kind -> its :class:`Kind`
+KINDS: dict[str, Kind] = {
+    "discrete": Kind("rocking_contact.discrete.case:DiscreteCase",
+                     "rocking_contact.discrete.runner"),
+    "rigid": Kind("rocking_contact.analytic.rigid_case:RigidCase",
+                  "rocking_contact.analytic.rigid_runner"),
+    "block": Kind("rocking_contact.fem.case:BlockCase", "rocking_contact.fem.runner",
+                  streams=True),
 }
 
 
@@ -100,7 +140,7 @@ def resolve_case_path(case: str | Path, *, kinds: bool = False) -> Path:
                                            f"variants: rocking-contact list{nearest})")
 
 
-def _check_kind(kind: Any, file: str) -> tuple[str, str]:
+def _check_kind(kind: Any, file: str) -> Kind:
     if not isinstance(kind, str) or kind not in KINDS:
         raise CaseError(file, "case.kind", f"got {_describe(kind)}, allowed: {', '.join(KINDS)}")
     return KINDS[kind]
@@ -120,16 +160,17 @@ def kind_schema(kind: str, file: str = "") -> type[Any]:
     """The schema (case dataclass) of a case kind."""
     import importlib
 
-    module, _, name = _check_kind(kind, file)[0].partition(":")
+    module, _, name = _check_kind(kind, file).schema.partition(":")
     schema: type[Any] = getattr(importlib.import_module(module), name)
     return schema
 
 
-def kind_runner(kind: str, file: str = "") -> Any:
-    """The module that runs a case kind (``run(case, progress=...)``)."""
+def kind_runner(kind: str, file: str = "") -> KindRunner:
+    """The module that runs a case kind (``run(case, progress=...)``; with ``out_dir`` too
+    if the kind :attr:`~Kind.streams`)."""
     import importlib
 
-    return importlib.import_module(_check_kind(kind, file)[1])
+    return cast(KindRunner, importlib.import_module(_check_kind(kind, file).runner))
 
 
 def read_toml(path: Path) -> dict[str, Any]:

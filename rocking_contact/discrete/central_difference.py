@@ -50,6 +50,66 @@ def _cd_kernel(n_steps: int, final: bool, step0: int, every: int, dt: float, sta
                rho: np.ndarray, gam: np.ndarray, p_sup: np.ndarray, f_const: np.ndarray,
                R: np.ndarray, rec: np.ndarray, rec_index: int, srec: np.ndarray,
                was_closed: np.ndarray) -> tuple[int, int]:
+    """Central-difference steps (see the module doc), recording the state at each recorded
+    step; the state arrays are updated in place, to carry into the next chunk.
+
+    Units: ``[x]`` is the unknowns' unit, m in physical space (translations) and a modal
+    amplitude (m kg^1/2, mass-normalised modes) in modal space, where ``M`` is the identity
+    and ``K``, ``C`` are diagonal (``omega^2``, 1/s^2; ``2 xi omega``, 1/s). ``[f]`` is the
+    load's unit on the unknowns, ``[M] [x]/s^2``: N in physical space.
+
+    Args:
+        n_steps: steps to take.
+        final: whether to record the state reached after the last step too (one more pass
+            that records and does not step; the chunk that ends the run).
+        step0: the run's number of the chunk's first step (0 at ``time.start``): its
+            instant is ``time.start + step0 dt``, and the rows carry it.
+        every: record the steps whose number is a multiple of ``every``.
+        dt: time step (s).
+        start: whether the chunk starts the run: its first step is the half step from the
+            initial state (``vh`` holding ``v0``, ``a_prev`` ``a0``).
+        x: displacements ``x_n`` at step ``step0`` (``[x]``, n); updated.
+        vh: half-step velocities ``v_{n-1/2}`` (``[x]``/s, n; ``v0`` at the run's start);
+            updated.
+        a_prev: accelerations ``a_{n-1}`` of the step before (``[x]``/s^2, n; ``a0`` at the
+            run's start); updated.
+        state: the shocks' law state rows (ns, ``STATE_SIZE``, see :mod:`.shock`); updated.
+        was_open: per shock, whether it was open at the step before (a shock that closes
+            starts its state from :func:`.shock.open_state`); updated.
+        M: mass matrix (n, n; kg in physical space), read for the recorded energy only.
+        Minv: its inverse (n, n).
+        K: stiffness matrix (n, n; N/m in physical space).
+        C: damping matrix (n, n; N.s/m in physical space).
+        diag: whether ``M``, ``Minv``, ``K``, ``C`` are diagonal (modal space): only their
+            diagonals are read.
+        G: the shocks' nodes' displacements (m) per unknown (3 ns, n): rows ``3j .. 3j+2``
+            are shock ``j``'s node's global x, y, z.
+        Gn: the normal rows (ns, n): ``Gn[j] @ x`` is the displacement (m) of shock
+            ``j``'s node along its normal, towards the obstacle.
+        P: the shocks' parameters (ns, ``len(SHOCK_PARAMS)``): unit normal, gap (m), kn
+            (N/m), cn (N.s/m), kt (N/m), ct (N.s/m), mu (-), friction law's code.
+        MiGt: ``M^-1 G^T`` (n, 3 ns): the accelerations a unit local force gives.
+        rho: per shock, the projected Gauss-Seidel step of exact friction (kg/s, N per
+            m/s): the inverse of the largest eigenvalue of the tangential block of the
+            whole step's Delassus operator ``dt G M^-1 G^T``; 0 where it vanishes.
+        gam: the support's acceleration (m/s^2) at steps ``step0 .. step0 + n_steps``.
+        p_sup: the load per unit support acceleration (n; ``[f]`` per m/s^2, kg in
+            physical space), ``-M`` times the support's rigid motion.
+        f_const: the constant load (``[f]``, n): gravity.
+        R: the rows of the basis of the recorded physical dofs (n_out, n; m per ``[x]``).
+        rec: the history records (rows, channels; see :func:`.recording.record`), written
+            from row ``rec_index`` on.
+        rec_index: the first row of ``rec`` to write.
+        srec: the shocks' rows at every step around their contacts (steps + 2,
+            3 ns + 1; see :func:`.recording.record_contact`), or no row: not recorded.
+        was_closed: one value carried from chunk to chunk, 1.0 if a shock pushed at the
+            step before, else 0.0 (the contact rows' edges); updated.
+
+    Returns:
+        The index after the last row written in ``rec`` (the rows written, from
+        ``rec_index`` 0), and the rows written in ``srec``.
+
+    """
     n = x.size
     ns = P.shape[0]
     dense = srec.shape[0] > 0

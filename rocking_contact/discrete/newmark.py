@@ -78,12 +78,71 @@ def _newmark_kernel(n_steps: int, final: bool, step0: int, every: int, dt: float
                     max_iter: int, R: np.ndarray, rec: np.ndarray, rec_index: int,
                     stats: np.ndarray, srec: np.ndarray,
                     carry: np.ndarray) -> tuple[int, int, int, int]:
-    """Implicit Newmark / HHT steps; returns (records written, contact rows written (see
-    :func:`record_contact`; ``carry`` keeps the previous step's, ``[closed, has one,
-    step, FN..., VN..., PN...]``), steps done, status).
+    """Implicit Newmark / HHT steps (see the module doc), recording the committed state at
+    each recorded step; the state arrays are updated in place, to carry into the next chunk.
 
-    ``status`` is 0 on success, else the step's Newton failed and ``stats[STAT_RESIDUAL]`` holds the
-    last residual.
+    Units: ``[x]`` is the unknowns' unit, m in physical space (translations) and a modal
+    amplitude (m kg^1/2, mass-normalised modes) in modal space, where ``M`` is the identity
+    and ``K``, ``C`` are diagonal. ``[f]`` is the load's unit on the unknowns,
+    ``[M] [x]/s^2``: N in physical space. The local (shock-node) quantities are in m, m/s
+    and N.
+
+    Args:
+        n_steps: steps to take.
+        final: whether to record the state reached after the last step too (the chunk
+            that ends the run).
+        step0: the run's number of the chunk's first step (0 at ``time.start``).
+        every: record the steps whose number is a multiple of ``every``.
+        dt: time step (s).
+        beta: Newmark's beta (-).
+        gamma: Newmark's gamma (-).
+        alpha: HHT's alpha (-, in [-1/3, 0]; 0 for Newmark): the stiffness, damping and
+            shock forces are weighed ``1 + alpha`` at ``t_{n+1}`` and ``-alpha`` at ``t_n``.
+        x: displacements at step ``step0`` (``[x]``, n); updated.
+        v: velocities (``[x]``/s, n); updated.
+        a: accelerations (``[x]``/s^2, n); updated.
+        Floc: the committed shock forces at step ``step0`` (N, 3 ns: shock ``j``'s global
+            x, y, z at ``3j .. 3j+2``), which HHT weighs at ``t_n``; updated.
+        state: the shocks' law state rows (ns, ``STATE_SIZE``, see :mod:`.shock`); updated.
+        M: mass matrix (n, n; kg in physical space).
+        K: stiffness matrix (n, n; N/m in physical space).
+        C: damping matrix (n, n; N.s/m in physical space).
+        diag: whether ``M``, ``K``, ``C`` and ``Kinv`` are diagonal (modal space): only
+            their diagonals are read.
+        Kinv: ``K_eff^-1``, the inverse of the effective matrix
+            ``M / (beta dt^2) + (1 + alpha) (gamma / (beta dt) C + K)`` (n, n; m/N in
+            physical space).
+        G: the shocks' nodes' displacements (m) per unknown (3 ns, n).
+        KiGt: ``K_eff^-1 G^T`` (n, 3 ns): the unknowns' response to unit local forces.
+        W: ``G K_eff^-1 G^T`` (3 ns, 3 ns; m/N), the condensed flexibility of the step on
+            the shock nodes: ``d = d_free + (1 + alpha) W F``.
+        P: the shocks' parameters (ns, ``len(SHOCK_PARAMS)``): unit normal, gap (m), kn
+            (N/m), cn (N.s/m), kt (N/m), ct (N.s/m), mu (-), friction law's code.
+        gam: the support's acceleration (m/s^2) at steps ``step0 .. step0 + n_steps``.
+        p_sup: the load per unit support acceleration (n; ``[f]`` per m/s^2, kg in
+            physical space).
+        f_const: the constant load (``[f]``, n): gravity.
+        tol: Newton's tolerance on the largest local residual (-), relative to the step's
+            displacement scale, the largest of ``|d_free|`` and the gaps (m).
+        max_iter: Newton iterations allowed a step.
+        R: the rows of the basis of the recorded physical dofs (n_out, n; m per ``[x]``).
+        rec: the history records (rows, channels; see :func:`.recording.record`), written
+            from row ``rec_index`` on.
+        rec_index: the first row of ``rec`` to write.
+        stats: the run's counters (``N_STATS``, indices ``STAT_*``): steps, Newton
+            iterations, the failed step's relative residual, branch corrections, branch
+            cycles, the first cycle's instant (s); updated.
+        srec: the shocks' rows at every step around their contacts (steps + 2,
+            3 ns + 1; see :func:`.recording.record_contact`), or no row: not recorded.
+        carry: the previous step's contact row, carried from chunk to chunk
+            (3 ns + 3): ``[closed, has one, step, FN..., VN..., PN...]``; updated.
+
+    Returns:
+        (the index after the last row written in ``rec``, the rows written in ``srec``,
+        the steps done, status): ``status`` is 0 on success, else 1: the Newton of step
+        ``step0 + steps done`` failed, and ``stats[STAT_RESIDUAL]`` holds its last
+        residual.
+
     """
     n = x.size
     ns = P.shape[0]

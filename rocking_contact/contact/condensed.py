@@ -50,12 +50,9 @@ import numpy as np
 from mpi4py import MPI
 from petsc4py import PETSc
 
+from rocking_contact.contact.components import normal_tangential_rows, on_cone, on_table_x
 from rocking_contact.contact.counters import SolveCounters
-from rocking_contact.contact.kinematics import (
-    ContactGeometry,
-    ContactKinematics,
-    normal_tangential_rows,
-)
+from rocking_contact.contact.kinematics import ContactGeometry, ContactKinematics
 from rocking_contact.contact.local import (
     LocalProblem,
     LocalSolution,
@@ -91,9 +88,6 @@ class CondensedContact(Corrector):
         counters: iterations over the run (:class:`~.counters.SolveCounters`).
 
     """
-
-    #: name shown in messages
-    name = "condensed"
 
     def __init__(self, body: ElasticBody, spec: ContactSpec, kinematics: ContactKinematics):
         self.body = body
@@ -244,10 +238,7 @@ class CondensedContact(Corrector):
         self.lam = self._trial_lam
         self.status = self._trial_status
         du = u1 - self._u0
-        lam_n, lam_t = self.lam.copy(), self.lam.copy()
-        lam_n[1::2] = 0.0
-        lam_t[0::2] = 0.0
-        f_n, f_t = geometry.H.T @ lam_n, geometry.H.T @ lam_t
+        f_n, f_t = _split_forces(geometry, self.lam)
         f0_n, f0_t = self._forces0_split
         self.work_normal += 0.5 * float((f0_n + f_n) @ du)
         self.work_tangential += 0.5 * float((f0_t + f_t) @ du)
@@ -262,8 +253,8 @@ class CondensedContact(Corrector):
         lam = self.lam.reshape(-1, 2)
         for name, i in self.kin.named.items():
             out[f"RN_{name}"] = float(lam[i, 0])
-            out[f"RX_{name}"] = float(-(lam[i, 0] * geometry.normal[i, 0]
-                                        + lam[i, 1] * geometry.tangent[i, 0]))
+            out[f"RX_{name}"] = float(on_table_x(lam[i, 0], lam[i, 1], geometry.normal[i],
+                                                 geometry.tangent[i]))
         out["CONTACTS"] = float(np.count_nonzero(self.status != Status.OPEN))
         out["SLIDING"] = float(np.count_nonzero(self.status == Status.SLIP))
         out["CONTACT_ITERATIONS"] = float(self.iterations)
@@ -359,10 +350,7 @@ class CondensedContact(Corrector):
         self._trial_lam = self.lam.copy()
         self.status[closed] = local.status
         self._trial_status = self.status.copy()
-        lam_n, lam_t = self.lam.copy(), self.lam.copy()
-        lam_n[1::2] = 0.0
-        lam_t[0::2] = 0.0
-        self._forces0_split = (geometry.H.T @ lam_n, geometry.H.T @ lam_t)
+        self._forces0_split = _split_forces(geometry, self.lam)
 
     # -- helpers -----------------------------------------------------------------------
     def _work_vectors(self, problem: StepProblem) -> tuple[PETSc.Vec, PETSc.Vec, PETSc.Vec]:
@@ -408,12 +396,11 @@ class CondensedContact(Corrector):
         """Open, sticking or slipping, from the forces and the slip over the step."""
         lam2 = lam.reshape(-1, 2)
         closed = lam2[:, 0] > 0.0
-        # Slipping: the force on the Coulomb cone, which the local solvers reach only to
-        # round-off or their tolerance (a relative 1e-9 accepts it), and the contact moving:
-        # a slip over the step above 1e-14 m, far above the rounding of u1 - u0 (eps |u|,
-        # 1e-18 m for millimetre displacements), so that a force at the cone's edge that
-        # holds still counts as sticking.
-        slip = closed & (np.abs(lam2[:, 1]) >= self.spec.mu * lam2[:, 0] * (1 - 1e-9)) & (
+        # Slipping: the force on the Coulomb cone, and the contact moving: a slip over the
+        # step above 1e-14 m, far above the rounding of u1 - u0 (eps |u|, 1e-18 m for
+        # millimetre displacements), so that a force at the cone's edge that holds still
+        # counts as sticking.
+        slip = closed & on_cone(lam2[:, 0], lam2[:, 1], self.spec.mu) & (
             np.abs(q[1::2]) > 1e-14)
         return np.where(closed, np.where(slip, Status.SLIP, Status.STICK),
                         Status.OPEN).astype(np.int64)
@@ -483,6 +470,15 @@ class CondensedContact(Corrector):
             return Z, Zc
         Z = solver.solve_columns(self._rhs_columns(geometry, rows))
         return Z, self._contact_values(Z)
+
+
+def _split_forces(geometry: ContactGeometry, lam: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
+    """``H^T lambda`` split into the normal and the tangential forces' parts (N, on the
+    contact dofs), ``lam`` the forces (N, T) of every contact."""
+    lam_n, lam_t = lam.copy(), lam.copy()
+    lam_n[1::2] = 0.0
+    lam_t[0::2] = 0.0
+    return geometry.H.T @ lam_n, geometry.H.T @ lam_t
 
 
 def add_columns(y: PETSc.Vec, Z: np.ndarray, coefficients: np.ndarray,

@@ -47,8 +47,6 @@ def nodal_weights(X: np.ndarray, thickness: float) -> np.ndarray:
 class ContinuousContact(CondensedContact):
     """Alart-Curnier augmented Lagrangian, generalised Newton (a Corrector)."""
 
-    name = "continuous"
-
     def __init__(self, body: ElasticBody, spec: ContactSpec, kinematics: ContactKinematics):
         super().__init__(body, spec, kinematics)
         self.weights = nodal_weights(kinematics.slave.X, body.fields.thickness)

@@ -73,6 +73,7 @@ import numpy as np
 import scipy.sparse as sp
 from petsc4py import PETSc
 
+from rocking_contact.contact.components import normal_tangential_rows
 from rocking_contact.fem.body import ElasticBody
 from rocking_contact.fem.gather import gather_nodes, gather_values
 
@@ -121,16 +122,6 @@ class ContactGeometry:
     def rows(self, contacts: np.ndarray) -> np.ndarray:
         """Row indices of H for the given contacts, (N, T) interleaved."""
         return normal_tangential_rows(contacts)
-
-
-def normal_tangential_rows(contacts: np.ndarray) -> np.ndarray:
-    """Row indices of the given contacts in H (or in any per-contact (N, T) array), (N, T)
-    interleaved."""
-    contacts = np.asarray(contacts, dtype=np.int64)
-    rows = np.empty(2 * len(contacts), dtype=np.int64)
-    rows[0::2] = 2 * contacts
-    rows[1::2] = rows[0::2] + 1
-    return rows
 
 
 @dataclass(frozen=True)

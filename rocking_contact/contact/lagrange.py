@@ -24,8 +24,6 @@ from rocking_contact.contact.local import LocalProblem, LocalSolution, solve_act
 class LagrangeContact(CondensedContact):
     """Nodal Lagrange multipliers with a primal-dual active set (a Corrector)."""
 
-    name = "lagrange"
-
     def local_solve(self, problem: LocalProblem, lam0: np.ndarray) -> LocalSolution:
         """The exact solution of the local problem (active sets iterated to a fixed point)."""
         return solve_active_set(problem, lam0, tol=self.tol,

@@ -42,6 +42,7 @@ from typing import Protocol
 
 import numpy as np
 
+from rocking_contact.contact.components import normal_tangential_rows
 from rocking_contact.contact.friction_contact import (
     FrictionContactProblem,
     FrictionContactSolution,
@@ -154,7 +155,7 @@ class MoreauJean:
         local = None
         v1 = v_free
         if len(active):
-            rows = np.sort(np.concatenate([2 * active, 2 * active + 1]))
+            rows = normal_tangential_rows(active)
             H = self.relation.jacobian(q_m)[rows]
             columns = np.linalg.solve(k_eff, H.T)  # K_eff^-1 H^T
             problem = FrictionContactProblem.shifted(H @ columns, H @ v_free, self.law,

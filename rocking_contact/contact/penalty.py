@@ -92,7 +92,6 @@ class PenaltySprings(Contribution):
     """
 
     linear = False
-    name = "penalty"
 
     def __init__(self, body: ElasticBody, spec: ContactSpec):
         self.body = body

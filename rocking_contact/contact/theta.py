@@ -68,6 +68,7 @@ import scipy.sparse as sp
 from mpi4py import MPI
 from petsc4py import PETSc
 
+from rocking_contact.contact.components import normal_tangential_rows, on_cone, on_table_x
 from rocking_contact.contact.counters import SolveCounters
 from rocking_contact.contact.friction_contact import (
     FrictionContactProblem,
@@ -76,9 +77,9 @@ from rocking_contact.contact.friction_contact import (
 )
 from rocking_contact.contact.index_set import ImpulseMemory, active_contacts
 from rocking_contact.contact.kinematics import (
+    ContactGeometry,
     ContactKinematics,
     OwnedDofsRelation,
-    normal_tangential_rows,
     without_columns,
 )
 from rocking_contact.contact.projection import RigidModes, rigid_lift
@@ -101,12 +102,14 @@ class ContactRelation(Protocol):
     def keys(self) -> Sequence[Hashable]:
         """Identity of every candidate contact (e.g. the slave node's global index)."""
 
-    def geometry(self, u: np.ndarray) -> Any:
-        """Contacts at the displacement ``u`` (local array, owned and ghost): an object with
-        ``gap`` (m,), ``normal`` and ``tangent`` (m, 2) (unit vectors, the tangent along
-        +x on a flat table)."""
+    def geometry(self, u: np.ndarray) -> ContactGeometry:
+        """Contacts at the displacement ``u`` (local array, owned and ghost), per contact:
+        ``gap`` (m, positive open), ``normal`` and ``tangent`` (unit vectors, one row of two
+        a contact), the normal out of the table (master) towards the block, the tangent
+        along +x on a flat table."""
 
-    def operator(self, u: np.ndarray, geometry: Any = None) -> sp.csr_matrix:
+    def operator(self, u: np.ndarray, geometry: ContactGeometry | None = None
+                 ) -> sp.csr_matrix:
         """H at ``u``: rows ``[N_0, T_0, N_1, ...]`` over the owned dofs of this rank;
         ``geometry``, if given, is :meth:`geometry` at ``u`` already computed.
 
@@ -171,8 +174,6 @@ class MoreauJeanContact(Corrector):
             accepted (or without a preload).
 
     """
-
-    name = "theta"
 
     def __init__(self, relation: ContactRelation, options: MoreauJeanOptions,
                  points: Sequence[str] = ("O", "A"), rigid: RigidModes | None = None, *,
@@ -414,8 +415,8 @@ class MoreauJeanContact(Corrector):
         normal, tangent = frames
         for point, c in self.points.items():
             vn, vt = values[2 * c], values[2 * c + 1]
-            # the block (slave) receives V_N n + V_T t; it exerts the opposite on the table
-            vx = -(vn * normal[c, 0] + vt * tangent[c, 0]) if len(normal) else -vt
+            # no frames before the first step, where every value is zero
+            vx = on_table_x(vn, vt, normal[c], tangent[c]) if len(normal) else -vt
             out[f"{kind}N_{point}"], out[f"{kind}X_{point}"] = float(vn), float(vx)
         # the whole base: on a fine mesh a corner's percussion spreads over several nodes
         out[f"{kind}N_BASE"] = float(np.sum(values[0::2]))
@@ -438,10 +439,8 @@ class MoreauJeanContact(Corrector):
         out["RN_BASE"] = out["PN_BASE"] / elapsed if elapsed > 0.0 else 0.0
         self._since_row, self._since_row_time = {}, 0.0
         pressed = self.impulses[0::2] > 0.0
-        # a sliding impulse is on the Coulomb cone only to round-off or the local solver's
-        # tolerance: a relative 1e-9 accepts it
-        sliding = pressed & (np.abs(self.impulses[1::2]) >= self.options.law.friction
-                             * self.impulses[0::2] * (1.0 - 1e-9))
+        sliding = pressed & on_cone(self.impulses[0::2], self.impulses[1::2],
+                                    self.options.law.friction)
         if self.start_forces is not None:  # the released state, at rest: nothing slides
             out.update(self._resolved("R", self.start_forces, self._start_frames))
             pressed, sliding = self.start_forces[0::2] > 0.0, np.zeros(0, dtype=bool)

@@ -90,7 +90,7 @@ def test_parallel_views_of_h_agree(body):
 
 
 def test_normal_tangential_rows_interleave_the_rows_of_each_contact():
-    from rocking_contact.contact.kinematics import normal_tangential_rows
+    from rocking_contact.contact.components import normal_tangential_rows
 
     assert normal_tangential_rows(np.array([0, 3, 4])).tolist() == [0, 1, 6, 7, 8, 9]
     assert normal_tangential_rows(np.zeros(0, dtype=np.int64)).shape == (0,)

@@ -1,5 +1,8 @@
 """Command-line options that several commands share (``run``, ``validate``, ``rigid``,
-``mesh``): one definition each, so that their spelling and meaning cannot drift apart."""
+``mesh``): one definition each, so that their spelling and meaning cannot drift apart.
+
+Imported to build the command line: keep its imports light.
+"""
 
 from __future__ import annotations
 
@@ -23,3 +26,27 @@ def add_case_options(parser: argparse.ArgumentParser, quiet: str,
         add_set_option(parser, set_help)
     parser.add_argument("--quiet", "-q", action="store_true", help=quiet)
     parser.add_argument("--no-plots", action="store_true", help="skip the plots (PNG and SVG)")
+
+
+def add_case_argument(parser: argparse.ArgumentParser, help_text: str) -> None:
+    """The case, optional, as a positional argument or as ``--case CASE`` (one of them:
+    :func:`case_argument`), gathered in ``args.case`` and ``args.case_option``."""
+    parser.add_argument("case", nargs="?", help=help_text)
+    parser.add_argument("--case", dest="case_option", metavar="CASE",
+                        help="the same, as an option")
+
+
+def case_argument(args: argparse.Namespace) -> str | None:
+    """The case :func:`add_case_argument` took, None when neither form names one.
+
+    Raises:
+        CaseError: the case given both ways.
+
+    """
+    if args.case is not None and args.case_option is not None:
+        from rocking_contact.config import CaseError
+
+        raise CaseError("--case", "", f"{args.case_option!r} given beside the case "
+                        f"{args.case!r} (allowed: one of them)")
+    case: str | None = args.case or args.case_option
+    return case

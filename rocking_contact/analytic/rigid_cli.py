@@ -18,7 +18,7 @@ from collections.abc import Mapping
 from pathlib import Path
 from typing import TYPE_CHECKING, Any, cast
 
-from rocking_contact.options import add_case_options
+from rocking_contact.options import add_case_argument, add_case_options, case_argument
 
 if TYPE_CHECKING:  # the FEM kind's schema (its imports take 0.3 s)
     from rocking_contact.fem.case import BlockCase
@@ -32,11 +32,8 @@ TITLES = {"closed_form": "closed form", "linearised": "linearised",
 
 def add_arguments(parser: argparse.ArgumentParser) -> None:
     """Options of ``rocking-contact rigid``."""
-    parser.add_argument("case", nargs="?",
-                        help=f"rigid case, or FEM block case whose rigid twin to run: a "
-                             f"name or a TOML file (default {DEFAULT_CASE})")
-    parser.add_argument("--case", dest="case_option", metavar="CASE",
-                        help="the same, as an option")
+    add_case_argument(parser, f"rigid case, or FEM block case whose rigid twin to run: a "
+                              f"name or a TOML file (default {DEFAULT_CASE})")
     parser.add_argument("--out", type=Path, help="results directory (default results/<case>/)")
     add_case_options(parser, "no progress bar and no table of the checks (the levels' impact "
                              "tables are still printed)",
@@ -145,10 +142,7 @@ def main(args: argparse.Namespace) -> int:
     from rocking_contact.out_paths import check_dir
     from rocking_contact.summary import summary_line
 
-    if args.case is not None and args.case_option is not None:
-        raise CaseError("--case", "", f"{args.case_option!r} given beside the case "
-                        f"{args.case!r} (allowed: one of them)")
-    name = args.case or args.case_option or DEFAULT_CASE
+    name = case_argument(args) or DEFAULT_CASE
     loaded = rc.load_case(name, args.overrides)
     if loaded.case.kind == "block":  # the rigid block of a FEM block case
         case = rigid_twin(cast("BlockCase", loaded))

@@ -20,7 +20,7 @@ from typing import Any
 from rocking_contact.block import Geometry
 from rocking_contact.config import CaseError, param
 from rocking_contact.geometry.layout import MeshSpec, check_size, size_warning
-from rocking_contact.options import add_set_option
+from rocking_contact.options import add_case_argument, add_set_option, case_argument
 from rocking_contact.out_paths import check_file
 
 
@@ -39,12 +39,10 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
     """Options of ``rocking-contact mesh``."""
     spec = MeshSpec()
     size = f" {spec.element_size:g} m" if spec.layout == "structured" else ""
-    parser.add_argument("case", nargs="?", help="take [geometry] and [mesh] from this case "
-                        "(shipped name or TOML file); default: the keys' defaults, SDNV105's "
-                        f"block and table on a {spec.layout}{size} {spec.cell} mesh (the "
-                        "shipped cases' coarse Code_Aster mesh: --set mesh.layout=aster)")
-    parser.add_argument("--case", dest="case_option", metavar="CASE",
-                        help="the same, as an option")
+    add_case_argument(parser, "take [geometry] and [mesh] from this case (shipped name or "
+                              "TOML file); default: the keys' defaults, SDNV105's block and "
+                              f"table on a {spec.layout}{size} {spec.cell} mesh (the shipped "
+                              "cases' coarse Code_Aster mesh: --set mesh.layout=aster)")
     add_set_option(parser, "override geometry.* or mesh.* (repeatable)")
     parser.add_argument("--out", type=Path, required=True,
                         help="output file, ending in .msh (MSH 4.1)")
@@ -88,10 +86,7 @@ def main(args: argparse.Namespace) -> int:
     """Build the mesh, write it, print a one-line summary per group."""
     from rocking_contact.geometry.gmsh_model import build_model, session, write_msh
 
-    if args.case is not None and args.case_option is not None:
-        raise CaseError("--case", "", f"{args.case_option!r} given beside the case "
-                        f"{args.case!r} (allowed: one of them)")
-    spec = load_input(args.case or args.case_option, args.overrides)
+    spec = load_input(case_argument(args), args.overrides)
     # Gmsh picks the format by the suffix, and only .msh is read back
     out = check_file("--out", args.out, "a .msh", (".msh",))
     coarse = size_warning(spec.geometry, spec.mesh)

@@ -2,22 +2,41 @@
 balance.
 
 :func:`build` turns a case's ``[contact]`` into the terms the step problem takes (see
-:mod:`rocking_contact.solvers.step`). A new treatment registers a factory in
-:data:`TREATMENTS` (one line) and is selected by ``contact.treatment``.
+:mod:`rocking_contact.solvers.step`). A new treatment needs its name in
+:data:`~rocking_contact.contact.spec.Treatment`, its record (the keys it reads, the level of
+its law, whether it needs a table) in :data:`~rocking_contact.contact.spec.TREATMENT_INFO`,
+which the case checks and their messages read, and its factory in :data:`TREATMENTS`; it
+is selected by ``contact.treatment``.
 """
 
 from __future__ import annotations
 
 from collections.abc import Callable
 from dataclasses import dataclass, field
-from typing import Any
+from typing import TYPE_CHECKING, Any, Protocol
 
 from rocking_contact.contact.counters import SolveCounters
 from rocking_contact.contact.spec import ContactSpec
 from rocking_contact.fem.body import ElasticBody
 from rocking_contact.post.energy import EnergyBalance
+from rocking_contact.solvers.step import Contribution, Corrector
 
-__all__ = ["ContactModel", "ContactSpec", "TREATMENTS", "build"]
+if TYPE_CHECKING:
+    from rocking_contact.contact.condensed import CondensedContact
+    from rocking_contact.contact.theta import MoreauJeanContact
+
+__all__ = ["ContactModel", "ContactSpec", "ContactTreatment", "TREATMENTS", "build"]
+
+
+class ContactTreatment(Protocol):
+    """What the run asks of a contact treatment, beside its step terms."""
+
+    def describe(self) -> str:
+        """The contacts' state, for a failure message."""
+
+    def absorbed_energy(self) -> float:
+        """Energy taken from the bodies by the contact since the release (J), a term of the
+        energy balance (:class:`~rocking_contact.post.energy.EnergyBalance`)."""
 
 
 @dataclass
@@ -27,17 +46,16 @@ class ContactModel:
     Attributes:
         contributions: terms of the step equation (the SNES solves them).
         correctors: condensed problems solved after the free step.
-        treatment: the contact treatment object (None without contact); it tells its
-            state by ``describe()``.
+        treatment: the contact treatment (None without contact), one of the terms above.
         energy: the run's energy balance (always present).
         counters: the solve counters of a condensed treatment (None: none beyond the
             SNES's).
 
     """
 
-    contributions: list[Any] = field(default_factory=list)
-    correctors: list[Any] = field(default_factory=list)
-    treatment: Any = None
+    contributions: list[Contribution] = field(default_factory=list)
+    correctors: list[Corrector] = field(default_factory=list)
+    treatment: ContactTreatment | None = None
     energy: EnergyBalance | None = None
     counters: SolveCounters | None = None
 
@@ -59,18 +77,21 @@ def _table_kinematics(case: Any, body: ElasticBody) -> Any:
                              names=tuple(case.output.points))
 
 
+def _corrector(treatment: CondensedContact | MoreauJeanContact) -> ContactModel:
+    """The model of a treatment that corrects the free step and counts its solves."""
+    return ContactModel(correctors=[treatment], treatment=treatment, counters=treatment.counters)
+
+
 def _lagrange(case: Any, body: ElasticBody) -> ContactModel:
     from rocking_contact.contact.lagrange import LagrangeContact
 
-    treatment = LagrangeContact(body, case.contact, _table_kinematics(case, body))
-    return ContactModel(correctors=[treatment], treatment=treatment, counters=treatment.counters)
+    return _corrector(LagrangeContact(body, case.contact, _table_kinematics(case, body)))
 
 
 def _continuous(case: Any, body: ElasticBody) -> ContactModel:
     from rocking_contact.contact.continuous import ContinuousContact
 
-    treatment = ContinuousContact(body, case.contact, _table_kinematics(case, body))
-    return ContactModel(correctors=[treatment], treatment=treatment, counters=treatment.counters)
+    return _corrector(ContinuousContact(body, case.contact, _table_kinematics(case, body)))
 
 
 def _penalty(case: Any, body: ElasticBody) -> ContactModel:
@@ -83,9 +104,7 @@ def _penalty(case: Any, body: ElasticBody) -> ContactModel:
 def _theta(case: Any, body: ElasticBody) -> ContactModel:
     from rocking_contact.contact import theta
 
-    model = theta.build(case, body, _table_kinematics(case, body))
-    model.counters = model.treatment.counters
-    return model
+    return _corrector(theta.build(case, body, _table_kinematics(case, body)))
 
 
 #: contact.treatment -> factory of the :class:`ContactModel`

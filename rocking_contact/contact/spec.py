@@ -23,7 +23,7 @@ equilibrium of CASES.md: every treatment is idle during the preload.
 from __future__ import annotations
 
 from dataclasses import dataclass
-from typing import Any, ClassVar, Literal
+from typing import Any, ClassVar, Literal, get_args
 
 from rocking_contact.config import NONNEGATIVE, POSITIVE, Conflict, in_range, param
 from rocking_contact.discrete.case import stick_problem
@@ -31,16 +31,71 @@ from rocking_contact.geometry.layout import BLOCK, CONBAS, CONHAUT, CTBLO, named
 
 Treatment = Literal["none", "lagrange", "penalty", "continuous", "theta"]
 
+
+@dataclass(frozen=True)
+class TreatmentInfo:
+    """What the case checks and messages know of a contact treatment.
+
+    A treatment is its name in :data:`Treatment`, its record in :data:`TREATMENT_INFO` and its
+    factory in :data:`rocking_contact.contact.model.TREATMENTS` (which needs DOLFINx, not
+    loaded to read a case); ``tests/contact/test_treatments.py`` checks that the three name
+    the same treatments.
+
+    Attributes:
+        keys: the ``[contact]`` keys it reads (another one given is refused, not ignored:
+            :func:`rocking_contact.config.load_case`).
+        level: what its law acts on: ``"position"`` (Signorini on the end displacements,
+            stepped by the Newmark-type schemes), ``"velocity"`` (impulses in the
+            theta-method's velocity equation, that scheme only), ``"springs"`` (the forces
+            of ``[[contact.spring]]``, any scheme) or ``"none"`` (no contact).
+        table: it pairs the block's base with a meshed table (``mesh.table = true``).
+        without_table: how it holds the block where no table is meshed, as the messages
+            offer it (table treatments: empty).
+
+    """
+
+    keys: tuple[str, ...]
+    level: Literal["none", "springs", "position", "velocity"]
+    table: bool = False
+    without_table: str = ""
+
+
+_CONDENSED = ("slave", "master", "mu", "search_distance", "closed_gap", "gap_tolerance",
+              "augmentation_normal", "augmentation_tangential", "tolerance", "step_tolerance",
+              "max_iterations", "local_iterations")
+
+#: contact.treatment -> what it is, in the order the messages list them
+TREATMENT_INFO: dict[str, TreatmentInfo] = {
+    "none": TreatmentInfo((), "none", without_table="with a [[constraint]] holding the block"),
+    "lagrange": TreatmentInfo(_CONDENSED, "position", table=True),
+    "continuous": TreatmentInfo(_CONDENSED, "position", table=True),
+    "penalty": TreatmentInfo(("mu", "spring"), "springs",
+                             without_table="springs to the ground"),
+    "theta": TreatmentInfo(("slave", "master", "mu", "restitution", "closed_gap", "tolerance",
+                            "step_tolerance", "max_iterations", "local_iterations"),
+                           "velocity", table=True),
+}
+
+
+def treatments(*levels: str) -> tuple[str, ...]:
+    """The treatments whose law acts at one of ``levels`` (:attr:`TreatmentInfo.level`)."""
+    return tuple(name for name, info in TREATMENT_INFO.items() if info.level in levels)
+
+
 #: treatments that pair the block base with a meshed table
-TABLE_TREATMENTS = ("lagrange", "continuous", "theta")
+TABLE_TREATMENTS = tuple(name for name, info in TREATMENT_INFO.items() if info.table)
+#: the others, those with a contact first ('none' is the last resort)
+TABLELESS_TREATMENTS = tuple(sorted((name for name, info in TREATMENT_INFO.items()
+                                     if not info.table), key=lambda name: name == "none"))
 #: the curves they may pair: slave nodes on the block (its base, or its whole contour),
 #: the master polyline on the table's top
 SLAVE_CURVES = (CONHAUT, CTBLO)
 MASTER_CURVES = (CONBAS,)
 
-_CONDENSED = ("slave", "master", "mu", "search_distance", "closed_gap", "gap_tolerance",
-              "augmentation_normal", "augmentation_tangential", "tolerance", "step_tolerance",
-              "max_iterations", "local_iterations")
+
+def quoted(names: tuple[str, ...], sep: str = ", ") -> str:
+    """``'a', 'b'``: names as the messages quote them."""
+    return sep.join(map(repr, names))
 
 
 @dataclass(kw_only=True)
@@ -100,7 +155,7 @@ class ContactSpec:
     scaled coefficients are dimensionless); they change the Newton path, not the solution.
     """
 
-    treatment: Treatment = param("none", doc="none | lagrange | penalty | continuous | theta")
+    treatment: Treatment = param("none", doc=" | ".join(get_args(Treatment)))
     slave: str = param("CONHAUT", doc="slave curve (block base)")
     master: str = param("CONBAS", doc="master curve (table top)")
     mu: float = param(0.9, check=NONNEGATIVE, doc="Coulomb coefficient after the release")
@@ -137,18 +192,27 @@ class ContactSpec:
 
     #: the keys each treatment reads: another one given is refused, not ignored
     #: (:func:`rocking_contact.config.load_case`)
-    VARIANTS: ClassVar = {"treatment": {
-        "none": (),
-        "lagrange": _CONDENSED,
-        "continuous": _CONDENSED,
-        "penalty": ("mu", "spring"),
-        "theta": ("slave", "master", "mu", "restitution", "closed_gap", "tolerance",
-                  "step_tolerance", "max_iterations", "local_iterations"),
-    }}
+    VARIANTS: ClassVar = {"treatment": {name: info.keys for name, info in TREATMENT_INFO.items()}}
+
+    @property
+    def info(self) -> TreatmentInfo:
+        """The record of the treatment."""
+        return TREATMENT_INFO[self.treatment]
+
+    def sliding_friction(self) -> float | None:
+        """The least Coulomb coefficient under which the base can slide, or None when it
+        cannot (no contact; springs all anchored in x, as SDNV105 B's)."""
+        if self.info.level == "none":
+            return None
+        if self.info.level != "springs":
+            return float(self.mu)
+        free = [self.mu if s.mu is None else s.mu for s in self.spring
+                if s.anchor_stiffness == 0.0]
+        return float(min(free)) if free else None
 
     def validate(self) -> None:
-        if self.treatment == "penalty" and not self.spring:
-            raise ValueError("spring: treatment 'penalty' needs at least one "
+        if self.info.level == "springs" and not self.spring:
+            raise ValueError(f"spring: treatment {self.treatment!r} needs at least one "
                              "[[contact.spring]]")
         for i, s in enumerate(self.spring):
             problem = stick_problem(self.mu if s.mu is None else s.mu, s.tangential_stiffness,
@@ -181,7 +245,7 @@ def check_against_model(case: Any, curves: list[str]) -> None:
             if name not in allowed:
                 raise ValueError(f"contact.{key}: got {name!r}, allowed: "
                                  f"{', '.join(map(repr, allowed))} ({what})")
-    if spec.treatment == "penalty":
+    if spec.info.level == "springs":
         check_springs(case)
 
 
@@ -198,14 +262,15 @@ def check_springs(case: Any) -> None:
 
     """
     if case.mesh.table:
+        treatment = case.contact.treatment
         raise Conflict({
-            "mesh.table": "true meshes a table that contact.treatment = 'penalty' never "
+            "mesh.table": f"true meshes a table that contact.treatment = {treatment!r} never "
                           "touches (its springs stand on the ground y = 0); allowed: "
-                          "mesh.table = false, or a table treatment ('lagrange', "
-                          "'continuous', 'theta')",
-            "contact.treatment": "'penalty' stands the block on springs to the ground and "
-                                 "never touches the table that mesh.table = true meshes; "
-                                 "allowed: 'lagrange', 'continuous', 'theta', or "
+                          "mesh.table = false, or a table treatment "
+                          f"({quoted(TABLE_TREATMENTS)})",
+            "contact.treatment": f"{treatment!r} stands the block on springs to the ground "
+                                 "and never touches the table that mesh.table = true "
+                                 f"meshes; allowed: {quoted(TABLE_TREATMENTS)}, or "
                                  "mesh.table = false"})
     base = [p.name for p in named_points(case.geometry, case.mesh)
             if p.region == BLOCK and p.y == 0.0]

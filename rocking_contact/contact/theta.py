@@ -61,7 +61,7 @@ from __future__ import annotations
 import math
 from collections.abc import Hashable, Sequence
 from dataclasses import dataclass
-from typing import TYPE_CHECKING, Any, Protocol
+from typing import Any, Protocol
 
 import numpy as np
 import scipy.sparse as sp
@@ -87,9 +87,6 @@ from rocking_contact.fem.body import ElasticBody
 from rocking_contact.fem.probes import energies
 from rocking_contact.geometry.layout import BLOCK
 from rocking_contact.solvers.step import Corrector, StepProblem, combine
-
-if TYPE_CHECKING:
-    from rocking_contact.contact.model import ContactModel
 
 
 class ContactRelation(Protocol):
@@ -509,12 +506,9 @@ def options_of(spec: Any) -> MoreauJeanOptions:
         max_iterations=spec.max_iterations, local_iterations=spec.local_iterations)
 
 
-def build(case: Any, body: ElasticBody, kinematics: ContactKinematics) -> ContactModel:
-    """The ``theta`` treatment of a block case (called by :mod:`~.model`)."""
-    from rocking_contact.contact.model import ContactModel
-
+def build(case: Any, body: ElasticBody, kinematics: ContactKinematics) -> MoreauJeanContact:
+    """The ``theta`` treatment of a block case (:mod:`~.model` makes it a run's
+    :class:`~.model.ContactModel`)."""
     relation = OwnedDofsRelation(kinematics, body.n_owned)
-    treatment = MoreauJeanContact(relation, options_of(case.contact), case.output.points,
-                                  RigidModes(body, BLOCK),
-                                  preloaded=case.initial.state == "preload")
-    return ContactModel(correctors=[treatment], treatment=treatment)
+    return MoreauJeanContact(relation, options_of(case.contact), case.output.points,
+                             RigidModes(body, BLOCK), preloaded=case.initial.state == "preload")

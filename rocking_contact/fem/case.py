@@ -44,7 +44,15 @@ from rocking_contact.config import (
     param,
     step_count_problem,
 )
-from rocking_contact.contact.spec import TABLE_TREATMENTS, ContactSpec, check_against_model
+from rocking_contact.contact.spec import (
+    TABLE_TREATMENTS,
+    TABLELESS_TREATMENTS,
+    TREATMENT_INFO,
+    ContactSpec,
+    check_against_model,
+    quoted,
+    treatments,
+)
 from rocking_contact.geometry.layout import (
     BLOCK,
     CONHAUT,
@@ -212,6 +220,9 @@ class BlockTime:
                 raise ValueError(f"refine.step: {problem}")
 
 
+SchemeType = Literal["newmark", "alpha_newmark", "hht", "theta"]
+
+
 @dataclass(kw_only=True)
 class SchemeSpec:
     """``[scheme]``: the time scheme.
@@ -220,7 +231,7 @@ class SchemeSpec:
     ``alpha`` (beta = (1-alpha)^2/4, gamma = 1/2 - alpha); ``theta`` uses ``theta``.
     """
 
-    type: Literal["newmark", "alpha_newmark", "hht", "theta"] = param("newmark")
+    type: SchemeType = param("newmark")
     beta: float = param(0.25, check=in_range(1e-6, 0.5))
     gamma: float = param(0.5, check=in_range(0.5, 1.0))
     alpha: float = param(0.0, check=ALPHA_CHECK)
@@ -392,14 +403,16 @@ def check_scheme_for_contact(scheme: str, treatment: str) -> None:
     "theta"`` at 1e-4 s reached 16.7 J of kinetic energy at its first impact, from 7.29 J
     released (measured 2026-11-22). Springs are forces and take any scheme.
     """
-    if treatment == "theta" and scheme != "theta":
-        raise ValueError(f"scheme.type: {scheme!r} cannot step contact.treatment = 'theta' "
-                         "(velocity-level impulses); allowed: 'theta'")
-    if scheme == "theta" and treatment in ("lagrange", "continuous"):
+    level = TREATMENT_INFO[treatment].level
+    if level == "velocity" and scheme != "theta":
+        raise ValueError(f"scheme.type: {scheme!r} cannot step contact.treatment = "
+                         f"{treatment!r} (velocity-level impulses); allowed: 'theta'")
+    if scheme == "theta" and level == "position":
+        others = tuple(s for s in get_args(SchemeType) if s != "theta")
         raise ValueError(f"scheme.type: 'theta' cannot step contact.treatment = {treatment!r} "
                          "(a position-level contact stepped on velocities returns the impact "
-                         "velocity); allowed: 'newmark', 'alpha_newmark', 'hht', or "
-                         "contact.treatment = 'theta'")
+                         f"velocity); allowed: {quoted(others)}, or contact.treatment = "
+                         f"{quoted(treatments('velocity'), ' or ')}")
 
 
 def check_table_for_contact(treatment: str, table: bool) -> None:
@@ -407,15 +420,15 @@ def check_table_for_contact(treatment: str, table: bool) -> None:
     :class:`~rocking_contact.config.Conflict` of the two keys (either may be the one given
     wrong: ``--set mesh.table=false`` on A blamed A's own ``contact.master``)."""
     if treatment in TABLE_TREATMENTS and not table:
+        tableless = " or ".join(f"{name!r} ({TREATMENT_INFO[name].without_table})"
+                                for name in TABLELESS_TREATMENTS)
         raise Conflict({
             "mesh.table": f"false leaves no table for contact.treatment = {treatment!r}, "
                           "which pairs the block's base with the table's top; allowed: "
-                          "mesh.table = true, or contact.treatment 'penalty' (springs to "
-                          "the ground) or 'none' (with a [[constraint]] holding the block)",
+                          f"mesh.table = true, or contact.treatment {tableless}",
             "contact.treatment": f"{treatment!r} pairs the block's base with the table's "
                                  "top, and mesh.table = false meshes no table; allowed: "
-                                 "'penalty' (springs to the ground) or 'none' (with a "
-                                 "[[constraint]] holding the block), or mesh.table = true"})
+                                 f"{tableless}, or mesh.table = true"})
 
 
 def check_support(case: BlockCase) -> None:
@@ -426,7 +439,7 @@ def check_support(case: BlockCase) -> None:
     steps of free fall, DY_O = -0.049 m at 0.1 s, and said "completed"). Loaded along y:
     gravity or a vertical table acceleration; along x: a horizontal one (the block is
     solved in the table's frame)."""
-    if case.contact.treatment != "none":
+    if case.contact.info.level != "none":
         return
     loads = case.loading
     # component -> the load that moves the block along it, and what it does unsupported
@@ -446,9 +459,9 @@ def check_support(case: BlockCase) -> None:
         raise Conflict({
             "contact.treatment": f"'none' (no contact), and no [[constraint]] holds the "
                                  f"block in {component}: under {cause} it {fate} its table; "
-                                 "allowed: a treatment 'lagrange', 'continuous', 'theta', or "
-                                 f"'penalty' with [[contact.spring]], or {where}: "
-                                 "sdnv105_preload pins O",
+                                 f"allowed: a treatment {quoted(TABLE_TREATMENTS)}, or "
+                                 f"{quoted(treatments('springs'), ' or ')} with "
+                                 f"[[contact.spring]], or {where}: sdnv105_preload pins O",
             "constraint": f"holds the block nowhere in {component}, and contact.treatment = "
                           f"'none' gives it no contact: under {cause} it {fate} its table; "
                           f"allowed: {where}, or a contact treatment"})

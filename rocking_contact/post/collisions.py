@@ -263,18 +263,6 @@ def iteration_statistics(history: Mapping[str, np.ndarray]) -> dict[str, float]:
             "iterations_per_step_max": float(total.max())}
 
 
-def sliding_friction(contact: Any) -> float | None:
-    """The least Coulomb coefficient under which the base can slide, or None when it
-    cannot (no contact treatment; springs all anchored in x, as SDNV105 B's)."""
-    if contact.treatment == "none":
-        return None
-    if contact.treatment != "penalty":
-        return float(contact.mu)
-    free = [contact.mu if s.mu is None else s.mu for s in contact.spring
-            if s.anchor_stiffness == 0.0]
-    return float(min(free)) if free else None
-
-
 def annotate(case: Any, result: RunResult) -> None:
     """Add the collisions (and their rigid comparison) to a block run's result.
 
@@ -303,7 +291,7 @@ def annotate(case: Any, result: RunResult) -> None:
                                               release=case.time.start)
         result.extra["rigid_comparison"] = rows
         result.quantities.update(quantities)
-        mu = sliding_friction(case.contact)
+        mu = case.contact.sliding_friction()
         needed = friction_needed(motions["nonlinear"].history)
         if mu is not None and needed > mu:
             result.warnings.append(

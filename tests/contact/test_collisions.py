@@ -118,16 +118,15 @@ def test_a_block_that_slides_is_told_the_rigid_comparison_does_not_describe_it(t
     elastic block slides and its collisions were compared with the rigid ones without a
     word. SDNV105 B's springs, anchored in x, cannot slide: no warning."""
     import rocking_contact as rc
-    from rocking_contact.post.collisions import sliding_friction
 
     result = rc.run(rc.load_case("sdnv105d", {"contact.mu": 0.2, "time.end": 0.07}),
                     out=tmp_path, quiet=True, plots=False)
     assert result.extra["rigid_comparison"]
     [warning] = [w for w in result.warnings if "rigid comparison" in w]
     assert "needs |RX|/RN up to 0.32" in warning and "coefficient is 0.2:" in warning
-    assert sliding_friction(rc.load_case("sdnv105b").contact) is None
-    assert sliding_friction(rc.load_case("sdnv105b_plain_springs").contact) == 0.9
-    assert sliding_friction(rc.load_case("sdnv105_preload").contact) is None
+    assert rc.load_case("sdnv105b").contact.sliding_friction() is None
+    assert rc.load_case("sdnv105b_plain_springs").contact.sliding_friction() == 0.9
+    assert rc.load_case("sdnv105_preload").contact.sliding_friction() is None
 
 
 def test_an_impact_just_before_the_run_ends_is_an_impact():

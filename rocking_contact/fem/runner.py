@@ -10,8 +10,9 @@ The run (see :mod:`rocking_contact.fem.case` for the case file):
    the case, streaming ``history.csv`` and writing ``fields.pvd`` / ``fields.xdmf`` into the
    results directory as it goes.
 
-A step that fails after every halving raises :class:`~rocking_contact.results.SolverFailure`
-with what was computed so far.
+A step that fails after every halving raises :class:`~rocking_contact.stops.SolverFailure`
+with what was computed so far. ``timing.wall_s`` of the result is the wall time of the whole
+of :func:`run` (meshing, preload, steps, post-processing), completed or stopped.
 """
 
 from __future__ import annotations
@@ -34,7 +35,8 @@ from rocking_contact.fem.body import ElasticBody
 from rocking_contact.fem.case import BlockCase
 from rocking_contact.fem.constraints import Prescribed, fix, hold
 from rocking_contact.fem.fields import VTK_FILE, FieldWriter
-from rocking_contact.fem.overturn import Diverged, Overturn, OverturnWatch, divergence
+from rocking_contact.fem.output import RunOutput
+from rocking_contact.fem.overturn import Overturn, OverturnWatch, divergence
 from rocking_contact.fem.preload import static_preload, table_supports
 from rocking_contact.fem.probes import Recorder
 from rocking_contact.geometry.layout import BLOCK, size_warning
@@ -44,24 +46,11 @@ from rocking_contact.post.collisions import iteration_statistics
 from rocking_contact.post.energy import EnergyBalance, remedy, rise_warning
 from rocking_contact.post.energy import summary as energy_summary
 from rocking_contact.progress import Progress
-from rocking_contact.results import (
-    HISTORY_FILE,
-    FieldIndex,
-    Interrupted,
-    Overturned,
-    RunResult,
-    SolverFailure,
-)
-from rocking_contact.solvers.driver import (
-    DriverStats,
-    Refinement,
-    StepDriver,
-    StepFailure,
-    StepInfo,
-)
-from rocking_contact.solvers.history import History
+from rocking_contact.results import RunResult
+from rocking_contact.solvers.driver import DriverStats, Refinement, StepDriver, StepFailure
 from rocking_contact.solvers.newton import NewtonOptions, NewtonSolver
 from rocking_contact.solvers.step import Contribution, Corrector, StepProblem
+from rocking_contact.stops import Diverged, Interrupted, Overturned, SolverFailure
 from rocking_contact.time.schemes import Scheme, Stage
 
 #: PETSc options prefix of the block's step solver
@@ -147,80 +136,6 @@ def newton_options(case: BlockCase) -> NewtonOptions:
                          stagnation_rtol=s.stagnation_rtol, linear_solver=s.linear_solver)
 
 
-class _Output:
-    """History rows every N steps, fields every M steps, progress; the last state always."""
-
-    def __init__(self, case: BlockCase, body: ElasticBody, out_dir: Path | None,
-                 progress: Progress | None, balance: EnergyBalance | None = None):
-        comm = body.comm
-        self.every, self.fields_every = case.output.every, case.output.fields_every
-        self.fields_interval = case.output.fields_interval
-        self._next_frame = case.time.start + self.fields_interval
-        self.recorder = Recorder(body, case.output.points, 2 * case.geometry.half_width)
-        path = out_dir / HISTORY_FILE if out_dir is not None else None
-        self.history = History(path, write=comm.rank == 0)
-        self.fields = (FieldWriter(body, out_dir, xdmf=case.output.xdmf)
-                       if out_dir is not None else None)
-        # fields.pvd kept current: DOLFINx writes it only on close, which a kill skips
-        self._index = (FieldIndex(out_dir / VTK_FILE) if out_dir is not None and comm.rank == 0
-                       else None)
-        self.progress = progress
-        self.count = 0
-        self._info: StepInfo | None = None
-        self._row_t = self.fields_t = np.nan
-        #: the run's energy balance, handed each row's total energy
-        self.balance = balance
-
-    def record(self, problem: StepProblem, info: StepInfo | None) -> None:
-        """Observer of the step driver (``info`` None for the initial state)."""
-        self._info = info
-        if info is not None:
-            self.count += 1
-        if info is None or self.count % self.every == 0:
-            self._row(problem)
-        if self.fields is not None and (info is None or self._frame_due(problem.t)):
-            self._write_fields(problem)
-        if self.progress is not None and info is not None:
-            self.progress.update(problem.t, f"h={info.h:.2g}", step=self.count)
-
-    def _frame_due(self, t: float) -> bool:
-        """Fields every ``fields_every`` steps and at the first step past each multiple of
-        ``fields_interval``."""
-        due = self.fields_every > 0 and self.count % self.fields_every == 0
-        if self.fields_interval > 0.0 and t >= self._next_frame - 1e-12:
-            while self._next_frame <= t + 1e-12:
-                self._next_frame += self.fields_interval
-            due = True
-        return due
-
-    def _row(self, problem: StepProblem) -> None:
-        row = self.recorder.row(problem.t, problem.u.x.array, problem.v.x.array)
-        if self.balance is not None:
-            self.balance.record_total(row["ETOT"])  # its residual's E: the same state's
-        row["DT"] = self._info.h if self._info else 0.0
-        row["NEWTON"] = self._info.iterations if self._info else 0
-        row.update(problem.columns())
-        self.history.append(row)
-        self._row_t = problem.t
-
-    def _write_fields(self, problem: StepProblem) -> None:
-        assert self.fields is not None
-        self.fields.write(problem.t, problem.u.x.array)
-        self.fields_t = problem.t
-        if self._index is not None:
-            self._index.add(problem.t)
-
-    def finish(self, problem: StepProblem) -> None:
-        """Record the last state if the intervals skipped it; close the files."""
-        if self.history.names and self._row_t != problem.t:
-            self._row(problem)
-        if self.fields is not None:
-            if self.fields_t != problem.t and self.history.names:
-                self._write_fields(problem)
-            self.fields.close()
-        self.history.close()
-
-
 def run(case: BlockCase, *, progress: Progress | None = None, out_dir: Path | None = None,
         comm: MPI.Comm = MPI.COMM_WORLD) -> RunResult:
     """Run a block case (see :func:`rocking_contact.api.run` for the public entry point).
@@ -230,6 +145,10 @@ def run(case: BlockCase, *, progress: Progress | None = None, out_dir: Path | No
         progress: progress bar over simulated time.
         out_dir: results directory for the streamed history and the fields (None: none).
         comm: communicator of the mesh.
+
+    Returns:
+        The result, ``timing.wall_s`` the wall time of this call (s); a stop's
+        ``partial`` result has it too.
 
     """
     if comm.size > 1 and case.solver.linear_solver == "petsc":
@@ -248,10 +167,10 @@ def run(case: BlockCase, *, progress: Progress | None = None, out_dir: Path | No
     try:
         result = simulate(case, body, contributions=model.contributions,
                           correctors=model.correctors, energy=model.energy, progress=progress,
-                          out_dir=out_dir)
+                          out_dir=out_dir, started=t_start)
     except (Interrupted, Overturned, Diverged) as exc:  # not the contacts' failure
         if exc.partial is not None:
-            _finish_partial(case, exc.partial, model)
+            _finish_run(case, exc.partial, model, t_start, partial=True)
         raise
     except SolverFailure as exc:
         # One line: where (the driver's message) and which contacts were active; none in
@@ -260,24 +179,30 @@ def run(case: BlockCase, *, progress: Progress | None = None, out_dir: Path | No
         state = model.describe() if exc.partial is None or exc.partial.history else ""
         message = f"{exc}; {state}" if state else str(exc)
         if exc.partial is not None:
-            _finish_partial(case, exc.partial, model)
+            _finish_run(case, exc.partial, model, t_start, partial=True)
             exc.partial.status = f"failed: {message}"
         raise SolverFailure(message, exc.partial) from exc
-    finish_contact(case, result, model)
-    result.timing["wall_s"] = time.perf_counter() - t_start
+    _finish_run(case, result, model, t_start)
     return result
 
 
-def _finish_partial(case: BlockCase, result: RunResult,
-                    model: contact_model.ContactModel) -> None:
-    """:func:`finish_contact` for a run that stopped early. The truncated history may defeat
-    a measure; that is a warning, so that the stop itself and the history are still reported
-    and written."""
-    try:
+def _finish_run(case: BlockCase, result: RunResult, model: contact_model.ContactModel,
+                t_start: float, *, partial: bool = False) -> None:
+    """:func:`finish_contact`, then ``timing.wall_s``: the wall time since ``t_start`` (s,
+    :func:`time.perf_counter` as :func:`run` began), the one place a block run sets it.
+
+    For a run that stopped early (``partial``), the truncated history may defeat a measure;
+    that is a warning, so that the stop itself and the history are still reported and
+    written."""
+    if not partial:
         finish_contact(case, result, model)
-    except Exception as exc:  # noqa: BLE001 - the run's own failure is the one to raise
-        result.warnings.append(f"post-processing of the partial run failed: "
-                               f"{type(exc).__name__}: {exc}")
+    else:
+        try:
+            finish_contact(case, result, model)
+        except Exception as exc:  # noqa: BLE001 - the run's own failure is the one to raise
+            result.warnings.append(f"post-processing of the partial run failed: "
+                                   f"{type(exc).__name__}: {exc}")
+    result.timing["wall_s"] = time.perf_counter() - t_start
 
 
 def finish_contact(case: BlockCase, result: RunResult, model: contact_model.ContactModel) -> None:
@@ -384,17 +309,16 @@ def release_terms(problem: StepProblem, first: Stage) -> None:
         term.start_shaking(problem, first)
 
 
-def run_result(case: BlockCase, driver: StepDriver, problem: StepProblem, output: _Output,
-               extra: dict[str, Any], warnings: list[str], t_start: float, *,
-               status: str = "completed", setup: float | None = None,
-               preload: bool = False) -> RunResult:
-    """The result of a run that completed or stopped (its history as written so far).
+def run_result(case: BlockCase, driver: StepDriver, problem: StepProblem, output: RunOutput,
+               extra: dict[str, Any], warnings: list[str], *, status: str = "completed",
+               setup: float | None = None, preload: bool = False) -> RunResult:
+    """The result of a run that completed or stopped (its history as written so far), its
+    timing without ``wall_s`` (:func:`run` adds it).
 
     Args:
         case, driver, problem, output: the run's.
         extra: results.json ``extra`` of the set-up and the preload (completed here).
         warnings: of the set-up and the preload; the fallbacks' are added here.
-        t_start: ``time.perf_counter()`` at the start of the run (s).
         status: ``completed``, or how the run stopped.
         setup: wall time of the set-up and preload (s), for a completed run.
         preload: the run stopped in the static preload (the driver's times are pseudo-times).
@@ -402,7 +326,7 @@ def run_result(case: BlockCase, driver: StepDriver, problem: StepProblem, output
     """
     stats = driver.stats
     timing: dict[str, Any] = {} if setup is None else {"setup_s": setup}
-    timing.update({"wall_s": time.perf_counter() - t_start, "steps": stats.steps,
+    timing.update({"steps": stats.steps,
                    "newton_iterations": stats.newton_iterations, "halvings": stats.halvings,
                    "refined_steps": stats.refined, "fallback_steps": len(stats.fallbacks),
                    "jacobian_builds": problem.jacobian_builds})
@@ -420,7 +344,8 @@ def run_result(case: BlockCase, driver: StepDriver, problem: StepProblem, output
 
 def simulate(case: BlockCase, body: ElasticBody, *, contributions: Sequence[Contribution] = (),
              correctors: Sequence[Corrector] = (), energy: EnergyBalance | None = None,
-             progress: Progress | None = None, out_dir: Path | None = None) -> RunResult:
+             progress: Progress | None = None, out_dir: Path | None = None,
+             started: float | None = None) -> RunResult:
     """Preload and integrate a case on given bodies, with contact terms if any.
 
     This is where contact treatments plug in (see :mod:`rocking_contact.solvers.step`):
@@ -439,14 +364,19 @@ def simulate(case: BlockCase, body: ElasticBody, *, contributions: Sequence[Cont
             row's total energy instead of assembling it again (None: no balance).
         progress: progress bar over simulated time.
         out_dir: results directory for the streamed history and the fields (None: none).
+        started: :func:`time.perf_counter` as the run began, before the bodies were made
+            (:func:`run`), from which ``timing.setup_s`` counts (None: now).
+
+    Returns:
+        The result, its ``timing`` without ``wall_s`` (:func:`run` sets it).
 
     Raises:
         SolverFailure: a step failed after every halving, or the run diverged
-            (:class:`~rocking_contact.fem.overturn.Diverged`); carries the partial result.
+            (:class:`~rocking_contact.stops.Diverged`); carries the partial result.
         Overturned: the block overturned or slid off its table.
 
     """
-    t_start = time.perf_counter()
+    t_start = time.perf_counter() if started is None else started
     problem = StepProblem(body, contributions=contributions, correctors=correctors,
                           t0=case.time.start, linear_solver=case.solver.linear_solver)
     solver = NewtonSolver(problem, prefix=PREFIX, options=newton_options(case))
@@ -476,7 +406,7 @@ def _integrate(case: BlockCase, driver: StepDriver, energy: EnergyBalance | None
     """:func:`simulate` once its driver is made: initial state, release, the steps."""
     problem = driver.problem
     body = problem.body
-    output = _Output(case, body, out_dir, progress, balance=energy)
+    output = RunOutput(case, body, out_dir, progress, balance=energy, writer=FieldWriter)
     extra: dict[str, Any] = {
         "dofs": body.n_global, "ranks": body.comm.size, "kinematics": body.kinematics_name,
         "scheme": case.scheme.scheme().describe(),
@@ -487,7 +417,7 @@ def _integrate(case: BlockCase, driver: StepDriver, energy: EnergyBalance | None
     warnings += shortened_steps(case)
     coarse = size_warning(case.geometry, case.mesh)
     warnings += [coarse] if coarse else []
-    result = partial(run_result, case, driver, problem, output, extra, warnings, t_start)
+    result = partial(run_result, case, driver, problem, output, extra, warnings)
     try:
         start = initial_state(case, problem, driver, output.recorder)
         if start.preload is not None:

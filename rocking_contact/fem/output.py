@@ -1,0 +1,114 @@
+"""What a block run writes as it goes: history rows, field frames and their index, progress.
+
+:class:`RunOutput` is the step driver's observer that :func:`rocking_contact.fem.runner.simulate`
+adds; the history it streams is the one the run's result takes at its end.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+from pathlib import Path
+
+import numpy as np
+
+from rocking_contact.fem.body import ElasticBody
+from rocking_contact.fem.case import BlockCase
+from rocking_contact.fem.fields import VTK_FILE, FieldWriter
+from rocking_contact.fem.probes import Recorder
+from rocking_contact.post.energy import EnergyBalance
+from rocking_contact.progress import Progress
+from rocking_contact.results import HISTORY_FILE, FieldIndex
+from rocking_contact.solvers.driver import StepInfo
+from rocking_contact.solvers.history import History
+from rocking_contact.solvers.step import StepProblem
+
+
+class RunOutput:
+    """History rows every N steps, fields every M steps, progress; the last state always.
+
+    An observer of the step driver (:meth:`record`) that streams ``history.csv`` (rank 0)
+    and the fields into the results directory as the run goes, and keeps ``fields.pvd``
+    current, so that a run killed at any step leaves what it computed readable.
+
+    Args:
+        case: the case (its ``[output]``, points and time).
+        body: the bodies.
+        out_dir: the results directory (None: the history kept in memory only, no fields).
+        progress: progress bar over simulated time.
+        balance: the run's energy balance, handed each row's total energy (None: none).
+        writer: makes the fields' writer (:class:`~rocking_contact.fem.fields.FieldWriter`;
+            :func:`~rocking_contact.fem.runner.simulate` passes its module's name, which
+            tests replace to watch the writer).
+
+    """
+
+    def __init__(self, case: BlockCase, body: ElasticBody, out_dir: Path | None,
+                 progress: Progress | None, balance: EnergyBalance | None = None,
+                 writer: Callable[..., FieldWriter] = FieldWriter):
+        comm = body.comm
+        self.every, self.fields_every = case.output.every, case.output.fields_every
+        self.fields_interval = case.output.fields_interval
+        self._next_frame = case.time.start + self.fields_interval
+        self.recorder = Recorder(body, case.output.points, 2 * case.geometry.half_width)
+        path = out_dir / HISTORY_FILE if out_dir is not None else None
+        self.history = History(path, write=comm.rank == 0)
+        self.fields = (writer(body, out_dir, xdmf=case.output.xdmf)
+                       if out_dir is not None else None)
+        # fields.pvd kept current: DOLFINx writes it only on close, which a kill skips
+        self._index = (FieldIndex(out_dir / VTK_FILE) if out_dir is not None and comm.rank == 0
+                       else None)
+        self.progress = progress
+        self.count = 0
+        self._info: StepInfo | None = None
+        self._row_t = self.fields_t = np.nan
+        #: the run's energy balance, handed each row's total energy
+        self.balance = balance
+
+    def record(self, problem: StepProblem, info: StepInfo | None) -> None:
+        """Observer of the step driver (``info`` None for the initial state)."""
+        self._info = info
+        if info is not None:
+            self.count += 1
+        if info is None or self.count % self.every == 0:
+            self._row(problem)
+        if self.fields is not None and (info is None or self._frame_due(problem.t)):
+            self._write_fields(problem)
+        if self.progress is not None and info is not None:
+            self.progress.update(problem.t, f"h={info.h:.2g}", step=self.count)
+
+    def _frame_due(self, t: float) -> bool:
+        """Fields every ``fields_every`` steps and at the first step past each multiple of
+        ``fields_interval``."""
+        due = self.fields_every > 0 and self.count % self.fields_every == 0
+        if self.fields_interval > 0.0 and t >= self._next_frame - 1e-12:
+            while self._next_frame <= t + 1e-12:
+                self._next_frame += self.fields_interval
+            due = True
+        return due
+
+    def _row(self, problem: StepProblem) -> None:
+        row = self.recorder.row(problem.t, problem.u.x.array, problem.v.x.array)
+        if self.balance is not None:
+            self.balance.record_total(row["ETOT"])  # its residual's E: the same state's
+        row["DT"] = self._info.h if self._info else 0.0
+        row["NEWTON"] = self._info.iterations if self._info else 0
+        row.update(problem.columns())
+        self.history.append(row)
+        self._row_t = problem.t
+
+    def _write_fields(self, problem: StepProblem) -> None:
+        assert self.fields is not None
+        self.fields.write(problem.t, problem.u.x.array)
+        self.fields_t = problem.t
+        if self._index is not None:
+            self._index.add(problem.t)
+
+    def finish(self, problem: StepProblem) -> None:
+        """Record the last state if the intervals skipped it; close the files."""
+        if self.history.names and self._row_t != problem.t:
+            self._row(problem)
+        if self.fields is not None:
+            if self.fields_t != problem.t and self.history.names:
+                self._write_fields(problem)
+            self.fields.close()
+        self.history.close()

@@ -1,8 +1,9 @@
-"""The ``rocking-contact`` command line.
+"""The ``rocking-contact`` command line: the parser, the dispatch, MPI and the signals.
 
-Subcommands: ``list``, ``run``, ``validate`` here, and the ones in :data:`PLUGINS`, each a
-module with ``add_arguments(parser)`` and ``main(args) -> int`` (imported only when used,
-so that ``--help`` stays fast). Bad input (case file, ``--set``) and a syntax error
+Its commands are the rows of :data:`rocking_contact.commands.COMMANDS`, each a module with
+``add_arguments(parser)`` and ``main(args) -> int`` (imported to build the parser, light;
+what they run is imported when used, so that ``--help`` stays fast); their exit codes are
+said at the end of their ``--help``. Bad input (case file, ``--set``) and a syntax error
 print one line and exit with code 2; a solver failure keeps the results computed so far
 on disk, shows their table and summary line as a completed run's, then says where it
 happened and exits with code 1 (``validate`` goes on with the next case);
@@ -22,12 +23,14 @@ import os
 import signal
 import sys
 from collections.abc import Mapping, Sequence
-from pathlib import Path
-from typing import Any, NoReturn
+from typing import TYPE_CHECKING, NoReturn
 
 from rocking_contact import interrupt  # light (no numpy): main takes the signals at once
-from rocking_contact.options import add_case_options
 
+if TYPE_CHECKING:  # the table is imported by main (its package's import loads the wheel)
+    from rocking_contact.commands import Command
+
+#: the process exit codes of a command that returned (a command's main returns them)
 EXIT_OK, EXIT_FAILED, EXIT_BAD_INPUT = 0, 1, 2
 #: the shell's code for a process stopped by SIGINT (128 + 2); by SIGTERM, 143
 EXIT_INTERRUPTED = 130
@@ -35,85 +38,12 @@ EXIT_INTERRUPTED = 130
 #: read-only or failing), said in one line; any other OSError is a bug's, with its traceback
 FULL_DISK = frozenset({errno.ENOSPC, errno.EDQUOT, errno.EROFS, errno.EIO})
 
-#: subcommand -> (module, one-line help). A module that is absent is not offered.
-PLUGINS: dict[str, tuple[str, str]] = {
-    "mesh": ("rocking_contact.geometry.cli", "write the block-on-table mesh for inspection"),
-    "rigid": ("rocking_contact.analytic.rigid_cli", "rigid-block rocking reference solution"),
-    "view": ("rocking_contact.viz.cli", "look at a result: pyvista scene, screenshot, movie"),
-    "report": ("rocking_contact.report.cli", "HTML/Markdown validation report"),
-}
-
-
-#: exit code -> what it means, for each command, as :func:`main` returns it: the end of
-#: the command's ``--help``. The codes of :data:`EVERY_COMMAND` are added, a command's own
-#: text for 2 after its first sentence (what else is bad input to it); a command that runs
-#: no case (:data:`RUNS` lists those that do) takes the second sentences of 130 and 143.
-_STOPPED = ("the run stopped (a solver failure, or a block that overturned or slid off its "
-            "table: the results so far are written), or its results could not be written "
-            "(disk full, read-only)")
-EXIT_CODES: dict[str | None, dict[int, str]] = {
-    None: {0: "done; run and rigid whatever their checks say, validate when every case "
-              "passes",
-           1: f"{_STOPPED}; validate: also a failed check, a case no check graded, or "
-              "checks a shortened run did not reach (each COMMAND --help says its own)"},
-    "list": {0: "listed",
-             2: "a syntax error (list takes no argument): one line 'error: ...'"},
-    "keys": {0: "listed",
-             2: "bad input (no such case file, shipped case or kind; a case file it cannot "
-                "read; an option): one line 'error: ...'"},
-    "run": {0: "the run reached its end, whatever its checks say (validate grades them)",
-            1: _STOPPED},
-    "validate": {0: "every case passes its reference checks",
-                 1: "a case failed a check (FAILED), or had no check that applies at the "
-                    "settings given (NOT GRADED: a reference that holds for another "
-                    "time.step; the case is not validated, nor failed), or checks the run "
-                    "did not reach and none failed (INCOMPLETE: a time.end before what they "
-                    "measure; not validated, nor failed), or its run stopped "
-                    "(a solver failure, a block that overturned: the next cases still run), "
-                    "or results could not be written (disk full, read-only)"},
-    "rigid": {0: "the run reached its end, whatever its checks say (a rigid block that "
-                 "overturns is an outcome)",
-              1: "the run stopped (a solver failure: the results so far are written), or "
-                 "its results could not be written (disk full, read-only)"},
-    "mesh": {0: "the mesh is written"},
-    "view": {0: "shown, or the files written",
-             2: "also results it cannot read and files it cannot write"},
-    "report": {0: "written (a results directory it cannot read is skipped, with a warning)",
-               2: "also no results directory it can read, a file it cannot write"},
-}
-EVERY_COMMAND = {2: "bad input (case file, --set, option, path): one line 'error: ...'",
-                 130: "stopped by Ctrl-C (what a run computed is written)",
-                 143: "stopped by SIGTERM (docker stop, kill, a batch scheduler), the same"}
-#: 130 and 143 of a command that runs no case: nothing computed to keep
-NO_RUN = {130: "stopped by Ctrl-C: one line, 'interrupted'",
-          143: "stopped by SIGTERM (docker stop, kill, a batch scheduler), the same"}
-#: the commands that run a case (None: the top level, which says every command's codes)
-RUNS = (None, "run", "validate", "rigid")
-
-
-def exit_codes_text(command: str | None = None, width: int = 79) -> str:
-    """The ``exit codes:`` paragraph of a command's ``--help`` (None: the top level's,
-    with ``make demo``'s), wrapped to ``width`` columns: only what the command can say."""
-    import textwrap
-
-    own = EXIT_CODES[command]
-    codes = {**EVERY_COMMAND, **({} if command in RUNS else NO_RUN), **own}
-    if 2 in own and own[2].startswith("also "):
-        codes[2] = f"{EVERY_COMMAND[2]}; {own[2]}"
-    lines = ["exit codes:"]
-    for code in sorted(codes):
-        lines += textwrap.wrap(codes[code], width, initial_indent=f"  {code:<4} ",
-                               subsequent_indent=" " * 7)
-    if command is None:
-        lines += textwrap.wrap("`make demo` exits 0 when every case passes, otherwise 2, make's "
-                               "own code for a failed recipe (its last line names validate's, "
-                               "'Error 1').", width)
-    return "\n".join(lines)
-
 
 def _subparser(sub: argparse._SubParsersAction[_Parser], name: str, help_text: str
                ) -> argparse.ArgumentParser:
     """A subcommand's parser, its ``--help`` ending with its exit codes."""
+    from rocking_contact.commands import exit_codes_text
+
     parser: argparse.ArgumentParser = sub.add_parser(
         name, help=help_text, epilog=exit_codes_text(name),
         formatter_class=argparse.RawDescriptionHelpFormatter)
@@ -137,7 +67,15 @@ class _Parser(argparse.ArgumentParser):
 
 
 def _parser() -> _Parser:
+    """The top level's parser and a subparser per command of
+    :data:`~rocking_contact.commands.COMMANDS` whose module
+    is there, its options added by the module (``command_module`` in the parsed
+    arguments)."""
+    import importlib
+    import importlib.util
+
     from rocking_contact import __version__
+    from rocking_contact.commands import COMMANDS, exit_codes_text
 
     p = _Parser(
         prog="rocking-contact",
@@ -146,235 +84,38 @@ def _parser() -> _Parser:
     )
     p.add_argument("--version", action="version", version=f"rocking-contact {__version__}")
     sub = p.add_subparsers(dest="command", required=True, metavar="COMMAND")
-
-    _subparser(sub, "list", "list the shipped cases and their variants with their titles")
-
-    k = _subparser(sub, "keys", "every case-file key of a kind: type, default, meaning")
-    k.add_argument("case", help="a case name or file (its kind is described), or a kind")
-
-    r = _subparser(sub, "run", "run one case and write its results")
-    r.add_argument("case", help="shipped case name or path to a case TOML file")
-    r.add_argument("--out", type=Path, help="results directory (default results/<case>/)")
-    add_case_options(r, "no progress bar and no table of the checks (the summary line, "
-                        "warnings and errors are still printed)")
-
-    v = _subparser(sub, "validate", "run cases and compare them with their references")
-    v.add_argument("cases", nargs="*", help="case names or files (default: every shipped "
-                                            "case); one given twice runs once")
-    v.add_argument("--out", type=Path, default=Path("results"),
-                   help="parent directory of the per-case results (default results/)")
-    add_case_options(v, "no progress bar (the tables of the checks, the summary lines, "
-                        "warnings and errors are still printed)")
-
-    import importlib.util
-
-    for name, (module, help_text) in PLUGINS.items():
+    for name, command in COMMANDS.items():
         try:
-            present = importlib.util.find_spec(module) is not None
+            present = importlib.util.find_spec(command.module) is not None
         except ModuleNotFoundError:  # its parent package is not there either
             present = False
         if present:
-            sp = _subparser(sub, name, help_text)
-            sp.set_defaults(plugin=module)
-            importlib.import_module(module).add_arguments(sp)
+            sp = _subparser(sub, name, command.help)
+            sp.set_defaults(command_module=command.module)
+            importlib.import_module(command.module).add_arguments(sp)
     p.subcommands = sub.choices
     return p
 
 
-def _print_cases(cases: dict[str, Path], width: int) -> None:
-    from rocking_contact.config import CaseError, read_toml
-
-    for name, path in cases.items():
-        try:
-            info = read_toml(path).get("case", {})
-            title, kind = info.get("title", "?"), info.get("kind", "?")
-        except CaseError as exc:
-            title, kind = f"(unreadable: {exc.problem})", "?"
-        print(f"{name.ljust(width)}  [{kind}]  {title}")
-
-
-def _cmd_list() -> int:
-    from rocking_contact.config import shipped_cases, variant_cases
-
-    shipped, variants = shipped_cases(), variant_cases()
-    width = max((len(n) for n in (*shipped, *variants)), default=0)
-    _print_cases(shipped, width)
-    if variants:
-        print("\nvariants (run by name; not in validate's default set):")
-        _print_cases(variants, width)
-    return EXIT_OK
-
-
-def _kind(case: str) -> str:
-    """The kind of a case name or file (read, not loaded), or ``case`` if it names a kind.
-
-    Raises:
-        CaseError: no such case, or a file without a valid ``case.kind``.
-
-    """
-    from rocking_contact.config import KINDS, case_kind, read_case_data, resolve_case_path
-
-    if case in KINDS:
-        return case
-    path = resolve_case_path(case, kinds=True)
-    return case_kind(read_case_data(path), str(path))
-
-
-def _cmd_keys(args: argparse.Namespace) -> int:
-    from rocking_contact.config import kind_schema, schema_doc
-
-    kind = _kind(args.case)
-    rows = schema_doc(kind_schema(kind, args.case))
-    width = max(len(r[0]) for r in rows)
-    print(f"case-file keys of kind {kind!r} (override any with --set KEY=VALUE); "
-          "N indexes a list of tables")
-    print(f"  {'extends'.ljust(width)}  a string, optional; a case file (path relative to this "
-          "one) whose values this file overrides, tables merged key by key")
-    tables = {r[0] for r in rows if r[1].endswith("table") or r[1] == "list of tables"}
-    heading = ""
-    for key, type_name, default, doc in rows:
-        if key in tables:
-            heading = key
-            print(f"\n[{key}]  ({type_name})" + (f"  {doc}" if doc else ""))
-            continue
-        parent = key.rpartition(".")[0].removesuffix(".N")
-        if parent != heading:  # back in an enclosing table after a nested one
-            heading = parent
-            print(f"\n[{parent}]  (continued)" if parent else "")
-        text = f"{type_name}, default {default}" if default != "(required)" else \
-            f"{type_name}, required"
-        print(f"  {key.ljust(width)}  {text}" + (f"; {doc}" if doc else ""))
-    return EXIT_OK
-
-
-def _cmd_run(args: argparse.Namespace) -> int:
-    import rocking_contact as rc
-    from rocking_contact.api import default_out_dir
-    from rocking_contact.out_paths import check_dir
-    from rocking_contact.results import RunStopped
-    from rocking_contact.summary import show_result
-
-    case = rc.load_case(args.case, args.overrides)
-    out = args.out or default_out_dir(case)
-    check_dir("--out", out)  # made here: rc.run's error would name its argument, out=
-    try:
-        result = rc.run(case, out=out, quiet=args.quiet, plots=not args.no_plots)
-    except RunStopped as exc:  # Ctrl-C too: what it computed, then _command's one line
-        show_result(exc.partial, out, table=not args.quiet)
-        raise
-    show_result(result, out, table=not args.quiet)
-    return EXIT_OK
-
-
-def _cmd_validate(args: argparse.Namespace) -> int:
-    import rocking_contact as rc
-    from rocking_contact.api import mpi_rank
-    from rocking_contact.config import (
-        CaseError,
-        grading_changes,
-        physics_changes,
-        shipped_cases,
-    )
-    from rocking_contact.out_paths import check_dir
-    from rocking_contact.results import Interrupted, SolverFailure
-    from rocking_contact.summary import print_verdicts, show_result, validation_verdict
-
-    names = args.cases or list(shipped_cases())
-    cases = _distinct([rc.load_case(name, args.overrides) for name in names])  # all checked
-    check_dir("--out", args.out)
-    for case in cases:
-        changed = physics_changes(case)
-        if changed:
-            raise CaseError(f"{case.source_file} (with --set)", changed[0],
-                            "changes the physics the references describe; validate takes only "
-                            "keys of the method (time but time.start, scheme, solver, mesh, "
-                            "kinematics, ...: "
-                            "rocking_contact.config.METHOD_KEYS); run shows other physics "
-                            "next to the references")
-        changed = grading_changes(case)
-        if changed:
-            raise CaseError(f"{case.source_file} (with --set)", changed[0],
-                            "changes what the case is graded on (its references, quantities "
-                            "and collision or impact measures: rocking_contact.config."
-                            "GRADING_KEYS); validate grades with the case file's, run shows "
-                            "the checks with yours")
-    verdicts: dict[str, list[str]] = {}  # validate's word -> "case (why)"
-    for i, case in enumerate(cases):
-        out = args.out / case.case.name
-        check_dir("--out", out)
-        try:
-            result = rc.run(case, out=out, quiet=args.quiet, plots=not args.no_plots)
-        except Interrupted as exc:  # what it computed, then _command's one line
-            show_result(exc.partial)
-            skipped = [c.case.name for c in cases[i + 1:]]
-            rest = f"; not run: {', '.join(skipped)}" if skipped else ""
-            raise Interrupted(f"{case.case.name}: {exc}{rest}", exc.partial, exc.signal
-                              ) from None
-        except SolverFailure as exc:  # what it computed, then the error
-            show_result(exc.partial)
-            # the next cases still run; this one failed
-            verdicts.setdefault("FAILED", []).append(
-                f"{case.case.name} ({exc.describe().split(':')[0]})")
-            if mpi_rank() == 0:
-                print(f"{case.case.name}: error: {exc.describe()} (results so far were "
-                      "written)\n", file=sys.stderr)
-            continue
-        said = validation_verdict(result)
-        if said is not None:
-            verdicts.setdefault(said[0], []).append(f"{case.case.name} ({said[1]})")
-        show_result(result)
-        if mpi_rank() == 0:
-            print()
-    if mpi_rank() == 0:
-        print_verdicts(len(cases), verdicts)
-    return EXIT_FAILED if verdicts else EXIT_OK
-
-
-def _distinct(cases: list[Any]) -> list[Any]:
-    """The cases ``validate`` runs: a case file given twice (``validate sdnd101a
-    sdnd101a``, a name and its path) once, said on stderr; two files of one
-    ``case.name``, whose results would go into one directory, refused.
-
-    Raises:
-        CaseError: two case files of the same name.
-
-    """
-    from rocking_contact.api import mpi_rank
-    from rocking_contact.config import CaseError
-
-    kept: dict[str, Any] = {}
-    counts: dict[str, int] = {}
-    for case in cases:
-        name, first = case.case.name, kept.get(case.case.name)
-        if first is not None and Path(first.source_file).resolve() != Path(
-                case.source_file).resolve():
-            raise CaseError(str(case.source_file), "case.name",
-                            f"{name!r} is the name of {first.source_file} too: their results "
-                            f"would go into one directory (allowed: cases of distinct names; "
-                            f"validate them one at a time, each with its --out)")
-        kept.setdefault(name, case)
-        counts[name] = counts.get(name, 0) + 1
-    for name, count in counts.items():
-        if count > 1 and mpi_rank() == 0:
-            print(f"warning: {name}: given {count} times, validated once", file=sys.stderr)
-    return list(kept.values())
-
-
 def _check_out(args: argparse.Namespace) -> None:
-    """``--out`` of run, validate and mesh checked before the case is loaded (seconds of
+    """``--out`` of the commands whose :attr:`~rocking_contact.commands.Command.out` says
+    what it is (run, validate, mesh), checked before the case is loaded (seconds of
     imports, then meshing): a path under a file, unwritable or of the wrong kind is one line
     at once. Nothing is created yet, so that a case refused afterwards leaves nothing."""
     from rocking_contact.out_paths import check_dir, check_file
 
-    if args.command in ("run", "validate") and args.out is not None:
+    out = _the(args).out
+    if out == "dir" and args.out is not None:
         check_dir("--out", args.out, create=False)
-    elif args.command == "mesh":
+    elif out == "msh":
         check_file("--out", args.out, "a .msh", (".msh",), create=False)
 
 
-#: commands that run in one process: under ``mpiexec`` rank 0 does them once (``run``,
-#: ``validate`` and ``rigid`` go through the MPI-aware api, on every rank)
-SERIAL_COMMANDS = ("list", "keys", "mesh", "view", "report")
+def _the(args: argparse.Namespace) -> Command:
+    """The :class:`~rocking_contact.commands.Command` parsed."""
+    from rocking_contact.commands import COMMANDS
+
+    return COMMANDS[args.command]
 
 
 def launcher_rank() -> int | None:
@@ -432,7 +173,7 @@ def main(argv: Sequence[str] | None = None) -> int:
         with interrupt.deferred():
             _load(argv)
             args = _parse(_parser(), argv)
-            if args.command in SERIAL_COMMANDS:
+            if _the(args).serial:
                 return _once(args)
             _start_petsc_for_a_block(args)
             return _command(args)
@@ -468,16 +209,19 @@ def _start_petsc_for_a_block(args: argparse.Namespace) -> None:
 
 
 def _runs_a_block(args: argparse.Namespace) -> bool:
-    """Whether ``run`` or ``validate`` runs an elastic block (the kind that starts PETSc;
-    others do not, and their results' ``stack`` says so). A case that cannot be read is
+    """Whether the command runs an elastic block (the kind that starts PETSc; others do
+    not, and their results' ``stack`` says so): one of its
+    :attr:`~rocking_contact.commands.Command.block_cases`. A case that cannot be read is
     for the command to say: False here."""
     from rocking_contact.config import CaseError, shipped_cases
+    from rocking_contact.config.loading import kind_of
 
-    if args.command not in ("run", "validate"):
+    cases = _the(args).block_cases
+    if cases is None:
         return False
-    names = [args.case] if args.command == "run" else args.cases or list(shipped_cases())
+    names = list(cases(args)) or list(shipped_cases())
     try:
-        return any(_kind(name) == "block" for name in names)
+        return any(kind_of(name) == "block" for name in names)
     except CaseError:
         return False
 
@@ -525,25 +269,16 @@ def _ended(code: int) -> int:
 
 
 def _command(args: argparse.Namespace) -> int:
-    """Run the parsed command; returns the process exit code."""
+    """Run the parsed command (its module's ``main``); returns the process exit code."""
+    import importlib
+
     from rocking_contact.api import mpi_rank
     from rocking_contact.config import CaseError
-    from rocking_contact.results import Interrupted, SolverFailure
+    from rocking_contact.stops import Interrupted, SolverFailure
 
     try:
         _check_out(args)
-        if args.command == "list":
-            return _cmd_list()
-        if args.command == "keys":
-            return _cmd_keys(args)
-        if args.command == "run":
-            return _cmd_run(args)
-        if args.command == "validate":
-            return _cmd_validate(args)
-        if hasattr(args, "plugin"):
-            import importlib
-
-            return int(importlib.import_module(args.plugin).main(args))
+        return int(importlib.import_module(args.command_module).main(args))
     except CaseError as exc:
         if not launcher_rank():  # every rank read the same input: rank 0 says it
             print(f"error: {exc}", file=sys.stderr)
@@ -569,7 +304,6 @@ def _command(args: argparse.Namespace) -> int:
         return EXIT_FAILED
     except (KeyboardInterrupt, Exception) as exc:  # a second Ctrl-C or SIGTERM, or one
         return _interrupted(exc)                      # outside a run
-    raise AssertionError(args.command)
 
 
 if __name__ == "__main__":

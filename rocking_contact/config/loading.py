@@ -173,6 +173,20 @@ def kind_runner(kind: str, file: str = "") -> KindRunner:
     return cast(KindRunner, importlib.import_module(_check_kind(kind, file).runner))
 
 
+def kind_of(case: str) -> str:
+    """The kind of a case name or file (read, not loaded), or ``case`` if it names a kind
+    (``rocking-contact keys block``).
+
+    Raises:
+        CaseError: no such case, or a file without a valid ``case.kind``.
+
+    """
+    if case in KINDS:
+        return case
+    path = resolve_case_path(case, kinds=True)
+    return case_kind(read_case_data(path), str(path))
+
+
 def read_toml(path: Path) -> dict[str, Any]:
     """Parse a TOML file, turning syntax errors into a one-line CaseError."""
     try:

@@ -13,9 +13,9 @@ import numpy as np
 
 from rocking_contact.fem.body import ElasticBody
 from rocking_contact.fem.case import BlockCase
+from rocking_contact.fem.energy_balance import EnergyBalance
 from rocking_contact.fem.fields import VTK_FILE, FieldWriter
 from rocking_contact.fem.probes import Recorder
-from rocking_contact.post.energy import EnergyBalance
 from rocking_contact.progress import Progress
 from rocking_contact.results import HISTORY_FILE, FieldIndex
 from rocking_contact.solvers.driver import StepInfo

@@ -34,6 +34,7 @@ from rocking_contact.contact.spec import TABLE_TREATMENTS
 from rocking_contact.fem.body import ElasticBody
 from rocking_contact.fem.case import BlockCase
 from rocking_contact.fem.constraints import Prescribed, fix, hold
+from rocking_contact.fem.energy_balance import EnergyBalance
 from rocking_contact.fem.fields import VTK_FILE, FieldWriter
 from rocking_contact.fem.output import RunOutput
 from rocking_contact.fem.overturn import Overturn, OverturnWatch, divergence
@@ -42,12 +43,17 @@ from rocking_contact.fem.probes import Recorder
 from rocking_contact.geometry.layout import BLOCK, size_warning
 from rocking_contact.geometry.load import create_block_mesh
 from rocking_contact.post.collisions import annotate as annotate_collisions
-from rocking_contact.post.collisions import iteration_statistics
-from rocking_contact.post.energy import EnergyBalance, remedy, rise_warning
+from rocking_contact.post.energy import remedy, rise_warning
 from rocking_contact.post.energy import summary as energy_summary
 from rocking_contact.progress import Progress
 from rocking_contact.results import RunResult
-from rocking_contact.solvers.driver import DriverStats, Refinement, StepDriver, StepFailure
+from rocking_contact.solvers.driver import (
+    DriverStats,
+    Refinement,
+    StepDriver,
+    StepFailure,
+    iteration_statistics,
+)
 from rocking_contact.solvers.newton import NewtonOptions, NewtonSolver
 from rocking_contact.solvers.step import Contribution, Corrector, StepProblem
 from rocking_contact.stops import Diverged, Interrupted, Overturned, SolverFailure

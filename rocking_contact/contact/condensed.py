@@ -64,8 +64,9 @@ from rocking_contact.contact.release import StepMobility, mass_solver, table_dra
 from rocking_contact.contact.spec import ContactSpec
 from rocking_contact.fem.body import ElasticBody
 from rocking_contact.fem.constraints import merge
+from rocking_contact.solvers.newton import NewtonSolver
 from rocking_contact.solvers.step import Corrector, StepProblem
-from rocking_contact.time.schemes import Stage, Static
+from rocking_contact.time.schemes import Stage
 
 #: history column names of a contact's state
 STATUS_NAMES = {Status.OPEN: "open", Status.STICK: "stick", Status.SLIP: "slip"}
@@ -138,7 +139,7 @@ class CondensedContact(Corrector):
     # -- Corrector protocol -----------------------------------------------------------------
     def begin_step(self, problem: StepProblem) -> None:
         """Idle in the static preload; at the first dynamic step, the release."""
-        self.idle = isinstance(problem.scheme, Static)
+        self.idle = problem.static
         if self.idle:
             return
         if not self.released:
@@ -150,7 +151,7 @@ class CondensedContact(Corrector):
         self._set_supports(problem.prescribed_dofs)
         self.iterations = 0
 
-    def correct(self, problem: StepProblem, solver: Any, x: PETSc.Vec) -> bool:
+    def correct(self, problem: StepProblem, solver: NewtonSolver, x: PETSc.Vec) -> bool:
         """Newton on the coupled problem from the free solution ``x`` (modified in place)."""
         if self.idle:
             return True
@@ -442,8 +443,9 @@ class CondensedContact(Corrector):
             return np.zeros((self.kin.n_dofs, 0))
         return self.kin.column_values(Z)
 
-    def _delassus_columns(self, problem: StepProblem, solver: Any, geometry: ContactGeometry,
-                          rows: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
+    def _delassus_columns(self, problem: StepProblem, solver: NewtonSolver,
+                          geometry: ContactGeometry, rows: np.ndarray
+                          ) -> tuple[np.ndarray, np.ndarray]:
         """``Z = J^-1 H^T`` for the given rows of H (owned dofs x rows, one
         multi-right-hand-side solve), and its values at the contact dofs.
 

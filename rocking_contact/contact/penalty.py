@@ -76,7 +76,6 @@ from rocking_contact.fem.body import ElasticBody
 from rocking_contact.fem.gather import gather_nodes, gather_values
 from rocking_contact.geometry.layout import BLOCK
 from rocking_contact.solvers.step import Contribution, StepProblem
-from rocking_contact.time.schemes import Static
 
 #: direction from the node toward the ground (the shock law's normal)
 DOWN = (0.0, -1.0, 0.0)
@@ -160,7 +159,7 @@ class PenaltySprings(Contribution):
     def begin_step(self, problem: StepProblem) -> None:
         """Idle during the static preload but for the settle (:meth:`settle`); reset the
         branch freezing of the step."""
-        static = isinstance(problem.scheme, Static)
+        static = problem.static
         self._idle = static and not self._settling
         self._calls = 0
         self._mismatch[:] = False

@@ -80,8 +80,7 @@ class StepMobility(MassSolver):
         body.set_point(problem.u.x.array, problem.v.x.array)
         body.tangent(stage.stiffness_coefficient / c, stage.damping_coefficient / c, matrix)
         matrix.axpy(1.0, body.M, PETSc.Mat.Structure.SAME_NONZERO_PATTERN)
-        start = body.V.dofmap.index_map.local_range[0] * body.V.dofmap.index_map_bs
-        matrix.zeroRows((self.prescribed + start).astype(PETSc.IntType), diag=1.0)
+        matrix.zeroRows(body.global_rows(self.prescribed), diag=1.0)
         self.ksp.setOperators(matrix)
         self.mass.destroy()
         self.mass = matrix

@@ -86,6 +86,7 @@ from rocking_contact.contact.projection import RigidModes, rigid_lift
 from rocking_contact.fem.body import ElasticBody
 from rocking_contact.fem.probes import energies
 from rocking_contact.geometry.layout import BLOCK
+from rocking_contact.solvers.newton import NewtonSolver
 from rocking_contact.solvers.step import Corrector, StepProblem, combine
 
 
@@ -284,7 +285,7 @@ class MoreauJeanContact(Corrector):
         self._H, self._HT = H, None
         self._U_before = self._apply(problem, problem.v.x.array)
 
-    def correct(self, problem: StepProblem, solver: Any, x: PETSc.Vec) -> bool:
+    def correct(self, problem: StepProblem, solver: NewtonSolver, x: PETSc.Vec) -> bool:
         """The coupled Newton passes of the step; False if they do not converge."""
         if not self._enabled or self._H is None:
             return True
@@ -480,7 +481,7 @@ class MoreauJeanContact(Corrector):
         assert self._H is not None
         return _sum_over_ranks(problem.comm, np.asarray(self._H @ Y))
 
-    def _columns(self, solver: Any) -> np.ndarray:
+    def _columns(self, solver: NewtonSolver) -> np.ndarray:
         """``Y = J^-1 H^T`` on the owned dofs, one multi-right-hand-side solve."""
         assert self._H is not None
         if self._HT is None:  # H is fixed over the step's passes

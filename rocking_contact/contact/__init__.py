@@ -1,6 +1,8 @@
 """Contact between the block and its table: kinematics and the treatments of SDNV105.
 
-- :mod:`~rocking_contact.contact.spec`: the ``[contact]`` case section (light: no DOLFINx);
+- :mod:`~rocking_contact.contact.spec`: the ``[contact]`` case section and each
+  treatment's record (the keys it reads, the level of its law, its table); light: no
+  DOLFINx;
 - :mod:`~rocking_contact.contact.kinematics`: pairing, gaps, normals and the operator H
   (the relation between nodal unknowns and contact coordinates), parallel-safe (the
   gathering of its nodes: :mod:`rocking_contact.fem.gather`);
@@ -19,6 +21,9 @@
   Moreau-Jean integrator, for small systems) and :mod:`~rocking_contact.contact.theta`
   (SDNV105 D, a Corrector, see ``docs/theta.md``), whose position projection is
   :mod:`~rocking_contact.contact.projection`;
+- :mod:`~rocking_contact.contact.components`: the normal and tangential components of
+  per-contact forces and impulses (their rows in H, the force on the table along x, the
+  Coulomb-cone test), shared by the treatments;
 - :mod:`~rocking_contact.contact.counters`: the solve counters of a run's statistics;
 - :mod:`~rocking_contact.contact.model`: :func:`~rocking_contact.contact.model.build`, the
   treatment selected by ``contact.treatment`` and the run's energy balance.

@@ -23,6 +23,7 @@ from rocking_contact.solvers.step import Contribution, Corrector
 
 if TYPE_CHECKING:
     from rocking_contact.contact.condensed import CondensedContact
+    from rocking_contact.contact.kinematics import ContactKinematics
     from rocking_contact.contact.theta import MoreauJeanContact
 
 __all__ = ["ContactModel", "ContactSpec", "ContactTreatment", "TREATMENTS", "build"]
@@ -68,7 +69,8 @@ class ContactModel:
         return self.counters.timing() if self.counters is not None else {}
 
 
-def _table_kinematics(case: Any, body: ElasticBody) -> Any:
+def _table_kinematics(case: Any, body: ElasticBody) -> ContactKinematics:
+    """The pairing of the block's base with the table's top."""
     from rocking_contact.contact.kinematics import ContactKinematics
 
     spec: ContactSpec = case.contact

@@ -159,24 +159,24 @@ def main(argv: Sequence[str] | None = None) -> int:
         # command under mpiexec): one line, exit code 130 or 143; a run defers it again.
         with interrupt.deferred(), interrupt.abandoning():
             try:
-                _load(argv)
+                _load()
                 args = _parse(_parser(), argv)
                 _start_petsc_for_a_block(args)
             except (KeyboardInterrupt, Exception) as exc:
                 return _interrupted(exc)
-            return _ended(_command(args))
+            return _ended(_command(args, argv))
     # mpiexec forwards a Ctrl-C to every rank, where, raised at once, it let one rank leave
     # while another waited for it in a collective call (the barrier after the results
     # directory is cleared, the one that ends a command rank 0 runs alone), and both hung.
     # Asked for from here on every rank, it stops a run after its first step.
     try:
         with interrupt.deferred():
-            _load(argv)
+            _load()
             args = _parse(_parser(), argv)
             if _the(args).serial:
-                return _once(args)
+                return _once(args, argv)
             _start_petsc_for_a_block(args)
-            return _command(args)
+            return _command(args, argv)
     finally:
         # Done, the exit code known: a signal forwarded late killed a rank that waited
         # in MPI_Finalize for a slower one (Python restores the default action as it
@@ -185,17 +185,14 @@ def main(argv: Sequence[str] | None = None) -> int:
             signal.signal(signum, signal.SIG_IGN)
 
 
-def _load(argv: Sequence[str] | None) -> None:
+def _load() -> None:
     """Import what every command needs (the DOLFINx wheel and MPI, numpy, the package's
     API: a third of a second) with a Ctrl-C or SIGTERM held until it is done: it comes
     after, where it stops the command as any other. Raised in the middle of an import it
     left the modules half started (MPI's too), or an extension module's "ImportError:
-    initialization failed". The runs' results record ``argv`` as their command line
-    (one run in-process, ``main([...])``, as well as the console script)."""
+    initialization failed"."""
     with interrupt.python_handlers_kept():
         import rocking_contact.api  # noqa: F401
-        from rocking_contact.provenance import note_command_line
-    note_command_line(argv)
 
 
 def _start_petsc_for_a_block(args: argparse.Namespace) -> None:
@@ -226,7 +223,7 @@ def _runs_a_block(args: argparse.Namespace) -> bool:
         return False
 
 
-def _once(args: argparse.Namespace) -> int:
+def _once(args: argparse.Namespace, argv: Sequence[str] | None) -> int:
     """A serial command under ``mpiexec``: rank 0 runs it (two ranks printed everything
     twice and wrote the same mesh file at once) while the others wait for it, inside MPI:
     a rank that left before MPI started would hang the others' start."""
@@ -241,7 +238,7 @@ def _once(args: argparse.Namespace) -> int:
         # Rank 0's command stops at once on a Ctrl-C or SIGTERM, as serially, and says so
         # (PETSc, just started, took SIGTERM: its error banner, MPI_Abort, exit code 15)
         with interrupt.deferred(), interrupt.abandoning():
-            return _interrupted() if interrupt.requested() else _ended(_command(args))
+            return _interrupted() if interrupt.requested() else _ended(_command(args, argv))
     finally:
         # The others wait for it with the signal deferred (main), over PETSc's handler: a
         # Ctrl-C raised as the barrier returned was a traceback and mpiexec's "BAD
@@ -268,17 +265,22 @@ def _ended(code: int) -> int:
     return _interrupted() if code == EXIT_OK and interrupt.requested() else code
 
 
-def _command(args: argparse.Namespace) -> int:
-    """Run the parsed command (its module's ``main``); returns the process exit code."""
+def _command(args: argparse.Namespace, argv: Sequence[str] | None) -> int:
+    """Run the parsed command (its module's ``main``); returns the process exit code. Its
+    runs' results record ``argv`` (None: ``sys.argv[1:]``) as their command line, one
+    command run in-process (``main([...])``) as well as the console script; a run after
+    it in the same process does not (:func:`~rocking_contact.provenance.commanded`)."""
     import importlib
 
     from rocking_contact.api import mpi_rank
     from rocking_contact.config import CaseError
+    from rocking_contact.provenance import commanded
     from rocking_contact.stops import Interrupted, SolverFailure
 
     try:
         _check_out(args)
-        return int(importlib.import_module(args.command_module).main(args))
+        with commanded(argv):
+            return int(importlib.import_module(args.command_module).main(args))
     except CaseError as exc:
         if not launcher_rank():  # every rank read the same input: rank 0 says it
             print(f"error: {exc}", file=sys.stderr)

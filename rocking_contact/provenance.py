@@ -24,7 +24,9 @@ import shlex
 import shutil
 import subprocess
 import sys
-from collections.abc import Mapping, Sequence
+from collections.abc import Iterator, Mapping, Sequence
+from contextlib import contextmanager
+from contextvars import ContextVar
 from datetime import UTC, datetime
 from pathlib import Path
 from typing import Any
@@ -100,25 +102,32 @@ PROGRAM = "rocking-contact"
 #: the most changed files of a dirty checkout that a run lists (``git status`` lines)
 DIRTY_LISTED = 20
 
-#: the command line a caller in this process said it ran (:func:`note_command_line`)
-_command_line: list[str] | None = None
+#: the command line of the ``rocking-contact`` command under way in this context
+#: (:func:`commanded`); None outside one
+_COMMAND_LINE: ContextVar[list[str] | None] = ContextVar("command_line", default=None)
 
 
-def note_command_line(argv: Sequence[str] | None) -> None:
-    """Say that this process runs ``rocking-contact`` with the arguments ``argv`` (None:
-    ``sys.argv[1:]``), for the runs' :func:`command_line`: the entry point calls it, so
-    that a command run in-process (``cli.main([...])`` in a test) records its own."""
-    global _command_line
-    _command_line = [PROGRAM, *(sys.argv[1:] if argv is None else argv)]
+@contextmanager
+def commanded(argv: Sequence[str] | None) -> Iterator[None]:
+    """Within it, this context runs ``rocking-contact`` with the arguments ``argv`` (None:
+    ``sys.argv[1:]``), what its runs' :func:`command_line` says: the entry point runs its
+    command inside, so that a command run in-process (``cli.main([...])`` in a test)
+    records its own, and a run after it in the same process (``rc.run``) not that one."""
+    token = _COMMAND_LINE.set([PROGRAM, *(sys.argv[1:] if argv is None else argv)])
+    try:
+        yield
+    finally:
+        _COMMAND_LINE.reset(token)
 
 
 def command_line() -> list[str] | None:
-    """The command line this run was started with: the one :func:`note_command_line` was
-    given, else ``sys.argv`` when the process is the ``rocking-contact`` command (its
-    console script, ``python -m rocking_contact.cli``); None for a Python script or a
-    notebook, whose ``sys.argv`` says nothing about the run."""
-    if _command_line is not None:
-        return list(_command_line)
+    """The command line this run was started with: that of the command under way
+    (:func:`commanded`), else ``sys.argv`` when the process is the ``rocking-contact``
+    command (its console script, ``python -m rocking_contact.cli``); None for a Python
+    script or a notebook, whose ``sys.argv`` says nothing about the run."""
+    commanding = _COMMAND_LINE.get()
+    if commanding is not None:
+        return list(commanding)
     program = Path(sys.argv[0]).name if sys.argv and sys.argv[0] else ""
     if program == PROGRAM or sys.argv[0].endswith(("rocking_contact/cli.py",
                                                     "rocking_contact/__main__.py")):

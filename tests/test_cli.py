@@ -49,6 +49,23 @@ def test_run_writes_results_history_and_plots(tmp_path, capsys):
     assert list(out.glob("*.png"))
 
 
+def test_a_run_after_a_command_in_the_same_process_records_its_own_command_line(tmp_path,
+                                                                                capsys):
+    """The command line's argv is the command's, not the process's: a run in-process after
+    ``main([...])`` (a script, a test) recorded that command as its own argv and rerun."""
+    import rocking_contact as rc
+
+    argv = ["run", "sdnd101a", "--set", "time.end=0.01", "--out", str(tmp_path / "cli"), "-q",
+            "--no-plots"]
+    assert main(argv) == 0
+    recorded = json.loads((tmp_path / "cli" / "results.json").read_text())["provenance"]
+    assert recorded["argv"] == ["rocking-contact", *argv]
+    after = rc.run(rc.load_case("sdnd101a", ["time.end=0.02"]), out=tmp_path / "api",
+                   quiet=True, plots=False).provenance
+    assert after["argv"] is None  # pytest's own sys.argv says nothing of the run
+    assert after["rerun"].startswith("rocking-contact run sdnd101a --set time.end=0.02 ")
+
+
 def test_validate_exit_codes(tmp_path, capsys):
     assert main(["validate", "sdnd101a", "--out", str(tmp_path), "-q", "--no-plots"]) == 0
     assert "all 1 case(s) pass" in capsys.readouterr().out

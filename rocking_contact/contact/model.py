@@ -18,7 +18,7 @@ from typing import TYPE_CHECKING, Any, Protocol
 from rocking_contact.contact.counters import SolveCounters
 from rocking_contact.contact.spec import ContactSpec
 from rocking_contact.fem.body import ElasticBody
-from rocking_contact.post.energy import EnergyBalance
+from rocking_contact.fem.energy_balance import EnergyBalance, EnergySource
 from rocking_contact.solvers.step import Contribution, Corrector
 
 if TYPE_CHECKING:
@@ -29,15 +29,13 @@ if TYPE_CHECKING:
 __all__ = ["ContactModel", "ContactSpec", "ContactTreatment", "TREATMENTS", "build"]
 
 
-class ContactTreatment(Protocol):
-    """What the run asks of a contact treatment, beside its step terms."""
+class ContactTreatment(EnergySource, Protocol):
+    """What the run asks of a contact treatment beside its step terms: its absorbed
+    energy, a term of the :class:`~rocking_contact.fem.energy_balance.EnergyBalance`, and
+    its state."""
 
     def describe(self) -> str:
         """The contacts' state, for a failure message."""
-
-    def absorbed_energy(self) -> float:
-        """Energy taken from the bodies by the contact since the release (J), a term of the
-        energy balance (:class:`~rocking_contact.post.energy.EnergyBalance`)."""
 
 
 @dataclass

@@ -53,7 +53,7 @@ carry at the closed contacts, the static equilibrium the block is released from
 ``CONTACT_ITERATIONS``: coupled passes of the step; ``ECONTACT`` (J): energy taken from
 the bodies by the impulses and the projection since the release (``EFRICTION``: by the
 tangential impulses; ``EPROJECTION``: given by the projection), the term of the run's
-energy balance (:mod:`rocking_contact.post.energy`).
+energy balance (:mod:`rocking_contact.fem.energy_balance`).
 """
 
 from __future__ import annotations

@@ -17,7 +17,6 @@ from __future__ import annotations
 import os
 import shlex
 import sys
-import time
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
 from pathlib import Path
@@ -174,13 +173,12 @@ def default_out_dir(case: Any) -> Path:
     return Path("results") / name
 
 
-def _finish(case: Any, result: RunResult, t0: float, provenance: dict[str, Any]) -> None:
-    """Complete what a run computed (completed or stopped), before it is written: its wall
-    time since ``t0`` (s, :func:`time.perf_counter`), the stack it ran on, its
-    ``provenance`` (the record it started with, ended now), its grading against the
-    case's references (:func:`~rocking_contact.post.grading.grade`); its warnings are
-    said."""
-    result.timing.setdefault("wall_s", time.perf_counter() - t0)
+def _finish(case: Any, result: RunResult, provenance: dict[str, Any]) -> None:
+    """Complete what a run computed (completed or stopped), before it is written: the
+    stack it ran on, its ``provenance`` (the record it started with, ended now), its
+    grading against the case's references (:func:`~rocking_contact.post.grading.grade`);
+    its warnings are said. Its ``timing.wall_s`` is the runner's own (every kind's
+    runner sets it, a stopped run's too: :class:`~rocking_contact.results.RunResult`)."""
     result.stack = dict(stack_versions(load_libraries=False))
     result.provenance = ended(provenance, result)  # an interrupted run's rerun_note
     grade(case, result)
@@ -245,7 +243,6 @@ def run(
     if out is not None and not isinstance(out, str | os.PathLike):
         raise CaseError("rc.run", "out", f"got {_describe(out)}, allowed: a directory path")
     prepared = _prepare(case, out, quiet=quiet, write=write, plots=plots)
-    t0 = time.perf_counter()
     # A Ctrl-C while the results are written would leave them half written: the request
     # is deferred through the writing too (a second Ctrl-C still aborts at once).
     with interrupt.deferred():
@@ -255,11 +252,11 @@ def run(
             if exc.partial is not None:
                 exc.partial.status = exc.status
             # a failure stays one unless rank 0 was stopped as it drew the plots
-            agreed = _publish(prepared, exc.partial, t0)
+            agreed = _publish(prepared, exc.partial)
             if isinstance(exc, Interrupted) and agreed.requested:
                 exc.signal = agreed.signal  # the same exit code on every rank
             raise
-        agreed = _publish(prepared, result, t0)
+        agreed = _publish(prepared, result)
     if agreed.requested:
         # A stop asked for in a kind without step checks (the rigid block), or while the
         # results were written (seconds for 5e5 rows): the run is whole and on disk, its
@@ -335,11 +332,11 @@ def _execute(run: _Run) -> RunResult:
     return result
 
 
-def _publish(run: _Run, result: RunResult | None, t0: float) -> interrupt.RankStop:
+def _publish(run: _Run, result: RunResult | None) -> interrupt.RankStop:
     """Finish what the run computed (:func:`_finish`; None: it stopped before its first
     step) and write it (:func:`_written`): the stop every rank agreed on."""
     if result is not None:
-        _finish(run.case, result, t0, run.provenance)
+        _finish(run.case, result, run.provenance)
     return _written(result, run.out_dir, write=run.write, plots=run.plots)
 
 

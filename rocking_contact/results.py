@@ -82,10 +82,14 @@ class RunResult:
         checks: one dict per ``[[reference]]``: ``quantity``, ``reference``, ``value``,
             ``abs_error``, ``rel_error``, ``tolerance``, ``tolerance_kind``, ``source``,
             ``passed`` (True, False, or None for information only), ``note``.
-        timing: ``wall_s`` (s of wall time of the stepping), ``steps`` and the kind's
-            solver counters; a FEM run's ``setup_s`` (s: mesh, spaces, forms), a discrete
-            run's ``compile_s`` (s compiling or loading its numba kernels, not in
-            ``wall_s``); every key in ``docs/outputs.md``.
+        timing: ``wall_s`` (s: wall time of the kind's runner, for a completed and a
+            stopped run alike; a block's from its meshing through its preload, steps and
+            post-processing, a discrete run's without ``compile_s``; not the loading of the
+            case, its grading nor the writing of the results), ``steps`` and the kind's
+            solver counters; a FEM run's ``setup_s`` (s, within ``wall_s``: from its start
+            to the release: mesh, spaces, forms, preload), a discrete run's ``compile_s``
+            (s compiling or loading its numba kernels, not in ``wall_s``); every key in
+            ``docs/outputs.md``.
         extra: kind-specific data (the rigid levels, the FEM energy balance, ...).
         status: ``"completed"``, or what stopped the run: ``"failed: ..."`` (a solver
             failure, or ``"failed: the run diverged: ..."``, steps that created the energy

@@ -117,6 +117,11 @@ class EnergyBalance(Contribution):
         self._fd0, self._fd1 = self._fd1, self._fd0
         self.table_work += self.body.drag_work(self._t0, problem.t, du)
 
+    def destroy(self) -> None:
+        """Free the two damping-force vectors (collective)."""
+        self._fd0.destroy()
+        self._fd1.destroy()
+
     def record_total(self, total: float) -> None:
         """``E`` (J) of the state whose history row is being built, as that row has it
         (:func:`~rocking_contact.fem.probes.energies` of the same state): the next

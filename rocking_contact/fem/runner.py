@@ -365,7 +365,8 @@ def simulate(case: BlockCase, body: ElasticBody, *, contributions: Sequence[Cont
         case: the loaded case.
         body: the bodies (:func:`build_body`).
         contributions: residual/Jacobian terms added to every step equation.
-        correctors: condensed local problems solved after every free step.
+        correctors: condensed local problems solved after every free step. The run frees
+            the PETSc objects of both as it ends (their ``destroy()``).
         energy: the run's energy balance, one of ``contributions``: it takes each history
             row's total energy instead of assembling it again (None: no balance).
         progress: progress bar over simulated time.
@@ -388,10 +389,11 @@ def simulate(case: BlockCase, body: ElasticBody, *, contributions: Sequence[Cont
     solver = NewtonSolver(problem, prefix=PREFIX, options=newton_options(case))
     driver = StepDriver(problem, solver, max_halvings=case.solver.max_halvings,
                         refine=refinement(case))
-    # The driver's, the solver's and the problem's PETSc objects are freed however the run
-    # ends. Destroying them is collective: under MPI it is done when every rank leaves
-    # together (the end, a step failure, a stop, an overturn: decided on all ranks alike),
-    # not for an error that may be one rank's, whose traceback must not wait for the others.
+    # The driver's, the solver's, the terms' and the problem's PETSc objects are freed
+    # however the run ends. Destroying them is collective: under MPI it is done when every
+    # rank leaves together (the end, a step failure, a stop, an overturn: decided on all
+    # ranks alike), not for an error that may be one rank's, whose traceback must not wait
+    # for the others.
     together = False
     try:
         run = _integrate(case, driver, energy, progress, out_dir, t_start)
@@ -404,6 +406,8 @@ def simulate(case: BlockCase, body: ElasticBody, *, contributions: Sequence[Cont
         if together or body.comm.size == 1:
             driver.destroy()
             solver.destroy()
+            for term in problem.terms:
+                term.destroy()
             problem.destroy()
 
 

@@ -45,7 +45,8 @@ dynamic phase starts) and ``start_shaking`` (a table already accelerating as the
 takes it), both called by :func:`rocking_contact.fem.runner.release_terms`; ``fallback`` (a
 step failed at the last halving) and ``contact_changes`` (:mod:`~rocking_contact.solvers.driver`);
 a contribution's ``inconsistency`` (a converged step at odds with its law) and ``settle``
-(the preload's static step on springs, :func:`rocking_contact.fem.preload.settle_on_springs`).
+(the preload's static step on springs, :func:`rocking_contact.fem.preload.settle_on_springs`);
+``destroy`` (the run is over: free the term's PETSc objects).
 Every term subclasses the protocol it implements (the contact treatments, the energy
 balance, the tests' springs) and inherits the no-ops it does not override, so the callers
 call the hooks directly: a misspelt override is a method nobody calls, but a missing one is
@@ -128,6 +129,10 @@ class Contribution(Protocol):
         """Why a converged step is at odds with the term's law (the same on every rank):
         the step then fails like a diverged one; None if consistent."""
         return None
+    def destroy(self) -> None:
+        """Free the PETSc objects the term made (collective): the run is over
+        (:func:`rocking_contact.fem.runner.simulate` calls it as it frees its problem)."""
+        return None  # optional: an empty body would make the hook abstract
 
 
 class Corrector(Protocol):
@@ -162,6 +167,10 @@ class Corrector(Protocol):
     def contact_changes(self, problem: StepProblem) -> int:
         """As :meth:`Contribution.contact_changes`."""
         return 0
+
+    def destroy(self) -> None:
+        """As :meth:`Contribution.destroy`."""
+        return None  # optional: an empty body would make the hook abstract
 
 
 def combine(f: Affine, x: np.ndarray | None, u: np.ndarray, v: np.ndarray,

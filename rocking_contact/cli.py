@@ -104,14 +104,14 @@ def _check_out(args: argparse.Namespace) -> None:
     at once. Nothing is created yet, so that a case refused afterwards leaves nothing."""
     from rocking_contact.out_paths import check_dir, check_file
 
-    out = _the(args).out
+    out = _parsed_command(args).out
     if out == "dir" and args.out is not None:
         check_dir("--out", args.out, create=False)
     elif out == "msh":
         check_file("--out", args.out, "a .msh", (".msh",), create=False)
 
 
-def _the(args: argparse.Namespace) -> Command:
+def _parsed_command(args: argparse.Namespace) -> Command:
     """The :class:`~rocking_contact.commands.Command` parsed."""
     from rocking_contact.commands import COMMANDS
 
@@ -173,7 +173,7 @@ def main(argv: Sequence[str] | None = None) -> int:
         with interrupt.deferred():
             _load()
             args = _parse(_parser(), argv)
-            if _the(args).serial:
+            if _parsed_command(args).serial:
                 return _once(args, argv)
             _start_petsc_for_a_block(args)
             return _command(args, argv)
@@ -213,7 +213,7 @@ def _runs_a_block(args: argparse.Namespace) -> bool:
     from rocking_contact.config import CaseError, shipped_cases
     from rocking_contact.config.loading import kind_of
 
-    cases = _the(args).block_cases
+    cases = _parsed_command(args).block_cases
     if cases is None:
         return False
     names = list(cases(args)) or list(shipped_cases())

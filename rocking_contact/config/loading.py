@@ -81,6 +81,14 @@ class StreamingRunner(Protocol):
         """:meth:`KindRunner.run`, writing as it goes into ``out_dir`` (None: nothing)."""
 
 
+if TYPE_CHECKING:  # mypy holds each kind's runner to the protocol its Kind says
+    from rocking_contact.analytic import rigid_runner as _rigid_runner
+    from rocking_contact.discrete import runner as _discrete_runner
+    from rocking_contact.fem import runner as _block_runner
+
+    _RUNNERS: tuple[KindRunner, KindRunner, StreamingRunner] = (
+        _discrete_runner, _rigid_runner, _block_runner)
+
 #: kind -> its :class:`Kind`
 KINDS: dict[str, Kind] = {
     "discrete": Kind("rocking_contact.discrete.case:DiscreteCase",

@@ -58,7 +58,10 @@ def summary_line(result: RunResult, out: Path | None = None) -> str:
     # container) 6 to 27 s, which a user would otherwise read as the run's own time
     compiled = (f" (+{compile_s:.2g} s compiling numba kernels)"
                 if compile_s >= COMPILE_SHOWN_S else "")
-    return (f"{result.case}: {result.timing.get('steps', '?')} steps, "
+    steps = f"{result.timing.get('steps', '?')} steps"
+    if "preload_steps" in result.timing:
+        steps += f" (stopped in the preload, after {result.timing['preload_steps']} static steps)"
+    return (f"{result.case}: {steps}, "
             f"{result.timing.get('wall_s', float('nan')):.3g} s wall{compiled}{passing}{where}")
 
 

@@ -111,6 +111,37 @@ MAX_TILT_STEPS = 64
 Released = Callable[[np.ndarray], Sequence[Prescribed]]
 
 
+#: a block whose top sinks more than this fraction of its height under its own weight
+#: is said to be given in other units than Pa and m (SDNV105's: 2.6e-7; E in kPa: 0.26)
+SAG_WARNING = 0.01
+
+
+class TiltNotReached(StepFailure):
+    """The tilt's static steps converged, but to another equilibrium than the tilted
+    block's, with every step count up to :data:`MAX_TILT_STEPS`: no step failed, so the
+    message says what was reached and, for a block that sags under its own weight, that
+    its units look wrong.
+
+    Args:
+        reached: the tilt reached (rad).
+        expected: the rigid block's tilt (rad).
+        steps: the pseudo-time steps of the last try.
+        sag: the top's vertical displacement under gravity over the block's height
+            (negative: down).
+
+    """
+
+    def __init__(self, reached: float, expected: float, steps: int, sag: float):
+        super().__init__(0.0, 1.0 / steps, math.nan, "tilt not reached", 0, steps,
+                         pseudo=True)
+        units = (f"; under its own weight the block's top sank {100 * -sag:.3g}% of its "
+                 "height: are material.block.young (Pa), the densities (kg/m^3) and the "
+                 "geometry (m) in SI units?" if -sag > SAG_WARNING else "")
+        self.args = (f"the preload found no tilted equilibrium: with {steps} static steps "
+                     f"the tilt reached {reached:.6g} rad, not the rigid {expected:.6g} rad "
+                     f"(every step converged, to a spurious equilibrium){units}",)
+
+
 @dataclass
 class PreloadResult:
     """States after each static phase (local arrays; ``tilted``: the released state, the
@@ -157,7 +188,7 @@ def static_preload(problem: StepProblem, driver: StepDriver, geometry: Geometry,
     gravity = problem.u.x.array.copy()
     if preload.tilt > 0.0:
         expected = release_angle(geometry, preload, not body.linear)
-        probe = PointProbe(body, ["O", "A"])
+        probe = PointProbe(body, ["O", "A", "C1"])
         zero = np.zeros_like(gravity)
         while True:
             problem.set_prescribed(tilt_supports(body, geometry, preload, gravity))
@@ -169,10 +200,8 @@ def static_preload(problem: StepProblem, driver: StepDriver, geometry: Geometry,
             if abs(reached - expected) <= 0.01 * abs(expected):
                 break
             if 2 * steps > MAX_TILT_STEPS:
-                raise StepFailure(0.0, 1.0 / steps, math.nan,
-                                  f"the tilt reached {reached:.6g} rad, not the rigid "
-                                  f"{expected:.6g} rad (a spurious static equilibrium); "
-                                  f"preload tilt over {steps} steps", 0, steps, pseudo=True)
+                sag = probe.sample(gravity, zero)["DY_C1"] / (2 * geometry.half_height)
+                raise TiltNotReached(reached, expected, steps, sag)
             steps *= 2
     # a block held otherwise after the release (a pinned corner, springs to the ground)
     # leaves the table unloaded: the table would ring under a load nothing holds

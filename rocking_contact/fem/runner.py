@@ -40,11 +40,12 @@ from rocking_contact.fem.output import RunOutput
 from rocking_contact.fem.overturn import Overturn, OverturnWatch, divergence
 from rocking_contact.fem.preload import static_preload, table_supports
 from rocking_contact.fem.probes import Recorder
-from rocking_contact.geometry.layout import BLOCK, size_warning
+from rocking_contact.geometry.layout import BLOCK, named_points, size_warning
 from rocking_contact.geometry.load import create_block_mesh
 from rocking_contact.post.collisions import annotate as annotate_collisions
 from rocking_contact.post.energy import remedy, rise_warning
 from rocking_contact.post.energy import summary as energy_summary
+from rocking_contact.post.penetration import deepest, penetration_warning
 from rocking_contact.progress import Progress
 from rocking_contact.results import RunResult
 from rocking_contact.solvers.driver import (
@@ -225,8 +226,25 @@ def finish_contact(case: BlockCase, result: RunResult, model: contact_model.Cont
         warning = rise_warning(energy, steps_remedy(case))
         if warning:
             result.warnings.append(warning)
+    if case.contact.treatment in TABLE_TREATMENTS:
+        found = deepest(result.history, base_points(case), 2 * case.geometry.half_width)
+        if found is not None:
+            result.extra["penetration"] = {"depth_m": found.depth, "point": found.point,
+                                           "time_s": found.time, "scale_m": found.scale,
+                                           "since_s": found.since}
+            result.quantities["penetration.max"] = found.depth
+        warning = penetration_warning(found, steps_remedy(case))
+        if warning:
+            result.warnings.append(warning)
     result.timing.update(model.statistics())
     result.timing.update(iteration_statistics(result.history))
+
+
+def base_points(case: BlockCase) -> list[str]:
+    """The block's named points on its base (y = 0): O, O1, A and the aster layout's B1,
+    B2."""
+    return [p.name for p in named_points(case.geometry, case.mesh)
+            if p.region == BLOCK and p.y == 0.0]
 
 
 @dataclass
@@ -332,8 +350,10 @@ def run_result(case: BlockCase, driver: StepDriver, problem: StepProblem, output
     """
     stats = driver.stats
     timing: dict[str, Any] = {} if setup is None else {"setup_s": setup}
-    timing.update({"steps": stats.steps,
-                   "newton_iterations": stats.newton_iterations, "halvings": stats.halvings,
+    # a stop in the preload took no step of the run: its static steps are counted apart
+    timing.update({"steps": 0, "preload_steps": stats.steps} if preload else
+                  {"steps": stats.steps})
+    timing.update({"newton_iterations": stats.newton_iterations, "halvings": stats.halvings,
                    "refined_steps": stats.refined, "fallback_steps": len(stats.fallbacks),
                    "jacobian_builds": problem.jacobian_builds})
     if output.fields is not None and not np.isnan(output.fields_t):

@@ -2,9 +2,12 @@
 theta steps of 0.05 s ended with its corner 2.4 mm inside the table and 55 % more kinetic
 energy than it was released with, and the run said "completed", without a warning."""
 
+from pathlib import Path
+
 import numpy as np
 import pytest
 
+import rocking_contact as rc
 from rocking_contact.post.penetration import DEPTH_WARNING, deepest, penetration_warning
 
 BASE = ["O", "O1", "A"]
@@ -48,3 +51,45 @@ def test_a_flat_block_is_judged_against_its_width():
     assert penetration_warning(standing, "") is None
     sunk = deepest(rows([0.0, -1e-5], [0.0, -1e-5]), BASE, 0.36)
     assert penetration_warning(sunk, "") is not None
+TALL = """extends = "sdnv105d"
+quantity = []
+reference = []
+[case]
+name = "tall"
+description = "a 0.2 m x 1.0 m granite block released at 0.02"
+[geometry]
+half_width = 0.1
+half_height = 0.5
+[material.block]
+young = 5.0e10
+poisson = 0.25
+density = 2700.0
+[preload]
+tilt = 0.02
+[initial]
+preload_steps = 4
+[time]
+end = 0.15
+[collisions]
+windows = [[0.0, 0.15]]
+"""
+
+
+@pytest.mark.parametrize("step, warned", [(0.05, True), (0.002, False)])
+def test_a_theta_step_that_lets_the_corner_through_is_said(tmp_path: Path, step, warned):
+    """The audit's block: at 0.05 s steps corner A ends 2.4 mm inside the table (its first
+    impact is at 0.124 s), at 2 ms steps 9.4e-7 m; the warning names the treatment's
+    remedy (theta: a smaller time.step)."""
+    path = tmp_path / "tall.toml"
+    path.write_text(TALL, encoding="utf-8")
+    result = rc.run(rc.load_case(path, {"time.step": step}), out=tmp_path / "out", quiet=True,
+                    plots=False)
+    said = [w for w in result.warnings if w.startswith("the base went")]
+    assert bool(said) is warned, result.warnings
+    if warned:
+        assert said[0].startswith("the base went 0.00237 m into the table (point A at "
+                                  "t = 0.15 s"), said[0]
+        assert said[0].endswith("use a smaller time.step (the theta scheme takes no "
+                                "[time.refine])"), said[0]
+    found = result.extra["penetration"]
+    assert (found["depth_m"] > 1e-3) is warned

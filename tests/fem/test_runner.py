@@ -327,6 +327,25 @@ def test_a_tilt_that_lands_on_a_spurious_equilibrium_is_taken_again():
                for w in result.warnings), result.warnings
 
 
+def test_a_tilt_never_reached_says_so_and_names_the_units():
+    """E given in kPa (5e4 for 5e10 Pa): every tilt step converged, to -0.67 rad, and the
+    run said "step 64 from pseudo-time 0 failed ... after 0 halvings (residual nan N, ..."
+    (audit s25 #4): no step failed. It says what the preload reached and, the block's top
+    sinking more than its height under its own weight, that its units look wrong; SDNV105's
+    block sags 2.6e-7 of its height, and its preload says nothing of units."""
+    case = rc.load_case("sdnv105d", {"material.block.young": 5e4, "time.end": 0.001})
+    with pytest.raises(rc.SolverFailure) as failure:
+        rc.run(case, write=False, plots=False, quiet=True)
+    message = str(failure.value)
+    assert message.startswith("the preload found no tilted equilibrium: with 64 static steps "
+                              "the tilt reached "), message
+    assert "(every step converged, to a spurious equilibrium); under its own weight the " \
+           "block's top sank " in message
+    assert message.endswith("of its height: are material.block.young (Pa), the densities "
+                            "(kg/m^3) and the geometry (m) in SI units?")
+    assert "halvings" not in message and "nan" not in message
+
+
 def test_a_record_shorter_than_the_run_is_said_to_be_held(tmp_path):
     """A table record that ends inside the run holds its last value: the table goes on
     accelerating at it. A run warns when that value is not zero, and only then."""

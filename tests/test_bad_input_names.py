@@ -8,6 +8,7 @@ from test_bad_input import GOOD, assert_one_line_error
 import rocking_contact as rc
 from rocking_contact.cli import main
 from rocking_contact.config import (
+    CaseError,
     NamePattern,
     QuantitySpec,
     Reference,
@@ -173,11 +174,15 @@ def test_a_quantity_instant_past_the_files_own_end_is_refused(capsys, tmp_path):
     assert load_case(child, ["time.end=5.0"]).time.end == 5.0
 
 
-def test_a_misspelt_column_is_said_by_a_run_that_stops_early():
-    """A run has all its columns from its first row: a block run stopped at 3 ms (every
-    check 'not reached') still says that a [[quantity]] names no column of its history."""
+def test_a_misspelt_column_of_a_block_case_is_refused_before_its_first_step():
+    """A block run has all its columns from its first row (the treatment, the points and
+    the table's motion decide them): a [[quantity]] naming none of them is refused there,
+    after the preload and before the first step, as bad input (audit s25 #5: a user's
+    'RN_0' was said after the whole run, its check 'not computed', exit 0)."""
     case = rc.load_case("sdnv105d", {"time.end": 0.003, "quantity.0.column": "DY_Q"})
-    result = rc.run(case, write=False, quiet=True)
-    assert [w for w in result.warnings if "DY_Q" in w] == [
-        "quantity[0].column: the run's history has no column 'DY_Q': [[quantity]] "
-        "'dy_max_A' is not computed; close: DY_O, DY_A, DY_O1"]
+    with pytest.raises(CaseError) as refused:
+        rc.run(case, write=False, quiet=True)
+    assert refused.value.key == "quantity[0].column"
+    assert refused.value.problem.startswith("'DY_Q' is no history column of this case "
+                                            "(allowed: time, DX_O, DY_O, ")
+    assert refused.value.problem.endswith("; close: DY_O, DY_A, DY_O1)")

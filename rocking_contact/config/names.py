@@ -6,9 +6,11 @@ which names its runs compute: a kind's schema calls :func:`unknown_name` from it
 ``validate`` with the history columns and the quantity name patterns of the case (the
 discrete kind: its columns follow from the model, its quantities are the
 ``[[quantity]]`` names and its impacts' ``impact.<shock>.<k>.<field>``). Where the names are
-known only once the case has run (the block's columns depend on its contact treatment,
-the rigid block's quantities on its events), :func:`uncomputed` says after the run which
-references and quantities found no value, with the names that come closest.
+known only later, a block's columns once its model is built (its runner refuses a
+misspelt one with :func:`unknown_name` before the first step), the block's and the rigid
+block's quantities once it has run (they depend on its events), :func:`uncomputed` says
+after the run which references and quantities found no value, with the names that come
+closest.
 """
 
 from __future__ import annotations

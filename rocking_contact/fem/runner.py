@@ -29,6 +29,7 @@ from mpi4py import MPI
 
 from rocking_contact import interrupt
 from rocking_contact.config import CaseError, as_dict, case_dir
+from rocking_contact.config.names import unknown_name
 from rocking_contact.contact import model as contact_model
 from rocking_contact.contact.spec import TABLE_TREATMENTS
 from rocking_contact.fem.body import ElasticBody
@@ -238,6 +239,17 @@ def finish_contact(case: BlockCase, result: RunResult, model: contact_model.Cont
             result.warnings.append(warning)
     result.timing.update(model.statistics())
     result.timing.update(iteration_statistics(result.history))
+
+
+def refuse_misspelt_columns(case: BlockCase, columns: Sequence[str]) -> None:
+    """Refuse a ``[[quantity]]`` column the run's history has not, once its first row
+    has them all (they follow from the treatment, the points and the table's motion),
+    before the first step: found after the run, it cost the whole run and a check that
+    says "not computed"."""
+    misspelt = unknown_name(case, columns, None)
+    if misspelt is not None:
+        key, problem = misspelt.split(": ", 1)
+        raise CaseError(str(getattr(case, "source_file", "the case")), key, problem)
 
 
 def base_points(case: BlockCase) -> list[str]:
@@ -456,6 +468,7 @@ def _integrate(case: BlockCase, driver: StepDriver, energy: EnergyBalance | None
         release(case, problem, start)
         setup = time.perf_counter() - t_start
         output.record(problem, None)
+        refuse_misspelt_columns(case, output.history.names)
         driver.observers.append(output.record)
         driver.observers.append(OverturnWatch(body, case.geometry, case.loading.table_still,
                                               case.mesh.table))

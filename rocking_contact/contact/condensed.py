@@ -62,6 +62,7 @@ from rocking_contact.contact.local import (
 )
 from rocking_contact.contact.release import StepMobility, mass_solver, table_drag
 from rocking_contact.contact.spec import ContactSpec
+from rocking_contact.contact.workspace import WorkVectors
 from rocking_contact.fem.body import ElasticBody
 from rocking_contact.fem.constraints import merge
 from rocking_contact.solvers.newton import NewtonSolver
@@ -119,8 +120,8 @@ class CondensedContact(Corrector):
         self._cache_key: tuple[Any, ...] | None = None
         self._cache: dict[int, tuple[np.ndarray, np.ndarray]] = {}  # row -> (Z, Zc) columns
         self._last_residual = math.nan
-        # residual, correction, column of Z
-        self._work: tuple[PETSc.Vec, PETSc.Vec, PETSc.Vec] | None = None
+        # residual, correction, column of Z of correct(): their ghosts are never read
+        self._work = WorkVectors(3)
         self._drag0: PETSc.Vec | None = None  # a shaking table's drag at the release (N)
 
     # -- the local law (subclasses) ------------------------------------------------------
@@ -162,7 +163,7 @@ class CondensedContact(Corrector):
         # unknown end forces, w0 on the start forces, a constant of the step.
         w1 = stage.w1
         start = self._start_forces(stage.w0)
-        r, dx, column = self._work_vectors(problem)
+        r, dx, column = self._work.get(problem)
         lam = self.lam.copy()
         converged = False
         change = math.inf
@@ -277,6 +278,13 @@ class CondensedContact(Corrector):
         text = ", ".join(closed) if closed else "none"
         return f"active contacts: {text}; contact residual {self._last_residual:.3e} N"
 
+    def destroy(self) -> None:
+        """Free the work vectors and a drag the first step never took."""
+        self._work.destroy()
+        if self._drag0 is not None:
+            self._drag0.destroy()
+            self._drag0 = None
+
     # -- the release -------------------------------------------------------------------
     def release(self, problem: StepProblem) -> None:
         """Correct the initial acceleration by the reactions of the closed contacts.
@@ -354,13 +362,6 @@ class CondensedContact(Corrector):
         self._forces0_split = _split_forces(geometry, self.lam)
 
     # -- helpers -----------------------------------------------------------------------
-    def _work_vectors(self, problem: StepProblem) -> tuple[PETSc.Vec, PETSc.Vec, PETSc.Vec]:
-        """The residual, the correction and a column of ``Z`` of :meth:`correct`, made once
-        (each use overwrites their owned entries; their ghosts are never read)."""
-        if self._work is None:
-            self._work = (problem.vector(), problem.vector(), problem.vector())
-        return self._work
-
     def _start_forces(self, w0: float) -> np.ndarray | None:
         """``w0 H(u_n)^T lambda(t_n)`` on the contact dofs, the start forces' share of the step
         equation (N); None when the scheme does not weight them (w0 = 0)."""

@@ -83,6 +83,7 @@ from rocking_contact.contact.kinematics import (
     without_columns,
 )
 from rocking_contact.contact.projection import RigidModes, rigid_lift
+from rocking_contact.contact.workspace import WorkVectors
 from rocking_contact.fem.body import ElasticBody
 from rocking_contact.fem.probes import energies
 from rocking_contact.geometry.layout import BLOCK
@@ -206,7 +207,9 @@ class MoreauJeanContact(Corrector):
         self._predicted_gaps = np.zeros(0)
         self._lift = np.zeros(0)
         self._residual = "none"  # the last residual of the step, with its unit: failures
-        self._work: tuple[PETSc.Vec, PETSc.Vec, PETSc.Vec] | None = None
+        # residual, Newton correction, free velocity of correct(): their ghosts are updated
+        # before they are read
+        self._work = WorkVectors(3)
 
     # -- the release ---------------------------------------------------------------------
     def release(self, problem: StepProblem) -> None:
@@ -293,7 +296,7 @@ class MoreauJeanContact(Corrector):
         H_T = self._H.T  # H is fixed over the step's passes: one transpose
         keys = [self.keys[c] for c in self._active]
         tolerance = max(opts.atol, opts.rtol * problem.body.force_scale)
-        residual, work, x_free = self._work_vectors(problem)
+        residual, work, x_free = self._work.get(problem)
         x.copy(x_free)  # the SNES solution: R(x_free) = 0
         P = self.memory.guess(keys)
         converged = False
@@ -462,15 +465,11 @@ class MoreauJeanContact(Corrector):
         return (f"active contacts (predicted gap closed): {', '.join(active) or 'none'}; "
                 f"{self._residual}")
 
-    # -- helpers --------------------------------------------------------------------------
-    def _work_vectors(self, problem: StepProblem) -> tuple[PETSc.Vec, PETSc.Vec, PETSc.Vec]:
-        """The residual, the Newton correction and the free velocity of :meth:`correct`,
-        made once (each use overwrites their owned entries; their ghosts are updated
-        before they are read)."""
-        if self._work is None:
-            self._work = (problem.vector(), problem.vector(), problem.vector())
-        return self._work
+    def destroy(self) -> None:
+        """Free the work vectors."""
+        self._work.destroy()
 
+    # -- helpers --------------------------------------------------------------------------
     def _apply(self, problem: StepProblem, local: np.ndarray) -> np.ndarray:
         """``H @ v`` for a local array (owned part used), reduced over the ranks."""
         assert self._H is not None

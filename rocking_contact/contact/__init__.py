@@ -24,6 +24,8 @@
 - :mod:`~rocking_contact.contact.components`: the normal and tangential components of
   per-contact forces and impulses (their rows in H, the force on the table along x, the
   Coulomb-cone test), shared by the treatments;
+- :mod:`~rocking_contact.contact.workspace`: a corrector's work vectors, made once and
+  freed with the run;
 - :mod:`~rocking_contact.contact.counters`: the solve counters of a run's statistics;
 - :mod:`~rocking_contact.contact.model`: :func:`~rocking_contact.contact.model.build`, the
   treatment selected by ``contact.treatment`` and the run's energy balance.

@@ -250,19 +250,6 @@ def _not_found_line(reason: str, ks: list[int], times: str, count: int) -> str:
     return f"{which} {why} (references to {them} have no value)"
 
 
-def iteration_statistics(history: Mapping[str, np.ndarray]) -> dict[str, float]:
-    """Newton iterations per recorded step: SNES (``NEWTON``) plus contact
-    (``CONTACT_ITERATIONS``) iterations, mean and maximum over the steps (the initial row,
-    which is no step, left out)."""
-    if "NEWTON" not in history or len(history["NEWTON"]) < 2:
-        return {}
-    total = np.asarray(history["NEWTON"][1:], dtype=float)
-    if "CONTACT_ITERATIONS" in history:
-        total = total + np.asarray(history["CONTACT_ITERATIONS"][1:], dtype=float)
-    return {"iterations_per_step_mean": float(total.mean()),
-            "iterations_per_step_max": float(total.max())}
-
-
 def annotate(case: Any, result: RunResult) -> None:
     """Add the collisions (and their rigid comparison) to a block run's result.
 

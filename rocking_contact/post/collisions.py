@@ -262,6 +262,8 @@ def annotate(case: Any, result: RunResult) -> None:
     spec: CollisionSpec = case.collisions
     result.collisions = find_collisions(result.history, spec.windows, spec.column)
     result.quantities.update(collision_quantities(result.collisions))
+    if spec.rigid and not interior(result.collisions):
+        result.extra["rigid_first_impact"] = rigid_first_impact(case)
     if spec.rigid and interior(result.collisions):
         from rocking_contact.analytic.rigid_levels import (
             compare_collisions,
@@ -288,6 +290,20 @@ def annotate(case: Any, result: RunResult) -> None:
                 f"describe it")
 
 
+def rigid_first_impact(case: Any) -> dict[str, float] | None:
+    """The first impact of the case's rigid block (:data:`RIGID_LEVEL`), ``{time (s),
+    kinetic_energy (J)}``, looked for over ten times the run's duration: for a run that
+    found no collision, whether the block had one to find (None: not within that)."""
+    from rocking_contact.analytic.rigid_levels import reference_motions
+
+    start, end = case.time.start, case.time.end
+    levels, _ = reference_motions(case, count=1, release=start, end=start + 10 * (end - start),
+                                  tilt=case.release_angle)
+    impacts = levels[RIGID_LEVEL].impacts
+    return ({"time": impacts[0].time, "kinetic_energy": impacts[0].kinetic_energy}
+            if impacts else None)
+
+
 #: the rigid level a block run's collisions are shown against, by ``run`` and the report:
 #: the exact rigid motion (the others are in ``extra.rigid_comparison``)
 RIGID_LEVEL = "nonlinear"
@@ -296,7 +312,8 @@ RIGID_LEVEL = "nonlinear"
 def summary_table(result: RunResult, level: str = RIGID_LEVEL) -> str:
     """The run's collisions (instants, s; kinetic energies, J) next to the rigid block's
     ``level`` when the run compared them, and the energy balance's largest residual: what
-    ``run`` prints for a block case with no references to check. Empty without a collision.
+    ``run`` prints for a block case with no references to check; without a collision,
+    that there was none (and when the rigid block has its first impact).
     """
     rows = {row["index"]: row["levels"].get(level) for row in
             result.extra.get("rigid_comparison", [])}
@@ -310,7 +327,7 @@ def summary_table(result: RunResult, level: str = RIGID_LEVEL) -> str:
                       f"{100 * rigid['energy_error']:+.3g} %"]
         table.append(cells)
     if not table:
-        return ""
+        return "\n".join([_no_collision(result), *_energy_line(result)])
     head = ["k", "t (s)", "Ekin (J)"]
     if rows:
         head += ["rigid t", "rigid Ekin", f"error t, Ekin ({level} rigid block)"]
@@ -319,11 +336,33 @@ def summary_table(result: RunResult, level: str = RIGID_LEVEL) -> str:
               for i in range(len(head))]
     lines = ["".join(cell.ljust(w) for cell, w in zip(r, widths)).rstrip()
              for r in [head, *table]]
-    out = ["collisions (kinetic-energy maxima):", *lines]
+    return "\n".join(["collisions (kinetic-energy maxima):", *lines, *_energy_line(result)])
+
+
+def _no_collision(result: RunResult) -> str:
+    """``collisions: none in the windows [0, 0.1] s`` and, where the run compared with
+    the rigid block, when that block's first impact comes."""
+    windows = (result.parameters.get("collisions") or {}).get("windows") or []
+    spans = ", ".join(f"[{w0:g}, {w1:g}]" for w0, w1 in windows)
+    line = (f"collisions: none in the collision windows {spans} s" if windows else
+            "collisions: none (no collision window)")
+    if "rigid_first_impact" not in result.extra:
+        return line
+    rigid = result.extra["rigid_first_impact"]
+    times = result.history.get("time")
+    end = float(times[-1]) if times is not None and len(times) else float("nan")
+    if rigid is None:
+        return f"{line}; the rigid block has no impact within ten times the run's duration"
+    when = "after the run's end" if rigid["time"] > end else "within the run"
+    return (f"{line}; the rigid block's first impact comes at t = {rigid['time']:.6g} s "
+            f"({rigid['kinetic_energy']:.6g} J), {when} (t = {end:.6g} s)")
+
+
+def _energy_line(result: RunResult) -> list[str]:
+    """The energy balance's largest residual, as one line (none without a balance)."""
     energy = result.extra.get("energy", {})
-    if "residual_max_abs" in energy:
-        out.append(f"energy balance: largest |residual| {energy['residual_max_abs']:.3g} J"
-                   + (f" ({100 * energy['residual_relative_to_peak_ekin']:.2g} % of the "
-                      f"largest kinetic energy)" if "residual_relative_to_peak_ekin" in energy
-                      else ""))
-    return "\n".join(out)
+    if "residual_max_abs" not in energy:
+        return []
+    return [f"energy balance: largest |residual| {energy['residual_max_abs']:.3g} J"
+            + (f" ({100 * energy['residual_relative_to_peak_ekin']:.2g} % of the largest "
+               f"kinetic energy)" if "residual_relative_to_peak_ekin" in energy else "")]

@@ -232,3 +232,36 @@ def test_a_prefixed_collision_name_is_well_formed_when_the_run_has_its_shape():
         ["rigid.nonlinear.collision.3.time", "rigid.nonlinar.collision.3.time",
          "collision.2.time"], result, [(0.0, 0.33), (0.10, 0.33), (0.12, 0.33)])
     assert list(found) == ["rigid.nonlinear.collision.3.time"]
+
+
+def test_a_run_without_a_collision_says_so_and_when_the_rigid_block_lands():
+    """A block run whose window held no collision printed nothing but its summary line:
+    no "none", no rigid instant, and not the energy balance either (audit s25 #3)."""
+    result = SimpleNamespace(
+        collisions=[{"index": 1, "time": 0.1, "kinetic_energy": 9.1, "interior": False}],
+        parameters={"collisions": {"windows": [[0.0, 0.1]]}},
+        history={"time": np.array([0.0, 0.1])},
+        extra={"rigid_first_impact": {"time": 0.124205, "kinetic_energy": 10.065},
+               "energy": {"residual_max_abs": 0.00122,
+                          "residual_relative_to_peak_ekin": 1.9e-4}})
+    assert summary_table(result).splitlines() == [
+        "collisions: none in the collision windows [0, 0.1] s; the rigid block's first "
+        "impact comes at t = 0.124205 s (10.065 J), after the run's end (t = 0.1 s)",
+        "energy balance: largest |residual| 0.00122 J (0.019 % of the largest kinetic "
+        "energy)"]
+    result.extra = {}  # not compared with the rigid block, no energy balance
+    assert summary_table(result) == "collisions: none in the collision windows [0, 0.1] s"
+
+
+def test_the_rigid_first_impact_of_a_run_too_short_for_it():
+    """D released at 0.01 rad lands at 0.0544 s: a run to 0.05 s finds no collision, and
+    its rigid twin's first impact is the integrated rigid block's, 0.05441 s, 7.2919 J
+    (released at the angle the preload reaches, 0.0100002 rad: 7.29205 J)."""
+    import rocking_contact as rc
+    from rocking_contact.post.collisions import rigid_first_impact
+
+    case = rc.load_case("sdnv105d", {"time.end": 0.05})
+    found = rigid_first_impact(case)
+    assert found is not None
+    assert found["time"] == pytest.approx(0.05441, abs=5e-6)
+    assert found["kinetic_energy"] == pytest.approx(7.2919, rel=5e-5)

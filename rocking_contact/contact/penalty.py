@@ -48,7 +48,10 @@ on the ground along x (minus the spring's force on the node).
 Energy: the springs' work on the block, trapezoidal rule on the node displacements;
 ``ESPRING`` is what they store (``kn p^2 / 2``, ``Ft^2 / (2 kt)`` of a sticking spring and
 ``ka x_t^2 / 2`` of a closed anchor),
-the rest of the absorbed energy is dissipated (dampers and friction).
+the rest of the absorbed energy is dissipated (dampers and friction). ``ESTICK`` is the energy
+the friction law hands to springs that stick again after sliding (``Ft^2 / (2 kt)`` of the
+force carried over, no work behind it, :meth:`PenaltySprings.accept`): a source, as a shaking
+table's work is, that the energy checks take out of the rise.
 """
 
 from __future__ import annotations
@@ -139,6 +142,8 @@ class PenaltySprings(Contribution):
         self._settled = False
         self._d0 = np.zeros((n, 3))
         self.work = 0.0
+        #: energy the friction law hands to springs that stick again (J, :meth:`accept`)
+        self.restick = 0.0
         self.penetration = np.zeros(n)
         self._slide = np.zeros((n, 2))  # tangential (x, z) displacement of each node (m)
 
@@ -216,7 +221,7 @@ class PenaltySprings(Contribution):
         if self._preloaded and not settled:
             self._lower(problem, self._support_drop(*self._support_reactions(problem)))
         forces = self._start_state(problem, unstressed=not settled)
-        self.work = 0.0  # the settle's work went into the preload
+        self.work = self.restick = 0.0  # the settle's work went into the preload
         with mass_solver(problem) as mass:
             mass.accelerate(problem, forces)
         forces.destroy()
@@ -426,6 +431,16 @@ class PenaltySprings(Contribution):
         d1 = np.zeros_like(self._d0)
         d1[:, :2] = self._gather([problem.u.x.array])[0]
         self.work += 0.5 * float(np.sum((self.force + self.trial_force) * (d1 - self._d0)))
+        # A sliding spring carries mu RN with no stretch behind it (the law tracks none
+        # while it slides); sticking again it starts from that force, as if stretched
+        # Ft / kt: the law hands it Ft^2 / (2 kt) that no work put there, which it then
+        # gives back to the block (a user's block: 2.52 J at once)
+        kt = self.P[:, P_KT]
+        restuck = (self.closed & self.trial_closed & (kt > 0.0)
+                   & (self.S[:, S_STICK] == 0.0) & (self.S_trial[:, S_STICK] == 1.0))
+        for j in np.flatnonzero(restuck):
+            ft = self.S[j, S_FORCE:S_FORCE + 3]
+            self.restick += 0.5 * float(ft @ ft) / kt[j]
         self.S[:] = self.S_trial
         self.force[:] = self.trial_force
         self.normal[:] = self.trial_normal
@@ -464,6 +479,7 @@ class PenaltySprings(Contribution):
         out["SLIDING"] = float(np.count_nonzero(self.closed & (self.S[:, S_STICK] == 0.0)))
         out["ECONTACT"] = self.absorbed_energy()
         out["ESPRING"] = self.stored_energy()
+        out["ESTICK"] = self.restick
         return out
 
     def describe(self) -> str:

@@ -44,7 +44,7 @@ from rocking_contact.fem.probes import Recorder
 from rocking_contact.geometry.layout import BLOCK, named_points, size_warning
 from rocking_contact.geometry.load import create_block_mesh
 from rocking_contact.post.collisions import annotate as annotate_collisions
-from rocking_contact.post.energy import remedy, rise_warning
+from rocking_contact.post.energy import remedy, restick_warning, rise_warning
 from rocking_contact.post.energy import summary as energy_summary
 from rocking_contact.post.penetration import deepest, penetration_warning
 from rocking_contact.progress import Progress
@@ -224,9 +224,9 @@ def finish_contact(case: BlockCase, result: RunResult, model: contact_model.Cont
         if "ETOT_rise_max" in energy:
             result.quantities["energy.rise.max"] = energy["ETOT_rise_max"]
             result.quantities["energy.regain.max"] = energy["ETOT_regain_max"]
-        warning = rise_warning(energy, steps_remedy(case))
-        if warning:
-            result.warnings.append(warning)
+        for warning in (restick_warning(energy), rise_warning(energy, steps_remedy(case))):
+            if warning:
+                result.warnings.append(warning)
     if case.contact.treatment in TABLE_TREATMENTS:
         found = deepest(result.history, base_points(case), 2 * case.geometry.half_width)
         if found is not None:

@@ -49,7 +49,7 @@ def summary(history: dict[str, np.ndarray]) -> dict[str, float]:
     res = np.asarray(history["ENERGY_RESIDUAL"])
     out = {"residual_final": float(res[-1]), "residual_max_abs": float(np.max(np.abs(res)))}
     for name in ("EKIN", "EELAS", "EPOT_GRAV", "ETOT", "EDAMP", "ECONTACT", "EFRICTION",
-                 "ESPRING", "ETABLE"):
+                 "ESPRING", "ESTICK", "ETABLE"):
         if name in history:
             out[f"{name}_final"] = float(history[name][-1])
     if "ETOT" in history:
@@ -58,8 +58,11 @@ def summary(history: dict[str, np.ndarray]) -> dict[str, float]:
         # contact treatment's work is in the residual's balance, so the residual does not
         # show it).
         etot = np.asarray(history["ETOT"])
-        if "ETABLE" in history:
-            etot = etot - np.asarray(history["ETABLE"])
+        # what a shaking table's drag and the springs' friction law supplied (ESTICK:
+        # contact/penalty) is no energy the steps created
+        for source in ("ETABLE", "ESTICK"):
+            if source in history:
+                etot = etot - np.asarray(history[source])
         rise = etot - etot[0]
         out["ETOT_initial"] = float(etot[0])
         out["ETOT_rise_max"] = float(max(np.max(rise), 0.0))
@@ -78,6 +81,7 @@ def summary(history: dict[str, np.ndarray]) -> dict[str, float]:
     terms = [float(np.max(np.abs(history[n]))) for n in ("EKIN", "EELAS", "EPOT_GRAV",
                                                          "ESPRING") if n in history]
     motion = max(peak, released, ROUND_OFF * max(terms, default=0.0))
+    out["motion"] = motion
     if "ETOT_rise_max" in out and motion > 0:
         out["ETOT_rise_relative"] = out["ETOT_rise_max"] / motion
         out["ETOT_regain_relative"] = out["ETOT_regain_max"] / motion
@@ -138,6 +142,24 @@ def remedy(scheme: str, contact: bool, refining: bool) -> str:
     if refining:
         return "use a smaller time.step or time.refine.step"
     return "use a smaller time.step, or enable [time.refine]"
+
+
+def restick_warning(energy: dict[str, float]) -> str | None:
+    """A sentence when the shock springs' friction law supplied more than
+    :data:`RISE_WARNING` of the energy of the motion to springs that stuck again after
+    sliding (``ESTICK``, :mod:`rocking_contact.contact.penalty`), None otherwise. The
+    energy checks count it as supplied; the user is told it is there and where it comes
+    from."""
+    supplied = energy.get("ESTICK_final", 0.0)
+    motion = energy.get("motion", 0.0)
+    if not motion > 0.0 or supplied <= RISE_WARNING * motion:
+        return None
+    return (f"the shock springs' friction law supplied {supplied:.4g} J "
+            f"({100 * supplied / motion:.3g}% of the energy of the motion, column ESTICK): "
+            "a spring that slides carries mu RN without stretching, and when it sticks "
+            "again it starts from that force as if stretched Ft / kt, then gives the "
+            "block Ft^2 / (2 kt) that no work put there; smaller steps do not remove it, a "
+            "larger tangential stiffness kt makes it smaller")
 
 
 def rise_warning(energy: dict[str, float], advice: str) -> str | None:

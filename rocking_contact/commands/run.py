@@ -14,7 +14,9 @@ from rocking_contact.options import add_case_options
 def add_arguments(parser: argparse.ArgumentParser) -> None:
     """Options of ``rocking-contact run``."""
     parser.add_argument("case", help="shipped case name or path to a case TOML file")
-    parser.add_argument("--out", type=Path, help="results directory (default results/<case>/)")
+    parser.add_argument("--out", type=Path, help="results directory (default results/<case>/); "
+                                                 "the results of a run there before, of "
+                                                 "any case, are replaced")
     add_case_options(parser, "no progress bar and no table of the checks (the summary line, "
                              "warnings and errors are still printed)")
 

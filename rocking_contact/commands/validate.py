@@ -18,7 +18,8 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
     parser.add_argument("cases", nargs="*", help="case names or files (default: every "
                                                  "shipped case); one given twice runs once")
     parser.add_argument("--out", type=Path, default=Path("results"),
-                        help="parent directory of the per-case results (default results/)")
+                        help="parent directory of the per-case results (default results/; "
+                             "each case's results of a run before are replaced)")
     add_case_options(parser, "no progress bar (the tables of the checks, the summary lines, "
                              "warnings and errors are still printed)")
 

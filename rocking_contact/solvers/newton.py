@@ -90,10 +90,15 @@ class Solvable(Protocol):
     """What :class:`NewtonSolver` needs of its problem
     (:class:`~rocking_contact.solvers.step.StepProblem` is one).
 
-    A step problem also has a ``stage`` (:class:`~rocking_contact.time.schemes.Stage`, None
-    before its first step), whose unknown picks the update test; a plain nonlinear system
-    (``tests/fem/test_newton_stagnation.py``) has none and takes PETSc's default test.
+    ``stage`` (:class:`~rocking_contact.time.schemes.Stage`) is the step's, whose unknown
+    picks the update test; None before a step problem's first step, and for a plain
+    nonlinear system (``tests/fem/test_newton_stagnation.py``), which takes PETSc's
+    default test.
     """
+
+    @property
+    def stage(self) -> Stage | None:
+        """The stage of the step under way, or None."""
 
     @property
     def comm(self) -> MPI.Comm:
@@ -175,7 +180,7 @@ class NewtonSolver:
 
     def solve(self, x: PETSc.Vec) -> NewtonReport:
         """Solve ``R(x) = 0`` from the initial guess in ``x`` (ghosts updated on return)."""
-        stage: Stage | None = getattr(self.problem, "stage", None)  # see Solvable
+        stage = self.problem.stage
         on_velocity = stage is not None and stage.unknown == "velocity"
         if on_velocity != self._test_on_velocity:
             self.snes.setConvergenceTest(self._velocity_test if on_velocity else "default")

@@ -157,6 +157,7 @@ class _RaisingProblem:
 
     comm = PETSc.COMM_SELF
     linear = False
+    stage = None
 
     def __init__(self, error):
         self.error = error

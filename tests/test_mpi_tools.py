@@ -3,7 +3,7 @@ writes each file once and whole, and ends with the serial exit code.
 
 The discrete cases run on every rank (numpy, no partition) and rank 0 writes: their files
 are the serial ones but for the wall time. ``list``, ``keys``, ``view`` and ``report`` run
-on rank 0 alone (``cli.SERIAL_COMMANDS``); the others wait for it.
+on rank 0 alone (``commands.COMMANDS[name].serial``); the others wait for it.
 """
 
 import json

@@ -58,6 +58,7 @@ WHOLE_NAMES: dict[str, tuple[str, str]] = {
     "ECONTACT": ("energy taken by the contact", "J"),
     "EFRICTION": ("work of the friction forces", "J"),
     "ESPRING": ("energy stored in the springs", "J"),
+    "ESTICK": ("energy the springs' friction law supplied", "J"),
     "EPROJECTION": ("work of the position projection", "J"),
     "ETABLE": ("work of the table's drag", "J"),
     "CONTACT_ITERATIONS": ("contact iterations per step", ""),

@@ -189,6 +189,7 @@ def _history_figure(spec: HistoryFigure, data: Mapping[str, Any],
     _time_axis(ax, t)
     if spec.stem == "kinetic_energy":
         _our_collisions(ax, data.get("collisions") or [])
+        _rigid_collisions(ax, data.get("extra") or {}, float(t[-1]) if len(t) else 0.0)
     _shade_impacts(ax, data.get("impacts") or [])  # after the time axis: needs its limits
     draw_markers(ax, [m for m in markers if m.column in columns], style.MarkerStyles())
     _clip_spikes(ax, [np.asarray(history[name], dtype=float) for name in columns], spec.unit)
@@ -241,6 +242,23 @@ def _our_collisions(ax: Any, collisions: Sequence[Mapping[str, Any]]) -> None:
         tt, ee = zip(*pts)
         ax.plot(tt, ee, linestyle="none", marker="o", markersize=4, color=style.PALETTE[1],
                 label="ours: collision (kinetic-energy maximum)")
+
+
+def _rigid_collisions(ax: Any, extra: Mapping[str, Any], end: float) -> None:
+    """The rigid block's collisions the run was compared with (``collisions.rigid``,
+    ``extra.rigid_comparison`` at :data:`~rocking_contact.post.collisions.RIGID_LEVEL`),
+    or its first impact when the run found none, within the run's time axis."""
+    from rocking_contact.post.collisions import RIGID_LEVEL
+
+    rows = [row["levels"].get(RIGID_LEVEL) or {} for row in extra.get("rigid_comparison") or []]
+    first = extra.get("rigid_first_impact")
+    pts = [(r["time"], r["kinetic_energy"]) for r in [*rows, *([first] if first else [])]
+           if r.get("time") is not None and r.get("kinetic_energy") is not None
+           and r["time"] <= end]
+    if pts:
+        tt, ee = zip(*pts)
+        ax.plot(tt, ee, linestyle="none", marker="s", markersize=6, markerfacecolor="none",
+                color=style.PALETTE[2], label=f"rigid block ({RIGID_LEVEL}): collision")
 
 
 def impact_spans(impacts: Sequence[Mapping[str, Any]], lo: float,

@@ -375,3 +375,26 @@ def test_a_run_result_or_its_directory_is_plotted_as_its_content(tmp_path):
         plot_results(result.to_json(), tmp_path)
     with pytest.raises(rc.CaseError, match=r"rocking_contact.viz: data: got int 3, allowed"):
         plot_results(3, tmp_path)
+
+
+def test_the_rigid_blocks_collisions_are_marked_on_the_kinetic_energy(tmp_path):
+    """A run compared with the rigid block (collisions.rigid) showed the comparison in its
+    table only, not on the kinetic-energy plot (audit s25, nit 6); an instant after the
+    run's end is not drawn."""
+    import matplotlib.pyplot as plt
+
+    from rocking_contact.viz.history_plots import _rigid_collisions
+
+    fig, ax = plt.subplots()
+    extra = {"rigid_comparison": [
+        {"index": 1, "levels": {"nonlinear": {"time": 0.05441, "kinetic_energy": 7.2919}}},
+        {"index": 2, "levels": {"nonlinear": {"time": 0.1352, "kinetic_energy": 4.0733}}}]}
+    _rigid_collisions(ax, extra, end=0.1)
+    (line,) = ax.lines
+    assert line.get_label() == "rigid block (nonlinear): collision"
+    assert list(line.get_xdata()) == [0.05441] and list(line.get_ydata()) == [7.2919]
+    ax.cla()
+    _rigid_collisions(ax, {"rigid_first_impact": {"time": 0.124, "kinetic_energy": 10.1}},
+                      end=0.1)
+    assert len(ax.lines) == 0
+    plt.close(fig)

@@ -39,3 +39,25 @@ def test_an_unknown_row_of_the_sensitivity_table_is_refused():
     assert proc.returncode == 2 and proc.stdout == ""
     assert proc.stderr.splitlines()[-1] == ("sdnv105_sensitivity.py: error: no row's label "
                                             "starts with 'B, tilt'")
+
+
+def test_the_sensitivity_scripts_round_off_rows_run(monkeypatch, tmp_path):
+    """Its "round-off only" rows replace the contact's add_columns, whose signature gained
+    a work vector (eb83256): they failed with a TypeError. A's first 5 ms
+    with the columns added as one product: the run completes and its corner moves as the
+    shipped one's to round-off."""
+    import numpy as np
+
+    import rocking_contact as rc
+
+    monkeypatch.syspath_prepend(str(BENCHMARKS[0].parent))
+    from sdnv105_sensitivity import one_product
+
+    case = {"time.end": 0.005}
+    shipped = rc.run(rc.load_case("sdnv105a", case), write=False, plots=False, quiet=True)
+    with one_product():
+        product = rc.run(rc.load_case("sdnv105a", case), write=False, plots=False,
+                         quiet=True)
+    assert product.status == "completed"
+    np.testing.assert_allclose(product.history["DY_O"], shipped.history["DY_O"], rtol=0,
+                               atol=1e-12)

@@ -24,7 +24,7 @@ from rocking_contact.discrete.recording import (
     record,
     record_contact,
 )
-from rocking_contact.discrete.shock import P_GAP, STATE_SIZE
+from rocking_contact.discrete.shock import P_GAP, S_VELOCITY, STATE_SIZE
 from rocking_contact.discrete.stepping import Integrator, add_gtf, local_forces, matvec, row3
 from rocking_contact.discrete.system import DiscreteSystem
 from rocking_contact.time.schemes import hht_coefficients
@@ -62,10 +62,18 @@ def branch_contradicted(P: np.ndarray, dloc: np.ndarray, vloc: np.ndarray, state
         if decided != branch[j] or (decided == 0 and along < 0.0):
             contradicted = True
             branch[j] = decided
-            speed = np.sqrt(check[j, 7] ** 2 + check[j, 8] ** 2 + check[j, 9] ** 2)
-            for c in range(3):
-                slip_dir[j, c] = check[j, 7 + c] / speed if speed > 0 else 0.0
+            _slip_direction(check[j], slip_dir[j])
     return contradicted
+
+
+@njit(cache=True, inline="always")
+def _slip_direction(row: np.ndarray, out: np.ndarray) -> None:
+    """``out`` (3): the unit direction of the slip velocity in a shock's state ``row`` (its
+    columns ``S_VELOCITY ..``, m/s), or zero where the node does not move."""
+    speed = np.sqrt(row[S_VELOCITY] ** 2 + row[S_VELOCITY + 1] ** 2
+                    + row[S_VELOCITY + 2] ** 2)
+    for c in range(3):
+        out[c] = row[S_VELOCITY + c] / speed if speed > 0 else 0.0
 
 
 @njit(cache=True)
@@ -234,10 +242,7 @@ def _newmark_kernel(n_steps: int, final: bool, step0: int, every: int, dt: float
             if it == FREEZE_BRANCH_AFTER:
                 for j in range(ns):
                     branch[j] = int(state_new[j, 0])
-                    speed = np.sqrt(state_new[j, 7] ** 2 + state_new[j, 8] ** 2
-                                    + state_new[j, 9] ** 2)
-                    for c in range(3):
-                        slip_dir[j, c] = state_new[j, 7 + c] / speed if speed > 0 else 0.0
+                    _slip_direction(state_new[j], slip_dir[j])
             local_forces(P, dloc, vloc, state, Fnew, state_new, Jd_all, Jv_all, out, True,
                          branch, slip_dir)
             rnorm = 0.0

@@ -72,7 +72,8 @@ _HOMES = {"load_case": "api", "run": "api", "format_table": "api", "CaseError": 
           "RunStopped": "stops"}
 
 #: the modules that the command line starts with: they import neither the wheel nor numpy
-LIGHT_MODULES = frozenset({f"{__name__}.cli", f"{__name__}.interrupt", f"{__name__}.options"})
+LIGHT_MODULES = frozenset({f"{__name__}.cli", f"{__name__}.interrupt", f"{__name__}.options",
+                           f"{__name__}.caches"})
 
 
 def __getattr__(name: str) -> Any:
@@ -101,6 +102,9 @@ class _WheelFirst:
         top = fullname.partition(".")[0]
         if top in ("dolfinx", "petsc4py", "slepc4py") or (
                 top == __name__ and fullname not in LIGHT_MODULES):
+            from rocking_contact.caches import ensure_form_cache
+
+            ensure_form_cache()  # DOLFINx reads XDG_CACHE_HOME when it is imported
             importlib.import_module("dolfinx_solver")
         return None
 

@@ -179,6 +179,10 @@ def _finish(case: Any, result: RunResult, provenance: dict[str, Any]) -> None:
     grading against the case's references (:func:`~rocking_contact.post.grading.grade`);
     its warnings are said. Its ``timing.wall_s`` is the runner's own (every kind's
     runner sets it, a stopped run's too: :class:`~rocking_contact.results.RunResult`)."""
+    from rocking_contact import caches
+
+    if caches.NOTE is not None and result.kind == "block":
+        result.warnings.append(caches.NOTE)
     result.stack = dict(stack_versions(load_libraries=False))
     result.provenance = ended(provenance, result)  # an interrupted run's rerun_note
     grade(case, result)

@@ -56,11 +56,26 @@ COLUMNS = ("time", "THETA", "OMEGA", "EKIN_BLOCK", "DY_O", "DY_A", "VY_O", "VY_A
 ScalarFunction = Callable[[float], float]
 
 
+#: the note of a ``jump`` event
+JUMP_NOTE = ("the table falls faster than gravity (g + uy < 0): the block leaves it, which "
+             "the rigid model does not follow; the history ends here")
+
+
+class _Jump(Exception):
+    """The block lying flat leaves the table at ``time`` (s)."""
+
+    def __init__(self, time: float):
+        super().__init__(time)
+        self.time = time
+
+
 @dataclass(frozen=True)
 class RockingEvent:
     """Something that changes the regime: ``uplift`` (rest -> rocking about ``corner``),
     ``rest`` (the block lies flat), ``overturn`` (|theta| reached the overturning limit
-    about ``corner``: the block topples); ``time`` in s."""
+    about ``corner``: the block topples), ``jump`` (the table falls faster than gravity
+    under the block lying flat: it leaves the table, which the model does not follow);
+    ``time`` in s."""
 
     kind: str
     time: float
@@ -75,7 +90,8 @@ class RockingMotion:
     Attributes:
         sequence: the impacts and the lifts (flight k follows impact k; 0 is the release).
         events: uplifts, rests, overturn, in time order.
-        outcome: ``"rocking"`` (still moving at the end), ``"rest"`` or ``"overturned"``.
+        outcome: ``"rocking"`` (still moving at the end), ``"rest"``, ``"overturned"`` or
+            ``"jumped"`` (the history ends there).
         history: the columns of :data:`COLUMNS` on the sample grid plus the event instants
             (an impact gives two rows at the same instant: just before and just after).
 
@@ -166,7 +182,12 @@ class RockingSimulation:
             if progress is not None:
                 progress(t)
             if pivot is None:
-                t, pivot = self._rest(t, end)
+                try:
+                    t, pivot = self._rest(t, end)
+                except _Jump as jump:
+                    events.append(RockingEvent("jump", jump.time, None, JUMP_NOTE))
+                    outcome = "jumped"
+                    break
                 if pivot is None:
                     outcome = "rest"
                     break
@@ -290,8 +311,15 @@ class RockingSimulation:
 
             return g
 
+        def falling(t: float) -> float:
+            # > 0 when the table falls faster than gravity: nothing holds the block on it
+            return -(block.gravity + table.at(t)[1])
+
         corners: tuple[Corner, Corner] = ("O", "A")
         margins = {c: margin(c) for c in corners}
+        if falling(t0) > 0:  # tested first: a negative g + uy would tip it onto O as well
+            self._record_rest(t0, t0)
+            raise _Jump(t0)
         for corner, g in margins.items():
             if g(t0) > 0:
                 self._record_rest(t0, t0)
@@ -301,8 +329,13 @@ class RockingSimulation:
             self._history.rest(end)
             return end, None
         grid = self._search_grid(t0, end)
+        jumps = _first_rise(falling, grid)
         found = {c: _first_rise(g, grid) for c, g in margins.items()}
         rises = [(t, c) for c, t in found.items() if t is not None]
+        if jumps is not None and (not rises or jumps <= min(rises)[0]):
+            self._record_rest(t0, jumps)
+            self._history.rest(jumps)
+            raise _Jump(jumps)
         if rises:
             t1, corner = min(rises)
             self._record_rest(t0, t1)

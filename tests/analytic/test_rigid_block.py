@@ -756,3 +756,25 @@ def test_the_rigid_twin_is_a_run_of_its_block_case(tmp_path):
     words = rerun.split()[1:-1] + [str(again)]
     assert cli.main([*words, "--quiet", "--no-plots"]) == 0
     assert (again / "history.csv").read_bytes() == (tilted / "history.csv").read_bytes()
+
+
+def test_a_table_falling_faster_than_gravity_throws_the_flat_block_off():
+    """A flat block on a table whose downward acceleration passes g was reported rocking
+    about O after an "uplift" (audit s25 #6: the margin (g + uy) b / l of both corners turns
+    negative there, and O was tried first), its pivot then pulling on the table (-585 N).
+    It leaves the table, which the rigid model does not follow: a ``jump`` event where
+    g + uy = 0, outcome ``jumped``, no uplift, the history ending there. (With a horizontal
+    acceleration too, the threshold (g + uy) b / l falls to it first: the block tips.)"""
+    g = BLOCK.gravity
+    table = TableMotion(vertical=lambda t: -1.5 * g * math.sin(2 * math.pi * 5.0 * t),
+                        resolution=1e-3)
+    motion = RockingSimulation(BLOCK, table=table, max_step=1e-3).run(0.0, 0.0, 0.1)
+    assert motion.outcome == "jumped"
+    assert [e.kind for e in motion.events] == ["jump"]
+    # sin(2 pi 5 t) = 1 / 1.5 first at t = asin(2/3) / (10 pi)
+    assert motion.events[0].time == pytest.approx(math.asin(2 / 3) / (10 * math.pi), abs=1e-12)
+    assert motion.history["time"][-1] == pytest.approx(motion.events[0].time, abs=1e-12)
+    # held up from the start: jumps at once
+    falling = TableMotion(vertical=constant(-1.1 * g))
+    at_once = RockingSimulation(BLOCK, table=falling).run(0.0, 0.0, 0.1)
+    assert at_once.outcome == "jumped" and at_once.events[0].time == 0.0

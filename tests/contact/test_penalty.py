@@ -5,6 +5,7 @@ import re
 
 import numpy as np
 import pytest
+from own_block import tall_block
 
 import rocking_contact as rc
 from rocking_contact.cli import main
@@ -302,31 +303,6 @@ def test_springs_that_make_no_sense_are_refused(capsys, tmp_path, sets, words):
     assert not (tmp_path / "o" / "results.json").exists()
 
 
-TALL_ON_SPRINGS = """extends = "sdnv105b"
-quantity = []
-reference = []
-[case]
-name = "tall_on_springs"
-description = "a 0.2 m x 1.0 m granite block on plain springs, released at 0.02"
-[geometry]
-half_width = 0.1
-half_height = 0.5
-[material.block]
-young = 5.0e10
-poisson = 0.25
-density = 2700.0
-[preload]
-tilt = 0.02
-[initial]
-preload_steps = 4
-[collisions]
-windows = [[0.0, 0.15]]
-[contact]
-spring = [{on = "O"}, {on = "O1"}, {on = "A"}]
-[time]
-end = 0.15
-window = [{start = 0.0, end = 0.0025, step = 2.5e-5, alpha = -0.1}]
-"""
 
 
 def test_the_energy_a_restuck_spring_is_handed_is_the_laws_not_the_steps(tmp_path):
@@ -338,7 +314,14 @@ def test_the_energy_a_restuck_spring_is_handed_is_the_laws_not_the_steps(tmp_pat
     is Ft^2 / (2 kt)); the energy checks count it as supplied, and a warning says whose it
     is."""
     path = tmp_path / "tall.toml"
-    path.write_text(TALL_ON_SPRINGS, encoding="utf-8")
+    path.write_text(tall_block("sdnv105b", """[contact]
+spring = [{on = "O"}, {on = "O1"}, {on = "A"}]
+[[time.window]]
+start = 0.0
+end = 0.0025
+step = 2.5e-5
+alpha = -0.1
+"""), encoding="utf-8")
     result = rc.run(rc.load_case(path), out=tmp_path / "out", quiet=True, plots=False)
     energy = result.extra["energy"]
     assert energy["ESTICK_final"] == pytest.approx(2.958, abs=1e-3)

@@ -6,6 +6,7 @@ from pathlib import Path
 
 import numpy as np
 import pytest
+from own_block import tall_block
 
 import rocking_contact as rc
 from rocking_contact.post.penetration import DEPTH_WARNING, deepest, penetration_warning
@@ -51,28 +52,6 @@ def test_a_flat_block_is_judged_against_its_width():
     assert penetration_warning(standing, "") is None
     sunk = deepest(rows([0.0, -1e-5], [0.0, -1e-5]), BASE, 0.36)
     assert penetration_warning(sunk, "") is not None
-TALL = """extends = "sdnv105d"
-quantity = []
-reference = []
-[case]
-name = "tall"
-description = "a 0.2 m x 1.0 m granite block released at 0.02"
-[geometry]
-half_width = 0.1
-half_height = 0.5
-[material.block]
-young = 5.0e10
-poisson = 0.25
-density = 2700.0
-[preload]
-tilt = 0.02
-[initial]
-preload_steps = 4
-[time]
-end = 0.15
-[collisions]
-windows = [[0.0, 0.15]]
-"""
 
 
 @pytest.mark.parametrize("step, warned", [(0.05, True), (0.002, False)])
@@ -81,7 +60,7 @@ def test_a_theta_step_that_lets_the_corner_through_is_said(tmp_path: Path, step,
     impact is at 0.124 s), at 2 ms steps 9.4e-7 m; the warning names the treatment's
     remedy (theta: a smaller time.step)."""
     path = tmp_path / "tall.toml"
-    path.write_text(TALL, encoding="utf-8")
+    path.write_text(tall_block("sdnv105d"), encoding="utf-8")
     result = rc.run(rc.load_case(path, {"time.step": step}), out=tmp_path / "out", quiet=True,
                     plots=False)
     said = [w for w in result.warnings if w.startswith("the base went")]

@@ -36,7 +36,7 @@ from rocking_contact.config import (
     stray_attribute,
     unread_after_loading,
 )
-from rocking_contact.config.loading import Kind, KindRunner, StreamingRunner
+from rocking_contact.config.loading import Kind, KindRunner, StreamingRunner, source_file
 from rocking_contact.out_paths import check_dir
 from rocking_contact.post import references
 from rocking_contact.post.grading import grade
@@ -421,7 +421,7 @@ def _barrier() -> None:
         world.Barrier()
 
 
-def _check_again(case: Any) -> Any:
+def _check_again(case: Any) -> CaseFile:
     """Validate the case as loading does: a value changed on the loaded object
     (``case.time.step = -1``) gets the same one-line :class:`CaseError` as in a file.
 
@@ -431,7 +431,7 @@ def _check_again(case: Any) -> Any:
     if not isinstance(case, CaseFile):
         raise CaseError("rc.run", "case", f"got {_describe(case)}, allowed: a case from "
                         "rc.load_case, a case name or the path of a case file")
-    source = getattr(case, "source_file", None) or getattr(case.case, "name", "case")
+    source: object = source_file(case) or getattr(case.case, "name", "case")
     file = f"{source} (changed after loading)"
     kind: Any = getattr(case.case, "kind", None)
     if kind_schema(kind, file) is not type(case):  # the other kinds' sections are not there

@@ -17,9 +17,11 @@ from rocking_contact.config.loading import (
     file_case,
     load_case,
     read_case_data,
+    source_file,
 )
 from rocking_contact.config.overrides import dig
 from rocking_contact.config.schema import CaseError, _differences, as_dict
+from rocking_contact.config.sections import CaseFile
 
 #: Keys that choose how a case is computed or measured (steps, schemes, solvers, meshes,
 #: kinematics, contact treatments and friction-law variants, outputs), not the physics its
@@ -53,20 +55,20 @@ GRADING_KEYS = (("reference",), ("quantity",), ("collisions", "windows"),
                 ("collisions", "column"), ("impacts",))
 
 
-def _changes(case: Any, base: Any | None) -> list[tuple[str, ...]]:
+def _changes(case: CaseFile, base: CaseFile | None) -> list[tuple[str, ...]]:
     """Key paths whose values in ``case`` differ from its case file's (``base``, loaded if
     not given: ``--set``, an override dict or an attribute set after loading)."""
     base = base if base is not None else file_case(case)
     return [] if base is None else _differences(as_dict(base), as_dict(case))
 
 
-def physics_changes(case: Any, base: Any | None = None) -> list[str]:
+def physics_changes(case: CaseFile, base: CaseFile | None = None) -> list[str]:
     """Dotted keys changed from the case file (:func:`_changes`) outside
     :data:`METHOD_KEYS`: the case's references no longer describe the run."""
     return [".".join(p) for p in _changes(case, base) if not _is_method_key(p)]
 
 
-def grading_changes(case: Any, base: Any | None = None) -> list[str]:
+def grading_changes(case: CaseFile, base: CaseFile | None = None) -> list[str]:
     """Dotted keys changed from the case file under :data:`GRADING_KEYS`: the marks or the
     measures are not the case file's."""
     return [".".join(p) for p in _changes(case, base)
@@ -87,7 +89,7 @@ PLACED_KEYS: dict[tuple[str, ...], tuple[str, str]] = {
 }
 
 
-def placed_for_other_physics(case: Any) -> list[str]:
+def placed_for_other_physics(case: CaseFile) -> list[str]:
     """One warning per key of :data:`PLACED_KEYS` that the run keeps, not empty, as a case
     file placed it (inherited through ``extends``, or the file's own under ``--set``) while
     the run changes that file's physics (:func:`physics_changes`): which windows, whose,
@@ -96,7 +98,7 @@ def placed_for_other_physics(case: Any) -> list[str]:
     Nothing for a case built in code. Likewise the ``[case]`` description inherited
     through ``extends`` by a run that changes the physics it describes (a file's own
     under ``--set`` is not said: the report marks the run as changed)."""
-    source = getattr(case, "source_file", None)
+    source = source_file(case)
     if source is None or not Path(source).is_file():
         return []
     origins: Origins = {}
@@ -118,9 +120,8 @@ def placed_for_other_physics(case: Any) -> list[str]:
         if _holds_the_run(case, value):
             continue  # one window over the whole run was placed at no impact
         what, effect = PLACED_KEYS[key]
-        refine = getattr(getattr(case, "time", None), "refine", None)
         refined = ("time.refine still takes small steps where a contact closes or opens"
-                   if refine is not None and refine.enabled else
+                   if case.refines_steps() else
                    "without time.refine, an impact outside them takes steps of time.step")
         spans = " ".join("[{:g}, {:g}]".format(*_window(w)) for w in value)
         out.append(f"{'.'.join(key)}: the {len(value)} {what} {spans} s come from "
@@ -133,7 +134,7 @@ def placed_for_other_physics(case: Any) -> list[str]:
 DESCRIPTION = ("case", "description")
 
 
-def _kept_from_other_physics(case: Any, values: Any, origins: Origins,
+def _kept_from_other_physics(case: CaseFile, values: Any, origins: Origins,
                              keys: list[tuple[str, ...]]
                              ) -> list[tuple[tuple[str, ...], Any, Path, list[str]]]:
     """``(key, value, the file that gives it, the physics keys the run changes from that
@@ -156,7 +157,7 @@ def _kept_from_other_physics(case: Any, values: Any, origins: Origins,
     return found
 
 
-def _holds_the_run(case: Any, windows: Any) -> bool:
+def _holds_the_run(case: CaseFile, windows: Any) -> bool:
     """Whether ``windows`` is one window that spans the whole run, ``time.start`` to
     ``time.end`` (several were placed at impacts, even where the run ends in the first)."""
     if len(windows) != 1:

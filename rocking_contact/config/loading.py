@@ -38,6 +38,7 @@ from rocking_contact.config.schema import (
 )
 
 if TYPE_CHECKING:
+    from rocking_contact.config.sections import CaseFile
     from rocking_contact.progress import Progress
     from rocking_contact.results import RunResult
 
@@ -406,10 +407,9 @@ def unread_after_loading(case: Any) -> tuple[str, str] | None:
     another meaning (:func:`_old_meanings`: a sine's amplitude, once the type is 'table') is
     on the caller's object, and is refused rather than changed behind their back. None for
     a case built in code."""
-    loaded = getattr(case, "loaded_as", None)
+    loaded = loaded_as(case)
     if loaded is None:
         return None
-    layer: Callable[[str], float]
     params, layer = loaded
     changed = [".".join(p) for p in _differences(params, as_dict(case))]
 
@@ -564,17 +564,55 @@ def stray_attribute(obj: Any, prefix: str = "", exempt: Iterable[str] = ()
     return None
 
 
+# Loading notes on a case object what no schema field holds (load_case: source_file,
+# references_from, loaded_as; rc.load_case: load_record; the rigid twin: base_case,
+# twin_of): as attributes, so that as_dict and results.json's parameters leave them out.
+# A case built in code has none; the accessors below say what that means for each.
+
+
+def source_file(case: CaseFile) -> Path | None:
+    """The case file ``case`` was loaded from (where its relative paths start); None for
+    a case built in code."""
+    source: Path | None = getattr(case, "source_file", None)
+    return source
+
+
+def references_from(case: CaseFile) -> Path | None:
+    """The file whose ``[[reference]]`` list ``case`` uses (its own, or a parent's through
+    ``extends``); None for a case built in code."""
+    source: Path | None = getattr(case, "references_from", None)
+    return source
+
+
+def loaded_as(case: CaseFile) -> tuple[dict[str, Any], Callable[[str], float]] | None:
+    """The case's values as :func:`load_case` gave them, with where each key was given
+    (:func:`_layers`); None for a case built in code."""
+    loaded: tuple[dict[str, Any], Callable[[str], float]] | None = getattr(
+        case, "loaded_as", None)
+    return loaded
+
+
+def base_case(case: CaseFile) -> CaseFile | None:
+    """The case that ``case``'s changes are taken against: the case a derived case says
+    its file defines (the rigid twin of a block's file as written; None for a file run as
+    it stands), else its own file's (:func:`file_case`)."""
+    if hasattr(case, "base_case"):
+        derived: CaseFile | None = case.base_case
+        return derived
+    return file_case(case)
+
+
 def case_dir(case: Any) -> Path | None:
     """The folder of the file ``case`` was loaded from (where its relative paths start);
     None for a case built in code."""
-    source = getattr(case, "source_file", None)
+    source = source_file(case)
     return None if source is None else Path(source).parent
 
 
 def file_case(case: Any) -> Any | None:
     """``case`` as its case file defines it, without overrides; None for a case built in
     code or whose file is gone."""
-    source = getattr(case, "source_file", None)
+    source = source_file(case)
     if source is None or not Path(source).is_file():
         return None
     return load_case(source)

@@ -14,23 +14,22 @@ from __future__ import annotations
 
 import math
 from collections.abc import Callable, Iterator
-from typing import Any
+
+from rocking_contact.config.sections import CaseFile
 
 #: where a key was given: 0 an override, 1 the loaded file, 2 the file it extends, ...;
 #: infinity when nowhere (``config.loading._layers``)
 Layer = Callable[[str], float]
 
 
-def _instants(case: Any) -> Iterator[tuple[str, float, bool]]:
+def _instants(case: CaseFile) -> Iterator[tuple[str, float, bool]]:
     """``(dotted key, first instant it measures at (s), whether it is a window)`` for each
     window and ``[[quantity]]`` instant of ``case``."""
-    time = getattr(case, "time", None)
-    for i, window in enumerate(getattr(time, "window", None) or ()):
-        yield f"time.window[{i}]", window.start, True
-    collisions = getattr(case, "collisions", None)
-    for i, (start, _) in enumerate(getattr(collisions, "windows", None) or ()):
+    for i, (start, _) in enumerate(case.step_windows()):
+        yield f"time.window[{i}]", start, True
+    for i, (start, _) in enumerate(case.collision_windows() or ()):
         yield f"collisions.windows[{i}]", start, True
-    for i, spec in enumerate(getattr(case, "quantity", None) or ()):
+    for i, spec in enumerate(case.quantity):
         if spec.time is not None:
             yield f"quantity[{i}].time", spec.time, False
         if spec.window is not None:
@@ -47,12 +46,10 @@ def _given(layer: Layer, key: str) -> float:
     return math.inf
 
 
-def never_reached(case: Any, layer: Layer) -> tuple[str, str] | None:
+def never_reached(case: CaseFile, layer: Layer) -> tuple[str, str] | None:
     """The first window or instant of ``case`` that its own run never reaches, given with
     or after its ``time.end`` (see the module), as ``(key, problem)``; None if none."""
-    end = getattr(getattr(case, "time", None), "end", None)
-    if end is None:
-        return None
+    end = case.time.end
     end_layer = _given(layer, "time.end")
     for key, instant, window in _instants(case):
         # a window from the end on holds no step; an instant at the end is its last sample

@@ -7,8 +7,9 @@ A kind's schema derives from :class:`CaseFile` and adds its own sections.
 from __future__ import annotations
 
 import math
+from collections.abc import Sequence
 from dataclasses import dataclass
-from typing import Literal
+from typing import TYPE_CHECKING, Literal, Protocol
 
 from rocking_contact.config.schema import (
     DIRECTORY_NAME,
@@ -200,14 +201,47 @@ class TimeSpan:
         return int(round((self.end - self.start) / self.step))
 
 
+class Span(Protocol):
+    """What every kind's ``[time]`` table has (:class:`TimeSpan`, the block's own)."""
+
+    #: release instant, s
+    start: float
+    #: last instant, s
+    end: float
+    #: time step (a block's outside its windows), s
+    step: float
+
+
 @dataclass(kw_only=True)
 class CaseFile:
     """What every case file has: ``[case]``, ``[[quantity]]`` and ``[[reference]]``.
 
     The schema of a kind derives from it and adds its own sections (a ``[time]`` with a
-    ``step`` at least).
+    ``step`` at least), and overrides the accessors of those that grading and the checks
+    of a case file read whatever the kind (:meth:`step_windows`,
+    :meth:`collision_windows`, :meth:`refines_steps`).
     """
 
     case: CaseInfo = param()
     quantity: list[QuantitySpec] = param(default_factory=list)
     reference: list[Reference] = param(default_factory=list)
+    if TYPE_CHECKING:
+        # every kind declares its own [time]; a field here would come before the kind's
+        # sections in as_dict and in results.json's parameters
+        time: Span
+
+    def step_windows(self) -> Sequence[tuple[float, float]]:
+        """``(start, end)`` of each ``[[time.window]]`` (s); none for a kind of uniform
+        steps."""
+        return ()
+
+    def collision_windows(self) -> Sequence[tuple[float, float]] | None:
+        """``collisions.windows``, ``(start, end)`` (s), the windows collision k is
+        measured in; None for a kind without ``[collisions]`` (a rigid block's collisions
+        are its impacts)."""
+        return None
+
+    def refines_steps(self) -> bool:
+        """Whether ``time.refine`` takes small steps where a contact closes or opens (a
+        block's automatic refinement); False for a kind without it."""
+        return False

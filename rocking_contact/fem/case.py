@@ -324,6 +324,15 @@ class BlockCase(BlockModel, CaseFile):
         "Code_Aster's pull of the top-middle point C1 by -2 l tilt in x; the rigid case's "
         "preload.tilt is the angle itself", "")}
 
+    def step_windows(self) -> list[tuple[float, float]]:
+        return [(w.start, w.end) for w in self.time.window]
+
+    def collision_windows(self) -> list[tuple[float, float]]:
+        return self.collisions.windows
+
+    def refines_steps(self) -> bool:
+        return self.time.refine is not None and self.time.refine.enabled
+
     @property
     def release_angle(self) -> float:
         """Rotation about O (rad) that the preload gives a rigid block

@@ -10,16 +10,16 @@ describe is shown against them without a pass mark (``passed`` None).
 from __future__ import annotations
 
 from pathlib import Path
-from typing import Any
 
 from rocking_contact.config import (
-    file_case,
+    CaseFile,
     load_case,
     missing_columns,
     physics_changes,
     placed_for_other_physics,
     uncomputed_references,
 )
+from rocking_contact.config.loading import base_case, references_from, source_file
 from rocking_contact.post.collisions import collisions_not_found_warnings
 from rocking_contact.post.references import (
     compare,
@@ -35,7 +35,7 @@ from rocking_contact.post.references import (
 from rocking_contact.results import RunResult
 
 
-def grade(case: Any, result: RunResult) -> RunResult:
+def grade(case: CaseFile, result: RunResult) -> RunResult:
     """Add the case's ``[[quantity]]`` values, the reference checks and the warnings that
     go with them to ``result`` (changed in place, and returned).
 
@@ -49,7 +49,7 @@ def grade(case: Any, result: RunResult) -> RunResult:
     compare_references(case, result)
     # a case derived from another's file (the rigid twin of a block case) says what its
     # file defines (the twin of the block's file as written), not the file it was built from
-    base = case.base_case if hasattr(case, "base_case") else file_case(case)
+    base = base_case(case)
     source = inherited_references(case)
     # References inherited through `extends` describe the file that wrote them: its
     # physics and its span (a child that runs longer has more impacts than they count).
@@ -60,7 +60,7 @@ def grade(case: Any, result: RunResult) -> RunResult:
     return result
 
 
-def evaluate_quantities(case: Any, result: RunResult) -> None:
+def evaluate_quantities(case: CaseFile, result: RunResult) -> None:
     """The case's ``[[quantity]]`` values from the history, into ``result.quantities``; a
     name given twice, or one of the run's own, is said (the last one stands)."""
     names = [q.name for q in case.quantity]
@@ -71,10 +71,10 @@ def evaluate_quantities(case: Any, result: RunResult) -> None:
     result.quantities.update(evaluate_all(case.quantity, result.history))
 
 
-def compare_references(case: Any, result: RunResult) -> None:
+def compare_references(case: CaseFile, result: RunResult) -> None:
     """The checks of the case's references against the quantities (``result.checks``);
     those that hold for another time step are information only, and said so."""
-    step = getattr(case.time, "step", None)
+    step = case.time.step
     result.checks = compare(case.reference, result.quantities, step=step)
     mark_unmeasured(result.checks, result.impacts)
     others = [r for r in case.reference if not r.holds_at(step)]
@@ -86,16 +86,17 @@ def compare_references(case: Any, result: RunResult) -> None:
             f"takes {step:g} s: they are shown for information, without a pass mark")
 
 
-def inherited_references(case: Any) -> Path | None:
+def inherited_references(case: CaseFile) -> Path | None:
     """The file the case's references come from if it inherits them (``extends``), None
     if they are its own or it has none."""
-    source: Path | None = getattr(case, "references_from", None)
-    if bool(case.reference) and source != getattr(case, "source_file", None):
+    source = references_from(case)
+    if bool(case.reference) and source != source_file(case):
         return source
     return None
 
 
-def mark_reach(case: Any, result: RunResult, base: Any | None, graded: Any | None) -> None:
+def mark_reach(case: CaseFile, result: RunResult, base: CaseFile | None,
+               graded: CaseFile | None) -> None:
     """Mark the checks of what the run did not reach: what it cuts off is told against its
     own file's end (``base``: a child that ends early says which windows it cuts off);
     what measures the whole run, against the end of the file its references describe
@@ -103,21 +104,18 @@ def mark_reach(case: Any, result: RunResult, base: Any | None, graded: Any | Non
     times = result.history.get("time")
     if times is None or not len(times):
         return
-    own_end, graded_end = (getattr(getattr(f if f is not None else case, "time", None),
-                                   "end", None) for f in (base, graded))
+    own_end, graded_end = ((f if f is not None else case).time.end for f in (base, graded))
     whole = whole_run_quantities(case.quantity, result.quantities, result.impacts)
     mark_not_reached(result.checks, float(times[-1]), own_end, whole)
     if graded_end != own_end:
         mark_not_reached([c for c in result.checks if c["quantity"] in whole],
                          float(times[-1]), graded_end, whole)
-    collisions = getattr(case, "collisions", None)
     mark_windows_past_end(result.checks, window_ends(
-        case.quantity, collisions.windows if collisions is not None else ()),
-        float(times[-1]))
+        case.quantity, case.collision_windows() or ()), float(times[-1]))
 
 
-def ungrade_changed_physics(case: Any, result: RunResult, base: Any | None,
-                            graded: Any | None, source: Path | None) -> list[str]:
+def ungrade_changed_physics(case: CaseFile, result: RunResult, base: CaseFile | None,
+                            graded: CaseFile | None, source: Path | None) -> list[str]:
     """The physics keys the run changes from its case file (``base``), or else from the
     file its references come from (``source``, loaded as ``graded``): recorded in
     ``result.extra["changes"]`` (what the plots, views and report name the run by), and
@@ -143,7 +141,7 @@ def ungrade_changed_physics(case: Any, result: RunResult, base: Any | None,
     return changed
 
 
-def name_warnings(case: Any, result: RunResult, changed: list[str]) -> None:
+def name_warnings(case: CaseFile, result: RunResult, changed: list[str]) -> None:
     """The names the run shows misspelt: a ``[[quantity]]`` column the history lacks (a
     run has all its columns from its first row: said however far it went); with its own
     physics and every check reached, an impact the run did not have (once per shock) and a

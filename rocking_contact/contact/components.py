@@ -10,6 +10,8 @@ Moreau-Jean integrator (:mod:`~rocking_contact.contact.moreau`) shares it withou
 
 from __future__ import annotations
 
+import math
+
 import numpy as np
 
 #: A sliding contact's tangential component is on the Coulomb cone only to round-off or to
@@ -52,3 +54,11 @@ def on_cone(normal_part: np.ndarray, tangential_part: np.ndarray, mu: float) -> 
     """
     mask: np.ndarray = np.abs(tangential_part) >= mu * normal_part * (1.0 - CONE_MARGIN)
     return mask
+
+
+def smallest_gap(gap: np.ndarray) -> float:
+    """The smallest normal gap of the paired contacts (m; negative: the block's base is
+    that far into the table, the error of a law that forbids it), NaN with none paired
+    (``gap`` is ``+inf`` for a slave node off the table). History column ``GAP_MIN``."""
+    paired = gap[np.isfinite(gap)]
+    return float(np.min(paired)) if paired.size else math.nan

@@ -50,7 +50,12 @@ import numpy as np
 from mpi4py import MPI
 from petsc4py import PETSc
 
-from rocking_contact.contact.components import normal_tangential_rows, on_cone, on_table_x
+from rocking_contact.contact.components import (
+    normal_tangential_rows,
+    on_cone,
+    on_table_x,
+    smallest_gap,
+)
 from rocking_contact.contact.counters import SolveCounters
 from rocking_contact.contact.kinematics import ContactGeometry, ContactKinematics
 from rocking_contact.contact.local import (
@@ -247,8 +252,9 @@ class CondensedContact(Corrector):
         self._forces0_split = (f_n, f_t)
 
     def columns(self, problem: StepProblem) -> dict[str, float]:
-        """``RN_<P>``, ``RX_<P>`` (N) at the named base points, the number of closed and
-        sliding contacts, the step's contact iterations and the energy taken by contact."""
+        """``RN_<P>``, ``RX_<P>`` (N) at the named base points, the smallest gap
+        ``GAP_MIN`` (m), the number of closed and sliding contacts, the step's contact
+        iterations and the energy taken by contact."""
         geometry = self._geometry if self._geometry is not None else self.kin.geometry(
             self.kin.values(problem.u.x.array))
         out: dict[str, float] = {}
@@ -257,6 +263,7 @@ class CondensedContact(Corrector):
             out[f"RN_{name}"] = float(lam[i, 0])
             out[f"RX_{name}"] = float(on_table_x(lam[i, 0], lam[i, 1], geometry.normal[i],
                                                  geometry.tangent[i]))
+        out["GAP_MIN"] = smallest_gap(geometry.gap)
         out["CONTACTS"] = float(np.count_nonzero(self.status != Status.OPEN))
         out["SLIDING"] = float(np.count_nonzero(self.status == Status.SLIP))
         out["CONTACT_ITERATIONS"] = float(self.iterations)

@@ -68,7 +68,12 @@ import scipy.sparse as sp
 from mpi4py import MPI
 from petsc4py import PETSc
 
-from rocking_contact.contact.components import normal_tangential_rows, on_cone, on_table_x
+from rocking_contact.contact.components import (
+    normal_tangential_rows,
+    on_cone,
+    on_table_x,
+    smallest_gap,
+)
 from rocking_contact.contact.counters import SolveCounters
 from rocking_contact.contact.friction_contact import (
     FrictionContactProblem,
@@ -425,9 +430,10 @@ class MoreauJeanContact(Corrector):
 
     def columns(self, problem: StepProblem) -> dict[str, float]:
         """Impulses since the previous row and their mean forces at the recorded points,
-        counters, absorbed energy. A row ends the interval: the next one starts from zero.
-        The row before the first step holds no impulse, and the preload's reactions as its
-        forces (:meth:`release`; zero without a preload)."""
+        the smallest gap ``GAP_MIN`` (m), counters, absorbed energy. A row ends the
+        interval: the next one starts from zero. The row before the first step holds no
+        impulse, and the preload's reactions as its forces (:meth:`release`; zero without a
+        preload)."""
         out: dict[str, float] = {}
         elapsed = self._since_row_time
         impulses = {name: self._since_row.get(name, 0.0) for name in self._step_impulses()}
@@ -445,6 +451,7 @@ class MoreauJeanContact(Corrector):
         if self.start_forces is not None:  # the released state, at rest: nothing slides
             out.update(self._resolved("R", self.start_forces, self._start_frames))
             pressed, sliding = self.start_forces[0::2] > 0.0, np.zeros(0, dtype=bool)
+        out["GAP_MIN"] = smallest_gap(self.relation.geometry(problem.u.x.array).gap)
         out["CONTACTS"] = float(np.count_nonzero(pressed))
         out["SLIDING"] = float(np.count_nonzero(sliding))
         out["CONTACT_ITERATIONS"] = float(self.iterations)

@@ -230,9 +230,8 @@ def finish_contact(case: BlockCase, result: RunResult, model: contact_model.Cont
     if case.contact.treatment in TABLE_TREATMENTS:
         found = deepest(result.history, base_points(case), 2 * case.geometry.half_width)
         if found is not None:
-            result.extra["penetration"] = {"depth_m": found.depth, "point": found.point,
-                                           "time_s": found.time, "scale_m": found.scale,
-                                           "since_s": found.since}
+            result.extra["penetration"] = {"depth_m": found.depth, "time_s": found.time,
+                                           "scale_m": found.scale, "since_s": found.since}
             result.quantities["penetration.max"] = found.depth
         warning = penetration_warning(found, steps_remedy(case))
         if warning:

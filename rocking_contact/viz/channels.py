@@ -59,6 +59,7 @@ WHOLE_NAMES: dict[str, tuple[str, str]] = {
     "EFRICTION": ("work of the friction forces", "J"),
     "ESPRING": ("energy stored in the springs", "J"),
     "ESTICK": ("energy the springs' friction law supplied", "J"),
+    "GAP_MIN": ("smallest gap of the base (negative: into the table)", "m"),
     "EPROJECTION": ("work of the position projection", "J"),
     "ETABLE": ("work of the table's drag", "J"),
     "CONTACT_ITERATIONS": ("contact iterations per step", ""),

@@ -3,10 +3,10 @@
 A contact with the table (Lagrange, continuous, theta) forbids penetration: how far the
 base goes into the table, minus the smallest gap of its contacts (history column
 ``GAP_MIN``, the table's own deflection under the block taken into account), is the error
-of the contact's enforcement, not a material property.
-Lagrange and the continuous treatment hold the gap at the displacement level to the
-solver's tolerance (SDNV105 A and C: 2.7e-21 m over their first 0.06 s). The theta scheme acts on velocities where
-the step's predicted gap closes, so the position drifts by about ``(1 - theta) h v`` per
+of the contact's enforcement, not a material property. Lagrange and the continuous
+treatment hold the gap at the displacement level to the solver's tolerance (SDNV105 A and
+C: 2.7e-21 m over their first 0.06 s). The theta scheme acts on velocities where the
+step's predicted gap closes, so the position drifts by about ``(1 - theta) h v`` per
 impact and a step long enough lets a corner through before the contact sees it (SDNV105 D:
 2.2e-6 m at 1e-4 s, 2.3e-5 m at 5e-4 s; a user's block at 0.05 s steps: 2.4 mm, with
 its kinetic energy 55 % above the energy it was released with, measured 2026-11-23).

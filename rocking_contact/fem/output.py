@@ -7,6 +7,7 @@ adds; the history it streams is the one the run's result takes at its end.
 from __future__ import annotations
 
 from collections.abc import Callable
+from functools import partial
 from pathlib import Path
 
 import numpy as np
@@ -18,6 +19,7 @@ from rocking_contact.fem.fields import VTK_FILE, FieldWriter
 from rocking_contact.fem.probes import Recorder
 from rocking_contact.progress import Progress
 from rocking_contact.results import HISTORY_FILE, FieldIndex
+from rocking_contact.results_io import history_names
 from rocking_contact.solvers.driver import StepInfo
 from rocking_contact.solvers.history import History
 from rocking_contact.solvers.step import StepProblem
@@ -28,7 +30,9 @@ class RunOutput:
 
     An observer of the step driver (:meth:`record`) that streams ``history.csv`` (rank 0)
     and the fields into the results directory as the run goes, and keeps ``fields.pvd``
-    current, so that a run killed at any step leaves what it computed readable.
+    current, so that a run killed at any step leaves what it computed readable. No file is
+    opened before the first row is recorded and ``check`` has accepted its columns: a run
+    refused there (a misspelt ``[[quantity]] column``) leaves no history row and no frame.
 
     Args:
         case: the case (its ``[output]``, points and time).
@@ -38,13 +42,17 @@ class RunOutput:
         balance: the run's energy balance, handed each row's total energy (None: none).
         writer: makes the fields' writer (:class:`~rocking_contact.fem.fields.FieldWriter`;
             :func:`~rocking_contact.fem.runner.simulate` passes its module's name, which
-            tests replace to watch the writer).
+            tests replace to watch the writer), made as the first frame is written.
+        check: called with the history's columns (:func:`~rocking_contact.results_io.
+            history_names`) before the first row is kept or written; it raises to refuse
+            them (None: no check).
 
     """
 
     def __init__(self, case: BlockCase, body: ElasticBody, out_dir: Path | None,
                  progress: Progress | None, balance: EnergyBalance | None = None,
-                 writer: Callable[..., FieldWriter] = FieldWriter):
+                 writer: Callable[..., FieldWriter] = FieldWriter,
+                 check: Callable[[list[str]], None] | None = None):
         comm = body.comm
         self.every, self.fields_every = case.output.every, case.output.fields_every
         self.fields_interval = case.output.fields_interval
@@ -52,8 +60,11 @@ class RunOutput:
         self.recorder = Recorder(body, case.output.points, 2 * case.geometry.half_width)
         path = out_dir / HISTORY_FILE if out_dir is not None else None
         self.history = History(path, write=comm.rank == 0)
-        self.fields = (writer(body, out_dir, xdmf=case.output.xdmf)
-                       if out_dir is not None else None)
+        # made at the first frame: its XDMF file and mesh are written as it is made
+        self._writer = (partial(writer, body, out_dir, xdmf=case.output.xdmf)
+                        if out_dir is not None else None)
+        self.fields: FieldWriter | None = None
+        self._check = check
         # fields.pvd kept current: DOLFINx writes it only on close, which a kill skips
         self._index = (FieldIndex(out_dir / VTK_FILE) if out_dir is not None and comm.rank == 0
                        else None)
@@ -71,7 +82,7 @@ class RunOutput:
             self.count += 1
         if info is None or self.count % self.every == 0:
             self._row(problem)
-        if self.fields is not None and (info is None or self._frame_due(problem.t)):
+        if self._writer is not None and (info is None or self._frame_due(problem.t)):
             self._write_fields(problem)
         if self.progress is not None and info is not None:
             self.progress.update(problem.t, f"h={info.h:.2g}", step=self.count)
@@ -93,11 +104,15 @@ class RunOutput:
         row["DT"] = self._info.h if self._info else 0.0
         row["NEWTON"] = self._info.iterations if self._info else 0
         row.update(problem.columns())
+        if self._check is not None and not self.history.names:
+            self._check(history_names(row))
         self.history.append(row)
         self._row_t = problem.t
 
     def _write_fields(self, problem: StepProblem) -> None:
-        assert self.fields is not None
+        assert self._writer is not None
+        if self.fields is None:
+            self.fields = self._writer()
         self.fields.write(problem.t, problem.u.x.array)
         self.fields_t = problem.t
         if self._index is not None:
@@ -107,8 +122,8 @@ class RunOutput:
         """Record the last state if the intervals skipped it; close the files."""
         if self.history.names and self._row_t != problem.t:
             self._row(problem)
+        if self._writer is not None and self.fields_t != problem.t and self.history.names:
+            self._write_fields(problem)
         if self.fields is not None:
-            if self.fields_t != problem.t and self.history.names:
-                self._write_fields(problem)
             self.fields.close()
         self.history.close()

@@ -243,8 +243,9 @@ def finish_contact(case: BlockCase, result: RunResult, model: contact_model.Cont
 def refuse_misspelt_columns(case: BlockCase, columns: Sequence[str]) -> None:
     """Refuse a ``[[quantity]]`` column the run's history has not, once its first row
     has them all (they follow from the treatment, the points and the table's motion),
-    before the first step: found after the run, it cost the whole run and a check that
-    says "not computed"."""
+    before the first step and before that row or any frame is written
+    (:class:`~rocking_contact.fem.output.RunOutput` calls it): found after the run, it
+    cost the whole run and a check that says "not computed"."""
     misspelt = unknown_name(case, columns, None)
     if misspelt is not None:
         key, problem = misspelt.split(": ", 1)
@@ -447,7 +448,10 @@ def _integrate(case: BlockCase, driver: StepDriver, energy: EnergyBalance | None
     """:func:`simulate` once its driver is made: initial state, release, the steps."""
     problem = driver.problem
     body = problem.body
-    output = RunOutput(case, body, out_dir, progress, balance=energy, writer=FieldWriter)
+    # the columns are checked before the first row or frame is written: a refused run
+    # leaves nothing of its own in out_dir
+    output = RunOutput(case, body, out_dir, progress, balance=energy, writer=FieldWriter,
+                       check=partial(refuse_misspelt_columns, case))
     extra: dict[str, Any] = {
         "dofs": body.n_global, "ranks": body.comm.size, "kinematics": body.kinematics_name,
         "scheme": case.scheme.scheme().describe(),
@@ -467,7 +471,6 @@ def _integrate(case: BlockCase, driver: StepDriver, energy: EnergyBalance | None
         release(case, problem, start)
         setup = time.perf_counter() - t_start
         output.record(problem, None)
-        refuse_misspelt_columns(case, output.history.names)
         driver.observers.append(output.record)
         driver.observers.append(OverturnWatch(body, case.geometry, case.loading.table_still,
                                               case.mesh.table))

@@ -6,19 +6,26 @@ the CPU it finds (``Haswell`` for AVX2, ``SkylakeX`` for AVX-512, ...), or those
 the environment variable ``OPENBLAS_CORETYPE``. Kernels of two generations sum in another
 order, so the same inputs give results that differ by round-off, and the rocking block's
 impacts amplify round-off (docs/contact.md, "Sensitivity"): the later collisions of SDNV105 A
-and C move by up to a few tenths of a percent between two machines. A run records the
-kernels (results.json ``stack``, "OpenBLAS kernels"), so that its numbers can be reproduced
-elsewhere: ``OPENBLAS_CORETYPE=<kernel>`` on any CPU that has that kernel's instructions.
+and C move by up to a few tenths of a percent between two machines. The kernels are not
+the whole story: the same Haswell kernels on an Intel Xeon and on an AMD EPYC differ from
+A's fourth collision on as much as two kernel sets do on one CPU (docs/contact.md, "Which
+kernels"). A number reproduces on the same CPU model with the same kernels
+(``OPENBLAS_CORETYPE=<kernel>`` chooses them on any CPU that has their instructions), so a
+run records both in results.json ``stack``: "CPU" (:func:`cpu_model`: its model, family and
+model numbers and its widest vector instructions, which bound the kernels OpenBLAS may
+pick) and "OpenBLAS kernels" (:func:`openblas_kernels`).
 
 Only libraries the process has already loaded are asked (read from ``/proc/self/maps``):
-recording the kernels must not load a library a run did not need. Elsewhere than on Linux
-nothing is found.
+recording the kernels must not load a library a run did not need; the CPU is read from
+``/proc/cpuinfo``, a text file. Elsewhere than on Linux no kernels are found, and the CPU
+is what :func:`platform.processor` says.
 """
 
 from __future__ import annotations
 
 import ctypes
 import os
+import platform
 from pathlib import Path
 
 #: what each bundled OpenBLAS calls its "which kernels" function
@@ -28,6 +35,40 @@ CORENAME_FUNCTIONS = ("openblas_get_corename", "scipy_openblas_get_corename64_",
 #: the package a bundled OpenBLAS comes with, by a directory of its path
 OWNERS = (("numpy.libs", "numpy"), ("scipy.libs", "scipy"),
           ("fenics_basix.libs", "basix"), ("dolfinx_solver", "PETSc"))
+
+
+#: the ``/proc/cpuinfo`` flags of the vector instructions OpenBLAS picks its x86-64 kernels
+#: by, widest first, with their names (SkylakeX and later need AVX-512, Haswell AVX2)
+VECTOR_LEVELS = (("avx512f", "AVX-512"), ("avx2", "AVX2"))
+
+
+def cpu_model(cpuinfo: Path = Path("/proc/cpuinfo")) -> str:
+    """The CPU this process runs on, as a run records it (results.json ``stack``, "CPU"):
+    its ``model name``, then its ``cpu family`` and ``model`` numbers (what OpenBLAS
+    tells the generations of one vendor by; a virtual machine's model name may be generic,
+    ``Intel(R) Xeon(R) Processor``) and the widest of :data:`VECTOR_LEVELS` it has, or
+    ``no AVX2`` (x86-64 only: other CPUs list no ``flags``):
+    ``"Intel(R) Xeon(R) Processor (family 6, model 167; AVX-512)"``. The first processor
+    is read: the machines this runs on have one CPU model. Without ``/proc/cpuinfo`` (not
+    Linux) :func:`platform.processor`, or ``"unknown"``."""
+    try:
+        text = cpuinfo.read_text()
+    except OSError:
+        return platform.processor() or "unknown"
+    fields: dict[str, str] = {}
+    for line in text.split("\n\n", 1)[0].splitlines():
+        key, colon, value = line.partition(":")
+        if colon:
+            fields.setdefault(key.strip(), value.strip())
+    name = fields.get("model name") or platform.processor() or "unknown"
+    numbers = ", ".join(f"{label} {fields[key]}" for key, label in
+                        (("cpu family", "family"), ("model", "model")) if fields.get(key))
+    level = ""
+    if "flags" in fields:
+        flags = set(fields["flags"].split())
+        level = next((shown for flag, shown in VECTOR_LEVELS if flag in flags), "no AVX2")
+    details = "; ".join(part for part in (numbers, level) if part)
+    return f"{name} ({details})" if details else name
 
 
 def _loaded_openblas(maps: Path = Path("/proc/self/maps")) -> list[str]:

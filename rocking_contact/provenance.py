@@ -31,7 +31,7 @@ from datetime import UTC, datetime
 from pathlib import Path
 from typing import Any
 
-from rocking_contact.blas import openblas_kernels
+from rocking_contact.blas import cpu_model, openblas_kernels
 
 #: (shown name, distribution) in the order the report lists them
 DISTRIBUTIONS: tuple[tuple[str, str], ...] = (
@@ -68,7 +68,10 @@ def _library_version(module: str, attribute: str) -> str | None:
 
 
 def stack_versions(*, load_libraries: bool = True) -> list[tuple[str, str]]:
-    """(component, version) pairs of the stack this process runs on.
+    """(component, version) pairs of the stack this process runs on: Python, the
+    platform, the distributions of :data:`DISTRIBUTIONS`, PETSc's and SLEPc's libraries,
+    the CPU (:func:`~rocking_contact.blas.cpu_model`) and the OpenBLAS kernels
+    (:func:`~rocking_contact.blas.openblas_kernels`).
 
     Args:
         load_libraries: import petsc4py / slepc4py to ask their libraries; if False, a
@@ -89,7 +92,9 @@ def stack_versions(*, load_libraries: bool = True) -> list[tuple[str, str]]:
             continue
         version = _library_version(module, attribute)
         rows.append((shown, version or "not available"))
-    # the kernels decide the order of BLAS sums, which the impacts amplify (rocking_contact.blas)
+    # the CPU and the kernels decide the order of BLAS sums, which the impacts amplify
+    # (rocking_contact.blas): a number reproduces on the same CPU model with the same kernels
+    rows.append(("CPU", cpu_model()))
     rows.append(("OpenBLAS kernels", openblas_kernels() or NOT_LOADED))
     return rows
 

@@ -9,6 +9,7 @@ them: a run of other physics that keeps them is told (:func:`placed_for_other_ph
 from __future__ import annotations
 
 import dataclasses
+import math
 from pathlib import Path
 from typing import Any
 
@@ -43,9 +44,41 @@ METHOD_KEYS = tuple(tuple(k.split(".")) for k in (
     "contact.step_tolerance", "contact.max_iterations", "contact.local_iterations"))
 
 
+def _matched(path: tuple[str, ...], keys: tuple[tuple[str, ...], ...]) -> int:
+    """The length of the first of ``keys`` that ``path`` is or lies under (``*``: any
+    index), 0 if none."""
+    return next((len(k) for k in keys if len(path) >= len(k)
+                 and all(c in (p, "*") for p, c in zip(path, k, strict=False))), 0)
+
+
 def _is_method_key(path: tuple[str, ...]) -> bool:
-    return any(len(path) >= len(k) and all(c in (p, "*") for p, c in zip(path, k, strict=False))
-               for k in METHOD_KEYS)
+    return bool(_matched(path, METHOD_KEYS))
+
+
+#: Keys whose value is a direction, normalised where it is read (``[2, 0, 0]`` is
+#: ``[1, 0, 0]``: docs/discrete.md): a run that gives a scaled copy of its file's changes
+#: nothing, one that turns it does.
+DIRECTION_KEYS = tuple(tuple(k.split(".")) for k in (
+    "model.shock.*.normal", "model.support.direction"))
+
+#: how far apart two directions' unit vectors may be and still be the same direction: the
+#: round-off of normalising a scaled copy (a few 1e-16), far below any turn a case means
+DIRECTION_ROUND_OFF = 1e-12
+
+
+def _same_direction(path: tuple[str, ...], old: Any, new: Any) -> bool:
+    """Whether ``path``, a difference between the parameters ``old`` and ``new``, is (or
+    lies in) a key of :data:`DIRECTION_KEYS` whose two vectors point the same way."""
+    n = _matched(path, DIRECTION_KEYS)
+    if not n:
+        return False
+    a, b = (dig(values, ".".join(path[:n])) for values in (old, new))
+    if not (isinstance(a, list | tuple) and isinstance(b, list | tuple) and len(a) == len(b)):
+        return False
+    na, nb = math.hypot(*a), math.hypot(*b)
+    return bool(na > 0.0 and nb > 0.0  # a zero vector has no direction (refused at load)
+                and all(abs(x / na - y / nb) <= DIRECTION_ROUND_OFF
+                        for x, y in zip(a, b, strict=True)))
 
 
 #: Keys that say what a case is graded on: its references, the quantities they compare
@@ -57,9 +90,13 @@ GRADING_KEYS = (("reference",), ("quantity",), ("collisions", "windows"),
 
 def _changes(case: CaseFile, base: CaseFile | None) -> list[tuple[str, ...]]:
     """Key paths whose values in ``case`` differ from its case file's (``base``, loaded if
-    not given: ``--set``, an override dict or an attribute set after loading)."""
+    not given: ``--set``, an override dict or an attribute set after loading); a direction
+    scaled, not turned, is none (:data:`DIRECTION_KEYS`)."""
     base = base if base is not None else file_case(case)
-    return [] if base is None else _differences(as_dict(base), as_dict(case))
+    if base is None:
+        return []
+    old, new = as_dict(base), as_dict(case)
+    return [p for p in _differences(old, new) if not _same_direction(p, old, new)]
 
 
 def physics_changes(case: CaseFile, base: CaseFile | None = None) -> list[str]:

@@ -109,7 +109,8 @@ class Shock:
 
     name: str = param(doc="shock name; history columns are FN_<name>, FT_<name>, ...")
     node: str = param()
-    normal: Vector = param(doc="unit direction from the node toward the obstacle")
+    normal: Vector = param(doc="direction from the node toward the obstacle (normalised: "
+                                "[2, 0, 0] is [1, 0, 0])")
     gap: float = param(0.0, unit="m", check=FINITE, doc="initial distance; < 0 = preload")
     kn: float = param(unit="N/m", check=POSITIVE, doc="normal stiffness")
     cn: float = param(0.0, unit="N.s/m", check=NONNEGATIVE, doc="normal damping")

@@ -285,9 +285,11 @@ def run_record(case: Any, out: Path | None, *, ranks: int, changed_after_loading
     same working directory (None, with ``rerun_note`` saying why, when there is
     none: a case built in code, changed after loading, or given overrides that ``--set``
     cannot spell)."""
-    loaded = getattr(case, "load_record", None)
+    from rocking_contact.config import loading_record, source_file
+
+    loaded = loading_record(case)
     if loaded is None:
-        source = getattr(case, "source_file", None)
+        source = source_file(case)
         loaded = {"case": None, "case_file": None if source is None else str(source),
                   "overrides": None, "files": [],
                   "set": (None, "the case was not loaded by rc.load_case (built in code, or "

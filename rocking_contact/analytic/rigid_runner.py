@@ -50,7 +50,15 @@ from rocking_contact.analytic.rigid_levels import (
 )
 from rocking_contact.analytic.rigid_motion import RockingMotion
 from rocking_contact.block import overturn_limit
-from rocking_contact.config import as_dict, case_dir, file_case, load_case, resolve_case_path
+from rocking_contact.config import (
+    as_dict,
+    case_dir,
+    file_case,
+    load_case,
+    loading_record,
+    resolve_case_path,
+    twin_of,
+)
 from rocking_contact.progress import Progress
 from rocking_contact.provenance import sha256
 from rocking_contact.results import RunResult, SolverFailure
@@ -141,9 +149,9 @@ def run(case: RigidCase, *, progress: Progress | None = None) -> RunResult:
                      "own": ratios is not None and ratios != SDNV105_RATIOS,
                      "note": recalage_note},
     }
-    twin_of = getattr(case, "twin_of", None)
-    if twin_of is not None:  # the rigid twin of a block case
-        extra["twin_of"] = twin_of
+    twinned = twin_of(case)
+    if twinned is not None:  # the rigid twin of a block case
+        extra["twin_of"] = twinned
     return RunResult(
         case=case.case.name, kind=case.case.kind, parameters=as_dict(case),
         history=motion.history, quantities=quantities, collisions=collisions_of(chosen),
@@ -174,7 +182,7 @@ def rigid_twin(block_case: BlockCase) -> RigidCase:
     written = file_case(block_case)
     derived: dict[str, Any] = {"base_case": None if written is None else _twin_of(written),
                                "twin_of": block_case.case.name}
-    record = getattr(block_case, "load_record", None)  # None: a block built in code
+    record = loading_record(block_case)  # None: a block built in code
     if record is not None:
         derived["load_record"] = _twin_record(record, resolve_case_path(TWIN_BASE))
     for name, value in derived.items():  # what rc.run carries over as it checks the case

@@ -3,9 +3,12 @@
 One module per concept: :mod:`.schema` (typed fields, :func:`build` from TOML data, the
 ``keys`` listing), :mod:`.overrides` (``--set``), :mod:`.names` (the history columns and
 quantities a case refers to), :mod:`.sections` (the sections every kind shares),
-:mod:`.loading` (case files on disk, :func:`load_case`) and :mod:`.changes` (what a run
-changed from its case file). Callers import from ``rocking_contact.config``, which
-re-exports every public name of its modules.
+:mod:`.loading` (case files on disk, :func:`load_case`, and the accessors of what loading
+notes on a case: :func:`source_file`, :func:`loading_record`, ...), :mod:`.reach` (windows
+and instants a run never reaches) and :mod:`.changes` (what a run changed from its case
+file). Callers import from ``rocking_contact.config``, which re-exports every public
+function and class of its modules (``tests/test_config_exports.py`` holds it to that) and
+their key tables.
 """
 
 from rocking_contact.config.changes import (
@@ -19,26 +22,38 @@ from rocking_contact.config.changes import (
 from rocking_contact.config.loading import (
     CASE_FOLDER,
     KINDS,
+    Kind,
+    KindRunner,
     Origins,
+    StreamingRunner,
+    base_case,
     case_dir,
     case_kind,
     cases_dir,
     file_case,
+    kind_of,
     kind_runner,
     kind_schema,
     load_case,
+    loaded_as,
+    loading_record,
     origin_file,
+    overridden_keys,
     read_case_data,
     read_toml,
+    references_from,
     resolve_case_path,
     shipped_cases,
+    source_file,
     stray_attribute,
+    twin_of,
     unread_after_loading,
     unread_override,
     variant_cases,
 )
 from rocking_contact.config.names import (
     NamePattern,
+    close_hint,
     missing_columns,
     uncomputed,
     uncomputed_references,
@@ -47,9 +62,12 @@ from rocking_contact.config.names import (
 from rocking_contact.config.overrides import (
     anchor_paths,
     apply_overrides,
+    dig,
     key_path,
     parse_override,
+    plain,
 )
+from rocking_contact.config.reach import never_reached
 from rocking_contact.config.schema import (
     DIRECTORY_NAME,
     FINITE,
@@ -58,8 +76,10 @@ from rocking_contact.config.schema import (
     CaseError,
     Check,
     Conflict,
+    Scale,
     as_dict,
     build,
+    distinct_texts,
     in_range,
     merge,
     param,
@@ -71,6 +91,7 @@ from rocking_contact.config.sections import (
     CaseInfo,
     QuantitySpec,
     Reference,
+    Span,
     TimeSpan,
     check_span,
     step_count_problem,
@@ -79,20 +100,25 @@ from rocking_contact.config.sections import (
 __all__ = [
     # schema
     "CaseError", "Check", "Conflict", "POSITIVE", "NONNEGATIVE", "FINITE", "DIRECTORY_NAME",
-    "in_range", "param", "build", "merge", "as_dict", "schema_doc",
+    "in_range", "param", "build", "merge", "as_dict", "schema_doc", "Scale", "distinct_texts",
     # overrides
-    "key_path", "parse_override", "anchor_paths", "apply_overrides",
+    "key_path", "parse_override", "anchor_paths", "apply_overrides", "dig", "plain",
     # names
     "NamePattern", "unknown_name", "uncomputed", "missing_columns",
-    "uncomputed_references",
+    "uncomputed_references", "close_hint",
     # sections
     "CaseInfo", "Reference", "QuantitySpec", "MAX_STEPS", "step_count_problem", "check_span",
-    "TimeSpan", "CaseFile",
+    "TimeSpan", "Span", "CaseFile",
+    # reach
+    "never_reached",
     # loading
     "CASE_FOLDER", "KINDS", "cases_dir", "shipped_cases", "variant_cases",
     "resolve_case_path", "case_kind", "kind_schema", "kind_runner", "read_toml", "Origins",
     "read_case_data", "origin_file", "load_case", "unread_after_loading", "unread_override",
-    "stray_attribute", "case_dir", "file_case",
+    "stray_attribute", "case_dir", "file_case", "kind_of", "overridden_keys", "Kind",
+    "KindRunner", "StreamingRunner",
+    # loading: what loading notes on a case (no schema field holds it)
+    "source_file", "references_from", "loaded_as", "loading_record", "base_case", "twin_of",
     # changes
     "METHOD_KEYS", "GRADING_KEYS", "physics_changes", "grading_changes", "PLACED_KEYS",
     "placed_for_other_physics",

@@ -592,6 +592,22 @@ def loaded_as(case: CaseFile) -> tuple[dict[str, Any], Callable[[str], float]] |
     return loaded
 
 
+def loading_record(case: CaseFile) -> dict[str, Any] | None:
+    """What ``rc.load_case`` noted of the case's loading (the case as given, its file, the
+    overrides, the files read: :func:`rocking_contact.provenance.load_record`; a rigid
+    twin's says it reruns with ``rigid``); None for a case built in code or loaded by
+    :func:`load_case` alone."""
+    record: dict[str, Any] | None = getattr(case, "load_record", None)
+    return record
+
+
+def twin_of(case: CaseFile) -> str | None:
+    """The name of the block case whose rigid twin ``case`` is (``rocking-contact rigid``);
+    None for any other case."""
+    block: str | None = getattr(case, "twin_of", None)
+    return block
+
+
 def base_case(case: CaseFile) -> CaseFile | None:
     """The case that ``case``'s changes are taken against: the case a derived case says
     its file defines (the rigid twin of a block's file as written; None for a file run as

@@ -17,14 +17,21 @@ from typing import ClassVar, Literal
 import numpy as np
 
 from rocking_contact.config import CASE_FOLDER, FINITE, NONNEGATIVE, param
-from rocking_contact.config.schema import SCALES, distinct_texts
+from rocking_contact.config.names import close_hint
+from rocking_contact.config.schema import SCALES, Check, distinct_texts
+
+#: a record's value column: a name of its header line, or a number from 2 (1 is time)
+COLUMN = Check(lambda x: (x.strip() != "") if isinstance(x, str) else x >= 2,
+               "a name of the record's header line, or a column number >= 2 (column 1 is "
+               "the time)")
 
 
 @dataclass(kw_only=True)
 class TimeFunction:
     """A scalar function of time: ``zero``, ``sine`` (amplitude sin(2 pi f t + phase)) or
-    ``table`` (linear interpolation in ``times``/``values``, or in a two-column CSV ``path``
-    of t, value; held constant outside).
+    ``table`` (linear interpolation in ``times``/``values``, or in a CSV ``path`` of t,
+    value, or of t and more columns, ``column`` naming the one read; held constant
+    outside).
     """
 
     type: Literal["zero", "sine", "table"] = param("zero")
@@ -38,13 +45,19 @@ class TimeFunction:
     phase: float = param(0.0, unit="rad", check=FINITE)
     times: list[float] = param(default_factory=list, unit="s", check=FINITE)
     values: list[float] = param(default_factory=list, check=FINITE)
-    path: str = param("", doc="CSV record (t, value); a relative path starts at the case "
+    path: str = param("", doc="CSV record (t, value; or t and more, column naming the values "
+                              "read); a relative path starts at the case "
                               "file that gives it, or at the current directory for --set "
                               "(and for an attribute set in Python)")
+    column: str | int | None = param(
+        None, check=COLUMN,
+        doc="the record's value column (path): its name in the record's header line, or its "
+            "number, column 1 being the time; unset: the record has two columns, t and value")
 
     #: the keys each type reads (config.load_case refuses the others)
     VARIANTS: ClassVar = {"type": {"zero": (), "sine": ("amplitude", "frequency", "phase"),
-                                   "table": ("amplitude", "times", "values", "path")}}
+                                   "table": ("amplitude", "times", "values", "path",
+                                             "column")}}
     #: what ``amplitude`` means for each type that reads it: a sine's is its peak, in the
     #: function's unit, a table's a factor without unit. One given for another type than
     #: a later layer chooses stays behind with it (config.load_case: a parent's sine of
@@ -68,6 +81,10 @@ class TimeFunction:
             _check_peak(self.amplitude, None)
         if self.type != "table":
             return
+        if self.column is not None and not self.path:
+            raise ValueError(f"column: {self.column!r} names a column of a CSV record, and "
+                             "this table has none (allowed: column with a path; unset with "
+                             "times and values)")
         if self.path:
             if self.times or self.values:
                 raise ValueError("times: a table takes times and values, or a path, not both")
@@ -147,12 +164,16 @@ def table_samples(f: TimeFunction, base: Path | None = None) -> tuple[np.ndarray
     """The ``(times, values)`` of a ``table`` function, before ``amplitude`` is applied.
 
     A CSV record (``path``, relative to ``base``) is read here, once per call, and checked:
-    two columns of finite numbers, at least two rows, times increasing strictly. Lines
-    starting with ``#`` are comments; a first line of column names (``t_s,ax``, as a
-    spreadsheet writes) is skipped.
+    rows of numbers, as many fields each, at least two rows, times (column 1) increasing
+    strictly, and the times and the values read finite. The values are column 2 of a
+    record of two columns, or the ``column`` it names (by the name its header line gives
+    it, or by its number from 1) of a record of any width. Lines starting with ``#`` are
+    comments; a first line of column names (``t_s,ax``, as a spreadsheet writes) is
+    skipped.
 
     Raises:
-        ValueError: ``"path: <file>: what is wrong"``.
+        ValueError: ``"path: <file>: what is wrong"``, or ``"column: ..."`` for a column
+            the record has not.
 
     """
     if not f.path:
@@ -162,7 +183,9 @@ def table_samples(f: TimeFunction, base: Path | None = None) -> tuple[np.ndarray
         raise ValueError(f"path: {path}: no such file (a CSV record of t, value; a "
                          "relative path starts at the case file that gives it, or at the "
                          "current directory for --set, overrides and a path set in Python)")
-    allowed = "allowed: rows 't, value' of numbers, at least 2, times increasing"
+    allowed = ("allowed: rows 't, value' of numbers, at least 2, times increasing"
+               if f.column is None else
+               "allowed: rows of numbers, as many each, at least 2, times increasing")
     first = next(_rows(path), None)
     if first is not None and (problem := _no_comma(*first)):  # (else taken for names)
         raise ValueError(f"path: {path}: {problem} ({allowed})")
@@ -176,23 +199,79 @@ def table_samples(f: TimeFunction, base: Path | None = None) -> tuple[np.ndarray
         raise ValueError(f"path: {path}: {where} ({allowed})") from None
     if data.size == 0:
         raise ValueError(f"path: {path}: empty ({allowed})")
-    if data.shape[1] != 2 or data.shape[0] < 2:
-        raise ValueError(f"path: {path}: {data.shape[0]} row(s) of {data.shape[1]} column(s) "
-                         f"({allowed})")
+    names = first[1] if first is not None and skip else []
+    rows, width = data.shape
+    if f.column is None and (width != 2 or rows < 2):
+        wider = (f"; or set column to the values' {_choices(names, width)}" if width > 2
+                 else "")
+        raise ValueError(f"path: {path}: {rows} row(s) of {width} column(s) ({allowed}"
+                         f"{wider})")
+    if rows < 2:
+        raise ValueError(f"path: {path}: {rows} row(s) ({allowed})")
+    read = 1 if f.column is None else _column(f.column, path, skip, names, width)
     # said at its line, as an editor counts them
     lines = [n for n, _ in _rows(path) if n > skip]
-    names = first[1] if first is not None and skip else []
-    bad = np.argwhere(~np.isfinite(data))
+    used = data[:, [0, read]]  # the other columns of a wider record may hold NaN (unmeasured)
+    bad = np.argwhere(~np.isfinite(used))
     if len(bad):
         r, c = bad[0]
-        raise ValueError(f"path: {path}: line {lines[r]}, column {c + 1}{_name(names, c + 1)}: "
-                         f"{data[r, c]} is not finite ({allowed})")
+        c = (0, read)[c] + 1
+        raise ValueError(f"path: {path}: line {lines[r]}, column {c}{_name(names, c)}: "
+                         f"{data[r, c - 1]} is not finite ({allowed})")
     k = _first_decrease(data[:, 0])
     if k is not None:
         before, after = distinct_texts(data[k - 1, 0], data[k, 0])
         raise ValueError(f"path: {path}: line {lines[k]}, column 1{_name(names, 1)}: time "
                          f"{after} after {before} on line {lines[k - 1]} ({allowed} strictly)")
-    return data[:, 0], data[:, 1]
+    return data[:, 0], data[:, read]
+
+
+def _choices(names: list[str], width: int) -> str:
+    """The values ``column`` may take in a record of ``width`` columns whose header line
+    gives ``names`` (none: no header line): ``name (ax, ay, az) or number 2 to 4``."""
+    numbers = ("number 2" if width == 2 else "number 2 or 3" if width == 3 else
+               f"number 2 to {width}")
+    given = [n for n in names[1:width] if n]
+    return f"name ({', '.join(given)}) or {numbers}" if given else numbers
+
+
+def _column(column: str | int, path: Path, header: int, names: list[str], width: int) -> int:
+    """The index (from 0) of the value column that ``column`` names, by name (on the
+    header line ``header`` of ``names``; 0: none) or by number (from 1), in a record of
+    ``width`` columns.
+
+    Raises:
+        ValueError: ``"column: ..."``, with the names and numbers allowed and the names
+            closest to a misspelt one.
+
+    """
+    allowed = f"allowed: its values' column by {_choices(names, width)}"
+    if isinstance(column, int):
+        if column > width:
+            raise ValueError(f"column: {column} is past the last column of {path}, column "
+                             f"{width} ({allowed})")
+        return column - 1
+    if not names:
+        raise ValueError(f"column: {column!r} names no column of {path}: its first line "
+                         f"is no header line of names ({allowed})")
+    if len(names) != width:
+        raise ValueError(f"column: {column!r}: line {header} of {path} names {len(names)} "
+                         f"columns and its rows have {width} ({allowed}, or a header line "
+                         "naming each column)")
+    found = [c for c, name in enumerate(names, start=1) if name == column.strip()]
+    if found == [1]:
+        raise ValueError(f"column: {column!r} is column 1 of {path} (line {header}), the "
+                         f"times ({allowed})")
+    if len(found) > 1:
+        raise ValueError(f"column: {column!r} names columns {', '.join(map(str, found))} of "
+                         f"{path} (line {header}) (allowed: one of those numbers)")
+    if not found:
+        # a name in other letter cases is the closest there is (difflib scores it 0)
+        same = [n for n in names[1:] if n.casefold() == column.strip().casefold()]
+        close = f"; close: {', '.join(same)}" if same else close_hint(column, names[1:])
+        raise ValueError(f"column: {column!r} is no column of {path} (line {header}: "
+                         f"{', '.join(names)}; {allowed}{close})")
+    return found[0] - 1
 
 
 #: a field of a record that is a number (a column name is not)

@@ -37,7 +37,7 @@ from rocking_contact.config import (
     unread_after_loading,
 )
 from rocking_contact.config.loading import Kind, KindRunner, StreamingRunner, source_file
-from rocking_contact.out_paths import check_dir
+from rocking_contact.out_paths import check_dir, missing_dirs, remove_made
 from rocking_contact.post import references
 from rocking_contact.post.grading import grade
 from rocking_contact.progress import Progress
@@ -286,6 +286,9 @@ class _Run:
     #: results.json ``provenance`` as the run starts (:func:`~rocking_contact.provenance.
     #: run_record`)
     provenance: dict[str, Any]
+    #: the directories made for ``out_dir`` (:func:`~rocking_contact.out_paths.
+    #: missing_dirs`), removed again if the runner refuses the case
+    made: list[Path]
 
 
 def _prepare(case: CaseFile, out: str | os.PathLike[str] | None, *, quiet: bool,
@@ -303,8 +306,9 @@ def _prepare(case: CaseFile, out: str | os.PathLike[str] | None, *, quiet: bool,
     provenance = run_record(checked, out_dir if write else None, started=started,
                             ranks=1 if world is None else world.Get_size(),
                             changed_after_loading=_changed_after_loading(case))
+    made = missing_dirs(out_dir) if write else []
     prepared = _Run(checked, KINDS[checked.case.kind], runner, progress, out_dir, write,
-                    plots, provenance)
+                    plots, provenance, made)
     if write:
         check_dir("rc.run", out_dir, key="out")
         if mpi_rank() == 0:
@@ -317,7 +321,8 @@ def _prepare(case: CaseFile, out: str | os.PathLike[str] | None, *, quiet: bool,
 def _execute(run: _Run) -> RunResult:
     """The kind's runner on the case, its progress bar closed as it ends (stopped too:
     the :class:`RunStopped` goes on). Bad input found as the run set up removes the
-    ``results.json`` written as it started: there is no run to show."""
+    ``results.json`` written as it started, and the directories made for it: there is no
+    run to show (the runner writes nothing before its checks)."""
     try:
         if run.kind.streams:  # it writes its files as it goes into the results' directory
             streaming = cast(StreamingRunner, run.runner)
@@ -328,6 +333,7 @@ def _execute(run: _Run) -> RunResult:
     except CaseError:
         if run.write and mpi_rank() == 0:
             (run.out_dir / results_io.RESULTS_FILE).unlink(missing_ok=True)
+            remove_made(run.made)
         raise
     except RunStopped:
         run.progress.close()

@@ -39,6 +39,23 @@ def check_dir(option: str, path: Path, allowed: str = "a writable directory, cre
         raise CaseError(option, key, f"{path} is not writable (allowed: {allowed})")
 
 
+def missing_dirs(path: Path) -> list[Path]:
+    """``path`` and those of its parents that do not exist, deepest first: the directories
+    :func:`check_dir` makes for it, which :func:`remove_made` takes away again."""
+    return [p for p in (path, *path.parents) if not p.exists()]
+
+
+def remove_made(made: list[Path]) -> None:
+    """Remove the directories ``made`` (:func:`missing_dirs` before :func:`check_dir`),
+    deepest first, while they are empty: a run refused as it set up leaves no directory
+    it made; one holding a file, and those above it, stay."""
+    for directory in made:
+        try:
+            directory.rmdir()
+        except OSError:  # not empty, or gone: the ones above it hold it
+            return
+
+
 def check_file(option: str, path: Path, what: str,
                suffixes: tuple[str, ...] | None = None, *, create: bool = True) -> Path:
     """``path`` is a file ``option`` may write: not a directory, its suffix one of

@@ -33,13 +33,22 @@ def test_a_refused_block_run_leaves_nothing_in_out(capsys, tmp_path):
         f"error: {case}: quantity[0].column: 'DY_AA' is no history column of this case",
         "close: DY_A, "])
     assert sorted(p.name for p in out.iterdir()) == ["notes.txt"]
+    # a directory the run made for itself goes too, as for a case refused at load
+    code = main(["run", str(case), "--out", str(out / "a" / "b"), "--quiet", "--set",
+                 "time.end=0.002"])
+    assert_one_line_error(capsys, code, ["quantity[0].column: 'DY_AA'"])
+    assert sorted(p.name for p in out.iterdir()) == ["notes.txt"]
 
 
 def test_rc_run_refuses_before_it_opens_a_file(tmp_path):
     """The Python API alike, with fields every step (a frame is due at the first row)."""
     case = rc.load_case(_misspelt(tmp_path), ["time.end=0.002", "output.fields_every=1"])
     out = tmp_path / "o"
+    out.mkdir()
     with pytest.raises(rc.CaseError) as refused:
         rc.run(case, out=out, quiet=True, plots=False)
     assert refused.value.key == "quantity[0].column"
+    assert list(out.iterdir()) == []
+    with pytest.raises(rc.CaseError):
+        rc.run(case, out=out / "made", quiet=True, plots=False)
     assert list(out.iterdir()) == []

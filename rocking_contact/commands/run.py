@@ -25,16 +25,21 @@ def main(args: argparse.Namespace) -> int:
     """Run the case, show its table and summary line (those of a stopped run too, before
     its exception goes on to the command line's one line); returns the exit code."""
     import rocking_contact as rc
-    from rocking_contact.api import default_out_dir
-    from rocking_contact.out_paths import check_dir
+    from rocking_contact.api import default_out_dir, mpi_rank
+    from rocking_contact.out_paths import check_dir, missing_dirs, remove_made
     from rocking_contact.stops import RunStopped
     from rocking_contact.summary import show_result
 
     case = rc.load_case(args.case, args.overrides)
     out = args.out or default_out_dir(case)
+    made = missing_dirs(out)
     check_dir("--out", out)  # made here: rc.run's error would name its argument, out=
     try:
         result = rc.run(case, out=out, quiet=args.quiet, plots=not args.no_plots)
+    except rc.CaseError:  # refused as it set up (rc.run removed what it wrote)
+        if mpi_rank() == 0:
+            remove_made(made)
+        raise
     except RunStopped as exc:  # Ctrl-C too: what it computed, then _command's one line
         show_result(exc.partial, out, table=not args.quiet)
         raise

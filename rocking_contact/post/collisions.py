@@ -33,6 +33,7 @@ from typing import Any
 import numpy as np
 
 from rocking_contact.config import param
+from rocking_contact.post.peaks import bases, peaks
 from rocking_contact.post.references import in_window
 from rocking_contact.results import RunResult
 
@@ -109,18 +110,15 @@ def impact_instants(t: np.ndarray, energy: np.ndarray, floor: float = 0.0) -> np
     wiggles of 6 % at most (B). A run that ends before the energy has fallen to its next
     minimum has only part of the fall on the right (the impact's drop, 11 % for a block of
     aspect ratio 5): there the rise on the left alone decides."""
-    # Imported here: scipy.signal takes 1 to 2 s to import, and the report and the plots
-    # import this module for interior() alone.
-    from scipy.signal import find_peaks
-
-    peaks, props = find_peaks(energy, prominence=0.0)
-    height = energy[peaks]
-    left = height - energy[props["left_bases"]]
-    right = height - energy[props["right_bases"]]
-    unfinished = props["right_bases"] == len(energy) - 1
+    top = peaks(energy)
+    left_base, right_base = bases(energy, top)
+    height = energy[top]
+    left = height - energy[left_base]
+    right = height - energy[right_base]
+    unfinished = right_base == len(energy) - 1
     keep = ((left >= 0.25 * height) & ((right >= 0.25 * height) | unfinished)
             & (height > floor))
-    return np.asarray(t[peaks[keep]])
+    return np.asarray(t[top[keep]])
 
 
 def interior(collisions: list[dict[str, Any]]) -> list[dict[str, Any]]:

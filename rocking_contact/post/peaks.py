@@ -1,0 +1,54 @@
+"""Peaks of a sampled signal and the bases of their prominence, in numpy.
+
+The same peaks and bases as ``scipy.signal.find_peaks(x, prominence=0.0)`` (its
+``left_bases`` and ``right_bases``), index for index, without importing
+``scipy.signal``: that import costs 0.35 to 0.4 s of CPU, 3.5 % of a whole SDNV105 A run
+and 10 % of a short one, for the one call that finds a run's impacts
+(:func:`rocking_contact.post.collisions.impact_instants`).
+
+Definitions, scipy's:
+
+- a peak is a sample, or a flat run of equal samples (a plateau), with a smaller sample on
+  each side; the first and last samples are never peaks; a plateau's peak is its middle
+  sample (the left one of the two middles of an even plateau); NaN compares false, so it
+  neither makes nor neighbours a peak;
+- the left base of a peak is the lowest sample between the peak and the nearest sample on
+  its left that is higher (or NaN), or the signal's start; of equal lowest samples, the one
+  nearest the peak. The right base likewise on the right.
+"""
+
+from __future__ import annotations
+
+import numpy as np
+
+
+def peaks(x: np.ndarray) -> np.ndarray:
+    """Indices of the peaks of ``x`` (1-D), increasing."""
+    x = np.asarray(x, dtype=float)
+    if len(x) < 3:
+        return np.zeros(0, dtype=np.intp)
+    # runs of equal samples: a NaN is a run of its own, as NaN != NaN
+    starts = np.flatnonzero(np.r_[True, x[1:] != x[:-1]])
+    ends = np.r_[starts[1:] - 1, len(x) - 1]
+    value = x[starts]
+    inner = np.arange(1, len(starts) - 1)  # neither the first nor the last run
+    rises = value[inner - 1] < value[inner]
+    falls = value[inner + 1] < value[inner]
+    top = inner[rises & falls]
+    return (starts[top] + ends[top]) // 2
+
+
+def bases(x: np.ndarray, at: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
+    """Left and right bases (indices) of the peaks ``at`` of ``x``."""
+    x = np.asarray(x, dtype=float)
+    left = np.empty(len(at), dtype=np.intp)
+    right = np.empty(len(at), dtype=np.intp)
+    for k, p in enumerate(at):
+        # not (<=) rather than (>): a NaN stops the search as a higher sample does
+        stop_left = np.flatnonzero(~(x[:p] <= x[p]))
+        first = stop_left[-1] + 1 if len(stop_left) else 0
+        left[k] = p - int(np.argmin(x[first:p + 1][::-1]))
+        stop_right = np.flatnonzero(~(x[p + 1:] <= x[p]))
+        last = p + stop_right[0] if len(stop_right) else len(x) - 1
+        right[k] = p + int(np.argmin(x[p:last + 1]))
+    return left, right

@@ -35,7 +35,8 @@ def peaks(x: np.ndarray) -> np.ndarray:
     rises = value[inner - 1] < value[inner]
     falls = value[inner + 1] < value[inner]
     top = inner[rises & falls]
-    return (starts[top] + ends[top]) // 2
+    middle: np.ndarray = (starts[top] + ends[top]) // 2
+    return middle
 
 
 def bases(x: np.ndarray, at: np.ndarray) -> tuple[np.ndarray, np.ndarray]:

@@ -167,10 +167,6 @@ def run(case: BlockCase, *, progress: Progress | None = None, out_dir: Path | No
                         f"'petsc' factorises on one rank and this run has {comm.size}; "
                         "allowed under mpiexec: 'mumps' or 'superlu_dist'")
     t_start = time.perf_counter()
-    # Imported at set-up rather than by the collisions after the last step: a run stopped by
-    # a signal writes its results within the step under way, not 1-3 s of imports later.
-    import scipy.signal  # noqa: F401
-
     body = build_body(case, comm)
     model = contact_model.build(case, body)
     try:

@@ -11,22 +11,14 @@ def graded_misses(result) -> tuple[set[str], str]:
     return failed, rc.format_table(result.case, graded)
 
 
-def assert_misses_are(result, known: dict[str, str],
-                      undecided: dict[str, str] | None = None, *,
-                      unreached: bool = False) -> None:
+def assert_misses_are(result, known: dict[str, str], *, unreached: bool = False) -> None:
     """Exactly the ``known`` checks fail: a new miss, or a known one that now passes, fails
-    (so that the list of misses, the docs and the code stay in step). ``undecided``: checks
-    whose verdict the machine's round-off decides (the same code passes them on one CPU and
-    misses them on another, each value given in its reason); they may pass or fail, and
-    they must still be graded. ``unreached``: as for :func:`assert_all_pass`."""
+    (so that the list of misses, the docs and the code stay in step). ``unreached``: as for
+    :func:`assert_all_pass`."""
     failed, table = graded_misses(result)
     if unreached:
         failed -= {c["quantity"] for c in result.checks
                    if c["passed"] is not None and c["note"].startswith("not reached")}
-    undecided = undecided or {}
-    graded = {c["quantity"] for c in result.checks if c["passed"] is not None}
-    assert set(undecided) <= graded, f"not graded: {sorted(set(undecided) - graded)}\n{table}"
-    failed -= set(undecided)
     assert not failed - set(known), f"unexpected misses {sorted(failed - set(known))}\n{table}"
     assert not set(known) - failed, f"now passing: {sorted(set(known) - failed)}\n{table}"
 

@@ -120,7 +120,8 @@ class QuantitySpec:
                              f"{'' if self.window else ' without a window'})")
 
 
-#: Most time steps a run may take. Far above every shipped case and variant (6108 at most)
+#: Most time steps a run may take. Far above every shipped case and variant (6000 at most,
+#: sdnv105d_shaking)
 #: and above what a run can afford (a discrete run holds two floats per step, 1.6 GB here):
 #: a mistyped step (1e-12 s) is refused at load instead of ending in a MemoryError.
 MAX_STEPS = 10**8

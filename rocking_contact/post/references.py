@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import math
 from collections.abc import Collection, Iterable, Mapping, Sequence
-from typing import Any
+from typing import Any, TypeGuard
 
 import numpy as np
 
@@ -305,13 +305,78 @@ def _tol_text(check: Mapping[str, Any]) -> str:
     tol = check["tolerance"]
     if tol is None:
         return "info"
-    suffix = {"relative": " rel", "absolute": " abs", "steps": " steps"}[check["tolerance_kind"]]
-    return f"{tol:g}{suffix}"
+    word = {"relative": "rel", "absolute": "abs",
+            "steps": "step" if tol == 1 else "steps"}[check["tolerance_kind"]]
+    return f"{tol:g} {word}"
+
+
+def _finite(x: Any) -> TypeGuard[float]:
+    return isinstance(x, int | float) and not isinstance(x, bool) and math.isfinite(x)
+
+
+def signed_error(check: Mapping[str, Any]) -> tuple[float, str]:
+    """A check's error, ours - reference, the way its tolerance measures it, and its word:
+    relative to |reference| (``"rel"``) for a relative tolerance and for a reference shown
+    for information; in the quantity's unit (``"abs"``) for an absolute one; in time steps
+    (``"steps"``) for a tolerance in steps. Signed: positive when ours is above the
+    reference. NaN without a value (a run that has none: ``value`` NaN or None).
+
+    A relative error of a reference 0 is none: the absolute error stands for it. A
+    tolerance in steps whose step is not known (a check not graded at the run's step,
+    without ``abs_tolerance``) gives the relative error."""
+    value, reference = check.get("value"), check.get("reference")
+    if not _finite(reference):  # a results.json changed by hand: nothing to measure from
+        return math.nan, "rel"
+    diff = value - reference if _finite(value) else math.nan
+    tol = check.get("tolerance")
+    kind = check.get("tolerance_kind") if tol is not None else None
+    if kind == "absolute" or reference == 0:
+        return diff, "abs"
+    if kind == "steps":
+        abs_tol = check.get("abs_tolerance")  # the tolerance times the run's step
+        if _finite(abs_tol) and abs_tol > 0 and _finite(tol):
+            return diff / (abs_tol / tol), "steps"
+    return diff / abs(reference), "rel"
+
+
+def error_text(check: Mapping[str, Any], missing: str = "—") -> str:
+    """:func:`signed_error` as the tables show it: ``+3.43e-02 rel``, ``-4.69e-03 abs``,
+    ``-0.26 steps``; ``missing`` without a value."""
+    error, word = signed_error(check)
+    if not math.isfinite(error):
+        return missing
+    if word == "steps":
+        shown = f"{error:+.3g}"
+        return f"{shown} step{'' if shown in ('+1', '-1') else 's'}"
+    return f"{error:+.2e} {word}"
+
+
+def band_margin(check: Mapping[str, Any]) -> float | None:
+    """For a graded check with an absolute tolerance, whose pass band is [reference -
+    tolerance, reference + tolerance]: how far its value lies inside the band from the
+    nearer end (>= 0, passed), or outside it (< 0, failed), in the quantity's unit.
+    None for the other checks and without a value."""
+    if check.get("passed") is None or check.get("tolerance_kind") != "absolute":
+        return None
+    error, _ = signed_error(check)
+    return check["tolerance"] - abs(error) if math.isfinite(error) else None
+
+
+def band_text(check: Mapping[str, Any]) -> str:
+    """:func:`band_margin` in words, ``9.10e-04 inside`` or ``1.90e-04 outside``; ''
+    when there is none."""
+    margin = band_margin(check)
+    if margin is None:
+        return ""
+    return f"{margin:.2e} inside" if margin >= 0 else f"{-margin:.2e} outside"
 
 
 def format_table(case: str, checks: Sequence[Mapping[str, Any]]) -> str:
-    """A plain-text comparison table: quantity, reference, computed, error, tolerance..."""
-    header = ("quantity", "reference", "computed", "rel. error", "tolerance", "source", "pass")
+    """A plain-text comparison table: quantity, reference, computed, error (as the
+    tolerance measures it: :func:`error_text`), tolerance, source, pass (with, for an
+    absolute tolerance, how far inside or outside its band the value is: :func:`band_text`).
+    """
+    header = ("quantity", "reference", "computed", "error", "tolerance", "source", "pass")
     rows = []
 
     def number(x: Any, fmt: str, missing: str = "—") -> str:
@@ -319,18 +384,20 @@ def format_table(case: str, checks: Sequence[Mapping[str, Any]]) -> str:
 
     for c in checks:
         value = c["value"]
+        band = band_text(c)
         rows.append((
             c["quantity"],
             f"{c['reference']:.6g}",
             # a misspelt quantity or column, or what a shortened run never reached
             number(value, ".6g", "not reached" if not_reached(c) else "not computed"),
-            number(c["rel_error"], ".2e"),
+            error_text(c),
             _tol_text(c),
             c["source"],
             # a check the run ended before is no failure: validate and the report say
             # INCOMPLETE
             "not reached" if c["passed"] is False and not_reached(c)
-            else {True: "ok", False: "FAIL", None: "-"}[c["passed"]],
+            else {True: "ok", False: "FAIL", None: "-"}[c["passed"]]
+            + (f", {band}" if band else ""),
         ))
     widths = [max(len(str(r[i])) for r in [header, *rows]) for i in range(len(header))]
     widths[5] = min(widths[5], 34)

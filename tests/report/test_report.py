@@ -77,20 +77,56 @@ def test_html_needs_no_network(page, tree):
         assert tree.find(f".//*[@id='{link.get('href')[1:]}']") is not None
 
 
+def error_shown(text, check):
+    """True when the error cell ``text`` is results.json's error of ``check`` measured as
+    its tolerance measures it, signed (ours - reference) and followed by its word: the
+    relative error ``rel`` (for no tolerance too; ``abs`` for a reference 0), the
+    absolute error ``abs``, or the error in the run's time steps (``abs_tolerance`` is
+    ``tolerance`` of them; the relative error without it)."""
+    if check["value"] is None:
+        return text == "—"
+    number, word = text.split()
+    kind = check["tolerance_kind"] if check["tolerance"] is not None else "relative"
+    if check["reference"] == 0:
+        kind = "absolute"
+    if kind == "steps" and check["abs_tolerance"] is None:
+        kind = "relative"
+    if kind == "relative":
+        size = check["rel_error"]
+    elif kind == "absolute":
+        size = check["abs_error"]
+    else:
+        size = check["abs_error"] * check["tolerance"] / check["abs_tolerance"]
+    sign = math.copysign(1.0, check["value"] - check["reference"])
+    words = {"relative": ("rel",), "absolute": ("abs",), "steps": ("steps", "step")}[kind]
+    return word in words and shown(number, sign * size, digits=3) and number[0] in "+-"
+
+
 def test_comparison_tables_match_results_json(tree, results_dir):
+    kinds = set()
     for case, data in all_results(results_dir).items():
         header, rows = table(tree, f"checks-{case}")
-        assert header == ["quantity", "reference", "source", "ours", "rel. error",
+        assert header == ["quantity", "reference", "source", "ours", "error",
                           "tolerance", "pass", "note"]
         assert len(rows) == len(data["checks"]) > 0
         for row, check in zip(rows, data["checks"]):
-            quantity, ref, source, ours, rel, tol, mark, note = row
+            quantity, ref, source, ours, error, tol, mark, note = row
             assert quantity == check["quantity"] and source == check["source"]
             assert shown(ref, check["reference"]) and shown(ours, check["value"])
-            assert shown(rel, check["rel_error"], digits=3)
+            assert error_shown(error, check), (error, check)
             assert tol == tolerance_text(check)
-            assert mark == {True: "pass", False: "FAIL", None: "info"}[check["passed"]]
+            word, _, band = mark.partition(", ")
+            assert word == {True: "pass", False: "FAIL", None: "info"}[check["passed"]]
+            if (check["passed"] is not None and check["tolerance_kind"] == "absolute"
+                    and check["value"] is not None):
+                margin, side = band.split()
+                assert side == ("inside" if check["passed"] else "outside")
+                assert shown(margin, abs(check["tolerance"] - check["abs_error"]), digits=3)
+            else:
+                assert not band
             assert note == (check["note"] or "")
+            kinds.add(check["tolerance_kind"] if check["tolerance"] is not None else None)
+    assert kinds == {"relative", "absolute", "steps", None}  # every kind of cell was read
 
 
 def test_event_and_run_tables_match_results_json(tree, results_dir):

@@ -117,8 +117,9 @@ def _describe(value: Any) -> str:
 def format_table(result: RunResult | str,
                  checks: Sequence[Mapping[str, Any]] | None = None) -> str:
     """The comparison table of a run: one line per check with its quantity, reference
-    value, computed value (SI units, as the quantity), relative error, tolerance, source
-    and pass mark (``ok``, ``FAIL``, ``-`` for information only).
+    value, computed value (SI units, as the quantity), error (signed, measured as the
+    tolerance is: ``rel``, ``abs`` or ``steps``), tolerance, source and pass mark (``ok``,
+    ``FAIL``, ``-`` for information only; a band check adds how far inside or outside it is).
 
     Args:
         result: a :class:`RunResult` (its case name and checks), or a case name with

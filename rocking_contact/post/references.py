@@ -301,12 +301,14 @@ def not_reached(check: Mapping[str, Any]) -> bool:
     return str(check.get("note") or "").startswith("not reached")
 
 
-def _tol_text(check: Mapping[str, Any]) -> str:
+def tolerance_text(check: Mapping[str, Any], none: str = "info") -> str:
+    """The pass mark in words: ``0.001 rel``, ``0.5 abs``, ``1 step``; ``none`` for an
+    information row."""
     tol = check["tolerance"]
     if tol is None:
-        return "info"
+        return none
     word = {"relative": "rel", "absolute": "abs",
-            "steps": "step" if tol == 1 else "steps"}[check["tolerance_kind"]]
+            "steps": "step" if tol == 1 else "steps"}[check.get("tolerance_kind", "relative")]
     return f"{tol:g} {word}"
 
 
@@ -391,7 +393,7 @@ def format_table(case: str, checks: Sequence[Mapping[str, Any]]) -> str:
             # a misspelt quantity or column, or what a shortened run never reached
             number(value, ".6g", "not reached" if not_reached(c) else "not computed"),
             error_text(c),
-            _tol_text(c),
+            tolerance_text(c),
             c["source"],
             # a check the run ended before is no failure: validate and the report say
             # INCOMPLETE

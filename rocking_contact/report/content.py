@@ -26,6 +26,7 @@ from typing import Any
 
 from rocking_contact.post.collisions import RIGID_LEVEL, interior
 from rocking_contact.post.references import band_text, error_text, not_reached
+from rocking_contact.post.references import tolerance_text as mark_text
 from rocking_contact.provenance import NOT_LOADED, override_texts, stack_versions
 from rocking_contact.report.document import (
     MISSING,
@@ -84,15 +85,10 @@ def verdict(data: Mapping[str, Any]) -> str:
 
 def tolerance_text(check: Mapping[str, Any]) -> str:
     """The pass mark in words: ``0.001 rel``, ``0.5 abs``, ``1 step (0.0005 s)``."""
-    tol = check.get("tolerance")
-    if tol is None:
-        return "none"
-    kind = check.get("tolerance_kind", "relative")
-    if kind == "relative":
-        return f"{tol:g} rel"
-    if kind == "steps":
-        return f"{tol:g} step{'s' if tol != 1 else ''} ({number(check.get('abs_tolerance'), 4)} s)"
-    return f"{tol:g} abs"
+    text = mark_text({"tolerance": None, **check}, none="none")
+    if check.get("tolerance") is not None and check.get("tolerance_kind") == "steps":
+        text += f" ({number(check.get('abs_tolerance'), 4)} s)"
+    return text
 
 
 def checks_table(case: str, checks: Sequence[Mapping[str, Any]]) -> Table:

@@ -48,6 +48,7 @@ from rocking_contact.config.loading import (
     stray_attribute,
     twin_of,
     unread_after_loading,
+    unread_keys,
     unread_override,
     variant_cases,
 )
@@ -115,6 +116,7 @@ __all__ = [
     "CASE_FOLDER", "KINDS", "cases_dir", "shipped_cases", "variant_cases",
     "resolve_case_path", "case_kind", "kind_schema", "kind_runner", "read_toml", "Origins",
     "read_case_data", "origin_file", "load_case", "unread_after_loading", "unread_override",
+    "unread_keys",
     "stray_attribute", "case_dir", "file_case", "kind_of", "overridden_keys", "Kind",
     "KindRunner", "StreamingRunner",
     # loading: what loading notes on a case (no schema field holds it)

@@ -3,7 +3,7 @@
 Shipped cases and variants, the kinds (schema and runner of each ``case.kind``), TOML
 reading, ``extends`` and the file each key comes from (so that an error names the file to
 edit), and the refusal of settings that the chosen variant does not read or that no schema
-key holds.
+key holds; the same walk lists the keys a run does not read (:func:`unread_keys`).
 """
 
 from __future__ import annotations
@@ -478,31 +478,52 @@ def _unread_settings(obj: Any, layer: Callable[[str], float]) -> tuple[str, str]
                  if (found := _unread_in(table, layer, prefix)) is not None), None)
 
 
+def unread_keys(case: Any) -> list[str]:
+    """The dotted keys of ``as_dict(case)`` (results.json ``parameters``) that the variants
+    the case chooses do not read, sorted: the fields a schema's ``VARIANTS`` governs that
+    the chosen value of their selector does not name (:func:`_unread_settings`), given or
+    not. SDNV105 A (``scheme.type = 'alpha_newmark'``, ``contact.treatment = 'lagrange'``)
+    lists ``scheme.beta``, ``scheme.gamma``, ``scheme.theta``, ``contact.restitution`` and
+    ``contact.spring``, among others: its steps' beta and gamma are derived from the
+    alphas. A list of tables is one key (``contact.spring``), its items are not walked."""
+    return sorted({_join(prefix, name) for table, prefix in _tables(case)
+                   for name, _, _ in _not_read(table)})
+
+
+def _not_read(obj: Any) -> Iterator[tuple[str, str, dict[Any, tuple[str, ...]]]]:
+    """The fields of one table that a selector of its ``VARIANTS`` governs and its chosen
+    value does not read: ``(field, selector, the selector's variants)`` for each, in the
+    order the selectors and their variants name them."""
+    for selector, variants in getattr(obj, "VARIANTS", {}).items():
+        reads = variants[getattr(obj, selector)]
+        governed = dict.fromkeys(name for fields in variants.values() for name in fields)
+        for name in governed:
+            if name not in reads:
+                yield name, selector, variants
+
+
 def _unread_in(obj: Any, layer: Callable[[str], float], prefix: str
                ) -> tuple[str, str] | None:
     """:func:`_unread_settings` for the keys of one table (``prefix``: its dotted key)."""
     defaults = _defaults(obj)
-    for selector, variants in getattr(obj, "VARIANTS", {}).items():
+    for name, selector, variants in _not_read(obj):
+        key = _join(prefix, name)
+        value_given = getattr(obj, name)
+        if layer(key) == math.inf or value_given == defaults[name]:
+            continue  # not given, or given as its default (no effect either way)
+        if layer(key) > layer(_join(prefix, selector)):
+            continue  # left behind by a later choice of variant
         value = getattr(obj, selector)
-        reads = variants[value]
-        governed = dict.fromkeys(name for fields in variants.values() for name in fields)
-        for name in governed:
-            key = _join(prefix, name)
-            value_given = getattr(obj, name)
-            if name in reads or layer(key) == math.inf or value_given == defaults[name]:
-                continue  # read, or not given, or given as its default (no effect either way)
-            if layer(key) > layer(_join(prefix, selector)):
-                continue  # left behind by a later choice of variant
-            readers = [_toml_text(v) for v, fields in variants.items() if name in fields]
-            if isinstance(value_given, list) and value_given and all(
-                    dataclasses.is_dataclass(v) for v in value_given):
-                text = f"{len(value_given)} [[{key}]] table(s)"
-            else:
-                text = _toml_text(value_given)
-            return key, (f"{text} has no effect with "
-                         f"{_join(prefix, selector)} = {_toml_text(value)}, which does not "
-                         f"read it; "
-                         f"allowed: leave it out, or {selector} {' or '.join(readers)}")
+        readers = [_toml_text(v) for v, fields in variants.items() if name in fields]
+        if isinstance(value_given, list) and value_given and all(
+                dataclasses.is_dataclass(v) for v in value_given):
+            text = f"{len(value_given)} [[{key}]] table(s)"
+        else:
+            text = _toml_text(value_given)
+        return key, (f"{text} has no effect with "
+                     f"{_join(prefix, selector)} = {_toml_text(value)}, which does not "
+                     f"read it; "
+                     f"allowed: leave it out, or {selector} {' or '.join(readers)}")
     return None
 
 

@@ -13,13 +13,16 @@ from pathlib import Path
 
 from rocking_contact.config import (
     CaseFile,
+    base_case,
     load_case,
     missing_columns,
     physics_changes,
     placed_for_other_physics,
+    references_from,
+    source_file,
     uncomputed_references,
+    unread_keys,
 )
-from rocking_contact.config.loading import base_case, references_from, source_file
 from rocking_contact.post.collisions import collisions_not_found_warnings
 from rocking_contact.post.references import (
     compare,
@@ -37,7 +40,9 @@ from rocking_contact.results import RunResult
 
 def grade(case: CaseFile, result: RunResult) -> RunResult:
     """Add the case's ``[[quantity]]`` values, the reference checks and the warnings that
-    go with them to ``result`` (changed in place, and returned).
+    go with them to ``result`` (changed in place, and returned), and in ``result.extra``
+    the physics keys the run changes (``changes``) and the keys of its ``parameters`` that
+    its variants do not read (``unread``: :func:`rocking_contact.config.unread_keys`).
 
     Args:
         case: the case the run ran (a ``CaseFile`` as :func:`rocking_contact.load_case`
@@ -56,6 +61,9 @@ def grade(case: CaseFile, result: RunResult) -> RunResult:
     graded = load_case(source) if source is not None else base
     mark_reach(case, result, base, graded)
     changed = ungrade_changed_physics(case, result, base, graded, source)
+    # beside the changes: the keys of ``parameters`` the run's variants did not read, which
+    # a rerun reads back (so they stay there) and a reader must not take as acting
+    result.extra["unread"] = unread_keys(case)
     name_warnings(case, result, changed)
     return result
 

@@ -42,7 +42,7 @@ from rocking_contact.report.document import (
 )
 from rocking_contact.report.figures import figures
 from rocking_contact.report.inputs import CaseResult, Skipped
-from rocking_contact.report.parameters import parameter_rows
+from rocking_contact.report.parameters import NOT_READ, not_read, parameter_rows
 from rocking_contact.results import STARTED, CheckCounts, Verdict, check_counts, classify
 from rocking_contact.viz.changes import changes_text
 
@@ -258,9 +258,22 @@ def _is_number(text: str) -> bool:
     return True
 
 
-def parameters_table(case: str, params: Mapping[str, Any]) -> Table:
-    """The resolved parameters of the run."""
-    rows = [[Cell(k, "code"), Cell(v, "num" if _is_number(v) else ""), Cell(u)]
+def unread_recorded(data: Mapping[str, Any]) -> list[str]:
+    """results.json ``extra.unread``: the dotted keys of ``parameters`` the run's variants
+    did not read; none for a run written before they were recorded (or a list of another
+    kind, in a file changed by hand)."""
+    unread = (data.get("extra") or {}).get("unread")
+    return [k for k in unread if isinstance(k, str)] if isinstance(unread, list) else []
+
+
+def parameters_table(case: str, params: Mapping[str, Any], unread: Sequence[str] = ()
+                     ) -> Table:
+    """The resolved parameters of the run; those its variants did not read (``unread``:
+    results.json ``extra.unread``) greyed, their value followed by "(not read by this
+    variant)"."""
+    rows = [[Cell(k, "code info"), Cell(f"{v} ({NOT_READ})", "info"), Cell(u, "info")]
+            if not_read(k, unread) else
+            [Cell(k, "code"), Cell(v, "num" if _is_number(v) else ""), Cell(u)]
             for k, v, u in parameter_rows(params)]
     return Table(f"parameters-{case}", "Model and parameters (resolved case)",
                  ["key", "value", "unit"], rows, collapsed=True)
@@ -277,7 +290,7 @@ def case_section(result: CaseResult, figures_dir: Path, *, views: bool) -> Secti
     blocks.append(Paragraph(stack_note(data.get("stack"), dict(stack_versions()),
                                        str(data.get("status", "completed")))))
     blocks.append(provenance_block(case, data.get("provenance") or {}))
-    blocks.append(parameters_table(case, data.get("parameters") or {}))
+    blocks.append(parameters_table(case, data.get("parameters") or {}, unread_recorded(data)))
     if data.get("checks"):
         blocks.append(checks_table(case, data["checks"]))
     collisions = interior(list(data.get("collisions") or []))

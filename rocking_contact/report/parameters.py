@@ -4,7 +4,8 @@ The keys are the case file's dotted keys, with list items named after their ``na
 (``model.shock[NO1].kn``) or their index; the units come from the case kind's schema
 (the ``unit`` of each :func:`rocking_contact.config.param`), so a new kind of case shows
 its units with no change here. The ``case``, ``quantity`` and ``reference`` sections are
-shown elsewhere in the report.
+shown elsewhere in the report. The keys the run's variants did not read (results.json
+``extra.unread``) stay in the table, marked :data:`NOT_READ` (:func:`not_read`).
 """
 
 from __future__ import annotations
@@ -12,7 +13,7 @@ from __future__ import annotations
 import dataclasses
 import re
 import typing
-from collections.abc import Mapping
+from collections.abc import Iterable, Mapping
 from typing import Any
 
 from rocking_contact.report.document import number
@@ -21,6 +22,8 @@ from rocking_contact.report.document import number
 SHOWN_ELSEWHERE = frozenset({"case", "quantity", "reference"})
 #: longest list written out in full
 _LIST_ITEMS = 8
+#: what the table says of a key that the run's variants did not read
+NOT_READ = "not read by this variant"
 
 
 def _text(value: Any) -> str:
@@ -93,3 +96,10 @@ def parameter_rows(params: Mapping[str, Any]) -> list[tuple[str, str, str]]:
     units = kind_units(kind) if kind else {}
     return [(key, value, units.get(re.sub(r"\[[^\]]*\]", "", key), ""))
             for key, value in flatten(params)]
+
+
+def not_read(key: str, unread: Iterable[str]) -> bool:
+    """Whether a row's ``key`` (:func:`flatten`'s: ``contact.spring[0].on``) is one of the
+    ``unread`` dotted keys of a run (results.json ``extra.unread``: ``contact.spring``) or
+    lies inside one."""
+    return any(key == u or key.startswith((f"{u}.", f"{u}[")) for u in unread)

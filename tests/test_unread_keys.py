@@ -150,3 +150,17 @@ def test_the_list_follows_a_variant_chosen_after_loading():
     case.contact.treatment = "continuous"
     assert "contact.restitution" in unread_keys(case)
     assert "contact.search_distance" not in unread_keys(case)
+
+
+def test_a_block_at_rest_reads_no_preload_key():
+    """initial.state = 'rest' skips the preload: its [preload] keys are listed, and one
+    given with it is refused (it was ignored without a word: 'rest' then tilt 0.02 ran)."""
+    at_rest = load_case("sdnv105d", {"initial.state": "rest", "collisions.rigid": False})
+    assert {"preload.tilt", "preload.pivot"} <= set(unread_keys(at_rest))
+    assert not {"preload.tilt", "preload.pivot"} & set(unread_keys(load_case("sdnv105d")))
+    with pytest.raises(rc.CaseError,
+                       match=r"preload\.tilt: 0\.02 has no effect with initial\.state = 'rest'"):
+        rc.load_case("sdnv105d", ["initial.state=rest", "collisions.rigid=false",
+                                  "preload.tilt=0.02"])
+    # the file's own [preload] is left behind by a later choice of 'rest': not refused
+    assert at_rest.preload.tilt == load_case("sdnv105d").preload.tilt

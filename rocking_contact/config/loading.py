@@ -490,12 +490,32 @@ def unread_keys(case: Any) -> list[str]:
                    for name, _, _ in _not_read(table)})
 
 
+def _attribute(obj: Any, dotted: str) -> Any:
+    """``obj.a.b`` for ``dotted`` = ``"a.b"``."""
+    for name in dotted.split("."):
+        obj = getattr(obj, name)
+    return obj
+
+
+def _variants(obj: Any) -> dict[str, dict[Any, tuple[str, ...]]]:
+    """A table's ``VARIANTS`` and its ``TABLE_VARIANTS``: a selector (dotted, inside the
+    table) that decides whether whole tables of it are read, each such table given as the
+    dotted keys of its fields (``initial.state = 'rest'`` reads no ``preload.tilt``)."""
+    out = dict(getattr(obj, "VARIANTS", {}))
+    for selector, variants in getattr(obj, "TABLE_VARIANTS", {}).items():
+        out[selector] = {value: tuple(f"{table}.{f.name}" for table in tables
+                                      for f in dataclasses.fields(getattr(obj, table)))
+                         for value, tables in variants.items()}
+    return out
+
+
 def _not_read(obj: Any) -> Iterator[tuple[str, str, dict[Any, tuple[str, ...]]]]:
-    """The fields of one table that a selector of its ``VARIANTS`` governs and its chosen
-    value does not read: ``(field, selector, the selector's variants)`` for each, in the
-    order the selectors and their variants name them."""
-    for selector, variants in getattr(obj, "VARIANTS", {}).items():
-        reads = variants[getattr(obj, selector)]
+    """The fields of one table that a selector of its ``VARIANTS`` (or ``TABLE_VARIANTS``)
+    governs and its chosen value does not read: ``(field, selector, the selector's
+    variants)`` for each, dotted inside the table, in the order the selectors and their
+    variants name them."""
+    for selector, variants in _variants(obj).items():
+        reads = variants[_attribute(obj, selector)]
         governed = dict.fromkeys(name for fields in variants.values() for name in fields)
         for name in governed:
             if name not in reads:
@@ -508,12 +528,14 @@ def _unread_in(obj: Any, layer: Callable[[str], float], prefix: str
     defaults = _defaults(obj)
     for name, selector, variants in _not_read(obj):
         key = _join(prefix, name)
-        value_given = getattr(obj, name)
-        if layer(key) == math.inf or value_given == defaults[name]:
+        value_given = _attribute(obj, name)
+        table, _, field = name.rpartition(".")
+        default = getattr(defaults[table], field) if table else defaults[name]
+        if layer(key) == math.inf or value_given == default:
             continue  # not given, or given as its default (no effect either way)
         if layer(key) > layer(_join(prefix, selector)):
             continue  # left behind by a later choice of variant
-        value = getattr(obj, selector)
+        value = _attribute(obj, selector)
         readers = [_toml_text(v) for v, fields in variants.items() if name in fields]
         if isinstance(value_given, list) and value_given and all(
                 dataclasses.is_dataclass(v) for v in value_given):

@@ -456,8 +456,10 @@ def _allowed(check: Check | None, unit: str) -> str:
 
 def _with_readers(cls: type, name: str, doc: str) -> str:
     """``doc`` with the variants that read the field, if a selector governs it
-    (``only with treatment 'theta'``, ``not with treatment 'none'``)."""
-    for selector, variants in getattr(cls, "VARIANTS", {}).items():
+    (``only with treatment 'theta'``, ``not with treatment 'none'``); a table, if a
+    ``TABLE_VARIANTS`` selector governs it (``only with initial.state 'preload'``)."""
+    governing = {**getattr(cls, "VARIANTS", {}), **getattr(cls, "TABLE_VARIANTS", {})}
+    for selector, variants in governing.items():
         readers = [_toml_text(v) for v, fields in variants.items() if name in fields]
         others = [_toml_text(v) for v, fields in variants.items() if name not in fields]
         if readers and others:

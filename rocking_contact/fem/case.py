@@ -317,6 +317,9 @@ class BlockCase(BlockModel, CaseFile):
     contact: ContactSpec = param(default_factory=ContactSpec)
     collisions: CollisionSpec = param(default_factory=CollisionSpec)
 
+    #: a block released from rest is not preloaded: it reads no [preload] key
+    TABLE_VARIANTS: ClassVar = {"initial.state": {"preload": ("preload",), "rest": ()}}
+
     #: what ``rocking-contact keys`` says of a key shared with the rigid block, here
     KEY_DOCS: ClassVar = {"preload.tilt": (
         "no angle but the sine of the release angle about O with pivot O1 in large rotation "

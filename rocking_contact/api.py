@@ -214,8 +214,9 @@ def run(
         case: a case object from :func:`load_case` (changed or not: it is validated
             again, and not changed by the run), or a case name or file, loaded as it
             stands.
-        out: results directory, replaced by this run (default ``results/<case name>/``
-            under the current directory).
+        out: results directory (default ``results/<case name>/`` under the current
+            directory); the run replaces the results already there once it starts, and a
+            run refused as it sets up (:class:`CaseError`) leaves them.
         quiet: no progress bar (on stderr). Warnings are said on stderr even so.
         write: write ``results.json``, ``history.csv`` and the plots into ``out``; False
             writes nothing.
@@ -295,7 +296,8 @@ class _Run:
 def _prepare(case: CaseFile, out: str | os.PathLike[str] | None, *, quiet: bool,
              write: bool, plots: bool) -> _Run:
     """Check the case again, find its runner, start its progress bar and its provenance
-    record; with ``write``, replace the results directory by a ``results.json`` that says
+    record; with ``write``, set the results already in the directory aside
+    (:func:`~rocking_contact.results_io.set_aside`) and write a ``results.json`` that says
     the run has started (:func:`_started`), on every rank before any writes into it."""
     started = utc_now()
     checked: Any = _check_again(case)
@@ -313,8 +315,12 @@ def _prepare(case: CaseFile, out: str | os.PathLike[str] | None, *, quiet: bool,
     if write:
         check_dir("rc.run", out_dir, key="out")
         if mpi_rank() == 0:
-            results_io.clear(out_dir)
-            results_io.write(_started(prepared), out_dir, plots=False)
+            results_io.set_aside(out_dir)
+            try:
+                results_io.write(_started(prepared), out_dir, plots=False)
+            except BaseException:  # a full disk: the run never started
+                results_io.restore(out_dir)
+                raise
         _barrier()  # no rank writes its fields before the old ones are gone
     return prepared
 
@@ -322,8 +328,12 @@ def _prepare(case: CaseFile, out: str | os.PathLike[str] | None, *, quiet: bool,
 def _execute(run: _Run) -> RunResult:
     """The kind's runner on the case, its progress bar closed as it ends (stopped too:
     the :class:`RunStopped` goes on). Bad input found as the run set up removes the
-    ``results.json`` written as it started, and the directories made for it: there is no
-    run to show (the runner writes nothing before its checks)."""
+    ``results.json`` written as it started, and the directories made for it, and puts the
+    earlier run's results back (:func:`~rocking_contact.results_io.restore`): there is no
+    run to show (the runner writes nothing before its checks). Past its set-up, ended
+    whichever way (a failure, a stop, an error), the run replaces them: they are deleted
+    (:func:`~rocking_contact.results_io.discard`)."""
+    refused = False
     try:
         if run.kind.streams:  # it writes its files as it goes into the results' directory
             streaming = cast(StreamingRunner, run.runner)
@@ -332,13 +342,17 @@ def _execute(run: _Run) -> RunResult:
         else:
             result = run.runner.run(run.case, progress=run.progress)
     except CaseError:
+        refused = True
         if run.write and mpi_rank() == 0:
-            (run.out_dir / results_io.RESULTS_FILE).unlink(missing_ok=True)
+            results_io.restore(run.out_dir)
             remove_made(run.made)
         raise
     except RunStopped:
         run.progress.close()
         raise
+    finally:
+        if not refused and run.write and mpi_rank() == 0:
+            results_io.discard(run.out_dir)
     run.progress.close()
     return result
 

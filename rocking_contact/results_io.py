@@ -15,7 +15,8 @@
 
 :func:`load` reads a directory back as JSON content and columns
 (:func:`~rocking_contact.results.load_result`, as the :class:`RunResult`); :func:`clear`
-removes an earlier run's files.
+removes an earlier run's files, and :func:`set_aside` moves them out of the way while a new
+run sets up (:func:`restore` puts them back if it is refused, :func:`discard` deletes them).
 
 ``results.json`` and ``history.csv`` are written first, each through a temporary file and
 :func:`os.replace`, so that a run stopped while its plots are drawn (a second Ctrl-C, a
@@ -137,13 +138,28 @@ RUN_FILES = (RESULTS_FILE, HISTORY_FILE, "fields.pvd", "fields.xdmf", "fields.h5
              *(name + PARTIAL_SUFFIX for name in (RESULTS_FILE, HISTORY_FILE, "fields.pvd")))
 
 
+#: the hidden folder of a results directory that holds an earlier run's files while a new
+#: run sets up (:func:`set_aside`): back in place if that run is refused (:func:`restore`),
+#: deleted once it is past its set-up (:func:`discard`); one a killed run left goes with
+#: the next run's :func:`clear` or :func:`set_aside`
+REPLACED = ".replaced"
+
+
 def clear(out_dir: Path) -> list[Path]:
     """Remove an earlier run's files from ``out_dir`` (the results directory holds one
     run: frames or plots left from a longer run would be read as this one's). Only the
     files a run writes go: :data:`RUN_FILES`, the plots its ``results.json`` lists, the
-    folder of plots a killed run was drawing (:data:`PLOTS_STAGING`) and the files of a
-    report of that run alone drawn inside it (:func:`own_reports`). Returns what was
-    removed."""
+    folder of plots a killed run was drawing (:data:`PLOTS_STAGING`), the files of a
+    report of that run alone drawn inside it (:func:`own_reports`) and the files a killed
+    run had set aside (:data:`REPLACED`). Returns what was removed."""
+    return _remove_run(out_dir) + discard(out_dir)
+
+
+def _earlier_run(out_dir: Path) -> tuple[list[Path], list[tuple[Path, list[Path]]]]:
+    """What :func:`clear` takes of the run in ``out_dir``: the entries of ``out_dir``
+    (:data:`RUN_FILES`, the plots ``results.json`` lists, :data:`PLOTS_STAGING`), and each
+    report of that run alone (:func:`own_reports`) with the files it wrote that are
+    there."""
     names: list[str] = []
     try:
         with open(out_dir / RESULTS_FILE, encoding="utf-8") as fh:
@@ -151,16 +167,84 @@ def clear(out_dir: Path) -> list[Path]:
         names = [n for n in listed if isinstance(n, str) and Path(n).name == n]
     except (OSError, ValueError, AttributeError):
         pass  # no earlier results.json, or not one a run wrote: its plots are unknown
-    gone = [p for pattern in (*RUN_FILES, *names) for p in out_dir.glob(pattern)
-            if p.is_file()]
-    for path in gone:
-        path.unlink()
+    entries = list(dict.fromkeys(p for pattern in (*RUN_FILES, *names)
+                                 for p in out_dir.glob(pattern) if p.is_file()))
     if (out_dir / PLOTS_STAGING).is_dir():
-        shutil.rmtree(out_dir / PLOTS_STAGING)
-        gone.append(out_dir / PLOTS_STAGING)
+        entries.append(out_dir / PLOTS_STAGING)
+    reports = []
     for report, files in own_reports(out_dir):
-        gone += _remove_report(report, files)
-    return gone
+        root = report.resolve()
+        reports.append((report, [p for p in (report / f for f in files)
+                                 if p.is_file() and root in p.resolve().parents]))
+    return entries, reports
+
+
+def _remove_run(out_dir: Path) -> list[Path]:
+    """Remove what :func:`_earlier_run` finds; returns it."""
+    entries, reports = _earlier_run(out_dir)
+    for path in entries:
+        if path.is_dir():
+            shutil.rmtree(path)
+        else:
+            path.unlink()
+    for report, files in reports:
+        for path in files:
+            path.unlink()
+        _remove_emptied(report, files)
+    return entries + [p for _, files in reports for p in files]
+
+
+def set_aside(out_dir: Path) -> list[Path]:
+    """Move an earlier run's files (what :func:`clear` removes) into :data:`REPLACED`
+    inside ``out_dir``, each at its path relative to ``out_dir``: renames on the same file
+    system, which a full disk does not stop. A folder of them that a killed run left is
+    removed first. Returns the files and folders moved, where they were."""
+    discard(out_dir)
+    entries, reports = _earlier_run(out_dir)
+    moved = entries + [p for _, files in reports for p in files]
+    aside = out_dir / REPLACED
+    for path in moved:
+        target = aside / path.relative_to(out_dir)
+        target.parent.mkdir(parents=True, exist_ok=True)
+        os.replace(path, target)
+    for report, files in reports:
+        _remove_emptied(report, files)
+    return moved
+
+
+def restore(out_dir: Path) -> list[Path]:
+    """Undo :func:`set_aside` for a run refused as it set up: remove what that run wrote
+    (its ``results.json`` saying it started; :func:`clear`'s selection), then move the
+    earlier run's files back, as they were. Returns the files moved back."""
+    _remove_run(out_dir)
+    aside = out_dir / REPLACED
+    if not aside.is_dir():
+        return []
+    back = sorted(p for p in aside.rglob("*") if p.is_file())
+    _move_back(aside, out_dir)
+    return [out_dir / p.relative_to(aside) for p in back]
+
+
+def _move_back(source: Path, target: Path) -> None:
+    """Move ``source`` to ``target``; a folder into a folder of that name that exists
+    (a report's, which still holds files of its own), entry by entry."""
+    if source.is_dir() and target.is_dir():
+        for entry in sorted(source.iterdir()):
+            _move_back(entry, target / entry.name)
+        source.rmdir()
+    else:
+        os.replace(source, target)
+
+
+def discard(out_dir: Path) -> list[Path]:
+    """Delete the earlier run's files that :func:`set_aside` moved, once the run that
+    replaces them is past its set-up (or killed before: the next run's). Returns the
+    folder if there was one."""
+    aside = out_dir / REPLACED
+    if not aside.is_dir():
+        return []
+    shutil.rmtree(aside)
+    return [aside]
 
 
 #: the page of a report (``rocking-contact report``), whose head names what it was drawn
@@ -203,19 +287,13 @@ def own_reports(out_dir: Path) -> list[tuple[Path, list[str]]]:
     return reports
 
 
-def _remove_report(report: Path, files: list[str]) -> list[Path]:
-    """Remove the ``files`` a report wrote in ``report`` (none outside it), then the
-    folders they leave empty; a file added to it since stays, and its folder."""
-    root = report.resolve()
-    gone = [p for p in (report / f for f in files)
-            if p.is_file() and root in p.resolve().parents]
-    for path in gone:
-        path.unlink()
-    for folder in sorted({p.parent for p in gone}, key=lambda p: -len(p.parts)):
+def _remove_emptied(report: Path, files: list[Path]) -> None:
+    """Remove the folders of ``report`` (itself included) that the report's ``files``,
+    removed or moved, leave empty; one holding a file added since stays."""
+    for folder in sorted({p.parent for p in files}, key=lambda p: -len(p.parts)):
         while folder != report.parent and folder.is_dir() and not any(folder.iterdir()):
             folder.rmdir()
             folder = folder.parent
-    return gone
 
 
 #: entries of results.json that the viewer and the report read as JSON objects / arrays

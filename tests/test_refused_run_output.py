@@ -5,13 +5,37 @@ and the preload: a ``[[quantity]] column`` that names none of them is refused th
 code 2). It was refused after that row and the first field frame were written: ``--out``
 kept ``history.csv`` (one row), ``fields.pvd``, ``fields000000.pvtu``,
 ``fields_p0_000000.vtu``, ``fields.xdmf`` and ``fields.h5`` of a run that never was.
+
+Nor does it take the results of an earlier run there: they were deleted as the run
+started, and the refusal left the directory without them (a case refused when it is
+loaded left them).
 """
 
 import pytest
 from test_bad_input import assert_one_line_error
 
 import rocking_contact as rc
+from rocking_contact import results_io
 from rocking_contact.cli import main
+from rocking_contact.report.cli import write_report
+
+
+def snapshot(directory):
+    """Every file under ``directory`` (hidden ones too), relative path -> bytes."""
+    return {p.relative_to(directory).as_posix(): p.read_bytes()
+            for p in directory.rglob("*") if p.is_file()}
+
+
+def earlier_run(out, tmp_path):
+    """``out`` holding an earlier run of sdnd101a (results, history, its plots), a report
+    of that run alone drawn inside it and a file of the user's; returns its snapshot."""
+    rc.run("sdnd101a", out=out, quiet=True)
+    write_report([str(out)], tmp_path, out / "report", views=False)
+    (out / "notes.txt").write_text("mine\n")
+    before = snapshot(out)
+    assert {"results.json", "history.csv", "report/index.html", "notes.txt"} <= set(before)
+    assert any(name.endswith(".png") for name in before)
+    return before
 
 
 def _misspelt(tmp_path):
@@ -52,3 +76,21 @@ def test_rc_run_refuses_before_it_opens_a_file(tmp_path):
     with pytest.raises(rc.CaseError):
         rc.run(case, out=out / "made", quiet=True, plots=False)
     assert list(out.iterdir()) == []
+
+
+def test_a_refused_run_leaves_the_earlier_results_as_they_were(capsys, tmp_path):
+    """The same files, byte for byte, and no folder of the run's own left behind, from
+    the command line and from the Python API (fields every step)."""
+    out = tmp_path / "o"
+    before = earlier_run(out, tmp_path)
+    capsys.readouterr()
+    case = _misspelt(tmp_path)
+    code = main(["run", str(case), "--out", str(out), "--quiet", "--set", "time.end=0.002"])
+    assert_one_line_error(capsys, code, ["quantity[0].column: 'DY_AA'"])
+    assert snapshot(out) == before
+    assert not (out / results_io.REPLACED).exists()
+    refused = rc.load_case(case, ["time.end=0.002", "output.fields_every=1"])
+    with pytest.raises(rc.CaseError):
+        rc.run(refused, out=out, quiet=True)
+    assert snapshot(out) == before
+    assert not (out / results_io.REPLACED).exists()

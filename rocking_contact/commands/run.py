@@ -15,8 +15,9 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
     """Options of ``rocking-contact run``."""
     parser.add_argument("case", help="shipped case name or path to a case TOML file")
     parser.add_argument("--out", type=Path, help="results directory (default results/<case>/); "
-                                                 "the results of a run there before, of "
-                                                 "any case, are replaced")
+                                                 "replaces the results already there (of "
+                                                 "any case) once the run starts; a run "
+                                                 "refused as it sets up leaves them")
     add_case_options(parser, "no progress bar and no table of the checks (the summary line, "
                              "warnings and errors are still printed)")
 
@@ -36,7 +37,7 @@ def main(args: argparse.Namespace) -> int:
     check_dir("--out", out)  # made here: rc.run's error would name its argument, out=
     try:
         result = rc.run(case, out=out, quiet=args.quiet, plots=not args.no_plots)
-    except rc.CaseError:  # refused as it set up (rc.run removed what it wrote)
+    except rc.CaseError:  # refused as it set up (rc.run put the earlier results back)
         if mpi_rank() == 0:
             remove_made(made)
         raise

@@ -19,7 +19,8 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
                                                  "shipped case); one given twice runs once")
     parser.add_argument("--out", type=Path, default=Path("results"),
                         help="parent directory of the per-case results (default results/; "
-                             "each case's results of a run before are replaced)")
+                             "replaces each case's results already there once its run "
+                             "starts; a run refused as it sets up leaves them)")
     add_case_options(parser, "no progress bar (the tables of the checks, the summary lines, "
                              "warnings and errors are still printed)")
 

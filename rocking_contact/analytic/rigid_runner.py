@@ -51,9 +51,11 @@ from rocking_contact.analytic.rigid_levels import (
 from rocking_contact.analytic.rigid_motion import RockingMotion
 from rocking_contact.block import overturn_limit
 from rocking_contact.config import (
+    CaseError,
     as_dict,
     case_dir,
     file_case,
+    file_label,
     load_case,
     loading_record,
     resolve_case_path,
@@ -178,6 +180,11 @@ def rigid_twin(block_case: BlockCase) -> RigidCase:
     the block case, and its provenance is the block case's loading (case, overrides, the
     files read, :data:`TWIN_BASE`'s file too), rerun with ``rocking-contact rigid``.
     """
+    if block_case.initial.state != "preload":
+        # the twin would be released from the tilt of a [preload] the block does not read
+        raise CaseError(file_label(block_case), "initial.state",
+                        f"{block_case.initial.state!r} gives no preload tilt to release the "
+                        "rigid twin (rocking-contact rigid) from; allowed: 'preload'")
     twin = _twin_of(block_case)
     written = file_case(block_case)
     derived: dict[str, Any] = {"base_case": None if written is None else _twin_of(written),

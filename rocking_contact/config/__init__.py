@@ -31,6 +31,7 @@ from rocking_contact.config.loading import (
     case_kind,
     cases_dir,
     file_case,
+    file_label,
     kind_of,
     kind_runner,
     kind_schema,
@@ -120,7 +121,8 @@ __all__ = [
     "stray_attribute", "case_dir", "file_case", "kind_of", "overridden_keys", "Kind",
     "KindRunner", "StreamingRunner",
     # loading: what loading notes on a case (no schema field holds it)
-    "source_file", "references_from", "loaded_as", "loading_record", "base_case", "twin_of",
+    "source_file", "file_label", "references_from", "loaded_as", "loading_record",
+    "base_case", "twin_of",
     # changes
     "METHOD_KEYS", "GRADING_KEYS", "physics_changes", "grading_changes", "PLACED_KEYS",
     "placed_for_other_physics",

@@ -620,6 +620,12 @@ def source_file(case: CaseFile) -> Path | None:
     return source
 
 
+def file_label(case: CaseFile) -> str:
+    """The file a refusal of ``case`` names (:class:`CaseError`'s ``file``): its case
+    file, or ``the case`` for one built in code."""
+    return str(source_file(case) or "the case")
+
+
 def references_from(case: CaseFile) -> Path | None:
     """The file whose ``[[reference]]`` list ``case`` uses (its own, or a parent's through
     ``extends``); None for a case built in code."""

@@ -28,9 +28,7 @@ import numpy as np
 from mpi4py import MPI
 
 from rocking_contact import interrupt
-from rocking_contact.config import CaseError, as_dict, case_dir
-from rocking_contact.config.loading import source_file
-from rocking_contact.config.names import unknown_name
+from rocking_contact.config import CaseError, as_dict, case_dir, file_label, unknown_name
 from rocking_contact.contact import model as contact_model
 from rocking_contact.contact.spec import TABLE_TREATMENTS
 from rocking_contact.fem.body import ElasticBody
@@ -163,7 +161,7 @@ def run(case: BlockCase, *, progress: Progress | None = None, out_dir: Path | No
     if comm.size > 1 and case.solver.linear_solver == "petsc":
         # PETSc's own LU factorises on one rank only: the first step failed after its
         # halvings with "PETSc error 92" instead of saying so
-        raise CaseError(_file(case), "solver.linear_solver",
+        raise CaseError(file_label(case), "solver.linear_solver",
                         f"'petsc' factorises on one rank and this run has {comm.size}; "
                         "allowed under mpiexec: 'mumps' or 'superlu_dist'")
     t_start = time.perf_counter()
@@ -246,12 +244,9 @@ def refuse_misspelt_columns(case: BlockCase, columns: Sequence[str]) -> None:
     misspelt = unknown_name(case, columns, None)
     if misspelt is not None:
         key, problem = misspelt.split(": ", 1)
-        raise CaseError(_file(case), key, problem)
+        raise CaseError(file_label(case), key, problem)
 
 
-def _file(case: BlockCase) -> str:
-    """The file a refusal names: the case file, or ``the case`` for one built in code."""
-    return str(source_file(case) or "the case")
 
 
 def base_points(case: BlockCase) -> list[str]:

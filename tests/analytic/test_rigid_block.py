@@ -778,3 +778,17 @@ def test_a_table_falling_faster_than_gravity_throws_the_flat_block_off():
     falling = TableMotion(vertical=constant(-1.1 * g))
     at_once = RockingSimulation(BLOCK, table=falling).run(0.0, 0.0, 0.1)
     assert at_once.outcome == "jumped" and at_once.events[0].time == 0.0
+
+
+def test_no_rigid_twin_of_a_block_released_at_rest(tmp_path, capsys):
+    """A block with initial.state = 'rest' reads no [preload]: its twin was released from
+    the file's tilt (0.0100002 rad) with no change and no warning while the block starts
+    flat. Refused in one line, exit 2, nothing written."""
+    out = tmp_path / "twin"
+    code = cli.main(["rigid", "--case", "sdnv105d", "--quiet", "--no-plots", "--out", str(out),
+                     "--set", "initial.state=rest", "--set", "collisions.rigid=false"])
+    err = capsys.readouterr().err
+    assert code == 2
+    assert err.strip().endswith("initial.state: 'rest' gives no preload tilt to release the "
+                                "rigid twin (rocking-contact rigid) from; allowed: 'preload'")
+    assert len(err.strip().splitlines()) == 1 and not out.exists()

@@ -52,6 +52,28 @@ CONTACT_CHANNELS = ("FN", "VN", "PN")
 MAX_ROWS = 10**7
 
 
+
+#: the shortest direction vector (``normal``, ``direction``) a case may give: shorter, it
+#: is the zero vector given with round-off, whose direction means nothing
+MIN_DIRECTION = 1e-12
+
+
+def unit_vector(vector: Vector) -> np.ndarray:
+    """``vector`` scaled to length 1; by ``math.hypot``, which neither overflows nor
+    underflows where the squares would (``[1e200, 0, 0]``: ``np.linalg.norm`` is inf)."""
+    return np.asarray(vector, dtype=float) / math.hypot(*vector)
+
+
+def direction_problem(name: str, vector: Vector) -> str | None:
+    """Why ``vector`` is no direction (``name: ...``), or None."""
+    length = math.hypot(*vector)
+    if length == 0.0:
+        return f"{name}: zero vector"
+    if length < MIN_DIRECTION:
+        return (f"{name}: got {list(vector)}, of length {length:.3g}; allowed: a vector of "
+                f"length >= {MIN_DIRECTION:g} (it is normalised)")
+    return None
+
 @dataclass(kw_only=True)
 class Node:
     """A ``[[model.node]]``: a point with up to three translations."""
@@ -122,8 +144,9 @@ class Shock:
                            "force stored too (piles up); exact: set-valued Coulomb")
 
     def validate(self) -> None:
-        if math.hypot(*self.normal) < 1e-12:
-            raise ValueError("normal: zero vector")
+        problem = direction_problem("normal", self.normal)
+        if problem:
+            raise ValueError(problem)
         problem = stick_problem(self.mu, self.kt, self.ct, self.friction)
         if problem:
             raise ValueError(f"kt: {problem}, or friction = 'exact'")
@@ -171,8 +194,9 @@ class Support:
     acceleration: TimeFunction = param(default_factory=TimeFunction)
 
     def validate(self) -> None:
-        if math.hypot(*self.direction) < 1e-12:
-            raise ValueError("direction: zero vector")
+        problem = direction_problem("direction", self.direction)
+        if problem:
+            raise ValueError(problem)
 
 
 @dataclass(kw_only=True)
@@ -268,7 +292,7 @@ class Model:
         scale = max(1.0, float(np.abs(basis).max(initial=0.0)))
         for i, shock in enumerate(self.shock):
             rows = basis[[dofs.index(f"{shock.node}.{c}") for c in COMPONENTS]]
-            along = np.asarray(shock.normal) / math.hypot(*shock.normal) @ rows
+            along = unit_vector(shock.normal) @ rows
             if shock.gap < 0.0 or np.abs(along).max(initial=0.0) > 1e-12 * scale:
                 continue
             tied = (", tied by [[model.relation]]" if any(

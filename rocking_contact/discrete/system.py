@@ -16,7 +16,7 @@ from functools import cached_property
 import numpy as np
 import scipy.linalg
 
-from rocking_contact.discrete.case import COMPONENTS, Model, Solver
+from rocking_contact.discrete.case import COMPONENTS, Model, Solver, unit_vector
 from rocking_contact.discrete.shock import LAWS, P_CT, P_KN, P_KT, SHOCK_PARAMS
 
 
@@ -176,7 +176,7 @@ def assemble(model: Model, solver: Solver) -> DiscreteSystem:
     mass_full = np.diag(M)
     drive = np.zeros(len(dofs))
     gvec = np.zeros(len(dofs))
-    direction = np.asarray(model.support.direction) / np.linalg.norm(model.support.direction)
+    direction = unit_vector(model.support.direction)
     for node in model.node:
         for axis, c in enumerate(COMPONENTS):
             i = index[f"{node.name}.{c}"]
@@ -198,7 +198,7 @@ def assemble(model: Model, solver: Solver) -> DiscreteSystem:
         for axis, c in enumerate(COMPONENTS):
             G[3 * j + axis] = basis[index[f"{s.node}.{c}"]]
             Gd[3 * j + axis] = dropped[index[f"{s.node}.{c}"]]
-        normal = np.asarray(s.normal) / np.linalg.norm(s.normal)
+        normal = unit_vector(s.normal)
         params[j] = [*normal, s.gap, s.kn, s.cn, s.kt, s.ct, s.mu,
                      LAWS[s.friction]]
     return DiscreteSystem(

@@ -45,3 +45,20 @@ def test_a_run_with_a_scaled_normal_is_graded_as_its_case(tmp_path):
     assert (tmp_path / "scaled" / "history.csv").read_bytes() == (
         tmp_path / "plain" / "history.csv").read_bytes()
     assert np.array_equal(scaled.history["DX_NO1"], plain.history["DX_NO1"])
+
+
+@pytest.mark.parametrize("scale", [1e200, 1e-11])
+def test_a_normal_of_any_length_runs_as_its_unit_vector(tmp_path, scale):
+    """The length is divided out by math.hypot: np.linalg.norm of [1e200, 0, 0] overflowed
+    to inf and the normal became [0, 0, 0] (0 of 12 checks passed, 'no change' said)."""
+    plain = rc.run(load_case("sdnd101a"), write=False, plots=False, quiet=True)
+    scaled = rc.run(load_case("sdnd101a", {"model.shock.0.normal": [scale, 0.0, 0.0]}),
+                    write=False, plots=False, quiet=True)
+    assert np.array_equal(scaled.history["DX_NO1"], plain.history["DX_NO1"])
+    assert [c["passed"] for c in scaled.checks] == [c["passed"] for c in plain.checks]
+
+
+def test_a_normal_too_short_to_have_a_direction_is_refused_with_its_length():
+    with pytest.raises(CaseError, match=r"normal: got \[1e-300, 0\.0, 0\.0\], of length "
+                                        r"1e-300; allowed: a vector of length >= 1e-12"):
+        load_case("sdnd101a", {"model.shock.0.normal": [1e-300, 0.0, 0.0]})

@@ -313,7 +313,9 @@ def _prepare(case: CaseFile, out: str | os.PathLike[str] | None, *, quiet: bool,
     prepared = _Run(checked, KINDS[checked.case.kind], runner, progress, out_dir, write,
                     plots, provenance, made)
     if write:
-        check_dir("rc.run", out_dir, key="out")
+        # rank 0 alone makes the directories: made by another rank before rank 0 listed
+        # them (missing_dirs), they stayed after a refusal (2 of 3 runs under mpiexec -n 2)
+        check_dir("rc.run", out_dir, key="out", create=mpi_rank() == 0)
         if mpi_rank() == 0:
             results_io.set_aside(out_dir)
             try:

@@ -116,3 +116,15 @@ def test_a_run_refused_under_mpiexec_leaves_them(tmp_path):
                                  "--set", "solver.linear_solver=petsc")
     assert code == 2 and "factorises on one rank" in err, err
     assert snapshot(out) == before
+
+
+@pytest.mark.mpi
+def test_a_run_refused_under_mpiexec_leaves_no_directory_it_made(tmp_path):
+    """Every rank made the missing --out directories and rank 0 alone listed and removed
+    them: when another rank made them first, rank 0's list was empty and they stayed (2 of
+    3 runs). Rank 0 alone makes them now. Three runs, as the race is not certain."""
+    for k in range(3):
+        code, _, err = under_mpiexec(tmp_path, "run", "sdnv105d", "--no-plots", "--out",
+                                     f"z{k}/deep", "--set", "solver.linear_solver=petsc")
+        assert code == 2 and "factorises on one rank" in err, err
+        assert not (tmp_path / f"z{k}").exists()

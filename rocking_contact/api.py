@@ -28,15 +28,18 @@ from rocking_contact.config import (
     KINDS,
     CaseError,
     CaseFile,
+    Kind,
+    KindRunner,
+    StreamingRunner,
     as_dict,
     build,
     case_dir,
     kind_runner,
     kind_schema,
+    source_file,
     stray_attribute,
     unread_after_loading,
 )
-from rocking_contact.config.loading import Kind, KindRunner, StreamingRunner, source_file
 from rocking_contact.out_paths import check_dir, missing_dirs, remove_made
 from rocking_contact.post import references
 from rocking_contact.post.grading import grade

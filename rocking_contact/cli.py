@@ -210,8 +210,7 @@ def _runs_a_block(args: argparse.Namespace) -> bool:
     not, and their results' ``stack`` says so): one of its
     :attr:`~rocking_contact.commands.Command.block_cases`. A case that cannot be read is
     for the command to say: False here."""
-    from rocking_contact.config import CaseError, shipped_cases
-    from rocking_contact.config.loading import kind_of
+    from rocking_contact.config import CaseError, kind_of, shipped_cases
 
     cases = _parsed_command(args).block_cases
     if cases is None:

@@ -207,8 +207,7 @@ def override_texts(overrides: Mapping[str, Any] | Sequence[str] | None
     or ``key=value`` of a mapping, its values spelled in TOML. Returns ``(texts, "")``, or
     ``(None, why)`` when a value has no ``--set`` spelling that reads back as itself (a
     Python object TOML cannot write)."""
-    from rocking_contact.config import parse_override
-    from rocking_contact.config.overrides import plain
+    from rocking_contact.config import parse_override, plain
     from rocking_contact.config.schema import _toml_text
 
     if overrides is None:

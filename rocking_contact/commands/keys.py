@@ -16,8 +16,7 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
 
 def main(args: argparse.Namespace) -> int:
     """Print the keys of the kind of ``args.case``, table by table; returns the exit code."""
-    from rocking_contact.config import kind_schema, schema_doc
-    from rocking_contact.config.loading import kind_of
+    from rocking_contact.config import kind_of, kind_schema, schema_doc
 
     kind = kind_of(args.case)
     rows = schema_doc(kind_schema(kind, args.case))

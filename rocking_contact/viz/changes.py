@@ -19,7 +19,7 @@ from collections.abc import Mapping
 from pathlib import Path
 from typing import Any
 
-from rocking_contact.config.overrides import dig
+from rocking_contact.config import dig
 from rocking_contact.results import STARTED
 
 #: the warning of ``run`` (``rocking_contact.api``) for references of another physics

@@ -301,7 +301,7 @@ def not_reached(check: Mapping[str, Any]) -> bool:
     return str(check.get("note") or "").startswith("not reached")
 
 
-def tolerance_text(check: Mapping[str, Any], none: str = "info") -> str:
+def mark_text(check: Mapping[str, Any], none: str = "info") -> str:
     """The pass mark in words: ``0.001 rel``, ``0.5 abs``, ``1 step``; ``none`` for an
     information row."""
     tol = check["tolerance"]
@@ -373,6 +373,14 @@ def band_text(check: Mapping[str, Any]) -> str:
     return f"{margin:.2e} inside" if margin >= 0 else f"{-margin:.2e} outside"
 
 
+def pass_text(check: Mapping[str, Any], words: Mapping[bool | None, str]) -> str:
+    """The verdict (``check["passed"]``) in ``words``, followed for a band check by how far
+    inside or outside the band the value is (:func:`band_text`): ``ok, 9.07e-04 inside``."""
+    band = band_text(check)
+    word = words[check.get("passed")]
+    return f"{word}, {band}" if band else word
+
+
 def format_table(case: str, checks: Sequence[Mapping[str, Any]]) -> str:
     """A plain-text comparison table: quantity, reference, computed, error (as the
     tolerance measures it: :func:`error_text`), tolerance, source, pass (with, for an
@@ -386,20 +394,18 @@ def format_table(case: str, checks: Sequence[Mapping[str, Any]]) -> str:
 
     for c in checks:
         value = c["value"]
-        band = band_text(c)
         rows.append((
             c["quantity"],
             f"{c['reference']:.6g}",
             # a misspelt quantity or column, or what a shortened run never reached
             number(value, ".6g", "not reached" if not_reached(c) else "not computed"),
             error_text(c),
-            tolerance_text(c),
+            mark_text(c),
             c["source"],
             # a check the run ended before is no failure: validate and the report say
             # INCOMPLETE
             "not reached" if c["passed"] is False and not_reached(c)
-            else {True: "ok", False: "FAIL", None: "-"}[c["passed"]]
-            + (f", {band}" if band else ""),
+            else pass_text(c, {True: "ok", False: "FAIL", None: "-"}),
         ))
     widths = [max(len(str(r[i])) for r in [header, *rows]) for i in range(len(header))]
     widths[5] = min(widths[5], 34)

@@ -25,8 +25,7 @@ from pathlib import Path
 from typing import Any
 
 from rocking_contact.post.collisions import RIGID_LEVEL, interior
-from rocking_contact.post.references import band_text, error_text, not_reached
-from rocking_contact.post.references import tolerance_text as mark_text
+from rocking_contact.post.references import error_text, mark_text, not_reached, pass_text
 from rocking_contact.provenance import NOT_LOADED, override_texts, stack_versions
 from rocking_contact.report.document import (
     MISSING,
@@ -99,12 +98,11 @@ def checks_table(case: str, checks: Sequence[Mapping[str, Any]]) -> Table:
     inside``)."""
     rows = []
     for c in checks:
-        band = band_text(c)
         rows.append([
             Cell(c["quantity"], "code"), num(c.get("reference")), Cell(c.get("source", "")),
             num(c.get("value")), Cell(error_text(c, MISSING), "num"),
             Cell(tolerance_text(c)),
-            Cell(PASS_TEXT[c.get("passed")] + (f", {band}" if band else ""),
+            Cell(pass_text(c, PASS_TEXT),
                  {True: "pass", False: "fail", None: "info"}[c.get("passed")]),
             Cell(c.get("note") or ""),
         ])

@@ -199,7 +199,7 @@ def table_samples(f: TimeFunction, base: Path | None = None) -> tuple[np.ndarray
         raise ValueError(f"path: {path}: {where} ({allowed})") from None
     if data.size == 0:
         raise ValueError(f"path: {path}: empty ({allowed})")
-    names = first[1] if first is not None and skip else []
+    names = [_unquoted(n) for n in first[1]] if first is not None and skip else []
     rows, width = data.shape
     if f.column is None and (width != 2 or rows < 2):
         wider = (f"; or set column to the values' {_choices(names, width)}" if width > 2
@@ -263,8 +263,10 @@ def _column(column: str | int, path: Path, header: int, names: list[str], width:
         raise ValueError(f"column: {column!r} is column 1 of {path} (line {header}), the "
                          f"times ({allowed})")
     if len(found) > 1:
+        values = [str(c) for c in found if c != 1]  # column 1 is the times, whatever its name
         raise ValueError(f"column: {column!r} names columns {', '.join(map(str, found))} of "
-                         f"{path} (line {header}) (allowed: one of those numbers)")
+                         f"{path} (line {header}) (allowed: the number "
+                         f"{' or '.join(values)})")
     if not found:
         # a name in other letter cases is the closest there is (difflib scores it 0)
         same = [n for n in names[1:] if n.casefold() == column.strip().casefold()]
@@ -303,6 +305,12 @@ def _no_comma(n: int, fields: list[str]) -> str | None:
     return None
 
 
+def _unquoted(name: str) -> str:
+    """A header field without the double quotes a spreadsheet may put around it
+    (``"ax"`` names the column ``ax``)."""
+    return name[1:-1].strip() if len(name) >= 2 and name[0] == name[-1] == '"' else name
+
+
 def _name(names: list[str], c: int) -> str:
     """`` (name)`` of column ``c`` (from 1) given the header's ``names``, or ``""``."""
     return f" ({names[c - 1]})" if c <= len(names) and names[c - 1] else ""
@@ -322,7 +330,7 @@ def _bad_field(path: Path, skip: int) -> str | None:
     width = None
     for n, fields in _rows(path):
         if n <= skip:
-            names = fields
+            names = [_unquoted(x) for x in fields]
             continue
         for c, value in enumerate(fields, start=1):
             if not NUMBER.match(value):

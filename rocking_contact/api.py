@@ -34,9 +34,9 @@ from rocking_contact.config import (
     as_dict,
     build,
     case_dir,
+    file_label,
     kind_runner,
     kind_schema,
-    source_file,
     stray_attribute,
     unread_after_loading,
 )
@@ -457,8 +457,7 @@ def _check_again(case: Any) -> CaseFile:
     if not isinstance(case, CaseFile):
         raise CaseError("rc.run", "case", f"got {_describe(case)}, allowed: a case from "
                         "rc.load_case, a case name or the path of a case file")
-    source: object = source_file(case) or getattr(case.case, "name", "case")
-    file = f"{source} (changed after loading)"
+    file = f"{file_label(case)} (changed after loading)"
     kind: Any = getattr(case.case, "kind", None)
     if kind_schema(kind, file) is not type(case):  # the other kinds' sections are not there
         loaded = next((k for k in KINDS if kind_schema(k) is type(case)), None)

@@ -94,3 +94,15 @@ def test_a_refused_run_leaves_the_earlier_results_as_they_were(capsys, tmp_path)
         rc.run(refused, out=out, quiet=True)
     assert snapshot(out) == before
     assert not (out / results_io.REPLACED).exists()
+
+
+def test_a_case_built_in_code_is_named_by_its_name(tmp_path):
+    """Built in code (no case file), a refusal names the case by its name, as rc.run's
+    own checks of a changed case do: the runner said 'the case'."""
+    from rocking_contact.config import as_dict, build
+
+    loaded = rc.load_case(_misspelt(tmp_path), ["time.end=0.002"])
+    built = build(type(loaded), as_dict(loaded), file="code")
+    with pytest.raises(rc.CaseError) as refused:
+        rc.run(built, write=False, quiet=True, plots=False)
+    assert (refused.value.file, refused.value.key) == ("sdnv105d", "quantity[0].column")

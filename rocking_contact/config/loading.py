@@ -622,8 +622,9 @@ def source_file(case: CaseFile) -> Path | None:
 
 def file_label(case: CaseFile) -> str:
     """The file a refusal of ``case`` names (:class:`CaseError`'s ``file``): its case
-    file, or ``the case`` for one built in code."""
-    return str(source_file(case) or "the case")
+    file, or for one built in code its name (``case.name``)."""
+    source = source_file(case)
+    return str(source) if source is not None else str(getattr(case.case, "name", "the case"))
 
 
 def references_from(case: CaseFile) -> Path | None:

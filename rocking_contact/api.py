@@ -40,7 +40,7 @@ from rocking_contact.config import (
     stray_attribute,
     unread_after_loading,
 )
-from rocking_contact.out_paths import check_dir, missing_dirs, remove_made
+from rocking_contact.out_paths import make_dir, missing_dirs, remove_made
 from rocking_contact.post import references
 from rocking_contact.post.grading import grade
 from rocking_contact.progress import Progress
@@ -316,9 +316,7 @@ def _prepare(case: CaseFile, out: str | os.PathLike[str] | None, *, quiet: bool,
     prepared = _Run(checked, KINDS[checked.case.kind], runner, progress, out_dir, write,
                     plots, provenance, made)
     if write:
-        # rank 0 alone makes the directories: made by another rank before rank 0 listed
-        # them (missing_dirs), they stayed after a refusal (2 of 3 runs under mpiexec -n 2)
-        check_dir("rc.run", out_dir, key="out", create=mpi_rank() == 0)
+        make_dir("rc.run", out_dir, key="out")
         if mpi_rank() == 0:
             results_io.set_aside(out_dir)
             try:

@@ -10,6 +10,7 @@ from __future__ import annotations
 import os
 from pathlib import Path
 
+from rocking_contact import interrupt
 from rocking_contact.config import CaseError
 
 
@@ -22,7 +23,7 @@ def check_dir(option: str, path: Path, allowed: str = "a writable directory, cre
     The error names ``option`` (``--out``), or for the Python API the function and its
     argument: ``check_dir("rc.run", path, key="out")`` says ``rc.run: out: cannot create
     ...``, not a command-line option the caller never gave."""
-    existing = next(p for p in (path, *path.parents, Path.cwd()) if p.exists())
+    existing = next(p for p in (path, *path.parents, Path.cwd()) if _exists(p))
     if not existing.is_dir():
         raise CaseError(option, key, f"{existing} is a file, not a directory "
                         f"(allowed: {allowed})")
@@ -30,19 +31,51 @@ def check_dir(option: str, path: Path, allowed: str = "a writable directory, cre
         if not os.access(existing, os.W_OK | os.X_OK):
             raise CaseError(option, key, f"{existing} is not writable (allowed: {allowed})")
         return
+    made = missing_dirs(path)
     try:
         path.mkdir(parents=True, exist_ok=True)
     except OSError as exc:
+        remove_made(made)  # the parents it made before the name it could not make
         raise CaseError(option, key, f"cannot create {path}: {exc.strerror} (allowed: "
                         f"{allowed})") from None
     if not os.access(path, os.W_OK | os.X_OK):
         raise CaseError(option, key, f"{path} is not writable (allowed: {allowed})")
 
 
+def make_dir(option: str, path: Path, *, key: str = "") -> None:
+    """:func:`check_dir` for a command every rank runs: rank 0 alone makes the directories
+    (made by another rank first, they were missing from rank 0's :func:`missing_dirs` and
+    stayed after a refusal) and tells the others whether it could, so that every rank
+    raises the same :class:`CaseError` or none does (rank 0 alone refusing a path it
+    could not make left the others waiting for it)."""
+    world = interrupt.world()
+    if world is None or world.size == 1:
+        check_dir(option, path, key=key)
+        return
+    problem = None
+    if world.rank == 0:
+        try:
+            check_dir(option, path, key=key)
+        except CaseError as exc:
+            problem = (exc.file, exc.key, exc.problem)
+    problem = world.bcast(problem, root=0)
+    if problem is not None:
+        raise CaseError(*problem)
+
+
+def _exists(path: Path) -> bool:
+    """Whether ``path`` exists; False for a path the system cannot even look up (a name
+    longer than 255 bytes: ``Path.exists`` raises), which making it then says."""
+    try:
+        return path.exists()
+    except OSError:
+        return False
+
+
 def missing_dirs(path: Path) -> list[Path]:
     """``path`` and those of its parents that do not exist, deepest first: the directories
     :func:`check_dir` makes for it, which :func:`remove_made` takes away again."""
-    return [p for p in (path, *path.parents) if not p.exists()]
+    return [p for p in (path, *path.parents) if not _exists(p)]
 
 
 def remove_made(made: list[Path]) -> None:
@@ -52,8 +85,10 @@ def remove_made(made: list[Path]) -> None:
     for directory in made:
         try:
             directory.rmdir()
-        except OSError:  # not empty, or gone: the ones above it hold it
-            return
+        except OSError:
+            if _exists(directory):
+                return  # not empty: the ones above hold it
+            # never made (its name too long to make), or gone: go on to its parent
 
 
 def check_file(option: str, path: Path, what: str,

@@ -139,10 +139,14 @@ RUN_FILES = (RESULTS_FILE, HISTORY_FILE, "fields.pvd", "fields.xdmf", "fields.h5
 
 
 #: the hidden folder of a results directory that holds an earlier run's files while a new
-#: run sets up (:func:`set_aside`): back in place if that run is refused (:func:`restore`),
-#: deleted once it is past its set-up (:func:`discard`); one a killed run left goes with
-#: the next run's :func:`clear` or :func:`set_aside`
-REPLACED = ".replaced"
+#: run computes (:func:`set_aside`): back in place if that run is refused as it sets up
+#: (:func:`restore`), deleted when its computation ends, however (:func:`discard`); one a
+#: killed run left goes with the next run's :func:`clear` or :func:`set_aside`. A name no
+#: user picks, and marked (:data:`REPLACED_MARK`): a folder of that name without the mark
+#: is the user's, and stays
+REPLACED = ".rocking-contact-replaced"
+#: the file :func:`set_aside` writes first in :data:`REPLACED`: the folder is a run's
+REPLACED_MARK = "set-aside-by-rocking-contact"
 
 
 def clear(out_dir: Path) -> list[Path]:
@@ -167,8 +171,11 @@ def _earlier_run(out_dir: Path) -> tuple[list[Path], list[tuple[Path, list[Path]
         names = [n for n in listed if isinstance(n, str) and Path(n).name == n]
     except (OSError, ValueError, AttributeError):
         pass  # no earlier results.json, or not one a run wrote: its plots are unknown
-    entries = list(dict.fromkeys(p for pattern in (*RUN_FILES, *names)
-                                 for p in out_dir.glob(pattern) if p.is_file()))
+    # the plots by their names, not as patterns: a results.json listing "*.txt" took the
+    # user's text files with it
+    entries = list(dict.fromkeys([*(p for pattern in RUN_FILES for p in out_dir.glob(pattern)
+                                    if p.is_file()),
+                                  *(out_dir / n for n in names if (out_dir / n).is_file())]))
     if (out_dir / PLOTS_STAGING).is_dir():
         entries.append(out_dir / PLOTS_STAGING)
     reports = []
@@ -203,6 +210,14 @@ def set_aside(out_dir: Path) -> list[Path]:
     entries, reports = _earlier_run(out_dir)
     moved = entries + [p for _, files in reports for p in files]
     aside = out_dir / REPLACED
+    if not moved:
+        return []
+    if aside.exists():  # the user's (discard removed a run's): the earlier run goes
+        _remove_run(out_dir)
+        return []
+    aside.mkdir()
+    (aside / REPLACED_MARK).write_text("an earlier run's results, set aside by a new run "
+                                       "into this directory; deleted as it ends\n")
     for path in moved:
         target = aside / path.relative_to(out_dir)
         target.parent.mkdir(parents=True, exist_ok=True)
@@ -218,8 +233,9 @@ def restore(out_dir: Path) -> list[Path]:
     earlier run's files back, as they were. Returns the files moved back."""
     _remove_run(out_dir)
     aside = out_dir / REPLACED
-    if not aside.is_dir():
+    if not _marked(aside):
         return []
+    (aside / REPLACED_MARK).unlink()
     back = sorted(p for p in aside.rglob("*") if p.is_file())
     _move_back(aside, out_dir)
     return [out_dir / p.relative_to(aside) for p in back]
@@ -237,14 +253,20 @@ def _move_back(source: Path, target: Path) -> None:
 
 
 def discard(out_dir: Path) -> list[Path]:
-    """Delete the earlier run's files that :func:`set_aside` moved, once the run that
-    replaces them is past its set-up (or killed before: the next run's). Returns the
-    folder if there was one."""
+    """Delete the earlier run's files that :func:`set_aside` moved, when the computation
+    of the run that replaces them ends, whichever way (or, that run killed, as the next
+    one starts). Returns the folder if there was one; a folder of that name without
+    :data:`REPLACED_MARK` is not a run's and stays."""
     aside = out_dir / REPLACED
-    if not aside.is_dir():
+    if not _marked(aside):
         return []
     shutil.rmtree(aside)
     return [aside]
+
+
+def _marked(aside: Path) -> bool:
+    """Whether ``aside`` is a folder :func:`set_aside` made (it holds the mark)."""
+    return aside.is_dir() and (aside / REPLACED_MARK).is_file()
 
 
 #: the page of a report (``rocking-contact report``), whose head names what it was drawn

@@ -1,7 +1,8 @@
 """A run into a directory that holds an earlier run's results moves them aside as it
-starts (``.replaced/``) and deletes them once it is past its set-up, however it ends: the
-directory then holds this run alone, as before. A run refused as it sets up puts them back
-(tests/test_refused_run_output.py); a folder a killed run left goes with the next run."""
+starts (``.rocking-contact-replaced/``) and deletes them when its computation ends, however
+it ends: the directory then holds this run alone, as before. A run refused as it sets up
+puts them back (tests/test_refused_run_output.py); a folder a killed run left goes with the
+next run."""
 
 import errno
 import json
@@ -44,7 +45,8 @@ def test_a_completed_run_replaces_the_earlier_results(monkeypatch, tmp_path):
 
     monkeypatch.setattr("rocking_contact.api.Progress", Peek)
     rc.run(rc.load_case("sdnd101a", ["time.end=0.2"]), out=out, quiet=True, plots=False)
-    aside = sorted(f"{results_io.REPLACED}/{name}" for name in before if name != "notes.txt")
+    aside = sorted(f"{results_io.REPLACED}/{name}" for name in
+                   [*(n for n in before if n != "notes.txt"), results_io.REPLACED_MARK])
     assert seen == [sorted([*aside, "notes.txt", "results.json"])]
     assert _earlier_gone(out, before)["status"] == "completed"
 
@@ -86,9 +88,10 @@ def test_a_full_disk_as_the_run_starts_leaves_them(monkeypatch, tmp_path):
 
 
 def test_a_killed_runs_set_aside_folder_goes_with_the_next_run(tmp_path):
-    """SIGKILL as the run set up leaves the earlier results in ``.replaced/`` beside the
-    results.json that says it started: the next run (and :func:`results_io.clear`) removes
-    the folder, not only the files a run writes."""
+    """SIGKILL as the run set up leaves the earlier results in
+    ``.rocking-contact-replaced/`` beside the results.json that says it started: the next
+    run (and :func:`results_io.clear`) removes the folder, not only the files a run
+    writes."""
     out = tmp_path / "o"
     before = earlier_run(out, tmp_path)
     moved = results_io.set_aside(out)
@@ -99,6 +102,7 @@ def test_a_killed_runs_set_aside_folder_goes_with_the_next_run(tmp_path):
     assert _earlier_gone(out, before)["status"] == "completed"
     (out / results_io.REPLACED / "plots.partial").mkdir(parents=True)
     (out / results_io.REPLACED / "plots.partial" / "a.png").write_bytes(b"half")
+    (out / results_io.REPLACED / results_io.REPLACED_MARK).write_text("")
     gone = results_io.clear(out)
     assert out / results_io.REPLACED in gone
     assert sorted(p.name for p in out.iterdir()) == ["notes.txt"]
@@ -128,3 +132,27 @@ def test_a_run_refused_under_mpiexec_leaves_no_directory_it_made(tmp_path):
                                      f"z{k}/deep", "--set", "solver.linear_solver=petsc")
         assert code == 2 and "factorises on one rank" in err, err
         assert not (tmp_path / f"z{k}").exists()
+
+
+def test_a_folder_of_that_name_without_the_mark_is_the_users(tmp_path):
+    """A user's own folder named as the set-aside one (no mark in it) stays, whatever it
+    holds: discard deleted any folder of that name."""
+    out = tmp_path / "o"
+    earlier_run(out, tmp_path)
+    mine = out / results_io.REPLACED / "my_notes.txt"
+    mine.parent.mkdir()
+    mine.write_text("mine\n")
+    rc.run(rc.load_case("sdnd101a", ["time.end=0.2"]), out=out, quiet=True, plots=False)
+    assert mine.read_text() == "mine\n"
+    assert results_io.clear(out) and mine.read_text() == "mine\n"
+
+
+def test_listed_plots_are_names_not_patterns(tmp_path):
+    """A results.json whose plots list '*.txt' took the user's text files with the run."""
+    out = tmp_path / "o"
+    rc.run(rc.load_case("sdnd101a", ["time.end=0.2"]), out=out, quiet=True, plots=False)
+    data = json.loads((out / "results.json").read_text())
+    (out / "results.json").write_text(json.dumps({**data, "plots": ["*.txt"]}))
+    (out / "thesis.txt").write_text("mine\n")
+    rc.run(rc.load_case("sdnd101a", ["time.end=0.2"]), out=out, quiet=True, plots=False)
+    assert (out / "thesis.txt").read_text() == "mine\n"

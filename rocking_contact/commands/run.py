@@ -27,16 +27,14 @@ def main(args: argparse.Namespace) -> int:
     its exception goes on to the command line's one line); returns the exit code."""
     import rocking_contact as rc
     from rocking_contact.api import default_out_dir, mpi_rank
-    from rocking_contact.out_paths import check_dir, missing_dirs, remove_made
+    from rocking_contact.out_paths import make_dir, missing_dirs, remove_made
     from rocking_contact.stops import RunStopped
     from rocking_contact.summary import show_result
 
     case = rc.load_case(args.case, args.overrides)
     out = args.out or default_out_dir(case)
     made = missing_dirs(out)
-    # made here (rc.run's error would name its argument, out=), by rank 0 alone as rc.run
-    # does: a directory another rank made is missing from rank 0's list of those to remove
-    check_dir("--out", out, create=mpi_rank() == 0)
+    make_dir("--out", out)  # made here: rc.run's error would name its argument, out=
     try:
         result = rc.run(case, out=out, quiet=args.quiet, plots=not args.no_plots)
     except rc.CaseError:  # refused as it set up (rc.run put the earlier results back)

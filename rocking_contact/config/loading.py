@@ -624,7 +624,8 @@ def file_label(case: CaseFile) -> str:
     """The file a refusal of ``case`` names (:class:`CaseError`'s ``file``): its case
     file, or for one built in code its name (``case.name``)."""
     source = source_file(case)
-    return str(source) if source is not None else str(getattr(case.case, "name", "the case"))
+    return str(source) if source is not None else str(getattr(case.case, "name", "")
+                                                       or "the case")
 
 
 def references_from(case: CaseFile) -> Path | None:

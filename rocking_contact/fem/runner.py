@@ -247,8 +247,6 @@ def refuse_misspelt_columns(case: BlockCase, columns: Sequence[str]) -> None:
         raise CaseError(file_label(case), key, problem)
 
 
-
-
 def base_points(case: BlockCase) -> list[str]:
     """The block's named points on its base (y = 0): O, O1, A and the aster layout's B1,
     B2."""

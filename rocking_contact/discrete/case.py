@@ -51,8 +51,6 @@ CONTACT_CHANNELS = ("FN", "VN", "PN")
 #: most; ``output.every`` thins a long run.
 MAX_ROWS = 10**7
 
-
-
 #: the shortest direction vector (``normal``, ``direction``) a case may give: shorter, it
 #: is the zero vector given with round-off, whose direction means nothing
 MIN_DIRECTION = 1e-12

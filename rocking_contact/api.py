@@ -218,8 +218,9 @@ def run(
             again, and not changed by the run), or a case name or file, loaded as it
             stands.
         out: results directory (default ``results/<case name>/`` under the current
-            directory); the run replaces the results already there once it starts, and a
-            run refused as it sets up (:class:`CaseError`) leaves them.
+            directory); the run replaces the results already there once it computes,
+            and a run refused as it sets up (:class:`CaseError`), or stopped before it
+            computed, leaves them.
         quiet: no progress bar (on stderr). Warnings are said on stderr even so.
         write: write ``results.json``, ``history.csv`` and the plots into ``out``; False
             writes nothing.
@@ -252,8 +253,10 @@ def run(
     if out is not None and not isinstance(out, str | os.PathLike):
         raise CaseError("rc.run", "out", f"got {_describe(out)}, allowed: a directory path")
     prepared = _prepare(case, out, quiet=quiet, write=write, plots=plots)
-    # A Ctrl-C while the results are written would leave them half written: the request
-    # is deferred through the writing too (a second Ctrl-C still aborts at once).
+    # A Ctrl-C from here on asks the run to stop after its step under way: raised as the
+    # earlier results were set aside, it left them there for the next run to delete, and
+    # while the results are written it would leave them half written (a second Ctrl-C
+    # still aborts at once).
     with interrupt.deferred():
         try:
             result = _execute(prepared)
@@ -292,16 +295,14 @@ class _Run:
     #: run_record`)
     provenance: dict[str, Any]
     #: the directories made for ``out_dir`` (:func:`~rocking_contact.out_paths.
-    #: missing_dirs`), removed again if the runner refuses the case
+    #: missing_dirs`), removed again if the run leaves it as it was (:func:`_leave`)
     made: list[Path]
 
 
 def _prepare(case: CaseFile, out: str | os.PathLike[str] | None, *, quiet: bool,
              write: bool, plots: bool) -> _Run:
     """Check the case again, find its runner, start its progress bar and its provenance
-    record; with ``write``, set the results already in the directory aside
-    (:func:`~rocking_contact.results_io.set_aside`) and write a ``results.json`` that says
-    the run has started (:func:`_started`), on every rank before any writes into it."""
+    record: all but the results directory, which :func:`_execute` takes."""
     started = utc_now()
     checked: Any = _check_again(case)
     runner = kind_runner(checked.case.kind)
@@ -313,51 +314,69 @@ def _prepare(case: CaseFile, out: str | os.PathLike[str] | None, *, quiet: bool,
                             ranks=1 if world is None else world.Get_size(),
                             changed_after_loading=_changed_after_loading(case))
     made = missing_dirs(out_dir) if write else []
-    prepared = _Run(checked, KINDS[checked.case.kind], runner, progress, out_dir, write,
-                    plots, provenance, made)
-    if write:
-        make_dir("rc.run", out_dir, key="out")
-        if mpi_rank() == 0:
-            results_io.set_aside(out_dir)
-            try:
-                results_io.write(_started(prepared), out_dir, plots=False)
-            except BaseException:  # a full disk: the run never started
-                results_io.restore(out_dir)
-                raise
-        _barrier()  # no rank writes its fields before the old ones are gone
-    return prepared
+    return _Run(checked, KINDS[checked.case.kind], runner, progress, out_dir, write,
+                plots, provenance, made)
 
 
 def _execute(run: _Run) -> RunResult:
     """The kind's runner on the case, its progress bar closed as it ends (stopped too:
-    the :class:`RunStopped` goes on). Bad input found as the run set up removes the
-    ``results.json`` written as it started, and the directories made for it, and puts the
-    earlier run's results back (:func:`~rocking_contact.results_io.restore`): there is no
-    run to show (the runner writes nothing before its checks). Past its set-up, ended
-    whichever way (a failure, a stop, an error), the run replaces them: they are deleted
-    (:func:`~rocking_contact.results_io.discard`)."""
-    refused = False
+    the :class:`RunStopped` goes on).
+
+    With ``write``, the run first takes its directory: makes it, sets the results already
+    there aside (:func:`~rocking_contact.results_io.set_aside`) and writes a
+    ``results.json`` that says it has started (:func:`_started`), on every rank before any
+    writes into it. A run that computed (its runner returned, or stopped with what it
+    computed: a failure, a stop asked for) replaces those results: they are deleted
+    (:func:`~rocking_contact.results_io.discard`). One that did not, they are put back
+    (:func:`~rocking_contact.results_io.restore`), its ``results.json`` and the directories
+    made for it removed: bad input the runner found as it set up (the runner writes
+    nothing before its checks), anything that stopped it before its runner started (a
+    second Ctrl-C at the barrier, a full disk for that ``results.json``), or an error in
+    its runner that left nothing computed in the directory
+    (:func:`~rocking_contact.results_io.only_started`)."""
+    aside = ran = computed = False
     try:
+        if run.write:
+            make_dir("rc.run", run.out_dir, key="out")
+            if mpi_rank() == 0:
+                results_io.set_aside(run.out_dir)
+                aside = True
+                results_io.write(_started(run), run.out_dir, plots=False)
+            _barrier()  # no rank writes its fields before the old ones are gone
+        ran = True
         if run.kind.streams:  # it writes its files as it goes into the results' directory
             streaming = cast(StreamingRunner, run.runner)
             result = streaming.run(run.case, progress=run.progress,
                                    out_dir=run.out_dir if run.write else None)
         else:
             result = run.runner.run(run.case, progress=run.progress)
+        computed = True
     except CaseError:
-        refused = True
-        if run.write and mpi_rank() == 0:
-            results_io.restore(run.out_dir)
-            remove_made(run.made)
+        ran = False  # refused: there is no run
         raise
     except RunStopped:
+        computed = True
         run.progress.close()
         raise
     finally:
-        if not refused and run.write and mpi_rank() == 0:
-            results_io.discard(run.out_dir)
+        # rank 0 alone, with no collective call: on an error the others may have left
+        if run.write and mpi_rank() == 0:
+            _leave(run, aside=aside, kept=computed or (
+                ran and not results_io.only_started(run.out_dir)))
     run.progress.close()
     return result
+
+
+def _leave(run: _Run, *, aside: bool, kept: bool) -> None:
+    """Rank 0 leaves the results directory as the run ended: holding what it computed,
+    the earlier results deleted (``kept``); or as it was before the run, the results set
+    ``aside`` put back and the directories made for it removed."""
+    if kept:
+        results_io.discard(run.out_dir)
+        return
+    if aside:
+        results_io.restore(run.out_dir)
+    remove_made(run.made)
 
 
 def _publish(run: _Run, result: RunResult | None) -> interrupt.RankStop:

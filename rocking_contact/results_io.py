@@ -204,9 +204,16 @@ def _remove_run(out_dir: Path) -> list[Path]:
 def set_aside(out_dir: Path) -> list[Path]:
     """Move an earlier run's files (what :func:`clear` removes) into :data:`REPLACED`
     inside ``out_dir``, each at its path relative to ``out_dir``: renames on the same file
-    system, which a full disk does not stop. A folder of them that a killed run left is
-    removed first. Returns the files and folders moved, where they were."""
-    discard(out_dir)
+    system, which a full disk does not stop. All or none: stopped as it moves them (a
+    second Ctrl-C, an error), it moves back those it moved. A folder of them that a killed
+    run left is removed first with that run, or put back (:func:`restore`) when that run
+    left nothing it computed (:func:`only_started`): they are then the results the
+    directory holds, and are set aside in turn. Returns the files and folders moved, where
+    they were."""
+    if _marked(out_dir / REPLACED) and only_started(out_dir):
+        restore(out_dir)
+    else:
+        discard(out_dir)
     entries, reports = _earlier_run(out_dir)
     moved = entries + [p for _, files in reports for p in files]
     aside = out_dir / REPLACED
@@ -218,10 +225,14 @@ def set_aside(out_dir: Path) -> list[Path]:
     aside.mkdir()
     (aside / REPLACED_MARK).write_text("an earlier run's results, set aside by a new run "
                                        "into this directory; deleted as it ends\n")
-    for path in moved:
-        target = aside / path.relative_to(out_dir)
-        target.parent.mkdir(parents=True, exist_ok=True)
-        os.replace(path, target)
+    try:
+        for path in moved:
+            target = aside / path.relative_to(out_dir)
+            target.parent.mkdir(parents=True, exist_ok=True)
+            os.replace(path, target)
+    except BaseException:
+        _put_back(aside, out_dir)
+        raise
     for report, files in reports:
         _remove_emptied(report, files)
     return moved
@@ -235,10 +246,16 @@ def restore(out_dir: Path) -> list[Path]:
     aside = out_dir / REPLACED
     if not _marked(aside):
         return []
-    (aside / REPLACED_MARK).unlink()
-    back = sorted(p for p in aside.rglob("*") if p.is_file())
-    _move_back(aside, out_dir)
+    back = sorted(p for p in aside.rglob("*") if p.is_file() and p.name != REPLACED_MARK)
+    _put_back(aside, out_dir)
     return [out_dir / p.relative_to(aside) for p in back]
+
+
+def _put_back(aside: Path, out_dir: Path) -> None:
+    """Move what the marked folder ``aside`` holds back into ``out_dir``, the folder
+    removed."""
+    (aside / REPLACED_MARK).unlink()
+    _move_back(aside, out_dir)
 
 
 def _move_back(source: Path, target: Path) -> None:
@@ -262,6 +279,32 @@ def discard(out_dir: Path) -> list[Path]:
         return []
     shutil.rmtree(aside)
     return [aside]
+
+
+def only_started(out_dir: Path) -> bool:
+    """Whether the run in ``out_dir`` left nothing it computed: its ``results.json`` is the
+    one written as it started (status :data:`~rocking_contact.results.STARTED`) and, of
+    what :func:`clear` takes, there is nothing else but a ``history.csv`` without a row
+    (opened, its first rows not yet flushed). So is a run killed (SIGKILL, out of memory)
+    or ended by an error as it set up, and a discrete or rigid run, which writes its
+    history as it ends, killed or ended by an error during its steps."""
+    from rocking_contact.results import STARTED
+
+    entries, reports = _earlier_run(out_dir)
+    if any(files for _, files in reports) or out_dir / RESULTS_FILE not in entries:
+        return False
+    for path in entries:
+        if path.name == HISTORY_FILE:
+            with open(path, "rb") as fh:
+                if len(fh.read(1 << 16).splitlines()) > 1:
+                    return False
+        elif path.name != RESULTS_FILE:
+            return False
+    try:
+        with open(out_dir / RESULTS_FILE, encoding="utf-8") as fh:
+            return bool(json.load(fh).get("status") == STARTED)
+    except (OSError, ValueError, AttributeError):  # not a results.json a run wrote
+        return False
 
 
 def _marked(aside: Path) -> bool:

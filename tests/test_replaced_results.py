@@ -1,22 +1,28 @@
 """A run into a directory that holds an earlier run's results moves them aside as it
-starts (``.rocking-contact-replaced/``) and deletes them when its computation ends, however
-it ends: the directory then holds this run alone, as before. A run refused as it sets up
-puts them back (tests/test_refused_run_output.py); a folder a killed run left goes with the
-next run."""
+starts (``.rocking-contact-replaced/``) and deletes them once it has computed, however it
+ends: the directory then holds this run alone, as before. A run refused as it sets up
+(tests/test_refused_run_output.py), or stopped before it computed, puts them back; a folder
+a killed run left goes with the next run, or comes back if that run left nothing."""
 
 import errno
 import json
+import signal
+import subprocess
+import sys
+from contextlib import contextmanager
 
+import numpy as np
 import pytest
 from test_interrupt import AskToStop
 from test_mpi_tools import under_mpiexec
-from test_refused_run_output import earlier_run, snapshot
+from test_refused_run_output import _misspelt, earlier_run, snapshot
 
 import rocking_contact as rc
 from rocking_contact import interrupt, results_io
 from rocking_contact.cli import EXIT_FAILED, main
 from rocking_contact.config import shipped_cases
 from rocking_contact.progress import Progress
+from rocking_contact.results import STARTED, RunResult
 
 
 def _earlier_gone(out, before):
@@ -87,17 +93,133 @@ def test_a_full_disk_as_the_run_starts_leaves_them(monkeypatch, tmp_path):
     assert snapshot(out) == before
 
 
-def test_a_killed_runs_set_aside_folder_goes_with_the_next_run(tmp_path):
-    """SIGKILL as the run set up leaves the earlier results in
-    ``.rocking-contact-replaced/`` beside the results.json that says it started: the next
-    run (and :func:`results_io.clear`) removes the folder, not only the files a run
-    writes."""
+def _interrupt():
+    raise KeyboardInterrupt
+
+
+def test_an_interrupt_at_the_barrier_puts_them_back(monkeypatch, tmp_path):
+    """A Ctrl-C or SIGTERM raised as the ranks wait for rank 0 to set them aside (a second
+    one: the first is deferred from there on) stops a run that computed nothing. It left
+    them set aside beside a results.json that said it had started, for the next run to
+    delete; now they are back, and a directory made for the run is gone."""
     out = tmp_path / "o"
     before = earlier_run(out, tmp_path)
-    moved = results_io.set_aside(out)
-    assert sorted(p.relative_to(out).as_posix() for p in moved) == sorted(
-        name for name in before if name != "notes.txt")
-    assert sorted(p.name for p in out.iterdir()) == [results_io.REPLACED, "notes.txt"]
+    monkeypatch.setattr("rocking_contact.api._barrier", _interrupt)
+    case = rc.load_case("sdnd101a", ["time.end=0.2"])
+    with pytest.raises(KeyboardInterrupt):
+        rc.run(case, out=out, quiet=True, plots=False)
+    assert snapshot(out) == before
+    with pytest.raises(KeyboardInterrupt):
+        rc.run(case, out=tmp_path / "made" / "deep", quiet=True, plots=False)
+    assert not (tmp_path / "made").exists()
+
+
+def test_an_interrupt_before_the_run_defers_it_touches_nothing(monkeypatch, tmp_path):
+    """Raised as rc.run starts to defer Ctrl-C: the directory was made and the earlier
+    results set aside before it, and stayed so; now both come after it."""
+    out = tmp_path / "o"
+    before = earlier_run(out, tmp_path)
+
+    @contextmanager
+    def interrupted_on_entry():
+        _interrupt()
+        yield
+
+    monkeypatch.setattr(interrupt, "deferred", interrupted_on_entry)
+    case = rc.load_case("sdnd101a", ["time.end=0.2"])
+    with pytest.raises(KeyboardInterrupt):
+        rc.run(case, out=out, quiet=True, plots=False)
+    assert snapshot(out) == before
+    with pytest.raises(KeyboardInterrupt):
+        rc.run(case, out=tmp_path / "made", quiet=True, plots=False)
+    assert not (tmp_path / "made").exists()
+
+
+class AbortAt(Progress):
+    """A second Ctrl-C (``KeyboardInterrupt`` at once) at the ``STEP``-th update."""
+
+    STEP = 1
+
+    def update(self, t, info="", step=None):
+        self.calls = getattr(self, "calls", 0) + 1
+        if self.calls == self.STEP:
+            _interrupt()
+
+
+def test_an_abort_that_leaves_nothing_computed_puts_them_back(monkeypatch, tmp_path):
+    """A discrete run writes its history as it ends: aborted during its steps, it leaves
+    only its started results.json, and the earlier results come back."""
+    out = tmp_path / "o"
+    before = earlier_run(out, tmp_path)
+    monkeypatch.setattr("rocking_contact.api.Progress", AbortAt)
+    with interrupt.deferred(), pytest.raises(KeyboardInterrupt) as stop:
+        rc.run(rc.load_case("sdnd101a", {"time.step": 1e-5}), out=out, plots=False)
+    assert not isinstance(stop.value, rc.Interrupted)
+    assert snapshot(out) == before
+
+
+def test_an_abort_after_streamed_rows_keeps_them(monkeypatch, tmp_path):
+    """A block run aborted after the rows and frames it streamed keeps them, as a killed
+    one does: the earlier results go."""
+    out = tmp_path / "o"
+    before = earlier_run(out, tmp_path)
+    monkeypatch.setattr(AbortAt, "STEP", 60)  # history.csv is flushed every 50 rows
+    monkeypatch.setattr("rocking_contact.api.Progress", AbortAt)
+    with interrupt.deferred(), pytest.raises(KeyboardInterrupt):
+        rc.run(rc.load_case("sdnv105d", ["time.end=0.01"]), out=out, plots=False)
+    assert not (out / results_io.REPLACED).exists()
+    assert json.loads((out / "results.json").read_text())["status"] == STARTED
+    assert (out / "history.csv").read_text().count("\n") > 50
+    assert sorted(set(before) - set(snapshot(out))) == sorted(
+        name for name in before if name not in ("notes.txt", "results.json", "history.csv"))
+
+
+#: ``rocking-contact ARGS`` killed (SIGKILL) at the barrier after the earlier results are
+#: set aside and the results.json saying it started is written
+KILLED_AS_IT_SETS_UP = """
+import os, signal, sys
+import rocking_contact.api as api
+api._barrier = lambda: os.kill(os.getpid(), signal.SIGKILL)
+from rocking_contact.cli import main
+sys.exit(main(sys.argv[1:]))
+"""
+
+
+def test_a_run_killed_as_it_set_up_gives_them_back_to_the_next(capsys, tmp_path):
+    """Killed before it computed, a run leaves them set aside beside its started
+    results.json and nothing else: the next run puts them back before it sets them aside
+    again, so that a refusal of that run leaves them (the next run deleted them)."""
+    out = tmp_path / "o"
+    before = earlier_run(out, tmp_path)
+    killed = subprocess.run([sys.executable, "-c", KILLED_AS_IT_SETS_UP, "run", "sdnd101a",
+                             "--out", str(out), "-q", "--no-plots"], capture_output=True)
+    assert killed.returncode == -signal.SIGKILL, killed.stderr
+    assert sorted(p.name for p in out.iterdir()) == [results_io.REPLACED, "notes.txt",
+                                                      "results.json"]
+    assert json.loads((out / "results.json").read_text())["status"] == STARTED
+    capsys.readouterr()
+    assert main(["run", str(_misspelt(tmp_path)), "--out", str(out), "-q", "--set",
+                 "time.end=0.002"]) == 2
+    assert snapshot(out) == before
+
+
+def _killed_after(out, history):
+    """``out`` as a run killed after it set the earlier results aside leaves it: its
+    started results.json, and the rows it streamed (``history``: time -> values)."""
+    results_io.set_aside(out)
+    results_io.write(RunResult(case="sdnd101a", kind="discrete", parameters={},
+                               status=STARTED, history=history), out, plots=False)
+
+
+def test_a_killed_runs_set_aside_folder_goes_with_the_next_run(tmp_path):
+    """SIGKILL during its steps leaves the earlier results in
+    ``.rocking-contact-replaced/`` beside the results.json that says it started and the
+    rows it streamed: the next run removes the folder with that run."""
+    out = tmp_path / "o"
+    before = earlier_run(out, tmp_path)
+    _killed_after(out, {"time": np.array([0.0, 1e-4]), "DX_NO1": np.zeros(2)})
+    assert sorted(p.name for p in out.iterdir()) == [results_io.REPLACED, "history.csv",
+                                                      "notes.txt", "results.json"]
     rc.run(rc.load_case("sdnd101a", ["time.end=0.2"]), out=out, quiet=True, plots=False)
     assert _earlier_gone(out, before)["status"] == "completed"
     (out / results_io.REPLACED / "plots.partial").mkdir(parents=True)
@@ -106,6 +228,47 @@ def test_a_killed_runs_set_aside_folder_goes_with_the_next_run(tmp_path):
     gone = results_io.clear(out)
     assert out / results_io.REPLACED in gone
     assert sorted(p.name for p in out.iterdir()) == ["notes.txt"]
+
+
+def test_a_history_without_rows_is_nothing_computed(tmp_path):
+    """Killed with its history.csv opened and no row on disk (a block run's rows are
+    flushed every 50), a run left nothing: the earlier results come back; with a row on
+    disk, they go with the next run."""
+    out = tmp_path / "o"
+    before = earlier_run(out, tmp_path)
+    _killed_after(out, {})
+    (out / "history.csv").write_text("time,DX_NO1\n")
+    assert results_io.only_started(out)
+    assert results_io.set_aside(out)
+    assert results_io.restore(out)
+    assert snapshot(out) == before
+    _killed_after(out, {})
+    (out / "history.csv").write_text("time,DX_NO1\n0.0,0.0\n")
+    assert not results_io.only_started(out)
+    results_io.set_aside(out)
+    assert sorted(p.name for p in out.iterdir()) == [results_io.REPLACED, "notes.txt"]
+    assert sorted(p.name for p in (out / results_io.REPLACED).iterdir()) == [
+        "history.csv", "results.json", results_io.REPLACED_MARK]
+
+
+def test_setting_them_aside_is_all_or_none(monkeypatch, tmp_path):
+    """Stopped as it moves them (a second Ctrl-C, an error), set_aside moves back those it
+    moved: none is left in the folder for the next run to delete."""
+    out = tmp_path / "o"
+    before = earlier_run(out, tmp_path)
+    replace, moves = results_io.os.replace, []
+
+    def third_fails(source, target):
+        moves.append(source)
+        if len(moves) == 3:
+            _interrupt()
+        replace(source, target)
+
+    monkeypatch.setattr(results_io.os, "replace", third_fails)
+    with pytest.raises(KeyboardInterrupt):
+        results_io.set_aside(out)
+    monkeypatch.undo()
+    assert len(moves) > 3 and snapshot(out) == before
 
 
 @pytest.mark.mpi

@@ -28,7 +28,6 @@ from rocking_contact.results_io import (
     RESULTS_FILE,
     RESULTS_OBJECTS,
     RUN_FILES,
-    clear,
     json_type,
     load,
     partial_path,
@@ -45,7 +44,7 @@ __all__ = [
     "FieldIndex", "collection_xml", "CHECK_NUMBERS", "load_result",
     # re-exported: the files (results_io) and the stops (stops) they were defined with
     "HISTORY_FILE", "PARTIAL_SUFFIX", "PLOTS_STAGING", "RESULTS_ARRAYS", "RESULTS_FILE",
-    "RESULTS_OBJECTS", "RUN_FILES", "clear", "load", "read_history_csv", "write",
+    "RESULTS_OBJECTS", "RUN_FILES", "load", "read_history_csv", "write",
     "write_history_csv", "write_plots", "Interrupted", "Overturned", "RunStopped",
     "SolverFailure",
 ]

@@ -14,9 +14,9 @@
 - plots of the main time histories (PNG, SVG).
 
 :func:`load` reads a directory back as JSON content and columns
-(:func:`~rocking_contact.results.load_result`, as the :class:`RunResult`); :func:`clear`
-removes an earlier run's files, and :func:`set_aside` moves them out of the way while a new
-run sets up (:func:`restore` puts them back if it is refused, :func:`discard` deletes them).
+(:func:`~rocking_contact.results.load_result`, as the :class:`RunResult`); :func:`set_aside`
+moves an earlier run's files out of the way as a new run starts (:func:`restore` puts them
+back if it computes nothing, :func:`discard` deletes them once it has computed).
 
 ``results.json`` and ``history.csv`` are written first, each through a temporary file and
 :func:`os.replace`, so that a run stopped while its plots are drawn (a second Ctrl-C, a
@@ -90,7 +90,7 @@ def write(result: RunResult, out_dir: Path, *, plots: bool = True) -> Path:
 
 def write_plots(result: RunResult, out_dir: Path) -> list[str]:
     """Draw the plots of a result whose ``results.json`` is written and list them in it
-    (``plots``), so that the next run into the same directory removes them (:func:`clear`).
+    (``plots``), so that the next run into the same directory takes them (:func:`set_aside`).
 
     They are drawn in :data:`PLOTS_STAGING` and moved beside ``results.json`` when all are
     drawn: a drawing cut short (``KeyboardInterrupt``) leaves no plot that ``results.json``
@@ -139,9 +139,10 @@ RUN_FILES = (RESULTS_FILE, HISTORY_FILE, "fields.pvd", "fields.xdmf", "fields.h5
 
 
 #: the hidden folder of a results directory that holds an earlier run's files while a new
-#: run computes (:func:`set_aside`): back in place if that run is refused as it sets up
+#: run computes (:func:`set_aside`): back in place if that run computes nothing
 #: (:func:`restore`), deleted when its computation ends, however (:func:`discard`); one a
-#: killed run left goes with the next run's :func:`clear` or :func:`set_aside`. A name no
+#: killed run left goes with the next run's :func:`set_aside`, or comes back if the killed
+#: run left nothing it computed (:func:`only_started`). A name no
 #: user picks, and marked (:data:`REPLACED_MARK`): a folder of that name without the mark
 #: is the user's, and stays
 REPLACED = ".rocking-contact-replaced"
@@ -149,21 +150,13 @@ REPLACED = ".rocking-contact-replaced"
 REPLACED_MARK = "set-aside-by-rocking-contact"
 
 
-def clear(out_dir: Path) -> list[Path]:
-    """Remove an earlier run's files from ``out_dir`` (the results directory holds one
-    run: frames or plots left from a longer run would be read as this one's). Only the
-    files a run writes go: :data:`RUN_FILES`, the plots its ``results.json`` lists, the
-    folder of plots a killed run was drawing (:data:`PLOTS_STAGING`), the files of a
-    report of that run alone drawn inside it (:func:`own_reports`) and the files a killed
-    run had set aside (:data:`REPLACED`). Returns what was removed."""
-    return _remove_run(out_dir) + discard(out_dir)
-
-
 def _earlier_run(out_dir: Path) -> tuple[list[Path], list[tuple[Path, list[Path]]]]:
-    """What :func:`clear` takes of the run in ``out_dir``: the entries of ``out_dir``
-    (:data:`RUN_FILES`, the plots ``results.json`` lists, :data:`PLOTS_STAGING`), and each
-    report of that run alone (:func:`own_reports`) with the files it wrote that are
-    there."""
+    """The files of the run in ``out_dir``, which the next run there takes
+    (:func:`set_aside`; the results directory holds one run: frames or plots left from a
+    longer run would be read as this one's), and only those a run writes: the entries of
+    ``out_dir`` (:data:`RUN_FILES`, the plots its ``results.json`` lists, the folder of
+    plots a killed run was drawing, :data:`PLOTS_STAGING`), and each report of that run
+    alone drawn inside it (:func:`own_reports`) with the files it wrote that are there."""
     names: list[str] = []
     try:
         with open(out_dir / RESULTS_FILE, encoding="utf-8") as fh:
@@ -202,7 +195,7 @@ def _remove_run(out_dir: Path) -> list[Path]:
 
 
 def set_aside(out_dir: Path) -> list[Path]:
-    """Move an earlier run's files (what :func:`clear` removes) into :data:`REPLACED`
+    """Move an earlier run's files (:func:`_earlier_run`) into :data:`REPLACED`
     inside ``out_dir``, each at its path relative to ``out_dir``: renames on the same file
     system, which a full disk does not stop. All or none: stopped as it moves them (a
     second Ctrl-C, an error), it moves back those it moved. A folder of them that a killed
@@ -239,9 +232,10 @@ def set_aside(out_dir: Path) -> list[Path]:
 
 
 def restore(out_dir: Path) -> list[Path]:
-    """Undo :func:`set_aside` for a run refused as it set up: remove what that run wrote
-    (its ``results.json`` saying it started; :func:`clear`'s selection), then move the
-    earlier run's files back, as they were. Returns the files moved back."""
+    """Undo :func:`set_aside` for a run that computed nothing (refused as it set up,
+    stopped before its runner started, or :func:`only_started`): remove what that run
+    wrote (its ``results.json`` saying it started; :func:`_earlier_run`'s selection), then
+    move the earlier run's files back, as they were. Returns the files moved back."""
     _remove_run(out_dir)
     aside = out_dir / REPLACED
     if not _marked(aside):
@@ -284,7 +278,7 @@ def discard(out_dir: Path) -> list[Path]:
 def only_started(out_dir: Path) -> bool:
     """Whether the run in ``out_dir`` left nothing it computed: its ``results.json`` is the
     one written as it started (status :data:`~rocking_contact.results.STARTED`) and, of
-    what :func:`clear` takes, there is nothing else but a ``history.csv`` without a row
+    the run's files (:func:`_earlier_run`), nothing else but a ``history.csv`` without a row
     (opened, its first rows not yet flushed). So is a run killed (SIGKILL, out of memory)
     or ended by an error as it set up, and a discrete or rigid run, which writes its
     history as it ends, killed or ended by an error during its steps."""

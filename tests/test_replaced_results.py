@@ -225,8 +225,9 @@ def test_a_killed_runs_set_aside_folder_goes_with_the_next_run(tmp_path):
     (out / results_io.REPLACED / "plots.partial").mkdir(parents=True)
     (out / results_io.REPLACED / "plots.partial" / "a.png").write_bytes(b"half")
     (out / results_io.REPLACED / results_io.REPLACED_MARK).write_text("")
-    gone = results_io.clear(out)
-    assert out / results_io.REPLACED in gone
+    assert results_io.set_aside(out)
+    assert not (out / results_io.REPLACED / "plots.partial").exists()
+    assert results_io.discard(out) == [out / results_io.REPLACED]
     assert sorted(p.name for p in out.iterdir()) == ["notes.txt"]
 
 
@@ -307,7 +308,8 @@ def test_a_folder_of_that_name_without_the_mark_is_the_users(tmp_path):
     mine.write_text("mine\n")
     rc.run(rc.load_case("sdnd101a", ["time.end=0.2"]), out=out, quiet=True, plots=False)
     assert mine.read_text() == "mine\n"
-    assert results_io.clear(out) and mine.read_text() == "mine\n"
+    assert results_io.set_aside(out) == [] and not (out / "results.json").exists()
+    assert results_io.discard(out) == [] and mine.read_text() == "mine\n"
 
 
 def test_listed_plots_are_names_not_patterns(tmp_path):

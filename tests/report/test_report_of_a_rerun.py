@@ -6,7 +6,7 @@ import numpy as np
 
 import rocking_contact as rc
 from rocking_contact.report.cli import write_report
-from rocking_contact.results_io import clear, own_reports, write
+from rocking_contact.results_io import discard, own_reports, set_aside, write
 
 
 def _results(directory, status="completed"):
@@ -26,7 +26,8 @@ def test_a_report_of_the_run_alone_goes_with_it(tmp_path):
     other = _results(tmp_path / "other")
     write_report([str(run), str(other)], tmp_path, run / "both", views=False)
     assert [r.name for r, _ in own_reports(run)] == ["report"]
-    gone = clear(run)
+    gone = set_aside(run)
+    discard(run)
     assert run / "report" / "index.html" in gone and run / "report" / "report.md" in gone
     left = sorted(p.relative_to(run).as_posix() for p in run.rglob("*") if p.is_file())
     both = [p.relative_to(run).as_posix() for p in (run / "both").rglob("*") if p.is_file()]

@@ -32,6 +32,7 @@ from rocking_contact.fem.kinematics import (
     MaterialFields,
     SmallStrain,
     assemble_vector_into,
+    shared_matrix,
 )
 from rocking_contact.fem.materials import plane_stress_lambda, shear_modulus
 from rocking_contact.geometry.layout import BLOCK, TABLE
@@ -141,7 +142,11 @@ class ElasticBody:
         return la.petsc.create_vector([(imap, self.V.dofmap.index_map_bs)])
 
     def matrix(self) -> PETSc.Mat:
-        """A new assembled zero matrix with the nonzero pattern of M (and of every tangent)."""
+        """A new assembled zero matrix with the nonzero pattern of M (and of every tangent);
+        on one process its values are a DOLFINx CSR matrix's, which :meth:`tangent`
+        assembles into faster (:func:`~rocking_contact.fem.kinematics.shared_matrix`)."""
+        if self.comm.size == 1:
+            return shared_matrix(self._mass_form, self.M)
         out = self.M.duplicate(copy=False)
         out.zeroEntries()
         return out

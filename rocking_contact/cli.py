@@ -22,7 +22,8 @@ import errno
 import os
 import signal
 import sys
-from collections.abc import Mapping, Sequence
+import traceback
+from collections.abc import Callable, Mapping, Sequence
 from typing import TYPE_CHECKING, NoReturn
 
 from rocking_contact import interrupt  # light (no numpy): main takes the signals at once
@@ -177,12 +178,35 @@ def main(argv: Sequence[str] | None = None) -> int:
                 return _once(args, argv)
             _start_petsc_for_a_block(args)
             return _command(args, argv)
+    except Exception:
+        # One rank's error (a bug) left the others waiting for it in their next collective
+        # call, and mpiexec never returned, past SIGTERM too: said, then every rank stopped
+        _stop_every_rank(EXIT_FAILED, say=traceback.print_exc)
+        raise
     finally:
         # Done, the exit code known: a signal forwarded late killed a rank that waited
         # in MPI_Finalize for a slower one (Python restores the default action as it
         # exits), and mpiexec said BAD TERMINATION (1 report in 30 under Ctrl-C).
         for signum in interrupt.SIGNALS:
             signal.signal(signum, signal.SIG_IGN)
+
+
+def _stop_every_rank(code: int, say: Callable[[], object] | None = None) -> None:
+    """Under ``mpiexec``, ``say`` what happened and end every rank with exit code ``code``
+    (``MPI_Abort``, mpiexec adding its own line; this process leaves at once, past
+    ``finally`` blocks and ``MPI_Finalize``) after an error on this rank alone, which
+    the others would wait for in their next collective call (a full disk for the files
+    rank 0 alone writes: both ranks spun until killed). What was written before stays on
+    disk. Nothing on one process."""
+    from mpi4py import MPI
+
+    if MPI.Is_initialized() and not MPI.Is_finalized() and MPI.COMM_WORLD.size > 1:
+        if say is not None:
+            say()
+        sys.stdout.flush()
+        sys.stderr.flush()
+        MPI.COMM_WORLD.Abort(code)
+        os._exit(code)  # MPICH's abort returns, the process killed moments later
 
 
 def _load() -> None:
@@ -302,6 +326,9 @@ def _command(args: argparse.Namespace, argv: Sequence[str] | None) -> int:
         # the disk, not the run: what was written before stays (a streamed history's rows)
         print(f"error: cannot write {exc.filename or 'the results'}: {exc.strerror}",
               file=sys.stderr)
+        if launcher_rank() is not None and not _parsed_command(args).serial:
+            # rank 0 alone writes the results: the others wait for it in the next step
+            _stop_every_rank(EXIT_FAILED)
         return EXIT_FAILED
     except (KeyboardInterrupt, Exception) as exc:  # a second Ctrl-C or SIGTERM, or one
         return _interrupted(exc)                      # outside a run

@@ -16,7 +16,7 @@ import time
 import xml.etree.ElementTree as ET
 
 import pytest
-from test_mpi_tools import MPIEXEC, mpi_env
+from test_mpi_tools import MPIEXEC, communicate, mpi_env
 
 import rocking_contact as rc
 from rocking_contact.results import read_history_csv
@@ -49,12 +49,7 @@ def stop(proc, signum, pid=None):
         proc.send_signal(signum)
     else:
         os.kill(pid, signum)
-    try:
-        out, err = proc.communicate(timeout=120)
-    except subprocess.TimeoutExpired:
-        proc.kill()
-        proc.communicate()
-        pytest.fail("a rank hung after the signal")
+    out, err = communicate(proc, 120, "a rank hung after the signal")
     assert "Traceback" not in err and BAD_TERMINATION not in out, (out, err)
     return proc.returncode, out, err
 

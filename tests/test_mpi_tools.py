@@ -37,6 +37,17 @@ def serially(cwd, *args, launcher=()):
     return proc.returncode, proc.stdout, proc.stderr
 
 
+def communicate(proc, seconds, hung):
+    """``proc.communicate()`` within ``seconds``: (stdout, stderr); a process still running
+    then (a rank hung) fails the test with the words ``hung``, killed with mpiexec."""
+    try:
+        return proc.communicate(timeout=seconds)
+    except subprocess.TimeoutExpired:
+        proc.kill()
+        proc.communicate()
+        pytest.fail(hung)
+
+
 def mpi_env():
     """The environment of the ranks: one thread each, and a waiting rank yields its core
     (the machine running the tests may have no free one)."""

@@ -11,6 +11,8 @@ disk.
 
 from __future__ import annotations
 
+from collections.abc import Iterator
+from contextlib import contextmanager
 from pathlib import Path
 from typing import TextIO
 
@@ -54,9 +56,10 @@ class History:
         values = [float(row[k]) for k in self.names]
         self.rows.append(values)
         if self._fh is not None:
-            self._fh.write(self._row_format % tuple(values))
-            if len(self.rows) % self.flush_every == 0:
-                self._fh.flush()
+            with self._named():
+                self._fh.write(self._row_format % tuple(values))
+                if len(self.rows) % self.flush_every == 0:
+                    self._fh.flush()
 
     def columns(self) -> dict[str, np.ndarray]:
         """The history as ``name -> array``."""
@@ -66,5 +69,17 @@ class History:
     def close(self) -> None:
         """Flush and close the stream."""
         if self._fh is not None:
-            self._fh.close()
-            self._fh = None
+            fh, self._fh = self._fh, None
+            with self._named():
+                fh.close()
+
+    @contextmanager
+    def _named(self) -> Iterator[None]:
+        """A write error of the stream names its file: a full disk is said as 'cannot write
+        .../history.csv', where the flush's error had no name."""
+        try:
+            yield
+        except OSError as exc:
+            if exc.filename is None:
+                exc.filename = str(self.path)
+            raise

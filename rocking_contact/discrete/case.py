@@ -15,6 +15,7 @@ A shock's ``normal`` points from the node toward the obstacle. The penetration i
 from __future__ import annotations
 
 import math
+from collections.abc import Callable
 from dataclasses import dataclass
 from typing import ClassVar, Literal
 
@@ -275,6 +276,55 @@ class Model:
             if not nodes[shock.node].free:
                 raise ValueError(f"shock[{i}].node: {shock.node!r} has no free dof")
         self._check_shocks_can_close(nodes)
+        self._check_support_moves(nodes)
+
+    def _along(self) -> Callable[[str, Vector], bool]:
+        """Whether the named node can move along a vector, by the basis of the fixed dofs
+        and relations (relative to its largest entry: round-off does not move a node)."""
+        # (imported here: the system's assembly reads this module's schema)
+        from rocking_contact.discrete.system import constraint_basis, full_dofs
+
+        dofs = full_dofs(self)
+        basis = constraint_basis(self, dofs)
+        scale = max(1.0, float(np.abs(basis).max(initial=0.0)))
+
+        def moves(node: str, vector: Vector) -> bool:
+            rows = basis[[dofs.index(f"{node}.{c}") for c in COMPONENTS]]
+            along = unit_vector(vector) @ rows
+            return bool(np.abs(along).max(initial=0.0) > 1e-12 * scale)
+        return moves
+
+    def immobile_along(self, vector: Vector) -> str | None:
+        """Why no node can move along ``vector`` (each node's :func:`immobile_why`, once
+        per distinct reason), or None if one can: a load along it moves nothing."""
+        moves = self._along()
+        if any(moves(node.name, vector) for node in self.node):
+            return None
+        reasons: dict[str, list[str]] = {}
+        for node in self.node:
+            reasons.setdefault(immobile_why(node, vector), []).append(node.name)
+        return "; ".join(f"{', '.join(names)}: {why}" for why, names in reasons.items())
+
+    def _check_support_moves(self, nodes: dict[str, Node]) -> None:
+        """A support acceleration along a direction no node can move along moves nothing
+        in the relative formulation: every node follows the support rigidly along it, the
+        history is that of a still support, and the load the case gives is lost without
+        a word (a frame with DY fixed shaken along y ran to max |DX| = 0), so it is
+        refused, as a shock normal along fixed components is. A zero acceleration (the
+        default) is no load: its direction is not read."""
+        support = self.support
+        if support.acceleration.type == "zero" or support.acceleration.amplitude == 0.0:
+            return
+        why = self.immobile_along(support.direction)
+        if why is None:
+            return
+        free = sorted({c for n in nodes.values() for c in n.free},
+                      key=COMPONENTS.index)
+        raise ValueError(
+            f"support.direction: got {list(support.direction)}, along which no node can "
+            f"move ({why}): the support acceleration moves nothing; allowed: a direction "
+            f"with a component the nodes move along (free: {', '.join(free) or 'none'}), "
+            f"or no support acceleration")
 
     def _check_shocks_can_close(self, nodes: dict[str, Node]) -> None:
         """A shock whose node cannot move along its normal (fixed dofs, relations) keeps
@@ -282,16 +332,9 @@ class Model:
         normal along the wrong axis (two masses on x against a stop normal to y, DY fixed,
         ran without a word), so it is refused. With ``gap < 0`` it presses with the constant
         force ``kn |gap|``, the friction pad of SDND100 (normal along its fixed DZ)."""
-        # (imported here: the system's assembly reads this module's schema)
-        from rocking_contact.discrete.system import constraint_basis, full_dofs
-
-        dofs = full_dofs(self)
-        basis = constraint_basis(self, dofs)
-        scale = max(1.0, float(np.abs(basis).max(initial=0.0)))
+        moves = self._along()
         for i, shock in enumerate(self.shock):
-            rows = basis[[dofs.index(f"{shock.node}.{c}") for c in COMPONENTS]]
-            along = unit_vector(shock.normal) @ rows
-            if shock.gap < 0.0 or np.abs(along).max(initial=0.0) > 1e-12 * scale:
+            if shock.gap < 0.0 or moves(shock.node, shock.normal):
                 continue
             tied = (", tied by [[model.relation]]" if any(
                 dof.partition(".")[0] == shock.node for r in self.relation for dof in r.dofs)

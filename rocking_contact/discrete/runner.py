@@ -264,6 +264,20 @@ def non_finite(history: dict[str, np.ndarray], step: float, why: str) -> SolverF
                          f"{step:g} s): {why}")
 
 
+def idle_gravity(case: DiscreteCase) -> list[str]:
+    """A gravity that acts on fixed components only moves nothing: the supports take it
+    all. Said, not refused (as a support acceleration is, see
+    :meth:`.case.Model.immobile_along`): the gravity is the world's, true whatever the
+    model holds, and a planar model may state it while a preloaded pad stands for the
+    weight (a frame on an isolator pressed along its held DZ with kn |gap| = m g)."""
+    gravity = case.model.gravity
+    why = case.model.immobile_along(gravity) if any(gravity) else None
+    if why is None:
+        return []
+    return [f"model.gravity: {list(gravity)} m/s^2 acts only on components no node moves "
+            f"along ({why}): it moves nothing, the supports take it all"]
+
+
 def setup_warnings(case: DiscreteCase, system: DiscreteSystem, durations: np.ndarray,
                    base: Path | None) -> tuple[list[str], str, dict[str, Any]]:
     """What a run says before it steps (a support record held past its end, a step above
@@ -276,6 +290,7 @@ def setup_warnings(case: DiscreteCase, system: DiscreteSystem, durations: np.nda
     warnings: list[str] = held_values(case.model.support.acceleration,
                                       "model.support.acceleration", case.time.start,
                                       case.time.end, base)
+    warnings += idle_gravity(case)
     dt = case.time.step
     said, cause, found = integrator_class(case).stability_warning(system, dt)
     warnings += said

@@ -41,7 +41,7 @@ from rocking_contact.report.document import (
 )
 from rocking_contact.report.figures import figures
 from rocking_contact.report.inputs import CaseResult, Skipped
-from rocking_contact.report.parameters import NOT_READ, not_read, parameter_rows
+from rocking_contact.report.parameters import NOT_READ, kind_not_read, not_read, parameter_rows
 from rocking_contact.results import STARTED, CheckCounts, Verdict, check_counts, classify
 from rocking_contact.viz.changes import changes_text
 
@@ -142,15 +142,28 @@ COLLISION_UNITS = {"time": "s", "kinetic_energy": "J", "kinetic_energy_after": "
                    "percussion_x": "N.s", "percussion_y": "N.s"}
 
 
-def collisions_table(case: str, collisions: Sequence[Mapping[str, Any]]) -> Table:
+#: what a collision's ``time`` is, by case kind: a rigid run's collisions are its impacts,
+#: a block run's the kinetic-energy maximum of each collision window, which comes just
+#: before an impact on a still table only (on a shaken one the table may feed the block
+#: energy after it)
+COLLISION_TITLES = {
+    "rigid": "Collisions (the rigid block's impacts: time is the instant of impact, the "
+             "kinetic energy the block's just before it)",
+    "block": "Collisions (the block's kinetic-energy maximum in each collision window: its time "
+        "and energy; on a still table it comes just before an impact)"}
+
+
+def collisions_table(case: str, collisions: Sequence[Mapping[str, Any]],
+                     kind: str = "block") -> Table:
     """Our collisions, with every field the run records (index, time, kinetic energy...)
-    but ``interior``: the table holds the interior ones alone (:func:`not_collisions`)."""
+    but ``interior``: the table holds the interior ones alone (:func:`not_collisions`);
+    its title says what ``time`` is for the case's ``kind`` (:data:`COLLISION_TITLES`)."""
     keys = list(dict.fromkeys(k for c in collisions for k in c if k != "interior"))
     header = ["k" if k == "index" else f"{k} ({COLLISION_UNITS[k]})" if k in COLLISION_UNITS
               else k for k in keys]
     rows = [[num(c.get(k)) if not isinstance(c.get(k), str) else Cell(c[k]) for k in keys]
             for c in collisions]
-    return Table(f"collisions-{case}", "Collisions (kinetic-energy maximum before each impact)",
+    return Table(f"collisions-{case}", COLLISION_TITLES.get(kind, COLLISION_TITLES["block"]),
                  header, rows)
 
 
@@ -209,14 +222,16 @@ IMPACT_FIELDS = (("start", "start (s)"), ("end", "end (s)"), ("t_max", "instant 
 
 def impacts_table(case: str, impacts: Sequence[Mapping[str, Any]]) -> Table:
     """Our impacts, one row per impact of each shock (a figure not measured, NaN or None,
-    is :data:`MISSING`)."""
+    is :data:`MISSING`); the title says how an unresolved impact is measured when the
+    table has one."""
     rows = [[Cell(str(i.get("shock", ""))), num(i.get("index"))]
             + [num(i.get(key)) for key, _ in IMPACT_FIELDS] for i in impacts]
-    return Table(f"impacts-{case}", "Impacts (resolved false: a contact shorter than the "
-                 "spacing of the samples, measured on the samples around it: start and end "
-                 "are their instants, the speeds their velocities, the impulse the integral "
-                 f"of the force between them; its duration and maximum are not measured, "
-                 f"{MISSING})",
+    unresolved = (" (resolved false: a contact shorter than the spacing of the samples, "
+                  "measured on the samples around it: start and end are their instants, the "
+                  "speeds their velocities, the impulse the integral of the force between "
+                  f"them; its duration and maximum are not measured, {MISSING})"
+                  if any(i.get("resolved") is False for i in impacts) else "")
+    return Table(f"impacts-{case}", f"Impacts{unresolved}",
                  ["shock", "k"] + [h for _, h in IMPACT_FIELDS], rows)
 
 
@@ -267,8 +282,9 @@ def unread_recorded(data: Mapping[str, Any]) -> list[str]:
 def parameters_table(case: str, params: Mapping[str, Any], unread: Sequence[str] = ()
                      ) -> Table:
     """The resolved parameters of the run; those its variants did not read (``unread``:
-    results.json ``extra.unread``) greyed, their value followed by "(not read by this
-    variant)"."""
+    results.json ``extra.unread``, and the keys its kind never reads,
+    :func:`~rocking_contact.report.parameters.kind_not_read`) greyed, their value followed
+    by "(not read by this variant)"."""
     rows = [[Cell(k, "code info"), Cell(f"{v} ({NOT_READ})", "info"), Cell(u, "info")]
             if not_read(k, unread) else
             [Cell(k, "code"), Cell(v, "num" if _is_number(v) else ""), Cell(u)]
@@ -288,12 +304,13 @@ def case_section(result: CaseResult, figures_dir: Path, *, views: bool) -> Secti
     blocks.append(Paragraph(stack_note(data.get("stack"), dict(stack_versions()),
                                        str(data.get("status", "completed")))))
     blocks.append(provenance_block(case, data.get("provenance") or {}))
-    blocks.append(parameters_table(case, data.get("parameters") or {}, unread_recorded(data)))
+    blocks.append(parameters_table(case, data.get("parameters") or {},
+                                   unread_recorded(data) + kind_not_read(str(data.get("kind")))))
     if data.get("checks"):
         blocks.append(checks_table(case, data["checks"]))
     collisions = interior(list(data.get("collisions") or []))
     if collisions:
-        blocks.append(collisions_table(case, collisions))
+        blocks.append(collisions_table(case, collisions, str(data.get("kind", ""))))
     rigid = (data.get("extra") or {}).get("rigid_comparison")
     if rigid:
         blocks.append(rigid_table(case, rigid))

@@ -5,7 +5,8 @@ The keys are the case file's dotted keys, with list items named after their ``na
 (the ``unit`` of each :func:`rocking_contact.config.param`), so a new kind of case shows
 its units with no change here. The ``case``, ``quantity`` and ``reference`` sections are
 shown elsewhere in the report. The keys the run's variants did not read (results.json
-``extra.unread``) stay in the table, marked :data:`NOT_READ` (:func:`not_read`).
+``extra.unread``), and those its kind never reads (:func:`kind_not_read`), stay in the
+table, marked :data:`NOT_READ` (:func:`not_read`).
 """
 
 from __future__ import annotations
@@ -79,15 +80,47 @@ def _table_type(tp: Any) -> Any:
     return tables[0] if len(tables) == 1 else tp
 
 
-def kind_units(kind: str) -> dict[str, str]:
-    """Units of a case kind's keys; empty when the kind's schema cannot be loaded."""
+def _schema(kind: str) -> Any:
+    """A case kind's schema class; None when it cannot be loaded."""
     from rocking_contact.config import CaseError, kind_schema
 
     try:
         schema = kind_schema(kind)
     except (CaseError, ImportError):
+        return None
+    return schema if dataclasses.is_dataclass(schema) else None
+
+
+def _key_docs(schema: Any) -> dict[str, tuple[str, str]]:
+    """A schema's ``KEY_DOCS``: dotted key -> (doc, unit) of the keys of a shared section
+    that mean something else for its kind, as ``rocking-contact keys`` shows them."""
+    return dict(getattr(schema, "KEY_DOCS", {}))
+
+
+def kind_units(kind: str) -> dict[str, str]:
+    """Units of a case kind's keys, a key's ``KEY_DOCS`` unit, where it gives one, before
+    its field's (the rigid block's ``preload.tilt`` is an angle, rad, the FEM block's a
+    sine, without unit); empty when the kind's schema cannot be loaded."""
+    schema = _schema(kind)
+    if schema is None:
         return {}
-    return schema_units(schema) if dataclasses.is_dataclass(schema) else {}
+    return {**schema_units(schema),
+            **{key: unit for key, (_, unit) in _key_docs(schema).items() if unit}}
+
+
+#: how a kind's ``KEY_DOCS`` begins the doc of a key of a shared section that the kind never
+#: reads (the rigid block's ``material.block.young``: "not read by the rigid block (refused
+#: away from its default)")
+NEVER_READ_DOC = "not read by"
+
+
+def kind_not_read(kind: str) -> list[str]:
+    """The dotted keys of a shared section that case ``kind`` never reads, as its
+    ``KEY_DOCS`` say (``rocking-contact keys`` says the same): they are in a run's
+    ``parameters`` at their defaults, and in no variant's ``extra.unread``."""
+    schema = _schema(kind)
+    return [key for key, (doc, _) in _key_docs(schema).items()
+            if doc.startswith(NEVER_READ_DOC)] if schema is not None else []
 
 
 def parameter_rows(params: Mapping[str, Any]) -> list[tuple[str, str, str]]:

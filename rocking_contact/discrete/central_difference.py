@@ -49,7 +49,7 @@ def _cd_kernel(n_steps: int, final: bool, step0: int, every: int, dt: float, sta
                diag: bool, G: np.ndarray, Gn: np.ndarray, P: np.ndarray, MiGt: np.ndarray,
                rho: np.ndarray, gam: np.ndarray, p_sup: np.ndarray, f_const: np.ndarray,
                R: np.ndarray, rec: np.ndarray, rec_index: int, srec: np.ndarray,
-               was_closed: np.ndarray) -> tuple[int, int]:
+               opens: np.ndarray, was_closed: np.ndarray) -> tuple[int, int]:
     """Central-difference steps (see the module doc), recording the state at each recorded
     step; the state arrays are updated in place, to carry into the next chunk.
 
@@ -102,6 +102,7 @@ def _cd_kernel(n_steps: int, final: bool, step0: int, every: int, dt: float, sta
         rec_index: the first row of ``rec`` to write.
         srec: the shocks' rows at every step around their contacts (steps + 2,
             3 ns + 1; see :func:`.recording.record_contact`), or no row: not recorded.
+        opens: per shock, whether it can open (:func:`.recording.any_closed`).
         was_closed: one value carried from chunk to chunk, 1.0 if a shock pushed at the
             step before, else 0.0 (the contact rows' edges); updated.
 
@@ -181,7 +182,7 @@ def _cd_kernel(n_steps: int, final: bool, step0: int, every: int, dt: float, sta
             vh_new[k] = vh[k] + h * a[k]
             v_out[k] = vh_new[k] - 0.5 * dt * a[k]
         recorded = step % every == 0 or (final and i == n_steps)
-        closed = dense and any_closed(fn)
+        closed = dense and any_closed(fn, opens)
         near = closed or (dense and was_closed[0] == 1.0)
         if recorded or near:
             for j in range(ns):
@@ -203,7 +204,9 @@ def _cd_kernel(n_steps: int, final: bool, step0: int, every: int, dt: float, sta
                     for k in range(n):
                         dn += Gn[j, k] * (x[k] - dt * vh[k])
                         vnj += Gn[j, k] * (vh[k] - 0.5 * dt * a_prev[k])
-                    zero[j], v_before[j], p_before[j] = 0.0, vnj, dn - P[j, P_GAP]
+                    # (a shock that cannot open pushed then as now)
+                    zero[j] = 0.0 if opens[j] else fn[j]
+                    v_before[j], p_before[j] = vnj, dn - P[j, P_GAP]
                 sr = record_contact(srec, sr, step - 1, zero, v_before, p_before)
             sr = record_contact(srec, sr, step, fn, vn, pn)
         if dense:
@@ -363,5 +366,6 @@ class CentralDifferenceIntegrator(Integrator):
                            self.x, self.vh, self.a_prev, self.state, self.was_open,
                            s.M, self.Minv, s.K, s.C, s.diagonal, self.G, self.Gn, self.P, self.MiGt,
                            self.rho,
-                           gam, s.p_support, s.f_const, self.R, rec, 0, srec, self._carry[:1])
+                           gam, s.p_support, s.f_const, self.R, rec, 0, srec, self.opens,
+                           self._carry[:1])
         return r, sr

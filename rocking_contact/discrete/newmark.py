@@ -84,7 +84,7 @@ def _newmark_kernel(n_steps: int, final: bool, step0: int, every: int, dt: float
                     G: np.ndarray, KiGt: np.ndarray, W: np.ndarray, P: np.ndarray,
                     gam: np.ndarray, p_sup: np.ndarray, f_const: np.ndarray, tol: float,
                     max_iter: int, R: np.ndarray, rec: np.ndarray, rec_index: int,
-                    stats: np.ndarray, srec: np.ndarray,
+                    stats: np.ndarray, srec: np.ndarray, opens: np.ndarray,
                     carry: np.ndarray) -> tuple[int, int, int, int]:
     """Implicit Newmark / HHT steps (see the module doc), recording the committed state at
     each recorded step; the state arrays are updated in place, to carry into the next chunk.
@@ -142,6 +142,7 @@ def _newmark_kernel(n_steps: int, final: bool, step0: int, every: int, dt: float
             cycles, the first cycle's instant (s); updated.
         srec: the shocks' rows at every step around their contacts (steps + 2,
             3 ns + 1; see :func:`.recording.record_contact`), or no row: not recorded.
+        opens: per shock, whether it can open (:func:`.recording.any_closed`).
         carry: the previous step's contact row, carried from chunk to chunk
             (3 ns + 3): ``[closed, has one, step, FN..., VN..., PN...]``; updated.
 
@@ -189,7 +190,7 @@ def _newmark_kernel(n_steps: int, final: bool, step0: int, every: int, dt: float
             rec[r, rec.shape[1] - 1] = step
             r += 1
         if dense:
-            closed = any_closed(out[:, 0])
+            closed = any_closed(out[:, 0], opens)
             if closed and carry[0] == 0.0 and carry[1] == 1.0:
                 sr = record_contact(srec, sr, int(carry[2]), carry[3:3 + ns],
                                      carry[3 + ns:3 + 2 * ns], carry[3 + 2 * ns:])
@@ -369,7 +370,8 @@ class NewmarkIntegrator(Integrator):
             n_steps, final, self.step, self.every, self.dt, self.beta, self.gamma, self.alpha,
             self.x, self.v, self.a, self.Floc, self.state, s.M, s.K, s.C, s.diagonal,
             self.Kinv, self.G, self.KiGt, self.W, self.P, gam, s.p_support, s.f_const,
-            self.tol, self.max_iter, self.R, rec, 0, self.stats, srec, self._carry)
+            self.tol, self.max_iter, self.R, rec, 0, self.stats, srec, self.opens,
+            self._carry)
         self.newton_iterations = int(self.stats[STAT_ITERATIONS])
         self.branch_corrections = int(self.stats[STAT_CORRECTIONS])
         self.branch_cycles = int(self.stats[STAT_CYCLES])

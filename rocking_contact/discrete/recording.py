@@ -60,10 +60,12 @@ def record(rec: np.ndarray, r: int, R: np.ndarray, x: np.ndarray, v: np.ndarray,
 
 
 @njit(cache=True)
-def any_closed(fn: np.ndarray) -> bool:
-    """Whether a shock pushes (``fn > 0``)."""
+def any_closed(fn: np.ndarray, opens: np.ndarray) -> bool:
+    """Whether a shock that can open pushes (``fn > 0`` where ``opens``): a shock that
+    cannot (:attr:`.system.DiscreteSystem.always_closed`, a preloaded pad) pushes at every
+    step, and would have every step recorded for contacts it never makes."""
     for j in range(fn.size):
-        if fn[j] > 0.0:
+        if opens[j] and fn[j] > 0.0:
             return True
     return False
 
@@ -72,9 +74,9 @@ def any_closed(fn: np.ndarray) -> bool:
 def record_contact(srec: np.ndarray, sr: int, step: int, fn: np.ndarray, vn: np.ndarray,
                    pn: np.ndarray) -> int:
     """Row ``[step, FN..., VN..., PN...]`` of the shocks, for the impacts; returns the rows
-    written. With ``output.every`` > 1 the kernels write one at every step where a shock is
-    closed and at the steps just before and after (the samples of the contact's edges),
-    whatever is recorded in the history."""
+    written. With ``output.every`` > 1 the kernels write one at every step where a shock
+    that can open is closed (:func:`any_closed`) and at the steps just before and after
+    (the samples of the contact's edges), whatever is recorded in the history."""
     ns = fn.size
     srec[sr, 0] = step
     for j in range(ns):

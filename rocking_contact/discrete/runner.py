@@ -344,13 +344,36 @@ def impact_sampling(case: DiscreteCase, system: DiscreteSystem, durations: np.nd
     return ImpactSampling(spacing, stepwise, settle, unresolved)
 
 
+def sustained_contacts(case: DiscreteCase, history: dict[str, np.ndarray],
+                       rows: dict[str, np.ndarray]) -> dict[str, dict[str, Any]]:
+    """The shocks closed for the whole run: a normal force above ``impacts.threshold`` at
+    every row of the history, from its first to its last, and at every one of the impacts'
+    ``rows`` (the steps around the contacts, when kept: an opening between two recorded
+    rows shows there). Such a contact never opened: it is a sustained one (a preloaded
+    friction pad, SDND100's, pressed along a component its node cannot move along; a mass
+    that rests on a floor all along), not an impact lasting the run: its force is no
+    impact's, and counted as one it filled the impact list, statistics and histogram
+    (frame_quake's isolator: a 0-5 s "impact" of 245,250 N.s). Per shock: its node, the
+    instants it covers (s) and its smallest and largest normal force (N)."""
+    threshold = case.impacts.threshold
+    out = {}
+    for shock in case.model.shock:
+        fn, dense = history[f"FN_{shock.name}"], rows[f"FN_{shock.name}"]
+        if len(fn) and (fn > threshold).all() and (dense > threshold).all():
+            out[shock.name] = {"node": shock.node, "start": float(history["time"][0]),
+                               "end": float(history["time"][-1]),
+                               "min_force": float(fn.min()), "max_force": float(fn.max())}
+    return out
+
+
 def measure_impacts(case: DiscreteCase, system: DiscreteSystem, durations: np.ndarray,
                     history: dict[str, np.ndarray], integrator: Integrator
                     ) -> tuple[list[dict[str, Any]], dict[str, Any], dict[str, float],
-                               list[str]]:
-    """The impacts of every shock, their statistics, their quantities and what to say of
-    them, measured at every step around the contacts when the history is thinned and they
-    were kept, else on the history's rows."""
+                               list[str], dict[str, dict[str, Any]]]:
+    """The impacts of every shock, their statistics, their quantities, what to say of them
+    and the sustained contacts (:func:`sustained_contacts`, no impacts), measured at every
+    step around the contacts when the history is thinned and they were kept, else on the
+    history's rows."""
     warnings = []
     # (a 2-dof chain's 3.1e-3 s contacts measured on rows 1e-3 s apart: impulses 9.2 % low)
     rows = contact_rows(integrator.contact_history, history)
@@ -366,8 +389,10 @@ def measure_impacts(case: DiscreteCase, system: DiscreteSystem, durations: np.nd
                         f"(instants, forces, impulses, durations) are measured on the recorded "
                         f"rows, {case.output.every} steps ({spacing:.3g} s) apart{span}")
     rows = history if rows is None else rows
+    sustained = sustained_contacts(case, history, rows)
     shocks = {s.name: (s.node, rows[f"FN_{s.name}"], rows[f"VN_{s.name}"],
-                       rows[f"PN_{s.name}"]) for s in case.model.shock}
+                       rows[f"PN_{s.name}"]) for s in case.model.shock
+              if s.name not in sustained}
     # Where a damped shock pushes: it lets go (kn p + cn dp/dt = 0) before p = 0.
     contact = {s.name: np.minimum(s.kn * rows[f"PN_{s.name}"],
                                   s.kn * rows[f"PN_{s.name}"] + s.cn * rows[f"VN_{s.name}"])
@@ -380,7 +405,12 @@ def measure_impacts(case: DiscreteCase, system: DiscreteSystem, durations: np.nd
         stepwise=sampling.stepwise, settle=sampling.settle)
     warnings += unresolved_warnings(impacts, sampling.unresolved, sampling.spacing,
                                     sampling.stepwise)
-    return impacts, stats, quantities, warnings
+    for name, contact_of in sustained.items():  # no impact: a shock's statistics of none
+        stats[name] = {"node": contact_of["node"], **impact_post.statistics([], opts.classes)}
+        quantities.update({f"impact.{name}.{key}": float(stats[name][key])
+                           for key in impact_post.STATISTICS})
+    stats = {s.name: stats[s.name] for s in case.model.shock}
+    return impacts, stats, quantities, warnings, sustained
 
 
 def run(case: DiscreteCase, *, progress: Progress | None = None) -> RunResult:
@@ -403,9 +433,11 @@ def run(case: DiscreteCase, *, progress: Progress | None = None) -> RunResult:
         # (a state that is not finite has no finite energy either: integrate stops it, and
         # this only guards the other columns)
         failure = non_finite(history, case.time.step, "the state diverged")
-    impacts, stats, quantities, said = measure_impacts(case, system, durations, history,
-                                                       integrator)
+    impacts, stats, quantities, said, sustained = measure_impacts(case, system, durations,
+                                                                  history, integrator)
     extra["impact_statistics"] = stats
+    if sustained:
+        extra["sustained_contacts"] = sustained
     warnings += said
     dt = case.time.step
     result = RunResult(

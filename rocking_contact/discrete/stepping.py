@@ -126,6 +126,8 @@ class Integrator:
         #: whether the shocks are recorded at every step around their contacts; the runner
         #: turns it off past MAX_ROWS such rows
         self.contacts = every > 1 and ns > 0
+        #: per shock, whether it can open: the contacts recorded are those of such shocks
+        self.opens = ~system.always_closed
         self._carry = np.zeros(3 * ns + 3)  # the previous step's contact row (implicit)
         #: FN_, VN_, PN_<shock> and time at every step around the contacts, when recorded
         #: (set by the runner from the chunks' ``contacts``)

@@ -66,6 +66,18 @@ class DiscreteSystem:
         return rows
 
     @cached_property
+    def always_closed(self) -> np.ndarray:
+        """(n_shocks,) bool: the shocks whose node the unknowns cannot move along their
+        normal (a row of :attr:`normal_rows` zero to round-off): their penetration stays
+        ``-gap``, ``> 0`` (a case refuses ``gap >= 0`` there), and they press with
+        ``kn |gap|`` for the whole run: a preloaded friction pad (SDND100), a sustained
+        contact, never an impact."""
+        scale = float(np.abs(self.G).max(initial=0.0))
+        moving = np.abs(self.normal_rows).max(axis=1, initial=0.0) > 1e-12 * scale
+        closed: np.ndarray = ~moving
+        return closed
+
+    @cached_property
     def tangent_projectors(self) -> np.ndarray:
         """(n_shocks, 3, 3): ``I - n n^T``, the projector on each shock's tangent plane."""
         out = np.zeros((len(self.shock_names), 3, 3))

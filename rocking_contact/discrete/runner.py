@@ -305,8 +305,9 @@ def setup_warnings(case: DiscreteCase, system: DiscreteSystem, durations: np.nda
     warnings += ringing_stick_warnings(case, system)
     missed = missed_flexibility(case, system)
     if missed:  # modal space with fewer modes than unknowns: what the dropped ones take
-        extra["missed_flexibility"] = {name: share for name, (share, _) in missed.items()}
-        extra["missed_flexibility_per_spring"] = {name: r for name, (_, r) in missed.items()}
+        extra["missed_flexibility"] = {name: share for name, (share, _, _) in missed.items()}
+        extra["missed_flexibility_per_spring"] = {name: r for name, (_, r, _) in
+                                                  missed.items()}
         extra["dropped_initial_energy"] = system.dropped_initial_energy
         warnings += truncation_warnings(case, system)
     return warnings, cause, extra

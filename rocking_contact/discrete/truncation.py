@@ -40,11 +40,11 @@ def _flexibility(rows: np.ndarray, omegas: np.ndarray) -> np.ndarray:
 
 
 def missed_flexibility(case: DiscreteCase, system: DiscreteSystem
-                       ) -> dict[str, tuple[float, float]]:
+                       ) -> dict[str, tuple[float, float, bool]]:
     """Per shock: (share of the node's static flexibility along the normal in the dropped
     modes, the largest ``k df`` over the directions the shock's springs act in: the normal
-    with ``kn``, the tangent plane with ``kt`` when it has friction). Empty when no mode is
-    dropped."""
+    with ``kn``, the tangent plane with ``kt`` when it has friction, and whether it is the
+    tangent plane's). Empty when no mode is dropped."""
     if not system.dropped_omegas.size:
         return {}
     out = {}
@@ -56,12 +56,12 @@ def missed_flexibility(case: DiscreteCase, system: DiscreteSystem
         normal = float(n @ missed @ n)
         total = normal + float(n @ kept @ n)
         share = normal / total if total > 0.0 and np.isfinite(normal) else float(normal > 0)
-        ratio = shock.kn * normal
+        ratio, tangential = shock.kn * normal, False
         if shock.mu > 0.0 and shock.kt > 0.0:
             tangent = system.tangent_projectors[j]
-            ratio = max(ratio, shock.kt * float(np.linalg.eigvalsh(tangent @ missed
-                                                                   @ tangent).max()))
-        out[shock.name] = (share, ratio)
+            along = shock.kt * float(np.linalg.eigvalsh(tangent @ missed @ tangent).max())
+            ratio, tangential = max(ratio, along), along > ratio
+        out[shock.name] = (share, ratio, tangential)
     return out
 
 
@@ -70,14 +70,24 @@ def truncation_warnings(case: DiscreteCase, system: DiscreteSystem) -> list[str]
     kept = len(system.omegas)
     modes = f"solver.modes = {kept} of {kept + len(system.dropped_omegas)}"
     out = []
-    for name, (share, ratio) in missed_flexibility(case, system).items():
-        if ratio > MISSED_FLEXIBILITY_LIMIT:
-            out.append(
-                f"{modes}: the dropped modes hold {share:.3g} of shock {name}'s static "
-                f"flexibility along its normal, {ratio:.3g} times its spring's own (more "
-                f"than {MISSED_FLEXIBILITY_LIMIT:g}): its impacts (forces, instants) and "
-                f"the motion after them are those of a stiffer structure; keep more modes "
-                f"or solver.space = 'physical'")
+    missed = missed_flexibility(case, system)
+    for shock in case.model.shock:
+        share, ratio, tangential = missed[shock.name]
+        if ratio <= MISSED_FLEXIBILITY_LIMIT:
+            continue
+        if tangential:  # (a pad's normal may hold none of it: its node cannot move there)
+            held = (f"a static flexibility in shock {shock.name}'s tangent plane "
+                    f"{ratio:.3g} times its stick spring's own (1/kt, kt = {shock.kt:g} "
+                    f"N/m), and {share:.3g} of the node's along its normal")
+            what = "its friction (stick phases, the force it holds)"
+        else:
+            held = (f"{share:.3g} of shock {shock.name}'s static flexibility along its "
+                    f"normal, {ratio:.3g} times its spring's own")
+            what = "its impacts (forces, instants)"
+        out.append(f"{modes}: the dropped modes hold {held} (more than "
+                   f"{MISSED_FLEXIBILITY_LIMIT:g}): {what} and the motion after them are "
+                   f"those of a stiffer structure; keep more modes or solver.space = "
+                   f"'physical'")
     if system.dropped_initial_energy > DROPPED_ENERGY_LIMIT:
         out.append(f"{modes}: the initial state, projected on the kept modes, loses "
                    f"{system.dropped_initial_energy:.3g} of its energy (in the dropped "

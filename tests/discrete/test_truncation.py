@@ -90,3 +90,28 @@ def test_the_limit_parts_small_errors_from_large_ones(kn, warned, largest_error)
         assert error > MISSED_FLEXIBILITY_LIMIT
     else:
         assert error < largest_error
+
+
+def test_a_pad_is_said_to_miss_its_tangential_flexibility():
+    """A pad pressed along N1's held DY (its node cannot move along its normal) with a
+    1e8 N/m stick spring along x: the dropped mode holds none of its normal's flexibility
+    and kt df = 1e8 * 2e-4 * 0.0528 = 1056 of its stick spring's. The warning said "0 of
+    shock P's static flexibility along its normal, 1.06e+03 times its spring's own"
+    (S27 U1 #9): it names the tangent plane and the stick spring now."""
+    case = chain(modes=1, kn=1e5)
+    case.model.shock[0].gap = 1.0  # the stop stays away: the pad's warning alone
+    case.model.shock.append(build(type(case.model.shock[0]), {
+        "name": "P", "node": "N2", "normal": [0.0, -1.0, 0.0], "gap": -1.0, "kn": 9.81,
+        "kt": 1e8, "ct": 2e4, "mu": 0.1}, file="<test>"))
+    result = rc.run(case, write=False, quiet=True)
+    share = (5 - 2 * math.sqrt(5)) / 10
+    assert result.extra["missed_flexibility"]["P"] == 0.0
+    assert result.extra["missed_flexibility_per_spring"]["P"] == pytest.approx(
+        1e8 * 2e-4 * share, rel=1e-9)
+    said = [w for w in result.warnings if "shock P" in w]
+    assert said == [
+        "solver.modes = 1 of 2: the dropped modes hold a static flexibility in shock P's "
+        "tangent plane 1.06e+03 times its stick spring's own (1/kt, kt = 1e+08 N/m), and 0 "
+        "of the node's along its normal (more than 0.01): its friction (stick phases, the "
+        "force it holds) and the motion after them are those of a stiffer structure; keep "
+        "more modes or solver.space = 'physical'"]

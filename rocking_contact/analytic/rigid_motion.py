@@ -28,7 +28,7 @@ measures them. Everything is relative to the table.
 from __future__ import annotations
 
 import math
-from collections.abc import Callable
+from collections.abc import Callable, Mapping
 from dataclasses import dataclass, field
 
 import numpy as np
@@ -157,6 +157,8 @@ class RockingSimulation:
         self.table = table if table is not None else TableMotion()
         self.rtol = tolerance
         self.max_step = min(max_step, self.table.resolution)
+        # sorted, for a bisection: a long record has one at each of its 20,001 samples
+        self._breaks = np.array(sorted(self.table.breakpoints), dtype=float)
         self.overturn_limit = overturn_limit(block.overturn_angle(equation), self.table.still)
 
     # -- public ------------------------------------------------------------------------------
@@ -281,8 +283,14 @@ class RockingSimulation:
 
     def _segments(self, t0: float, end: float) -> list[tuple[float, float]]:
         """``[t0, end]`` cut at the table motion's breakpoints."""
-        stops = [t for t in self.table.breakpoints if t0 < t < end] + [end]
+        stops = [*self._breakpoints(t0, end), end]
         return list(zip([t0, *stops[:-1]], stops))
+
+    def _breakpoints(self, t0: float, end: float) -> list[float]:
+        """The table motion's breakpoints strictly between ``t0`` and ``end`` (s)."""
+        inside = self._breaks[np.searchsorted(self._breaks, t0, side="right"):
+                              np.searchsorted(self._breaks, end, side="left")]
+        return [float(t) for t in inside]
 
     def _record(self, solution: Callable[[np.ndarray], np.ndarray], t0: float, t1: float,
                 pivot: Corner, apexes: list[Lift]) -> None:
@@ -329,9 +337,13 @@ class RockingSimulation:
             self._history.rest(end)
             return end, None
         grid = self._search_grid(t0, end)
-        jumps = _first_rise(falling, grid)
-        found = {c: _first_rise(g, grid) for c, g in margins.items()}
-        rises = [(t, c) for c, t in found.items() if t is not None]
+        # nothing to look for in the fall of a table that does not move vertically
+        watched: dict[str, Callable[[float], float]] = {c: g for c, g in margins.items()}
+        if table.vertical is not None:
+            watched["jump"] = falling
+        first = _first_rises(watched, grid)
+        jumps = first.get("jump")
+        rises = [(t, c) for c in corners if (t := first[c]) is not None]
         if jumps is not None and (not rises or jumps <= min(rises)[0]):
             self._record_rest(t0, jumps)
             self._history.rest(jumps)
@@ -350,7 +362,7 @@ class RockingSimulation:
         breakpoints, and steps of at most ``max_step``."""
         count = 1 if math.isinf(self.max_step) else math.ceil((end - t0) / self.max_step)
         uniform = np.linspace(t0, end, count + 1)
-        inside = [t for t in self.table.breakpoints if t0 < t < end]
+        inside = self._breakpoints(t0, end)
         return np.unique(np.concatenate([uniform, inside]))
 
     @property
@@ -367,25 +379,66 @@ class RockingSimulation:
         self._next = max(self._next, stop)
 
 
-def _first_rise(g: Callable[[float], float], grid: np.ndarray) -> float | None:
+def _first_rises(functions: Mapping[str, Callable[[float], float]], grid: np.ndarray
+                 ) -> dict[str, float | None]:
+    """The first instant (s) where each of ``functions`` turns positive over ``grid``
+    (:class:`_Rise`), as far as the earliest of them needs: a function that has not turned
+    positive by then gives None, though it may later.
+
+    The grid is searched a block at a time, and the search stops once a rise is found
+    before the end of the block searched: the others could only rise after it. A block
+    resting on a long record looked over all of it, to the record's end, at each rest
+    (3 functions by 20,001 instants, each sampled maximum refined) for the first uplift.
+    """
+    scans = {name: _Rise(g, grid) for name, g in functions.items()}
+    last = 0  # the intervals up to grid[last] are searched
+    size = 64
+    while last < len(grid) - 1:
+        last = min(last + size, len(grid) - 1)
+        size *= 2
+        for scan in scans.values():
+            scan.search(last)
+        found = [scan.found for scan in scans.values() if scan.found is not None]
+        if found and min(found) < grid[last]:
+            break
+    return {name: scan.found for name, scan in scans.items()}
+
+
+class _Rise:
     """The first instant of ``grid[0] < t <= grid[-1]`` (s) where ``g`` turns positive,
-    ``g(grid[0]) <= 0``, or None.
+    ``g(grid[0]) <= 0``, searched an interval at a time (:meth:`search`): ``found``.
 
     Sign changes between samples are located by a root solve. A sampled maximum that stays
     below zero is refined by a bounded scalar search over its two neighbouring intervals, so
     that a peak crossing zero between samples is found (a step of a sine's period / 32
-    leaves 0.5 % of the amplitude unseen at its crest).
+    leaves 0.5 % of the amplitude unseen at its crest). ``g`` is sampled only as far as the
+    search has gone (one instant ahead, to tell a maximum).
     """
-    values = np.array([g(float(t)) for t in grid])
-    for i in range(1, len(grid)):
-        a, b = float(grid[i - 1]), float(grid[i])
-        if values[i] > 0.0:
-            return float(brentq(g, a, b, xtol=1e-15, rtol=4 * np.finfo(float).eps))
-        if i + 1 < len(grid) and values[i - 1] <= values[i] >= values[i + 1]:
-            c = float(grid[i + 1])
-            peak = minimize_scalar(lambda t: -g(t), bounds=(a, c), method="bounded",
-                                   options={"xatol": 1e-12 * max(1.0, abs(c))})
-            if -peak.fun > 0.0:
-                return float(brentq(g, a, float(peak.x), xtol=1e-15,
-                                    rtol=4 * np.finfo(float).eps))
-    return None
+
+    def __init__(self, g: Callable[[float], float], grid: np.ndarray):
+        self.g, self.grid = g, grid
+        self.values = [g(float(grid[0]))]
+        self.found: float | None = None
+        self._next = 1  # the interval (grid[i - 1], grid[i]] to look at next
+
+    def _value(self, i: int) -> float:
+        while len(self.values) <= i:
+            self.values.append(self.g(float(self.grid[len(self.values)])))
+        return self.values[i]
+
+    def search(self, last: int) -> None:
+        """Look at the intervals up to ``grid[last]``, unless the rise is found."""
+        g, grid = self.g, self.grid
+        while self.found is None and self._next <= last:
+            i = self._next
+            self._next += 1
+            a, b = float(grid[i - 1]), float(grid[i])
+            if self._value(i) > 0.0:
+                self.found = float(brentq(g, a, b, xtol=1e-15, rtol=4 * np.finfo(float).eps))
+            elif i + 1 < len(grid) and self.values[i - 1] <= self.values[i] >= self._value(i + 1):
+                c = float(grid[i + 1])
+                peak = minimize_scalar(lambda t: -g(t), bounds=(a, c), method="bounded",
+                                       options={"xatol": 1e-12 * max(1.0, abs(c))})
+                if -peak.fun > 0.0:
+                    self.found = float(brentq(g, a, float(peak.x), xtol=1e-15,
+                                              rtol=4 * np.finfo(float).eps))

@@ -37,7 +37,12 @@ from rocking_contact.post import impacts as impact_post
 from rocking_contact.progress import Progress
 from rocking_contact.results import RunResult
 from rocking_contact.stops import Interrupted, RunStopped, SolverFailure
-from rocking_contact.time_function import held_values, time_function_values
+from rocking_contact.time_function import (
+    TimeFunction,
+    held_values,
+    table_samples,
+    time_function_values,
+)
 
 #: most values of the shocks' rows around their contacts a run keeps for its impacts (those
 #: of MAX_ROWS history rows of ten columns, 0.8 GB); past them it measures the impacts on
@@ -264,6 +269,68 @@ def non_finite(history: dict[str, np.ndarray], step: float, why: str) -> SolverF
                          f"{step:g} s): {why}")
 
 
+#: standard gravity (m/s^2), the unit of the support's peak in its warning
+G_STANDARD = 9.80665
+#: a support acceleration's peak (m/s^2) above which a run asks about its units: 50 g, far
+#: above the strongest recorded ground motions (about 4 g) and shaking tables; a record in
+#: mm/s^2 read as m/s^2 peaks near 450 g (S27 U1 #11: its top storey went 0.98 m into a
+#: stop 5 mm away, 1.02e8 N, without a word)
+SUPPORT_PEAK_LIMIT = 50.0 * G_STANDARD
+
+
+def function_peak(f: TimeFunction, start: float, end: float, base: Path | None
+                  ) -> tuple[float, str]:
+    """The largest ``|f|`` over the run ``[start, end]`` (s), and what it is made of
+    (a sine's amplitude; a table's amplitude times its largest ``|value|`` there, the
+    table interpolated linearly between its samples and held outside them)."""
+    if f.type == "sine":
+        return abs(f.amplitude), f"a sine of amplitude {f.amplitude:g}"
+    if f.type != "table":
+        return 0.0, ""
+    times, values = table_samples(f, base)
+    inside = values[(times > start) & (times < end)]
+    ends = np.interp([start, end], times, values)
+    largest = float(np.abs(np.concatenate([inside, ends])).max())
+    return abs(f.amplitude) * largest, (f"amplitude {f.amplitude:g} times the table's "
+                                        f"largest |value| {largest:g} over the run")
+
+
+def support_peak_warning(case: DiscreteCase, base: Path | None) -> list[str]:
+    """A support acceleration beyond :data:`SUPPORT_PEAK_LIMIT`: a record read in other
+    units than m/s^2 (mm/s^2, cm/s^2; g needs ``amplitude = 9.81``) is the likely cause."""
+    f = case.model.support.acceleration
+    peak, made = function_peak(f, case.time.start, case.time.end, base)
+    if peak <= SUPPORT_PEAK_LIMIT:
+        return []
+    return [f"model.support.acceleration: its peak is {peak:.4g} m/s^2 ({made}), "
+            f"{peak / G_STANDARD:.3g} g, above the {SUPPORT_PEAK_LIMIT / G_STANDARD:g} g a "
+            f"structure's support may see: are its values in m/s^2 (a record in g needs "
+            f"amplitude = 9.81, one in mm/s^2 amplitude = 0.001, in cm/s^2 0.01)?"]
+
+
+def unclosed_warnings(case: DiscreteCase, history: dict[str, np.ndarray],
+                      rows: dict[str, np.ndarray]) -> list[str]:
+    """One line per shock that never closed during the run (no normal force at any row of
+    the history nor at any step kept around the contacts), with its gap and its node's
+    closest recorded approach: a gap in other units than metres (``gap = 5`` meant as mm)
+    never closes, and the run said nothing (S27 U1 #11)."""
+    out = []
+    times = history["time"]
+    if not len(times):
+        return out
+    for shock in case.model.shock:
+        pn = history[f"PN_{shock.name}"]
+        if (history[f"FN_{shock.name}"] > 0.0).any() or (rows[f"FN_{shock.name}"] > 0.0).any():
+            continue
+        k = int(np.argmax(pn))
+        out.append(f"shock {shock.name}: never closed during the run (to t = "
+                   f"{float(times[-1]):g} s): gap {shock.gap:g} m, and its node came within "
+                   f"{-float(pn[k]):.4g} m of the obstacle (its largest recorded approach, "
+                   f"{float(pn[k]) + shock.gap:.4g} m along the normal, at t = "
+                   f"{float(times[k]):.6g} s); is the gap in metres?")
+    return out
+
+
 def idle_gravity(case: DiscreteCase) -> list[str]:
     """A gravity that acts on fixed components only moves nothing: the supports take it
     all. Said, not refused (as a support acceleration is, see
@@ -291,6 +358,7 @@ def setup_warnings(case: DiscreteCase, system: DiscreteSystem, durations: np.nda
                                       "model.support.acceleration", case.time.start,
                                       case.time.end, base)
     warnings += idle_gravity(case)
+    warnings += support_peak_warning(case, base)
     dt = case.time.step
     said, cause, found = integrator_class(case).stability_warning(system, dt)
     warnings += said
@@ -406,6 +474,7 @@ def measure_impacts(case: DiscreteCase, system: DiscreteSystem, durations: np.nd
         stepwise=sampling.stepwise, settle=sampling.settle)
     warnings += unresolved_warnings(impacts, sampling.unresolved, sampling.spacing,
                                     sampling.stepwise)
+    warnings += unclosed_warnings(case, history, rows)
     for name, contact_of in sustained.items():  # no impact: a shock's statistics of none
         stats[name] = {"node": contact_of["node"], **impact_post.statistics([], opts.classes)}
         quantities.update({f"impact.{name}.{key}": float(stats[name][key])

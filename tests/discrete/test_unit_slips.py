@@ -1,0 +1,92 @@
+"""Unit slips the schema cannot catch are said (S27 U1 #11): a shock that never closes
+(``gap = 5`` meant as mm), a support acceleration beyond 50 g (a record in mm/s^2 read as
+m/s^2); the shipped cases say neither."""
+
+import pytest
+
+import rocking_contact as rc
+from rocking_contact.config.loading import shipped_cases
+from rocking_contact.discrete.runner import SUPPORT_PEAK_LIMIT
+
+#: 10 kg on a 1000 N/m spring launched at 1 m/s toward a wall {gap} m away (its
+#: amplitude, sqrt(m/k) v0, is 0.1 m), its support shaken along x by {acceleration}
+LAUNCH = """
+[case]
+name = "launch"
+title = "a mass launched at a wall"
+kind = "discrete"
+description = "10 kg on a 1000 N/m spring, launched at 1 m/s at a wall."
+
+[[model.node]]
+name = "M"
+mass = 10.0
+fixed = ["DY", "DZ"]
+v0 = [1.0, 0.0, 0.0]
+
+[[model.spring]]
+name = "K"
+nodes = ["M"]
+stiffness = [1000.0, 0.0, 0.0]
+
+[[model.shock]]
+name = "WALL"
+node = "M"
+normal = [1.0, 0.0, 0.0]
+gap = {gap}
+kn = 1.0e6
+
+[model.support]
+acceleration = {acceleration}
+
+[time]
+end = 0.3
+step = 1.0e-4
+"""
+
+
+def run(tmp_path, gap=0.05, acceleration='{ type = "zero" }'):
+    path = tmp_path / "launch.toml"
+    path.write_text(LAUNCH.format(gap=gap, acceleration=acceleration))
+    return rc.run(rc.load_case(path), write=False, quiet=True)
+
+
+def test_a_shock_that_never_closes_is_said_with_its_gap_and_closest_approach(tmp_path):
+    result = run(tmp_path, gap=5.0)
+    said = [w for w in result.warnings if "never closed" in w]
+    # the largest approach is the amplitude, 0.1 m, a quarter period (pi/2 / 10 s) in
+    assert said == [
+        "shock WALL: never closed during the run (to t = 0.3 s): gap 5 m, and its node came "
+        "within 4.9 m of the obstacle (its largest recorded approach, 0.1 m along the "
+        "normal, at t = 0.1571 s); is the gap in metres?"]
+    assert not [w for w in run(tmp_path, gap=0.05).warnings if "never closed" in w]
+
+
+@pytest.mark.parametrize("acceleration,peak", [
+    ('{ type = "sine", amplitude = 600.0, frequency = 2.0 }', "600 m/s^2 (a sine of "
+     "amplitude 600)"),
+    ('{ type = "table", times = [0.0, 0.1, 0.2, 1.0], values = [0.0, 4500.0, -100.0, 0.0] '
+     '}', "4500 m/s^2 (amplitude 1 times the table's largest |value| 4500 over the run)")])
+def test_a_support_beyond_50_g_asks_about_its_units(tmp_path, acceleration, peak):
+    said = [w for w in run(tmp_path, acceleration=acceleration).warnings if " g, " in w]
+    assert len(said) == 1 and said[0].startswith(
+        f"model.support.acceleration: its peak is {peak}, "), said
+    assert said[0].endswith("above the 50 g a structure's support may see: are its values "
+                            "in m/s^2 (a record in g needs amplitude = 9.81, one in mm/s^2 "
+                            "amplitude = 0.001, in cm/s^2 0.01)?")
+
+
+def test_a_record_peak_outside_the_run_or_below_50_g_is_not_said(tmp_path):
+    """The run's 0.3 s see the table up to 0.3 s (its 4500 at 0.5 s is after it), and a
+    sine of 400 m/s^2 (40.8 g) is a strong but possible shaking table."""
+    for acceleration in ('{ type = "table", times = [0.0, 0.1, 0.3, 0.5, 1.0], values = '
+                         '[0.0, 5.0, 0.0, 4500.0, 0.0] }',
+                         '{ type = "sine", amplitude = 400.0, frequency = 2.0 }'):
+        assert SUPPORT_PEAK_LIMIT > 400.0
+        assert not [w for w in run(tmp_path, acceleration=acceleration).warnings
+                    if "m/s^2 (" in w]
+
+
+@pytest.mark.parametrize("name", [n for n in shipped_cases() if n.startswith("sdnd")])
+def test_the_shipped_cases_say_neither(name):
+    result = rc.run(rc.load_case(name), write=False, quiet=True)
+    assert not [w for w in result.warnings if "never closed" in w or " g, above" in w]

@@ -50,7 +50,13 @@ BAD_SETS = [
     (["model.shock.0.mu=0.2", "model.shock.0.kt=0"],
      ["model.shock[0].kt: 0 with mu = 0.2 and friction = 'regularised' leaves no stick spring",
       "allowed: a tangential stiffness > 0, or friction = 'exact'"]),
-    (["model.support.direction=[0, 0, 0]"], ["model.support.direction: zero vector"]),
+    # the zero vector's line had no "allowed:" part (S27 U1 #12d)
+    (["model.support.direction=[0, 0, 0]"], [
+        "model.support.direction: got [0.0, 0.0, 0.0], the zero vector; allowed: a vector of "
+        "length >= 1e-12 (it is normalised)"]),
+    (["model.shock[0].normal=[0, 0, 0]"], [
+        "model.shock[0].normal: got [0.0, 0.0, 0.0], the zero vector; allowed: a vector of "
+        "length >= 1e-12 (it is normalised)"]),
     # an initial state the supports hold: it was dropped silently
     (["model.node.0.u0=[0, 0.1, 0]"], ["model.node[0].u0: 0.1 on the fixed DY",
                                        "allowed: 0 there"]),

@@ -66,12 +66,11 @@ def unit_vector(vector: Vector) -> np.ndarray:
 def direction_problem(name: str, vector: Vector) -> str | None:
     """Why ``vector`` is no direction (``name: ...``), or None."""
     length = math.hypot(*vector)
-    if length == 0.0:
-        return f"{name}: zero vector"
-    if length < MIN_DIRECTION:
-        return (f"{name}: got {list(vector)}, of length {length:.3g}; allowed: a vector of "
-                f"length >= {MIN_DIRECTION:g} (it is normalised)")
-    return None
+    if length >= MIN_DIRECTION:
+        return None
+    what = "the zero vector" if length == 0.0 else f"of length {length:.3g}"
+    return (f"{name}: got {list(vector)}, {what}; allowed: a vector of length >= "
+            f"{MIN_DIRECTION:g} (it is normalised)")
 
 @dataclass(kw_only=True)
 class Node:

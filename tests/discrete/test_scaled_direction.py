@@ -31,7 +31,9 @@ def test_a_turned_or_reversed_normal_is_a_change():
 
 
 def test_a_zero_normal_is_still_refused_at_load():
-    with pytest.raises(CaseError, match=r"model\.shock\[0\]\.normal: zero vector"):
+    with pytest.raises(CaseError, match=r"model\.shock\[0\]\.normal: got \[0\.0, 0\.0, "
+                                        r"0\.0\], the zero vector; allowed: a vector of "
+                                        r"length >= 1e-12 \(it is normalised\)"):
         load_case("sdnd101a", {"model.shock.0.normal": [0.0, 0.0, 0.0]})
 
 

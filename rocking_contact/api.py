@@ -123,6 +123,9 @@ def format_table(result: RunResult | str,
     value, computed value (SI units, as the quantity), error (signed, measured as the
     tolerance is: ``rel``, ``abs`` or ``steps``), tolerance, source and pass mark (``ok``,
     ``FAIL``, ``-`` for information only; a band check adds how far inside or outside it is).
+    Of a :class:`RunResult` shown with its own checks, the case's ``[[quantity]]`` entries
+    that no reference compares follow, for information: their value, source "no
+    reference", no pass mark.
 
     Args:
         result: a :class:`RunResult` (its case name and checks), or a case name with
@@ -135,8 +138,12 @@ def format_table(result: RunResult | str,
 
     """
     rows: Any  # what the caller gave, checked below
+    shown: dict[str, float] = {}
     if isinstance(result, RunResult):
         name, rows = result.case, result.checks if checks is None else checks
+        if checks is None:
+            shown = references.unreferenced(result.parameters.get("quantity"),
+                                            result.quantities, rows)
     elif isinstance(result, str) and checks is not None:
         name, rows = result, checks
     else:
@@ -155,7 +162,7 @@ def format_table(result: RunResult | str,
             got = f"no {', '.join(missing)}" if missing else f"got {_describe(check)}"
             raise CaseError("rc.format_table", f"checks[{i}]", f"{got} ({allowed})")
     try:
-        return references.format_table(name, rows)
+        return references.format_table(name, rows, shown)
     except (TypeError, ValueError, KeyError) as exc:  # a value of another type or choice
         raise CaseError("rc.format_table", "checks", f"{type(exc).__name__}: {exc} "
                         f"({allowed})") from None

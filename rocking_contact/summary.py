@@ -9,7 +9,9 @@ from __future__ import annotations
 
 from collections.abc import Mapping, Sequence
 from pathlib import Path
+from typing import Any
 
+from rocking_contact.post.references import unreferenced
 from rocking_contact.results import RunResult, Verdict, check_counts, classify
 
 #: numba compilation time (s) the summary line names beside the wall time
@@ -18,8 +20,9 @@ COMPILE_SHOWN_S = 1.0
 
 def show_result(result: RunResult | None, out: Path | None = None, *,
                 table: bool = True) -> None:
-    """Print (rank 0) a run's comparison table (else, a block with nothing to check
-    against, its collisions), unless ``table`` is False, and its summary line: steps,
+    """Print (rank 0) a run's comparison table with its ``[[quantity]]`` entries that
+    have no reference (for information), and, a block with nothing to check against, its
+    collisions, unless ``table`` is False; and its summary line: steps,
     wall time, the checks that pass and those the run did not reach, and the results
     directory ``out`` if given (``validate``'s are all under its ``--out``). ``run`` and
     ``validate`` show a run stopped by a solver failure or Ctrl-C (``result`` is then
@@ -31,17 +34,21 @@ def show_result(result: RunResult | None, out: Path | None = None, *,
 
     if result is None or mpi_rank() != 0:
         return
-    if result.checks and table:
-        print(rc.format_table(result.case, result.checks))
-    elif result.collisions and table:  # her own block: nothing to check against
-        print(collision_summary(result))
+    if table:
+        shown = unreferenced(result.parameters.get("quantity"), result.quantities,
+                             result.checks)
+        if result.checks or shown:  # the checks, then the quantities without reference
+            print(rc.format_table(result))
+        if result.collisions and not result.checks:  # nothing to check the block against
+            print(collision_summary(result))
     print(summary_line(result, out))
 
 
 def summary_line(result: RunResult, out: Path | None = None) -> str:
     """A run's summary line, as ``run``, ``validate`` and ``rigid`` print it: steps, wall
-    time, the checks that pass and those the run did not reach (or that none is graded,
-    and how many are shown for information), and the results directory ``out`` if given.
+    time, a rigid run's outcome and events (:func:`outcome_text`), the checks that pass and
+    those the run did not reach (or that none is graded, and how many are shown for
+    information), and the results directory ``out`` if given.
     """
     counts = check_counts(result.checks)
     if counts.graded:
@@ -61,8 +68,44 @@ def summary_line(result: RunResult, out: Path | None = None) -> str:
     steps = f"{result.timing.get('steps', '?')} steps"
     if "preload_steps" in result.timing:
         steps += f" (stopped in the preload, after {result.timing['preload_steps']} static steps)"
+    motion = outcome_text(result.extra)
+    motion = f", {motion}" if motion else ""
     return (f"{result.case}: {steps}, "
-            f"{result.timing.get('wall_s', float('nan')):.3g} s wall{compiled}{passing}{where}")
+            f"{result.timing.get('wall_s', float('nan')):.3g} s wall{compiled}{motion}"
+            f"{passing}{where}")
+
+
+#: events of one kind listed one by one up to this many, else the first and the last
+EVENTS_LISTED = 4
+#: a rigid run's outcome when it is still moving at its end
+ROCKING = "rocking"
+
+
+def outcome_text(extra: Mapping[str, Any]) -> str:
+    """A rigid run's outcome and events (results.json ``extra.outcome``, ``extra.events``)
+    in words, in time order, one kind after the other: ``outcome overturned; events:
+    uplift at t = 0.269202 s, overturn at t = 3.0523 s``; ``12 uplifts from t = 0.1 to
+    4.2 s`` beyond :data:`EVENTS_LISTED` of a kind. Empty for a run without an outcome (the
+    other kinds), and for a block still rocking at the end without any event
+    (``sdnv105_rigid``)."""
+    outcome = extra.get("outcome")
+    if not isinstance(outcome, str):
+        return ""
+    times: dict[str, list[float]] = {}
+    for event in extra.get("events") or []:
+        if isinstance(event, Mapping) and isinstance(event.get("time"), int | float):
+            times.setdefault(str(event.get("kind", "event")), []).append(float(event["time"]))
+    parts = []
+    for kind, ts in times.items():
+        texts = [f"{t:.6g}" for t in ts]
+        if len(ts) > EVENTS_LISTED:
+            parts.append(f"{len(ts)} {kind}s from t = {texts[0]} to {texts[-1]} s")
+        else:
+            listed = " and ".join([", ".join(texts[:-1]), texts[-1]] if len(ts) > 1 else texts)
+            parts.append(f"{kind} at t = {listed} s")
+    if not parts and outcome == ROCKING:
+        return ""  # what a rigid block does: nothing happened but its rocking
+    return f"outcome {outcome}" + (f"; events: {', '.join(parts)}" if parts else "")
 
 
 def run_end(result: RunResult) -> str:

@@ -381,10 +381,34 @@ def pass_text(check: Mapping[str, Any], words: Mapping[bool | None, str]) -> str
     return f"{word}, {band}" if band else word
 
 
-def format_table(case: str, checks: Sequence[Mapping[str, Any]]) -> str:
+def unreferenced(specs: Iterable[QuantitySpec | Mapping[str, Any]] | None,
+                 quantities: Mapping[str, Any], checks: Iterable[Mapping[str, Any]]
+                 ) -> dict[str, float]:
+    """The case's ``[[quantity]]`` entries (``specs``: the case's, or results.json
+    ``parameters.quantity``) that no check compares with a reference, name -> value from
+    ``quantities`` (NaN without one: not computed, a crossing never found, a results.json
+    ``null``), in the case file's order: the tables show them for information."""
+    referenced = {c.get("quantity") for c in checks}
+    out = {}
+    for spec in specs or ():
+        name = spec.get("name") if isinstance(spec, Mapping) else spec.name
+        if isinstance(name, str) and name not in referenced:
+            value = quantities.get(name)
+            out[name] = float(value) if _finite(value) else math.nan
+    return out
+
+
+#: the source and note of a quantity without reference, shown for information
+NO_REFERENCE = "no reference"
+
+
+def format_table(case: str, checks: Sequence[Mapping[str, Any]],
+                 quantities: Mapping[str, float] | None = None) -> str:
     """A plain-text comparison table: quantity, reference, computed, error (as the
     tolerance measures it: :func:`error_text`), tolerance, source, pass (with, for an
     absolute tolerance, how far inside or outside its band the value is: :func:`band_text`).
+    Then the computed ``quantities`` that have no reference (:func:`unreferenced`), for
+    information: their value, no reference, error nor pass mark.
     """
     header = ("quantity", "reference", "computed", "error", "tolerance", "source", "pass")
     rows = []
@@ -407,6 +431,8 @@ def format_table(case: str, checks: Sequence[Mapping[str, Any]]) -> str:
             "not reached" if c["passed"] is False and not_reached(c)
             else pass_text(c, {True: "ok", False: "FAIL", None: "-"}),
         ))
+    rows += [(name, "—", number(value, ".6g", "no value"), "—", "info", NO_REFERENCE, "-")
+             for name, value in (quantities or {}).items()]
     widths = [max(len(str(r[i])) for r in [header, *rows]) for i in range(len(header))]
     widths[5] = min(widths[5], 34)
 

@@ -25,7 +25,14 @@ from pathlib import Path
 from typing import Any
 
 from rocking_contact.post.collisions import RIGID_LEVEL, interior
-from rocking_contact.post.references import error_text, mark_text, not_reached, pass_text
+from rocking_contact.post.references import (
+    NO_REFERENCE,
+    error_text,
+    mark_text,
+    not_reached,
+    pass_text,
+    unreferenced,
+)
 from rocking_contact.provenance import NOT_LOADED, override_texts, stack_versions
 from rocking_contact.report.document import (
     MISSING,
@@ -43,6 +50,7 @@ from rocking_contact.report.figures import figures
 from rocking_contact.report.inputs import CaseResult, Skipped
 from rocking_contact.report.parameters import NOT_READ, kind_not_read, not_read, parameter_rows
 from rocking_contact.results import STARTED, CheckCounts, Verdict, check_counts, classify
+from rocking_contact.summary import outcome_text
 from rocking_contact.viz.changes import changes_text
 
 #: the checks table's columns; "error" says in each cell how it is measured (error_text)
@@ -56,7 +64,7 @@ TIMING_LABELS = {"wall_s": "wall time (s)", "steps": "time steps",
                  "compile_s": "numba compilation, not in the wall time (s)"}
 #: ``extra`` entries with a table or a figure of their own
 EXTRA_SHOWN_ELSEWHERE = frozenset({"fields", "impact_statistics", "node_positions", "versions",
-                                   "rigid_comparison"})
+                                   "rigid_comparison", "events"})
 
 
 def counts(checks: Sequence[Mapping[str, Any]]) -> CheckCounts:
@@ -90,12 +98,15 @@ def tolerance_text(check: Mapping[str, Any]) -> str:
     return text
 
 
-def checks_table(case: str, checks: Sequence[Mapping[str, Any]]) -> Table:
+def checks_table(case: str, checks: Sequence[Mapping[str, Any]],
+                 quantities: Mapping[str, float] | None = None) -> Table:
     """The comparison with the references, one row per check: the error as its tolerance
     measures it (``+3.43e-02 rel``, ``-4.69e-03 abs``, ``-0.26 steps``:
     :func:`~rocking_contact.post.references.error_text`), and after the pass mark of an
     absolute tolerance how far inside or outside its band the value is (``pass, 9.10e-04
-    inside``)."""
+    inside``); then the computed ``quantities`` without reference
+    (:func:`~rocking_contact.post.references.unreferenced`), information rows with their
+    value alone."""
     rows = []
     for c in checks:
         rows.append([
@@ -106,7 +117,22 @@ def checks_table(case: str, checks: Sequence[Mapping[str, Any]]) -> Table:
                  {True: "pass", False: "fail", None: "info"}[c.get("passed")]),
             Cell(c.get("note") or ""),
         ])
-    return Table(f"checks-{case}", "Comparison with the references", CHECK_HEADER, rows)
+    for name, value in (quantities or {}).items():
+        rows.append([Cell(name, "code"), Cell(MISSING, "num"), Cell(NO_REFERENCE), num(value),
+                     Cell(MISSING, "num"), Cell("none"), Cell(PASS_TEXT[None], "info"),
+                     Cell("no [[reference]]: its value, for information"
+                          + ("" if math.isfinite(value) else " (the run has none)"))])
+    title = ("Comparison with the references" if checks else
+             "Computed quantities (no reference: for information)")
+    return Table(f"checks-{case}", title, CHECK_HEADER, rows)
+
+
+def events_table(case: str, events: Sequence[Mapping[str, Any]]) -> Table:
+    """A rigid run's events (results.json ``extra.events``): kind, instant, corner, note."""
+    rows = [[Cell(str(e.get("kind", ""))), num(e.get("time")), Cell(str(e.get("corner") or "")),
+             Cell(str(e.get("note") or ""))] for e in events]
+    return Table(f"events-{case}", "Events (results.json extra.events)",
+                 ["event", "t (s)", "corner", "note"], rows)
 
 
 def run_table(case: str, data: Mapping[str, Any]) -> Table:
@@ -306,8 +332,14 @@ def case_section(result: CaseResult, figures_dir: Path, *, views: bool) -> Secti
     blocks.append(provenance_block(case, data.get("provenance") or {}))
     blocks.append(parameters_table(case, data.get("parameters") or {},
                                    unread_recorded(data) + kind_not_read(str(data.get("kind")))))
-    if data.get("checks"):
-        blocks.append(checks_table(case, data["checks"]))
+    checks = data.get("checks") or []
+    shown = unreferenced((data.get("parameters") or {}).get("quantity"),
+                         data.get("quantities") or {}, checks)
+    if checks or shown:
+        blocks.append(checks_table(case, checks, shown))
+    events = (data.get("extra") or {}).get("events")
+    if events:
+        blocks.append(events_table(case, events))
     collisions = interior(list(data.get("collisions") or []))
     if collisions:
         blocks.append(collisions_table(case, collisions, str(data.get("kind", ""))))
@@ -377,8 +409,10 @@ def checks_text(checks: Sequence[Mapping[str, Any]]) -> str:
 
 
 def run_status(data: Mapping[str, Any], history: Mapping[str, Any] | None = None) -> str:
-    """The run's status, and what makes it another run than its case file's: ended before
-    the file's end (said by the status itself unless the run completed: a shortened
+    """The run's status, with a rigid run's outcome and events
+    (:func:`~rocking_contact.summary.outcome_text`: ``outcome overturned (uplift at t = ...;
+    overturn at t = ...)``), and what makes it another run than its case file's: ended
+    before the file's end (said by the status itself unless the run completed: a shortened
     run), or graded on nothing because it changes the physics; for a run that never wrote
     its results (killed), how far its ``history`` got."""
     checks = data.get("checks") or []
@@ -395,7 +429,9 @@ def run_status(data: Mapping[str, Any], history: Mapping[str, Any] | None = None
     # speaks of some references, not of the run, and read as part of a failure without it.
     changed = f"the run changes {changes}" if changes else next(
         (c["note"] for c in checks if str(c.get("note", "")).startswith("not graded")), None)
-    extra = [text for text in (ended and ended.partition(": ")[2], changed) if text]
+    # a rigid block that overturned completes its run: its outcome says what happened
+    motion = outcome_text(data.get("extra") or {})
+    extra = [text for text in (motion, ended and ended.partition(": ")[2], changed) if text]
     return f"{status} ({'; '.join(extra)})" if extra else status
 
 

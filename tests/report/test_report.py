@@ -11,6 +11,7 @@ from PIL import Image
 
 from rocking_contact import results
 from rocking_contact.cli import main
+from rocking_contact.post.references import NO_REFERENCE, unreferenced
 from rocking_contact.report.cli import HTML_FILE, MARKDOWN_FILE, write_report
 from rocking_contact.report.content import tolerance_text
 from rocking_contact.report.inputs import ReportError
@@ -103,12 +104,19 @@ def error_shown(text, check):
 
 
 def test_comparison_tables_match_results_json(tree, results_dir):
-    kinds = set()
+    kinds, information = set(), 0
     for case, data in all_results(results_dir).items():
         header, rows = table(tree, f"checks-{case}")
         assert header == ["quantity", "reference", "source", "ours", "error",
                           "tolerance", "pass", "note"]
-        assert len(rows) == len(data["checks"]) > 0
+        # the case's [[quantity]] entries without reference follow, information rows
+        alone = unreferenced(data["parameters"].get("quantity"), data["quantities"],
+                             data["checks"])
+        assert len(rows) == len(data["checks"]) + len(alone) and data["checks"]
+        information += len(alone)
+        for row, (name, value) in zip(rows[len(data["checks"]):], alone.items(), strict=True):
+            assert row[:3] == [name, "—", NO_REFERENCE] and shown(row[3], value)
+            assert row[4:7] == ["—", "none", "info"]
         for row, check in zip(rows, data["checks"]):
             quantity, ref, source, ours, error, tol, mark, note = row
             assert quantity == check["quantity"] and source == check["source"]
@@ -127,6 +135,7 @@ def test_comparison_tables_match_results_json(tree, results_dir):
             assert note == (check["note"] or "")
             kinds.add(check["tolerance_kind"] if check["tolerance"] is not None else None)
     assert kinds == {"relative", "absolute", "steps", None}  # every kind of cell was read
+    assert information  # sdnv105_rigid's rn_max_A, rx_max_A
 
 
 def test_event_and_run_tables_match_results_json(tree, results_dir):

@@ -71,6 +71,14 @@ def integrate(case: DiscreteCase, system: DiscreteSystem, progress: Progress | N
     bound = np.zeros(0)
     done = 0
     while done < n_steps:
+        if interrupt.requested():
+            # before the chunk, the first one too: a Ctrl-C while the kernels compiled
+            # (6 to 27 s cold) stops at time.start, where it went on through a chunk and a
+            # run of one chunk to its end; a chunk leaves the state it reached to the next
+            # one: record it here, so that the history ends at the instant the status gives
+            chunks.append(integrator.advance(0, gam[done:done + 1], True))
+            failure = Interrupted(str(interrupt.Stop(t0 + done * dt)))
+            break
         n = min(chunk_size, n_steps - done)
         final = done + n == n_steps
         try:
@@ -92,12 +100,6 @@ def integrate(case: DiscreteCase, system: DiscreteSystem, progress: Progress | N
         done += n
         if progress is not None:
             progress.update(t0 + done * dt, step=done)
-        if not final and interrupt.requested():
-            # a chunk leaves the state it reached to the next one: record it here, so that
-            # the history ends at the instant the status gives
-            chunks.append(integrator.advance(0, gam[done:done + 1], True))
-            failure = Interrupted(str(interrupt.Stop(t0 + done * dt)))
-            break
     steps = np.concatenate([c.steps for c in chunks]) if chunks else np.zeros(0, np.int64)
     rows = np.concatenate([c.rows for c in chunks]) if chunks else np.zeros((0, 0))
     history: dict[str, np.ndarray] = {"time": t0 + dt * steps}

@@ -21,7 +21,11 @@ motion's main direction d (the leading singular vector of the recorded displacem
 left to right, and the first obstacle's normal n points up when it is not along d (SDND100:
 motion along x = y, a plane normal to z), so that both the motion and the wall are seen
 edge-on; with no normal across d, d runs right with the obstacle on its right in an x-y
-view (x-z when d is near z).
+view (x-z when d is near z). When that view would look along the line of two masses
+(their spheres overlapping on the screen: a frame's storeys stacked along y over a
+friction pad normal to z, listed first), the masses' own spread across d is drawn up
+instead (y up, seen along z): masses at distinct positions are always drawn apart, and
+an obstacle normal to the line of sight is then seen face-on.
 
 A one-node spring goes to its ground anchor along its own axis when its stiffness acts
 along one axis (``[0, k, 0]``: along y), else along its node's main direction of motion
@@ -91,6 +95,13 @@ def spread_out(rest: dict[str, np.ndarray],
     return out
 
 
+def _largest_positive(direction: np.ndarray) -> np.ndarray:
+    """A direction (a singular vector: its sign undecided) turned so that its largest
+    component is positive."""
+    oriented: np.ndarray = direction * np.sign(direction[np.argmax(np.abs(direction))])
+    return oriented
+
+
 class DiscreteScene(Scene):
     """Masses, springs, obstacles and shock forces (see the module docstring).
 
@@ -147,8 +158,7 @@ class DiscreteScene(Scene):
         direction = self._main_direction(list(self.nodes))
         if direction is None:
             return np.array([1.0, 0.0, 0.0])
-        oriented: np.ndarray = direction * np.sign(direction[np.argmax(np.abs(direction))])
-        return oriented
+        return _largest_positive(direction)
 
     def _axes_used(self) -> list[int]:
         """The axes (0, 1, 2 for x, y, z) the model uses: its nodes' rest offsets, the
@@ -169,6 +179,38 @@ class DiscreteScene(Scene):
             if set(used) <= {right, top}:
                 along, upward = np.eye(3)[right], np.eye(3)[top]
                 return along, upward, np.cross(along, upward)
+        along, up, view = self._across_motion()
+        if self._apart(along, up):
+            return along, up, view
+        # the view looks along the line of some masses (4 storeys stacked along y, the
+        # first shock a pad normal to z): the masses' own spread is drawn up instead
+        spread = self._spread_across(along)
+        return along, spread, np.cross(along, spread)
+
+    def _apart(self, along: np.ndarray, up: np.ndarray) -> bool:
+        """Whether the masses at distinct rest positions are drawn apart on a screen with
+        these axes: their spheres (radius :data:`RADIUS` U) do not overlap."""
+        points = np.array(list(self.rest.values()))
+        screen = points @ np.column_stack([along, up])
+        for i in range(len(points)):
+            for j in range(i):
+                if (np.linalg.norm(points[i] - points[j]) > 0
+                        and np.linalg.norm(screen[i] - screen[j]) < 2 * RADIUS * self.unit):
+                    return False
+        return True
+
+    def _spread_across(self, along: np.ndarray) -> np.ndarray:
+        """The unit direction across ``along`` in which the rest positions spread most (the
+        leading singular vector of their offsets from their centre, less their part along
+        ``along``), its largest component positive: y up for masses stacked along y."""
+        points = np.array(list(self.rest.values()))
+        offsets = points - points.mean(axis=0)
+        offsets -= np.outer(offsets @ along, along)
+        return _largest_positive(np.linalg.svd(offsets, full_matrices=False)[2][0])
+
+    def _across_motion(self) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
+        """(along, up, view) of a model in no plane of the axes, seen across its motion
+        (see the module docstring)."""
         d = self._motion_direction()
         normals = [self._unit_normal(s) for s in self.shocks]
         if normals and np.linalg.norm(np.cross(d, normals[0])) > 1e-6:

@@ -4,7 +4,7 @@ axes, and each spring along its real direction."""
 import numpy as np
 import pytest
 
-from rocking_contact.viz.discrete_scene import DiscreteScene
+from rocking_contact.viz.discrete_scene import RADIUS, DiscreteScene
 
 T = np.linspace(0.0, 0.1, 101)
 
@@ -80,3 +80,54 @@ def test_a_model_in_another_plane_of_the_axes_is_drawn_in_it(axes, along, up):
     np.testing.assert_array_equal(scene.along, along)
     np.testing.assert_array_equal(scene.up, up)
     np.testing.assert_array_equal(scene.view, np.cross(along, up))
+
+
+def shear_frame(positions):
+    """The audit's frame_quake: a base B on a friction pad normal to -z (the first shock,
+    SDND100's way), three storeys above it, all moving along x, N3 against a stop normal
+    to x; the masses at ``positions`` (None: none given, spread_out sets them apart)."""
+    names = ["B", "N1", "N2", "N3"]
+    nodes = [{"name": n, "mass": 1000.0, "fixed": ["DY", "DZ"]} for n in names]
+    if positions is not None:
+        for node, p in zip(nodes, positions, strict=True):
+            node["position"] = p
+    model = {"node": nodes,
+             "spring": [{"name": "KISO", "nodes": ["B"], "stiffness": [2.4e4, 0.0, 0.0]}]
+             + [{"name": f"K{k}", "nodes": [a, b], "stiffness": [1e6, 0.0, 0.0]}
+                for k, (a, b) in enumerate(zip(names, names[1:]), start=1)],
+             "shock": [{"name": "ISO", "node": "B", "normal": [0.0, 0.0, -1.0], "gap": -1.0},
+                       {"name": "STOP", "node": "N3", "normal": [1.0, 0.0, 0.0],
+                        "gap": 5e-3}]}
+    history = {"time": T, "FN_ISO": 49050.0 + 0 * T, "FN_STOP": 0 * T}
+    for k, n in enumerate(names):
+        history[f"DX_{n}"] = (1 + k) * 1e-3 * np.sin(30 * T)
+    return DiscreteScene({"case": "frame", "parameters": {"model": model}}, history)
+
+
+@pytest.mark.parametrize("positions", [None, [[0.0, 3.0 * k, 0.0] for k in range(4)]])
+def test_masses_stacked_across_the_first_normal_are_drawn_apart(positions):
+    """All four masses were drawn on one point: the view looked along y, their stacking
+    axis, because the first shock's normal (z) was drawn up. Listing the stop first drew
+    them apart; the order of the shocks no longer matters."""
+    scene = shear_frame(positions)
+    np.testing.assert_allclose(scene.along, [1.0, 0.0, 0.0], atol=1e-12)
+    # B at the bottom, N3 on top
+    np.testing.assert_allclose(scene.up, [0.0, 1.0, 0.0], atol=1e-12)
+    np.testing.assert_allclose(scene.view, [0.0, 0.0, 1.0], atol=1e-12)
+    heights = [screen(scene, scene.rest[n])[1] for n in ("B", "N1", "N2", "N3")]
+    assert np.all(np.diff(heights) >= 2 * RADIUS * scene.unit)
+    # the stop stays edge-on, to the right of N3
+    assert abs(np.dot(scene._unit_normal(scene.shocks[1]), scene.view)) < 1e-12
+
+
+def test_a_model_seen_across_its_motion_keeps_its_frame_when_its_masses_are_apart():
+    """SDND100's frame (motion along x = y, the plane normal to z up) is kept when the
+    masses do not hide one another: a second mass beside the first along z."""
+    model = {"node": [{"name": "A", "mass": 1.0, "position": [0.0, 0.0, 0.0]},
+                      {"name": "B", "mass": 1.0, "position": [0.0, 0.0, 1.0]}],
+             "shock": [{"name": "P", "node": "A", "normal": [0.0, 0.0, -1.0], "gap": -1e-3}]}
+    history = {"time": T, "DX_A": 1e-3 * np.sin(30 * T), "DY_A": 1e-3 * np.sin(30 * T),
+               "DX_B": 1e-3 * np.sin(30 * T), "DY_B": 1e-3 * np.sin(30 * T), "FN_P": 0 * T}
+    scene = DiscreteScene({"case": "two", "parameters": {"model": model}}, history)
+    np.testing.assert_allclose(scene.along, [2 ** -0.5, 2 ** -0.5, 0.0])
+    np.testing.assert_allclose(scene.up, [0.0, 0.0, -1.0])

@@ -5,11 +5,13 @@ description (marked as the file's when the run was not the file as written) and 
 verdict; where it came from (version, commit,
 the command that runs it again); its resolved parameters with their units (collapsed);
 the comparison with the references (quantity, reference and its source, ours, the
-error as the tolerance measures it, tolerance, pass, note); the collisions or impacts it
-found; its steps, iterations and wall time; its figures (:mod:`.figures`); and how its
-quantities are measured. Before the cases: a summary table, the results directories that
-could not be read (:mod:`.inputs`) and, for every validation case with two treatments or
-more, the kinetic-energy comparison (Figure 6-a of SDNV105).
+error as the tolerance measures it, tolerance, pass, note), followed by the values of its
+``[[quantity]]`` entries that have no reference (information rows); a rigid run's events
+(its outcome is in its status); the collisions or impacts it found; its steps, iterations
+and wall time; its figures (:mod:`.figures`); and how its quantities are measured.
+Before the cases: a summary table, the results directories that could not be read
+(:mod:`.inputs`) and, for every validation case with two treatments or more, the
+kinetic-energy comparison (Figure 6-a of SDNV105).
 After them: the versions of the stack. Nothing here knows a case by name.
 
 Checks are counted as the run counts them: passed, failed, not reached (a reference past

@@ -25,7 +25,8 @@ view (x-z when d is near z). When that view would look along the line of two mas
 (their spheres overlapping on the screen: a frame's storeys stacked along y over a
 friction pad normal to z, listed first), the masses' own spread across d is drawn up
 instead (y up, seen along z): masses at distinct positions are always drawn apart, and
-an obstacle normal to the line of sight is then seen face-on.
+an obstacle normal to the line of sight is then seen face-on, translucent (it would hide
+its mass when it stands between it and the camera).
 
 A one-node spring goes to its ground anchor along its own axis when its stiffness acts
 along one axis (``[0, k, 0]``: along y), else along its node's main direction of motion
@@ -51,6 +52,9 @@ PLANES = ((0, 1), (0, 2), (1, 2))
 #: an axis counts as used beyond this fraction of the largest component (of the model's
 #: directions, or of the displacements along the axes: not their rounding)
 MOVES = 1e-6
+#: the opacity of a wall seen face-on (its normal within 60 degrees of the line of sight),
+#: which would hide its mass and those beside it when it stands between them and the camera
+FACE_ON_OPACITY, FACE_ON_COS = 0.25, 0.5
 
 
 def zigzag(a: np.ndarray, b: np.ndarray, width: float, side: np.ndarray,
@@ -296,8 +300,10 @@ class DiscreteScene(Scene):
             n = self._unit_normal(shock)
             gap = max(float(shock.get("gap", 0.0)), 0.0)
             centre = self.rest[shock["node"]] + (r + self.scale * gap + 0.015 * self.unit) * n
+            face_on = abs(float(np.dot(n, self.view))) > FACE_ON_COS
             pl.add_mesh(self._plate(centre, n, 1.2 * self.unit, 0.03 * self.unit),
-                        color=WALL_COLOUR, name=f"wall_{shock['name']}")
+                        color=WALL_COLOUR, opacity=FACE_ON_OPACITY if face_on else 1.0,
+                        name=f"wall_{shock['name']}")
         for spring in self.springs:
             if len(spring["nodes"]) == 1:
                 anchor = self._anchor(spring)

@@ -4,7 +4,7 @@ axes, and each spring along its real direction."""
 import numpy as np
 import pytest
 
-from rocking_contact.viz.discrete_scene import RADIUS, DiscreteScene
+from rocking_contact.viz.discrete_scene import FACE_ON_OPACITY, RADIUS, DiscreteScene
 
 T = np.linspace(0.0, 0.1, 101)
 
@@ -82,10 +82,11 @@ def test_a_model_in_another_plane_of_the_axes_is_drawn_in_it(axes, along, up):
     np.testing.assert_array_equal(scene.view, np.cross(along, up))
 
 
-def shear_frame(positions):
+def shear_frame(positions, pad=(0.0, 0.0, -1.0)):
     """The audit's frame_quake: a base B on a friction pad normal to -z (the first shock,
     SDND100's way), three storeys above it, all moving along x, N3 against a stop normal
-    to x; the masses at ``positions`` (None: none given, spread_out sets them apart)."""
+    to x; the masses at ``positions`` (None: none given, spread_out sets them apart), the
+    pad's normal ``pad``."""
     names = ["B", "N1", "N2", "N3"]
     nodes = [{"name": n, "mass": 1000.0, "fixed": ["DY", "DZ"]} for n in names]
     if positions is not None:
@@ -95,7 +96,7 @@ def shear_frame(positions):
              "spring": [{"name": "KISO", "nodes": ["B"], "stiffness": [2.4e4, 0.0, 0.0]}]
              + [{"name": f"K{k}", "nodes": [a, b], "stiffness": [1e6, 0.0, 0.0]}
                 for k, (a, b) in enumerate(zip(names, names[1:]), start=1)],
-             "shock": [{"name": "ISO", "node": "B", "normal": [0.0, 0.0, -1.0], "gap": -1.0},
+             "shock": [{"name": "ISO", "node": "B", "normal": list(pad), "gap": -1.0},
                        {"name": "STOP", "node": "N3", "normal": [1.0, 0.0, 0.0],
                         "gap": 5e-3}]}
     history = {"time": T, "FN_ISO": 49050.0 + 0 * T, "FN_STOP": 0 * T}
@@ -131,3 +132,16 @@ def test_a_model_seen_across_its_motion_keeps_its_frame_when_its_masses_are_apar
     scene = DiscreteScene({"case": "two", "parameters": {"model": model}}, history)
     np.testing.assert_allclose(scene.along, [2 ** -0.5, 2 ** -0.5, 0.0])
     np.testing.assert_allclose(scene.up, [0.0, 0.0, -1.0])
+
+
+def test_a_wall_seen_face_on_does_not_hide_the_masses():
+    """The pad normal to +z, seen face-on from +z, stood opaque between the camera and B
+    (and half of N1); it is translucent, the stop seen edge-on is not."""
+    from rocking_contact.viz import render
+
+    scene = shear_frame(None, pad=(0.0, 0.0, 1.0))
+    np.testing.assert_allclose(scene.view, [0.0, 0.0, 1.0], atol=1e-12)
+    with render.offscreen_plotter((320, 320)) as plotter:
+        scene.add_to(plotter)
+        assert plotter.actors["wall_ISO"].prop.opacity == FACE_ON_OPACITY
+        assert plotter.actors["wall_STOP"].prop.opacity == 1.0

@@ -2,46 +2,20 @@
 acceleration so given is refused in one line (as a shock normal along fixed components),
 a gravity so given is said (the supports take it)."""
 
+from launch_case import launch_case
+
 import rocking_contact as rc
 from rocking_contact.cli import main
-
-#: a mass on a spring along x, DY and DZ fixed; {support} and {gravity} are set by the tests
-SHAKEN = """
-[case]
-name = "shaken"
-title = "a mass on a spring, on a support"
-kind = "discrete"
-description = "One mass on a spring along x, DY and DZ fixed."
-
-[[model.node]]
-name = "A"
-mass = 1.0
-fixed = ["DY", "DZ"]
-
-[[model.spring]]
-name = "K"
-nodes = ["A"]
-stiffness = [1.0e4, 0.0, 0.0]
-
-[model]
-gravity = {gravity}
-
-[model.support]
-direction = {direction}
-acceleration = {acceleration}
-
-[time]
-end = 0.01
-step = 1.0e-4
-"""
 
 SINE = '{ type = "sine", amplitude = 1.0, frequency = 5.0 }'
 
 
 def run_shaken(tmp_path, direction, acceleration=SINE, gravity="[0.0, 0.0, 0.0]"):
-    path = tmp_path / "shaken.toml"
-    path.write_text(SHAKEN.format(direction=direction, acceleration=acceleration,
-                                  gravity=gravity))
+    """The launched mass (DY, DZ fixed) for 0.01 s, its support shaken along ``direction``
+    by ``acceleration``, under ``gravity``."""
+    path = launch_case(tmp_path, f"[model]\ngravity = {gravity}\n",
+                       f"[model.support]\ndirection = {direction}\n"
+                       f"acceleration = {acceleration}\n", end=0.01)
     return path, main(["run", str(path), "--out", str(tmp_path / "out"), "--quiet",
                        "--no-plots"])
 
@@ -52,7 +26,7 @@ def test_a_support_acceleration_along_fixed_dofs_is_refused_in_one_line(tmp_path
     assert code == 2 and len(err) == 1, err
     assert err[0] == (
         f"error: {path}: model.support.direction: got [0.0, 1.0, 0.0], along which no node "
-        f"can move (A: DY fixed): the support acceleration moves nothing; allowed: a "
+        f"can move (M: DY fixed): the support acceleration moves nothing; allowed: a "
         f"direction with a component the nodes move along (free: DX), or no support "
         f"acceleration")
     assert not (tmp_path / "out" / "results.json").exists()
@@ -78,8 +52,8 @@ def test_a_gravity_on_fixed_dofs_only_is_said(tmp_path, capsys):
     _, code = run_shaken(tmp_path, "[1.0, 0.0, 0.0]", gravity="[0.0, -9.81, 0.0]")
     err = capsys.readouterr().err
     assert code == 0, err
-    assert ("warning: shaken: model.gravity: [0.0, -9.81, 0.0] m/s^2 acts only on "
-            "components no node moves along (A: DY fixed): it moves nothing, the supports "
+    assert ("warning: launch: model.gravity: [0.0, -9.81, 0.0] m/s^2 acts only on "
+            "components no node moves along (M: DY fixed): it moves nothing, the supports "
             "take it all") in err
     _, code = run_shaken(tmp_path, "[1.0, 0.0, 0.0]", gravity="[-9.81, 0.0, 0.0]")
     assert code == 0 and "model.gravity" not in capsys.readouterr().err

@@ -4,30 +4,13 @@ all along) is a sustained contact, not an impact: it is listed in
 the other shocks' impacts are measured on (S27 U1 #8)."""
 
 import pytest
+from launch_case import launch_case, wall
 
 import rocking_contact as rc
 from rocking_contact.discrete import runner
 
-#: 10 kg launched at a wall 5 cm away, sliding on a floor pad pressed along its held DY
-#: with its weight (the pad cannot open: DY fixed)
-LAUNCH = """
-[case]
-name = "launch"
-title = "a mass on a Coulomb floor launched at a wall"
-kind = "discrete"
-description = "10 kg on a 1000 N/m spring, launched at 1 m/s at a wall 5 cm away."
-
-[[model.node]]
-name = "M"
-mass = 10.0
-fixed = ["DY", "DZ"]
-v0 = [1.0, 0.0, 0.0]
-
-[[model.spring]]
-name = "K"
-nodes = ["M"]
-stiffness = [1000.0, 0.0, 0.0]
-
+#: a floor pad pressed along the mass's held DY with its weight (it cannot open)
+FLOOR = """
 [[model.shock]]
 name = "FLOOR"
 node = "M"
@@ -37,25 +20,13 @@ kn = 98.1
 kt = 1.0e6
 mu = 0.2
 friction = "exact"
-
-[[model.shock]]
-name = "WALL"
-node = "M"
-normal = [1.0, 0.0, 0.0]
-gap = 0.05
-kn = 1.0e6
-
-[time]
-end = 1.0
-step = 1.0e-4
 """
 
 
 @pytest.fixture
 def launch(tmp_path):
-    path = tmp_path / "launch.toml"
-    path.write_text(LAUNCH)
-    return path
+    """The mass launched at a wall 5 cm away, sliding on the floor pad."""
+    return launch_case(tmp_path, FLOOR, wall(0.05))
 
 
 def run(path, *changes):

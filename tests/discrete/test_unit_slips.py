@@ -3,50 +3,18 @@
 m/s^2); the shipped cases say neither."""
 
 import pytest
+from launch_case import launch_case, wall
 
 import rocking_contact as rc
 from rocking_contact.config.loading import shipped_cases
 from rocking_contact.discrete.runner import SUPPORT_PEAK_LIMIT
 
-#: 10 kg on a 1000 N/m spring launched at 1 m/s toward a wall {gap} m away (its
-#: amplitude, sqrt(m/k) v0, is 0.1 m), its support shaken along x by {acceleration}
-LAUNCH = """
-[case]
-name = "launch"
-title = "a mass launched at a wall"
-kind = "discrete"
-description = "10 kg on a 1000 N/m spring, launched at 1 m/s at a wall."
-
-[[model.node]]
-name = "M"
-mass = 10.0
-fixed = ["DY", "DZ"]
-v0 = [1.0, 0.0, 0.0]
-
-[[model.spring]]
-name = "K"
-nodes = ["M"]
-stiffness = [1000.0, 0.0, 0.0]
-
-[[model.shock]]
-name = "WALL"
-node = "M"
-normal = [1.0, 0.0, 0.0]
-gap = {gap}
-kn = 1.0e6
-
-[model.support]
-acceleration = {acceleration}
-
-[time]
-end = 0.3
-step = 1.0e-4
-"""
-
 
 def run(tmp_path, gap=0.05, acceleration='{ type = "zero" }'):
-    path = tmp_path / "launch.toml"
-    path.write_text(LAUNCH.format(gap=gap, acceleration=acceleration))
+    """The mass launched at a wall ``gap`` m away, its support shaken along x by
+    ``acceleration``, for 0.3 s."""
+    path = launch_case(tmp_path, wall(gap), f"[model.support]\nacceleration = {acceleration}\n",
+                       end=0.3)
     return rc.run(rc.load_case(path), write=False, quiet=True)
 
 

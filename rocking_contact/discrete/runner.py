@@ -316,7 +316,7 @@ def unclosed_warnings(case: DiscreteCase, history: dict[str, np.ndarray],
     the history nor at any step kept around the contacts), with its gap and its node's
     closest recorded approach: a gap in other units than metres (``gap = 5`` meant as mm)
     never closes, and the run said nothing (S27 U1 #11)."""
-    out = []
+    out: list[str] = []
     times = history["time"]
     if not len(times):
         return out

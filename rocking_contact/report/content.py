@@ -66,7 +66,7 @@ TIMING_LABELS = {"wall_s": "wall time (s)", "steps": "time steps",
                  "compile_s": "numba compilation, not in the wall time (s)"}
 #: ``extra`` entries with a table or a figure of their own
 EXTRA_SHOWN_ELSEWHERE = frozenset({"fields", "impact_statistics", "node_positions", "versions",
-                                   "rigid_comparison", "events"})
+                                   "rigid_comparison", "events", "sustained_contacts"})
 
 
 def counts(checks: Sequence[Mapping[str, Any]]) -> CheckCounts:
@@ -273,6 +273,17 @@ def impact_statistics_table(case: str, stats: Mapping[str, Mapping[str, Any]]) -
                   "std of maxima (N)"], rows)
 
 
+def sustained_contacts_table(case: str, contacts: Mapping[str, Mapping[str, Any]]) -> Table:
+    """Per shock closed over the whole run (a preloaded pad: no impact), its span and the
+    range of its normal force."""
+    rows = [[Cell(name), Cell(str(c.get("node", ""))), num(c.get("start")), num(c.get("end")),
+             num(c.get("min_force")), num(c.get("max_force"))] for name, c in contacts.items()]
+    return Table(f"sustained-contacts-{case}",
+                 "Sustained contacts (closed over the whole run: not impacts)",
+                 ["shock", "node", "from (s)", "to (s)", "least force (N)",
+                  "largest force (N)"], rows)
+
+
 def quantities_table(case: str, specs: Sequence[Mapping[str, Any]]) -> Table:
     """How each ``[[quantity]]`` of the case is measured on the history."""
     rows = []
@@ -356,6 +367,9 @@ def case_section(result: CaseResult, figures_dir: Path, *, views: bool) -> Secti
     stats = (data.get("extra") or {}).get("impact_statistics")
     if stats:
         blocks.append(impact_statistics_table(case, stats))
+    sustained = (data.get("extra") or {}).get("sustained_contacts")
+    if sustained:
+        blocks.append(sustained_contacts_table(case, sustained))
     blocks.append(run_table(case, data))
     blocks += figures(result, figures_dir / case, views=views)
     specs = (data.get("parameters") or {}).get("quantity") or []

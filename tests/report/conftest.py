@@ -6,8 +6,9 @@ import rocking_contact as rc
 from rocking_contact.report.cli import write_report
 from rocking_contact.viz.sample import write_sample
 
-#: cheap shipped cases of each kind that runs without FEM: a discrete and the rigid block
-SHIPPED = ("sdnd101a", "sdnv105_rigid")
+#: cheap shipped cases of each kind that runs without FEM: two discrete (one with a pad closed
+#: throughout, a sustained contact) and the rigid block
+SHIPPED = ("sdnd101a", "sdnd100a", "sdnv105_rigid")
 
 
 @pytest.fixture(scope="session")

@@ -162,6 +162,13 @@ def test_event_and_run_tables_match_results_json(tree, results_dir):
             _, rows = table(tree, f"impact-statistics-{case}")
             row = next(r for r in rows if r[0] == shock)
             assert int(row[2]) == stats["count"] and shown(row[3], stats["max_abs_force"])
+        for shock, contact in (data["extra"].get("sustained_contacts") or {}).items():
+            _, rows = table(tree, f"sustained-contacts-{case}")
+            row = next(r for r in rows if r[0] == shock)
+            assert row[1] == contact["node"]
+            for text, key in zip(row[2:], ("start", "end", "min_force", "max_force"),
+                                 strict=True):
+                assert shown(text, contact[key])
         _, rows = table(tree, f"run-{case}")
         run = dict(rows)
         assert run["status"] == data["status"]

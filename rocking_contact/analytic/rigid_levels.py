@@ -10,7 +10,7 @@ block only unless a case gives its own, :func:`recalage_ratios`).
 from __future__ import annotations
 
 import math
-from collections.abc import Callable, Mapping, Sequence
+from collections.abc import Callable, Iterator, Mapping, Sequence
 from dataclasses import replace
 from typing import Any
 
@@ -105,6 +105,7 @@ def rigid_levels(block: RigidBlock, tilt: float, *, count: int = 5, start: float
                  recalage_ratios: tuple[float, float] | None = None, tolerance: float = 1e-12,
                  samples: np.ndarray | None = None, max_step: float = math.inf,
                  progress: Callable[[float], None] | None = None,
+                 stop: Callable[[], bool] | None = None,
                  ) -> tuple[dict[str, ImpactSequence], dict[str, RockingMotion]]:
     """Every level of the rigid solution for a release at rest from ``tilt`` (rad) about O.
 
@@ -122,11 +123,19 @@ def rigid_levels(block: RigidBlock, tilt: float, *, count: int = 5, start: float
         tolerance: relative tolerance of the integration.
         samples: history instants (s) of the integrated levels.
         max_step: largest integration step (s).
-        progress: called with the simulated time (s) now and then.
+        progress: called now and then with the simulated time (s) every integrated level
+            has reached (they are integrated side by side), and with ``end`` when they are
+            done.
+        stop: asked after each piece of an integration
+            (:meth:`~.rigid_motion.RockingSimulation.steps`); True stops them there
+            (Ctrl-C: :func:`rocking_contact.interrupt.requested`).
 
     Returns:
         ``(sequences, motions)``: level -> :class:`ImpactSequence` for every level
         computed, and level -> :class:`RockingMotion` for the integrated ones.
+
+    Raises:
+        LevelsStopped: ``stop`` said True; it carries the levels so far.
 
     """
     table = table if table is not None else TableMotion()
@@ -140,13 +149,56 @@ def rigid_levels(block: RigidBlock, tilt: float, *, count: int = 5, start: float
             sequences["recalage"] = _shifted(recalage(
                 block, tilt, count, velocity_ratio=recalage_ratios[0],
                 interval_ratio=recalage_ratios[1], end=span), start)
-    for equation in ("linearised", "nonlinear"):
-        simulation = RockingSimulation(block, equation, restitution=restitution, table=table,
-                                       tolerance=tolerance, max_step=max_step)
-        motion = simulation.run(tilt, start, end, samples, progress)
-        motions[equation] = motion
-        sequences[equation] = motion.sequence
-    return {level: sequences[level] for level in LEVELS if level in sequences}, motions
+    simulations = {equation: RockingSimulation(block, equation, restitution=restitution,
+                                               table=table, tolerance=tolerance,
+                                               max_step=max_step)
+                   for equation in ("linearised", "nonlinear")}
+    stopped = not _side_by_side(
+        {equation: s.steps(tilt, start, end, samples) for equation, s in simulations.items()},
+        start, end, progress, stop)
+    for equation, simulation in simulations.items():
+        motions[equation] = simulation.motion()
+        sequences[equation] = motions[equation].sequence
+    levels = {level: sequences[level] for level in LEVELS if level in sequences}
+    if stopped:
+        raise LevelsStopped(levels, motions)
+    return levels, motions
+
+
+class LevelsStopped(Exception):
+    """:func:`rigid_levels` stopped by its ``stop``: ``sequences`` and ``motions`` as it
+    returns them, the integrated levels up to where they got (their outcome
+    ``"interrupted"``, :meth:`~.rigid_motion.RockingSimulation.steps`), the closed forms
+    whole."""
+
+    def __init__(self, sequences: dict[str, ImpactSequence],
+                 motions: dict[str, RockingMotion]):
+        super().__init__("the rigid levels were stopped")
+        self.sequences, self.motions = sequences, motions
+
+
+def _side_by_side(steps: Mapping[str, Iterator[float]], start: float, end: float,
+                  progress: Callable[[float], None] | None,
+                  stop: Callable[[], bool] | None) -> bool:
+    """Advance the integrations ``steps`` (their simulated time) side by side, the one
+    behind first, so that they reach each instant together: one progress over the whole
+    run (it ran 0 to 100 % once per level, restarting at 0 %), and a stop leaves every level
+    at about the same instant. Returns False if ``stop`` stopped them."""
+    running = dict(steps)
+    reached = dict.fromkeys(running, start)
+    while running:
+        behind = min(running, key=reached.__getitem__)
+        try:
+            reached[behind] = next(running[behind])
+        except StopIteration:
+            del running[behind]
+            reached[behind] = end
+            continue
+        if progress is not None:
+            progress(min(reached.values()))
+        if stop is not None and stop():
+            return False
+    return True
 
 
 def _shifted(sequence: ImpactSequence, start: float) -> ImpactSequence:

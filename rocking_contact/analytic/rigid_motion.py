@@ -28,7 +28,7 @@ measures them. Everything is relative to the table.
 from __future__ import annotations
 
 import math
-from collections.abc import Callable, Mapping
+from collections.abc import Callable, Generator, Iterator, Mapping
 from dataclasses import dataclass, field
 
 import numpy as np
@@ -55,6 +55,9 @@ COLUMNS = ("time", "THETA", "OMEGA", "EKIN_BLOCK", "DY_O", "DY_A", "VY_O", "VY_A
 
 ScalarFunction = Callable[[float], float]
 
+
+#: the outcome of a motion whose steps were left before their end (a run interrupted)
+INTERRUPTED = "interrupted"
 
 #: the note of a ``jump`` event
 JUMP_NOTE = ("the table falls faster than gravity (g + uy < 0): the block leaves it, which "
@@ -90,8 +93,9 @@ class RockingMotion:
     Attributes:
         sequence: the impacts and the lifts (flight k follows impact k; 0 is the release).
         events: uplifts, rests, overturn, in time order.
-        outcome: ``"rocking"`` (still moving at the end), ``"rest"``, ``"overturned"`` or
-            ``"jumped"`` (the history ends there).
+        outcome: ``"rocking"`` (still moving at the end), ``"rest"``, ``"overturned"``,
+            ``"jumped"`` (the history ends there), or ``"interrupted"`` (its steps left before
+            their end: :meth:`RockingSimulation.steps`).
         history: the columns of :data:`COLUMNS` on the sample grid plus the event instants
             (an impact gives two rows at the same instant: just before and just after).
 
@@ -168,24 +172,39 @@ class RockingSimulation:
         """Release the block at rest from ``tilt`` (rad, >= 0: about O) at ``start`` and
         follow it to ``end`` (s), recording the history at ``samples`` (s) and the events.
 
-        A zero tilt starts at rest flat on the table.
+        A zero tilt starts at rest flat on the table. ``progress`` is called with the
+        simulated time reached (s) after each piece of :meth:`steps`.
         """
+        for t in self.steps(tilt, start, end, samples):
+            if progress is not None:
+                progress(t)
+        return self.motion()
+
+    def steps(self, tilt: float, start: float, end: float,
+              samples: np.ndarray | None = None) -> Iterator[float]:
+        """:meth:`run` a piece at a time: yields the simulated time (s) reached after each
+        piece (a phase starting, a flight integrated from one of the table's breakpoints to
+        the next, a block of a rest's search for its uplift), so that a caller can report
+        its progress and stop it between two pieces. :meth:`motion` is what it has
+        computed: the whole motion once the steps are done, or the motion so far (outcome
+        ``"interrupted"``, the history up to the last instant yielded at most)."""
         grid = np.asarray(samples if samples is not None else [start, end], dtype=float)
         self._grid = grid[(grid >= start) & (grid <= end)]
         self._next = 0  # index of the first grid instant not yet recorded
         self._history = _History(self.block, self.table, self.equation)
-        impacts: list[Impact] = []
-        lifts: dict[int, Lift] = {}
-        events: list[RockingEvent] = []
+        self._impacts: list[Impact] = []
+        self._lifts: dict[int, Lift] = {}
+        self._events: list[RockingEvent] = []
+        self._outcome = INTERRUPTED  # until the steps are done
+        impacts, lifts, events = self._impacts, self._lifts, self._events
         t, theta, omega = start, tilt, 0.0
         pivot: Corner | None = "O" if tilt > 0 else None
         outcome = "rocking"
         while t < end:
-            if progress is not None:
-                progress(t)
+            yield t
             if pivot is None:
                 try:
-                    t, pivot = self._rest(t, end)
+                    t, pivot = yield from self._rest(t, end)
                 except _Jump as jump:
                     events.append(RockingEvent("jump", jump.time, None, JUMP_NOTE))
                     outcome = "jumped"
@@ -203,7 +222,7 @@ class RockingSimulation:
                 outcome = "overturned"
                 break
             flight = len(impacts)
-            t, theta, omega, reason, apex = self._fly(t, theta, omega, pivot, end)
+            t, theta, omega, reason, apex = yield from self._fly(t, theta, omega, pivot, end)
             best = max(apex, key=lambda a: a.height, default=None)
             if best is not None and (flight not in lifts or best.height > lifts[flight].height):
                 lifts[flight] = Lift(flight, best.corner, best.height, best.time)
@@ -225,9 +244,14 @@ class RockingSimulation:
             else:
                 pivot, theta, omega = landing, 0.0, impact.omega_after
                 self._history.flight(t, theta, omega, pivot)
-        sequence = ImpactSequence(self.equation, self.restitution, impacts,
-                                  [lifts[k] for k in sorted(lifts)])
-        return RockingMotion(sequence, events, outcome, self._history.columns())
+        self._outcome = outcome
+
+    def motion(self) -> RockingMotion:
+        """What :meth:`steps` has computed so far (the whole motion once they are done)."""
+        sequence = ImpactSequence(self.equation, self.restitution, list(self._impacts),
+                                  [self._lifts[k] for k in sorted(self._lifts)])
+        return RockingMotion(sequence, list(self._events), self._outcome,
+                             self._history.columns())
 
     # -- phases ------------------------------------------------------------------------------
 
@@ -240,11 +264,12 @@ class RockingSimulation:
 
         return rhs
 
-    def _fly(self, t0: float, theta: float, omega: float, pivot: Corner,
-             end: float) -> tuple[float, float, float, str, list[Lift]]:
+    def _fly(self, t0: float, theta: float, omega: float, pivot: Corner, end: float
+             ) -> Generator[float, None, tuple[float, float, float, str, list[Lift]]]:
         """One flight about ``pivot``; returns (t, theta, omega, reason, apexes) at its end,
         reason in ``impact``, ``overturn``, ``end``. It is integrated from one breakpoint of
-        the table motion to the next, where the equation is smooth."""
+        the table motion to the next, where the equation is smooth, and yields the instant
+        (s) reached at each."""
         s = PIVOT_SIGN[pivot]
         limit = self.overturn_limit
         events = [
@@ -275,22 +300,29 @@ class RockingSimulation:
             self._record(sol.sol, a, t1, pivot, found)
             if reason != "end":
                 break
+            yield t1
         theta1, omega1 = float(state[0]), float(state[1])
         if reason == "impact":
             theta1 = 0.0  # the root solve leaves ~1e-18: the corner is on the table
         self._history.flight(t1, theta1, omega1, pivot)
         return t1, theta1, omega1, reason, apexes
 
-    def _segments(self, t0: float, end: float) -> list[tuple[float, float]]:
-        """``[t0, end]`` cut at the table motion's breakpoints."""
-        stops = [*self._breakpoints(t0, end), end]
-        return list(zip([t0, *stops[:-1]], stops))
+    def _segments(self, t0: float, end: float) -> Iterator[tuple[float, float]]:
+        """``[t0, end]`` cut at the table motion's breakpoints, in order, as far as a flight
+        asks (a flight of a long record ended at its impact, its segments to the record's
+        end listed each time: 3 of 7 s of a run)."""
+        a = t0
+        for b in self._breaks[np.searchsorted(self._breaks, t0, side="right"):]:
+            if b >= end:
+                break
+            yield a, float(b)
+            a = float(b)
+        yield a, end
 
-    def _breakpoints(self, t0: float, end: float) -> list[float]:
+    def _breakpoints(self, t0: float, end: float) -> np.ndarray:
         """The table motion's breakpoints strictly between ``t0`` and ``end`` (s)."""
-        inside = self._breaks[np.searchsorted(self._breaks, t0, side="right"):
-                              np.searchsorted(self._breaks, end, side="left")]
-        return [float(t) for t in inside]
+        return self._breaks[np.searchsorted(self._breaks, t0, side="right"):
+                            np.searchsorted(self._breaks, end, side="left")]
 
     def _record(self, solution: Callable[[np.ndarray], np.ndarray], t0: float, t1: float,
                 pivot: Corner, apexes: list[Lift]) -> None:
@@ -305,8 +337,11 @@ class RockingSimulation:
         for t, theta, omega in zip(times, states[0], states[1]):
             self._history.flight(float(t), float(theta), float(omega), pivot)
 
-    def _rest(self, t0: float, end: float) -> tuple[float, Corner | None]:
-        """Rest flat from ``t0``; returns (instant, pivot) of the uplift, or (end, None)."""
+    def _rest(self, t0: float, end: float
+              ) -> Generator[float, None, tuple[float, Corner | None]]:
+        """Rest flat from ``t0``; returns (instant, pivot) of the uplift, or (end, None),
+        and yields the instant (s) its search has reached, the history recorded up to
+        there."""
         block, table = self.block, self.table
 
         def margin(corner: Corner) -> Callable[[float], float]:
@@ -341,7 +376,15 @@ class RockingSimulation:
         watched: dict[str, Callable[[float], float]] = {c: g for c, g in margins.items()}
         if table.vertical is not None:
             watched["jump"] = falling
-        first = _first_rises(watched, grid)
+        search = _first_rises(watched, grid)
+        while True:
+            try:
+                reached = next(search)
+            except StopIteration as done:
+                first: dict[str, float | None] = done.value
+                break
+            self._record_rest(t0, reached)
+            yield reached
         jumps = first.get("jump")
         rises = [(t, c) for c in corners if (t := first[c]) is not None]
         if jumps is not None and (not rises or jumps <= min(rises)[0]):
@@ -380,7 +423,7 @@ class RockingSimulation:
 
 
 def _first_rises(functions: Mapping[str, Callable[[float], float]], grid: np.ndarray
-                 ) -> dict[str, float | None]:
+                 ) -> Generator[float, None, dict[str, float | None]]:
     """The first instant (s) where each of ``functions`` turns positive over ``grid``
     (:class:`_Rise`), as far as the earliest of them needs: a function that has not turned
     positive by then gives None, though it may later.
@@ -389,18 +432,22 @@ def _first_rises(functions: Mapping[str, Callable[[float], float]], grid: np.nda
     before the end of the block searched: the others could only rise after it. A block
     resting on a long record looked over all of it, to the record's end, at each rest
     (3 functions by 20,001 instants, each sampled maximum refined) for the first uplift.
+    Yields the end of each block searched (s) before which none rises, and returns the
+    instants.
     """
     scans = {name: _Rise(g, grid) for name, g in functions.items()}
     last = 0  # the intervals up to grid[last] are searched
     size = 64
     while last < len(grid) - 1:
         last = min(last + size, len(grid) - 1)
-        size *= 2
+        size = min(2 * size, 1024)  # a block of a noisy record: ~0.1 s, refinements included
         for scan in scans.values():
             scan.search(last)
         found = [scan.found for scan in scans.values() if scan.found is not None]
         if found and min(found) < grid[last]:
             break
+        if last < len(grid) - 1:
+            yield float(grid[last])
     return {name: scan.found for name, scan in scans.items()}
 
 

@@ -37,9 +37,11 @@ from typing import TYPE_CHECKING, Any
 
 import numpy as np
 
+from rocking_contact import interrupt
 from rocking_contact.analytic.rigid_block import Equation, ImpactSequence, RigidBlock, rebound
 from rocking_contact.analytic.rigid_case import SDNV105_RATIOS, RigidCase
 from rocking_contact.analytic.rigid_levels import (
+    LevelsStopped,
     block_of,
     collisions_of,
     flight_reactions,
@@ -64,7 +66,7 @@ from rocking_contact.config import (
 )
 from rocking_contact.progress import Progress
 from rocking_contact.provenance import sha256
-from rocking_contact.results import RunResult, SolverFailure
+from rocking_contact.results import Interrupted, RunResult, SolverFailure
 
 if TYPE_CHECKING:  # the FEM kind's schema, whose imports a rigid run does not need
     from rocking_contact.fem.case import BlockCase
@@ -118,12 +120,15 @@ def run(case: RigidCase, *, progress: Progress | None = None) -> RunResult:
     table = held_table(case.loading, case_dir(case))
     samples = span.start + span.step * np.arange(span.n_steps + 1)
     ratios, recalage_note = recalage_ratios(case)
+    stopped = False
     try:
         sequences, motions = rigid_levels(
             block, case.preload.tilt, count=opts.impacts, start=span.start, end=span.end,
             restitution=opts.restitution, table=table, recalage_ratios=ratios,
             tolerance=opts.tolerance, samples=samples,
-            progress=None if progress is None else progress.update)
+            progress=None if progress is None else progress.update, stop=interrupt.requested)
+    except LevelsStopped as stop:  # Ctrl-C, SIGTERM: what was computed is kept
+        sequences, motions, stopped = stop.sequences, stop.motions, True
     except RuntimeError as exc:
         raise SolverFailure(str(exc)) from None
     history_level = "nonlinear" if opts.level == "closed_form" else opts.level
@@ -155,11 +160,19 @@ def run(case: RigidCase, *, progress: Progress | None = None) -> RunResult:
     twinned = twin_of(case)
     if twinned is not None:  # the rigid twin of a block case
         extra["twin_of"] = twinned
-    return RunResult(
+    result = RunResult(
         case=case.case.name, kind=case.case.kind, parameters=as_dict(case),
         history=motion.history, quantities=quantities, collisions=collisions_of(chosen),
         extra=extra, timing={"wall_s": time.perf_counter() - t_wall,
                              "steps": len(motion.history["time"])}, warnings=warnings)
+    if stopped:
+        # the levels were integrated side by side: each stopped at about the instant the
+        # history (its last row) reached
+        times = motion.history["time"]
+        reached = float(times[-1]) if len(times) else span.start
+        result.status = str(interrupt.Stop(reached))
+        raise Interrupted(result.status, result)
+    return result
 
 #: the rigid case whose levels, options and references a block case's twin takes
 TWIN_BASE = "sdnv105_rigid"

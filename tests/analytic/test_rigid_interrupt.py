@@ -1,0 +1,104 @@
+"""A rigid run stops after the piece of integration under way on Ctrl-C or SIGTERM, keeps
+what it computed, and reports its progress over the whole run (every level) once."""
+
+import json
+import signal
+import subprocess
+import sys
+import time
+from pathlib import Path
+
+import numpy as np
+import pytest
+
+import rocking_contact as rc
+from rocking_contact import interrupt
+from rocking_contact.analytic.rigid_runner import run
+from rocking_contact.progress import Progress
+from rocking_contact.results import Interrupted, read_history_csv
+
+CLI = Path(sys.executable).parent / "rocking-contact"
+
+#: a slender block rocking on a shaken table for 30 s (a sine of 2 Hz at 1.33 times its
+#: uplift acceleration g b / l: 119 impacts)
+SHAKEN = {"geometry.half_width": 0.1, "geometry.half_height": 0.5, "preload.tilt": 0.0,
+          "loading.table_acceleration_x": {"type": "sine", "amplitude": 2.6,
+                                           "frequency": 2.0},
+          "time.end": 30.0, "time.step": 1e-3, "quantity": [], "reference": []}
+
+
+class Noted(Progress):
+    """A progress that notes the simulated times it is given, and asks for a stop (what
+    the Ctrl-C handler does) once past ``stop_at`` (s)."""
+
+    def __init__(self, *args, stop_at=float("inf"), **kwargs):
+        super().__init__(*args, **kwargs)
+        self.times, self.stop_at = [], stop_at
+
+    def update(self, t, info="", step=None):
+        self.times.append(t)
+        if t > self.stop_at:
+            interrupt.request()
+
+
+def test_a_rigid_run_stops_between_two_pieces_with_what_it_computed():
+    """It went on to time.end (30 s of rocking: 21-27 s after a SIGTERM on a long record,
+    status completed, 'interrupted at the end of the run'). Now the levels stop together
+    after the piece under way; the history (the nonlinear level's) ends at the instant the
+    status gives, and is the uninterrupted run's up to there, as are both levels' impacts."""
+    case = rc.load_case("sdnv105_rigid", SHAKEN)
+    whole = run(case)
+    with interrupt.deferred(), pytest.raises(Interrupted) as info:
+        run(case, progress=Noted(0.0, 30.0, enabled=False, stop_at=10.0))
+    partial = info.value.partial
+    assert not isinstance(info.value, Exception) and info.value.signal == signal.SIGINT
+    assert partial.status == str(info.value) and partial.status.startswith("interrupted at t = ")
+    t = partial.history["time"]
+    assert 10.0 < t[-1] < 11.0 and partial.status == f"interrupted at t = {t[-1]:.9g} s"
+    for name, column in partial.history.items():
+        assert np.array_equal(column, whole.history[name][:len(column)]), name
+    assert partial.extra["outcome"] == "interrupted"
+    for level in ("linearised", "nonlinear"):
+        kept = partial.extra["levels"][level]["impacts"]
+        assert kept and kept == whole.extra["levels"][level]["impacts"][:len(kept)]
+        assert 9.0 < kept[-1]["time"] <= 11.0  # both levels got as far
+    assert partial.collisions == whole.collisions[:len(partial.collisions)]
+    assert not interrupt.requested()  # the request does not outlive the run
+
+
+@pytest.mark.parametrize("signum,code", [(signal.SIGTERM, 143), (signal.SIGINT, 130)])
+def test_a_signal_stops_the_rigid_command_within_a_second(tmp_path, signum, code):
+    """``timeout -s TERM 4 rocking-contact rigid ... --set time.end=30`` on a long record
+    exited after 21-27 s with status completed. Now it stops after the piece under way,
+    writes what it computed and exits with the signal's code."""
+    # smoothed noise, 0.08 g rms, 20,001 samples: 3596 impacts, ~9 s of wall
+    t = np.arange(0.0, 100.0 + 1e-9, 0.005)
+    noise = np.convolve(np.random.default_rng(3).normal(size=t.size + 39), np.ones(40) / 40,
+                        mode="valid")
+    shake = 0.08 * noise / noise.std()
+    np.savetxt(tmp_path / "record.csv", np.column_stack([t, shake]), delimiter=",",
+               fmt="%.6f")
+    out = tmp_path / "r"
+    proc = subprocess.Popen(
+        [str(CLI), "rigid", "sdnv105_rigid", "--out", str(out), "--no-plots",
+         "--set", "preload.tilt=0", "--set", "geometry.half_width=0.1",
+         "--set", "geometry.half_height=0.5", "--set", "time.end=100",
+         "--set", "quantity=[]", "--set", "reference=[]", "--set",
+         'loading.table_acceleration_x={type="table",path="record.csv",amplitude=9.81}'],
+        cwd=tmp_path, stdout=subprocess.DEVNULL, stderr=subprocess.PIPE, text=True)
+    assert proc.stderr is not None
+    for line in proc.stderr:  # the progress says the integration is under way
+        if "%" in line:
+            break
+    sent = time.perf_counter()
+    proc.send_signal(signum)
+    _, err = proc.communicate(timeout=60)
+    waited = time.perf_counter() - sent
+    assert proc.returncode == code, err
+    assert waited < 3.0, waited  # the pieces take milliseconds; writing the rows too
+    assert "interrupted at t = " in err and "Traceback" not in err
+    data = json.loads((out / "results.json").read_text())
+    assert data["status"].startswith("interrupted at t = ")
+    assert data["extra"]["outcome"] == "interrupted"
+    rows = read_history_csv(out / "history.csv")["time"]
+    assert 1.0 < rows[-1] < 99.0

@@ -198,6 +198,8 @@ def _side_by_side(steps: Mapping[str, Iterator[float]], start: float, end: float
             progress(min(reached.values()))
         if stop is not None and stop():
             return False
+    if progress is not None:  # the 100 % line, also where the levels ended early
+        progress(end)
     return True
 
 

@@ -66,6 +66,26 @@ def test_a_rigid_run_stops_between_two_pieces_with_what_it_computed():
     assert not interrupt.requested()  # the request does not outlive the run
 
 
+def test_the_progress_runs_once_over_every_level_to_its_end():
+    """The bar ran 0 to 91 % once per level, then restarted at 0 % ('~5 h 39 min left'),
+    and never printed its 100 % line: now the simulated times every level has reached,
+    rising, ending at time.end."""
+    case = rc.load_case("sdnv105_rigid", SHAKEN)
+    noted = Noted(0.0, 30.0, enabled=False)
+    run(case, progress=noted)
+    assert len(noted.times) > 100 and noted.times[-1] == 30.0
+    assert all(a <= b for a, b in zip(noted.times, noted.times[1:]))
+
+
+def test_the_progress_reaches_its_end_when_the_block_stops_early():
+    """A block that comes to rest (or overturns) ends the levels before time.end: the
+    progress still ends at 100 %."""
+    case = rc.load_case("sdnv105_rigid", {"time.end": 2.0})  # at rest from 0.3728 s
+    noted = Noted(0.0, 2.0, enabled=False)
+    result = run(case, progress=noted)
+    assert result.extra["outcome"] == "rest" and noted.times[-1] == 2.0
+
+
 @pytest.mark.parametrize("signum,code", [(signal.SIGTERM, 143), (signal.SIGINT, 130)])
 def test_a_signal_stops_the_rigid_command_within_a_second(tmp_path, signum, code):
     """``timeout -s TERM 4 rocking-contact rigid ... --set time.end=30`` on a long record

@@ -105,7 +105,7 @@ def rigid_levels(block: RigidBlock, tilt: float, *, count: int = 5, start: float
                  recalage_ratios: tuple[float, float] | None = None, tolerance: float = 1e-12,
                  samples: np.ndarray | None = None, max_step: float = math.inf,
                  progress: Callable[[float], None] | None = None,
-                 stop: Callable[[], bool] | None = None,
+                 stop: Callable[[], bool] | None = None, history: str | None = None,
                  ) -> tuple[dict[str, ImpactSequence], dict[str, RockingMotion]]:
     """Every level of the rigid solution for a release at rest from ``tilt`` (rad) about O.
 
@@ -122,6 +122,8 @@ def rigid_levels(block: RigidBlock, tilt: float, *, count: int = 5, start: float
             describe a case's block).
         tolerance: relative tolerance of the integration.
         samples: history instants (s) of the integrated levels.
+        history: the integrated level whose history is recorded at ``samples`` (the
+            other's at its events only); default: both.
         max_step: largest integration step (s).
         progress: called now and then with the simulated time (s) every integrated level
             has reached (they are integrated side by side), and with ``end`` when they are
@@ -154,7 +156,9 @@ def rigid_levels(block: RigidBlock, tilt: float, *, count: int = 5, start: float
                                                max_step=max_step)
                    for equation in ("linearised", "nonlinear")}
     stopped = not _side_by_side(
-        {equation: s.steps(tilt, start, end, samples) for equation, s in simulations.items()},
+        {equation: s.steps(tilt, start, end,
+                           samples if history in (None, equation) else None)
+         for equation, s in simulations.items()},
         start, end, progress, stop)
     for equation, simulation in simulations.items():
         motions[equation] = simulation.motion()

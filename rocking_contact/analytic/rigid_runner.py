@@ -120,18 +120,19 @@ def run(case: RigidCase, *, progress: Progress | None = None) -> RunResult:
     table = held_table(case.loading, case_dir(case))
     samples = span.start + span.step * np.arange(span.n_steps + 1)
     ratios, recalage_note = recalage_ratios(case)
+    history_level = "nonlinear" if opts.level == "closed_form" else opts.level
     stopped = False
     try:
         sequences, motions = rigid_levels(
             block, case.preload.tilt, count=opts.impacts, start=span.start, end=span.end,
             restitution=opts.restitution, table=table, recalage_ratios=ratios,
             tolerance=opts.tolerance, samples=samples,
-            progress=None if progress is None else progress.update, stop=interrupt.requested)
+            progress=None if progress is None else progress.update, stop=interrupt.requested,
+            history=history_level)  # the other level's history is not written
     except LevelsStopped as stop:  # Ctrl-C, SIGTERM: what was computed is kept
         sequences, motions, stopped = stop.sequences, stop.motions, True
     except RuntimeError as exc:
         raise SolverFailure(str(exc)) from None
-    history_level = "nonlinear" if opts.level == "closed_form" else opts.level
     motion = motions[history_level]
     chosen = sequences[opts.level]
     quantities: dict[str, float] = {}

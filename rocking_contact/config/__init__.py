@@ -88,6 +88,7 @@ from rocking_contact.config.schema import (
     schema_doc,
 )
 from rocking_contact.config.sections import (
+    MAX_ROWS,
     MAX_STEPS,
     CaseFile,
     CaseInfo,
@@ -96,6 +97,7 @@ from rocking_contact.config.sections import (
     Span,
     TimeSpan,
     check_span,
+    row_count_problem,
     step_count_problem,
 )
 
@@ -109,7 +111,8 @@ __all__ = [
     "NamePattern", "unknown_name", "uncomputed", "missing_columns",
     "uncomputed_references", "close_hint",
     # sections
-    "CaseInfo", "Reference", "QuantitySpec", "MAX_STEPS", "step_count_problem", "check_span",
+    "CaseInfo", "Reference", "QuantitySpec", "MAX_STEPS", "step_count_problem",
+    "MAX_ROWS", "row_count_problem", "check_span",
     "TimeSpan", "Span", "CaseFile",
     # reach
     "never_reached",

@@ -147,6 +147,40 @@ def step_count_problem(step: float, n_steps: float, duration: float, span: str
             f"{n_steps:.3g} steps)")
 
 
+#: Most history rows a run may record: the runners hold them in memory before writing
+#: history.csv (about ten 8-byte columns: 0.8 GB here). The shipped cases record 3001 at
+#: most; a discrete run's ``output.every`` thins a long run, a rigid run's ``time.step``
+#: samples it.
+MAX_ROWS = 10**7
+
+
+def row_count_problem(time: TimeSpan, every: int | None = None) -> tuple[str, str] | None:
+    """Why a run that records a history row every ``every`` steps of ``time`` (and the
+    first) is refused, as ``(key, problem)``: the key to name and the ``problem`` part of
+    its error (``got ..., allowed: ...``); None if it records at most :data:`MAX_ROWS`.
+
+    Args:
+        time: the run's ``[time]``.
+        every: ``output.every`` of a kind that thins its rows (the discrete one), named
+            then; None for a kind that records a row at every ``time.step`` (the rigid
+            block), whose ``time.step`` is named.
+
+    """
+    n_steps = time.n_steps
+    if n_steps <= MAX_ROWS * (every or 1):
+        return None
+    if every is not None:
+        return "output.every", (
+            f"got {every}, allowed: >= {math.ceil(n_steps / MAX_ROWS)} for this run "
+            f"({n_steps:.3g} steps of time.step {time.step:g} s to time.end {time.end:g} s; "
+            f"at most {MAX_ROWS:.0e} history rows)")
+    span = time.end - time.start
+    return "time.step", (
+        f"got {time.step:g}, allowed: >= {span / MAX_ROWS:.3g} s for this run from "
+        f"time.start {time.start:g} to time.end {time.end:g} s, or a shorter run (a history "
+        f"row every time.step: {n_steps + 1:.3g} rows; at most {MAX_ROWS:.0e})")
+
+
 def check_span(start: float, end: float) -> None:
     """Refuse a span (s) that does not end after it starts, as a :class:`Conflict` of its
     ``end`` and ``start`` (either may be the one given wrong)."""

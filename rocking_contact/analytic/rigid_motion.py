@@ -59,9 +59,13 @@ ScalarFunction = Callable[[float], float]
 #: the outcome of a motion whose steps were left before their end (a run interrupted)
 INTERRUPTED = "interrupted"
 
-#: the note of a ``jump`` event
+#: the note of a ``jump`` event of the block lying flat
 JUMP_NOTE = ("the table falls faster than gravity (g + uy < 0): the block leaves it, which "
              "the rigid model does not follow; the history ends here")
+
+#: the note of a ``jump`` event of a rocking block, whose pivot would pull on the table
+PIVOT_JUMP_NOTE = ("the pivot's normal force falls to 0{why}: the block leaves the table, "
+                   "which the rigid model does not follow; the history ends here")
 
 
 class _Jump(Exception):
@@ -76,9 +80,9 @@ class _Jump(Exception):
 class RockingEvent:
     """Something that changes the regime: ``uplift`` (rest -> rocking about ``corner``),
     ``rest`` (the block lies flat), ``overturn`` (|theta| reached the overturning limit
-    about ``corner``: the block topples), ``jump`` (the table falls faster than gravity
-    under the block lying flat: it leaves the table, which the model does not follow);
-    ``time`` in s."""
+    about ``corner``: the block topples), ``jump`` (the block leaves the table, which the
+    model does not follow: lying flat, when the table falls faster than gravity; rocking,
+    about ``corner``, when its pivot's normal force falls to 0); ``time`` in s."""
 
     kind: str
     time: float
@@ -144,6 +148,10 @@ class _History:
         r = self.block.resting_reactions(*self.table.at(t))
         self._append((t, 0.0, 0.0, 0.0, 0.0, 0.0, 0.0, 0.0,
                       r["RN_O"], r["RN_A"], r["RX_O"], r["RX_A"]))
+
+    def ends_at(self, t: float) -> bool:
+        """Whether the last row held is at ``t`` (s)."""
+        return self._rows > 0 and self._blocks[-1][(self._rows - 1) % self.BLOCK][0] == t
 
     def columns(self) -> dict[str, np.ndarray]:
         data = (np.concatenate(self._blocks)[:self._rows] if self._blocks
@@ -244,6 +252,14 @@ class RockingSimulation:
                 events.append(RockingEvent("overturn", t, pivot, self._overturn_note))
                 outcome = "overturned"
                 break
+            if reason == "jump":
+                uy = self.table.at(t)[1]
+                why = (f" (the table falls faster than gravity: g + uy = "
+                       f"{self.block.gravity + uy:.4g} m/s^2)"
+                       if self.block.gravity + uy < 0 else "")
+                events.append(RockingEvent("jump", t, pivot, PIVOT_JUMP_NOTE.format(why=why)))
+                outcome = "jumped"
+                break
             if reason == "end":
                 break
             landing = other_corner(pivot)
@@ -281,22 +297,31 @@ class RockingSimulation:
     def _fly(self, t0: float, theta: float, omega: float, pivot: Corner, end: float
              ) -> Generator[float, None, tuple[float, float, float, str, list[Lift]]]:
         """One flight about ``pivot``; returns (t, theta, omega, reason, apexes) at its end,
-        reason in ``impact``, ``overturn``, ``end``. It is integrated from one breakpoint of
-        the table motion to the next, where the equation is smooth, and yields the instant
-        (s) reached at each."""
+        reason in ``impact``, ``overturn``, ``jump`` (the pivot's normal force falls to 0:
+        it would pull on the table) or ``end``. It is integrated from one breakpoint of the
+        table motion to the next, where the equation is smooth, and yields the instant (s)
+        reached at each."""
         s = PIVOT_SIGN[pivot]
         limit = self.overturn_limit
+        pressing = self._pivot_force(pivot)
         events = [
             # theta returns to 0: from above about O, from below about A
             ivp_event(lambda t, y: y[0], -s, True),
             # largest |theta|: omega changes sign toward the table
             ivp_event(lambda t, y: y[1], -s, False),
             ivp_event(lambda t, y: s * y[0] - limit, 1.0, True),
+            # the pivot would pull on the table: the block leaves it (g + uy < 0 under a
+            # rocking block went on with RN = -212.7 N, a warning alone saying so)
+            ivp_event(pressing, -1.0, True),
         ]
         lifted = other_corner(pivot)
         # a release from a tilt: the start is the highest point so far
         apexes = [Lift(0, lifted, self.block.lift(theta), t0)] if theta != 0.0 else []
         t1, state, reason = t0, np.array([theta, omega]), "end"
+        if pressing(t0, state) < 0.0:  # no crossing to find: it leaves the table at once
+            if not self._history.ends_at(t0):
+                self._history.flight(t0, theta, omega, pivot)
+            return t0, theta, omega, "jump", apexes
         for a, b in self._segments(t0, end):
             sol = solve_ivp(self._rhs(pivot), (a, b), state, method="DOP853",
                             rtol=self.rtol, atol=self.rtol * 1e-3, events=events,
@@ -305,7 +330,7 @@ class RockingSimulation:
                 raise RuntimeError(f"rigid rocking integration failed at t = {sol.t[-1]:.9g} "
                                    f"s: {sol.message}")
             t1, state = float(sol.t[-1]), sol.y[:, -1]
-            for name, index in (("impact", 0), ("overturn", 2)):
+            for name, index in (("impact", 0), ("overturn", 2), ("jump", 3)):
                 if sol.t_events[index].size:
                     t1, state, reason = float(sol.t_events[index][0]), sol.y_events[index][0], name
             found = [Lift(0, lifted, self.block.lift(y[0]), float(ta))
@@ -320,6 +345,27 @@ class RockingSimulation:
             theta1 = 0.0  # the root solve leaves ~1e-18: the corner is on the table
         self._history.flight(t1, theta1, omega1, pivot)
         return t1, theta1, omega1, reason, apexes
+
+    def _pivot_force(self, pivot: Corner) -> Callable[[float, np.ndarray], float]:
+        """The normal force (N) of ``pivot`` on the table at ``(t, (theta, omega))``, as
+        the history's ``RN`` (> 0 pressing), while the block is within its overturning
+        angle atan(b/l); 1 N past it.
+
+        Past that angle the block is falling over, and on a moving table its fall is
+        followed until it lies on its side (outcome ``overturned``): the pivot unloads on
+        the way (a block held at 1.01 times its uplift acceleration, at 0.988 rad of its
+        pi/2), which a warning says, as it says a slide."""
+        block, table, equation = self.block, self.table, self.equation
+        toppling = block.overturn_angle(equation)
+
+        def normal(t: float, y: np.ndarray) -> float:
+            if abs(y[0]) >= toppling:
+                return 1.0
+            ux, uy = table.at(t)
+            theta_dd = block.angular_acceleration(y[0], pivot, ux, uy, equation)
+            return block.pivot_reaction(y[0], y[1], theta_dd, pivot, ux, uy)[0]
+
+        return normal
 
     def _segments(self, t0: float, end: float) -> Iterator[tuple[float, float]]:
         """``[t0, end]`` cut at the table motion's breakpoints, in order, as far as a flight

@@ -72,12 +72,14 @@ if TYPE_CHECKING:  # the FEM kind's schema, whose imports a rigid run does not n
     from rocking_contact.fem.case import BlockCase
 
 
-def _flight_checks(history: Mapping[str, np.ndarray],
+def _flight_checks(motion: RockingMotion,
                    friction: float) -> tuple[dict[str, float], list[str]]:
-    """Largest |RX|/RN in flight, and warnings if the block would slide or jump."""
+    """Largest |RX|/RN in flight, and warnings if the block would slide or jump (a jump
+    ends the motion, with its event: its last row's RN is 0 to round-off)."""
+    history = motion.history
     rn, _ = flight_reactions(history)
     warnings = []
-    if rn.size and rn.min() <= 0.0:
+    if rn.size and rn.min() <= 0.0 and motion.outcome != "jumped":
         warnings.append(f"the pivot's normal force reaches {rn.min():.4g} N: the block would "
                         "jump (not modelled)")
     ratio = friction_needed(history)
@@ -140,7 +142,7 @@ def run(case: RigidCase, *, progress: Progress | None = None) -> RunResult:
         quantities.update(sequence_quantities(sequence, opts.impacts, f"{level}."))
     quantities.update(sequence_quantities(chosen, opts.impacts))
     quantities.update(_global_quantities(block, chosen, motion, history_level, table.still))
-    flight, warnings = _flight_checks(motion.history, opts.friction)
+    flight, warnings = _flight_checks(motion, opts.friction)
     warnings += case.loading.held_records(case.time.start, case.time.end, case_dir(case))
     quantities.update(flight)
     extra = {

@@ -792,3 +792,29 @@ def test_no_rigid_twin_of_a_block_released_at_rest(tmp_path, capsys):
     assert err.strip().endswith("initial.state: 'rest' gives no preload tilt to release the "
                                 "rigid twin (rocking-contact rigid) from; allowed: 'preload'")
     assert len(err.strip().splitlines()) == 1 and not out.exists()
+
+
+def test_a_rocking_block_leaves_the_table_when_its_pivot_would_pull():
+    """Under the table of the flat block's jump, a block rocking went on about a pivot
+    pulling on the table (RN down to -212.7 N, outcome 'rocking', a warning alone; S27 U1
+    #10). It leaves the table as the flat one does: a ``jump`` event where its pivot's
+    normal force falls to 0, about that pivot, outcome ``jumped``, the history ending
+    there. The rocking pulls the pivot up too: a little before g + uy = 0."""
+    block = RigidBlock(half_width=0.1, half_height=0.5, mass=96.0, gravity=9.81)
+    table = TableMotion(vertical=lambda t: 12.0 * math.sin(2 * math.pi * 2.0 * t),
+                        resolution=1 / 64)
+    flat = RockingSimulation(block, table=table).run(0.0, 0.0, 2.0)
+    rocking = RockingSimulation(block, table=table).run(0.05, 0.0, 2.0)
+    assert flat.outcome == rocking.outcome == "jumped"
+    jump = rocking.events[-1]
+    assert (jump.kind, jump.corner) == ("jump", "A") and "normal force falls to 0" in jump.note
+    # g + uy = 0 at asin(-9.81 / 12) wrapped to the first fall, as the flat block finds it
+    falls = (math.pi + math.asin(9.81 / 12.0)) / (4 * math.pi)
+    assert flat.events[-1].time == pytest.approx(falls, abs=1e-12)
+    assert falls - 0.01 < jump.time < falls
+    history = rocking.history
+    assert history["time"][-1] == jump.time
+    pressing = history["EKIN_BLOCK"] > 0
+    rn = (history["RN_O"] + history["RN_A"])[pressing]
+    assert rn.min() > -1e-9 * block.mass * block.gravity  # never pulling
+    assert abs(rn[-1]) < 1e-9 * block.mass * block.gravity  # 0 where it leaves

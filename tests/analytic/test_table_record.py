@@ -62,7 +62,7 @@ def test_a_rest_samples_the_record_only_as_far_as_its_uplift():
     refined): a long record's run took 73 s for 100 s. A pulse at 0.5 s tips it over;
     nothing after about 1 s needs to be looked at."""
     times = np.linspace(0.0, 100.0, 20001)
-    values = np.where((times >= 0.5) & (times < 1.0), 40.0, 0.0)
+    values = np.where((times >= 0.5) & (times < 1.0), 20.0, 0.0)  # 2 g: it topples
     counted = Counted(Record(times, values, 1.0))
     table = TableMotion(horizontal=counted, breakpoints=tuple(times.tolist()))
     motion = RockingSimulation(BLOCK, table=table).run(0.0, 0.0, 100.0,

@@ -338,8 +338,9 @@ def _execute(run: _Run) -> RunResult:
     (:func:`~rocking_contact.results_io.restore`), its ``results.json`` and the directories
     made for it removed: bad input the runner found as it set up (the runner writes
     nothing before its checks), anything that stopped it before its runner started (a
-    second Ctrl-C at the barrier, a full disk for that ``results.json``), or an error in
-    its runner that left nothing computed in the directory
+    second Ctrl-C at the barrier, a full disk for that ``results.json``), a failure before
+    its first step (a :class:`RunStopped` without ``partial``), or an error in its runner
+    that left nothing computed in the directory
     (:func:`~rocking_contact.results_io.only_started`)."""
     aside = ran = computed = False
     try:
@@ -361,8 +362,8 @@ def _execute(run: _Run) -> RunResult:
     except CaseError:
         ran = False  # refused: there is no run
         raise
-    except RunStopped:
-        computed = True
+    except RunStopped as exc:
+        computed = exc.partial is not None  # a failure before its first step computed none
         run.progress.close()
         raise
     finally:

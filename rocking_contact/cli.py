@@ -310,12 +310,11 @@ def _command(args: argparse.Namespace, argv: Sequence[str] | None) -> int:
         return EXIT_BAD_INPUT
     except Interrupted as exc:  # before KeyboardInterrupt below, which it is
         if mpi_rank() == 0:  # every rank stopped at the same step: one line is enough
-            print(f"{exc} (results so far were written)", file=sys.stderr)
+            print(f"{exc} {exc.written}", file=sys.stderr)
         return exc.exit_code
     except SolverFailure as exc:
         if mpi_rank() == 0:
-            print(f"error: {exc.describe()} (results so far were written)",
-                  file=sys.stderr)
+            print(f"error: {exc.describe()} {exc.written}", file=sys.stderr)
         return EXIT_FAILED
     except BrokenPipeError:  # output piped into `head` and the like
         sys.stdout = open(os.devnull, "w")  # noqa: SIM115  (no flush error at exit)

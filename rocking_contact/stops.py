@@ -41,6 +41,14 @@ class RunStopped(BaseException):
         """The one line said to the user (after ``error:``)."""
         return str(self)
 
+    @property
+    def written(self) -> str:
+        """What the command line adds to :meth:`describe` about the results directory:
+        a run that computed nothing wrote nothing (the results there before are kept)."""
+        if self.partial is None:
+            return "(nothing was computed: the results there before, if any, are kept)"
+        return "(results so far were written)"
+
 
 class SolverFailure(RunStopped, RuntimeError):
     """A run that could not continue; carries what was computed before the failure.

@@ -69,6 +69,27 @@ def test_a_failed_run_replaces_them_with_what_it_computed(capsys, tmp_path):
     assert _earlier_gone(out, before)["status"].startswith("failed")
 
 
+def test_a_failure_before_the_first_step_puts_them_back(monkeypatch, capsys, tmp_path):
+    """A runner that fails with nothing computed (``partial`` None: the rigid block's
+    levels raising) computed no run to replace them with: they come back, and the command
+    line does not say it wrote results. They were deleted, the directory left with the
+    started results.json alone ("stopped before it wrote its results (killed)")."""
+    out = tmp_path / "o"
+    before = earlier_run(out, tmp_path)
+
+    class Failing:
+        @staticmethod
+        def run(case, progress):
+            raise rc.SolverFailure("the levels failed: boom")
+
+    monkeypatch.setattr("rocking_contact.api.kind_runner", lambda kind: Failing)
+    assert main(["run", "sdnd101a", "--out", str(out), "-q", "--no-plots"]) == EXIT_FAILED
+    assert capsys.readouterr().err == ("error: solver failed: the levels failed: boom "
+                                       "(nothing was computed: "
+                                       "the results there before, if any, are kept)\n")
+    assert snapshot(out) == before
+
+
 def test_an_interrupted_run_replaces_them_with_what_it_computed(monkeypatch, tmp_path):
     out = tmp_path / "o"
     before = earlier_run(out, tmp_path)

@@ -77,8 +77,8 @@ def main(args: argparse.Namespace) -> int:
             verdicts.setdefault("FAILED", []).append(
                 f"{case.case.name} ({exc.describe().split(':')[0]})")
             if mpi_rank() == 0:
-                print(f"{case.case.name}: error: {exc.describe()} (results so far were "
-                      "written)\n", file=sys.stderr)
+                print(f"{case.case.name}: error: {exc.describe()} {exc.written}\n",
+                      file=sys.stderr)
             continue
         said = validation_verdict(result)
         if said is not None:

@@ -6,8 +6,11 @@ import pytest
 from launch_case import launch_case, wall
 
 import rocking_contact as rc
+from rocking_contact import interrupt
 from rocking_contact.config.loading import shipped_cases
+from rocking_contact.discrete import runner
 from rocking_contact.discrete.runner import SUPPORT_PEAK_LIMIT
+from rocking_contact.results import Interrupted
 
 
 def run(tmp_path, gap=0.05, acceleration='{ type = "zero" }'):
@@ -25,8 +28,49 @@ def test_a_shock_that_never_closes_is_said_with_its_gap_and_closest_approach(tmp
     assert said == [
         "shock WALL: never closed during the run (to t = 0.3 s): gap 5 m, and its node came "
         "within 4.9 m of the obstacle (its largest recorded approach, 0.1 m along the "
-        "normal, at t = 0.1571 s); is the gap in metres?"]
+        "normal, 2.00% of the gap, at t = 0.1571 s); is the gap in metres?"]
     assert not [w for w in run(tmp_path, gap=0.05).warnings if "never closed" in w]
+
+
+@pytest.mark.parametrize("gap", [0.2, 1.0])
+def test_a_stop_the_motion_does_not_reach_is_not_a_unit_slip(tmp_path, gap):
+    """A stop 0.2 m (1 m) away from a mass of amplitude 0.1 m, never reached: the node came
+    within 50 % (10 %) of the gap, a result of the run. It was asked 'is the gap in
+    metres?' as a 5 m gap meant as mm is."""
+    result = run(tmp_path, gap=gap)
+    assert result.quantities["impact.WALL.count"] == 0
+    assert not [w for w in result.warnings if "never closed" in w], result.warnings
+
+
+def test_a_shock_touching_at_rest_that_the_node_leaves_is_not_asked(tmp_path):
+    """gap 0 behind the launched mass (normal -x): it leaves the obstacle at once and is
+    back after 0.63 s, past the run's 0.3 s; 'gap 0 m ... within -0 m' asked about units."""
+    behind = wall(0.0).replace("[1.0, 0.0, 0.0]", "[-1.0, 0.0, 0.0]")
+    path = launch_case(tmp_path, behind, end=0.3)
+    result = rc.run(rc.load_case(path), write=False, quiet=True)
+    assert result.quantities["impact.WALL.count"] == 0
+    assert not [w for w in result.warnings if "never closed" in w], result.warnings
+
+
+@pytest.mark.parametrize("stop_after", ["compile_kernels", "runaway"])
+def test_a_run_stopped_early_is_not_asked_about_its_gaps(tmp_path, monkeypatch, stop_after):
+    """A Ctrl-C while the kernels compile (stopped at time.start: sdnd101a's pad said 'gap
+    0 m, and its node came within -0 m') or after the first chunk of 2000 steps (t = 0.2 s,
+    the mass 0.1 m along, 2 % of a 5 m gap, as a completed run says): an interrupted run
+    measured no motion to judge the gaps by."""
+    original = getattr(runner, stop_after)
+
+    def pressed(*args):  # what the SIGINT handler does
+        interrupt.request()
+        return original(*args)
+
+    monkeypatch.setattr(runner, stop_after, pressed)
+    case = rc.load_case(launch_case(tmp_path, wall(5.0)))
+    with interrupt.deferred(), pytest.raises(Interrupted) as info:
+        runner.run(case)
+    assert str(info.value) == ("interrupted at t = 0 s" if stop_after == "compile_kernels"
+                               else "interrupted at t = 0.2 s")
+    assert not [w for w in info.value.partial.warnings if "never closed" in w]
 
 
 @pytest.mark.parametrize("acceleration,peak", [

@@ -24,9 +24,11 @@ edge-on; with no normal across d, d runs right with the obstacle on its right in
 view (x-z when d is near z). When that view would look along the line of two masses
 (their spheres overlapping on the screen: a frame's storeys stacked along y over a
 friction pad normal to z, listed first), the masses' own spread across d is drawn up
-instead (y up, seen along z): masses at distinct positions are always drawn apart, and
-an obstacle normal to the line of sight is then seen face-on, translucent (it would hide
-its mass when it stands between it and the camera).
+instead (y up, seen along z), and an obstacle normal to the line of sight is then seen
+face-on, translucent (it would hide its mass when it stands between it and the camera).
+Masses on a line along d (nothing across it to draw up), or whose spread does not part
+them either, keep the view across the motion: masses nearer each other along d than
+their spheres' diameter overlap in any view with d to the right.
 
 A one-node spring goes to its ground anchor along its own axis when its stiffness acts
 along one axis (``[0, k, 0]``: along y), else along its node's main direction of motion
@@ -55,6 +57,9 @@ MOVES = 1e-6
 #: the opacity of a wall seen face-on (its normal within 60 degrees of the line of sight),
 #: which would hide its mass and those beside it when it stands between them and the camera
 FACE_ON_OPACITY, FACE_ON_COS = 0.25, 0.5
+#: the spread of the masses across the motion (a fraction of U), and the sine of a
+#: direction's angle to the motion, below which there is none to draw up: round-off
+ACROSS = 1e-6
 
 
 def zigzag(a: np.ndarray, b: np.ndarray, width: float, side: np.ndarray,
@@ -187,8 +192,12 @@ class DiscreteScene(Scene):
         if self._apart(along, up):
             return along, up, view
         # the view looks along the line of some masses (4 storeys stacked along y, the
-        # first shock a pad normal to z): the masses' own spread is drawn up instead
+        # first shock a pad normal to z): the masses' own spread is drawn up instead,
+        # unless they have none across the motion (all in a line along it) or it parts
+        # them no better: the first frame then stays, which has a camera direction
         spread = self._spread_across(along)
+        if spread is None or not self._apart(along, spread):
+            return along, up, view
         return along, spread, np.cross(along, spread)
 
     def _apart(self, along: np.ndarray, up: np.ndarray) -> bool:
@@ -203,14 +212,22 @@ class DiscreteScene(Scene):
                     return False
         return True
 
-    def _spread_across(self, along: np.ndarray) -> np.ndarray:
+    def _spread_across(self, along: np.ndarray) -> np.ndarray | None:
         """The unit direction across ``along`` in which the rest positions spread most (the
         leading singular vector of their offsets from their centre, less their part along
-        ``along``), its largest component positive: y up for masses stacked along y."""
+        ``along``), its largest component positive: y up for masses stacked along y. None
+        when they do not spread across it (all on a line along ``along``: the singular
+        vector of zero offsets is any, and the view along ``along`` x it was zero)."""
         points = np.array(list(self.rest.values()))
         offsets = points - points.mean(axis=0)
         offsets -= np.outer(offsets @ along, along)
-        return _largest_positive(np.linalg.svd(offsets, full_matrices=False)[2][0])
+        _, spreads, directions = np.linalg.svd(offsets, full_matrices=False)
+        if spreads[0] <= ACROSS * self.unit:
+            return None
+        spread = _largest_positive(directions[0])
+        if np.linalg.norm(np.cross(along, spread)) < ACROSS:
+            return None
+        return spread
 
     def _across_motion(self) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
         """(along, up, view) of a model in no plane of the axes, seen across its motion

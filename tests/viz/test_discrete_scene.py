@@ -145,3 +145,24 @@ def test_a_wall_seen_face_on_does_not_hide_the_masses():
         scene.add_to(plotter)
         assert plotter.actors["wall_ISO"].prop.opacity == FACE_ON_OPACITY
         assert plotter.actors["wall_STOP"].prop.opacity == 1.0
+
+
+def test_masses_in_a_line_along_the_motion_keep_a_camera_direction():
+    """Three masses on a line along x (at 0, 0.1 and 1 m), moving along x, a pad normal to
+    -z and a guide normal to y (no plane of the axes): A and B overlap on the screen
+    whatever the view across x, and they have no spread across x to draw up. The
+    singular vector of their zero offsets was x itself and the view x x x = 0; the
+    frame across the motion stays (the pad's normal up)."""
+    names, xs = ["A", "B", "C"], [0.0, 0.1, 1.0]
+    model = {"node": [{"name": n, "mass": 1.0, "fixed": ["DY", "DZ"], "position": [x, 0.0, 0.0]}
+                      for n, x in zip(names, xs, strict=True)],
+             "spring": [{"name": "K", "nodes": ["A", "B"], "stiffness": [1e4, 0.0, 0.0]}],
+             "shock": [{"name": "PAD", "node": "A", "normal": [0.0, 0.0, -1.0], "gap": -1e-3},
+                       {"name": "GUIDE", "node": "C", "normal": [0.0, 1.0, 0.0], "gap": 1e-3}]}
+    history = {"time": T, "FN_PAD": 10.0 + 0 * T, "FN_GUIDE": 0 * T}
+    for k, n in enumerate(names):
+        history[f"DX_{n}"] = (1 + k) * 1e-3 * np.sin(30 * T)
+    scene = DiscreteScene({"case": "line", "parameters": {"model": model}}, history)
+    np.testing.assert_allclose(scene.along, [1.0, 0.0, 0.0], atol=1e-12)
+    np.testing.assert_allclose(scene.up, [0.0, 0.0, -1.0], atol=1e-12)
+    np.testing.assert_allclose(scene.view, [0.0, 1.0, 0.0], atol=1e-12)

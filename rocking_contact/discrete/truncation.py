@@ -66,7 +66,10 @@ def missed_flexibility(case: DiscreteCase, system: DiscreteSystem
 
 
 def truncation_warnings(case: DiscreteCase, system: DiscreteSystem) -> list[str]:
-    """What the dropped modes cost, where it is more than the limits above."""
+    """What the dropped modes cost, where it is more than the limits above; nothing when
+    no mode is dropped."""
+    if not system.dropped_omegas.size:
+        return []
     kept = len(system.omegas)
     modes = f"solver.modes = {kept} of {kept + len(system.dropped_omegas)}"
     out = []

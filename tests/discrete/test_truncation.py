@@ -9,7 +9,12 @@ import pytest
 import rocking_contact as rc
 from rocking_contact.config import build
 from rocking_contact.discrete.case import DiscreteCase
-from rocking_contact.discrete.truncation import MISSED_FLEXIBILITY_LIMIT
+from rocking_contact.discrete.system import assemble
+from rocking_contact.discrete.truncation import (
+    MISSED_FLEXIBILITY_LIMIT,
+    missed_flexibility,
+    truncation_warnings,
+)
 
 
 def chain(modes, k2=1e4, kn=1e5, v0=1.0, support=None, space="modal"):
@@ -52,6 +57,16 @@ def test_one_mode_of_two_says_what_it_drops():
         "0.276 of its energy (in the dropped modes)"]
     full = rc.run(chain(modes=2), write=False, quiet=True)
     assert np.abs(full.history["DX_N2"] - result.history["DX_N2"]).max() > 0.015
+
+
+@pytest.mark.parametrize("modes,space", [(2, "modal"), (0, "physical")])
+def test_the_truncation_warnings_of_a_full_basis_are_none(modes, space):
+    """Called on its own, without the runner's guard (missed_flexibility is {} then), it
+    raised KeyError: 'S'."""
+    case = chain(modes=modes, space=space)
+    system = assemble(case.model, case.solver)
+    assert missed_flexibility(case, system) == {}
+    assert truncation_warnings(case, system) == []
 
 
 @pytest.fixture(scope="module")

@@ -277,9 +277,9 @@ def run(
             raise
         agreed = _publish(prepared, result)
     if agreed.requested:
-        # A stop asked for in a kind without step checks (the rigid block), or while the
-        # results were written (seconds for 5e5 rows): the run is whole and on disk, its
-        # plots not drawn; it ends as interrupted (exit code 130), not as if unasked.
+        # A stop asked for after the last step, while the results were written (seconds
+        # for 5e5 rows): the run is whole and on disk, its plots not drawn; it ends as
+        # interrupted (exit code 130), not as if unasked.
         raise Interrupted(f"interrupted at the end of the run (t = "
                           f"{prepared.case.time.end:g} s)", result, agreed.signal)
     return result

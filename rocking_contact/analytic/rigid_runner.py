@@ -51,7 +51,6 @@ from rocking_contact.analytic.rigid_levels import (
     sequence_quantities,
 )
 from rocking_contact.analytic.rigid_motion import RockingMotion
-from rocking_contact.analytic.table import held_table
 from rocking_contact.block import overturn_limit
 from rocking_contact.config import (
     CaseError,
@@ -119,7 +118,7 @@ def run(case: RigidCase, *, progress: Progress | None = None) -> RunResult:
     t_wall = time.perf_counter()
     opts, span = case.rigid, case.time
     block = block_of(case)
-    table = held_table(case.loading, case_dir(case))
+    table = case.loading.table_motion(case_dir(case))
     samples = span.start + span.step * np.arange(span.n_steps + 1)
     ratios, recalage_note = recalage_ratios(case)
     history_level = "nonlinear" if opts.level == "closed_form" else opts.level

@@ -2,6 +2,7 @@
 to the last bit, and a rest that looks at the record only as far as its uplift."""
 
 import math
+from dataclasses import replace
 
 import numpy as np
 import pytest
@@ -9,8 +10,13 @@ import pytest
 import rocking_contact as rc
 from rocking_contact.analytic.rigid_block import RigidBlock
 from rocking_contact.analytic.rigid_motion import RockingSimulation
-from rocking_contact.analytic.table import Record, held_table
-from rocking_contact.time_function import TableMotion, TimeFunction, time_function_callable
+from rocking_contact.time_function import (
+    Record,
+    TableMotion,
+    TimeFunction,
+    table_samples,
+    time_function_callable,
+)
 
 BLOCK = RigidBlock(half_width=0.1, half_height=0.5, mass=96.0, gravity=9.81)
 
@@ -22,27 +28,30 @@ def test_a_record_gives_numpy_interps_values_to_the_last_bit(tmp_path):
     path = tmp_path / "record.csv"
     np.savetxt(path, np.column_stack([times, values]), delimiter=",", fmt="%.17g")
     function = TimeFunction(type="table", path=str(path), amplitude=9.81)
-    expected = time_function_callable(function)
-    record = Record(times, values, 9.81)
+    record = time_function_callable(function)  # the record read back from its file
+    assert isinstance(record, Record)
     instants = np.concatenate([rng.uniform(times[0] - 1, times[-1] + 1, 20000), times,
                                np.nextafter(times, np.inf), np.nextafter(times, -np.inf),
                                [np.inf, -np.inf]])
     for t in instants:
-        assert record(float(t)) == expected(float(t)), t
+        assert record(float(t)) == 9.81 * float(np.interp(float(t), times, values)), t
     assert math.isnan(record(math.nan))
+    assert Record(times, values, 9.81)(1.5) == record(1.5)
 
 
-def test_the_held_table_has_the_loadings_values_breakpoints_and_resolution():
+def test_a_loadings_table_motion_evaluates_its_records_so():
     loading = rc.load_case("sdnv105_rigid", {
         "loading.table_acceleration_x": {"type": "table", "times": [0.0, 0.1, 0.3],
                                          "values": [0.0, 2.0, -1.0], "amplitude": 3.0},
         "loading.table_acceleration_y": {"type": "sine", "amplitude": 1.0,
                                          "frequency": 2.0}}).loading
-    held, plain = held_table(loading), loading.table_motion()
-    assert isinstance(held.horizontal, Record)
-    assert (held.resolution, held.breakpoints) == (plain.resolution, plain.breakpoints)
+    table = loading.table_motion()
+    assert isinstance(table.horizontal, Record)
+    assert table.breakpoints == (0.0, 0.1, 0.3)
     for t in np.linspace(-0.1, 0.4, 501):
-        assert held.at(float(t)) == plain.at(float(t))
+        ux, uy = table.at(float(t))
+        assert ux == 3.0 * float(np.interp(float(t), [0.0, 0.1, 0.3], [0.0, 2.0, -1.0]))
+        assert uy == float(np.sin(2.0 * np.pi * 2.0 * t))
 
 
 class Counted:
@@ -74,8 +83,8 @@ def test_a_rest_samples_the_record_only_as_far_as_its_uplift():
 
 def test_a_record_held_moves_the_block_as_numpy_interp_did(tmp_path):
     """The same history, bit for bit, and the same events with the record held as with
-    the loading's own function (shipped runs: history.csv byte-identical against df04f6e,
-    commit message)."""
+    numpy.interp over its arrays (shipped runs: history.csv byte-identical against
+    df04f6e, commit message)."""
     path = tmp_path / "shake.csv"
     t = np.arange(0.0, 3.0 + 1e-9, 0.005)
     np.savetxt(path, np.column_stack([t, 0.6 * np.sin(2 * np.pi * 1.5 * t)]),
@@ -86,8 +95,11 @@ def test_a_record_held_moves_the_block_as_numpy_interp_did(tmp_path):
                                          "amplitude": 9.81}})
     block = RigidBlock.from_parameters(case.geometry, case.material.block, case.loading)
     samples = np.linspace(0.0, 3.0, 3001)
-    plain, held = (RockingSimulation(block, table=table).run(0.0, 0.0, 3.0, samples)
-                   for table in (case.loading.table_motion(), held_table(case.loading)))
+    table = case.loading.table_motion()  # its record held (Record)
+    times, values = table_samples(case.loading.table_acceleration_x)
+    interp = replace(table, horizontal=lambda t: 9.81 * float(np.interp(t, times, values)))
+    plain, held = (RockingSimulation(block, table=motion).run(0.0, 0.0, 3.0, samples)
+                   for motion in (interp, table))
     assert "uplift" in [e.kind for e in held.events] and held.sequence.impacts
     assert held.events == plain.events and held.outcome == plain.outcome
     for name, column in plain.history.items():

@@ -2,6 +2,8 @@
 (``gap = 5`` meant as mm), a support acceleration beyond 50 g (a record in mm/s^2 read as
 m/s^2); the shipped cases say neither."""
 
+from pathlib import Path
+
 import pytest
 from launch_case import launch_case, wall
 
@@ -30,6 +32,33 @@ def test_a_shock_that_never_closes_is_said_with_its_gap_and_closest_approach(tmp
         "within 4.9 m of the obstacle (its largest recorded approach, 0.1 m along the "
         "normal, 2.00% of the gap, at t = 0.1571 s); is the gap in metres?"]
     assert not [w for w in run(tmp_path, gap=0.05).warnings if "never closed" in w]
+
+
+FLOOR = """
+[[model.shock]]
+name = "FLOOR"
+node = "M"
+normal = [0.0, -1.0, 0.0]
+gap = -1.0
+kn = 98.1
+kt = 1.0e6
+mu = 0.2
+friction = "exact"
+"""
+
+
+def test_the_docs_quote_the_audits_line(tmp_path):
+    """docs/discrete.md quotes the line of the audit's case (a 5 mm gap written gap = 5:
+    the mass launched at the wall, rubbing on a floor pressed with its weight, 1 s by
+    steps of 1e-5 s), as the run says it."""
+    path = launch_case(tmp_path, FLOOR, wall(5.0), "[solver]\nscheme = 'central_difference'\n",
+                       end=1.0, step=1e-5)
+    said = [w for w in rc.run(rc.load_case(path), write=False, quiet=True).warnings
+            if "never closed" in w]
+    assert len(said) == 1
+    doc = (Path(__file__).resolve().parents[2] / "docs" / "discrete.md").read_text()
+    assert " ".join(said[0].split()) in " ".join(doc.split())
+    assert "gap 5 m, and its node came within 4.918 m" in said[0]
 
 
 @pytest.mark.parametrize("gap", [0.2, 1.0])

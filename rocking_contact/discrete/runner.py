@@ -271,7 +271,8 @@ def non_finite(history: dict[str, np.ndarray], step: float, why: str) -> SolverF
                          f"{step:g} s): {why}")
 
 
-#: standard gravity (m/s^2), the unit of the support's peak in its warning
+#: standard gravity (m/s^2): the g of the support's peak in its warning, and the amplitude
+#: that reads a record in g (not the block's force scale, fem.body.FORCE_SCALE_GRAVITY)
 G_STANDARD = 9.80665
 #: a support acceleration's peak (m/s^2) above which a run asks about its units: 50 g, far
 #: above the strongest recorded ground motions (about 4 g) and shaking tables; a record in
@@ -299,7 +300,8 @@ def function_peak(f: TimeFunction, start: float, end: float, base: Path | None
 
 def support_peak_warning(case: DiscreteCase, base: Path | None) -> list[str]:
     """A support acceleration beyond :data:`SUPPORT_PEAK_LIMIT`: a record read in other
-    units than m/s^2 (mm/s^2, cm/s^2; g needs ``amplitude = 9.81``) is the likely cause."""
+    units than m/s^2 (mm/s^2, cm/s^2; g needs ``amplitude =`` :data:`G_STANDARD`) is the
+    likely cause."""
     f = case.model.support.acceleration
     peak, made = function_peak(f, case.time.start, case.time.end, base)
     if peak <= SUPPORT_PEAK_LIMIT:
@@ -307,7 +309,7 @@ def support_peak_warning(case: DiscreteCase, base: Path | None) -> list[str]:
     return [f"model.support.acceleration: its peak is {peak:.4g} m/s^2 ({made}), "
             f"{peak / G_STANDARD:.3g} g, above the {SUPPORT_PEAK_LIMIT / G_STANDARD:g} g a "
             f"structure's support may see: are its values in m/s^2 (a record in g needs "
-            f"amplitude = 9.81, one in mm/s^2 amplitude = 0.001, in cm/s^2 0.01)?"]
+            f"amplitude = {G_STANDARD:g}, one in mm/s^2 amplitude = 0.001, in cm/s^2 0.01)?"]
 
 
 #: the closest approach to an obstacle, as a fraction of its gap, below which a shock that

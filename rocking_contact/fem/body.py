@@ -67,8 +67,10 @@ def material_fields(block_mesh: BlockMesh, materials: Materials,
     )
 
 
-#: gravity (m/s^2) of the force scale of the solvers' tolerances (SDNV105's)
-STANDARD_GRAVITY = 9.81
+#: gravity (m/s^2) of the force scale of the solvers' tolerances: SDNV105's 9.81, not the
+#: standard gravity 9.80665 (discrete.runner.G_STANDARD); a fixed scale, whatever the
+#: case's gravity, that every block run's tolerances are made of
+FORCE_SCALE_GRAVITY = 9.81
 
 
 class ElasticBody:
@@ -116,11 +118,11 @@ class ElasticBody:
         weight = fem.form(ufl.inner(self._gravity * rho, w) * e * dx)
         self.f_ext = self.vector()
         # The scale of the solvers' force tolerances: the weight vector's norm under
-        # standard gravity, whatever the case's (a block shaken or thrown without gravity
-        # still has its masses; a zero scale would ask for an exact zero).
-        self._gravity.value[1] = -STANDARD_GRAVITY
+        # FORCE_SCALE_GRAVITY, whatever the case's gravity (a block shaken or thrown
+        # without gravity still has its masses; a zero scale would ask for an exact zero).
+        self._gravity.value[1] = -FORCE_SCALE_GRAVITY
         assemble_vector_into(weight, self.f_ext)
-        #: norm of the bodies' weight vector under standard gravity (N)
+        #: norm of the bodies' weight vector under FORCE_SCALE_GRAVITY, 9.81 m/s^2 (N)
         self.force_scale = float(self.f_ext.norm())
         self._gravity.value[1] = -gravity
         assemble_vector_into(weight, self.f_ext)

@@ -112,7 +112,7 @@ def test_a_support_beyond_50_g_asks_about_its_units(tmp_path, acceleration, peak
     assert len(said) == 1 and said[0].startswith(
         f"model.support.acceleration: its peak is {peak}, "), said
     assert said[0].endswith("above the 50 g a structure's support may see: are its values "
-                            "in m/s^2 (a record in g needs amplitude = 9.81, one in mm/s^2 "
+                            "in m/s^2 (a record in g needs amplitude = 9.80665, one in mm/s^2 "
                             "amplitude = 0.001, in cm/s^2 0.01)?")
 
 

@@ -127,7 +127,8 @@ def shared_matrix(form: Any, like: PETSc.Mat) -> PETSc.Mat:
     cost: 0.60 ms against 0.89 ms for the large-rotation tangent of the 1928-dof SDNV105
     mesh, whose steps build it about four times each. PETSc shares the arrays of a
     sequential matrix only (``MatCreateSeqAIJWithArrays``); the caller keeps ``like``'s
-    copy on more processes.
+    copy on more processes. Its pattern must stay: a ``zeroRows`` on it keeps it
+    (``MAT_KEEP_NONZERO_PATTERN``) or the next assembly refuses.
     """
     # dolfinx.la imports BlockMode from its C++ module, which mypy cannot see
     expanded = la.BlockMode.expanded  # type: ignore[attr-defined]
@@ -152,6 +153,12 @@ def assemble_matrix_into(form: Any, out: PETSc.Mat) -> None:
         out.zeroEntries()
         fem_petsc.assemble_matrix(out, form)
     else:
+        # PETSc shares the values alone: a pattern it compressed (zeroRows without
+        # KEEP_NONZERO_PATTERN) would take them in DOLFINx's layout, wrong and unsaid
+        if out.getInfo()["nz_used"] != csr.data.size:
+            raise RuntimeError("the matrix's nonzero pattern changed since shared_matrix "
+                               "made it (zeroRows without MAT_KEEP_NONZERO_PATTERN?): its "
+                               "values are no longer the CSR matrix's")
         csr.data[:] = 0.0
         fem.assemble_matrix(csr, form)
     out.assemble()  # also tells PETSc the values changed: a factorisation is redone

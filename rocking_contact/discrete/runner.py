@@ -324,22 +324,21 @@ UNIT_SLIP_APPROACH = 0.05
 
 
 def unclosed_warnings(case: DiscreteCase, history: dict[str, np.ndarray],
-                      rows: dict[str, np.ndarray]) -> list[str]:
-    """One line per shock that never closed during a run gone to its end (no normal force
-    at any row of the history nor at any step kept around the contacts) although its node
-    moved towards its obstacle, and only by less than :data:`UNIT_SLIP_APPROACH` of its
-    gap (> 0, m): a gap in other units than metres (``gap = 5`` meant as mm) never closes,
-    and the run said nothing (S27 U1 #11). Its gap and its node's closest recorded approach
-    are said. A run stopped early (a failure, an interrupt) is not asked: it gives no
-    measure of the motion; call this for a completed run only."""
+                      closed: dict[str, Closure]) -> list[str]:
+    """One line per shock that never closed during a run gone to its end (``closed``, see
+    :func:`closures`: no impact, no sustained contact) although its node moved towards its
+    obstacle, and only by less than :data:`UNIT_SLIP_APPROACH` of its gap (> 0, m): a gap
+    in other units than metres (``gap = 5`` meant as mm) never closes, and the run said
+    nothing (S27 U1 #11). Its gap and its node's closest recorded approach are said. A run
+    stopped early (a failure, an interrupt) is not asked: it gives no measure of the
+    motion; call this for a completed run only."""
     out: list[str] = []
     times = history["time"]
     if not len(times):
         return out
     for shock in case.model.shock:
         pn = history[f"PN_{shock.name}"]
-        if shock.gap <= 0.0 or (history[f"FN_{shock.name}"] > 0.0).any() \
-                or (rows[f"FN_{shock.name}"] > 0.0).any():
+        if shock.gap <= 0.0 or closed[shock.name].ever:
             continue
         k = int(np.argmax(pn))
         approach = float(pn[k]) + shock.gap  # m along the normal, towards the obstacle
@@ -435,22 +434,47 @@ def impact_sampling(case: DiscreteCase, system: DiscreteSystem, durations: np.nd
     return ImpactSampling(spacing, stepwise, settle, unresolved)
 
 
-def sustained_contacts(case: DiscreteCase, history: dict[str, np.ndarray],
-                       rows: dict[str, np.ndarray]) -> dict[str, dict[str, Any]]:
-    """The shocks closed for the whole run: a normal force above ``impacts.threshold`` at
-    every row of the history, from its first to its last, and at every one of the impacts'
-    ``rows`` (the steps around the contacts, when kept: an opening between two recorded
-    rows shows there). Such a contact never opened: it is a sustained one (a preloaded
-    friction pad, SDND100's, pressed along a component its node cannot move along; a mass
-    that rests on a floor all along), not an impact lasting the run: its force is no
-    impact's, and counted as one it filled the impact list, statistics and histogram
-    (frame_quake's isolator: a 0-5 s "impact" of 245,250 N.s). Per shock: its node, the
-    instants it covers (s) and its smallest and largest normal force (N)."""
+@dataclass
+class Closure:
+    """Whether a shock was closed (a normal force above ``impacts.threshold``, what an
+    impact is made of, :mod:`rocking_contact.post.impacts`) at every row of the history,
+    from its first to its last, and of the impacts' rows (``always``), and at any
+    (``ever``)."""
+
+    always: bool
+    ever: bool
+
+
+def closures(case: DiscreteCase, history: dict[str, np.ndarray],
+             rows: dict[str, np.ndarray]) -> dict[str, Closure]:
+    """Per shock, where it was closed (:class:`Closure`) over the ``history`` and the
+    impacts' ``rows`` (the steps around the contacts, when kept: an opening or a contact
+    between two recorded rows shows there); never closed when nothing was recorded. One
+    pass for :func:`sustained_contacts` and :func:`unclosed_warnings`, with the impacts'
+    threshold (a force at or below it is no contact: no impact is found there)."""
     threshold = case.impacts.threshold
     out = {}
     for shock in case.model.shock:
-        fn, dense = history[f"FN_{shock.name}"], rows[f"FN_{shock.name}"]
-        if len(fn) and (fn > threshold).all() and (dense > threshold).all():
+        above = [history[f"FN_{shock.name}"] > threshold, rows[f"FN_{shock.name}"] > threshold]
+        recorded = len(history["time"]) > 0
+        out[shock.name] = Closure(always=recorded and all(a.all() for a in above),
+                                  ever=any(a.any() for a in above))
+    return out
+
+
+def sustained_contacts(case: DiscreteCase, history: dict[str, np.ndarray],
+                       closed: dict[str, Closure]) -> dict[str, dict[str, Any]]:
+    """The shocks closed for the whole run (``closed``, see :func:`closures`). Such a
+    contact never opened: it is a sustained one (a preloaded friction pad, SDND100's,
+    pressed along a component its node cannot move along; a mass that rests on a floor
+    all along), not an impact lasting the run: its force is no impact's, and counted as
+    one it filled the impact list, statistics and histogram (frame_quake's isolator: a 0-5
+    s "impact" of 245,250 N.s). Per shock: its node, the instants it covers (s) and its
+    smallest and largest normal force (N)."""
+    out = {}
+    for shock in case.model.shock:
+        fn = history[f"FN_{shock.name}"]
+        if closed[shock.name].always:
             out[shock.name] = {"node": shock.node, "start": float(history["time"][0]),
                                "end": float(history["time"][-1]),
                                "min_force": float(fn.min()), "max_force": float(fn.max())}
@@ -481,7 +505,8 @@ def measure_impacts(case: DiscreteCase, system: DiscreteSystem, durations: np.nd
                         f"(instants, forces, impulses, durations) are measured on the recorded "
                         f"rows, {case.output.every} steps ({spacing:.3g} s) apart{span}")
     rows = history if rows is None else rows
-    sustained = sustained_contacts(case, history, rows)
+    closed = closures(case, history, rows)
+    sustained = sustained_contacts(case, history, closed)
     shocks = {s.name: (s.node, rows[f"FN_{s.name}"], rows[f"VN_{s.name}"],
                        rows[f"PN_{s.name}"]) for s in case.model.shock
               if s.name not in sustained}
@@ -498,7 +523,7 @@ def measure_impacts(case: DiscreteCase, system: DiscreteSystem, durations: np.nd
     warnings += unresolved_warnings(impacts, sampling.unresolved, sampling.spacing,
                                     sampling.stepwise)
     if completed:
-        warnings += unclosed_warnings(case, history, rows)
+        warnings += unclosed_warnings(case, history, closed)
     for name, contact_of in sustained.items():  # no impact: a shock's statistics of none
         stats[name] = {"node": contact_of["node"], **impact_post.statistics([], opts.classes)}
         quantities.update({f"impact.{name}.{key}": float(stats[name][key])

@@ -38,3 +38,18 @@ def wall(gap: float) -> str:
     """A 1e6 N/m wall ``gap`` (m) ahead of the mass along x."""
     return (f'[[model.shock]]\nname = "WALL"\nnode = "M"\nnormal = [1.0, 0.0, 0.0]\n'
             f"gap = {gap!r}\nkn = 1.0e6\n")
+
+
+#: a floor pad pressed along the mass's held DY with its weight, 98.1 N (it cannot open),
+#: with Coulomb friction mu = 0.2
+FLOOR = """
+[[model.shock]]
+name = "FLOOR"
+node = "M"
+normal = [0.0, -1.0, 0.0]
+gap = -1.0
+kn = 98.1
+kt = 1.0e6
+mu = 0.2
+friction = "exact"
+"""

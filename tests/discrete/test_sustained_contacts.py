@@ -4,23 +4,10 @@ all along) is a sustained contact, not an impact: it is listed in
 the other shocks' impacts are measured on (S27 U1 #8)."""
 
 import pytest
-from launch_case import launch_case, wall
+from launch_case import FLOOR, launch_case, wall
 
 import rocking_contact as rc
 from rocking_contact.discrete import runner
-
-#: a floor pad pressed along the mass's held DY with its weight (it cannot open)
-FLOOR = """
-[[model.shock]]
-name = "FLOOR"
-node = "M"
-normal = [0.0, -1.0, 0.0]
-gap = -1.0
-kn = 98.1
-kt = 1.0e6
-mu = 0.2
-friction = "exact"
-"""
 
 
 @pytest.fixture

@@ -5,7 +5,7 @@ m/s^2); the shipped cases say neither."""
 from pathlib import Path
 
 import pytest
-from launch_case import launch_case, wall
+from launch_case import FLOOR, launch_case, wall
 
 import rocking_contact as rc
 from rocking_contact import interrupt
@@ -32,19 +32,6 @@ def test_a_shock_that_never_closes_is_said_with_its_gap_and_closest_approach(tmp
         "within 4.9 m of the obstacle (its largest recorded approach, 0.1 m along the "
         "normal, 2.00% of the gap, at t = 0.1571 s); is the gap in metres?"]
     assert not [w for w in run(tmp_path, gap=0.05).warnings if "never closed" in w]
-
-
-FLOOR = """
-[[model.shock]]
-name = "FLOOR"
-node = "M"
-normal = [0.0, -1.0, 0.0]
-gap = -1.0
-kn = 98.1
-kt = 1.0e6
-mu = 0.2
-friction = "exact"
-"""
 
 
 def test_the_docs_quote_the_audits_line(tmp_path):

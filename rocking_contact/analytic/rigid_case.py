@@ -144,6 +144,9 @@ class RigidCase(BlockModel, CaseFile):
     rigid: RigidOptions = param(default_factory=RigidOptions)
     time: TimeSpan = param()
 
+    #: the keys of the sections shared with the FEM block that the rigid block never reads
+    #: (refused away from their defaults; the report greys them)
+    NEVER_READ: ClassVar[frozenset[str]] = frozenset(UNREAD_KEY_DOCS)
     #: what ``rocking-contact keys`` says of a key shared with the FEM block, here
     KEY_DOCS: ClassVar = {**UNREAD_KEY_DOCS, "preload.tilt": (
         "release angle about O, at rest (0 starts flat); a FEM block case's preload.tilt "

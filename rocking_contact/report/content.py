@@ -426,8 +426,8 @@ def checks_text(checks: Sequence[Mapping[str, Any]]) -> str:
 
 def run_status(data: Mapping[str, Any], history: Mapping[str, Any] | None = None) -> str:
     """The run's status, with a rigid run's outcome and events
-    (:func:`~rocking_contact.summary.outcome_text`: ``outcome overturned (uplift at t = ...;
-    overturn at t = ...)``), and what makes it another run than its case file's: ended
+    (:func:`~rocking_contact.summary.outcome_text`: ``outcome overturned; events: uplift at
+    t = ..., overturn at t = ...``), and what makes it another run than its case file's: ended
     before the file's end (said by the status itself unless the run completed: a shortened
     run), or graded on nothing because it changes the physics; for a run that never wrote
     its results (killed), how far its ``history`` got."""

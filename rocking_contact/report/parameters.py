@@ -108,19 +108,13 @@ def kind_units(kind: str) -> dict[str, str]:
             **{key: unit for key, (_, unit) in _key_docs(schema).items() if unit}}
 
 
-#: how a kind's ``KEY_DOCS`` begins the doc of a key of a shared section that the kind never
-#: reads (the rigid block's ``material.block.young``: "not read by the rigid block (refused
-#: away from its default)")
-NEVER_READ_DOC = "not read by"
-
-
 def kind_not_read(kind: str) -> list[str]:
-    """The dotted keys of a shared section that case ``kind`` never reads, as its
-    ``KEY_DOCS`` say (``rocking-contact keys`` says the same): they are in a run's
-    ``parameters`` at their defaults, and in no variant's ``extra.unread``."""
+    """The dotted keys of a shared section that case ``kind`` never reads, its schema's
+    ``NEVER_READ`` (the rigid block's ``material.block.young``; ``rocking-contact keys``
+    says so of each): they are in a run's ``parameters`` at their defaults, and in no
+    variant's ``extra.unread``."""
     schema = _schema(kind)
-    return [key for key, (doc, _) in _key_docs(schema).items()
-            if doc.startswith(NEVER_READ_DOC)] if schema is not None else []
+    return sorted(getattr(schema, "NEVER_READ", ()))
 
 
 def parameter_rows(params: Mapping[str, Any]) -> list[tuple[str, str, str]]:

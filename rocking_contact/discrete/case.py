@@ -30,6 +30,7 @@ from rocking_contact.config import (
     TimeSpan,
     in_range,
     param,
+    row_count_problem,
     unknown_name,
 )
 from rocking_contact.time.schemes import ALPHA_RANGE
@@ -46,11 +47,6 @@ KIND_PREFIXES: dict[str, tuple[str, str, str]] = {
 SHOCK_CHANNELS = ("FN", "FT", "VN", "PN")
 #: the shocks' channels kept at every step around their contacts, for the impacts
 CONTACT_CHANNELS = ("FN", "VN", "PN")
-
-#: Most history rows a run may record: the runner holds them in memory before writing
-#: history.csv (about ten 8-byte columns: 0.8 GB here). The shipped cases record 3001 at
-#: most; ``output.every`` thins a long run.
-MAX_ROWS = 10**7
 
 #: the shortest direction vector (``normal``, ``direction``) a case may give: shorter, it
 #: is the zero vector given with round-off, whose direction means nothing
@@ -444,12 +440,11 @@ class DiscreteCase(CaseFile):
         if self.solver.space == "modal" and self.solver.modes > unknowns:
             raise ValueError(f"solver.modes: got {self.solver.modes}, allowed: 0..{unknowns} "
                              "(unknowns of this model)")
-        n_steps, every = self.time.n_steps, self.output.every
-        if n_steps > MAX_ROWS * every:  # a row every `every` steps (and the initial one)
-            raise ValueError(
-                f"output.every: got {every}, allowed: >= {math.ceil(n_steps / MAX_ROWS)} "
-                f"for this run ({n_steps:.3g} steps of time.step {self.time.step:g} s to "
-                f"time.end {self.time.end:g} s; at most {MAX_ROWS:.0e} history rows)")
+        # a row every output.every steps (and the initial one), held in memory: the cap
+        # and its line are config's, the rigid kind's too
+        rows = row_count_problem(self.time, self.output.every)
+        if rows is not None:
+            raise ValueError(": ".join(rows))
         self._check_stable_step()
         exact = [s.name for s in self.model.shock if s.friction == "exact"]
         if exact and self.solver.scheme != "central_difference":

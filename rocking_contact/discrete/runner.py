@@ -11,10 +11,9 @@ from typing import Any
 import numpy as np
 
 from rocking_contact import interrupt
-from rocking_contact.config import as_dict, case_dir
+from rocking_contact.config import MAX_ROWS, as_dict, case_dir
 from rocking_contact.discrete.case import (
     CONTACT_CHANNELS,
-    MAX_ROWS,
     SHOCK_CHANNELS,
     DiscreteCase,
     dof_columns,

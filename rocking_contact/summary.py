@@ -19,10 +19,11 @@ COMPILE_SHOWN_S = 1.0
 
 
 def show_result(result: RunResult | None, out: Path | None = None, *,
-                table: bool = True) -> None:
+                table: bool = True, collisions: bool = True) -> None:
     """Print (rank 0) a run's comparison table with its ``[[quantity]]`` entries that
     have no reference (for information), and, a block with nothing to check against, its
-    collisions, unless ``table`` is False; and its summary line: steps,
+    collisions (unless ``collisions`` is False: ``rigid`` prints its own impact tables),
+    unless ``table`` is False; and its summary line: steps,
     wall time, the checks that pass and those the run did not reach, and the results
     directory ``out`` if given (``validate``'s are all under its ``--out``). ``run`` and
     ``validate`` show a run stopped by a solver failure or Ctrl-C (``result`` is then
@@ -39,7 +40,7 @@ def show_result(result: RunResult | None, out: Path | None = None, *,
                              result.checks)
         if result.checks or shown:  # the checks, then the quantities without reference
             print(rc.format_table(result))
-        if result.collisions and not result.checks:  # nothing to check the block against
+        if collisions and result.collisions and not result.checks:  # nothing to check
             print(collision_summary(result))
     print(summary_line(result, out))
 

@@ -140,7 +140,8 @@ def main(args: argparse.Namespace) -> int:
     from rocking_contact.api import default_out_dir, mpi_rank
     from rocking_contact.config import CaseError
     from rocking_contact.out_paths import check_dir
-    from rocking_contact.summary import summary_line
+    from rocking_contact.stops import RunStopped
+    from rocking_contact.summary import show_result
 
     name = case_argument(args) or DEFAULT_CASE
     loaded = rc.load_case(name, args.overrides)
@@ -154,7 +155,11 @@ def main(args: argparse.Namespace) -> int:
                         f"or 'block' (its rigid twin)")
     out = args.out or default_out_dir(case)
     check_dir("--out", out)  # made here: rc.run's error would name its argument, out=
-    result = rc.run(case, out=out, quiet=args.quiet, plots=not args.no_plots)
+    try:
+        result = rc.run(case, out=out, quiet=args.quiet, plots=not args.no_plots)
+    except RunStopped as exc:  # Ctrl-C: what it computed, then _command's one line
+        show_result(exc.partial, out, table=not args.quiet, collisions=False)
+        raise
     if mpi_rank() != 0:  # under mpiexec every rank ran it (the run is collective); one prints
         return 0
     q, count = result.quantities, case.rigid.impacts
@@ -176,7 +181,5 @@ def main(args: argparse.Namespace) -> int:
               f"({event['corner'] or 'flat'}) {event['note']}")
     print(f"outcome: {result.extra['outcome']}; collisions list and history: "
           f"{result.extra['level']} level (history: {result.extra['history_level']} equation)")
-    if result.checks and not args.quiet:
-        print(rc.format_table(result.case, result.checks))
-    print(summary_line(result, out))  # as run's
+    show_result(result, out, table=not args.quiet, collisions=False)  # as run's
     return 0

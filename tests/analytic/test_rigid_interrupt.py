@@ -122,3 +122,36 @@ def test_a_signal_stops_the_rigid_command_within_a_second(tmp_path, signum, code
     assert data["extra"]["outcome"] == "interrupted"
     rows = read_history_csv(out / "history.csv")["time"]
     assert 1.0 < rows[-1] < 99.0
+
+
+def test_the_rigid_command_shows_what_a_stopped_run_computed(monkeypatch, capsys, tmp_path):
+    """As ``run`` does: the summary line of what it computed, then the stop's line (it
+    said the stop's line alone)."""
+    from rocking_contact.cli import main
+
+    case = tmp_path / "shaken.toml"
+    case.write_text('extends = "sdnv105_rigid"\nquantity = []\nreference = []\n'
+                    "[geometry]\nhalf_width = 0.1\nhalf_height = 0.5\n[preload]\ntilt = 0.0\n"
+                    "[loading.table_acceleration_x]\ntype = 'sine'\namplitude = 2.6\n"
+                    "frequency = 2.0\n[time]\nend = 30.0\nstep = 1e-3\n")
+    monkeypatch.setattr("rocking_contact.api.Progress",
+                        lambda *a, **k: Noted(*a, **{**k, "stop_at": 5.0}))
+    with interrupt.deferred():
+        code = main(["rigid", str(case), "--out", str(tmp_path / "o"), "--no-plots"])
+    out, err = capsys.readouterr()
+    assert code == 130
+    summary = out.splitlines()[-1]
+    assert summary.startswith("sdnv105_rigid: ") and "outcome interrupted" in summary, out
+    assert err.splitlines()[-1].startswith("interrupted at t = "), err
+
+
+def test_the_rigid_command_shows_the_quantities_without_reference(capsys, tmp_path):
+    """sdnv105_rigid's rn_max_A and rx_max_A, measured and compared with nothing, are rows
+    of its table for information (they were in results.json alone)."""
+    from rocking_contact.cli import main
+
+    assert main(["rigid", "--out", str(tmp_path / "o"), "--no-plots"]) == 0
+    rows = [line.split() for line in capsys.readouterr().out.splitlines()]
+    shown = {row[0]: row for row in rows if row and row[0] in ("rn_max_A", "rx_max_A")}
+    assert set(shown) == {"rn_max_A", "rx_max_A"}
+    assert all(row[-3:] == ["no", "reference", "-"] for row in shown.values()), shown

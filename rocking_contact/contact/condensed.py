@@ -22,7 +22,7 @@ on the coupled problem, each iteration eliminating the displacement correction:
 4. ``x <- x + dx_free + w1 Z lambda``.
 
 It stops when the complementarity residual ``max |Phi|`` is below ``contact.tolerance``
-times the norm of the weight vector under standard gravity (N, ``ElasticBody.force_scale``)
+times the norm of the weight vector under 9.81 m/s^2 (N, ``ElasticBody.force_scale``)
 and either the equilibrium residual is too, or the last update moved the end displacement by
 less than ``contact.step_tolerance`` of its size (Newton stalled at round-off, as large
 rotations of the thin Code_Aster cells leave ~1e-4 N); after ``contact.max_iterations`` the

@@ -133,7 +133,8 @@ class MoreauJeanOptions:
         law: restitution and friction of every contact.
         activation_gap: a contact is active when its predicted gap is below this (m).
         rtol: coupled-step residual ``|R(x) - H^T P / h|`` relative to the weight
-            vector under standard gravity (N/N, :attr:`ElasticBody.force_scale`).
+            vector under 9.81 m/s^2, SDNV105's gravity (N/N, :attr:`ElasticBody.force_scale`,
+            ``FORCE_SCALE_GRAVITY``).
         atol: absolute floor of that residual (N).
         stol: or the last Newton change of the end displacement relative to it (max norms).
         max_iterations: coupled Newton passes per step.

@@ -198,14 +198,15 @@ def _stop_every_rank(code: int, say: Callable[[], object] | None = None) -> None
     the others would wait for in their next collective call (a full disk for the files
     rank 0 alone writes: both ranks spun until killed). What was written before stays on
     disk. Nothing on one process."""
-    from mpi4py import MPI
-
-    if MPI.Is_initialized() and not MPI.Is_finalized() and MPI.COMM_WORLD.size > 1:
+    world = interrupt.world()  # None before MPI was imported: nothing to end
+    mpi = sys.modules.get("mpi4py.MPI")
+    if world is not None and mpi is not None and mpi.Is_initialized() \
+            and not mpi.Is_finalized() and world.size > 1:
         if say is not None:
             say()
         sys.stdout.flush()
         sys.stderr.flush()
-        MPI.COMM_WORLD.Abort(code)
+        world.Abort(code)
         os._exit(code)  # MPICH's abort returns, the process killed moments later
 
 
@@ -330,7 +331,12 @@ def _command(args: argparse.Namespace, argv: Sequence[str] | None) -> int:
             _stop_every_rank(EXIT_FAILED)
         return EXIT_FAILED
     except (KeyboardInterrupt, Exception) as exc:  # a second Ctrl-C or SIGTERM, or one
-        return _interrupted(exc)                      # outside a run
+        code = _interrupted(exc)                      # outside a run
+        if launcher_rank() is not None and not _parsed_command(args).serial:
+            # under mpiexec, a second signal sent to this rank alone (kill on its pid): the
+            # others waited for it in their next collective call, and mpiexec never returned
+            _stop_every_rank(code)
+        return code
 
 
 if __name__ == "__main__":

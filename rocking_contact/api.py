@@ -338,8 +338,9 @@ def _execute(run: _Run) -> RunResult:
     (:func:`~rocking_contact.results_io.restore`), its ``results.json`` and the directories
     made for it removed: bad input the runner found as it set up (the runner writes
     nothing before its checks), anything that stopped it before its runner started (a
-    second Ctrl-C at the barrier, a full disk for that ``results.json``), a failure before
-    its first step (a :class:`RunStopped` without ``partial``), or an error in its runner
+    second Ctrl-C at the barrier, a full disk for that ``results.json``), a failure that
+    left no partial result (a :class:`RunStopped` without ``partial``: before its first
+    step, the rigid block's integration failing), or an error in its runner
     that left nothing computed in the directory
     (:func:`~rocking_contact.results_io.only_started`)."""
     aside = ran = computed = False
@@ -363,7 +364,7 @@ def _execute(run: _Run) -> RunResult:
         ran = False  # refused: there is no run
         raise
     except RunStopped as exc:
-        computed = exc.partial is not None  # a failure before its first step computed none
+        computed = exc.partial is not None  # none kept: restored unless it streamed rows
         run.progress.close()
         raise
     finally:

@@ -85,8 +85,8 @@ def test_a_failure_before_the_first_step_puts_them_back(monkeypatch, capsys, tmp
     monkeypatch.setattr("rocking_contact.api.kind_runner", lambda kind: Failing)
     assert main(["run", "sdnd101a", "--out", str(out), "-q", "--no-plots"]) == EXIT_FAILED
     assert capsys.readouterr().err == ("error: solver failed: the levels failed: boom "
-                                       "(nothing was computed: "
-                                       "the results there before, if any, are kept)\n")
+                                       "(no results were written: "
+                                       "the ones there before, if any, are kept)\n")
     assert snapshot(out) == before
 
 

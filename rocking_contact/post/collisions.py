@@ -286,6 +286,14 @@ def annotate(case: Any, result: RunResult) -> None:
                 f"{needed:.4g} to rock without sliding, and the contact's Coulomb "
                 f"coefficient is {mu:g}: this block slides, the rigid comparison does not "
                 f"describe it")
+        rigid = motions["nonlinear"]
+        if rigid.outcome == "jumped":  # it ends there: fewer impacts to compare with
+            left = next((e for e in rigid.events if e.kind == "jump"), None)
+            when = f" at t = {left.time:.6g} s" if left is not None else ""
+            result.warnings.append(
+                f"the rigid block the collisions are compared with leaves the table{when} "
+                f"(its pivot's normal force falls to 0; the rigid model has no free flight "
+                f"to follow): the comparison stops there")
 
 
 def rigid_first_impact(case: Any) -> dict[str, float] | None:

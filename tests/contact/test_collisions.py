@@ -265,3 +265,23 @@ def test_the_rigid_first_impact_of_a_run_too_short_for_it():
     assert found is not None
     assert found["time"] == pytest.approx(0.05441, abs=5e-6)
     assert found["kinetic_energy"] == pytest.approx(7.2919, rel=5e-5)
+
+
+def test_a_rigid_block_that_leaves_the_table_is_said_to_end_the_comparison():
+    """A table falling faster than gravity lifts the rigid block off (event 'jump'): its
+    impacts end there, and the block run's comparison with it said nothing of it."""
+    import rocking_contact as rc
+    from rocking_contact.post.collisions import annotate
+    from rocking_contact.results import RunResult
+
+    case = rc.load_case("sdnv105d", {"loading.table_acceleration_y": {
+        "type": "sine", "amplitude": 12.0, "frequency": 4.0}})
+    t = np.linspace(0.0, 0.1, 1001)
+    result = RunResult(case="sdnv105d", kind="block", parameters={},
+                       history={"time": t, "EKIN_BLOCK": np.exp(-((t - 0.0544) / 0.01) ** 2)},
+                       quantities={}, collisions=[], extra={}, timing={})
+    annotate(case, result)
+    [said] = [w for w in result.warnings if "leaves the table" in w]
+    assert said.startswith("the rigid block the collisions are compared with leaves the "
+                           "table at t = 0.163053 s") and said.endswith("the comparison "
+                                                                        "stops there")

@@ -818,3 +818,18 @@ def test_a_rocking_block_leaves_the_table_when_its_pivot_would_pull():
     rn = (history["RN_O"] + history["RN_A"])[pressing]
     assert rn.min() > -1e-9 * block.mass * block.gravity  # never pulling
     assert abs(rn[-1]) < 1e-9 * block.mass * block.gravity  # 0 where it leaves
+
+
+def test_a_table_that_steps_down_at_a_breakpoint_lifts_the_rocking_block_there():
+    """A table given in Python may step at a breakpoint (a case file's are continuous):
+    the pivot's force, positive at the breakpoint itself, is below 0 right after it, and
+    the event finds that crossing at the breakpoint (a review's worry: a segment starting
+    below 0 would show no crossing; none does, the force at a segment's start is the one
+    at the previous segment's end)."""
+    block = RigidBlock(half_width=0.1, half_height=0.5, mass=96.0, gravity=9.81)
+    # the value at the breakpoint is the one before it: the segment ending there is smooth
+    table = TableMotion(vertical=lambda t: -20.0 if t > 0.03 else 0.0, breakpoints=(0.03,))
+    motion = RockingSimulation(block, table=table).run(0.05, 0.0, 0.2)
+    assert motion.outcome == "jumped"
+    assert (motion.events[-1].kind, motion.events[-1].time) == ("jump", 0.03)
+    assert motion.history["time"][-1] == 0.03

@@ -397,7 +397,7 @@ def setup_warnings(case: DiscreteCase, system: DiscreteSystem, durations: np.nda
         extra["missed_flexibility_per_spring"] = {name: r for name, (_, r, _) in
                                                   missed.items()}
         extra["dropped_initial_energy"] = system.dropped_initial_energy
-        warnings += truncation_warnings(case, system)
+        warnings += truncation_warnings(case, system, missed)
     return warnings, cause, extra
 
 

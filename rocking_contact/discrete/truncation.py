@@ -65,15 +65,19 @@ def missed_flexibility(case: DiscreteCase, system: DiscreteSystem
     return out
 
 
-def truncation_warnings(case: DiscreteCase, system: DiscreteSystem) -> list[str]:
+def truncation_warnings(case: DiscreteCase, system: DiscreteSystem,
+                        missed: dict[str, tuple[float, float, bool]] | None = None
+                        ) -> list[str]:
     """What the dropped modes cost, where it is more than the limits above; nothing when
-    no mode is dropped."""
+    no mode is dropped. ``missed``: :func:`missed_flexibility` of the case, if the caller
+    has it (the runner records it too: computed once)."""
     if not system.dropped_omegas.size:
         return []
     kept = len(system.omegas)
     modes = f"solver.modes = {kept} of {kept + len(system.dropped_omegas)}"
     out = []
-    missed = missed_flexibility(case, system)
+    if missed is None:
+        missed = missed_flexibility(case, system)
     for shock in case.model.shock:
         share, ratio, tangential = missed[shock.name]
         if ratio <= MISSED_FLEXIBILITY_LIMIT:

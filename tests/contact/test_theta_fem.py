@@ -3,7 +3,7 @@ against the rigid block, LMGC90 and the contact law itself (coarse mesh, h = 1e-
 
 import numpy as np
 import pytest
-from acceptance import assert_misses_are
+from acceptance import assert_all_pass, assert_misses_are
 
 import rocking_contact as rc
 from rocking_contact.analytic.rigid_block import RigidBlock
@@ -78,6 +78,19 @@ def test_first_impact_on_the_fine_mesh():
     assert q["rn_max_O_flight"] == pytest.approx(3579.25, rel=0.01)
     assert q["rx_min_O_flight"] == pytest.approx(-1149.79, rel=0.01)
     assert_misses_are(fine, {"percussion_RN_base": PERCUSSION_MISS}, unreached=True)
+
+
+def test_the_coarse_step_variant_passes_its_marks():
+    """cases/variants/sdnv105d_step5e-4, its whole 0.33 s (660 steps, a few seconds): issue
+    5's second acceptance, the five collision instants within 3 % of LMGC90 with 5e-4 s
+    steps, graded from the variant's own references. (Only the slow test_theta_validation
+    ran this case; every case has a fast test.)"""
+    result = rc.run(rc.load_case("sdnv105d_step5e-4"), write=False, plots=False, quiet=True)
+    assert result.status == "completed", result.status
+    assert [c["index"] for c in result.collisions if c["interior"]] == [1, 2, 3, 4, 5]
+    graded = assert_all_pass(result)
+    assert sorted(c["quantity"] for c in graded) == [f"collision.{k}.time"
+                                                      for k in range(1, 6)]
 
 
 def test_the_contact_law_holds_at_the_pivot(first):

@@ -34,3 +34,24 @@ def assert_all_pass(result, *, unreached: bool = False) -> list[dict]:
     assert graded, f"no graded reference\n{table}"
     assert all(c["passed"] for c in graded), table
     return graded
+
+
+def case_reference(case, quantity: str, source: str = ""):
+    """The one reference of ``quantity`` in ``case`` (a name, a path or a loaded case) whose
+    source starts with ``source``. Tests read reference values and their tolerances from
+    the case files, where each has its source, instead of typing them again."""
+    if not hasattr(case, "reference"):
+        case = rc.load_case(case)
+    found = [r for r in case.reference if r.quantity == quantity and r.source.startswith(source)]
+    assert len(found) == 1, (case.case.name, quantity, source, found)
+    return found[0]
+
+
+def within(value: float, reference, tolerance: float | None = None) -> bool:
+    """``value`` within the relative ``tolerance`` of ``reference.value``: the reference's own
+    tolerance unless one is given (then the test says where it comes from)."""
+    if tolerance is None:
+        assert reference.tolerance is not None and reference.tolerance_kind == "relative", (
+            reference)
+        tolerance = reference.tolerance
+    return abs(value - reference.value) <= tolerance * abs(reference.value)

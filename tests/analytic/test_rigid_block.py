@@ -1,7 +1,8 @@
 """Rigid-block rocking (SDNV105 section 2.1): the manual's tables, the integrated equations,
 impacts, reactions, table accelerations, uplift, overturning, the ``rigid`` kind and CLI.
 
-The reference numbers are the published ones (CASES.md section 1), typed here as data.
+The reference numbers are the published ones (CASES.md section 1), read from the case file
+that holds them with their sources (cases/sdnv105_rigid.toml), not typed again here.
 """
 
 import json
@@ -24,32 +25,28 @@ from rocking_contact.results import read_history_csv
 TILT = 0.01
 BLOCK = RigidBlock(half_width=0.18, half_height=0.40, mass=417.6, gravity=9.81)
 
-# The manual's rigid table: t_k (s), Ekin before (J), corner, v_y before (m/s), I_y (N.s).
-RIGID_TABLE = [
-    (0.05440978, 7.373981, "A", -0.133572, 48.73),
-    (0.13574, 4.119169, "O", -0.099832, 36.42),
-    (0.196529, 2.301003, "A", -0.074615, 27.22),
-    (0.241961, 1.28536, "O", -0.055767, 20.35),
-    (0.27592, 0.718013, "A", -0.04168, 15.21),
-]
-RIGID_LIFTS = [0.003600, 0.002011, 0.001123, 0.000628, 0.000351, 0.000196]
+REFERENCES = {r.quantity: r for r in rc.load_case("sdnv105_rigid").reference}
+COLLISIONS = range(1, 6)
+FIELDS = ("time", "kinetic_energy", "vy_before", "percussion_y")
+
+
+def _values(level, fields=FIELDS):
+    """Per collision 1..5 the case file's ``level.collision.k.field`` values."""
+    return [tuple(REFERENCES[f"{level}.collision.{k}.{f}"].value for f in fields)
+            for k in COLLISIONS]
+
+
+# The manual's rigid table: t_k (s), Ekin before (J), v_y before (m/s), I_y (N.s); the
+# corner each impact lands on; the lifts before impacts 1..5 and after the fifth (m).
+RIGID_TABLE = _values("closed_form")
+CORNERS = ["A", "O", "A", "O", "A"]
+RIGID_LIFTS = [REFERENCES[f"closed_form.lift.{k}"].value for k in range(6)]
 # Recalage: t_k, Ekin before, v_y before, I_y; lifts after impacts 1..5.
-RECALAGE_TABLE = [
-    (0.05440978, 7.373981, -0.13357229, 48.73),
-    (0.138201, 4.6021, -0.1055221, 37.52),
-    (0.202720, 2.8722, -0.083362, 28.89),
-    (0.252400, 1.7925, -0.065856, 22.24),
-    (0.29065, 1.1187, -0.052026, 17.12),
-]
-RECALAGE_LIFTS = [0.002247, 0.001402, 0.000875, 0.000546, 0.000341]
+RECALAGE_TABLE = _values("recalage")
+RECALAGE_LIFTS = [REFERENCES[f"recalage.lift.{k}"].value for k in COLLISIONS]
 # The rigid equations integrated exactly with the restitution 0.7474: t_k, Ekin before.
-INTEGRATED = {
-    "linearised": [(0.05440978, 7.292048), (0.13520138, 4.073401), (0.19536373, 2.275437),
-                   (0.24023766, 1.271079), (0.27373851, 0.710035)],
-    "nonlinear": [(0.05441079, 7.291925), (0.13520238, 4.073332), (0.19536438, 2.275399),
-                  (0.24023796, 1.271057), (0.27373854, 0.710024)],
-}
-# Published to 1e-6 m: half a unit of the last digit.
+INTEGRATED = {eq: _values(eq, FIELDS[:2]) for eq in ("linearised", "nonlinear")}
+# Published to 1e-6 m: half a unit of the last digit (the case file's absolute tolerance).
 LIFT_ROUNDING = 5e-7
 
 
@@ -68,7 +65,7 @@ def motions():
 def test_closed_form_reproduces_the_rigid_table():
     seq = closed_form(BLOCK, TILT, 5)
     assert len(seq.impacts) == 5
-    for imp, (t, ekin, corner, vy, iy) in zip(seq.impacts, RIGID_TABLE):
+    for imp, (t, ekin, vy, iy), corner in zip(seq.impacts, RIGID_TABLE, CORNERS, strict=True):
         assert imp.corner == corner
         assert rel(imp.time, t) < 1e-3
         assert rel(imp.kinetic_energy, ekin) < 1e-3
@@ -76,6 +73,8 @@ def test_closed_form_reproduces_the_rigid_table():
         assert rel(imp.percussion_y, iy) < 1e-3
     heights = [lift.height for lift in seq.lifts]
     assert [lift.corner for lift in seq.lifts] == ["A", "O", "A", "O", "A", "O"]
+    assert {(r.tolerance, r.tolerance_kind) for q, r in REFERENCES.items() if ".lift." in q} == {
+        (LIFT_ROUNDING, "absolute")}
     assert np.allclose(heights, RIGID_LIFTS, rtol=0, atol=LIFT_ROUNDING)
 
 
@@ -96,7 +95,7 @@ def test_integrated_equations_match_the_independent_integration(motions, equatio
     for imp, (t, ekin) in zip(impacts, INTEGRATED[equation]):
         assert rel(imp.time, t) < 1e-5
         assert rel(imp.kinetic_energy, ekin) < 1e-5
-    assert [i.corner for i in impacts[:5]] == ["A", "O", "A", "O", "A"]
+    assert [i.corner for i in impacts[:5]] == CORNERS
 
 
 def test_the_integrated_tables_are_the_equations_solved_here():
@@ -142,9 +141,10 @@ def test_closed_form_is_about_one_percent_off_the_integrated_equations(motions):
 def test_restitution_from_angular_momentum_and_energy_ratio():
     b, r2 = BLOCK.half_width, BLOCK.radius**2
     assert BLOCK.restitution == pytest.approx((2 * r2 - 3 * b * b) / (2 * r2), rel=1e-14)
-    assert BLOCK.restitution == pytest.approx(0.7474, abs=5e-5)
-    assert BLOCK.restitution**2 == pytest.approx(0.5586086, rel=1e-6)
-    assert BLOCK.rocking_frequency == pytest.approx(4.0956, rel=1e-4)
+    assert BLOCK.restitution == pytest.approx(REFERENCES["restitution"].value, abs=5e-5)
+    assert BLOCK.restitution**2 == pytest.approx(REFERENCES["energy_ratio"].value, rel=1e-6)
+    assert BLOCK.rocking_frequency == pytest.approx(REFERENCES["rocking_frequency"].value,
+                                                    rel=1e-4)
 
 
 def test_energy_lost_per_impact_and_conserved_in_flight(motions):
@@ -175,22 +175,25 @@ def test_percussions_at_impact():
     b, r2 = BLOCK.half_width, BLOCK.radius**2
     assert imp.percussion_y == pytest.approx((4 * r2 - 3 * b * b) / (2 * r2) * BLOCK.mass * b
                                              * 0.37, rel=1e-12)
-    assert abs(imp.percussion_x) / imp.percussion_y == pytest.approx(0.3212, rel=1e-3)
+    assert abs(imp.percussion_x) / imp.percussion_y == pytest.approx(
+        REFERENCES["percussion.ratio"].value, rel=1e-3)
     assert imp.percussion_x > 0  # on A, same sign as RX_A
     assert BLOCK.impact(0.37, "O").percussion_x < 0
 
 
 def test_free_flight_reactions():
     vertical, horizontal = BLOCK.free_flight_reactions()
-    assert vertical == pytest.approx(3579.25, rel=1e-5)
-    assert horizontal == pytest.approx(-1149.79, rel=1e-5)
-    assert abs(horizontal) / vertical == pytest.approx(0.3212, rel=1e-3)
+    rn_ref, rx_ref = (REFERENCES[f"reaction.{d}"].value for d in ("vertical", "horizontal"))
+    assert vertical == pytest.approx(rn_ref, rel=1e-5)
+    assert horizontal == pytest.approx(rx_ref, rel=1e-5)
+    assert abs(horizontal) / vertical == pytest.approx(REFERENCES["reaction.ratio"].value,
+                                                       rel=1e-3)
     # the exact reaction at theta = 0, omega = 0 is the same, with the sign of the corner
     for corner, sign in (("O", -1.0), ("A", 1.0)):
         theta_dd = BLOCK.angular_acceleration(0.0, corner)
         rn, rx = BLOCK.pivot_reaction(0.0, 0.0, theta_dd, corner)
-        assert rn == pytest.approx(3579.25, rel=1e-5)
-        assert rx == pytest.approx(sign * 1149.79, rel=1e-5)
+        assert rn == pytest.approx(rn_ref, rel=1e-5)
+        assert rx == pytest.approx(-sign * rx_ref, rel=1e-5)
 
 
 def test_history_reactions_and_corners(motions):
@@ -407,7 +410,7 @@ def test_compare_collisions_api():
     assert len(rows) == 5
     assert quantities["rigid.nonlinear.collision.3.time_error"] == 0.0
     assert quantities["rigid.closed_form.collision.1.energy_error"] == pytest.approx(
-        7.291925 / 7.373981 - 1, rel=1e-5)
+        INTEGRATED["nonlinear"][0][1] / RIGID_TABLE[0][1] - 1, rel=1e-5)
 
 
 def test_cli_prints_the_levels_side_by_side(tmp_path, capsys):

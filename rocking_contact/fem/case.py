@@ -30,7 +30,7 @@ from __future__ import annotations
 from collections import defaultdict
 from collections.abc import Callable
 from dataclasses import dataclass, replace
-from typing import ClassVar, Literal, get_args
+from typing import TYPE_CHECKING, ClassVar, Literal
 
 from rocking_contact.block import BlockModel, Geometry, Preload, release_angle, release_tilt
 from rocking_contact.config import (
@@ -66,20 +66,18 @@ from rocking_contact.geometry.layout import (
 )
 from rocking_contact.post.collisions import CollisionSpec
 from rocking_contact.time.grid import Segment, segments
-from rocking_contact.time.schemes import (
-    ALPHA_RANGE,
-    HHT,
-    THETA_RANGE,
-    Newmark,
-    Scheme,
-    Theta,
-    alpha_modified_newmark,
-)
+from rocking_contact.time.schemes import ALPHA_RANGE, ALPHA_SCHEMES, SCHEMES, THETA_RANGE, Scheme
 
 Component = Literal["DX", "DY"]
 ALPHA_CHECK = in_range(*ALPHA_RANGE)
-AlphaScheme = Literal["alpha_newmark", "hht"]
-ALPHA_SCHEMES = get_args(AlphaScheme)
+if TYPE_CHECKING:
+    SchemeType = str
+    AlphaScheme = str
+else:
+    # The names of time.schemes.SCHEMES, as the schema checks them and the messages and
+    # `rocking-contact keys` list them ("one of 'newmark', 'alpha_newmark', ...").
+    SchemeType = Literal[tuple(SCHEMES)]
+    AlphaScheme = Literal[ALPHA_SCHEMES]
 
 
 @dataclass(kw_only=True)
@@ -220,9 +218,6 @@ class BlockTime:
                 raise ValueError(f"refine.step: {problem}")
 
 
-SchemeType = Literal["newmark", "alpha_newmark", "hht", "theta"]
-
-
 @dataclass(kw_only=True)
 class SchemeSpec:
     """``[scheme]``: the time scheme.
@@ -238,21 +233,20 @@ class SchemeSpec:
     theta: float = param(0.5, check=in_range(*THETA_RANGE))
 
     #: the keys each type reads (config.load_case refuses the others)
-    VARIANTS: ClassVar = {"type": {"newmark": ("beta", "gamma"), "alpha_newmark": ("alpha",),
-                                   "hht": ("alpha",), "theta": ("theta",)}}
+    VARIANTS: ClassVar = {"type": {name: entry.keys for name, entry in SCHEMES.items()}}
 
     def scheme(self, alpha: float | None = None, kind: str | None = None) -> Scheme:
-        """The scheme object; ``alpha`` and ``kind`` override the section's alpha and type
-        (a window's)."""
-        a = self.alpha if alpha is None else alpha
+        """The scheme object (:data:`~rocking_contact.time.schemes.SCHEMES`); ``alpha`` and
+        ``kind`` override the section's alpha and type (a window's).
+
+        Raises:
+            ValueError: ``kind`` is no scheme's name (the schema lets none through).
+
+        """
         kind = self.type if kind is None else kind
-        if kind == "newmark":
-            return Newmark(self.beta, self.gamma)
-        if kind == "alpha_newmark":
-            return alpha_modified_newmark(a)
-        if kind == "hht":
-            return HHT(a)
-        return Theta(self.theta)
+        if kind not in SCHEMES:
+            raise ValueError(f"scheme.type: got {kind!r}, allowed: {quoted(tuple(SCHEMES))}")
+        return SCHEMES[kind].make(self, self.alpha if alpha is None else alpha)
 
 
 @dataclass(kw_only=True)
@@ -377,7 +371,7 @@ class BlockCase(BlockModel, CaseFile):
             alpha_keys.append(("time.refine.alpha", refine.alpha))
         for key, value in alpha_keys:
             if value is not None and self.scheme.type not in ALPHA_SCHEMES:
-                raise ValueError(f"{key}: only for scheme.type 'alpha_newmark' or 'hht', "
+                raise ValueError(f"{key}: only for scheme.type {quoted(ALPHA_SCHEMES, ' or ')}, "
                                  f"not {self.scheme.type!r}")
 
 
@@ -420,7 +414,7 @@ def check_scheme_for_contact(scheme: str, treatment: str) -> None:
         raise ValueError(f"scheme.type: {scheme!r} cannot step contact.treatment = "
                          f"{treatment!r} (velocity-level impulses); allowed: 'theta'")
     if scheme == "theta" and level == "position":
-        others = tuple(s for s in get_args(SchemeType) if s != "theta")
+        others = tuple(s for s in SCHEMES if s != "theta")
         raise ValueError(f"scheme.type: 'theta' cannot step contact.treatment = {treatment!r} "
                          "(a position-level contact stepped on velocities returns the impact "
                          f"velocity); allowed: {quoted(others)}, or contact.treatment = "

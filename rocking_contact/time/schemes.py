@@ -27,15 +27,19 @@ Schemes (``alpha`` <= 0 in Code_Aster's sign convention):
   ``u1 = u_n + h [theta v1 + (1 - theta) v_n]``; the equation is divided by h so that every
   residual is a force. Second order for theta = 1/2, dissipative for theta > 1/2.
 - :class:`Static`: ``g(u1, 0, t1) = 0``, used for the preload (pseudo-time).
+
+A case names its scheme by ``scheme.type`` (and a window's ``scheme``): :data:`SCHEMES` maps
+each name to the ``[scheme]`` keys it reads and how it is made from them.
 """
 
 from __future__ import annotations
 
 import math
 from abc import ABC, abstractmethod
+from collections.abc import Callable
 from dataclasses import dataclass, replace
 from fractions import Fraction
-from typing import Literal
+from typing import Literal, Protocol
 
 #: allowed ``alpha`` of the alpha schemes (:func:`alpha_modified_newmark`, :class:`HHT`),
 #: Code_Aster's sign convention: a closed interval, 0 is average acceleration
@@ -62,7 +66,8 @@ class Affine:
     a: float
 
     def __call__(self, unknown: float, u: float, v: float, a: float) -> float:
-        """Apply the map to scalars (used by the stability analysis)."""
+        """Apply the map to scalars (the tests check the tables so; the stability analysis
+        reads the coefficients)."""
         return self.x * unknown + self.u * u + self.v * v + self.a * a
 
 
@@ -115,8 +120,17 @@ class Scheme(ABC):
     """A one-step scheme: gives the :class:`Stage` of a step size.
 
     To add a scheme, subclass this, give it a ``name``, its ``order`` of accuracy and
-    ``stage(h)``; the step driver, the stability analysis
-    (:mod:`~rocking_contact.time.analysis`) and the tests take it from there.
+    ``stage(h)``: the step driver applies any :class:`Stage`, and the stability analysis
+    (:func:`~rocking_contact.time.analysis.spectral_radius`) takes any scheme. A case file
+    reaches it once it has an entry in :data:`SCHEMES` (its name for ``scheme.type``, the
+    ``[scheme]`` keys it reads, how it is made from them; a key it needs that the section
+    lacks is a new field of :class:`~rocking_contact.fem.case.SchemeSpec`). A scheme that
+    reads ``alpha`` is an alpha scheme (:data:`ALPHA_SCHEMES`: windows and refinements may
+    set their own alpha). ``theta`` is named by three rules that a velocity-level scheme
+    would need too: the contact treatments it can step
+    (:func:`~rocking_contact.fem.case.check_scheme_for_contact`), its refusal of
+    ``[time.refine]`` (:meth:`~rocking_contact.fem.case.BlockCase.validate`), and the advice
+    to a run whose steps created energy (:func:`~rocking_contact.post.energy.remedy`).
     """
 
     name: str = "scheme"
@@ -294,3 +308,39 @@ class Static(Scheme):
         ``u_n``."""
         return Stage(h=h, u=Affine(1.0, 0.0, 0.0, 0.0), v=ZERO, a=ZERO, w1=1.0, w0=0.0,
                      predictor=Affine(0.0, 1.0, 0.0, 0.0), unknown="displacement")
+
+
+class SchemeParameters(Protocol):
+    """The ``[scheme]`` section as :data:`SCHEMES` reads it
+    (:class:`~rocking_contact.fem.case.SchemeSpec`)."""
+
+    beta: float
+    gamma: float
+    theta: float
+
+
+@dataclass(frozen=True)
+class SchemeEntry:
+    """What a case file knows of a scheme.
+
+    Attributes:
+        keys: the ``[scheme]`` keys it reads (another one given is refused, not ignored:
+            :func:`rocking_contact.config.load_case`).
+        make: the scheme from the section and the ``alpha`` in force (the section's, a
+            window's or a refinement's).
+
+    """
+
+    keys: tuple[str, ...]
+    make: Callable[[SchemeParameters, float], Scheme]
+
+
+#: ``scheme.type`` -> its entry, in the order the messages list them
+SCHEMES: dict[str, SchemeEntry] = {
+    "newmark": SchemeEntry(("beta", "gamma"), lambda p, alpha: Newmark(p.beta, p.gamma)),
+    "alpha_newmark": SchemeEntry(("alpha",), lambda p, alpha: alpha_modified_newmark(alpha)),
+    "hht": SchemeEntry(("alpha",), lambda p, alpha: HHT(alpha)),
+    "theta": SchemeEntry(("theta",), lambda p, alpha: Theta(p.theta)),
+}
+#: the schemes that read ``alpha``, which a window or a refinement may set for itself
+ALPHA_SCHEMES = tuple(name for name, entry in SCHEMES.items() if "alpha" in entry.keys)

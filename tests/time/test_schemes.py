@@ -84,3 +84,19 @@ def test_segments_hit_window_bounds_exactly():
     assert segs[1].n_steps == 500 and segs[1].times()[-1] == 0.0575
     assert all(np.diff(s.times()).max() <= s.step * (1 + 1e-9) for s in segs)
     assert segs[0].n_steps == 21
+
+
+def test_a_scheme_type_makes_the_scheme_of_its_entry_and_no_other():
+    """Each name of SCHEMES makes its own scheme from the section; an unknown name is
+    refused, not stepped as another scheme (it ran the theta-method)."""
+    from rocking_contact.fem.case import SchemeSpec
+    from rocking_contact.time.schemes import SCHEMES
+
+    spec = SchemeSpec(beta=0.3025, gamma=0.6, alpha=-0.2, theta=0.55)
+    made = {name: spec.scheme(kind=name) for name in SCHEMES}
+    assert made == {"newmark": Newmark(0.3025, 0.6), "alpha_newmark": alpha_modified_newmark(-0.2),
+                    "hht": HHT(-0.2), "theta": Theta(0.55)}
+    assert spec.scheme(alpha=-0.1, kind="hht") == HHT(-0.1)
+    assert SchemeSpec.VARIANTS["type"] == {name: e.keys for name, e in SCHEMES.items()}
+    with pytest.raises(ValueError, match="scheme.type: got 'static', allowed: 'newmark'"):
+        spec.scheme(kind="static")

@@ -2,21 +2,24 @@
 balance.
 
 :func:`build` turns a case's ``[contact]`` into the terms the step problem takes (see
-:mod:`rocking_contact.solvers.step`). A new treatment needs its name in
-:data:`~rocking_contact.contact.spec.Treatment`, its record (the keys it reads, the level of
-its law, whether it needs a table) in :data:`~rocking_contact.contact.spec.TREATMENT_INFO`,
-which the case checks and their messages read, and its factory in :data:`TREATMENTS`; it
-is selected by ``contact.treatment``.
+:mod:`rocking_contact.solvers.step`), with the factory that the treatment's entry in
+:data:`~rocking_contact.contact.spec.TREATMENT_INFO` names. A new treatment is its module
+and one entry there: its name, its factory (``"module:function"``, ``(case, body) ->``
+:class:`ContactModel`, which may live in its own module; :func:`corrector_model` and
+:func:`table_kinematics` serve a treatment that corrects the free step on the table), the
+``[contact]`` keys it reads, the level of its law and whether it needs the table, which the
+case checks and their messages read. The factories below are the shipped treatments'.
 """
 
 from __future__ import annotations
 
+import importlib
 from collections.abc import Callable
 from dataclasses import dataclass, field
 from typing import TYPE_CHECKING, Any, Protocol
 
 from rocking_contact.contact.counters import SolveCounters
-from rocking_contact.contact.spec import ContactSpec
+from rocking_contact.contact.spec import TREATMENT_INFO, ContactSpec
 from rocking_contact.fem.body import ElasticBody
 from rocking_contact.fem.energy_balance import EnergyBalance, EnergySource
 from rocking_contact.solvers.step import Contribution, Corrector
@@ -26,7 +29,7 @@ if TYPE_CHECKING:
     from rocking_contact.contact.kinematics import ContactKinematics
     from rocking_contact.contact.theta import MoreauJeanContact
 
-__all__ = ["ContactModel", "ContactSpec", "ContactTreatment", "TREATMENTS", "build"]
+__all__ = ["ContactModel", "ContactSpec", "ContactTreatment", "build", "factory"]
 
 
 class ContactTreatment(EnergySource, Protocol):
@@ -67,8 +70,9 @@ class ContactModel:
         return self.counters.timing() if self.counters is not None else {}
 
 
-def _table_kinematics(case: Any, body: ElasticBody) -> ContactKinematics:
-    """The pairing of the block's base with the table's top."""
+def table_kinematics(case: Any, body: ElasticBody) -> ContactKinematics:
+    """The pairing of the block's base (``contact.slave``) with the table's top
+    (``contact.master``)."""
     from rocking_contact.contact.kinematics import ContactKinematics
 
     spec: ContactSpec = case.contact
@@ -77,44 +81,53 @@ def _table_kinematics(case: Any, body: ElasticBody) -> ContactKinematics:
                              names=tuple(case.output.points))
 
 
-def _corrector(treatment: CondensedContact | MoreauJeanContact) -> ContactModel:
+def corrector_model(treatment: CondensedContact | MoreauJeanContact) -> ContactModel:
     """The model of a treatment that corrects the free step and counts its solves."""
     return ContactModel(correctors=[treatment], treatment=treatment, counters=treatment.counters)
 
 
-def _lagrange(case: Any, body: ElasticBody) -> ContactModel:
+def build_none(case: Any, body: ElasticBody) -> ContactModel:
+    """``none``: no contact terms (the ``[[constraint]]`` supports hold the block)."""
+    return ContactModel()
+
+
+def build_lagrange(case: Any, body: ElasticBody) -> ContactModel:
+    """``lagrange``: :class:`~rocking_contact.contact.lagrange.LagrangeContact`."""
     from rocking_contact.contact.lagrange import LagrangeContact
 
-    return _corrector(LagrangeContact(body, case.contact, _table_kinematics(case, body)))
+    return corrector_model(LagrangeContact(body, case.contact, table_kinematics(case, body)))
 
 
-def _continuous(case: Any, body: ElasticBody) -> ContactModel:
+def build_continuous(case: Any, body: ElasticBody) -> ContactModel:
+    """``continuous``: :class:`~rocking_contact.contact.continuous.ContinuousContact`."""
     from rocking_contact.contact.continuous import ContinuousContact
 
-    return _corrector(ContinuousContact(body, case.contact, _table_kinematics(case, body)))
+    return corrector_model(ContinuousContact(body, case.contact, table_kinematics(case, body)))
 
 
-def _penalty(case: Any, body: ElasticBody) -> ContactModel:
+def build_penalty(case: Any, body: ElasticBody) -> ContactModel:
+    """``penalty``: the shock springs of
+    :class:`~rocking_contact.contact.penalty.PenaltySprings`, a term of the SNES."""
     from rocking_contact.contact.penalty import PenaltySprings
 
     treatment = PenaltySprings(body, case.contact)
     return ContactModel(contributions=[treatment], treatment=treatment)
 
 
-def _theta(case: Any, body: ElasticBody) -> ContactModel:
+def build_theta(case: Any, body: ElasticBody) -> ContactModel:
+    """``theta``: the Moreau-Jean treatment of :func:`rocking_contact.contact.theta.build`."""
     from rocking_contact.contact import theta
 
-    return _corrector(theta.build(case, body, _table_kinematics(case, body)))
+    return corrector_model(theta.build(case, body, table_kinematics(case, body)))
 
 
-#: contact.treatment -> factory of the :class:`ContactModel`
-TREATMENTS: dict[str, Callable[[Any, ElasticBody], ContactModel]] = {
-    "none": lambda case, body: ContactModel(),
-    "lagrange": _lagrange,
-    "penalty": _penalty,
-    "continuous": _continuous,
-    "theta": _theta,
-}
+def factory(treatment: str) -> Callable[[Any, ElasticBody], ContactModel]:
+    """The factory of a treatment's :class:`ContactModel`, imported from where its entry
+    in :data:`~rocking_contact.contact.spec.TREATMENT_INFO` says."""
+    module, _, name = TREATMENT_INFO[treatment].factory.partition(":")
+    function: Callable[[Any, ElasticBody], ContactModel] = getattr(
+        importlib.import_module(module), name)
+    return function
 
 
 def build(case: Any, body: ElasticBody) -> ContactModel:
@@ -125,7 +138,7 @@ def build(case: Any, body: ElasticBody) -> ContactModel:
         body: its bodies.
 
     """
-    model = TREATMENTS[case.contact.treatment](case, body)
+    model = factory(case.contact.treatment)(case, body)
     sources = [model.treatment] if model.treatment is not None else []
     model.energy = EnergyBalance(body, sources)
     model.contributions.append(model.energy)

@@ -1,6 +1,6 @@
 """The ``[contact]`` section of a ``block`` case: which treatment, friction, its parameters.
 
-Treatments (``treatment``):
+Treatments (``treatment``), each registered once, in :data:`TREATMENT_INFO`:
 
 - ``none``: no contact (supports of ``[[constraint]]`` only, e.g. a pinned corner);
 - ``lagrange``: nodal Lagrange multipliers on the block base (slave, ``slave``) against the
@@ -23,25 +23,27 @@ equilibrium of CASES.md: every treatment is idle during the preload.
 from __future__ import annotations
 
 from dataclasses import dataclass
-from typing import Any, ClassVar, Literal, get_args
+from typing import TYPE_CHECKING, Any, ClassVar, Literal
 
 from rocking_contact.config import NONNEGATIVE, POSITIVE, Conflict, in_range, param
 from rocking_contact.discrete.case import stick_problem
 from rocking_contact.geometry.layout import BLOCK, CONBAS, CONHAUT, CTBLO, named_points
 
-Treatment = Literal["none", "lagrange", "penalty", "continuous", "theta"]
-
 
 @dataclass(frozen=True)
 class TreatmentInfo:
-    """What the case checks and messages know of a contact treatment.
+    """A contact treatment: what the case checks and messages know of it, and where its
+    terms are built.
 
-    A treatment is its name in :data:`Treatment`, its record in :data:`TREATMENT_INFO` and its
-    factory in :data:`rocking_contact.contact.model.TREATMENTS` (which needs DOLFINx, not
-    loaded to read a case); ``tests/contact/test_treatments.py`` checks that the three name
-    the same treatments.
+    A treatment is its entry in :data:`TREATMENT_INFO` and the module of its terms: the
+    entry's name is the ``contact.treatment`` that selects it, and every list of treatments
+    (the schema's, the messages' "allowed: ...", ``rocking-contact keys``) is made from
+    these entries.
 
     Attributes:
+        factory: ``"module:function"``, the function that builds its terms of a run,
+            ``(case, body) -> ContactModel`` (:mod:`rocking_contact.contact.model`);
+            imported when a run builds them, so that reading a case loads no DOLFINx.
         keys: the ``[contact]`` keys it reads (another one given is refused, not ignored:
             :func:`rocking_contact.config.load_case`).
         level: what its law acts on: ``"position"`` (Signorini on the end displacements,
@@ -54,6 +56,7 @@ class TreatmentInfo:
 
     """
 
+    factory: str
     keys: tuple[str, ...]
     level: Literal["none", "springs", "position", "velocity"]
     table: bool = False
@@ -64,17 +67,29 @@ _CONDENSED = ("slave", "master", "mu", "search_distance", "closed_gap", "gap_tol
               "augmentation_normal", "augmentation_tangential", "tolerance", "step_tolerance",
               "max_iterations", "local_iterations")
 
-#: contact.treatment -> what it is, in the order the messages list them
+_MODEL = "rocking_contact.contact.model"
+
+#: contact.treatment -> what it is, in the order the messages list them (none, then SDNV105
+#: A, B, C, D)
 TREATMENT_INFO: dict[str, TreatmentInfo] = {
-    "none": TreatmentInfo((), "none", without_table="with a [[constraint]] holding the block"),
-    "lagrange": TreatmentInfo(_CONDENSED, "position", table=True),
-    "continuous": TreatmentInfo(_CONDENSED, "position", table=True),
-    "penalty": TreatmentInfo(("mu", "spring"), "springs",
+    "none": TreatmentInfo(f"{_MODEL}:build_none", (), "none",
+                          without_table="with a [[constraint]] holding the block"),
+    "lagrange": TreatmentInfo(f"{_MODEL}:build_lagrange", _CONDENSED, "position", table=True),
+    "penalty": TreatmentInfo(f"{_MODEL}:build_penalty", ("mu", "spring"), "springs",
                              without_table="springs to the ground"),
-    "theta": TreatmentInfo(("slave", "master", "mu", "restitution", "closed_gap", "tolerance",
+    "continuous": TreatmentInfo(f"{_MODEL}:build_continuous", _CONDENSED, "position",
+                                table=True),
+    "theta": TreatmentInfo(f"{_MODEL}:build_theta",
+                           ("slave", "master", "mu", "restitution", "closed_gap", "tolerance",
                             "step_tolerance", "max_iterations", "local_iterations"),
                            "velocity", table=True),
 }
+if TYPE_CHECKING:
+    Treatment = str
+else:
+    # The names of TREATMENT_INFO, as the schema checks contact.treatment and the messages
+    # and `rocking-contact keys` list them ("one of 'none', 'lagrange', ...").
+    Treatment = Literal[tuple(TREATMENT_INFO)]
 
 
 def treatments(*levels: str) -> tuple[str, ...]:
@@ -155,7 +170,7 @@ class ContactSpec:
     scaled coefficients are dimensionless); they change the Newton path, not the solution.
     """
 
-    treatment: Treatment = param("none", doc=" | ".join(get_args(Treatment)))
+    treatment: Treatment = param("none", doc=" | ".join(TREATMENT_INFO))
     slave: str = param("CONHAUT", doc="slave curve (block base)")
     master: str = param("CONBAS", doc="master curve (table top)")
     mu: float = param(0.9, check=NONNEGATIVE, doc="Coulomb coefficient after the release")

@@ -1,6 +1,6 @@
-"""The registry of contact treatments: their names, records and factories agree."""
+"""The registry of contact treatments: one entry a treatment, every list made from it."""
 
-from typing import get_args
+import typing
 
 import pytest
 
@@ -11,14 +11,21 @@ from rocking_contact.contact.spec import (
     TREATMENT_INFO,
     ContactSpec,
     ShockSpring,
-    Treatment,
 )
 
 
-def test_a_treatment_is_named_alike_by_its_literal_its_record_and_its_factory():
-    assert set(get_args(Treatment)) == set(TREATMENT_INFO) == set(model.TREATMENTS)
+def test_the_schema_offers_the_registered_treatments_in_their_order():
+    allowed = typing.get_type_hints(ContactSpec)["treatment"]
+    assert typing.get_args(allowed) == tuple(TREATMENT_INFO)
     assert set(TABLE_TREATMENTS) | set(TABLELESS_TREATMENTS) == set(TREATMENT_INFO)
     assert TABLELESS_TREATMENTS[-1] == "none"  # offered last, after the springs
+
+
+@pytest.mark.parametrize("name", list(TREATMENT_INFO))
+def test_each_entry_names_an_importable_factory(name):
+    module, sep, function = TREATMENT_INFO[name].factory.partition(":")
+    assert sep and module and function
+    assert callable(model.factory(name))
 
 
 def test_each_treatment_reads_the_keys_of_its_record():

@@ -46,10 +46,10 @@ from rocking_contact.config import (
 )
 from rocking_contact.contact.spec import (
     TABLE_TREATMENTS,
-    TABLELESS_TREATMENTS,
-    TREATMENT_INFO,
     ContactSpec,
     check_against_model,
+    check_scheme_for_contact,
+    check_table_for_contact,
     quoted,
     treatments,
 )
@@ -398,43 +398,6 @@ def check_rigid_levels(case: BlockCase) -> None:
             "initial.state": f"{case.initial.state!r} gives no preload tilt to release the "
                              "rigid block of collisions.rigid = true from; allowed: "
                              "'preload', or collisions.rigid = false"})
-
-
-def check_scheme_for_contact(scheme: str, treatment: str) -> None:
-    """Refuse a time scheme that the contact treatment cannot step.
-
-    The theta treatment's impulses enter the theta-method's velocity equation and nothing
-    else. A position-level contact (Lagrange, continuous) stepped by the theta-method
-    returns the impact velocity instead of absorbing it: sdnv105a with ``scheme.type =
-    "theta"`` at 1e-4 s reached 16.7 J of kinetic energy at its first impact, from 7.29 J
-    released (measured 2026-11-22). Springs are forces and take any scheme.
-    """
-    level = TREATMENT_INFO[treatment].level
-    if level == "velocity" and scheme != "theta":
-        raise ValueError(f"scheme.type: {scheme!r} cannot step contact.treatment = "
-                         f"{treatment!r} (velocity-level impulses); allowed: 'theta'")
-    if scheme == "theta" and level == "position":
-        others = tuple(s for s in SCHEMES if s != "theta")
-        raise ValueError(f"scheme.type: 'theta' cannot step contact.treatment = {treatment!r} "
-                         "(a position-level contact stepped on velocities returns the impact "
-                         f"velocity); allowed: {quoted(others)}, or contact.treatment = "
-                         f"{quoted(treatments('velocity'), ' or ')}")
-
-
-def check_table_for_contact(treatment: str, table: bool) -> None:
-    """Refuse a contact treatment that pairs the block with a table left unmeshed, as a
-    :class:`~rocking_contact.config.Conflict` of the two keys (either may be the one given
-    wrong: ``--set mesh.table=false`` on A blamed A's own ``contact.master``)."""
-    if treatment in TABLE_TREATMENTS and not table:
-        tableless = " or ".join(f"{name!r} ({TREATMENT_INFO[name].without_table})"
-                                for name in TABLELESS_TREATMENTS)
-        raise Conflict({
-            "mesh.table": f"false leaves no table for contact.treatment = {treatment!r}, "
-                          "which pairs the block's base with the table's top; allowed: "
-                          f"mesh.table = true, or contact.treatment {tableless}",
-            "contact.treatment": f"{treatment!r} pairs the block's base with the table's "
-                                 "top, and mesh.table = false meshes no table; allowed: "
-                                 f"{tableless}, or mesh.table = true"})
 
 
 def check_support(case: BlockCase) -> None:

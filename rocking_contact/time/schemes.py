@@ -128,7 +128,7 @@ class Scheme(ABC):
     reads ``alpha`` is an alpha scheme (:data:`ALPHA_SCHEMES`: windows and refinements may
     set their own alpha). ``theta`` is named by three rules that a velocity-level scheme
     would need too: the contact treatments it can step
-    (:func:`~rocking_contact.fem.case.check_scheme_for_contact`), its refusal of
+    (:func:`~rocking_contact.contact.spec.check_scheme_for_contact`), its refusal of
     ``[time.refine]`` (:meth:`~rocking_contact.fem.case.BlockCase.validate`), and the advice
     to a run whose steps created energy (:func:`~rocking_contact.post.energy.remedy`).
     """

@@ -44,6 +44,7 @@ its normal and tangential (friction) parts; :meth:`absorbed_energy` is its oppos
 from __future__ import annotations
 
 import math
+from abc import abstractmethod
 from typing import Any
 
 import numpy as np
@@ -81,7 +82,8 @@ STATUS_NAMES = {Status.OPEN: "open", Status.STICK: "stick", Status.SLIP: "slip"}
 class CondensedContact(Corrector):
     """Base of the condensed treatments (a :class:`~rocking_contact.solvers.step.Corrector`).
 
-    Subclasses implement :meth:`local_solve` and may set :attr:`weights`.
+    Subclasses implement :meth:`local_solve` (the law of the treatment on the condensed
+    problem) and may set :attr:`weights`.
 
     Args:
         body: the bodies.
@@ -130,9 +132,30 @@ class CondensedContact(Corrector):
         self._drag0: PETSc.Vec | None = None  # a shaking table's drag at the release (N)
 
     # -- the local law (subclasses) ------------------------------------------------------
+    @abstractmethod
     def local_solve(self, problem: LocalProblem, lam0: np.ndarray) -> LocalSolution:
-        """Forces of the condensed problem of one Newton iteration."""
-        raise NotImplementedError
+        """The contact forces of one Newton iteration of :meth:`correct`: the treatment's
+        law on the condensed problem.
+
+        Args:
+            problem: ``q = q_free + W lambda`` on the iteration's candidate contacts
+                (:meth:`local_problem`), ``q`` their gaps and slips at the end of the step
+                (m), ``W = w1 H Z`` (m/N).
+            lam0: their forces at the previous iterate (N), where the solve starts; same
+                layout as the result.
+
+        Returns:
+            ``lam``: the forces (N), shape (2c,), ``(lambda_N, lambda_T)`` per contact in the
+            order of ``problem``: ``lambda_N >= 0`` in compression (``H^T lambda`` is the
+            force on the bodies, pushing the base and the table apart), ``lambda_T`` the
+            friction force on the slave node along the contact's tangent, ``|lambda_T| <=
+            mu lambda_N``; and ``iterations``, added to :attr:`counters`. :meth:`correct`
+            reads these two only: it judges convergence on the coupled problem itself
+            (``max |Phi|`` and the equilibrium at the next iterate), so ``status``,
+            ``converged`` and ``residual`` are for information, and a local solve that did
+            not converge rejects no step.
+
+        """
 
     def local_problem(self, W: np.ndarray, q_free: np.ndarray,
                       contacts: np.ndarray) -> LocalProblem:

@@ -18,11 +18,13 @@ along the Newton iterations, which converge superlinearly once they have.
 
 from __future__ import annotations
 
+import math
+
 import numpy as np
 
 from rocking_contact.contact.condensed import CondensedContact
 from rocking_contact.contact.kinematics import ContactKinematics
-from rocking_contact.contact.local import LocalProblem, LocalSolution, newton_step, residual
+from rocking_contact.contact.local import LocalProblem, LocalSolution, newton_step
 from rocking_contact.contact.spec import ContactSpec
 from rocking_contact.fem.body import ElasticBody
 
@@ -52,7 +54,9 @@ class ContinuousContact(CondensedContact):
         self.weights = nodal_weights(kinematics.slave.X, body.fields.thickness)
 
     def local_solve(self, problem: LocalProblem, lam0: np.ndarray) -> LocalSolution:
-        """One generalised Newton step from the current forces (sets frozen at ``lam0``)."""
-        lam, _ = newton_step(problem, lam0)
-        norm, status = residual(problem, lam)
-        return LocalSolution(lam, status, 1, norm <= self.tol, norm)
+        """One generalised Newton step from the current forces, the sets frozen at ``lam0``
+        (``status``: those sets). ``Phi`` is not evaluated at the new forces (``residual``
+        NaN, ``converged`` False): :meth:`~CondensedContact.correct` measures it with the
+        coupled residual at the next iterate."""
+        lam, status = newton_step(problem, lam0)
+        return LocalSolution(lam, status, 1, False, math.nan)

@@ -32,7 +32,7 @@ from typing import TYPE_CHECKING, Any, ClassVar, Literal
 
 from rocking_contact.config import NONNEGATIVE, POSITIVE, Conflict, in_range, param
 from rocking_contact.discrete.case import stick_problem
-from rocking_contact.geometry.layout import BLOCK, CONBAS, CONHAUT, CTBLO, named_points
+from rocking_contact.geometry.layout import CONBAS, CONHAUT, CTBLO, base_points
 from rocking_contact.time.schemes import SCHEMES
 
 
@@ -330,8 +330,7 @@ def check_springs(case: Any) -> None:
                                  "and never touches the table that mesh.table = true "
                                  f"meshes; allowed: {quoted(TABLE_TREATMENTS)}, or "
                                  "mesh.table = false"})
-    base = [p.name for p in named_points(case.geometry, case.mesh)
-            if p.region == BLOCK and p.y == 0.0]
+    base = base_points(case.geometry, case.mesh)
     allowed = f"allowed: {', '.join(base)}, each once"
     seen: dict[str, int] = {}
     for i, spring in enumerate(case.contact.spring):

@@ -40,7 +40,7 @@ from rocking_contact.fem.output import RunOutput
 from rocking_contact.fem.overturn import Overturn, OverturnWatch, divergence
 from rocking_contact.fem.preload import static_preload, table_supports
 from rocking_contact.fem.probes import Recorder
-from rocking_contact.geometry.layout import BLOCK, named_points, size_warning
+from rocking_contact.geometry.layout import BLOCK, base_points, size_warning
 from rocking_contact.geometry.load import create_block_mesh
 from rocking_contact.post.collisions import annotate as annotate_collisions
 from rocking_contact.post.energy import remedy, restick_warning, rise_warning
@@ -223,7 +223,8 @@ def finish_contact(case: BlockCase, result: RunResult, model: contact_model.Cont
             if warning:
                 result.warnings.append(warning)
     if case.contact.treatment in TABLE_TREATMENTS:
-        found = deepest(result.history, base_points(case), 2 * case.geometry.half_width)
+        found = deepest(result.history, base_points(case.geometry, case.mesh),
+                        2 * case.geometry.half_width)
         if found is not None:
             result.extra["penetration"] = {"depth_m": found.depth, "time_s": found.time,
                                            "scale_m": found.scale, "since_s": found.since}
@@ -245,13 +246,6 @@ def refuse_misspelt_columns(case: BlockCase, columns: Sequence[str]) -> None:
     if misspelt is not None:
         key, problem = misspelt.split(": ", 1)
         raise CaseError(file_label(case), key, problem)
-
-
-def base_points(case: BlockCase) -> list[str]:
-    """The block's named points on its base (y = 0): O, O1, A and the aster layout's B1,
-    B2."""
-    return [p.name for p in named_points(case.geometry, case.mesh)
-            if p.region == BLOCK and p.y == 0.0]
 
 
 @dataclass

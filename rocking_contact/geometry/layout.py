@@ -171,6 +171,12 @@ def named_points(geometry: Geometry, spec: MeshSpec) -> list[NamedPoint]:
     return points
 
 
+def base_points(geometry: Geometry, spec: MeshSpec) -> list[str]:
+    """Names of the block's named points on its base (y = 0): O, O1, A and the aster
+    layout's B1, B2, in :func:`named_points` order."""
+    return [p.name for p in named_points(geometry, spec) if p.region == BLOCK and p.y == 0.0]
+
+
 def point_names(geometry: Geometry, spec: MeshSpec) -> list[str]:
     """Names of the named nodes, in :func:`named_points` order."""
     return [p.name for p in named_points(geometry, spec)]

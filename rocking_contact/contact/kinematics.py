@@ -383,7 +383,10 @@ class ContactKinematics:
     # -- a distributed H ---------------------------------------------------------------
     def petsc_operator(self, geometry: ContactGeometry, body: ElasticBody) -> PETSc.Mat:
         """H as a PETSc AIJ matrix (2 ns rows x the body's dofs); a contact's two rows live
-        on the rank that owns its slave node (the caller destroys it)."""
+        on the rank that owns its slave node (the caller destroys it).
+
+        No treatment uses it: it serves ``tests/contact/test_kinematics.py``, which checks
+        the distributed H, rows in :attr:`owner` order, against the dense one."""
         comm = body.comm
         mine = np.flatnonzero(self.owner == comm.rank)
         n_local_rows = 2 * len(mine)

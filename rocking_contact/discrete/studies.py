@@ -1,4 +1,9 @@
-"""Parameter studies of discrete cases: time-step convergence of several schemes."""
+"""Parameter studies of discrete cases: time-step convergence of several schemes.
+
+No command runs it: it serves the SDND102 convergence benchmark
+(``benchmarks/sdnd102_convergence.py``) and its test (``tests/discrete/test_convergence.py``),
+through the Python API (:func:`rocking_contact.api.run`).
+"""
 
 from __future__ import annotations
 

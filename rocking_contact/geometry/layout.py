@@ -86,11 +86,6 @@ class Patch:
         return _index(self.ys, y)
 
     @property
-    def n_nodes_order1(self) -> int:
-        """Vertices of the body's mesh."""
-        return (sum(self.nx) + 1) * (sum(self.ny) + 1)
-
-    @property
     def n_quadrilaterals(self) -> int:
         """Quadrilateral cells of the body's mesh (twice as many triangles)."""
         return sum(self.nx) * sum(self.ny)

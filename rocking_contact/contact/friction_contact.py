@@ -1,8 +1,9 @@
 """The one-step nonsmooth problem of Moreau-Jean: velocity-level Signorini and Coulomb.
 
 Siconos calls it a *FrictionContact* one-step nonsmooth problem (2D). After the Delassus
-condensation of a time step (:mod:`rocking_contact.contact.moreau`), the ``m`` active
-contacts see
+condensation of a time step (a block run's ``theta`` treatment,
+:mod:`rocking_contact.contact.theta`; the dense integrator of the tests,
+:mod:`rocking_contact.contact.moreau`), the ``m`` active contacts see
 
     U = W P + q                                                    (condensed dynamics)
 

@@ -5,6 +5,17 @@
   large rotation (St Venant-Kirchhoff, total Lagrangian);
 - :mod:`~rocking_contact.fem.body`: the discretised body: space, mass, forces, energies;
 - :mod:`~rocking_contact.fem.constraints`: prescribed displacements on named groups;
+- :mod:`~rocking_contact.fem.gather`: the few nodes a contact or a point spring acts on,
+  gathered on every rank;
+- :mod:`~rocking_contact.fem.modal`: natural modes (SLEPc);
+- :mod:`~rocking_contact.fem.preload`: static gravity, the tilt, the release's supports;
+- :mod:`~rocking_contact.fem.energy_balance`: the energy balance kept step by step;
+- :mod:`~rocking_contact.fem.overturn`: the run's stop when the block overturns or slides
+  off its table;
+- :mod:`~rocking_contact.fem.probes`: history values (named points, base rotation,
+  energies);
+- :mod:`~rocking_contact.fem.output`, :mod:`~rocking_contact.fem.fields`: what a run writes
+  as it goes (history rows, ``fields.pvd`` and ``fields.xdmf``);
 - :mod:`~rocking_contact.fem.case` / :mod:`~rocking_contact.fem.runner`: the ``block`` kind
   of case file.
 

@@ -14,9 +14,9 @@ Shared sections (read the same way by the rigid-body reference solver):
 - ``[scheme]``: ``type = "newmark"`` (``beta``, ``gamma``), ``"alpha_newmark"`` (Code_Aster
   HHT with MODI_EQUI='NON', ``alpha``), ``"hht"`` (``alpha``) or ``"theta"`` (``theta``);
 - ``[solver]``: Newton tolerances, halvings, linear solver;
-- ``[[constraint]]``: supports of the dynamic phase (e.g. the pin at O that stands in for
-  contact until the contact treatments exist); the table's own supports (CTGROUND in y,
-  S1 in x) are always applied when the table is meshed;
+- ``[[constraint]]``: supports of the dynamic phase, which hold the block when
+  ``contact.treatment = "none"`` (the pin at O of ``sdnv105_preload``); the table's own
+  supports (CTGROUND in y, S1 in x) are always applied when the table is meshed;
 - ``[output]``: named points recorded, history and field intervals;
 - ``[contact]``: the contact treatment (:mod:`rocking_contact.contact.spec`);
 - ``[collisions]``: how collision instants are measured (:mod:`rocking_contact.post.collisions`).

@@ -5,6 +5,7 @@
 - :mod:`.figures`: each case's plots (the run's own, else redrawn) and views;
 - :mod:`.document`: the report as plain data (sections, tables, figures);
 - :mod:`.html`, :mod:`.markdown`: the two renderings;
-- :mod:`.parameters`, :mod:`.versions`: the parameters table and the software stack;
+- :mod:`.parameters`: the parameters table (the software stack comes from
+  :mod:`rocking_contact.provenance`);
 - :mod:`.cli`: ``rocking-contact report``.
 """

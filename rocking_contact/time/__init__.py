@@ -3,7 +3,8 @@
 One interface for Newmark, the alpha-modified Newmark of Code_Aster ("HHT" with
 MODI_EQUI='NON'), the true Hilber-Hughes-Taylor scheme and the theta-method on velocities
 (Moreau-Jean): see :mod:`~rocking_contact.time.schemes`. Pure Python, no DOLFINx: a scheme
-is a table of coefficients that the step driver applies to vectors.
+is a table of coefficients that the step problem
+(:class:`~rocking_contact.solvers.step.StepProblem`) applies to vectors.
 """
 
 from rocking_contact.time.schemes import (

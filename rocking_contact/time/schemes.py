@@ -8,8 +8,8 @@ unknown vector ``x`` (the end displacement, or the end velocity for the theta-me
 
 where ``u1``, ``v1`` and ``a*`` are affine in ``x`` and in the start state. A scheme is
 therefore a :class:`Stage` per step size: three :class:`Affine` maps, two weights and a
-predictor. The step driver applies them to vectors; the Jacobian is
-``dR/dx = a*.x M + w1 (u1.x dg/du + v1.x dg/dv)``.
+predictor. The step problem (:class:`~rocking_contact.solvers.step.StepProblem`) applies
+them to vectors; the Jacobian is ``dR/dx = a*.x M + w1 (u1.x dg/du + v1.x dg/dv)``.
 
 Schemes (``alpha`` <= 0 in Code_Aster's sign convention):
 
@@ -120,7 +120,7 @@ class Scheme(ABC):
     """A one-step scheme: gives the :class:`Stage` of a step size.
 
     To add a scheme, subclass this, give it a ``name``, its ``order`` of accuracy and
-    ``stage(h)``: the step driver applies any :class:`Stage`, and the stability analysis
+    ``stage(h)``: the step problem applies any :class:`Stage`, and the stability analysis
     (:func:`~rocking_contact.time.analysis.spectral_radius`) takes any scheme. A case file
     reaches it once it has an entry in :data:`SCHEMES` (its name for ``scheme.type``, the
     ``[scheme]`` keys it reads, how it is made from them; a key it needs that the section

@@ -259,11 +259,14 @@ class ContactKinematics:
         """``array[dof] += scale * forces`` on the contact dofs this rank owns.
 
         Args:
-            forces: one value per contact dof (e.g. ``H^T lambda``), the same on every rank;
-                or one row of values per contact dof, shape (contact dofs, k).
+            forces: one value per contact dof (e.g. ``H^T lambda``, N), the same on every
+                rank; or one row of values per contact dof, shape (contact dofs, k).
             array: a local dof array (owned entries first), e.g. ``vec.array``; or one row
                 per local dof, shape (dofs, k).
-            scale: factor.
+            scale: factor. ``H^T lambda`` with ``lambda_N >= 0`` in compression is the
+                contact force on the bodies (it pushes the base and the table apart):
+                ``+1`` adds it to a force; ``-1`` to a residual, where a force on the bodies
+                counts negative (``-f_ext`` in ``g``), as the condensed treatments do.
 
         """
         array[self._mine_local] += scale * forces[self._mine]

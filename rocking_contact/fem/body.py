@@ -252,7 +252,7 @@ class ElasticBody:
         return self._masks[region]
 
     def kinetic_energy(self, v: PETSc.Vec, region: str | None = None) -> float:
-        """1/2 v^T M v, over one region's dofs if given.
+        """``1/2 v^T M v`` (J) of the velocity ``v`` (m/s), over one region's dofs if given.
 
         The bodies share no dof, so M is block diagonal between them and the restriction
         of ``v . (M v)`` to a region's dofs is that region's kinetic energy.

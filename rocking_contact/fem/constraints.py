@@ -58,7 +58,8 @@ def fix(body: ElasticBody, name: str, components: Sequence[str], value: float = 
 
 def hold(body: ElasticBody, name: str, components: Sequence[str],
          displacement: np.ndarray) -> Prescribed:
-    """Hold components of a named group at their values in ``displacement`` (local array)."""
+    """Hold components of a named group at their values in ``displacement`` (m, a local
+    dof array), whatever the time."""
     dofs = _dofs(body, name, components)
     return Prescribed(f"{name}: {', '.join(components)} held", dofs,
                       displacement[dofs].copy())

@@ -97,7 +97,11 @@ class Recorder:
         self.has_theta = "O" in points and "A" in points
 
     def row(self, t: float, u: np.ndarray, v: np.ndarray) -> dict[str, float]:
-        """The history row of the state (u, v) at time t."""
+        """The history row of the state at time ``t`` (s), ``u`` and ``v`` local dof arrays
+        of the displacement (m) and the velocity (m/s): ``time`` (s), ``DX_<P>``, ``DY_<P>``
+        (m) and ``VX_<P>``, ``VY_<P>`` (m/s) of the recorded points, ``THETA`` (rad,
+        counter-clockwise, when O and A are recorded) and the energies (J) of
+        :func:`energies`."""
         out = {"time": t}
         values = self.probe.sample(u, v)
         out.update(values)

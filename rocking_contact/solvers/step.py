@@ -325,7 +325,7 @@ class StepProblem:
 
     # -- one step -------------------------------------------------------------------------
     def begin(self, t1: float, scheme: Scheme) -> None:
-        """Set up the step ``t -> t1`` with ``scheme``."""
+        """Set up the step ``t -> t1`` (s, the step's end time) with ``scheme``."""
         h = t1 - self.t
         # Grid times are sums of steps: a step "equal" to the previous one differs from it
         # by round-off. Reuse the previous stage then, so that a linear problem keeps its

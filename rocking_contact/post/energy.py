@@ -2,11 +2,10 @@
 
 The balance itself, ``E(t) - E(t0) + D_damp(t) + E_contact(t) - W_table(t) = 0`` with its
 residual ``ENERGY_RESIDUAL`` (what the time discretisation creates, > 0, or dissipates,
-< 0), is kept step by step by :class:`~rocking_contact.fem.energy_balance.EnergyBalance`
-(re-exported here with :class:`~rocking_contact.fem.energy_balance.EnergySource`). This
-module reads a run's history: :func:`summary` (final terms, largest residual, the largest
-rise of the total energy), :func:`created_energy` and :func:`rise_warning` (energy the
-steps created) and :func:`remedy` (what makes the steps create less).
+< 0), is kept step by step by :class:`~rocking_contact.fem.energy_balance.EnergyBalance`.
+This module reads a run's history: :func:`summary` (final terms, largest residual, the
+largest rise of the total energy), :func:`created_energy` and :func:`rise_warning` (energy
+the steps created) and :func:`remedy` (what makes the steps create less).
 """
 
 from __future__ import annotations
@@ -14,10 +13,6 @@ from __future__ import annotations
 from typing import NamedTuple
 
 import numpy as np
-
-from rocking_contact.fem.energy_balance import COLUMNS as COLUMNS
-from rocking_contact.fem.energy_balance import EnergyBalance as EnergyBalance
-from rocking_contact.fem.energy_balance import EnergySource as EnergySource
 
 #: A rise of the total energy above its released value larger than this fraction of the
 #: energy of the motion is reported as a warning (:func:`summary`: the block's largest

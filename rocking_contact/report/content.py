@@ -51,7 +51,7 @@ from rocking_contact.report.document import (
 from rocking_contact.report.figures import figures
 from rocking_contact.report.inputs import CaseResult, Skipped
 from rocking_contact.report.parameters import NOT_READ, kind_not_read, not_read, parameter_rows
-from rocking_contact.results import STARTED, CheckCounts, Verdict, check_counts, classify
+from rocking_contact.results import STARTED, Verdict, check_counts, classify
 from rocking_contact.summary import outcome_text
 from rocking_contact.viz.changes import changes_text
 
@@ -67,13 +67,6 @@ TIMING_LABELS = {"wall_s": "wall time (s)", "steps": "time steps",
 #: ``extra`` entries with a table or a figure of their own
 EXTRA_SHOWN_ELSEWHERE = frozenset({"fields", "impact_statistics", "node_positions", "versions",
                                    "rigid_comparison", "events", "sustained_contacts"})
-
-
-def counts(checks: Sequence[Mapping[str, Any]]) -> CheckCounts:
-    """Checks that pass, fail, are not reached, and are informational, as ``run`` counts
-    them (:func:`~rocking_contact.results.check_counts`): a graded check the run ended
-    before is not reached, not failed."""
-    return check_counts(checks)
 
 
 #: the report's word for each verdict
@@ -419,7 +412,7 @@ def overrides_text(provenance: Mapping[str, Any]) -> str:
 
 def checks_text(checks: Sequence[Mapping[str, Any]]) -> str:
     """The check counts in words: ``2 pass, 2 fail, 11 not reached, 72 for information``."""
-    passed, failed, unreached, info_only = counts(checks)
+    passed, failed, unreached, info_only = check_counts(checks)
     reached = f", {unreached} not reached" if unreached else ""
     return f"{passed} pass, {failed} fail{reached}, {info_only} for information"
 
@@ -478,7 +471,7 @@ def summary_table(cases: Sequence[CaseResult]) -> Table:
         v = verdict(r.data)
         rows.append([Cell(r.label, link=f"case-{r.key}"),
                      Cell(str(r.data.get("kind", ""))), Cell(run_status(r.data, r.history)),
-                     *[num(n) for n in counts(r.data.get("checks") or [])],
+                     *[num(n) for n in check_counts(r.data.get("checks") or [])],
                      num((r.data.get("timing") or {}).get("wall_s"), 4),
                      Cell(v, VERDICT_CSS.get(v, "fail")),
                      Cell(rigid_summary(r.data) or MISSING)])

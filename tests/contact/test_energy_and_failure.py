@@ -7,7 +7,7 @@ import numpy as np
 import pytest
 
 import rocking_contact as rc
-from rocking_contact.post.energy import EnergyBalance
+from rocking_contact.fem.energy_balance import EnergyBalance
 from rocking_contact.results import SolverFailure, read_history_csv
 from rocking_contact.time.schemes import Newmark
 

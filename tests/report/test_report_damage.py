@@ -18,8 +18,9 @@ from rocking_contact import results
 from rocking_contact.cli import main
 from rocking_contact.post.plots import plot_results, plotted
 from rocking_contact.report.cli import HTML_FILE, write_report
-from rocking_contact.report.content import counts, run_status, verdict
+from rocking_contact.report.content import run_status, verdict
 from rocking_contact.report.inputs import ReportError
+from rocking_contact.results import check_counts
 from rocking_contact.viz.sample import write_sample
 
 END = 0.04  # s: the failed sample's last instant, before its first impact (0.0544 s)
@@ -227,7 +228,7 @@ def test_counts_and_verdicts():
     checks = [{"passed": True, "note": ""}, {"passed": False, "note": "issue 4"},
               {"passed": False, "note": "not reached: the run ends at t = 0.06 s"},
               {"passed": None, "note": "not reached: the run ends at t = 0.06 s"}]
-    assert counts(checks) == (1, 1, 1, 1)
+    assert check_counts(checks) == (1, 1, 1, 1)
     assert verdict({"status": "completed", "checks": checks}) == "FAIL"
     shortened = [c for c in checks if c["note"] != "issue 4"]
     assert verdict({"status": "completed", "checks": shortened}) == "INCOMPLETE"

@@ -135,11 +135,49 @@ def _damaged_piece(path: Path) -> str | None:
     return next((p for p in problems if p), None)
 
 
+def _unique_points(grid: Any) -> Any:
+    """``grid`` with each mesh node once: the dataset of a run on several ranks.
+
+    Each rank writes its piece with the nodes it shares with another piece (on the
+    partition boundary, flagged as ghosts in all but one), so the pieces read back hold
+    those nodes twice or more, and :meth:`FieldSeries.value_range`'s percentiles counted
+    them so (a 2-rank sdnv105d: 28 points for 25 nodes). DOLFINx numbers the nodes of every
+    piece by their index in the whole mesh (``vtkOriginalPointIds``): each is kept once, in
+    the order of that index, and the cells renumbered. Coincident points are not merged:
+    the block's base and the table's top are distinct nodes at the same place. A grid
+    without the index, or whose index is 0, 1, ... already (one rank: the pictures and
+    ranges of a serial run are those it always had), is returned as it is.
+    """
+    from rocking_contact.viz.pv import pyvista as pv
+
+    if "vtkOriginalPointIds" not in grid.point_data.keys():
+        return grid
+    ids = np.asarray(grid.point_data["vtkOriginalPointIds"]).ravel()
+    if np.array_equal(ids, np.arange(ids.size)):
+        return grid
+    # a node's copy on the rank that owns it first (the others are flagged as ghosts; their
+    # values are the owner's, scattered)
+    ghost = np.asarray(grid.point_data["vtkGhostType"]).ravel() \
+        if "vtkGhostType" in grid.point_data.keys() else np.zeros(ids.size)
+    order = np.lexsort((ghost, ids))
+    unique, first = np.unique(ids[order], return_index=True)
+    keep = order[first]
+    cells = np.array(grid.cells, dtype=np.int64)
+    nodes = np.ones(cells.size, dtype=bool)  # cells: each cell's node count, then its nodes
+    nodes[np.asarray(grid.cell_offsets)[:-1] + np.arange(grid.n_cells)] = False
+    cells[nodes] = np.searchsorted(unique, ids[cells[nodes]])
+    out = pv.UnstructuredGrid(cells, np.asarray(grid.celltypes), np.asarray(grid.points)[keep])
+    for name in grid.point_data.keys():
+        out.point_data[name] = np.asarray(grid.point_data[name])[keep]
+    out.cell_data.update(grid.cell_data)
+    return out
+
+
 def _merge(blocks: list[Any]) -> Any:
     """One dataset from the datasets written at one instant."""
     from rocking_contact.viz.pv import pyvista as pv
 
-    blocks = [_linearise(b) for b in blocks if b is not None and b.n_points]
+    blocks = [_linearise(_unique_points(b)) for b in blocks if b is not None and b.n_points]
     base = blocks[0]
     same_mesh = all(b.n_points == base.n_points and b.n_cells == base.n_cells for b in blocks)
     if not same_mesh:

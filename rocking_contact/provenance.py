@@ -67,11 +67,26 @@ def _library_version(module: str, attribute: str) -> str | None:
         return None
 
 
+def _mpi_library(load: bool) -> str:
+    """The MPI library mpi4py runs on, as its first line names it ("MPICH 5.0.2", "Open MPI
+    v4.1.5"); :data:`NOT_LOADED` if this process has not started MPI and ``load`` is False
+    (importing ``mpi4py.MPI`` starts it)."""
+    if not load and "mpi4py.MPI" not in sys.modules:
+        return NOT_LOADED
+    try:
+        importlib.import_module("dolfinx_solver")
+        text = importlib.import_module("mpi4py.MPI").Get_library_version()
+    except Exception:  # noqa: BLE001  (any failure means: not available here)
+        return "not available"
+    first = text.strip().splitlines()[0].split(",")[0] if text.strip() else ""
+    return " ".join(first.replace("Version:", "").split()) or "not available"
+
+
 def stack_versions(*, load_libraries: bool = True) -> list[tuple[str, str]]:
     """(component, version) pairs of the stack this process runs on: Python, the
     platform, the distributions of :data:`DISTRIBUTIONS`, PETSc's and SLEPc's libraries,
-    the CPU (:func:`~rocking_contact.blas.cpu_model`) and the OpenBLAS kernels
-    (:func:`~rocking_contact.blas.openblas_kernels`).
+    the MPI library under mpi4py, the CPU (:func:`~rocking_contact.blas.cpu_model`) and the
+    OpenBLAS kernels (:func:`~rocking_contact.blas.openblas_kernels`).
 
     Args:
         load_libraries: import petsc4py / slepc4py to ask their libraries; if False, a
@@ -92,6 +107,7 @@ def stack_versions(*, load_libraries: bool = True) -> list[tuple[str, str]]:
             continue
         version = _library_version(module, attribute)
         rows.append((shown, version or "not available"))
+    rows.append(("MPI (library)", _mpi_library(load_libraries)))
     # the CPU and the kernels decide the order of BLAS sums, which the impacts amplify
     # (rocking_contact.blas): a number reproduces on the same CPU model with the same kernels
     rows.append(("CPU", cpu_model()))

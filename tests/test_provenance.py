@@ -150,3 +150,13 @@ def test_results_without_provenance_still_load(tmp_path):
     (tmp_path / "results.json").write_text(json.dumps(data))
     with pytest.raises(CaseError, match="provenance: a JSON array, expected an object"):
         load_result(tmp_path)
+
+
+def test_the_stack_names_the_mpi_library():
+    """A result records which MPI library ran it (the wheel's MPICH here), in one short
+    phrase, and the report compares it as the other components."""
+    versions = dict(provenance.stack_versions())
+    library = versions["MPI (library)"]
+    assert library.split()[0] in ("MPICH", "Open", "Intel(R)", "MVAPICH", "Microsoft")
+    assert "\n" not in library and len(library) < 40
+    assert any(c.isdigit() for c in library)

@@ -6,11 +6,15 @@ both as received by the block. Arrays of several contacts interleave the pairs,
 ``[N_0, T_0, N_1, T_1, ...]``, the row order of the operator H
 (:mod:`~rocking_contact.contact.kinematics`). Light: numpy only, so that the dense
 Moreau-Jean integrator (:mod:`~rocking_contact.contact.moreau`) shares it without DOLFINx.
+
+The treatments' history columns are built here too (:func:`point_columns`,
+:func:`summary_columns`), so that their names, units and signs are written down once.
 """
 
 from __future__ import annotations
 
 import math
+from collections.abc import Mapping
 
 import numpy as np
 
@@ -62,3 +66,59 @@ def smallest_gap(gap: np.ndarray) -> float:
     (``gap`` is ``+inf`` for a slave node off the table). History column ``GAP_MIN``."""
     paired = gap[np.isfinite(gap)]
     return float(np.min(paired)) if paired.size else math.nan
+
+
+def point_columns(kind: str, points: Mapping[str, int], values: np.ndarray,
+                  frames: tuple[np.ndarray, np.ndarray] | None) -> dict[str, float]:
+    """History columns ``<kind>N_<P>``, ``<kind>X_<P>`` at the recorded base points ``P``,
+    in the points' order: ``kind`` ``"R"`` for forces (N), ``"P"`` for impulses (N.s).
+
+    ``<kind>N`` is the normal component received by the block, compression positive (a
+    spring's dashpot that pulls makes it negative, docs/outputs.md); ``<kind>X`` is the x
+    component of what the block exerts on the table (:func:`on_table_x`, Code_Aster's sign:
+    ``RX_O`` = -1149.79 N while the block rocks on O).
+
+    Args:
+        kind: the columns' prefix.
+        points: each point's name and its contact's index in ``values``.
+        values: per-contact ``(N, T)``, interleaved (the module's layout).
+        frames: the contacts' unit normals and tangents, each (contacts, 2); None for
+            contacts whose normal is y and tangent x (a vertical spring, or no frame yet),
+            where ``<kind>X`` is ``-T``.
+
+    """
+    out: dict[str, float] = {}
+    for point, c in points.items():
+        vn, vt = values[2 * c], values[2 * c + 1]
+        vx = -vt if frames is None else on_table_x(vn, vt, frames[0][c], frames[1][c])
+        out[f"{kind}N_{point}"], out[f"{kind}X_{point}"] = float(vn), float(vx)
+    return out
+
+
+def summary_columns(*, gap_min: float | None, contacts: int, sliding: int,
+                    iterations: int | None, absorbed: float,
+                    friction: float | None) -> dict[str, float]:
+    """The history columns a contact treatment reports beside its point forces, in order.
+
+    A treatment without one of them passes None and the column is left out:
+
+    - ``GAP_MIN`` (m): the smallest gap of the paired contacts (:func:`smallest_gap`);
+    - ``CONTACTS``, ``SLIDING`` (counts): the closed contacts, and those sliding;
+    - ``CONTACT_ITERATIONS`` (count): the treatment's passes of the step;
+    - ``ECONTACT`` (J): the energy the contact took from the bodies since the release
+      (> 0 dissipated or stored), the term of the run's energy balance;
+    - ``EFRICTION`` (J): its share taken by the tangential forces.
+
+    The column order of a run's history follows insertion order: keep it.
+    """
+    out: dict[str, float] = {}
+    if gap_min is not None:
+        out["GAP_MIN"] = gap_min
+    out["CONTACTS"] = float(contacts)
+    out["SLIDING"] = float(sliding)
+    if iterations is not None:
+        out["CONTACT_ITERATIONS"] = float(iterations)
+    out["ECONTACT"] = absorbed
+    if friction is not None:
+        out["EFRICTION"] = friction
+    return out

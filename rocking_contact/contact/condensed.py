@@ -54,8 +54,9 @@ from petsc4py import PETSc
 from rocking_contact.contact.components import (
     normal_tangential_rows,
     on_cone,
-    on_table_x,
+    point_columns,
     smallest_gap,
+    summary_columns,
 )
 from rocking_contact.contact.counters import SolveCounters
 from rocking_contact.contact.kinematics import ContactGeometry, ContactKinematics
@@ -275,23 +276,18 @@ class CondensedContact(Corrector):
         self._forces0_split = (f_n, f_t)
 
     def columns(self, problem: StepProblem) -> dict[str, float]:
-        """``RN_<P>``, ``RX_<P>`` (N) at the named base points, the smallest gap
-        ``GAP_MIN`` (m), the number of closed and sliding contacts, the step's contact
-        iterations and the energy taken by contact."""
+        """The forces ``RN_<P>``, ``RX_<P>`` at the named base points, then ``GAP_MIN``,
+        ``CONTACTS``, ``SLIDING``, ``CONTACT_ITERATIONS``, ``ECONTACT``, ``EFRICTION``
+        (:func:`~.components.point_columns`, :func:`~.components.summary_columns`)."""
         geometry = self._geometry if self._geometry is not None else self.kin.geometry(
             self.kin.values(problem.u.x.array))
-        out: dict[str, float] = {}
-        lam = self.lam.reshape(-1, 2)
-        for name, i in self.kin.named.items():
-            out[f"RN_{name}"] = float(lam[i, 0])
-            out[f"RX_{name}"] = float(on_table_x(lam[i, 0], lam[i, 1], geometry.normal[i],
-                                                 geometry.tangent[i]))
-        out["GAP_MIN"] = smallest_gap(geometry.gap)
-        out["CONTACTS"] = float(np.count_nonzero(self.status != Status.OPEN))
-        out["SLIDING"] = float(np.count_nonzero(self.status == Status.SLIP))
-        out["CONTACT_ITERATIONS"] = float(self.iterations)
-        out["ECONTACT"] = self.absorbed_energy()
-        out["EFRICTION"] = -self.work_tangential
+        out = point_columns("R", self.kin.named, self.lam, (geometry.normal, geometry.tangent))
+        out.update(summary_columns(
+            gap_min=smallest_gap(geometry.gap),
+            contacts=int(np.count_nonzero(self.status != Status.OPEN)),
+            sliding=int(np.count_nonzero(self.status == Status.SLIP)),
+            iterations=self.iterations, absorbed=self.absorbed_energy(),
+            friction=-self.work_tangential))
         return out
 
     # -- energy and messages ----------------------------------------------------------

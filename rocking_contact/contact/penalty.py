@@ -59,6 +59,7 @@ from __future__ import annotations
 import numpy as np
 from petsc4py import PETSc
 
+from rocking_contact.contact.components import point_columns, summary_columns
 from rocking_contact.contact.release import mass_solver
 from rocking_contact.contact.spec import ContactSpec
 from rocking_contact.discrete.integrators import FREEZE_BRANCH_AFTER
@@ -470,14 +471,16 @@ class PenaltySprings(Contribution):
         return -self.work
 
     def columns(self, problem: StepProblem) -> dict[str, float]:
-        """``RN_<P>``, ``RX_<P>`` (N), the number of closed springs, the energies (J)."""
-        out: dict[str, float] = {}
-        for j, name in enumerate(self.names):
-            out[f"RN_{name}"] = float(self.normal[j])
-            out[f"RX_{name}"] = float(-self.force[j, 0])
-        out["CONTACTS"] = float(np.count_nonzero(self.closed))
-        out["SLIDING"] = float(np.count_nonzero(self.closed & (self.S[:, S_STICK] == 0.0)))
-        out["ECONTACT"] = self.absorbed_energy()
+        """The springs' forces ``RN_<P>``, ``RX_<P>`` (a vertical spring: normal y, tangent
+        x), then ``CONTACTS``, ``SLIDING``, ``ECONTACT`` (:func:`~.components.point_columns`,
+        :func:`~.components.summary_columns`; no gap, iterations or friction share), the
+        stored ``ESPRING`` and the supplied ``ESTICK`` (J)."""
+        forces = np.column_stack([self.normal, self.force[:, 0]]).ravel()
+        out = point_columns("R", {name: j for j, name in enumerate(self.names)}, forces, None)
+        out.update(summary_columns(
+            gap_min=None, contacts=int(np.count_nonzero(self.closed)),
+            sliding=int(np.count_nonzero(self.closed & (self.S[:, S_STICK] == 0.0))),
+            iterations=None, absorbed=self.absorbed_energy(), friction=None))
         out["ESPRING"] = self.stored_energy()
         out["ESTICK"] = self.restick
         return out

@@ -71,8 +71,9 @@ from petsc4py import PETSc
 from rocking_contact.contact.components import (
     normal_tangential_rows,
     on_cone,
-    on_table_x,
+    point_columns,
     smallest_gap,
+    summary_columns,
 )
 from rocking_contact.contact.counters import SolveCounters
 from rocking_contact.contact.friction_contact import (
@@ -418,13 +419,8 @@ class MoreauJeanContact(Corrector):
         """Columns ``<kind>N_<P>``, ``<kind>X_<P>`` at the recorded points and
         ``<kind>N_BASE`` of per-contact values on the block (``[N_0, T_0, N_1, ...]``,
         impulses or forces): normal, compression positive, and horizontal on the table."""
-        out: dict[str, float] = {}
-        normal, tangent = frames
-        for point, c in self.points.items():
-            vn, vt = values[2 * c], values[2 * c + 1]
-            # no frames before the first step, where every value is zero
-            vx = on_table_x(vn, vt, normal[c], tangent[c]) if len(normal) else -vt
-            out[f"{kind}N_{point}"], out[f"{kind}X_{point}"] = float(vn), float(vx)
+        # no frames before the first step, where every value is zero
+        out = point_columns(kind, self.points, values, frames if len(frames[0]) else None)
         # the whole base: on a fine mesh a corner's percussion spreads over several nodes
         out[f"{kind}N_BASE"] = float(np.sum(values[0::2]))
         return out
@@ -452,12 +448,11 @@ class MoreauJeanContact(Corrector):
         if self.start_forces is not None:  # the released state, at rest: nothing slides
             out.update(self._resolved("R", self.start_forces, self._start_frames))
             pressed, sliding = self.start_forces[0::2] > 0.0, np.zeros(0, dtype=bool)
-        out["GAP_MIN"] = smallest_gap(self.relation.geometry(problem.u.x.array).gap)
-        out["CONTACTS"] = float(np.count_nonzero(pressed))
-        out["SLIDING"] = float(np.count_nonzero(sliding))
-        out["CONTACT_ITERATIONS"] = float(self.iterations)
-        out["ECONTACT"] = self.absorbed_energy()
-        out["EFRICTION"] = -self.work_tangential
+        out.update(summary_columns(
+            gap_min=smallest_gap(self.relation.geometry(problem.u.x.array).gap),
+            contacts=int(np.count_nonzero(pressed)), sliding=int(np.count_nonzero(sliding)),
+            iterations=self.iterations, absorbed=self.absorbed_energy(),
+            friction=-self.work_tangential))
         out["EPROJECTION"] = self.work_projection
         return out
 

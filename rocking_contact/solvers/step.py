@@ -96,8 +96,12 @@ class Contribution(Protocol):
 
     def columns(self, problem: StepProblem) -> dict[str, float]:
         """History values (the same on every rank), e.g. ``{"RN_O": ...}``, in the units
-        and signs of ``docs/outputs.md``: forces in N with compression positive
-        (``RN_<P>``), energies in J, counts."""
+        and signs of ``docs/outputs.md``; their order is the columns' order in
+        ``history.csv``. A contact treatment's are built by
+        :func:`~rocking_contact.contact.components.point_columns` (forces in N, ``RN``
+        compression positive, ``RX`` the block's on the table) and
+        :func:`~rocking_contact.contact.components.summary_columns` (gap, counts, energies
+        in J), which state that contract."""
 
     # -- optional hooks (see the module docstring) --------------------------------------
     def release(self, problem: StepProblem) -> None:

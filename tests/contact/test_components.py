@@ -2,7 +2,13 @@
 
 import numpy as np
 
-from rocking_contact.contact.components import CONE_MARGIN, on_cone, on_table_x
+from rocking_contact.contact.components import (
+    CONE_MARGIN,
+    on_cone,
+    on_table_x,
+    point_columns,
+    summary_columns,
+)
 
 
 def test_the_table_receives_the_opposite_of_the_contact_force():
@@ -17,3 +23,25 @@ def test_a_force_on_the_coulomb_cone_to_the_margin_counts_as_on_it():
     edge = 0.5 * 100.0 * (1.0 - CONE_MARGIN)
     tangential = np.array([-50.0, edge, edge * (1.0 - 1e-9), 0.0])
     assert on_cone(normal, tangential, 0.5).tolist() == [True, True, False, True]
+
+
+def test_point_columns_name_each_point_normal_then_horizontal_in_the_points_order():
+    values = np.array([10.0, 2.0, 0.0, 0.0, 7.0, -1.0])  # (N, T) of three contacts
+    normal = np.array([[0.0, 1.0]] * 3)
+    tangent = np.array([[1.0, 0.0]] * 3)
+    out = point_columns("R", {"O": 2, "A": 0}, values, (normal, tangent))
+    assert list(out) == ["RN_O", "RX_O", "RN_A", "RX_A"]
+    assert out == {"RN_O": 7.0, "RX_O": 1.0, "RN_A": 10.0, "RX_A": -2.0}
+    # without frames the normal is y and the tangent x: the same numbers on a flat table
+    assert point_columns("R", {"O": 2, "A": 0}, values, None) == out
+
+
+def test_summary_columns_keep_their_order_and_leave_out_what_a_treatment_lacks():
+    full = summary_columns(gap_min=-1e-6, contacts=2, sliding=1, iterations=3,
+                           absorbed=0.5, friction=0.1)
+    assert list(full) == ["GAP_MIN", "CONTACTS", "SLIDING", "CONTACT_ITERATIONS",
+                          "ECONTACT", "EFRICTION"]
+    springs = summary_columns(gap_min=None, contacts=2, sliding=1, iterations=None,
+                              absorbed=0.5, friction=None)
+    assert springs == {"CONTACTS": 2.0, "SLIDING": 1.0, "ECONTACT": 0.5}
+    assert list(springs) == ["CONTACTS", "SLIDING", "ECONTACT"]

@@ -45,6 +45,7 @@ from rocking_contact.geometry.load import create_block_mesh
 from rocking_contact.post.collisions import annotate as annotate_collisions
 from rocking_contact.post.energy import remedy, restick_warning, rise_warning
 from rocking_contact.post.energy import summary as energy_summary
+from rocking_contact.post.iterations import iteration_statistics
 from rocking_contact.post.penetration import deepest, penetration_warning
 from rocking_contact.progress import Progress
 from rocking_contact.results import RunResult
@@ -53,7 +54,6 @@ from rocking_contact.solvers.driver import (
     Refinement,
     StepDriver,
     StepFailure,
-    iteration_statistics,
 )
 from rocking_contact.solvers.newton import NewtonOptions, NewtonSolver
 from rocking_contact.solvers.step import Contribution, Corrector, StepProblem

@@ -28,10 +28,9 @@ a contact changes inside a long step (SDNV105 A: a landing in a 2.5 ms step gave
 from __future__ import annotations
 
 import math
-from collections.abc import Callable, Iterable, Mapping, Sequence
+from collections.abc import Callable, Iterable, Sequence
 from dataclasses import dataclass, field
 
-import numpy as np
 from mpi4py import MPI
 
 from rocking_contact.solvers.newton import NewtonReport, NewtonSolver
@@ -97,19 +96,6 @@ class DriverStats:
     refined: int = 0
     #: steps that converged only in a fallback attempt: (end time (s), what was eased)
     fallbacks: list[tuple[float, str]] = field(default_factory=list)
-
-
-def iteration_statistics(history: Mapping[str, np.ndarray]) -> dict[str, float]:
-    """Newton iterations per recorded step: SNES (``NEWTON``) plus contact
-    (``CONTACT_ITERATIONS``) iterations, mean and maximum over the steps (the initial row,
-    which is no step, left out)."""
-    if "NEWTON" not in history or len(history["NEWTON"]) < 2:
-        return {}
-    total = np.asarray(history["NEWTON"][1:], dtype=float)
-    if "CONTACT_ITERATIONS" in history:
-        total = total + np.asarray(history["CONTACT_ITERATIONS"][1:], dtype=float)
-    return {"iterations_per_step_mean": float(total.mean()),
-            "iterations_per_step_max": float(total.max())}
 
 
 Observer = Callable[[StepProblem, StepInfo], None]

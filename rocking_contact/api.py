@@ -418,29 +418,33 @@ def _changed_after_loading(case: Any) -> bool:
 
 def _written(result: RunResult | None, out_dir: Path, *, write: bool, plots: bool
              ) -> interrupt.RankStop:
-    """Rank 0 writes the results (with ``write``; :func:`_write`), then every rank takes
-    the same stop (:func:`interrupt.agreed`, a collective call): the
+    """Rank 0 writes the results (with ``write``) and draws the plots (:func:`_draw`)
+    unless a stop was asked for on any rank, then every rank takes the same stop
+    (:func:`interrupt.agreed`, collective calls, before the plots and after them): the
     :class:`Interrupted` of a signal that stopped rank 0 as it drew the plots is raised on
     every rank. Returns the stop agreed on otherwise: whether one was asked for on any
     rank, and its signal."""
-    alone = _write(result, out_dir, plots=plots) if write and mpi_rank() == 0 else None
+    ours = result if write and mpi_rank() == 0 else None  # None: it stopped before a step
+    if ours is not None:
+        results_io.write(ours, out_dir, plots=False)
+    # a stop asked for on another rank alone (kill on its pid) stopped the run as well:
+    # rank 0, whose own handler never ran, draws no plots either
+    stopped = interrupt.agreed().requested
+    alone = _draw(ours, out_dir, stopped=stopped) if ours is not None and plots else None
     agreed = interrupt.agreed(None if alone is None else str(alone))
     if agreed.alone is not None:
         raise alone or Interrupted(agreed.alone, result, agreed.signal) from None
     return agreed
 
 
-def _write(result: RunResult | None, out_dir: Path, *, plots: bool) -> Interrupted | None:
-    """Write the results, then draw the plots unless a stop was asked for: the results are
-    on disk within the step under way, and a Ctrl-C or SIGTERM while the plots are drawn
-    (seconds) drops them at once. Returns the :class:`Interrupted` of that stop, None if
-    none came."""
-    if result is None:  # the run stopped before its first step
+def _draw(result: RunResult, out_dir: Path, *, stopped: bool) -> Interrupted | None:
+    """Draw the plots of the results just written unless a stop was asked for
+    (``stopped``, on any rank): the results are on disk within the step under way, and a
+    Ctrl-C or SIGTERM while the plots are drawn (seconds) drops them at once. Returns the
+    :class:`Interrupted` of that stop, None if none came."""
+    if not result.history:
         return None
-    results_io.write(result, out_dir, plots=False)
-    if not plots or not result.history:
-        return None
-    if interrupt.requested():
+    if stopped:
         print(f"{result.case}: plots not drawn after the interrupt ({plots_command(out_dir)} "
               f"draws them, into {out_dir / PLOTS_REPORT}/figures/{result.case}/)",
               file=sys.stderr)

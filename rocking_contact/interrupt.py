@@ -21,9 +21,10 @@ once; raised in a library's code it may come out as the library's own error
 callback): the stop asked for is kept for the command to end with.
 
 Under MPI every rank must stop after the same step: :func:`requested` with a communicator
-reduces the request over it (a collective call, so every rank asks at the same point),
-and after rank 0 has written the results alone every rank takes the stop it took there
-(:func:`agreed`).
+gathers the request over it (a collective call, so every rank asks at the same point),
+and once rank 0 has written the results alone, and again after it drew the plots, every
+rank takes the same stop (:func:`agreed`). A signal may reach one rank alone (``kill`` on
+its pid): rank 0 then says the stop where the ranks agree on it, as its handler would.
 ``mpiexec`` forwards a Ctrl-C to every rank, where a ``KeyboardInterrupt`` would land
 anywhere: a rank that left while another waited in a collective call (the barrier after
 the results directory is cleared, the mesh's distribution) hung both for good. The command
@@ -41,7 +42,7 @@ from contextlib import contextmanager
 from typing import Any, NamedTuple
 
 _state: dict[str, Any] = {"requested": False, "signal": signal.SIGINT, "abandon": False,
-                          "depth": 0}
+                          "depth": 0, "announced": False}
 
 #: the signals that ask for a stop, and how the message names them
 SIGNALS = {signal.SIGINT: "Ctrl-C", signal.SIGTERM: "SIGTERM"}
@@ -66,12 +67,16 @@ def request() -> None:
 
 
 def requested(comm: Any = None) -> bool:
-    """Whether a stop was asked for; with an MPI communicator, on any of its ranks."""
+    """Whether a stop was asked for; with an MPI communicator, on any of its ranks (a
+    collective call). Rank 0 says the stop once when it came from another rank alone
+    (``kill`` on that rank's pid): its own handler, which says it, never ran."""
     flag: bool = _state["requested"]
     if comm is not None and comm.size > 1:
-        from mpi4py import MPI
-
-        flag = bool(comm.allreduce(flag, op=MPI.LOR))
+        asked = comm.allgather(int(_state["signal"]) if flag else 0)
+        first = next((signum for signum in asked if signum), 0)
+        if first and not flag:
+            _announce(first)
+        flag = bool(first)
     return flag
 
 
@@ -133,7 +138,10 @@ def agreed(alone: str | None = None) -> RankStop:
     """
     here = RankStop(alone, requested(), stop_signal())
     comm = world()
-    return common(comm.allgather(here) if comm is not None and comm.size > 1 else [here])
+    stop = common(comm.allgather(here) if comm is not None and comm.size > 1 else [here])
+    if stop.requested and stop.alone is None and not here.requested:
+        _announce(stop.signal)  # asked for on another rank alone
+    return stop
 
 
 def _handler(signum: int, frame: Any) -> None:
@@ -143,11 +151,20 @@ def _handler(signum: int, frame: Any) -> None:
     _state["signal"] = signum
     if _state["abandon"]:
         raise KeyboardInterrupt
-    # Said at once: finishing the step and writing the results can take seconds.
-    if rank() == 0:
-        name = SIGNALS.get(signal.Signals(signum), f"signal {signum}")
-        print(f"\n{name}: stopping after the step under way and writing the results so far "
-              f"({name} again to abort without them)", file=sys.stderr, flush=True)
+    _announce(signum)  # at once: finishing the step and writing the results take seconds
+
+
+def _announce(signum: int) -> None:
+    """Rank 0 says once that the run stops on signal ``signum``: in its handler, or where
+    the ranks agree on a stop asked for on another rank alone (:func:`requested`,
+    :func:`agreed`). Once: ``mpiexec`` forwards a signal to every rank at its own moment,
+    and rank 0's may come after the others' stop was agreed."""
+    if rank() != 0 or _state["announced"]:
+        return
+    _state["announced"] = True
+    name = SIGNALS.get(signal.Signals(signum), f"signal {signum}")
+    print(f"\n{name}: stopping after the step under way and writing the results so far "
+          f"({name} again to abort without them)", file=sys.stderr, flush=True)
 
 
 def world() -> Any:
@@ -205,6 +222,7 @@ def deferred() -> Iterator[None]:
     outermost = not _state["depth"]
     if outermost:
         _state["requested"], _state["signal"] = False, signal.SIGINT
+        _state["announced"] = False
     _state["depth"] += 1
     abandon, _state["abandon"] = _state["abandon"], False
     previous = ({signum: signal.signal(signum, _handler) for signum in SIGNALS}
@@ -217,7 +235,7 @@ def deferred() -> Iterator[None]:
         _state["depth"] -= 1
         _state["abandon"] = abandon
         if outermost:
-            _state["requested"] = False
+            _state["requested"] = _state["announced"] = False
 
 
 @contextmanager

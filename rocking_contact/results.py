@@ -378,11 +378,24 @@ class FieldIndex:
             self.write()
 
     def write(self) -> None:
-        """Rewrite the index with every frame so far."""
+        """Rewrite the index with every frame so far.
+
+        Raises:
+            OSError: it could not be written (a full disk), naming ``fields.pvd`` (the
+                flush's error names no file); the index already there stays, the partial
+                one goes.
+
+        """
         partial = partial_path(self.path)
-        partial.write_text(collection_xml(
-            [(t, f"{self.path.stem}{i:06d}.pvtu") for i, t in enumerate(self.times)]),
-            encoding="utf-8")
+        try:
+            partial.write_text(collection_xml(
+                [(t, f"{self.path.stem}{i:06d}.pvtu") for i, t in enumerate(self.times)]),
+                encoding="utf-8")
+        except OSError as exc:
+            partial.unlink(missing_ok=True)
+            if exc.filename is None:
+                exc.filename = str(self.path)
+            raise
         os.replace(partial, self.path)
 
 

@@ -10,10 +10,18 @@ Point data, one time step per written state:
 
 The files are written collectively by all ranks (VTK writes one piece per rank and a
 ``.pvtu`` index). XDMF stores the fields on the mesh's geometry nodes.
+
+A run stopped by a write error (a full disk) abandons its writers (:func:`abandon_open`):
+closing ``fields.h5`` flushes what HDF5 holds of it, which fails on that disk too, and a
+close that failed was tried again as the process ended, by DOLFINx's destructor or HDF5's
+own exit, which abort the process (``terminate called ... Failed to close HDF5 file``,
+exit code 134, after a hundred lines of ``HDF5-DIAG``).
 """
 
 from __future__ import annotations
 
+import os
+import weakref
 from pathlib import Path
 from typing import Any
 
@@ -28,6 +36,8 @@ from rocking_contact.fem.kinematics import assemble_vector_into
 from rocking_contact.fem.materials import von_mises_plane
 
 VTK_FILE, XDMF_FILE = "fields.pvd", "fields.xdmf"
+#: the writers made and not yet closed, for :func:`abandon_open`
+_OPEN: weakref.WeakSet[FieldWriter] = weakref.WeakSet()
 
 
 class FieldWriter:
@@ -74,9 +84,12 @@ class FieldWriter:
         self._ksp.setTolerances(rtol=1e-12, atol=0.0, max_it=1000)
         self._vtk = io.VTKFile(comm, str(directory / VTK_FILE), "w")
         self._xdmf: Any = None
+        #: the XDMF file's heavy data, which DOLFINx names after it
+        self._h5 = (directory / XDMF_FILE).with_suffix(".h5")
         if xdmf:
             self._xdmf = io.XDMFFile(comm, str(directory / XDMF_FILE), "w")
             self._xdmf.write_mesh(mesh)
+        _OPEN.add(self)
 
     def write(self, t: float, u: np.ndarray) -> None:
         """Write the state with displacement ``u`` (local array) at time ``t`` (s)."""
@@ -94,9 +107,60 @@ class FieldWriter:
 
     def close(self) -> None:
         """Close the files."""
+        _OPEN.discard(self)
         self._vtk.close()
         if self._xdmf is not None:
             self._xdmf.close()
+        self._destroy()
+
+    def abandon(self) -> None:
+        """Close the files of a run stopped by a write error (a full disk) without what
+        HDF5 still holds of ``fields.h5``: its writes go to an anonymous file, so the
+        close succeeds once, and ``fields.h5`` stays as it was on disk (as a killed run's).
+        An error of the close (``fields.pvd`` that DOLFINx writes then) is dropped: the
+        run's own is the one to say. On one rank only: under MPI the close is collective,
+        the other ranks are elsewhere, and the rank ends every rank (``MPI_Abort``)."""
+        if self.body.comm.size > 1:
+            return
+        _OPEN.discard(self)
+        if self._xdmf is not None:
+            _writes_dropped(self._h5)
+        for file in (self._vtk, self._xdmf):
+            try:
+                if file is not None:
+                    file.close()
+            except RuntimeError:
+                pass
+        self._destroy()
+
+    def _destroy(self) -> None:
         self._ksp.destroy()
         self._mass.destroy()
         self._b.destroy()
+
+
+def abandon_open() -> None:
+    """Abandon every writer not closed (:meth:`FieldWriter.abandon`): a run stopped by a
+    write error leaves its writer to this (the error handling of
+    :func:`rocking_contact.run`, which knows no writer)."""
+    for writer in list(_OPEN):
+        writer.abandon()
+
+
+def _writes_dropped(path: Path) -> None:
+    """The process's open descriptors of ``path`` write into an anonymous file from now on
+    (Linux: ``/proc/self/fd``, ``memfd_create``; elsewhere nothing changes)."""
+    fds = Path("/proc/self/fd")
+    if not fds.is_dir() or not hasattr(os, "memfd_create"):
+        return
+    target = str(path.resolve())
+    sink = os.memfd_create("abandoned-fields.h5")
+    try:
+        for fd in fds.iterdir():
+            try:
+                if os.path.realpath(fd) == target:
+                    os.dup2(sink, int(fd.name))
+            except OSError:  # a descriptor closed meanwhile (the listing's own)
+                continue
+    finally:
+        os.close(sink)

@@ -32,6 +32,14 @@ long for its contact treatment), :class:`Interrupted`
 that the script stops; ``.partial`` too) and :class:`RunStopped`, the base of both. Runs in
 one process do not affect one another.
 
+Under ``mpiexec -n N python script.py`` every rank runs the script, and :func:`run` is
+collective (every rank calls it with the same case; each gets the same result, rank 0
+alone prints the progress and writes the files), but the script's own ``print`` runs on
+every rank: :func:`mpi_rank` (0 without ``mpiexec``) prints once::
+
+    if rc.mpi_rank() == 0:
+        print(rc.format_table(result))
+
 Importing a module of the package prepares the DOLFINx wheel's PETSc/MPI libraries first
 (``import dolfinx_solver`` must precede any ``dolfinx`` or ``petsc4py`` import), and so does
 the first use of a name above; ``import rocking_contact`` alone imports nothing heavy, so
@@ -49,7 +57,7 @@ if TYPE_CHECKING:
     from importlib.machinery import ModuleSpec
     from types import ModuleType
 
-    from rocking_contact.api import format_table, load_case, run
+    from rocking_contact.api import format_table, load_case, mpi_rank, run
     from rocking_contact.config import CaseError
     from rocking_contact.results import RunResult, load_result
     from rocking_contact.stops import (
@@ -63,10 +71,11 @@ if TYPE_CHECKING:
 __version__ = "0.1.0"
 __all__ = ["load_case", "run", "format_table", "RunResult", "load_result", "CaseError",
            "SolverFailure", "Interrupted", "Overturned", "Diverged", "RunStopped",
-           "__version__"]
+           "mpi_rank", "__version__"]
 
 #: the module of each name above, imported at its first use (PEP 562)
-_HOMES = {"load_case": "api", "run": "api", "format_table": "api", "CaseError": "config",
+_HOMES = {"load_case": "api", "run": "api", "format_table": "api", "mpi_rank": "api",
+          "CaseError": "config",
           "RunResult": "results", "load_result": "results", "SolverFailure": "stops",
           "Interrupted": "stops", "Overturned": "stops", "Diverged": "stops",
           "RunStopped": "stops"}

@@ -173,9 +173,12 @@ def format_table(result: RunResult | str,
 _TABLE_KEYS = ("quantity", "reference", "value", "rel_error", "tolerance", "source", "passed")
 
 
-#: rank in MPI_COMM_WORLD if a runner has started MPI, else 0 (:func:`interrupt.rank`;
-#: the command line imports it from here)
-mpi_rank = interrupt.rank
+def mpi_rank() -> int:
+    """The process's rank in MPI_COMM_WORLD under ``mpiexec``, 0 without it: a script run
+    by every rank prints once with ``if rc.mpi_rank() == 0`` (:func:`run` is collective,
+    its progress, warnings and files are rank 0's). Importing this module has started MPI
+    (the wheel's ``dolfinx_solver``); the command line imports it from here."""
+    return interrupt.rank()
 
 
 def default_out_dir(case: Any) -> Path:

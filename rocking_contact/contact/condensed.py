@@ -34,7 +34,8 @@ At the release, the acceleration of the free state (computed by the step problem
 contact) is corrected by the reactions of the closed contacts: the same local problem at
 the acceleration level (``a_N >= 0``, ``lambda_N >= 0``; tangential acceleration zero while
 sticking) with ``W = H M^-1 H^T``, so that the first step does not start with the base
-falling freely. The contact is idle during the static preload (supports hold the base).
+falling freely. The step problem leaves the contact out of the static preload's steps
+(supports hold the base).
 
 Energy: the work of the contact forces on the bodies is accumulated with the trapezoidal
 rule, ``W += 1/2 (F_n + F_{n+1}) . (u_{n+1} - u_n)`` with ``F = H^T lambda``, split into
@@ -109,8 +110,6 @@ class CondensedContact(Corrector):
         self.status = np.zeros(ns, dtype=np.int64)
         self.weights: np.ndarray | None = None
         self.tol = spec.tolerance * body.force_scale
-        self.idle = True
-        self.released = False
         self.iterations = 0
         self.counters = SolveCounters()
         self.work_normal = 0.0
@@ -168,23 +167,13 @@ class CondensedContact(Corrector):
 
     # -- Corrector protocol -----------------------------------------------------------------
     def begin_step(self, problem: StepProblem) -> None:
-        """Idle in the static preload; at the first dynamic step, the release."""
-        self.idle = problem.static
-        if self.idle:
-            return
-        if not self.released:
-            self.release(problem)
-        if self._drag0 is not None:  # released outside the runner, which starts it there
-            assert problem.stage is not None
-            self.start_shaking(problem, problem.stage)
+        """The start of a dynamic step (released before the first one)."""
         self._u0 = self.kin.values(problem.u.x.array)
         self._set_supports(problem.prescribed_dofs)
         self.iterations = 0
 
     def correct(self, problem: StepProblem, solver: NewtonSolver, x: PETSc.Vec) -> bool:
         """Newton on the coupled problem from the free solution ``x`` (modified in place)."""
-        if self.idle:
-            return True
         stage = problem.stage
         assert stage is not None
         ux = stage.u.x
@@ -255,15 +244,11 @@ class CondensedContact(Corrector):
 
     def contact_changes(self, problem: StepProblem) -> int:
         """Contacts that closed or opened in the step under way (trial against committed)."""
-        if self.idle:
-            return 0
         return int(np.count_nonzero((self._trial_status != Status.OPEN)
                                     != (self.status != Status.OPEN)))
 
     def accept(self, problem: StepProblem) -> None:
         """Commit the forces; accumulate the work of the contact forces."""
-        if self.idle:
-            return
         u1 = self.kin.values(problem.u.x.array)
         geometry = self._geometry if self._geometry is not None else self.kin.geometry(u1)
         self.lam = self._trial_lam
@@ -318,7 +303,6 @@ class CondensedContact(Corrector):
         A table already accelerating takes no part: its drag's mass response is taken out of
         the initial acceleration and left to :meth:`start_shaking` (module
         :mod:`~rocking_contact.contact.release`)."""
-        self.released = True
         self._forces0_split = (np.zeros(self.kin.n_dofs), np.zeros(self.kin.n_dofs))
         u = self.kin.values(problem.u.x.array)
         geometry = self.kin.geometry(u)

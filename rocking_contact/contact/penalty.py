@@ -133,10 +133,6 @@ class PenaltySprings(Contribution):
         self._direction = np.zeros((n, 3))
         self._calls = 0
         self._status_frozen = self._lag_next = False
-        self._idle = True
-        self.released = False
-        #: static steps came before the release: a preload, whose supports held the block
-        self._preloaded = False
         #: armed by :meth:`settle` until the release: active in the preload's last static step
         self._settling = False
         #: that static step was accepted: the block stands in equilibrium on the springs
@@ -162,21 +158,18 @@ class PenaltySprings(Contribution):
         return d, dv
 
     # -- Contribution protocol -------------------------------------------------------
+    def in_static_step(self, problem: StepProblem) -> bool:
+        """The springs sit out the static preload but for the settle (:meth:`settle`)."""
+        return self._settling
+
     def begin_step(self, problem: StepProblem) -> None:
-        """Idle during the static preload but for the settle (:meth:`settle`); reset the
-        branch freezing of the step."""
-        static = problem.static
-        self._idle = static and not self._settling
+        """Reset the branch freezing of the step; the springs' start displacement."""
         self._calls = 0
         self._mismatch[:] = False
         self._status_frozen, self._lag_next = self._lag_next, False
         self._branch[:] = -1
-        self._preloaded |= static
-        if not self._idle:
-            if not (static or self.released):
-                self.release(problem)
-            u = self._gather([problem.u.x.array])[0]
-            self._d0[:, :2] = u
+        u = self._gather([problem.u.x.array])[0]
+        self._d0[:, :2] = u
 
     def settle(self, problem: StepProblem) -> bool:
         """At the preload's end, its supports still in place: arm the springs to take the
@@ -205,7 +198,8 @@ class PenaltySprings(Contribution):
         """The springs take over (see :mod:`~.release`); their state starts there (stick
         springs unstressed) and the initial acceleration gains ``M^-1 F_springs``.
 
-        After a preload (the springs were idle through static steps) the spring whose node
+        After a preload (``problem.preloaded``: static steps, which the springs sat out) the
+        spring whose node
         carried the largest support reaction ``R`` (N) takes it: if that spring is closed
         where the preload left the block (its penetration ``-u_y - gap`` >= 0), the block
         is lowered by ``R / kn`` (a rigid translation), so that the spring carries ``R``
@@ -216,10 +210,9 @@ class PenaltySprings(Contribution):
         it, in equilibrium, and the springs keep the state that solve left them in (a
         sticking spring its force).
         """
-        self.released = True
         settled = self._settled  # armed but not settled: the settle failed, as if not armed
         self._settling = self._settled = False
-        if self._preloaded and not settled:
+        if problem.preloaded and not settled:
             self._lower(problem, self._support_drop(*self._support_reactions(problem)))
         forces = self._start_state(problem, unstressed=not settled)
         self.work = self.restick = 0.0  # the settle's work went into the preload
@@ -285,8 +278,6 @@ class PenaltySprings(Contribution):
 
     def add_residual(self, problem: StepProblem, x: PETSc.Vec, r: PETSc.Vec) -> None:
         """Evaluate every spring at the end of the step; ``r -= w1 F + w0 F_n`` on owned rows."""
-        if self._idle:
-            return
         if self._calls == FREEZE_BRANCH_AFTER:
             self._freeze_branches()
         self._calls += 1
@@ -387,7 +378,7 @@ class PenaltySprings(Contribution):
         took the 7.2 kN cap so and gave the block 1.9 J within 5 ms); a frozen stick can
         exceed the cone. Such a step is rejected and halved.
         """
-        if self._idle or not self._mismatch.any():
+        if not self._mismatch.any():
             return None
         names = ", ".join(n for n, bad in zip(self.names, self._mismatch) if bad)
         return f"the frozen stick/slip branch of {names} contradicts the converged state"
@@ -396,16 +387,13 @@ class PenaltySprings(Contribution):
         """Take the next attempt of this step with the springs' status of its start; not
         in the settle, where a spring kept closed would pull the block into an equilibrium
         that is none."""
-        if self._idle or self._settling:
+        if self._settling:
             return None
         self._lag_next = True
         return "spring status kept from the step's start"
 
     def add_jacobian(self, problem: StepProblem, x: PETSc.Vec, jac: PETSc.Mat) -> None:
         """``J -= w1 (dF/du u1.x + dF/dv v1.x)`` on owned rows (from the last residual)."""
-        if self._idle:
-            jac.assemble()
-            return
         s = problem.stage
         assert s is not None
         for j in range(len(self.names)):
@@ -420,14 +408,12 @@ class PenaltySprings(Contribution):
         """Springs that engaged or let go in the step under way (trial against committed);
         none in the settle (refining its pseudo-time would not help, and the refinement
         would go on into the dynamic phase)."""
-        if self._idle or self._settling:
+        if self._settling:
             return 0
         return int(np.count_nonzero(self.trial_closed != self.closed))
 
     def accept(self, problem: StepProblem) -> None:
         """Commit the state rows; accumulate the springs' work on the block."""
-        if self._idle:
-            return
         self._settled |= self._settling
         d1 = np.zeros_like(self._d0)
         d1[:, :2] = self._gather([problem.u.x.array])[0]

@@ -204,7 +204,6 @@ class MoreauJeanContact(Corrector):
         self.work_normal = 0.0
         self.work_tangential = 0.0
         self.work_projection = 0.0
-        self._enabled = False
         self._active = np.zeros(0, dtype=np.int64)
         self._H: sp.csr_matrix | None = None
         self._HT: np.ndarray | None = None  # dense H^T on the owned dofs, built once a step
@@ -263,14 +262,16 @@ class MoreauJeanContact(Corrector):
 
     # -- Corrector protocol ---------------------------------------------------------------
     def begin_step(self, problem: StepProblem) -> None:
-        """Index set and relation at the predicted configuration (velocity schemes only)."""
+        """Index set and relation at the predicted configuration. The step problem calls it
+        in dynamic steps only, which a theta case takes with the theta scheme (a velocity
+        unknown: ``contact.spec.check_scheme_for_contact``)."""
         stage = problem.stage
         assert stage is not None
-        self._enabled = stage.unknown == "velocity"
+        if stage.unknown != "velocity":
+            raise RuntimeError("the theta contact treatment needs a velocity-level scheme "
+                               f"(the theta scheme); this step's unknown is a {stage.unknown}")
         self.iterations = 0
         self._residual = "none"
-        if not self._enabled:
-            return
         self.h = stage.h
         # u_{n+1} = h theta x + [u_n + h (1 - theta) v_n]: the bracket is u_m
         u_m = combine(stage.u, None, problem.u.x.array, problem.v.x.array, problem.a.x.array,
@@ -297,7 +298,7 @@ class MoreauJeanContact(Corrector):
 
     def correct(self, problem: StepProblem, solver: NewtonSolver, x: PETSc.Vec) -> bool:
         """The coupled Newton passes of the step; False if they do not converge."""
-        if not self._enabled or self._H is None:
+        if self._H is None:
             return True
         opts, h = self.options, self.h
         H_T = self._H.T  # H is fixed over the step's passes: one transpose
@@ -381,8 +382,6 @@ class MoreauJeanContact(Corrector):
 
     def accept(self, problem: StepProblem) -> None:
         """Keep the impulses of the step (warm start, persistent contacts) and their work."""
-        if not self._enabled:
-            return
         self.start_forces = None  # the first row's forces: a step has its own now
         keys = [self.keys[c] for c in self._active]
         self.memory.store(keys, self._P)

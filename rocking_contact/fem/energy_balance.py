@@ -76,7 +76,6 @@ class EnergyBalance(Contribution):
         self._t0 = 0.0
         self._fd0 = body.vector()
         self._fd1 = body.vector()
-        self._idle = True
         self._recorded_total: float | None = None
 
     def _start(self, problem: StepProblem) -> None:
@@ -90,10 +89,8 @@ class EnergyBalance(Contribution):
         self.body.damping_force(out)
 
     def begin_step(self, problem: StepProblem) -> None:
-        """Remember the start displacement (idle during the static preload)."""
-        self._idle = problem.static
-        if self._idle:
-            return
+        """Remember the start displacement (dynamic steps: the step problem leaves the
+        balance out of the static preload's)."""
         if self.initial is None:
             self._start(problem)
         self._u0[:] = problem.u.x.array[:self.body.n_owned]
@@ -107,8 +104,6 @@ class EnergyBalance(Contribution):
 
     def accept(self, problem: StepProblem) -> None:
         """Add the step's damping dissipation (trapezoidal rule)."""
-        if self._idle:
-            return
         u, v = problem.u.x.array, problem.v.x.array
         self._damping_force(u, v, self._fd1)
         du = u[:self.body.n_owned] - self._u0

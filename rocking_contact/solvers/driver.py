@@ -3,7 +3,8 @@
 The loop is the same for every scheme and every contact treatment (no branching on the
 method inside it): for each step of the time grid,
 
-1. ``problem.begin(t1, scheme)``: stage coefficients, prescribed values, contributions;
+1. ``problem.begin(t1, scheme)``: stage coefficients, prescribed values, the terms of the
+   step (``problem.step_terms``: all in a dynamic step, in a static one those that ask);
 2. ``problem.predictor(x)``;
 3. ``solver.solve(x)`` (SNES), then each corrector of the problem (condensed contact);
    a converged step that a contribution's optional ``inconsistency(problem)`` finds at odds
@@ -127,7 +128,7 @@ def contact_changes(problem: StepProblem) -> int:
     The largest count over the ranks: every rank takes the same decision (the shipped
     terms count the same on every rank already; a term counting its own rows would not).
     """
-    count = sum(term.contact_changes(problem) for term in problem.terms)
+    count = sum(term.contact_changes(problem) for term in problem.step_terms)
     total: int = problem.comm.allreduce(count, op=MPI.MAX)
     return total
 
@@ -214,7 +215,7 @@ class StepDriver:
         """Arm every term's fallback for the next attempt; what they eased ("" if none)."""
         p = self.problem
         eased = []
-        for term in p.terms:
+        for term in p.step_terms:
             what = term.fallback(p)
             if what:
                 eased.append(what)
@@ -232,11 +233,11 @@ class StepDriver:
         p.predictor(self._x)
         report = self.solver.solve(self._x)
         if report.converged:
-            for corrector in p.correctors:
+            for corrector in p.step_correctors:
                 if not corrector.correct(p, self.solver, self._x):
                     return NewtonReport(False, report.iterations, report.residual,
                                         f"rejected by {type(corrector).__name__}")
-            for term in p.contributions:
+            for term in p.step_contributions:
                 why = term.inconsistency(p)
                 if why:
                     return NewtonReport(False, report.iterations, report.residual,

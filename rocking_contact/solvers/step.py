@@ -40,12 +40,21 @@ A contact treatment plugs in in one of two ways, both given to :class:`StepProbl
 Both see the body (named groups, space), the start state ``u``, ``v``, ``a`` at ``t``, the
 step's ``stage`` and end time ``t1``, and may add history columns (:meth:`columns`).
 
+Static steps (the preload's, :attr:`StepProblem.static`): the supports hold the block, and
+neither contact nor the energy balance takes part. The problem leaves every term out of
+such a step (no ``begin_step``, residual, Jacobian, correction, ``accept``, ``fallback``,
+``inconsistency`` or ``contact_changes``: :attr:`StepProblem.step_terms`) unless the
+term's ``in_static_step`` says it takes part (the penalty springs, in the static step that
+settles the block on them). A term is released once, by
+:func:`rocking_contact.fem.runner.release_terms`, before the first dynamic step.
+
 Optional hooks, declared on the protocols with their no-op defaults: ``release`` (the
 dynamic phase starts) and ``start_shaking`` (a table already accelerating as the first step
 takes it), both called by :func:`rocking_contact.fem.runner.release_terms`; ``fallback`` (a
 step failed at the last halving) and ``contact_changes`` (:mod:`~rocking_contact.solvers.driver`);
 a contribution's ``inconsistency`` (a converged step at odds with its law) and ``settle``
 (the preload's static step on springs, :func:`rocking_contact.fem.preload.settle_on_springs`);
+``in_static_step`` (the term takes part in the static step being begun: above);
 ``destroy`` (the run is over: free the term's PETSc objects).
 Every term subclasses the protocol it implements (the contact treatments, the energy
 balance, the tests' springs) and inherits the no-ops it does not override, so the callers
@@ -120,6 +129,11 @@ class Contribution(Protocol):
         armed (False: nothing to settle on)."""
         return False
 
+    def in_static_step(self, problem: StepProblem) -> bool:
+        """Whether the term takes part in the static step being begun (the problem leaves
+        it out otherwise: see the module docstring)."""
+        return False
+
     def fallback(self, problem: StepProblem) -> str | None:
         """A step failed at the last halving: ease something for one more attempt and say
         what (None: nothing to ease)."""
@@ -163,6 +177,10 @@ class Corrector(Protocol):
     def start_shaking(self, problem: StepProblem, stage: Stage) -> None:
         """As :meth:`Contribution.start_shaking`."""
         return None  # optional: an empty body would make the hook abstract
+
+    def in_static_step(self, problem: StepProblem) -> bool:
+        """As :meth:`Contribution.in_static_step`."""
+        return False
 
     def fallback(self, problem: StepProblem) -> str | None:
         """As :meth:`Contribution.fallback`."""
@@ -234,6 +252,11 @@ class StepProblem:
         self.prescribed = list(prescribed)
         self.contributions = list(contributions)
         self.correctors = list(correctors)
+        # the terms that take part in the step under way (:meth:`begin`)
+        self._step_contributions: list[Contribution] = []
+        self._step_correctors: list[Corrector] = []
+        #: a static step was begun: the state comes from a preload, its supports held it
+        self.preloaded = False
         self.J = body.matrix()
         # Zeroing rows of prescribed dofs must keep the pattern for later axpy's.
         self.J.setOption(PETSc.Mat.Option.KEEP_NONZERO_PATTERN, True)
@@ -272,9 +295,28 @@ class StepProblem:
         return (*self.contributions, *self.correctors)
 
     @property
+    def step_contributions(self) -> list[Contribution]:
+        """The contributions that take part in the step under way (after :meth:`begin`):
+        all of them in a dynamic step, in a static one those that say so
+        (``in_static_step``)."""
+        return self._step_contributions
+
+    @property
+    def step_correctors(self) -> list[Corrector]:
+        """The correctors that take part in the step under way, as
+        :attr:`step_contributions`."""
+        return self._step_correctors
+
+    @property
+    def step_terms(self) -> tuple[Contribution | Corrector, ...]:
+        """:attr:`step_contributions`, then :attr:`step_correctors`."""
+        return (*self._step_contributions, *self._step_correctors)
+
+    @property
     def static(self) -> bool:
         """The step under way (after :meth:`begin`) is a static one (the preload's
-        :class:`~rocking_contact.time.schemes.Static` scheme), where contact is idle."""
+        :class:`~rocking_contact.time.schemes.Static` scheme), which the terms sit out
+        unless they say otherwise (:attr:`step_terms`)."""
         return isinstance(self.scheme, Static)
 
     @property
@@ -357,7 +399,13 @@ class StepProblem:
             self._owned_mask = dofs < self._n_owned
             self._owned_dofs = dofs[self._owned_mask]
         self._owned_xbar = self._xbar[self._owned_mask]
-        for c in self.terms:
+        static = self.static
+        self.preloaded |= static
+        self._step_contributions = [c for c in self.contributions
+                                    if not static or c.in_static_step(self)]
+        self._step_correctors = [c for c in self.correctors
+                                 if not static or c.in_static_step(self)]
+        for c in self.step_terms:
             c.begin_step(self)
 
     def _start_force_from_end(self) -> bool:
@@ -441,7 +489,7 @@ class StepProblem:
             # owned entries: the product gathers the ghosts it needs itself
             combine(s.a, x.array_r, *self._owned_state, self._inertia.array)
             self.body.M.multAdd(self._inertia, r, r)
-        for c in self.contributions:
+        for c in self._step_contributions:
             c.add_residual(self, x, r)
         owned = self._owned_dofs
         r.array[owned] = x.array_r[owned] - self._owned_xbar
@@ -459,7 +507,7 @@ class StepProblem:
         self.body.tangent(s.stiffness_coefficient, s.damping_coefficient, jac)
         if s.mass_coefficient != 0.0:
             jac.axpy(s.mass_coefficient, self.body.M, PETSc.Mat.Structure.SAME_NONZERO_PATTERN)
-        for c in self.contributions:
+        for c in self._step_contributions:
             c.add_jacobian(self, x, jac)
         jac.zeroRows(self._rows_global, diag=1.0)
         self._jacobian_key = key
@@ -480,7 +528,7 @@ class StepProblem:
         a[:] = self._x_work
         self.t = self.t1
         self._g_n_valid = False
-        for c in self.terms:
+        for c in self.step_terms:
             c.accept(self)
 
     def columns(self) -> dict[str, float]:

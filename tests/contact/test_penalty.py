@@ -103,7 +103,6 @@ def test_a_frozen_branch_the_converged_state_contradicts_is_named(body, branch, 
     (trial force -kt shift along x). The step is rejected when the branch frozen on an
     earlier iterate does not hold at the converged state."""
     springs = _springs(body, dashpots="clipped", anchor_stiffness=0.0)
-    springs._idle = False  # a dynamic step (begin_step's, with the problem it reads)
     springs._branch[0] = branch
     springs._direction[0] = (direction, 0.0, 0.0)
     closed, F, _, _ = _force(springs, [shift, -1e-7, 0.0], [0.0, 0.0, 0.0])

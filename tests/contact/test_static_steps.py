@@ -1,0 +1,96 @@
+"""Static steps (the preload's): the step problem leaves every contact term out of them
+unless the term asks to take part (solvers/step.py, the penalty springs' settle)."""
+
+import pytest
+
+import rocking_contact as rc
+from rocking_contact.fem import runner
+from rocking_contact.fem.constraints import fix
+from rocking_contact.solvers.driver import StepDriver
+from rocking_contact.solvers.newton import NewtonSolver
+from rocking_contact.solvers.step import Contribution, Corrector, StepProblem
+from rocking_contact.time.schemes import Newmark, Static
+
+
+class Contributing(Contribution):
+    """Records which hooks the problem and the driver call, and whether in a static step."""
+
+    linear = True
+
+    def __init__(self, static):
+        self.static = static
+        self.calls = []
+
+    def in_static_step(self, problem):
+        return self.static
+
+    def begin_step(self, problem):
+        self.calls.append(("begin_step", problem.static))
+
+    def add_residual(self, problem, x, r):
+        self.calls.append(("add_residual", problem.static))
+
+    def add_jacobian(self, problem, x, jac):
+        self.calls.append(("add_jacobian", problem.static))
+
+    def accept(self, problem):
+        self.calls.append(("accept", problem.static))
+
+    def columns(self, problem):
+        return {}
+
+
+class Correcting(Corrector):
+    """As :class:`Contributing`, a corrector that never asks for static steps."""
+
+    def __init__(self):
+        self.calls = []
+
+    def begin_step(self, problem):
+        self.calls.append(("begin_step", problem.static))
+
+    def correct(self, problem, solver, x):
+        self.calls.append(("correct", problem.static))
+        return True
+
+    def accept(self, problem):
+        self.calls.append(("accept", problem.static))
+
+    def columns(self, problem):
+        return {}
+
+
+@pytest.fixture(scope="module")
+def body():
+    case = rc.load_case("sdnv105_preload_small_strain", {"mesh.table": False})
+    return runner.build_body(case)
+
+
+def _hooks(term, static):
+    return {name for name, in_static in term.calls if in_static is static}
+
+
+def test_a_static_step_leaves_out_the_terms_that_do_not_ask(body):
+    sitting, settling, corrector = Contributing(False), Contributing(True), Correcting()
+    problem = StepProblem(body, [fix(body, "CONHAUT", ["DX", "DY"])],
+                          contributions=[sitting, settling], correctors=[corrector])
+    solver = NewtonSolver(problem, prefix="static_steps_")
+    driver = StepDriver(problem, solver, max_halvings=0)
+    try:
+        assert not problem.preloaded
+        driver.advance(1.0, Static())
+        assert problem.preloaded  # what the penalty springs' release reads
+        assert sitting.calls == [] and corrector.calls == []
+        assert _hooks(settling, True) == {"begin_step", "add_residual", "add_jacobian",
+                                          "accept"}
+        assert problem.step_terms == (settling,)
+        driver.advance(1.001, Newmark())
+        assert problem.step_terms == (sitting, settling, corrector)
+        for term in (sitting, settling):
+            assert _hooks(term, False) == {"begin_step", "add_residual", "add_jacobian",
+                                           "accept"}
+        assert _hooks(corrector, False) == {"begin_step", "correct", "accept"}
+    finally:
+        driver.destroy()
+        solver.destroy()
+        problem.destroy()

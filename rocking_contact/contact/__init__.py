@@ -17,13 +17,17 @@
 - :mod:`~rocking_contact.contact.friction_contact`: the velocity-level one-step nonsmooth
   problem (Signorini-Moreau with Newton restitution, Coulomb) and its solvers;
 - :mod:`~rocking_contact.contact.index_set`: the contacts active in a Moreau-Jean step and
-  their last impulses, shared by :mod:`~rocking_contact.contact.moreau` (the dense
-  Moreau-Jean integrator, for small systems) and :mod:`~rocking_contact.contact.theta`
-  (SDNV105 D, a Corrector, see ``docs/theta.md``), whose position projection is
-  :mod:`~rocking_contact.contact.projection`;
+  their last impulses, shared by :mod:`~rocking_contact.contact.theta` (SDNV105 D, a
+  Corrector, see ``docs/theta.md``), whose position projection is
+  :mod:`~rocking_contact.contact.projection`, and :mod:`~rocking_contact.contact.moreau`,
+  which no run uses: a dense Moreau-Jean integrator for systems of a few degrees of
+  freedom, the reference the tests check against known answers (a bouncing point mass,
+  the rigid block's impact law);
 - :mod:`~rocking_contact.contact.components`: the normal and tangential components of
   per-contact forces and impulses (their rows in H, the force on the table along x, the
-  Coulomb-cone test), shared by the treatments;
+  Coulomb-cone test) and the treatments' history columns, their names, units and signs
+  (:func:`~rocking_contact.contact.components.point_columns`,
+  :func:`~rocking_contact.contact.components.summary_columns`);
 - :mod:`~rocking_contact.contact.workspace`: a corrector's work vectors, made once and
   freed with the run;
 - :mod:`~rocking_contact.contact.counters`: the solve counters of a run's statistics;
@@ -37,8 +41,8 @@ Conventions. Two sign conventions meet here, each kept from where it comes from:
   obstacle, the penetration is ``p = u . n - gap`` (positive penetrating) and the normal
   velocity ``VN = v . n`` is positive towards the obstacle;
 - the kinematics and the treatments built on H (:mod:`~rocking_contact.contact.kinematics`,
-  condensed, :mod:`~rocking_contact.contact.moreau`, :mod:`~rocking_contact.contact.theta`,
-  :mod:`~rocking_contact.contact.projection`): the normal points from the obstacle (the
+  condensed, :mod:`~rocking_contact.contact.theta`, :mod:`~rocking_contact.contact.projection`,
+  and the tests' :mod:`~rocking_contact.contact.moreau`): the normal points from the obstacle (the
   table) towards the body (+y for SDNV105), the gap is signed (positive open, negative
   penetrating) and the normal relative velocity ``U_N`` is positive when separating.
 

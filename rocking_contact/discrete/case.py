@@ -17,7 +17,7 @@ from __future__ import annotations
 import math
 from collections.abc import Callable
 from dataclasses import dataclass
-from typing import ClassVar, Literal
+from typing import TYPE_CHECKING, ClassVar, Literal
 
 import numpy as np
 
@@ -38,6 +38,41 @@ from rocking_contact.time_function import TimeFunction
 
 Component = Literal["DX", "DY", "DZ"]
 COMPONENTS: tuple[Component, ...] = ("DX", "DY", "DZ")
+
+
+@dataclass(frozen=True)
+class SchemeInfo:
+    """What a case file knows of a discrete ``solver.scheme``.
+
+    Attributes:
+        keys: the ``[solver]`` keys it reads besides ``space`` and ``modes`` (another one
+            given is refused, not ignored: :func:`rocking_contact.config.load_case`).
+        integrator: its :class:`~rocking_contact.discrete.stepping.Integrator` class as
+            ``"module:Class"``, imported by :mod:`rocking_contact.discrete.integrators`
+            (whose modules import this schema: a class here would make a cycle).
+
+    """
+
+    keys: tuple[str, ...]
+    integrator: str
+
+
+#: ``solver.scheme`` -> its entry, in the order the messages list them: a new scheme is an
+#: entry here and its integrator's module
+SCHEMES: dict[str, SchemeInfo] = {
+    "central_difference": SchemeInfo(
+        (), "rocking_contact.discrete.central_difference:CentralDifferenceIntegrator"),
+    "newmark": SchemeInfo(("beta", "gamma", "newton_tol", "newton_max_iter"),
+                          "rocking_contact.discrete.newmark:NewmarkIntegrator"),
+    "hht": SchemeInfo(("alpha", "newton_tol", "newton_max_iter"),
+                      "rocking_contact.discrete.newmark:HHTIntegrator"),
+}
+if TYPE_CHECKING:
+    SchemeName = str
+else:
+    # the names of SCHEMES, as the schema checks them and the messages and
+    # `rocking-contact keys` list them ("one of 'central_difference', ...")
+    SchemeName = Literal[tuple(SCHEMES)]
 Vector = tuple[float, float, float]
 #: history prefixes of the displacement, velocity and acceleration along each component
 KIND_PREFIXES: dict[str, tuple[str, str, str]] = {
@@ -376,7 +411,7 @@ class Solver:
     space: Literal["modal", "physical"] = param("physical")
     modes: int = param(0, check=NONNEGATIVE,
                        doc="modes kept in modal space, 0 = all; at most the model's unknowns")
-    scheme: Literal["central_difference", "newmark", "hht"] = param("central_difference")
+    scheme: SchemeName = param("central_difference")
     beta: float = param(0.25, check=in_range(0.0, 0.5))
     gamma: float = param(0.5, check=in_range(0.5, 1.0))
     alpha: float = param(0.0, check=in_range(*ALPHA_RANGE))
@@ -389,9 +424,7 @@ class Solver:
 
     #: the keys each scheme and space read (config.load_case refuses the others)
     VARIANTS: ClassVar = {
-        "scheme": {"central_difference": (),
-                   "newmark": ("beta", "gamma", "newton_tol", "newton_max_iter"),
-                   "hht": ("alpha", "newton_tol", "newton_max_iter")},
+        "scheme": {name: info.keys for name, info in SCHEMES.items()},
         "space": {"modal": ("modes",), "physical": ()},
     }
 

@@ -5,9 +5,11 @@ a case asks for (:data:`INTEGRATORS`) and keeps the names importable from here."
 
 from __future__ import annotations
 
+import importlib
+
 import numpy as np
 
-from rocking_contact.discrete.case import SHOCK_CHANNELS, DiscreteCase
+from rocking_contact.discrete.case import SCHEMES, SHOCK_CHANNELS, DiscreteCase
 from rocking_contact.discrete.central_difference import CentralDifferenceIntegrator
 from rocking_contact.discrete.newmark import (
     FREEZE_BRANCH_AFTER,
@@ -25,13 +27,18 @@ __all__ = ["FREEZE_BRANCH_AFTER", "INTEGRATORS", "SHOCK_CHANNELS",
            "NewmarkFailure", "NewmarkIntegrator", "branch_contradicted", "chunk",
            "integrator_class", "make_integrator"]
 
-#: the integrator of each ``solver.scheme`` (the values of :class:`.case.Solver`'s
-#: ``scheme``)
+
+def _imported(path: str) -> type[Integrator]:
+    """The class named ``"module:Class"``."""
+    module, _, name = path.partition(":")
+    cls: type[Integrator] = getattr(importlib.import_module(module), name)
+    return cls
+
+
+#: the integrator of each ``solver.scheme``, from its entry in :data:`.case.SCHEMES` (where
+#: a new scheme is registered)
 INTEGRATORS: dict[str, type[Integrator]] = {
-    "central_difference": CentralDifferenceIntegrator,
-    "newmark": NewmarkIntegrator,
-    "hht": HHTIntegrator,
-}
+    name: _imported(info.integrator) for name, info in SCHEMES.items()}
 
 
 def integrator_class(case: DiscreteCase) -> type[Integrator]:

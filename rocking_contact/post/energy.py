@@ -14,6 +14,8 @@ from typing import NamedTuple
 
 import numpy as np
 
+from rocking_contact.time.schemes import SCHEMES
+
 #: A rise of the total energy above its released value larger than this fraction of the
 #: energy of the motion is reported as a warning (:func:`summary`: the block's largest
 #: kinetic energy or the gravity potential it is released with, whichever is larger; the
@@ -114,8 +116,8 @@ def created_energy(energy: dict[str, float]) -> Created | None:
     return None
 
 
-#: the advice to a theta-scheme run (SDNV105 D), whose velocity-level contact refuses
-#: [time.refine]
+#: the advice to a run of a velocity-level scheme (the theta scheme, SDNV105 D), whose
+#: contact refuses [time.refine]
 THETA_ADVICE = "use a smaller time.step (the theta scheme takes no [time.refine])"
 
 #: where the advice is explained: the theta scheme's steps on its own page, the other
@@ -127,10 +129,11 @@ EXPLAINED_ELSE = "docs/contact.md, 'Sensitivity'"
 def remedy(scheme: str, contact: bool, refining: bool) -> str:
     """What makes a run's steps create less energy, as advice: a smaller ``time.step``
     always; ``[time.refine]`` (new steps at the contact changes) for a run with contact
-    (``contact``) whose scheme takes it, which the theta scheme (``scheme`` ``theta``,
-    SDNV105 D) refuses (its velocity-level contact takes contact changes in any step); a
-    smaller refined step where it is on already (``refining``)."""
-    if scheme == "theta":
+    (``contact``) whose scheme takes it, which a velocity-level scheme (``scheme``, a
+    ``scheme.type`` whose :data:`~rocking_contact.time.schemes.SCHEMES` entry has a velocity
+    unknown: ``theta``, SDNV105 D) refuses (its contact takes contact changes in any step);
+    a smaller refined step where it is on already (``refining``)."""
+    if SCHEMES[scheme].unknown == "velocity":
         return THETA_ADVICE
     if not contact:
         return "use a smaller time.step"

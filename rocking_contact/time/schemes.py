@@ -126,11 +126,12 @@ class Scheme(ABC):
     ``[scheme]`` keys it reads, how it is made from them; a key it needs that the section
     lacks is a new field of :class:`~rocking_contact.fem.case.SchemeSpec`). A scheme that
     reads ``alpha`` is an alpha scheme (:data:`ALPHA_SCHEMES`: windows and refinements may
-    set their own alpha). ``theta`` is named by three rules that a velocity-level scheme
-    would need too: the contact treatments it can step
-    (:func:`~rocking_contact.contact.spec.check_scheme_for_contact`), its refusal of
-    ``[time.refine]`` (:meth:`~rocking_contact.fem.case.BlockCase.validate`), and the advice
-    to a run whose steps created energy (:func:`~rocking_contact.post.energy.remedy`).
+    set their own alpha); the entry's ``unknown`` says whether it is a velocity-level scheme,
+    which the advice to a run whose steps created energy reads
+    (:func:`~rocking_contact.post.energy.remedy`). ``theta`` is still named by two rules
+    that another velocity-level scheme would need too: the contact treatments it can step
+    (:func:`~rocking_contact.contact.spec.check_scheme_for_contact`) and its refusal of
+    ``[time.refine]`` (:meth:`~rocking_contact.fem.case.BlockCase.validate`).
     """
 
     name: str = "scheme"
@@ -328,11 +329,15 @@ class SchemeEntry:
             :func:`rocking_contact.config.load_case`).
         make: the scheme from the section and the ``alpha`` in force (the section's, a
             window's or a refinement's).
+        unknown: the :attr:`Stage.unknown` of its steps: ``"velocity"`` for a
+            velocity-level scheme (the theta-method, whose contact acts on velocities and
+            takes contact changes in any step), ``"displacement"`` otherwise.
 
     """
 
     keys: tuple[str, ...]
     make: Callable[[SchemeParameters, float], Scheme]
+    unknown: Literal["displacement", "velocity"] = "displacement"
 
 
 #: ``scheme.type`` -> its entry, in the order the messages list them
@@ -340,7 +345,7 @@ SCHEMES: dict[str, SchemeEntry] = {
     "newmark": SchemeEntry(("beta", "gamma"), lambda p, alpha: Newmark(p.beta, p.gamma)),
     "alpha_newmark": SchemeEntry(("alpha",), lambda p, alpha: alpha_modified_newmark(alpha)),
     "hht": SchemeEntry(("alpha",), lambda p, alpha: HHT(alpha)),
-    "theta": SchemeEntry(("theta",), lambda p, alpha: Theta(p.theta)),
+    "theta": SchemeEntry(("theta",), lambda p, alpha: Theta(p.theta), unknown="velocity"),
 }
 #: the schemes that read ``alpha``, which a window or a refinement may set for itself
 ALPHA_SCHEMES = tuple(name for name, entry in SCHEMES.items() if "alpha" in entry.keys)

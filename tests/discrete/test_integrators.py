@@ -72,15 +72,16 @@ def test_average_acceleration_conserves_energy():
      (0.3025, 0.6, 0.0)),
     ({"scheme": "hht", "alpha": -0.2}, "HHTIntegrator", (1.2**2 / 4, 0.7, -0.2))])
 def test_each_scheme_makes_its_integrator(solver, kind, coefficients):
-    """Every value of solver.scheme has its integrator (the registry and the case's Literal
-    name the same schemes), made with the [solver]'s coefficients: (beta, gamma, alpha),
-    HHT's beta and gamma derived from alpha, Newmark's alpha 0."""
+    """Every value of solver.scheme has its integrator (built from the case's SCHEMES, whose
+    names the schema's type lists), made with the [solver]'s coefficients: (beta, gamma,
+    alpha), HHT's beta and gamma derived from alpha, Newmark's alpha 0."""
     from typing import get_args, get_type_hints
 
     from rocking_contact.discrete import integrators
-    from rocking_contact.discrete.case import Solver
+    from rocking_contact.discrete.case import SCHEMES, Solver
 
-    assert set(integrators.INTEGRATORS) == set(get_args(get_type_hints(Solver)["scheme"]))
+    assert tuple(integrators.INTEGRATORS) == tuple(SCHEMES) == get_args(
+        get_type_hints(Solver)["scheme"])
     nodes, springs = chain()
     case = make_case(nodes, springs, solver=solver, end=0.01, step=1e-4)
     system = assemble(case.model, case.solver)
@@ -366,3 +367,17 @@ def test_an_undamped_stick_spring_warns_that_the_node_creeps():
     assert x == pytest.approx(2.0 / 1e5, rel=1e-6) and warned == []
     x, warned = runs[0.0, "exact"]
     assert x == 0.0 and warned == []
+
+
+def test_an_unknown_scheme_is_refused_with_the_names_of_the_table():
+    """solver.scheme outside discrete.case.SCHEMES: one line naming the key and the
+    schemes, in the table's order, and each name's keys are the ones it reads."""
+    import rocking_contact as rc
+    from rocking_contact.discrete.case import SCHEMES, Solver
+
+    with pytest.raises(rc.CaseError) as error:
+        rc.load_case("sdnd101a", {"solver.scheme": "rk4"})
+    allowed = ", ".join(repr(name) for name in SCHEMES)
+    assert str(error.value).endswith(f"solver.scheme: expected one of {allowed}, got 'rk4'")
+    assert allowed == "'central_difference', 'newmark', 'hht'"
+    assert Solver.VARIANTS["scheme"] == {name: info.keys for name, info in SCHEMES.items()}

@@ -100,3 +100,18 @@ def test_a_scheme_type_makes_the_scheme_of_its_entry_and_no_other():
     assert SchemeSpec.VARIANTS["type"] == {name: e.keys for name, e in SCHEMES.items()}
     with pytest.raises(ValueError, match="scheme.type: got 'static', allowed: 'newmark'"):
         spec.scheme(kind="static")
+
+
+def test_an_entry_says_the_unknown_of_the_steps_its_scheme_takes():
+    """SCHEMES' ``unknown`` (what post.energy.remedy reads to advise a velocity-level
+    scheme) is the one its scheme's stages solve for."""
+    from rocking_contact.fem.case import SchemeSpec
+    from rocking_contact.post.energy import THETA_ADVICE, remedy
+    from rocking_contact.time.schemes import SCHEMES
+
+    spec = SchemeSpec()
+    unknowns = {name: spec.scheme(kind=name).stage(1e-3).unknown for name in SCHEMES}
+    assert unknowns == {name: entry.unknown for name, entry in SCHEMES.items()}
+    assert unknowns["theta"] == "velocity"
+    assert [remedy(name, True, False) == THETA_ADVICE for name in SCHEMES] == [
+        entry.unknown == "velocity" for entry in SCHEMES.values()]

@@ -1,5 +1,7 @@
 """Grading a run against its case file's pass marks: all of them, or all but a list of
-known misses. Shared by every area (tests/conftest.py puts tests/ on the path)."""
+known misses; and the case files' references, read rather than typed again
+(:func:`case_reference`, :func:`within`). Shared by every area (tests/conftest.py puts
+tests/ on the path)."""
 
 import rocking_contact as rc
 
@@ -36,14 +38,19 @@ def assert_all_pass(result, *, unreached: bool = False) -> list[dict]:
     return graded
 
 
-def case_reference(case, quantity: str, source: str = ""):
+def case_reference(case, quantity: str, source: str = "", *, mark: float | None = None):
     """The one reference of ``quantity`` in ``case`` (a name, a path or a loaded case) whose
     source starts with ``source``. Tests read reference values and their tolerances from
-    the case files, where each has its source, instead of typing them again."""
+    the case files, where each has its source, instead of typing them again. ``mark``: the
+    issue's relative pass mark, which the reference's tolerance must be (so that a case file
+    whose tolerance is loosened, or tightened, does not move the test silently with it)."""
     if not hasattr(case, "reference"):
         case = rc.load_case(case)
     found = [r for r in case.reference if r.quantity == quantity and r.source.startswith(source)]
     assert len(found) == 1, (case.case.name, quantity, source, found)
+    if mark is not None:
+        assert (found[0].tolerance, found[0].tolerance_kind) == (mark, "relative"), (
+            case.case.name, quantity, found[0], mark)
     return found[0]
 
 

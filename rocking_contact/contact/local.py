@@ -92,8 +92,9 @@ class LocalSolution:
         lam: contact forces (N), (N, T) per contact.
         status: :class:`Status` of each contact.
         iterations: Newton (active-set) iterations.
-        converged: ``|Phi| <= tol``.
-        residual: ``max |Phi|`` (N).
+        converged: ``|Phi| <= tol``; False where the caller did not evaluate it (the
+            continuous treatment's corrector, which reads ``lam`` and ``iterations`` only).
+        residual: ``max |Phi|`` (N); NaN where not evaluated.
 
     """
 
@@ -226,7 +227,9 @@ def _step(problem: LocalProblem, lam: np.ndarray, at: _Evaluation) -> np.ndarray
 
 
 def residual(problem: LocalProblem, lam: np.ndarray) -> tuple[float, np.ndarray]:
-    """``max |Phi|`` (N) and the status at ``lam``."""
+    """``max |Phi|`` (N) and the status at ``lam`` (the tests' check of a solution; the
+    treatments' correctors judge convergence by the step's complementarity and equilibrium
+    residuals)."""
     at = _evaluate(problem, lam)
     return at.norm, at.status
 

@@ -26,6 +26,8 @@ TILT = 0.01
 BLOCK = RigidBlock(half_width=0.18, half_height=0.40, mass=417.6, gravity=9.81)
 
 REFERENCES = {r.quantity: r for r in rc.load_case("sdnv105_rigid").reference}
+# one reference per quantity, or the dict above would keep the last of two silently
+assert len(REFERENCES) == len(rc.load_case("sdnv105_rigid").reference)
 COLLISIONS = range(1, 6)
 FIELDS = ("time", "kinetic_energy", "vy_before", "percussion_y")
 

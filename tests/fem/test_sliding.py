@@ -1,5 +1,7 @@
 """Coulomb sliding of the elastic block on a shaking table (cases/variants/sdnv105d_sliding)."""
 
+import math
+
 import numpy as np
 from acceptance import case_reference
 
@@ -19,4 +21,11 @@ def test_the_block_slides_from_mu_g_on_as_the_rigid_block_does():
     sliding = np.asarray(result.history["SLIDING"])
     onset = t[np.argmax(sliding == np.max(sliding))]
     t_s = case_reference("sdnv105d_sliding", "slide_start", "analytic rigid").value
+    # the reference is the closed form of the case's own parameters: ux(t_s) = mu g
+    case = rc.load_case("sdnv105d_sliding")
+    table = case.loading.table_acceleration_x
+    assert (table.type, table.phase) == ("sine", 0.0)
+    closed = math.asin(case.contact.mu * case.loading.gravity / table.amplitude) / (
+        2 * math.pi * table.frequency)
+    assert abs(t_s - closed) <= 1e-9
     assert t_s < onset <= t_s + 1e-4 and np.all(sliding[t > onset] == np.max(sliding))

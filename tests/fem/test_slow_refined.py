@@ -29,7 +29,8 @@ def test_release_on_a_refined_quadratic_mesh(cell):
     print("\n", cell, q)
     assert result.extra["dofs"] > 5000
     for quantity in ("theta_preload", "lift_A_preload"):
-        assert within(q[quantity], case_reference(case, quantity, "analytic")), quantity
+        assert within(q[quantity], case_reference(case, quantity, "analytic", mark=1e-3)), (
+            quantity)
     landed = case_reference(case, "lift_A_first_impact", "analytic")
     assert landed.tolerance_kind == "absolute"
     assert abs(q["lift_A_first_impact"] - landed.value) <= landed.tolerance

@@ -198,17 +198,16 @@ class PenaltySprings(Contribution):
         """The springs take over (see :mod:`~.release`); their state starts there (stick
         springs unstressed) and the initial acceleration gains ``M^-1 F_springs``.
 
-        After a preload (``problem.preloaded``: static steps, which the springs sat out) the
-        spring whose node
-        carried the largest support reaction ``R`` (N) takes it: if that spring is closed
-        where the preload left the block (its penetration ``-u_y - gap`` >= 0), the block
-        is lowered by ``R / kn`` (a rigid translation), so that the spring carries ``R``
-        beyond any initial penetration; an open one (``gap`` above the node) lowers
-        nothing and the block falls its gap. At rest (no preload) the block starts where
-        it is: every gap is free travel (a negative one an initial penetration). After a
-        settle (:meth:`settle`) the block is where the static solve on the springs left
-        it, in equilibrium, and the springs keep the state that solve left them in (a
-        sticking spring its force).
+        After a preload (``problem.preloaded``: static steps, which the springs sat out)
+        the spring whose node carried the largest support reaction ``R`` (N) takes it: if
+        that spring is closed where the preload left the block (its penetration
+        ``-u_y - gap`` >= 0), the block is lowered by ``R / kn`` (a rigid translation), so
+        that the spring carries ``R`` beyond any initial penetration; an open one (``gap``
+        above the node) lowers nothing and the block falls its gap. At rest (no preload)
+        the block starts where it is: every gap is free travel (a negative one an initial
+        penetration). After a settle (:meth:`settle`) the block is where the static solve
+        on the springs left it, in equilibrium, and the springs keep the state that solve
+        left them in (a sticking spring its force).
         """
         settled = self._settled  # armed but not settled: the settle failed, as if not armed
         self._settling = self._settled = False

@@ -250,10 +250,12 @@ class RigidBlock:
         """Height of the lifted corner (m): 2 b sin|theta|."""
         return 2.0 * self.half_width * math.sin(abs(theta))
 
-    def lifted_velocity(self, theta: float, omega: float) -> float:
-        """Vertical velocity of the lifted corner (m/s): ``2 b cos(theta) omega`` for A
-        (theta > 0), ``-2 b cos(theta) omega`` for O (theta < 0)."""
-        s = 1.0 if theta >= 0 else -1.0
+    def lifted_velocity(self, theta: float, omega: float, pivot: Corner) -> float:
+        """Vertical velocity of the corner off the table (m/s, > 0 upwards): A's
+        ``2 b cos(theta) omega`` about O (theta >= 0), O's ``-2 b cos(theta) omega`` about A
+        (theta <= 0). The pivot, not theta's sign, says which: at theta = 0, an impact's
+        instant, the corner landing and the one leaving are both at the table."""
+        s = 1.0 if pivot == "O" else -1.0
         return s * 2.0 * self.half_width * math.cos(theta) * omega
 
     def kinetic_energy(self, omega: float) -> float:

@@ -136,7 +136,7 @@ class _History:
         ux, uy = self.table.at(t)
         theta_dd = block.angular_acceleration(theta, pivot, ux, uy, self.equation)
         rn, rx = block.pivot_reaction(theta, omega, theta_dd, pivot, ux, uy)
-        lift, vy = block.lift(theta), block.lifted_velocity(theta, omega)
+        lift, vy = block.lift(theta), block.lifted_velocity(theta, omega, pivot)
         on_o = pivot == "O"
         self._append((t, theta, omega, block.kinetic_energy(omega),
                       0.0 if on_o else lift, lift if on_o else 0.0,

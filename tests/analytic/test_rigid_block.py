@@ -210,6 +210,18 @@ def test_history_reactions_and_corners(motions):
         motions["nonlinear"].sequence.lifts[1].height, rel=1e-12)
 
 
+def test_the_lifted_corner_moves_the_way_its_lift_does(motions):
+    """A corner's VY has the sign of its lift's change, at the impact rows too (theta = 0,
+    where the landing corner and the one leaving are both at the table): the row after
+    impact 1 gave O -0.0993 m/s as it left the table, the row as O landed +0.0993 m/s."""
+    for h in (m.history for m in motions.values()):
+        for corner in ("O", "A"):
+            dy, vy = h[f"DY_{corner}"], h[f"VY_{corner}"]
+            rising, falling = np.diff(dy) > 0, np.diff(dy) < 0
+            assert np.all(vy[:-1][rising] > 0) and np.all(vy[1:][falling] < 0), corner
+            assert rising.sum() >= 2 and falling.sum() >= 2, corner
+
+
 # -- table acceleration, uplift, overturning ----------------------------------------------
 
 

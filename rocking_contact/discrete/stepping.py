@@ -86,8 +86,10 @@ class Integrator:
     Subclasses implement :meth:`from_case` and :meth:`_advance_impl`. To add a scheme:
     derive, set up the state in ``__init__``, make it from a case's ``[solver]`` in
     :meth:`from_case`, advance ``n`` steps in ``_advance_impl``, filling the record buffer,
-    and register the class under its ``solver.scheme`` name in
-    :data:`rocking_contact.discrete.integrators.INTEGRATORS`. What the run says of the scheme
+    and register it under its ``solver.scheme`` name in
+    :data:`rocking_contact.discrete.case.SCHEMES` (its keys and ``"module:Class"``; the
+    schema's names and :data:`~rocking_contact.discrete.integrators.INTEGRATORS` are made
+    from it). What the run says of the scheme
     (:meth:`stability_warning`) and how its impacts are read (:attr:`settle_records`) have
     defaults for an unconditionally stable scheme whose velocities follow the forces of
     their own step.

@@ -88,10 +88,17 @@ def _short(text: str) -> str:
     return text if len(text) <= _LABEL_CHARS else text[: _LABEL_CHARS - 1] + "…"
 
 
+#: a column whose largest magnitude is below this fraction of the figure's largest is
+#: round-off (SDNV105 A's RX_O1 peaks at 2.7e-15 N beside kilonewton reactions): no curve
+FLAT = 1e-9
+
+
 def _drawn(history: Mapping[str, np.ndarray], names: list[str]) -> list[str]:
-    """Columns worth a curve: all-zero ones are dropped unless nothing else is left."""
-    moving = [n for n in names if np.any(np.asarray(history[n]) != 0)]
-    return moving or names[:1]
+    """Columns worth a curve: those flat at the figure's scale (all zero, or :data:`FLAT`
+    of its largest value at most) are dropped unless nothing else is left."""
+    peaks = {n: float(np.nanmax(np.abs(history[n]), initial=0.0)) for n in names}
+    largest = max(peaks.values(), default=0.0)
+    return [n for n in names if peaks[n] > FLAT * largest] or names[:1]
 
 
 def _on_time_axis(marker: Marker, lo: float, hi: float) -> bool:
@@ -181,10 +188,13 @@ def _history_figure(spec: HistoryFigure, data: Mapping[str, Any],
     fig, (ax,) = style.new_figure()
     channels = [Channel.parse(name, data.get("kind")) for name in columns]
     drawn: list[np.ndarray] = []
+    looks: list[tuple[str, str]] = []
     for channel in sorted(channels, key=lambda c: c.is_resultant):  # resultants on top
         y = np.asarray(history[channel.name], dtype=float)
         overlaid = channel.is_resultant or any(_coincide(y, other) for other in drawn)
-        ax.plot(t, y, label=channel.label, **(style.OVERLAID_LOOK if overlaid else {}))
+        look = style.curve_look(channel.where, channel.component, looks)
+        looks.append((look["color"], look["linestyle"]))
+        ax.plot(t, y, label=channel.label, **{**look, **(style.OVERLAID_LOOK if overlaid else {})})
         drawn.append(y)
     _time_axis(ax, t)
     if spec.stem == "kinetic_energy":
@@ -193,7 +203,9 @@ def _history_figure(spec: HistoryFigure, data: Mapping[str, Any],
     _shade_impacts(ax, data.get("impacts") or [])  # after the time axis: needs its limits
     draw_markers(ax, [m for m in markers if m.column in columns], style.MarkerStyles())
     _clip_spikes(ax, [np.asarray(history[name], dtype=float) for name in columns], spec.unit)
-    ax.set(title=figure_title(data, spec.title), ylabel=spec.ylabel)
+    unit = style.display_unit(ax, spec.unit)
+    ax.set(title=figure_title(data, spec.title),
+           ylabel=replace(spec, unit=unit).ylabel)
     style.place_legend(ax)
     return style.save_figure(fig, out_dir, spec.stem)
 
@@ -291,12 +303,12 @@ def _energy_balance(data: Mapping[str, Any], history: Mapping[str, np.ndarray],
         if row == "terms":
             for name in terms:
                 ax.plot(t, history[name], label=Channel.parse(name).label)
-            ax.set_ylabel("energy (J)")
+            ax.set_ylabel(f"energy ({style.display_unit(ax, 'J')})")
             style.place_legend(ax, outside_above=3)
         else:
             ax.plot(t, history[RESIDUAL], color="black", label=Channel.parse(RESIDUAL).label)
             ax.axhline(0.0, color="0.5", linewidth=0.8)
-            ax.set_ylabel("residual (J)")
+            ax.set_ylabel(f"residual ({style.display_unit(ax, 'J')})")
             style.place_legend(ax)
     _time_axis(axes[-1], t)
     fig.suptitle(figure_title(data, "Energy balance"))

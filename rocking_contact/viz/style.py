@@ -14,18 +14,31 @@ style per source family, so that a reference is never mistaken for one of our cu
 from __future__ import annotations
 
 import contextlib
-from collections.abc import Iterator
+import math
+import re
+from collections.abc import Iterable, Iterator
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
 from cycler import cycler
+from matplotlib.ticker import ScalarFormatter
 
 if TYPE_CHECKING:
     from matplotlib.typing import RcKeyType
 
 #: Okabe-Ito colours but black, which is the references' (a seventh curve, RN_BASE of a
-#: block with four output points, was drawn black beside black reference lines)
-PALETTE = ("#0072B2", "#D55E00", "#009E73", "#CC79A7", "#E69F00", "#56B4E9", "#F0E442")
+#: block with four output points, was drawn black beside black reference lines), and but
+#: its yellow, #F0E442, hard to see on white (DX_C1 of SDNV105): Paul Tol's wine instead
+PALETTE = ("#0072B2", "#D55E00", "#009E73", "#CC79A7", "#E69F00", "#56B4E9", "#882255")
+#: location -> colour of its curves, the same in every case and figure (the colour used to
+#: follow the order of the columns drawn: RN_A green in SDNV105 A, C, D, yellow in B)
+LOCATION_COLOURS: dict[str, str] = {"O": PALETTE[0], "A": PALETTE[1], "O1": PALETTE[2],
+                                    "C1": PALETTE[3], "BASE": PALETTE[4]}
+#: component -> line style of its curves: vertical and normal components solid,
+#: horizontal and tangential ones dash-dotted, the third direction dotted
+COMPONENT_STYLES: dict[str, str] = {
+    **dict.fromkeys(("DX", "VX", "AX", "RX", "PX", "FT"), "-."),
+    **dict.fromkeys(("DZ", "VZ", "AZ", "RY"), ":")}
 #: line styles of our curves: solid, then dash-dotted in the same colours past the seventh
 #: curve (an energy balance has ten terms; a repeated colour named two of them)
 CURVE_STYLES = ("-", "-.")
@@ -78,7 +91,10 @@ RC: dict[RcKeyType, Any] = {
     "lines.linewidth": 1.4,
     "axes.prop_cycle": (cycler(linestyle=list(CURVE_STYLES)) * cycler(color=list(PALETTE))),
     "axes.formatter.useoffset": False,
-    "axes.formatter.limits": (-4, 5),
+    # never a "1e-4" multiplier above the axis (it hid SDND100 A's displacements and the
+    # smallest gap's values): plain numbers, the figures scaling small data by a display
+    # unit (:func:`display_unit`)
+    "axes.formatter.limits": (-30, 30),
     "svg.hashsalt": "rocking_contact",  # same plot, same SVG bytes
     "svg.fonttype": "none",  # text stays text: smaller, searchable
 }
@@ -119,6 +135,60 @@ def save_figure(fig: Any, out_dir: Path, stem: str) -> list[Path]:
     fig.set_layout_engine("none")
     fig.savefig(svg, metadata={"Date": None, "Creator": None})
     return [png, svg]
+
+
+def curve_look(where: str, component: str, taken: Iterable[tuple[str, str]] = ()
+               ) -> dict[str, str]:
+    """Colour and line style of our curve of ``component`` at ``where``: the location's
+    colour (:data:`LOCATION_COLOURS`; a discrete node ``NO<k>`` the k-th of the palette,
+    any other location the first colour whose look is not ``taken`` in the figure) and
+    the component's line style (:data:`COMPONENT_STYLES`)."""
+    linestyle = COMPONENT_STYLES.get(component, "-")
+    node = re.fullmatch(r"NO(\d+)", where)
+    colour = (LOCATION_COLOURS.get(where)
+              or (PALETTE[(int(node.group(1)) - 1) % len(PALETTE)] if node else None))
+    used = set(taken)
+    if colour is None or (colour, linestyle) in used:
+        colour = next((c for c in PALETTE if (c, linestyle) not in used), colour or PALETTE[0])
+    return {"color": colour, "linestyle": linestyle}
+
+
+#: SI prefixes of a display unit, by power of ten
+_PREFIXES = {-9: "n", -6: "µ", -3: "m", 3: "k", 6: "M"}
+#: data whose largest magnitude lies in [SI_RANGE[0], SI_RANGE[1]) keep their SI unit
+SI_RANGE = (1e-2, 1e5)
+
+
+def display_unit(ax: Any, unit: str, axis: str = "y") -> str:
+    """Scale the tick labels of ``ax``'s ``axis`` to a prefixed unit (``m`` -> ``µm``) when
+    its extent falls outside :data:`SI_RANGE`, so that they read 0-999 without a
+    multiplier; returns the unit to put in the label (``unit`` as it is when unchanged or
+    empty, a count). Set the axis limits first: they choose the prefix."""
+    lo, hi = ax.get_ylim() if axis == "y" else ax.get_xlim()
+    largest = max(abs(lo), abs(hi))
+    if not unit or largest == 0.0 or not math.isfinite(largest) or (
+            SI_RANGE[0] <= largest < SI_RANGE[1]):
+        return unit
+    power = min(max(3 * math.floor(math.log10(largest) / 3), -9), 6)
+    if power == 0:
+        return unit
+    getattr(ax, f"{axis}axis").set_major_formatter(_ScaledFormatter(10.0 ** power))
+    return _PREFIXES[power] + unit
+
+
+class _ScaledFormatter(ScalarFormatter):
+    """Plain tick labels of the values divided by ``scale``."""
+
+    def __init__(self, scale: float) -> None:
+        super().__init__(useOffset=False)
+        self.set_scientific(False)
+        self.scale = scale
+
+    def set_locs(self, locs: Any) -> None:
+        super().set_locs([loc / self.scale for loc in locs])
+
+    def __call__(self, x: float, pos: int | None = None) -> str:
+        return super().__call__(x / self.scale, pos)
 
 
 class MarkerStyles:

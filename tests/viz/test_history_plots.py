@@ -55,7 +55,7 @@ def test_block_result_plots_energy_corners_reactions_balance(block_dir, tmp_path
     for source in ("rigid", "recalage", "LMGC90", "Code_Aster", "ours: collision"):
         assert source in text
     assert "normal reaction at O (RN_O)" in svg_text(tmp_path / "reactions.svg")
-    assert "residual (J)" in svg_text(tmp_path / "energy_balance.svg")
+    assert "residual (µJ)" in svg_text(tmp_path / "energy_balance.svg")  # 6e-4 J at most
     assert grey(tmp_path / "reactions.png").std() > MIN_STD
 
 
@@ -346,12 +346,12 @@ def test_a_curve_drawn_over_an_equal_one_leaves_it_visible(tmp_path, monkeypatch
                         "VY_NO1": d}, tmp_path)
     dx, dy = (line for line in figures["displacement"].axes[0].lines
               if line.get_label().startswith("displacement"))
-    assert dx.get_linestyle() == "-" and dy.get_linestyle() == "--"
+    assert dx.get_linestyle() == "-." and dy.get_linestyle() == "--"  # DX: horizontal
     assert dy.get_linewidth() < dx.get_linewidth()
-    # curves apart by more than a line's width keep their own look
+    # curves apart by more than a line's width keep their own look: the component's
     vx, vy = (line for line in figures["velocity"].axes[0].lines
               if line.get_label().startswith("velocity"))
-    assert vx.get_linestyle() == vy.get_linestyle() == "-"
+    assert (vx.get_linestyle(), vy.get_linestyle()) == ("-.", "-")
 
 
 def test_a_run_result_or_its_directory_is_plotted_as_its_content(tmp_path):
@@ -398,3 +398,79 @@ def test_the_rigid_blocks_collisions_are_marked_on_the_kinetic_energy(tmp_path):
                       end=0.1)
     assert len(ax.lines) == 0
     plt.close(fig)
+
+
+def _curves(fig):
+    """Our curves of a figure's first axes, by column name (the legend label's end)."""
+    return {line.get_label().rsplit("(", 1)[-1].rstrip(")"): line
+            for line in fig.axes[0].lines
+            if len(line.get_xdata()) > 1 and not line.get_label().startswith("_")}
+
+
+def test_small_values_get_a_display_unit_not_a_multiplier(tmp_path, monkeypatch):
+    """SDND100 A's displacements (6e-4 m) and the smallest gap (1e-6 m) were labelled in
+    m with a "1e-4" / "1e-6" multiplier above the axis, easy to miss."""
+    t = np.linspace(0.0, 0.3, 301)
+    figures = _figures(monkeypatch)
+    plot_results({"case": "x", "kind": "block"},
+                 {"time": t, "DX_NO1": 6e-4 * np.cos(30 * t), "GAP_MIN": 1.4e-5 * np.sin(t),
+                  "EKIN_BLOCK": 3e-4 * t, "ENERGY_RESIDUAL": 1.5e-4 * t, "THETA": 0.1 * t},
+                 tmp_path)
+    expected = {"displacement": "displacement (µm)",
+                "history_GAP_MIN": "smallest gap of the base (negative: into the table) (µm)",
+                "kinetic_energy": "kinetic energy (µJ)", "history_THETA": "tilt angle (rad)"}
+    for stem, label in expected.items():
+        fig = figures[stem]
+        fig.draw_without_rendering()
+        ax = fig.axes[0]
+        assert ax.get_ylabel() == label, stem
+        assert ax.yaxis.get_offset_text().get_text() == "", stem
+        ticks = [float(tick.get_text().replace("\N{MINUS SIGN}", "-"))
+                 for tick in ax.get_yticklabels() if tick.get_text()]
+        assert ticks and max(abs(v) for v in ticks) < 1000, (stem, ticks)
+        assert max(abs(v) for v in ticks) >= 1 or stem == "history_THETA", (stem, ticks)
+
+
+def test_a_location_keeps_its_colour_and_a_component_its_line_style(tmp_path, monkeypatch):
+    """RN_A was green in SDNV105 A, C, D and yellow in B (colours followed the order of
+    the columns drawn, B recording no RN_O1 ...): a location has one colour everywhere."""
+    t = np.linspace(0.0, 0.3, 301)
+    wave = 3600.0 * (1.0 + np.sin(40 * t))
+    looks = []
+    for columns in (("RN_O", "RX_O", "RN_O1", "RN_A", "RX_A"), ("RN_A", "RX_A")):
+        figures = _figures(monkeypatch)
+        plot_results({"case": "x", "kind": "block"},
+                     {"time": t, **{c: wave * (1 + 0.1 * i) for i, c in enumerate(columns)}},
+                     tmp_path)
+        curves = _curves(figures["reactions"])
+        looks.append({c: (line.get_color(), line.get_linestyle())
+                      for c, line in curves.items()})
+    assert looks[1] == {c: looks[0][c] for c in ("RN_A", "RX_A")}
+    assert looks[0]["RN_A"][0] == looks[0]["RX_A"][0] != looks[0]["RN_O"][0]
+    assert looks[0]["RN_O"][1] == looks[0]["RN_A"][1] == "-"
+    assert looks[0]["RX_O"][1] == looks[0]["RX_A"][1] != "-"
+
+
+def test_round_off_columns_get_neither_a_curve_nor_a_legend_entry(tmp_path, monkeypatch):
+    """SDNV105 A's RX_O1 peaks at 2.7e-15 N beside kilonewton reactions: a flat line with
+    an entry in the legend."""
+    t = np.linspace(0.0, 0.3, 301)
+    figures = _figures(monkeypatch)
+    plot_results({"case": "x", "kind": "block"},
+                 {"time": t, "RN_O": 3600.0 * np.cos(t), "RX_O1": 2.7e-15 * np.sin(t),
+                  "RX_O": 1e-3 * np.sin(t)}, tmp_path)
+    assert set(_curves(figures["reactions"])) == {"RN_O", "RX_O"}
+
+
+def test_our_colours_stand_out_on_white():
+    """The Okabe-Ito yellow #F0E442 (DX_C1) was hard to see on white: every colour of our
+    curves has a contrast ratio of 2 at least against the white background."""
+    from matplotlib.colors import to_rgb
+
+    def luminance(colour):
+        rgb = np.array(to_rgb(colour))
+        linear = np.where(rgb <= 0.03928, rgb / 12.92, ((rgb + 0.055) / 1.055) ** 2.4)
+        return float(linear @ [0.2126, 0.7152, 0.0722])
+
+    for colour in (*style.PALETTE, *style.LOCATION_COLOURS.values()):
+        assert 1.05 / (luminance(colour) + 0.05) >= 2.0, colour

@@ -19,6 +19,7 @@ from rocking_contact import results
 from rocking_contact.config import CaseError
 from rocking_contact.report.document import Figure, Paragraph
 from rocking_contact.report.inputs import CaseResult
+from rocking_contact.results_io import is_solver_diagnostic, ordered_plots, plot_rank
 from rocking_contact.viz.channels import Channel
 
 #: figure stem -> caption; what the references add to it when the figure draws some
@@ -109,10 +110,13 @@ def run_plots(result: CaseResult) -> list[Path] | None:
     """The run's own plot files, when they show what the report would draw: all those
     its results.json lists (``plots``) are there, and none is older than its history
     or than the code that draws plots. None otherwise (a run with ``--no-plots``, plots
-    drawn by an older version, a history written again)."""
+    drawn by an older version, a history written again). In the order a reader takes
+    them (:func:`rocking_contact.results_io.ordered_plots`: a results.json written before
+    2026-11-24 lists them by name)."""
     names = result.data.get("plots")
     if not names or not isinstance(names, list):
         return None
+    names = ordered_plots(str(n) for n in names)
     files = [result.directory / str(n) for n in names]
     history = result.directory / results.HISTORY_FILE
     if any(f.name != str(n) or not f.is_file() for f, n in zip(files, names)) or \
@@ -130,7 +134,8 @@ def plot_files(result: CaseResult, out_dir: Path) -> list[Path]:
 
     own = run_plots(result)
     if own is None:
-        return plot_results(result.data, result.history, out_dir)
+        return sorted(plot_results(result.data, result.history, out_dir),
+                      key=lambda p: plot_rank(p.name))
     out_dir.mkdir(parents=True, exist_ok=True)
     return [Path(shutil.copyfile(f, out_dir / f.name)) for f in own]
 
@@ -187,16 +192,39 @@ def view_figures(result: CaseResult, out_dir: Path) -> list[Figure | Paragraph]:
     return out
 
 
+#: the line that opens the solver's diagnostics at the end of a case's figures
+DIAGNOSTICS_HEADING = "Solver diagnostics"
+DIAGNOSTICS_TEXT = (f"{DIAGNOSTICS_HEADING}: how the solver worked (time step, iterations, "
+                    "contact counts, smallest gap), not what the block did.")
+
+
+def is_diagnostic(block: Figure | Paragraph | Any) -> bool:
+    """Whether ``block`` of :func:`figures` belongs to the solver's diagnostics: the
+    paragraph :data:`DIAGNOSTICS_TEXT` that opens them or one of their plots
+    (:func:`rocking_contact.results_io.is_solver_diagnostic`). They come last and together,
+    so that a renderer may fold them away under :data:`DIAGNOSTICS_HEADING`."""
+    if isinstance(block, Figure):
+        return is_solver_diagnostic(block.path.stem)
+    return isinstance(block, Paragraph) and block.text == DIAGNOSTICS_TEXT
+
+
 def figures(result: CaseResult, out_dir: Path, *, views: bool) -> list[Figure | Paragraph]:
-    """The case's plots (PNG; their SVG twins are written beside them) and its views, or
-    a line for each that is missing and why."""
+    """The case's plots (PNG; their SVG twins are written beside them) in the order a
+    reader takes them (:func:`rocking_contact.results_io.ordered_plots`), its views, then
+    the solver's diagnostics under :data:`DIAGNOSTICS_TEXT` (:func:`is_diagnostic`), or a
+    line for each that is missing and why."""
     out: list[Figure | Paragraph] = []
+    diagnostics: list[Figure | Paragraph] = []
     if result.history:
         referenced = _referenced_components(result.data, result.history)
-        out += [Figure(p, caption(p.stem, result.data, result.history, referenced))
-                for p in plot_files(result, out_dir) if p.suffix == ".png"]
+        for p in plot_files(result, out_dir):
+            if p.suffix == ".png":
+                figure = Figure(p, caption(p.stem, result.data, result.history, referenced))
+                (diagnostics if is_diagnostic(figure) else out).append(figure)
     else:
         out.append(Paragraph(f"No plots: {result.history_problem or 'no history'}."))
     if views:
         out += view_figures(result, out_dir)
+    if diagnostics:
+        out += [Paragraph(DIAGNOSTICS_TEXT), *diagnostics]
     return out

@@ -135,6 +135,74 @@ def _unique(markers: list[Marker]) -> list[Marker]:
     return out
 
 
+#: contact treatment -> look of its kinetic energy, the same in every comparison: the
+#: treatments whose curves lie on one another (SDNV105 A under C, D under the rigid block)
+#: told apart by width and dashes, a wide solid curve under a thinner dashed one
+TREATMENT_LOOKS: dict[str, dict[str, Any]] = {
+    "lagrange": {"color": style.PALETTE[1], "linestyle": "-", "linewidth": 2.8},
+    "theta": {"color": style.PALETTE[0], "linestyle": "-", "linewidth": 2.8},
+    "penalty": {"color": style.PALETTE[2], "linestyle": "-", "linewidth": 1.5},
+    "continuous": {"color": style.PALETTE[3], "linestyle": (0, (5, 2)), "linewidth": 1.6},
+}
+#: look of a rigid-block run (kind ``rigid``): the reference the others are read against,
+#: drawn last, thin, black and dashed, so that it hides no curve under it
+RIGID_LOOK: dict[str, Any] = {"color": "black", "linestyle": (0, (4, 2)), "linewidth": 1.0}
+#: look of a run of another treatment (or a second run of one): the curve of its kind
+OTHER_LOOK: dict[str, Any] = {"linestyle": (0, (1, 1.5)), "linewidth": 1.8}
+#: growth of a reference marker's size per source of its family already in the figure:
+#: Code_Aster's A, B and C points of one collision (0.0544 s, 7.29 J) nest rather than hide
+#: one another (C's hexagon was drawn over A's triangle)
+NESTED_GROWTH = 0.35
+
+
+def curve_looks(members: Sequence[Result]) -> list[dict[str, Any]]:
+    """Line keywords of each member's curve (:data:`TREATMENT_LOOKS`, :data:`RIGID_LOOK`);
+    a treatment's look goes to its first member, a later one of the same treatment (a study
+    of tilts) and an unknown treatment get :data:`OTHER_LOOK` in a colour not taken."""
+    looks: list[dict[str, Any]] = []
+    for data, _ in members:
+        treatment = ((data.get("parameters") or {}).get("contact") or {}).get("treatment")
+        taken = [look.get("color") for look in looks]
+        if data.get("kind") == "rigid" and RIGID_LOOK["color"] not in taken:
+            look = dict(RIGID_LOOK)
+        elif treatment in TREATMENT_LOOKS and TREATMENT_LOOKS[treatment]["color"] not in taken:
+            look = dict(TREATMENT_LOOKS[treatment])
+        else:
+            free = [c for c in style.PALETTE if c not in taken] or list(style.PALETTE)
+            look = {**OTHER_LOOK, "color": free[0]}
+        looks.append(look)
+    return looks
+
+
+def _layers(looks: Sequence[Mapping[str, Any]]) -> list[float]:
+    """Each curve's ``zorder``: the widest lowest, the rigid block on top, all under the
+    reference points (2) and over the reference lines (:data:`style.REFERENCE_LINE_ZORDER`);
+    the legend keeps the members' order."""
+    order = sorted(range(len(looks)), key=lambda i: (looks[i]["color"] == RIGID_LOOK["color"],
+                                                     -looks[i]["linewidth"]))
+    step = (2.0 - style.REFERENCE_LINE_ZORDER) / (len(looks) + 1)
+    layers = [0.0] * len(looks)
+    for rank, i in enumerate(order, start=1):
+        layers[i] = style.REFERENCE_LINE_ZORDER + rank * step
+    return layers
+
+
+class _NestedMarkers(style.MarkerStyles):
+    """The references' looks, each source of a family larger than the one before it
+    (:data:`NESTED_GROWTH`): sources of one family quote one collision at one place."""
+
+    def __init__(self) -> None:
+        super().__init__()
+        self._rank: dict[str, dict[str, int]] = {}
+
+    def __call__(self, family: str, label: str, *args: Any, **kwargs: Any) -> dict[str, Any]:
+        kw = super().__call__(family, label, *args, **kwargs)
+        ranks = self._rank.setdefault(family, {})
+        rank = ranks.setdefault(label, len(ranks))
+        kw["markersize"] = kw.get("markersize", 8.0) * (1.0 + NESTED_GROWTH * rank)
+        return kw
+
+
 def collision_markers(members: Sequence[Result]) -> list[Marker]:
     """The collision references of every member, once per source and place; none of a
     run that changes its file's physics (they describe another block or load)."""
@@ -181,19 +249,20 @@ def compare_kinetic_energy(name: str, members: Sequence[Run], out_dir: str | os.
     runs = _members(members)
     changes = [changes_text(data) for data, _ in runs]
     shared = changes[0] if len(set(changes)) == 1 else ""
+    looks = curve_looks(runs)
     with style.figure_style():
         fig, (ax,) = style.new_figure(height=6.2)
         t_lo, t_hi = np.inf, -np.inf
-        for i, (data, history) in enumerate(runs):
+        for i, ((data, history), layer) in enumerate(zip(runs, _layers(looks))):
             column = kinetic_energy_column(history)
             assert column is not None  # _members refuses a run without one
             t = np.asarray(history["time"])
             legend = _legend_name(data, labels[i] if labels else None)
             own = "" if shared or not changes[i] else f" ({changes[i]})"
-            ax.plot(t, history[column], label=legend + own)
+            ax.plot(t, history[column], label=legend + own, zorder=layer, **looks[i])
             t_lo, t_hi = min(t_lo, float(t[0])), max(t_hi, float(t[-1]))
         ax.set_xlim(t_lo, t_hi)
-        draw_markers(ax, collision_markers(runs), style.MarkerStyles())
+        draw_markers(ax, collision_markers(runs), _NestedMarkers())
         what = f"{name} with {shared}" if shared else name
         ax.set(title=textwrap.fill(f"{what}: kinetic energy of the block", TITLE_CHARS),
                xlabel="time (s)", ylabel="kinetic energy (J)")

@@ -116,3 +116,82 @@ def test_a_study_of_runs_is_titled_as_named_and_each_run_by_its_changes(tmp_path
     assert "with preload.tilt" not in text and "all treatments" not in text
     assert "sdnv105d, theta (preload.tilt = 0.005)" in text
     assert "sdnv105d, theta (preload.tilt = 0.015)" in text
+
+
+def _treatment(case, treatment, ekin, *, kind="block", source=None):
+    """A run of ``treatment`` whose kinetic energy is ``ekin`` over 0-0.1 s, quoting one
+    collision reference of ``source`` (0.05 s, 7.29 J)."""
+    t = np.linspace(0.0, 0.1, 11)
+    data = {"case": case, "kind": kind, "collisions": [{"index": 1, "time": 0.05,
+                                                         "interior": True},
+                                                        {"index": 2, "time": 0.09,
+                                                         "interior": True}],
+            "parameters": {"contact": {"treatment": treatment}}, "checks": []}
+    if source:
+        data["checks"] = [{"quantity": "collision.1.time", "reference": 0.05,
+                           "source": source, "passed": True},
+                          {"quantity": "collision.1.kinetic_energy", "reference": 7.29,
+                           "source": source, "passed": True}]
+        data["quantities"] = {"collision.1.time": 0.05, "collision.1.kinetic_energy": 7.29}
+    return data, {"time": t, "EKIN_BLOCK": ekin(t)}
+
+
+def _drawn_figure(monkeypatch, tmp_path, runs):
+    """The figure compare_kinetic_energy draws, before it is saved."""
+    from rocking_contact.viz import comparison, style
+
+    kept = []
+    monkeypatch.setattr(style, "save_figure", lambda fig, out, stem: kept.append(fig) or [])
+    comparison.compare_kinetic_energy("SDNV105", runs, tmp_path)
+    return kept[0]
+
+
+def test_treatments_that_coincide_stay_visible(monkeypatch, tmp_path):
+    """P1 audit #9: the rigid block (drawn first, blue) was hidden under D, A under C, and
+    Code_Aster C's hexagon on A's triangle: now the rigid block is a thin black dashed curve
+    on top, A and C differ in width and dashes, and C's marker encloses A's."""
+    from matplotlib.colors import to_hex
+
+    def one(t):
+        return 7.29 * np.sin(np.pi * t / 0.1) ** 2
+
+    def other(t):
+        return 4.0 * np.sin(np.pi * t / 0.1) ** 2
+
+    runs = [_treatment("sdnv105_rigid", "none", one, kind="rigid"),
+            _treatment("sdnv105a", "lagrange", other, source="Code_Aster SDNV105 A"),
+            _treatment("sdnv105c", "continuous", other, source="Code_Aster SDNV105 C"),
+            _treatment("sdnv105d", "theta", one, source="Code_Aster SDNV105 A")]
+    fig = _drawn_figure(monkeypatch, tmp_path, runs)
+    ax = fig.axes[0]
+    curves = {line.get_label().split(",")[0]: line for line in ax.get_lines()
+              if line.get_label().startswith("sdnv105")}
+    rigid, a, c, d = (curves[k] for k in ("sdnv105_rigid", "sdnv105a", "sdnv105c", "sdnv105d"))
+    assert to_hex(rigid.get_color()) == "#000000" and rigid.get_linestyle() == "--"
+    assert rigid.get_linewidth() < min(x.get_linewidth() for x in (a, c, d))
+    assert rigid.get_zorder() > max(x.get_zorder() for x in (a, c, d))
+    # the curve on top of a coinciding one is thinner, dashed, of another colour
+    for under, over in ((d, rigid), (a, c)):
+        assert over.get_zorder() > under.get_zorder()
+        assert over.get_linewidth() < under.get_linewidth()
+        assert over.get_linestyle() != "-" and over.get_color() != under.get_color()
+    # legend in the members' order, whatever the drawing order
+    assert [t.get_text().split(",")[0] for t in fig.legends[0].get_texts()][:4] == [
+        "sdnv105_rigid", "sdnv105a", "sdnv105c", "sdnv105d"]
+    keys = {line.get_label(): line.get_marker() for line in ax.get_lines()
+            if line.get_label().startswith("Code_Aster")}
+    points = {line.get_marker(): line.get_markersize() for line in ax.get_lines()
+              if len(line.get_xdata()) == 1 and line.get_xdata()[0] == 0.05}
+    a_size = points[keys["Code_Aster SDNV105 A"]]
+    c_size = points[keys["Code_Aster SDNV105 C"]]
+    assert c_size > 1.2 * a_size  # the later source of the family encloses the earlier
+
+
+def test_each_treatment_keeps_its_look_in_any_order_and_repeats_get_their_own():
+    from rocking_contact.viz.comparison import curve_looks
+
+    a = _treatment("sdnv105a", "lagrange", np.sin)
+    d = _treatment("sdnv105d", "theta", np.sin)
+    assert curve_looks([a, d])[0] == curve_looks([d, a])[1]
+    first, second = curve_looks([d, d])
+    assert first["color"] != second["color"]

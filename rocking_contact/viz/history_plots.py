@@ -181,12 +181,22 @@ def _time_axis(ax: Any, t: np.ndarray) -> None:
         ax.set_xlim(float(t[0]), float(t[-1]))
 
 
+#: components drawn on a logarithmic axis: the time step, whose 1e-5 s impact windows
+#: looked like zero beside 2.5e-3 s on a linear one
+LOG_SCALE = frozenset({"DT"})
+
+
 def _history_figure(spec: HistoryFigure, data: Mapping[str, Any],
                     history: Mapping[str, np.ndarray], columns: list[str],
                     markers: Sequence[Marker], out_dir: Path) -> list[Path]:
     t = np.asarray(history["time"])
     fig, (ax,) = style.new_figure()
     channels = [Channel.parse(name, data.get("kind")) for name in columns]
+    values = [np.asarray(history[name], dtype=float) for name in columns]
+    # one column of a quantity of its own (history_DT): its legend entry would repeat the
+    # axis label, the title names the column instead
+    alone = spec.stem.startswith("history_") and len(columns) == 1
+    title = f"{spec.title} ({columns[0]})" if alone else spec.title
     drawn: list[np.ndarray] = []
     looks: list[tuple[str, str]] = []
     for channel in sorted(channels, key=lambda c: c.is_resultant):  # resultants on top
@@ -194,18 +204,30 @@ def _history_figure(spec: HistoryFigure, data: Mapping[str, Any],
         overlaid = channel.is_resultant or any(_coincide(y, other) for other in drawn)
         look = style.curve_look(channel.where, channel.component, looks)
         looks.append((look["color"], look["linestyle"]))
-        ax.plot(t, y, label=channel.label, **{**look, **(style.OVERLAID_LOOK if overlaid else {})})
+        ax.plot(t, y, label="_alone" if alone else channel.label,
+                **{**look, **(style.OVERLAID_LOOK if overlaid else {})})
         drawn.append(y)
     _time_axis(ax, t)
+    finite = np.concatenate([v[np.isfinite(v)] for v in values]) if values else np.empty(0)
+    # the first row's step is 0 (nothing taken yet): left out, not a reason for linear
+    log = bool(set(spec.components) <= LOG_SCALE and np.any(finite > 0)
+               and np.all(finite >= 0))
+    if log:
+        ax.set_yscale("log", nonpositive="mask")
+    elif not spec.unit and finite.size and np.all(finite == np.round(finite)):
+        # counts (contacts, iterations): whole numbers on the axis, not 1.25 or 0.2
+        from matplotlib.ticker import MaxNLocator
+
+        ax.yaxis.set_major_locator(MaxNLocator(integer=True))
     if spec.stem == "kinetic_energy":
         _our_collisions(ax, data.get("collisions") or [])
         _rigid_collisions(ax, data.get("extra") or {}, float(t[-1]) if len(t) else 0.0)
     _shade_impacts(ax, data.get("impacts") or [])  # after the time axis: needs its limits
     draw_markers(ax, [m for m in markers if m.column in columns], style.MarkerStyles())
-    _clip_spikes(ax, [np.asarray(history[name], dtype=float) for name in columns], spec.unit)
-    unit = style.display_unit(ax, spec.unit)
-    ax.set(title=figure_title(data, spec.title),
-           ylabel=replace(spec, unit=unit).ylabel)
+    if not log:
+        _clip_spikes(ax, values, spec.unit)
+    unit = spec.unit if log else style.display_unit(ax, spec.unit)
+    ax.set(title=figure_title(data, title), ylabel=replace(spec, unit=unit).ylabel)
     style.place_legend(ax)
     return style.save_figure(fig, out_dir, spec.stem)
 

@@ -474,3 +474,27 @@ def test_our_colours_stand_out_on_white():
 
     for colour in (*style.PALETTE, *style.LOCATION_COLOURS.values()):
         assert 1.05 / (luminance(colour) + 0.05) >= 2.0, colour
+
+
+def test_solver_diagnostics_count_in_whole_numbers_and_steps_on_a_log_axis(
+        tmp_path, monkeypatch):
+    """CONTACTS, NEWTON had ticks at 1.25 or 0.2, the 1e-5 s steps of the impact windows
+    looked like 0 on a linear axis beside 2.5e-3 s, and each one-curve legend repeated
+    its axis label."""
+    t = np.linspace(0.0, 0.3, 301)
+    dt = np.where((t > 0.05) & (t < 0.06), 1e-5, 2.5e-3)
+    dt[0] = 0.0  # the first row: no step taken yet
+    figures = _figures(monkeypatch)
+    plot_results({"case": "x", "kind": "block"},
+                 {"time": t, "DT": dt, "NEWTON": 2.0 + (t > 0.05), "CONTACTS": (t > 0.2) * 1.0,
+                  "CONTACT_ITERATIONS": 1.0 + (t > 0.1) * 3.0}, tmp_path)
+    assert figures["history_DT"].axes[0].get_yscale() == "log"
+    for stem in ("history_NEWTON", "history_CONTACTS", "history_CONTACT_ITERATIONS"):
+        fig = figures[stem]
+        fig.draw_without_rendering()
+        ax = fig.axes[0]
+        ticks = [float(tick.get_text().replace("\N{MINUS SIGN}", "-"))
+                 for tick in ax.get_yticklabels() if tick.get_text()]
+        assert ticks and all(v == round(v) for v in ticks), (stem, ticks)
+        assert ax.get_legend() is None and not fig.legends, stem
+        assert ax.get_title().endswith(f"({stem.removeprefix('history_')})"), stem

@@ -10,8 +10,12 @@ height) because a 0.01 rad tilt is invisible at true scale; the reference outlin
 drawn in grey.
 
 Colours: the field's range over the whole run between its 1st and 99th percentiles (the
-short stress peaks of impacts saturate), or ``clim``; arrows: scaled so that the 99th
-percentile of the contact forces over the run has a fixed length, longer ones are capped.
+short stress peaks of impacts saturate), or ``clim``. Arrows: to one scale in every result,
+the block's weight M g drawn ``ARROW_FRACTION`` of the block's height long (a pivot that
+carries the block, about M g, reads the same in A, B and D; a scale from the run's own
+forces made B's ringing springs, 43 kN at their 99th percentile, draw its 4 kN pivot
+reactions 8 % long); an arrow beyond ``CLIP_WEIGHTS`` M g (impact peaks) is drawn at that
+length, its value printed with a ">" beside it.
 
 Reactions: a dataset point array ``reaction`` (force vectors at the nodes, N) is drawn
 when the fields have one; otherwise the history columns ``RN_<node>`` (normal, along +y)
@@ -25,11 +29,12 @@ Arrows point at the node, as the table's push on the block.
 from __future__ import annotations
 
 from collections.abc import Mapping
+from dataclasses import replace
 from typing import Any, Protocol
 
 import numpy as np
 
-from rocking_contact.block import Geometry
+from rocking_contact.block import Geometry, Loading, block_mass, block_material
 from rocking_contact.geometry.layout import MeshSpec, named_points
 from rocking_contact.post.collisions import interior
 from rocking_contact.viz.fields import FieldSeries, displacement_3d
@@ -44,8 +49,10 @@ FIELD_STYLE: dict[str, tuple[str, str, bool]] = {
 BLOCK_COLOUR, TABLE_COLOUR, ARROW_COLOUR = "#C8B89A", "#9A9A9A", "#D55E00"
 #: largest lift drawn, as a fraction of the block height, when the scale is automatic
 LIFT_FRACTION = 0.08
-#: length of the largest reaction arrow, as a fraction of the block height
+#: length of the arrow of the block's weight M g, as a fraction of the block height
 ARROW_FRACTION = 0.3
+#: arrows of forces above this many weights are drawn at its length (impact peaks)
+CLIP_WEIGHTS = 1.5
 #: fraction of the picture's width left of the colour bar (the bar starts just after it)
 BAR_X = 0.8
 #: instants of a rigid block's history sampled for the region the camera shows
@@ -118,6 +125,21 @@ class RigidMotion:
         return out
 
 
+def block_weight(data: Mapping[str, Any]) -> float:
+    """The block's weight M g (N) from ``results.json`` ``parameters`` (``geometry``,
+    ``material.block.density``, ``loading.gravity``), the SDNV105 values for what a result
+    does not give (4096.7 N); 0 without gravity."""
+    parameters = data.get("parameters") or {}
+    geometry = parameters.get("geometry") or {}
+    shape = Geometry(**{k: float(geometry[k]) for k in ("half_width", "half_height", "thickness")
+                        if k in geometry})
+    density = ((parameters.get("material") or {}).get("block") or {}).get("density")
+    material = block_material() if density is None else replace(block_material(),
+                                                                 density=float(density))
+    gravity = (parameters.get("loading") or {}).get("gravity", Loading().gravity)
+    return block_mass(shape, material) * float(gravity)
+
+
 def _unit(magnitude: float) -> tuple[float, str]:
     """Divisor and unit name for stresses of this magnitude (Pa)."""
     for divisor, name in ((1e9, "GPa"), (1e6, "MPa"), (1e3, "kPa")):
@@ -156,11 +178,18 @@ class BlockScene(Scene):
         self.mesh: Any = None
         self._ref_points = np.asarray(motion.reference.points, dtype=float)
         self.nodes = self._reaction_nodes()
+        # the arrows' scale: the weight; without gravity, the 99th percentile of the forces
+        self.weight = block_weight(data)
+        self.force_unit = self.weight if self.weight > 0 else self._force_percentile()
+        self.force_scale = (ARROW_FRACTION * 2 * self.l / self.force_unit
+                            if self.force_unit > 0 else 0.0)
+
+    def _force_percentile(self) -> float:
+        """99th percentile of the reactions' magnitudes over the run (N; 0 without any)."""
         magnitudes = [np.hypot(self.history.get(f"RN_{n}", 0.0), self.history.get(f"RX_{n}", 0.0))
                       for n in self.nodes]
-        level = (float(np.percentile(np.concatenate([np.ravel(m) for m in magnitudes]), 99.0))
-                 if magnitudes else 0.0)
-        self.force_scale = ARROW_FRACTION * 2 * self.l / level if level > 0 else 0.0
+        return (float(np.percentile(np.concatenate([np.ravel(m) for m in magnitudes]), 99.0))
+                if magnitudes else 0.0)
 
     @property
     def times(self) -> np.ndarray:
@@ -208,7 +237,7 @@ class BlockScene(Scene):
 
     def bounds(self) -> tuple[float, float, float, float, float, float]:
         left, right, thick = self.table
-        arrow = ARROW_FRACTION * 2 * self.l if self.force_scale else 0.0
+        arrow = CLIP_WEIGHTS * ARROW_FRACTION * 2 * self.l if self.force_scale else 0.0
         lo, hi = self._drawn_extent()
         xmin = min(left, -0.1 * self.b, float(lo[0])) - 0.05
         xmax = max(right, 2.1 * self.b, float(hi[0])) + 0.05
@@ -297,9 +326,7 @@ class BlockScene(Scene):
             idx = np.flatnonzero(np.linalg.norm(forces, axis=1) > 0)
             heads = self._ref_points[idx] + self.scale * u[idx]
             forces = forces[idx]
-            peak = float(np.linalg.norm(forces, axis=1).max(initial=0.0))
-            scale = ARROW_FRACTION * 2 * self.l / peak if peak > 0 else 0.0
-            lines = []
+            names: list[str] = []
         else:
             nearest = [self._nearest_point(p) for p in self.nodes.values()]
             heads = np.array([self.nodes[n] + self.scale * u[i]
@@ -308,19 +335,27 @@ class BlockScene(Scene):
             # table's force on the block is (-RX, RN).
             forces = np.array([[-self.value(f"RX_{n}", t), self.value(f"RN_{n}", t), 0.0]
                                for n in self.nodes]).reshape(-1, 3)
-            scale = self.force_scale
-            # + 0.0: a zero force reads 0.0, not -0.0
-            lines = [f"{n}: RN {f[1] + 0.0:9.1f}   RX {-f[0] + 0.0:9.1f}"
-                     for n, f in zip(self.nodes, forces)]
-        if scale > 0 and np.any(forces != 0):
-            vectors = forces * scale
-            cap = 1.5 * ARROW_FRACTION * 2 * self.l  # impact peaks: capped, value in the text
-            lengths = np.linalg.norm(vectors, axis=1, keepdims=True)
-            vectors = np.where(lengths > cap, vectors * cap / np.maximum(lengths, 1e-300),
-                               vectors)
-            self.plotter.add_mesh(arrows(heads - vectors, vectors), color=ARROW_COLOUR,
+            names = list(self.nodes)
+        vectors = forces * self.force_scale
+        cap = CLIP_WEIGHTS * ARROW_FRACTION * 2 * self.l  # impact peaks: value in the text
+        lengths = np.linalg.norm(vectors, axis=1, keepdims=True)
+        clipped = lengths[:, 0] > cap
+        drawn = lengths[:, 0] > 0  # a zero force is no arrow (VTK drew a point there)
+        if drawn.any():
+            vectors = np.where(clipped[:, None], vectors * cap / np.maximum(lengths, 1e-300),
+                               vectors)[drawn]
+            self.plotter.add_mesh(arrows(heads[drawn] - vectors, vectors), color=ARROW_COLOUR,
                                   name="reactions")
         else:
             self.plotter.remove_actor("reactions")
+        if not names:
+            return []
+        # + 0.0: a zero force reads 0.0, not -0.0
+        lines = [f"{n}: RN {f[1] + 0.0:9.1f}   RX {-f[0] + 0.0:9.1f}" + (" >" if c else "")
+                 for n, f, c in zip(names, forces, clipped)]
+        which = "M g" if self.weight > 0 else "99th percentile"
+        scale = (f"arrows: {ARROW_FRACTION:g} block height = {which} = "
+                 f"{self.force_unit:.0f} N" + (f", > clipped at {CLIP_WEIGHTS:g} x"
+                                               if clipped.any() else ""))
         return ["contact forces (N): RN on the block,", "RX of the block on the table",
-                *lines] if lines else []
+                *lines, scale]

@@ -29,13 +29,22 @@ from typing import Any
 from rocking_contact.post.collisions import RIGID_LEVEL, interior
 from rocking_contact.post.references import (
     NO_REFERENCE,
+    band_text,
     error_text,
     mark_text,
     not_reached,
     pass_text,
+    signed_error,
     unreferenced,
 )
-from rocking_contact.provenance import NOT_LOADED, override_texts, stack_versions
+from rocking_contact.provenance import (
+    NOT_LOADED,
+    _version,
+    checkout,
+    override_texts,
+    stack_versions,
+    utc_now,
+)
 from rocking_contact.report.document import (
     MISSING,
     VERDICT_CSS,
@@ -86,40 +95,80 @@ def verdict(data: Mapping[str, Any]) -> str:
 
 
 def tolerance_text(check: Mapping[str, Any]) -> str:
-    """The pass mark in words: ``0.001 rel``, ``0.5 abs``, ``1 step (0.0005 s)``."""
+    """The pass mark in words: ``0.1 %`` (a relative one), ``0.5 abs``, ``1 step (0.0005 s)``."""
+    if check.get("tolerance") is not None and check.get("tolerance_kind", "relative") == "relative":
+        return f"{100 * check['tolerance']:g} %"
     text = mark_text({"tolerance": None, **check}, none="none")
     if check.get("tolerance") is not None and check.get("tolerance_kind") == "steps":
         text += f" ({number(check.get('abs_tolerance'), 4)} s)"
     return text
 
 
+def report_error_text(check: Mapping[str, Any]) -> str:
+    """The error as the tolerance measures it, signed (ours - reference), a relative one in
+    percent (``+14.5 %``), the others as :func:`~rocking_contact.post.references.error_text`
+    writes them (``-4.69e-03 abs``, ``-0.26 steps``); :data:`MISSING` without a value."""
+    error, word = signed_error(check)
+    if word == "rel" and math.isfinite(error):
+        return f"{100 * error:+.3g} %"
+    return error_text(check, MISSING)
+
+
+def reference_cell(check: Mapping[str, Any]) -> Cell:
+    """The reference of a check; for a graded absolute tolerance, the band it passes in,
+    ``[reference - tolerance, reference + tolerance]`` (``[0.131146, 0.142347]``: a band's
+    reference value is its centre, which nothing measures)."""
+    ref, tol = check.get("reference"), check.get("tolerance")
+    if (check.get("passed") is not None and check.get("tolerance_kind") == "absolute"
+            and isinstance(ref, int | float) and isinstance(tol, int | float)):
+        return Cell(f"[{number(ref - tol, 6)}, {number(ref + tol, 6)}]", "num")
+    return num(ref)
+
+
+#: the information rows' table: the references without a pass mark and the quantities
+#: without reference, after the graded checks (collapsed in the HTML page)
+INFO_CAPTION = "For information (no pass mark): {}"
+
+
 def checks_table(case: str, checks: Sequence[Mapping[str, Any]],
-                 quantities: Mapping[str, float] | None = None) -> Table:
-    """The comparison with the references, one row per check: the error as its tolerance
-    measures it (``+3.43e-02 rel``, ``-4.69e-03 abs``, ``-0.26 steps``:
-    :func:`~rocking_contact.post.references.error_text`), and after the pass mark of an
-    absolute tolerance how far inside or outside its band the value is (``pass, 9.10e-04
-    inside``); then the computed ``quantities`` without reference
-    (:func:`~rocking_contact.post.references.unreferenced`), information rows with their
-    value alone."""
-    rows = []
+                 quantities: Mapping[str, float] | None = None) -> list[Table]:
+    """The comparison with the references, one row per check: the graded checks first
+    (table ``checks-<case>``), then the information rows (``checks-info-<case>``,
+    collapsed): references without a pass mark, and the computed ``quantities`` without
+    reference (:func:`~rocking_contact.post.references.unreferenced`) with their value
+    alone. The error is signed and measured as its tolerance measures it
+    (:func:`report_error_text`: ``+3.43 %``, ``-4.69e-03 abs``, ``-0.26 steps``); a band's
+    reference is the band (:func:`reference_cell`) and, after the pass mark, how far inside
+    or outside it the value is (``pass, 9.10e-04 inside``). A run without a graded check
+    shows all its rows in one table, ``checks-<case>``."""
+    rows: dict[bool, list[list[Cell]]] = {True: [], False: []}
     for c in checks:
-        rows.append([
-            Cell(c["quantity"], "code"), num(c.get("reference")), Cell(c.get("source", "")),
-            num(c.get("value")), Cell(error_text(c, MISSING), "num"),
+        rows[c.get("passed") is not None].append([
+            Cell(c["quantity"], "code"), reference_cell(c), Cell(c.get("source", "")),
+            num(c.get("value")), Cell(report_error_text(c), "num"),
             Cell(tolerance_text(c)),
             Cell(pass_text(c, PASS_TEXT),
                  {True: "pass", False: "fail", None: "info"}[c.get("passed")]),
             Cell(c.get("note") or ""),
         ])
     for name, value in (quantities or {}).items():
-        rows.append([Cell(name, "code"), Cell(MISSING, "num"), Cell(NO_REFERENCE), num(value),
-                     Cell(MISSING, "num"), Cell("none"), Cell(PASS_TEXT[None], "info"),
-                     Cell("no [[reference]]: its value, for information"
-                          + ("" if math.isfinite(value) else " (the run has none)"))])
-    title = ("Comparison with the references" if checks else
-             "Computed quantities (no reference: for information)")
-    return Table(f"checks-{case}", title, CHECK_HEADER, rows)
+        rows[False].append([
+            Cell(name, "code"), Cell(MISSING, "num"), Cell(NO_REFERENCE), num(value),
+            Cell(MISSING, "num"), Cell("none"), Cell(PASS_TEXT[None], "info"),
+            Cell("no [[reference]]: its value, for information"
+                 + ("" if math.isfinite(value) else " (the run has none)"))])
+    if not rows[True]:
+        title = ("Comparison with the references (none has a pass mark: for information)"
+                 if checks else "Computed quantities (no reference: for information)")
+        return [Table(f"checks-{case}", title, CHECK_HEADER, rows[False])]
+    tables = [Table(f"checks-{case}", "Comparison with the references (graded: with a pass "
+                    "mark)", CHECK_HEADER, rows[True])]
+    if rows[False]:
+        what = ("other sources' values and the quantities without reference" if quantities
+                else "other sources' values")
+        tables.append(Table(f"checks-info-{case}", INFO_CAPTION.format(what), CHECK_HEADER,
+                            rows[False], collapsed=True))
+    return tables
 
 
 def events_table(case: str, events: Sequence[Mapping[str, Any]]) -> Table:
@@ -342,7 +391,7 @@ def case_section(result: CaseResult, figures_dir: Path, *, views: bool) -> Secti
     shown = unreferenced((data.get("parameters") or {}).get("quantity"),
                          data.get("quantities") or {}, checks)
     if checks or shown:
-        blocks.append(checks_table(case, checks, shown))
+        blocks += checks_table(case, checks, shown)
     events = (data.get("extra") or {}).get("events")
     if events:
         blocks.append(events_table(case, events))
@@ -463,22 +512,50 @@ def rigid_summary(data: Mapping[str, Any]) -> str:
             f"{100 * largest('energy_error'):+.3g} % ({n} collision{'s' if n != 1 else ''})")
 
 
+def worst_miss(checks: Sequence[Mapping[str, Any]]) -> str:
+    """The failed check farthest beyond its mark (its error over its tolerance, both as the
+    tolerance measures them), in words: ``rx_min_O -18.6 % (mark 2 %)``, a band's
+    ``collision.5.time 3.48e-03 outside [0.265526, 0.29937]``; empty when none failed on
+    its value (a check not reached is no miss)."""
+    failed = [c for c in checks if c.get("passed") is False and not not_reached(c)
+              and c.get("tolerance")]
+
+    def beyond(c: Mapping[str, Any]) -> float:
+        error, _ = signed_error(c)
+        return abs(error) / float(c["tolerance"]) if math.isfinite(error) else math.inf
+
+    if not failed:
+        return ""
+    c = max(failed, key=beyond)
+    if band_text(c):
+        return f"{c['quantity']} {band_text(c)} {reference_cell(c).text}"
+    return f"{c['quantity']} {report_error_text(c)} (mark {tolerance_text(c)})"
+
+
+#: the summary's columns
+SUMMARY_HEADER = ["case", "kind", "status", "checks passed", "checks failed", "not reached",
+                  "informational", "wall time (s)", "verdict", "worst miss (graded)",
+                  "against the rigid block (not graded: largest difference)"]
+
+
 def summary_table(cases: Sequence[CaseResult]) -> Table:
-    """One row per case: kind, status, check counts, wall time, verdict and, for a block
-    run compared with the rigid block, its largest differences from it."""
+    """One row per case: kind, status, check counts, wall time, verdict, the graded check
+    that misses its mark by most (:func:`worst_miss`; its case section's note says why) and,
+    for a block run compared with the rigid block, its largest differences from it, for
+    information (the rigid block is not what the later collisions are graded on)."""
     rows = []
     for r in cases:
         v = verdict(r.data)
+        checks = r.data.get("checks") or []
+        miss = worst_miss(checks)
         rows.append([Cell(r.label, link=f"case-{r.key}"),
                      Cell(str(r.data.get("kind", ""))), Cell(run_status(r.data, r.history)),
-                     *[num(n) for n in check_counts(r.data.get("checks") or [])],
+                     *[num(n) for n in check_counts(checks)],
                      num((r.data.get("timing") or {}).get("wall_s"), 4),
                      Cell(v, VERDICT_CSS.get(v, "fail")),
-                     Cell(rigid_summary(r.data) or MISSING)])
-    return Table("summary", "Summary", ["case", "kind", "status", "checks passed",
-                                        "checks failed", "not reached", "informational",
-                                        "wall time (s)", "verdict",
-                                        "against the rigid block (largest difference)"], rows)
+                     Cell(miss, "fail", link=f"checks-{r.key}") if miss else Cell(MISSING),
+                     Cell(rigid_summary(r.data) or MISSING, "info")])
+    return Table("summary", "Summary", SUMMARY_HEADER, rows)
 
 
 def skipped_table(skipped: Sequence[Skipped]) -> Table:
@@ -595,6 +672,39 @@ def versions_section() -> Section:
         Table("stack-versions", "Versions", ["component", "version"], rows)])
 
 
+#: what a graded reference's note says where it explains a miss (the case files' notes:
+#: "mark 1 % (issue 4); misses: ..." or "...; where it misses: ...", with the doc to read)
+MISS_EXPLAINED = "misses:"
+
+
+def headline(cases: Sequence[CaseResult]) -> str:
+    """The report's verdict in one line, counted from the runs: ``8 of 12 cases pass; 4 fail
+    (16 checks), each miss explained in its case section``, then the cases of the other
+    verdicts (``1 incomplete``...); a failed check whose note does not say why
+    (:data:`MISS_EXPLAINED`) is counted as not explained."""
+    words = [verdict(r.data) for r in cases]
+    failed = [c for r, w in zip(cases, words) if w == "FAIL" for c in r.data.get("checks") or []
+              if c.get("passed") is False and not not_reached(c)]
+    parts = [f"{words.count('PASS')} of {len(cases)} case{'s' if len(cases) != 1 else ''} pass"]
+    if failed:
+        unexplained = sum(MISS_EXPLAINED not in str(c.get("note") or "") for c in failed)
+        said = ("each miss explained in its case section" if not unexplained else
+                f"{unexplained} of them not explained by their note")
+        parts.append(f"{words.count('FAIL')} fail ({len(failed)} check"
+                     f"{'s' if len(failed) != 1 else ''}), {said}")
+    parts += [f"{words.count(w)} {w.lower()}" for w in dict.fromkeys(words)
+              if w not in ("PASS", "FAIL")]
+    return "; ".join(parts) + "."
+
+
+def generated_text(repository: Mapping[str, Any] | None, when: str, version: str) -> str:
+    """When the report was made (``when``: UTC, ISO 8601) and from which code: ``Generated
+    2026-11-24T03:10:00.000+00:00 by rocking-contact 0.1.0, commit 0575957..., with
+    uncommitted changes``; each run's own commit is in its section's provenance."""
+    return (f"Generated {when} by rocking-contact {version}, "
+            f"{_commit_text(repository)}; each case's run gives its own in its provenance.")
+
+
 def build(cases: Sequence[CaseResult], figures_dir: Path, *, views: bool = True,
           skipped: Sequence[Skipped] = ()) -> Document:
     """The whole report for ``cases``, listing the ``skipped`` directories; figures are
@@ -615,7 +725,10 @@ def build(cases: Sequence[CaseResult], figures_dir: Path, *, views: bool = True,
         # validation nor promise references
         opening = ("None of these runs has references: each case below shows what the run "
                    "computed (a block's collisions next to its rigid twin where it has one).")
-    intro: list[Any] = [Paragraph(f"{len(cases)} case(s). {opening}"), summary_table(cases)]
+    intro: list[Any] = [Paragraph(generated_text(checkout(), utc_now(), _version()))]
+    if graded:
+        intro.append(Paragraph(headline(cases)))
+    intro += [Paragraph(f"{len(cases)} case(s). {opening}"), summary_table(cases)]
     if skipped:
         intro.append(skipped_table(skipped))
     sections = []

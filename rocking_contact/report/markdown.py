@@ -17,7 +17,10 @@ def _escape(text: str) -> str:
 
 
 def _table(table: Table) -> str:
-    lines = [f"**{table.caption}**", "",
+    # a table the HTML page collapses stands under a sub-heading of its own: the page opens
+    # it on a click, the Markdown shows it whole
+    title = f"### {_escape(table.caption)}" if table.collapsed else f"**{table.caption}**"
+    lines = [title, "",
              "| " + " | ".join(_escape(h) or " " for h in table.header) + " |",
              "|" + "|".join("---:" if all(r[i].css == "num" for r in table.rows) and table.rows
                             else "---" for i in range(len(table.header))) + "|"]

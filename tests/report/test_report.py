@@ -80,10 +80,10 @@ def test_html_needs_no_network(page, tree):
 
 def error_shown(text, check):
     """True when the error cell ``text`` is results.json's error of ``check`` measured as
-    its tolerance measures it, signed (ours - reference) and followed by its word: the
-    relative error ``rel`` (for no tolerance too; ``abs`` for a reference 0), the
-    absolute error ``abs``, or the error in the run's time steps (``abs_tolerance`` is
-    ``tolerance`` of them; the relative error without it)."""
+    its tolerance measures it, signed (ours - reference): the relative error in percent
+    (``+14.5 %``; for no tolerance too; ``abs`` for a reference 0), the absolute error
+    ``abs``, or the error in the run's time steps (``abs_tolerance`` is ``tolerance`` of
+    them; the relative error without it)."""
     if check["value"] is None:
         return text == "—"
     number, word = text.split()
@@ -93,14 +93,24 @@ def error_shown(text, check):
     if kind == "steps" and check["abs_tolerance"] is None:
         kind = "relative"
     if kind == "relative":
-        size = check["rel_error"]
+        size = 100 * check["rel_error"]
     elif kind == "absolute":
         size = check["abs_error"]
     else:
         size = check["abs_error"] * check["tolerance"] / check["abs_tolerance"]
     sign = math.copysign(1.0, check["value"] - check["reference"])
-    words = {"relative": ("rel",), "absolute": ("abs",), "steps": ("steps", "step")}[kind]
+    words = {"relative": ("%",), "absolute": ("abs",), "steps": ("steps", "step")}[kind]
     return word in words and shown(number, sign * size, digits=3) and number[0] in "+-"
+
+
+def reference_shown(text, check):
+    """A graded check with an absolute tolerance shows the band it passes in, ``[lo,
+    hi]``; any other its reference."""
+    if check["passed"] is None or check["tolerance_kind"] != "absolute":
+        return shown(text, check["reference"])
+    lo, hi = text.strip("[]").split(", ")
+    return (shown(lo, check["reference"] - check["tolerance"], digits=6)
+            and shown(hi, check["reference"] + check["tolerance"], digits=6))
 
 
 def test_comparison_tables_match_results_json(tree, results_dir):
@@ -109,18 +119,28 @@ def test_comparison_tables_match_results_json(tree, results_dir):
         header, rows = table(tree, f"checks-{case}")
         assert header == ["quantity", "reference", "source", "ours", "error",
                           "tolerance", "pass", "note"]
-        # the case's [[quantity]] entries without reference follow, information rows
+        # the graded checks first; the information rows after them, in a table of their
+        # own: the references without pass mark, then the case's [[quantity]] entries
+        # without reference
+        graded = [c for c in data["checks"] if c["passed"] is not None]
+        info = [c for c in data["checks"] if c["passed"] is None]
         alone = unreferenced(data["parameters"].get("quantity"), data["quantities"],
                              data["checks"])
+        if graded and (info or alone):
+            info_header, info_rows = table(tree, f"checks-info-{case}")
+            assert info_header == header
+            rows += info_rows
+        else:
+            assert tree.find(f".//table[@id='checks-info-{case}']") is None
         assert len(rows) == len(data["checks"]) + len(alone) and data["checks"]
         information += len(alone)
         for row, (name, value) in zip(rows[len(data["checks"]):], alone.items(), strict=True):
             assert row[:3] == [name, "—", NO_REFERENCE] and shown(row[3], value)
             assert row[4:7] == ["—", "none", "info"]
-        for row, check in zip(rows, data["checks"]):
+        for row, check in zip(rows, graded + info):
             quantity, ref, source, ours, error, tol, mark, note = row
             assert quantity == check["quantity"] and source == check["source"]
-            assert shown(ref, check["reference"]) and shown(ours, check["value"])
+            assert reference_shown(ref, check) and shown(ours, check["value"])
             assert error_shown(error, check), (error, check)
             assert tol == tolerance_text(check)
             word, _, band = mark.partition(", ")
@@ -233,12 +253,15 @@ def test_case_sections_embed_every_figure_they_made(tree, report_dir, results_di
 
 
 def markdown_tables(text):
-    """Caption -> rows of cell texts of the Markdown tables, in order of appearance."""
+    """Caption -> rows of cell texts of the Markdown tables, in order of appearance: a
+    caption in bold, or a sub-heading for a table the page collapses."""
     tables, caption = [], None
     for block in text.split("\n\n"):
         lines = block.strip().splitlines()
         if len(lines) == 1 and lines[0].startswith("**") and lines[0].endswith("**"):
             caption = lines[0].strip("*")
+        elif len(lines) == 1 and lines[0].startswith("### "):
+            caption = lines[0].removeprefix("### ")
         elif lines and lines[0].startswith("|") and caption:
             rows = [[c.strip().replace("\\|", "|") for c in re.split(r"(?<!\\)\|", line)[1:-1]]
                     for line in lines[2:]]

@@ -103,7 +103,8 @@ def test_a_comparison_without_references_does_not_announce_them(results_dir, tmp
                        "myblock_rigid).")
     # nothing graded: not called a validation, no references promised
     assert tree.find("./head/title").text == "rocking_contact report"
-    intro = "".join(tree.find(".//body/p").itertext())
+    generated, intro = ("".join(p.itertext()) for p in tree.findall(".//body/p")[:2])
+    assert generated.startswith("Generated ")  # and no verdict line: nothing is graded
     assert intro.startswith("2 case(s). None of these runs has references")
     assert "next to their references" not in intro
 

@@ -1,0 +1,107 @@
+"""What a reader sees first: when and from which commit the report was made, the verdict
+counted in one line, the worst graded miss per case, and the graded checks before the
+information rows (P1 audit #1, #4, #5, #15)."""
+
+import re
+from pathlib import Path
+
+import html5lib
+
+from rocking_contact.provenance import checkout
+from rocking_contact.report.cli import HTML_FILE, MARKDOWN_FILE
+from rocking_contact.report.content import (
+    MISS_EXPLAINED,
+    checks_table,
+    headline,
+    summary_table,
+    worst_miss,
+)
+from rocking_contact.report.inputs import CaseResult
+
+
+def _check(quantity, reference, value, tolerance=None, kind="relative", note=""):
+    passed = None
+    if tolerance is not None:
+        error = value - reference if kind == "absolute" else (value - reference) / abs(reference)
+        passed = abs(error) <= tolerance
+    return {"quantity": quantity, "reference": reference, "value": value,
+            "abs_error": abs(value - reference),
+            "rel_error": abs(value - reference) / abs(reference), "tolerance": tolerance,
+            "tolerance_kind": kind if tolerance is not None else None, "abs_tolerance": None,
+            "source": "a source", "passed": passed, "note": note}
+
+
+def _case(name, checks, status="completed"):
+    return CaseResult(Path(name), {"case": name, "kind": "block", "status": status,
+                                   "checks": checks}, {})
+
+
+EXPLAINED = f"mark 1 % (issue 4); {MISS_EXPLAINED} the release: docs/contact.md"
+#: a failing relative check (+14.5 %, mark 1 %), another (-18.6 %, mark 2 %: 9.3 marks,
+#: less than 14.5), a band missed by 0.0035, a passing one and an information row
+CHECKS = [_check("rn_max_O", 3579.25, 4096.53, 0.01, note=EXPLAINED),
+          _check("rx_min_O", -1149.79, -1364.06, 0.02, note="issue 4: within 2%"),
+          _check("collision.5.time", 0.2824479419, 0.30285, 0.0169215581, "absolute"),
+          _check("dy_max_A", 0.0036, 0.0035999, 0.005),
+          _check("dy_max_A", 0.00359997, 0.0035999)]
+
+
+def test_the_headline_counts_cases_and_failed_checks_and_says_which_are_explained():
+    passing = _case("ok", [CHECKS[3]])
+    explained = _case("a", [CHECKS[0], CHECKS[3]])
+    unexplained = _case("b", CHECKS)
+    short = _case("c", [{**CHECKS[3], "passed": False,
+                         "note": "not reached: the run ends at t = 0.06 s"}])
+    assert headline([passing, explained]) == (
+        "1 of 2 cases pass; 1 fail (1 check), each miss explained in its case section.")
+    assert headline([passing, explained, unexplained, short]) == (
+        "1 of 4 cases pass; 2 fail (4 checks), 2 of them not explained by their note; "
+        "1 incomplete.")
+    assert headline([passing]) == "1 of 1 case pass."
+
+
+def test_the_summary_shows_the_worst_graded_miss_and_calls_the_rigid_block_not_graded():
+    assert worst_miss(CHECKS) == "rn_max_O +14.5 % (mark 1 %)"
+    assert worst_miss(CHECKS[2:]) == "collision.5.time 3.48e-03 outside [0.265526, 0.29937]"
+    assert worst_miss(CHECKS[3:]) == ""
+    table = summary_table([_case("a", CHECKS), _case("ok", CHECKS[3:])])
+    header = table.header
+    miss = table.rows[0][header.index("worst miss (graded)")]
+    assert (miss.text, miss.link) == ("rn_max_O +14.5 % (mark 1 %)", "checks-a")
+    assert table.rows[1][header.index("worst miss (graded)")].text == "—"
+    assert "not graded" in next(h for h in header if "rigid block" in h)
+
+
+def test_graded_checks_come_first_and_the_information_rows_are_collapsed():
+    graded, info = checks_table("a", CHECKS, {"rx_max_A_late": 1140.2})
+    assert [r[0].text for r in graded.rows] == [
+        "rn_max_O", "rx_min_O", "collision.5.time", "dy_max_A"]
+    assert not graded.collapsed and info.collapsed and info.id == "checks-info-a"
+    assert [r[0].text for r in info.rows] == ["dy_max_A", "rx_max_A_late"]
+    cells = {r[0].text: [c.text for c in r] for r in graded.rows}
+    # relative errors and marks in percent, signed; a band's reference is the band
+    assert cells["rn_max_O"][4:6] == ["+14.5 %", "1 %"]
+    assert cells["rx_min_O"][4] == "-18.6 %"
+    assert cells["collision.5.time"][1] == "[0.265526, 0.29937]"
+    assert cells["rn_max_O"][7] == EXPLAINED  # the FAIL row says why
+    # nothing graded: one table, as before
+    (alone,) = checks_table("b", CHECKS[4:], {})
+    assert alone.id == "checks-b" and not alone.collapsed
+
+
+def test_the_page_opens_with_when_and_from_which_commit_then_the_verdict(report_dir):
+    page = (report_dir / HTML_FILE).read_text(encoding="utf-8")
+    tree = html5lib.HTMLParser(namespaceHTMLElements=False).parse(page)
+    first, second = ("".join(p.itertext()) for p in tree.findall(".//body/p")[:2])
+    commit = (checkout() or {}).get("commit")
+    assert re.match(r"Generated \d{4}-\d\d-\d\dT\d\d:\d\d:\d\d\.\d{3}\+00:00 by "
+                    r"rocking-contact \S+, ", first)
+    assert (commit[:12] if commit else "not from a git checkout") in first
+    assert re.match(r"\d of 5 cases pass[.;]", second)  # the fixture's five runs
+    # the information rows: collapsed in the page, under a sub-heading in the Markdown
+    info = tree.find(".//details/table[@id='checks-info-sdnd101a']")
+    assert info is not None
+    markdown = (report_dir / MARKDOWN_FILE).read_text(encoding="utf-8")
+    assert "\n### For information (no pass mark): " in markdown
+    assert markdown.index("**Comparison with the references (graded") < markdown.index(
+        "### For information (no pass mark): ")

@@ -105,7 +105,7 @@ def _on_time_axis(marker: Marker, lo: float, hi: float) -> bool:
     """Whether ``marker`` shows within the time axis [lo, hi] (s): a reference past a
     shortened run's end would otherwise be in the legend and nowhere else."""
     slack = 1e-9 * abs(hi - lo)  # a reference on the last instant stays, round-off aside
-    if marker.shape == "hline":
+    if marker.shape in ("hline", "box"):
         start, end = marker.window if marker.window else (lo, hi)
         return start <= hi + slack and end >= lo - slack
     return marker.time is not None and lo - slack <= marker.time <= hi + slack
@@ -129,7 +129,7 @@ def _joined(markers: Sequence[Marker], lo: float, hi: float) -> list[Marker]:
     dash patterns out of phase into a solid black line that hid our reaction under it."""
     groups: dict[Any, list[Marker]] = {}  # a level's segments at the place of its first
     for i, m in enumerate(markers):
-        groups.setdefault((m.column, m.label, m.value) if m.shape == "hline" else i,
+        groups.setdefault((m.column, m.label, m.value, m.graded) if m.shape == "hline" else i,
                           []).append(m)
     out: list[Marker] = []
     for group in groups.values():
@@ -139,40 +139,72 @@ def _joined(markers: Sequence[Marker], lo: float, hi: float) -> list[Marker]:
     return out
 
 
+#: legend suffix of a reference by whether its check has a pass mark (None: not said)
+GRADED_SUFFIX = {True: " (graded)", False: " (info)", None: ""}
+
+
+def _legend_label(marker: Marker) -> str:
+    return _short(marker.label) + GRADED_SUFFIX[marker.graded]
+
+
+def _draw_box(ax: Any, marker: Marker, lo: float, hi: float, label: str | None) -> None:
+    """A pass band: a translucent box over its instants and values, under our curves."""
+    from matplotlib.patches import Rectangle
+
+    look = style.band_look(marker.graded)
+    if marker.span is None:  # an instant's band alone: the axis' whole height
+        ax.axvspan(*(marker.window or (lo, hi)), label=label, **look)
+    elif marker.window is None:  # a value's band alone: the whole time axis
+        ax.axhspan(*marker.span, label=label, **look)
+    else:
+        (t0, t1), (e0, e1) = marker.window, marker.span
+        ax.add_patch(Rectangle((t0, e0), t1 - t0, e1 - e0, label=label, **look))
+
+
 def draw_markers(ax: Any, markers: Sequence[Marker], styles: style.MarkerStyles) -> None:
     """Draw the references that fall on ``ax``'s time axis (points, horizontal segments,
-    vertical lines) and name each source once in the legend, by a key that shows all it
-    draws here: its marker, its line style, or both (a source with a point and a segment,
-    such as the integrated rigid block's collision and its largest later kinetic energy,
-    showed only its marker in the legend); set the axis limits first."""
+    vertical lines, pass-band boxes) and name each source once in the legend, by a key
+    that shows all it draws here: its marker, its line style, or both (a source with a
+    point and a segment, such as the integrated rigid block's collision and its largest
+    later kinetic energy, showed only its marker in the legend), with "(graded)" or
+    "(info)" when the markers say whether their checks have a pass mark (graded ones
+    black and heavier, information ones grey: :func:`.style.reference_look`); set the
+    axis limits first."""
     lo, hi = ax.get_xlim()
     shown = _joined([m for m in markers if _on_time_axis(m, lo, hi)], lo, hi)
     for m in sorted(shown, key=lambda m: m.label):
         styles(m.family, m.label)  # a source's shape whatever the order of the checks
-    looks: dict[str, tuple[str, set[str]]] = {}  # label -> (family, shapes drawn)
+    # legend label -> (family, source label, graded, shapes drawn)
+    looks: dict[str, tuple[str, str, bool | None, set[str]]] = {}
+    boxes: set[str] = set()
     for m in shown:
-        kw = styles(m.family, m.label)
-        dashes = kw.pop("linestyle_ref")
-        looks.setdefault(m.label, (m.family, set()))[1].add(
+        legend = _legend_label(m)
+        if m.shape == "box":
+            _draw_box(ax, m, lo, hi, None if legend in boxes else legend)
+            boxes.add(legend)
+            continue
+        kw = style.reference_look(styles(m.family, m.label), m.graded)
+        dashes, width = kw.pop("linestyle_ref"), kw.pop("linewidth_ref")
+        looks.setdefault(legend, (m.family, m.label, m.graded, set()))[3].add(
             "point" if m.shape == "point" else "line")
         if m.shape == "point":
             ax.plot([m.time], [m.value], **kw)
         elif m.shape == "hline":
             start, end = m.window if m.window else (lo, hi)
             ax.hlines(m.value, start, end, colors=kw["color"], linestyles=[dashes],
-                      linewidth=style.REFERENCE_LINEWIDTH, zorder=style.REFERENCE_LINE_ZORDER)
+                      linewidth=width, zorder=style.REFERENCE_LINE_ZORDER)
         else:
             ax.axvline(m.time, color=kw["color"], linestyle=dashes,
-                       linewidth=style.REFERENCE_LINEWIDTH, zorder=style.REFERENCE_LINE_ZORDER)
-    for label, (family, drawn) in looks.items():
+                       linewidth=width, zorder=style.REFERENCE_LINE_ZORDER)
+    for legend, (family, label, graded, drawn) in looks.items():
         # the legend's key: an empty line of the source's look (a proxy artist)
-        kw = styles(family, label)
-        dashes = kw.pop("linestyle_ref")
+        kw = style.reference_look(styles(family, label), graded)
+        dashes, width = kw.pop("linestyle_ref"), kw.pop("linewidth_ref")
         if "point" not in drawn:
             kw["marker"] = "None"
         if "line" in drawn:
-            kw.update(linestyle=dashes, linewidth=style.REFERENCE_LINEWIDTH)
-        ax.plot([], [], label=_short(label), **kw)
+            kw.update(linestyle=dashes, linewidth=width)
+        ax.plot([], [], label=legend, **kw)
 
 
 def _time_axis(ax: Any, t: np.ndarray) -> None:
@@ -274,8 +306,9 @@ def _our_collisions(ax: Any, collisions: Sequence[Mapping[str, Any]]) -> None:
            if c.get("time") is not None and c.get("kinetic_energy") is not None]
     if pts:
         tt, ee = zip(*pts)
+        # over the references' markers: a graded one is filled and hid the dot under it
         ax.plot(tt, ee, linestyle="none", marker="o", markersize=4, color=style.PALETTE[1],
-                label="ours: collision (kinetic-energy maximum)")
+                label="ours: collision (kinetic-energy maximum)", zorder=2.6)
 
 
 def _rigid_collisions(ax: Any, extra: Mapping[str, Any], end: float) -> None:

@@ -26,7 +26,13 @@ marker's label is its source up to the first colon outside parentheses, without 
 parenthesised qualifiers: "analytic: Kc v0 / wc" and "analytic: pi / wc" are one source,
 "analytic", whose formula differs per quantity; "recalage (manual: restitution 0.79)" and
 "recalage (SDNV105 manual)" are one source, "recalage". A "band" source is a pass band
-(its value the centre, its tolerance the half-width), not a published value: not drawn.
+(its value the centre, its tolerance the half-width), not a published value: drawn as a
+translucent box, [t - tol, t + tol] x [E - tol, E + tol] of a collision (a band on the
+instant alone spans the axis' height, on the value alone the whole time axis).
+
+A marker is ``graded`` when its check has a pass mark (``passed`` is not None), for
+information when it has none (``graded`` False), and None when the caller did not say
+(markers made by hand): the plots draw graded references heavier than information ones.
 """
 
 from __future__ import annotations
@@ -43,8 +49,10 @@ from rocking_contact.viz.channels import kinetic_energy_column
 #: source families, most specific first (matched on the start of the source, any case)
 FAMILIES: tuple[str, ...] = (
     "analytic rigid", "rigid", "recalage", "LMGC90", "Code_Aster", "analytic", "band")
-#: families that are pass marks rather than values: shown in tables, not drawn
-NOT_DRAWN = frozenset({"band"})
+#: families that are pass marks rather than values: drawn as boxes, not points
+BANDS = frozenset({"band"})
+#: legend label of a pass band (its source text says how it was made, in the report)
+BAND_LABEL = "pass band"
 OTHER = "other"
 
 #: pattern of an event quantity -> (time field, value field)
@@ -69,17 +77,20 @@ def source_family(source: str) -> str:
 class Marker:
     """One reference drawn on the plot of ``column``.
 
-    ``shape`` is ``point`` (at ``time``, ``value``), ``hline`` (``value`` over ``window``)
-    or ``vline`` (at ``time``).
+    ``shape`` is ``point`` (at ``time``, ``value``), ``hline`` (``value`` over ``window``),
+    ``vline`` (at ``time``) or ``box`` (``window`` x ``span``, a pass band; either None:
+    the whole axis). ``graded``: whether its check has a pass mark (None: not said).
     """
 
     column: str
-    shape: Literal["point", "hline", "vline"]
+    shape: Literal["point", "hline", "vline", "box"]
     family: str
     label: str
     time: float | None = None
     value: float | None = None
     window: tuple[float, float] | None = None
+    span: tuple[float, float] | None = None
+    graded: bool | None = None
 
 
 def _finite(x: Any) -> TypeGuard[float]:
@@ -100,16 +111,18 @@ def source_label(source: str) -> str:
 
 
 def event_markers(checks: Sequence[Mapping[str, Any]], quantities: Mapping[str, Any],
-                  history: Sequence[str]) -> list[Marker]:
+                  history: Sequence[str], *, own_run: bool = False) -> list[Marker]:
     """Points for the event pairs (collision instant and energy, impact instant and force),
     a vertical line for a source's instant alone and a horizontal segment for its value
-    alone (see the module docstring)."""
-    # halves[(event, source)] = {field: (value, source)}
-    halves: dict[tuple[str, str], dict[str, tuple[float, str]]] = {}
+    alone (see the module docstring). With ``own_run`` (the figures of the run the checks
+    grade) each marker says whether it is graded and pass bands are boxes; without (a
+    figure of several runs, whose grades and bands differ from run to run) neither."""
+    # halves[(event, source)] = {field: (value, source, half-width, graded)}
+    halves: dict[tuple[str, str], dict[str, tuple[float, str, float, bool]]] = {}
     columns: dict[str, str | None] = {}
     kinds: dict[str, str] = {}
     for check in checks:
-        if source_family(check["source"]) in NOT_DRAWN:
+        if not own_run and source_family(check["source"]) in BANDS:
             continue
         for kind, (pattern, _) in _EVENTS.items():
             m = pattern.match(check["quantity"])
@@ -119,8 +132,10 @@ def event_markers(checks: Sequence[Mapping[str, Any]], quantities: Mapping[str, 
             kinds[event] = kind
             columns[event] = (kinetic_energy_column(history) if kind == "collision"
                               else f"FN_{m.group(2)}")
+            half = check.get("abs_tolerance")
             halves.setdefault((event, check["source"]), {})[field] = (
-                float(check["reference"]), check["source"])
+                float(check["reference"]), check["source"],
+                float(half) if _finite(half) else 0.0, check.get("passed") is not None)
     _pair_by_family(halves)
     markers = []
     for (event, _source), fields in halves.items():
@@ -131,13 +146,20 @@ def event_markers(checks: Sequence[Mapping[str, Any]], quantities: Mapping[str, 
         t, v = fields.get(time_field), fields.get(value_field)
         label = source_label(next(half[1] for half in (t, v) if half is not None))
         family = source_family(label)
-        if t and v:
-            markers.append(Marker(column, "point", family, label, time=t[0], value=v[0]))
+        graded = any(half[3] for half in (t, v) if half is not None) if own_run else None
+        if family in BANDS:
+            markers.append(Marker(
+                column, "box", family, BAND_LABEL, graded=graded,
+                window=(t[0] - t[2], t[0] + t[2]) if t else None,
+                span=(v[0] - v[2], v[0] + v[2]) if v else None))
+        elif t and v:
+            markers.append(Marker(column, "point", family, label, time=t[0], value=v[0],
+                                  graded=graded))
         elif t:
-            markers.append(Marker(column, "vline", family, label, time=t[0]))
+            markers.append(Marker(column, "vline", family, label, time=t[0], graded=graded))
         elif v:
             markers.append(Marker(column, "hline", family, label, value=v[0],
-                                  window=_event_span(quantities, event)))
+                                  window=_event_span(quantities, event), graded=graded))
     return markers
 
 
@@ -148,7 +170,8 @@ def _event_span(quantities: Mapping[str, Any], event: str) -> tuple[float, float
     return (float(start), float(end)) if _finite(start) and _finite(end) else None
 
 
-def _pair_by_family(halves: dict[tuple[str, str], dict[str, tuple[float, str]]]) -> None:
+def _pair_by_family(halves: dict[tuple[str, str], dict[str, tuple[float, str, float, bool]]]
+                    ) -> None:
     """Merge lone halves of one event whose sources differ but belong to one family."""
     lone = [key for key, fields in halves.items() if len(fields) == 1]
     for key in lone:
@@ -174,22 +197,23 @@ def quantity_markers(checks: Sequence[Mapping[str, Any]],
         spec = by_name.get(check["quantity"])
         ref = check.get("reference")
         if (spec is None or spec.get("column") not in history or not _finite(ref)
-                or source_family(check["source"]) in NOT_DRAWN):
+                or source_family(check["source"]) in BANDS):
             continue
         family, label = source_family(check["source"]), source_label(check["source"])
         window = tuple(spec["window"]) if spec.get("window") else None
-        op = spec["op"]
+        op, graded = spec["op"], check.get("passed") is not None
         if op == "at":
             markers.append(Marker(spec["column"], "point", family, label,
-                                  time=spec["time"], value=ref))
+                                  time=spec["time"], value=ref, graded=graded))
         elif op in ("max", "min", "final"):
             markers.append(Marker(spec["column"], "hline", family, label, value=ref,
-                                  window=window))
+                                  window=window, graded=graded))
         elif op in ("argmax", "argmin"):
-            markers.append(Marker(spec["column"], "vline", family, label, time=ref))
+            markers.append(Marker(spec["column"], "vline", family, label, time=ref,
+                                  graded=graded))
         elif op == "crossing":
             markers.append(Marker(spec["column"], "point", family, label, time=ref,
-                                  value=spec["level"]))
+                                  value=spec["level"], graded=graded))
     return markers
 
 
@@ -197,10 +221,12 @@ def reference_markers(data: Mapping[str, Any], history: Sequence[str]) -> list[M
     """Every marker a results.json content gives for the columns of ``history``; none for
     a run that changes its case file's physics (:func:`.changes.changed_keys`): its
     references describe another block or load (SDNV105's 7.23 J at 0.0546 s drawn over a
-    slender block's 2.78 J at 0.0859 s), they stay in the report's table."""
+    slender block's 2.78 J at 0.0859 s), they stay in the report's table. Each marker
+    says whether its check is graded, and pass bands are boxes (``own_run``)."""
     if changed_keys(data):
         return []
     checks = data.get("checks") or []
     specs = (data.get("parameters") or {}).get("quantity") or []
     quantities = data.get("quantities") or {}
-    return event_markers(checks, quantities, history) + quantity_markers(checks, specs, history)
+    return (event_markers(checks, quantities, history, own_run=True)
+            + quantity_markers(checks, specs, history))

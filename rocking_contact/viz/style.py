@@ -212,6 +212,31 @@ class MarkerStyles:
                 "linestyle_ref": _own(self._dashes, label, (dashes, *_DASH_ALTERNATES))}
 
 
+#: colour of the references for information (no pass mark): grey, so that a graded
+#: reference, black, stands out (SDNV105 D's Code_Aster A triangles, information only,
+#: sat far from the curve and looked like a failure)
+INFO_COLOUR = "0.5"
+
+
+def reference_look(kw: dict[str, Any], graded: bool | None) -> dict[str, Any]:
+    """``kw`` of :class:`MarkerStyles` made heavier for a graded reference (filled marker,
+    thicker edge and lines), lighter and grey for an information one; as it is when not
+    said (None). Adds ``linewidth_ref``, the width of its lines."""
+    out = {**kw, "linewidth_ref": REFERENCE_LINEWIDTH}
+    if graded:
+        out.update(markerfacecolor=(0.0, 0.0, 0.0, 0.35), markeredgewidth=1.8,
+                   linewidth_ref=1.6)
+    elif graded is False:
+        out.update(color=INFO_COLOUR, markeredgewidth=1.0, linewidth_ref=0.9)
+    return out
+
+
+def band_look(graded: bool | None) -> dict[str, Any]:
+    """Keyword arguments of a pass band's box: translucent, edged, under our curves."""
+    face = (0.0, 0.0, 0.0, 0.10) if graded is not False else (0.5, 0.5, 0.5, 0.08)
+    return {"facecolor": face, "edgecolor": "0.3", "linewidth": 0.8, "zorder": 1.8}
+
+
 def _own(given: dict[str, Any], label: str, choices: tuple[Any, ...]) -> Any:
     """The look ``given`` to ``label``, else the first of ``choices`` no other label has
     (the first choice when all are taken), now given to it."""

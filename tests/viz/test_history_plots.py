@@ -320,8 +320,9 @@ def test_the_base_resultant_and_the_references_leave_the_reaction_under_them_vis
     assert sorted(segments) == [(style.REFERENCE_LINE_ZORDER, [[0.0, 3579.25], [0.0544, 3579.25]]),
                                 (style.REFERENCE_LINE_ZORDER, [[0.0, 3599.52], [0.05, 3599.52]])]
     assert style.REFERENCE_LINE_ZORDER < o.get_zorder()
-    assert list(_legend_keys(figures["reactions"]))[-2:] == ["analytic rigid",
-                                                            "Code_Aster SDNV105 A"]
+    # checks without a pass mark: for information
+    assert list(_legend_keys(figures["reactions"]))[-2:] == ["analytic rigid (info)",
+                                                            "Code_Aster SDNV105 A (info)"]
 
 
 def test_two_sources_never_share_a_line_style():
@@ -498,3 +499,36 @@ def test_solver_diagnostics_count_in_whole_numbers_and_steps_on_a_log_axis(
         assert ticks and all(v == round(v) for v in ticks), (stem, ticks)
         assert ax.get_legend() is None and not fig.legends, stem
         assert ax.get_title().endswith(f"({stem.removeprefix('history_')})"), stem
+
+
+def test_the_pass_band_is_drawn_and_graded_references_stand_out(tmp_path, monkeypatch):
+    """SDNV105 A's collisions 2-5 are graded on a band drawn nowhere, and every reference
+    looked alike: D's Code_Aster triangles, information only, far from the curve, looked
+    like a failure."""
+    t = np.linspace(0.0, 0.3, 301)
+    band = "band: integrated rigid to recalage, 3% margins"
+    checks = [{"quantity": "collision.3.time", "reference": 0.1992, "abs_tolerance": 0.0096,
+               "source": band, "passed": False},
+              {"quantity": "collision.3.kinetic_energy", "reference": 2.58,
+               "abs_tolerance": 0.376, "source": band, "passed": True},
+              {"quantity": "collision.1.time", "reference": 0.0544, "source": "LMGC90",
+               "passed": True},
+              {"quantity": "collision.1.kinetic_energy", "reference": 7.23, "source": "LMGC90",
+               "passed": True},
+              {"quantity": "collision.3.time", "reference": 0.209, "source": "Code_Aster A",
+               "passed": None},
+              {"quantity": "collision.3.kinetic_energy", "reference": 2.86,
+               "source": "Code_Aster A", "passed": None}]
+    figures = _figures(monkeypatch)
+    plot_results({"case": "x", "kind": "block", "checks": checks},
+                 {"time": t, "EKIN_BLOCK": 7.3 * np.sin(20 * t) ** 2}, tmp_path)
+    fig = figures["kinetic_energy"]
+    (box,) = [p for p in fig.axes[0].patches if p.get_label() == "pass band (graded)"]
+    assert np.allclose([box.get_x(), box.get_x() + box.get_width()], [0.1896, 0.2088])
+    assert np.allclose([box.get_y(), box.get_y() + box.get_height()], [2.204, 2.956])
+    assert box.get_zorder() < 2  # under our curve
+    keys = _legend_keys(fig)
+    graded, info = keys["LMGC90 (graded)"], keys["Code_Aster A (info)"]
+    assert graded.get_color() == "black" and info.get_color() == style.INFO_COLOUR
+    assert graded.get_markerfacecolor() != "none" and info.get_markerfacecolor() == "none"
+    assert "pass band (graded)" in keys

@@ -38,10 +38,23 @@ def test_label_drops_the_formula_after_the_colon_and_the_qualifiers():
         "analytic rigid, integrated"
 
 
-def test_pass_bands_are_not_drawn():
-    checks = [check("collision.2.time", 0.1367, "band: rigid to recalage, 3% margins"),
-              check("collision.2.kinetic_energy", 4.35, "band: rigid to recalage, 3% margins")]
-    assert reference_markers({"checks": checks, "quantities": {}}, ["EKIN_BLOCK"]) == []
+def test_a_pass_band_is_a_box_of_its_instants_and_values():
+    """SDNV105 A's collisions 2-5 are graded on a band that was drawn nowhere: the plot
+    showed five information sources but not what t3-t5 miss."""
+    band = "band: rigid to recalage, 3% margins"
+    checks = [{**check("collision.3.time", 0.1992, band, passed=False), "abs_tolerance": 0.0096},
+              {**check("collision.3.kinetic_energy", 2.58, band), "abs_tolerance": 0.376},
+              {**check("collision.4.time", 0.2465, band), "abs_tolerance": 0.0135},
+              check("collision.3.time", 0.2027, "recalage", passed=None),
+              check("collision.3.kinetic_energy", 2.87, "recalage", passed=None)]
+    markers = reference_markers({"checks": checks, "quantities": {}}, ["EKIN_BLOCK"])
+    boxes = [m for m in markers if m.shape == "box"]
+    assert [(m.label, m.graded) for m in boxes] == [("pass band", True)] * 2
+    assert boxes[0].window == pytest.approx((0.1896, 0.2088))
+    assert boxes[0].span == pytest.approx((2.204, 2.956))
+    assert boxes[1].window == pytest.approx((0.2330, 0.2600)) and boxes[1].span is None
+    (recalage,) = (m for m in markers if m.shape != "box")
+    assert (recalage.shape, recalage.graded) == ("point", False)
 
 
 def test_collision_pairs_become_points_on_the_kinetic_energy():

@@ -107,7 +107,7 @@ def test_a_case_without_reference_prints_its_quantities(launch, capsys):
 def test_the_report_shows_them_as_information_rows(launch, tmp_path):
     out, result = launch
     shown = unreferenced(result.parameters["quantity"], result.quantities, [])
-    table = checks_table("launch", [], shown)
+    (table,) = checks_table("launch", [], shown)
     assert table.caption.startswith("Computed quantities (no reference")
     cells = {row[0].text: row for row in table.rows}
     assert list(cells) == ["x_max", "t_never"]
@@ -115,10 +115,14 @@ def test_the_report_shows_them_as_information_rows(launch, tmp_path):
     assert cells["x_max"][6].text == "info" and cells["x_max"][6].css == "info"
     assert "the run has none" in cells["t_never"][7].text
     section = case_section(read_result(out), tmp_path, views=False)
-    checks = next(b for b in section.blocks if getattr(b, "id", "").startswith("checks-"))
-    assert checks.caption == "Comparison with the references"
-    assert [row[0].text for row in checks.rows] == [
-        *(c["quantity"] for c in result.checks), "x_max", "t_never"]
+    # the graded checks, then the information rows: references without a pass mark and
+    # the quantities without reference
+    graded, info = (b for b in section.blocks if getattr(b, "id", "").startswith("checks-"))
+    assert graded.caption.startswith("Comparison with the references")
+    assert info.id.startswith("checks-info-") and info.collapsed
+    assert [row[0].text for row in graded.rows + info.rows] == [
+        *(c["quantity"] for c in result.checks if c["passed"] is not None),
+        *(c["quantity"] for c in result.checks if c["passed"] is None), "x_max", "t_never"]
 
 
 @pytest.fixture(scope="module")

@@ -9,13 +9,16 @@ run, so that pictures at different instants compare. Displacements are amplified
 height) because a 0.01 rad tilt is invisible at true scale; the reference outline is
 drawn in grey.
 
-Colours: the field's range over the whole run between its 1st and 99th percentiles (the
-short stress peaks of impacts saturate), or ``clim``. Arrows: to one scale in every result,
-the block's weight M g drawn ``ARROW_FRACTION`` of the block's height long (a pivot that
-carries the block, about M g, reads the same in A, B and D; a scale from the run's own
-forces made B's ringing springs, 43 kN at their 99th percentile, draw its 4 kN pivot
-reactions 8 % long); an arrow beyond ``CLIP_WEIGHTS`` M g (impact peaks) is drawn at that
-length, its value printed with a ">" beside it.
+Colours: the block's alone (a table in the mesh is drawn grey: its stresses under an
+impact saturated the colour bar of A's and D's event views), over the whole run between
+the field's 1st and 99th percentiles (the short stress peaks of impacts saturate) widened
+to round ticks (0, 10, ..., 60 kPa for 0.619 to 51.8), or ``clim`` as given.
+
+Arrows: to one scale in every result, the block's weight M g drawn ``ARROW_FRACTION`` of
+the block's height long (a pivot that carries the block, about M g, reads the same in A,
+B and D; a scale from the run's own forces made B's ringing springs, 43 kN at their 99th
+percentile, draw its 4 kN pivot reactions 8 % long); an arrow beyond ``CLIP_WEIGHTS`` M g
+(impact peaks) is drawn at that length, its value printed with a ">" beside it.
 
 Reactions: a dataset point array ``reaction`` (force vectors at the nodes, N) is drawn
 when the fields have one; otherwise the history columns ``RN_<node>`` (normal, along +y)
@@ -28,6 +31,7 @@ Arrows point at the node, as the table's push on the block.
 
 from __future__ import annotations
 
+import math
 from collections.abc import Mapping
 from dataclasses import replace
 from typing import Any, Protocol
@@ -39,7 +43,7 @@ from rocking_contact.geometry.layout import MeshSpec, named_points
 from rocking_contact.post.collisions import interior
 from rocking_contact.viz.fields import FieldSeries, displacement_3d
 from rocking_contact.viz.rigid import block_mesh, rigid_displacement, tilt_from_lifts
-from rocking_contact.viz.scene import TEXT_FONT, Scene, arrows, nice_factor
+from rocking_contact.viz.scene import TEXT_FONT, Scene, arrows, nice_factor, nice_ticks
 
 #: field -> (words, colour map, symmetric range about zero)
 FIELD_STYLE: dict[str, tuple[str, str, bool]] = {
@@ -57,6 +61,8 @@ CLIP_WEIGHTS = 1.5
 BAR_X = 0.8
 #: instants of a rigid block's history sampled for the region the camera shows
 EXTENT_SAMPLES = 200
+#: labels of the colour bar at the most (round values, first and last at its ends)
+BAR_LABELS = 7
 
 
 class BlockMotion(Protocol):
@@ -177,19 +183,24 @@ class BlockScene(Scene):
         self.scale = scale if scale is not None else self._auto_scale()
         self.mesh: Any = None
         self._ref_points = np.asarray(motion.reference.points, dtype=float)
+        # the table lies below y = 0 (a mesh that has one: A, C, D), the block above
+        below = np.asarray(motion.reference.cell_centers().points)[:, 1] < 0.0
+        self._block, self._block_points, self._block_cells = self._part(np.flatnonzero(~below))
+        self._table, self._table_points, _ = self._part(np.flatnonzero(below))
+        self.table_mesh: Any = None
         self.nodes = self._reaction_nodes()
         # the arrows' scale: the weight; without gravity, the 99th percentile of the forces
         self.weight = block_weight(data)
-        self.force_unit = self.weight if self.weight > 0 else self._force_percentile()
+        magnitudes = np.concatenate([np.ravel(np.hypot(self.history.get(f"RN_{n}", 0.0),
+                                                       self.history.get(f"RX_{n}", 0.0)))
+                                     for n in self.nodes] or [np.zeros(1)])
+        self.force_unit = (self.weight if self.weight > 0
+                           else float(np.percentile(magnitudes, 99.0)))
         self.force_scale = (ARROW_FRACTION * 2 * self.l / self.force_unit
                             if self.force_unit > 0 else 0.0)
-
-    def _force_percentile(self) -> float:
-        """99th percentile of the reactions' magnitudes over the run (N; 0 without any)."""
-        magnitudes = [np.hypot(self.history.get(f"RN_{n}", 0.0), self.history.get(f"RX_{n}", 0.0))
-                      for n in self.nodes]
-        return (float(np.percentile(np.concatenate([np.ravel(m) for m in magnitudes]), 99.0))
-                if magnitudes else 0.0)
+        # the longest arrow the run draws (the camera keeps room for it below the table)
+        self._longest_arrow = min(float(magnitudes.max()) * self.force_scale,
+                                  CLIP_WEIGHTS * ARROW_FRACTION * 2 * self.l)
 
     @property
     def times(self) -> np.ndarray:
@@ -215,8 +226,21 @@ class BlockScene(Scene):
         return {name: np.array([xy[0], xy[1], 0.0]) for name, xy in known.items()
                 if f"RN_{name}" in self.history or f"RX_{name}" in self.history}
 
+    def _part(self, cells: np.ndarray) -> tuple[Any, np.ndarray, np.ndarray]:
+        """The reference mesh's ``cells`` as a mesh of their own without data (None for
+        no cells), and the indices in the reference mesh of its points and of its cells."""
+        if not cells.size:
+            return None, np.arange(0), np.arange(0)
+        part = self.motion.reference.extract_cells(cells)
+        points = np.asarray(part.point_data["vtkOriginalPointIds"], dtype=int)
+        kept = np.asarray(part.cell_data["vtkOriginalCellIds"], dtype=int)
+        part.clear_data()
+        return part, points, kept
+
     def _nearest_point(self, position: np.ndarray) -> int:
-        return int(np.argmin(np.linalg.norm(self._ref_points - position, axis=1)))
+        """The block's mesh point nearest ``position`` (not the table's below it)."""
+        block = self._ref_points[self._block_points]
+        return int(self._block_points[np.argmin(np.linalg.norm(block - position, axis=1))])
 
     def _drawn_extent(self) -> tuple[np.ndarray, np.ndarray]:
         """Lower-left and upper-right corners (x, y; drawing units) of what the amplified
@@ -237,7 +261,7 @@ class BlockScene(Scene):
 
     def bounds(self) -> tuple[float, float, float, float, float, float]:
         left, right, thick = self.table
-        arrow = CLIP_WEIGHTS * ARROW_FRACTION * 2 * self.l if self.force_scale else 0.0
+        arrow = self._longest_arrow
         lo, hi = self._drawn_extent()
         xmin = min(left, -0.1 * self.b, float(lo[0])) - 0.05
         xmax = max(right, 2.1 * self.b, float(hi[0])) + 0.05
@@ -253,17 +277,18 @@ class BlockScene(Scene):
 
         pl = self.plotter
         left, right, thick = self.table
-        if self._ref_points[:, 1].min() > -1e-9:  # the mesh has no table: draw one
+        if self._table is not None:  # the mesh's own table, grey: the block alone is coloured
+            self.table_mesh = self._table.copy()
+            pl.add_mesh(self.table_mesh, color=TABLE_COLOUR, show_edges=True,
+                        edge_color="#7F7F7F", name="table", lighting=False)
+        else:  # the mesh has no table: draw one
             table = pv.Box((left, right, -thick, 0.0, -1e-3, -1e-3))
             pl.add_mesh(table, color=TABLE_COLOUR, name="table", lighting=False)
-        outline = self.motion.reference.extract_surface(algorithm=None).extract_feature_edges(
+        self.mesh = self._block.copy()
+        outline = self.mesh.extract_surface(algorithm=None).extract_feature_edges(
             boundary_edges=True, feature_edges=False, manifold_edges=False,
             non_manifold_edges=False)
         pl.add_mesh(outline, color="#7F7F7F", line_width=1.5, name="reference")
-        self.mesh = self.motion.reference.copy()
-        for name in list(self.mesh.point_data.keys()) + list(self.mesh.cell_data.keys()):
-            self.mesh.point_data.pop(name, None)
-            self.mesh.cell_data.pop(name, None)
         if self.field is None:
             pl.add_mesh(self.mesh, color=BLOCK_COLOUR, show_edges=True, edge_color="#6B5B45",
                         lighting=False,
@@ -277,42 +302,58 @@ class BlockScene(Scene):
         assert self.field is not None  # the block is coloured only for a field
         words, cmap, symmetric = FIELD_STYLE.get(self.field, (self.field, "viridis", False))
         first = self.motion.at(self.t_start)
+        self._on_points = self.field in first.point_data.keys()
         lo, hi = self.clim if self.clim is not None else self._range()
         self._divisor, unit = _unit(max(abs(lo), abs(hi)))
-        on_points = self.field in first.point_data.keys()
-        values = (first.point_data if on_points else first.cell_data)[self.field]
-        target = self.mesh.point_data if on_points else self.mesh.cell_data
-        target["display"] = np.asarray(values, dtype=float) / self._divisor
-        self._on_points = on_points
+        target = self.mesh.point_data if self._on_points else self.mesh.cell_data
+        target["display"] = self._block_values(first)
         clim = (lo / self._divisor, hi / self._divisor)
         if symmetric:
             half = max(abs(clim[0]), abs(clim[1]))
             clim = (-half, half)
+        labels, fmt = 5, "%.3g"
+        if self.clim is None:  # the automatic range, widened to round ticks
+            ticks = nice_ticks(*clim, most=BAR_LABELS)
+            clim, labels = (float(ticks[0]), float(ticks[-1])), ticks.size
+            step = (ticks[-1] - ticks[0]) / max(ticks.size - 1, 1)
+            fmt = f"%.{max(0, -math.floor(math.log10(step) + 1e-9))}f" if step > 0 else fmt
         self.plotter.add_mesh(
             self.mesh, scalars="display", cmap=cmap, clim=clim, show_edges=True,
-            edge_color="#555555", name="block", preference="point" if on_points else "cell",
+            edge_color="#555555", name="block", preference="point" if self._on_points else "cell",
             lighting=False,
             scalar_bar_args={"title": f"{words}\n({unit})\n", "vertical": True,
                              "position_x": BAR_X + 0.02, "position_y": 0.25,
-                             "height": 0.5,
-                             "width": 0.08, "fmt": "%.3g", "title_font_size": self.font(14),
+                             "height": 0.5, "n_labels": labels,
+                             "width": 0.08, "fmt": fmt, "title_font_size": self.font(14),
                              "label_font_size": self.font(13), "color": "black"})
 
     def _range(self) -> tuple[float, float]:
-        """The field's range over every output: pictures at any instant compare."""
+        """The field's range on the block over every output: pictures at any instant
+        compare."""
         assert isinstance(self.motion, FieldMotion)  # only fields carry stresses
         assert self.field is not None
-        lo, hi = self.motion.series.value_range(self.field, percentile=99.0)
+        where = self._block_points if self._on_points else self._block_cells
+        lo, hi = self.motion.series.value_range(self.field, percentile=99.0, where=where)
         return (lo, hi) if hi > lo else (lo - 1.0, hi + 1.0)
+
+    def _block_values(self, state: Any) -> np.ndarray:
+        """The field on the block's points or cells of ``state``, in the display unit."""
+        assert self.field is not None
+        values = (state.point_data if self._on_points else state.cell_data)[self.field]
+        where = self._block_points if self._on_points else self._block_cells
+        shown: np.ndarray = np.asarray(values, dtype=float)[where] / self._divisor
+        return shown
 
     def move(self, t: float) -> list[str]:
         state = self.motion.at(t)
         u = displacement_3d(state.point_data["u"])
-        self.mesh.points = self._ref_points + self.scale * u
+        drawn = self._ref_points + self.scale * u
+        self.mesh.points = drawn[self._block_points]
+        if self.table_mesh is not None:
+            self.table_mesh.points = drawn[self._table_points]
         if self.field is not None:
-            values = (state.point_data if self._on_points else state.cell_data)[self.field]
             data = self.mesh.point_data if self._on_points else self.mesh.cell_data
-            data["display"][:] = np.asarray(values, dtype=float) / self._divisor
+            data["display"][:] = self._block_values(state)
         self.mesh.Modified()
         between = (self.motion.series.between(t) if isinstance(self.motion, FieldMotion)
                    else None)

@@ -267,12 +267,18 @@ class FieldSeries:
         ref = self.reference
         return list(ref.point_data.keys()) + list(ref.cell_data.keys())
 
-    def value_range(self, name: str, percentile: float = 100.0) -> tuple[float, float]:
+    def value_range(self, name: str, percentile: float = 100.0,
+                    where: np.ndarray | None = None) -> tuple[float, float]:
         """Range of array ``name`` over every output: its extremes, or with ``percentile``
         below 100 the (100 - p)-th and p-th percentiles, so that the brief peaks of impacts
-        saturate instead of washing out the colours of the rest of the run."""
-        values = np.concatenate([np.asarray(self.dataset(i).get_array(name), float).ravel()
-                                 for i in range(self.times.size)])
+        saturate instead of washing out the colours of the rest of the run; of its entries
+        ``where`` (indices of the points or cells) alone if given (the block's, not the
+        table's)."""
+        def kept(i: int) -> np.ndarray:
+            values = np.asarray(self.dataset(i).get_array(name), float)
+            return (values if where is None else values[where]).ravel()
+
+        values = np.concatenate([kept(i) for i in range(self.times.size)])
         return (float(np.percentile(values, 100.0 - percentile)),
                 float(np.percentile(values, percentile)))
 

@@ -40,6 +40,22 @@ def nice_factor(target: float) -> float:
     return 10.0**exponent
 
 
+def nice_ticks(lo: float, hi: float, most: int = 7) -> np.ndarray:
+    """Round values from ``lo`` or below to ``hi`` or above: the multiples of the smallest
+    1, 2, 5 x 10^k step that needs ``most`` of them at the most (0, 10, ..., 60 for 0.619
+    to 51.8; -60, -40, ..., 60 for -52 to 52). ``[lo, hi]`` as it is if it is empty or not
+    finite."""
+    if not (math.isfinite(lo) and math.isfinite(hi)) or hi <= lo or most < 2:
+        return np.array([lo, hi], dtype=float)
+    exponent = math.floor(math.log10((hi - lo) / (most - 1)))
+    for step in (m * 10.0**k for k in range(exponent, exponent + 3) for m in (1, 2, 5)):
+        # 1e-9: a limit that is a multiple of the step to round-off stays one
+        first, last = math.floor(lo / step + 1e-9), math.ceil(hi / step - 1e-9)
+        if last - first + 1 <= most:
+            return np.arange(first, last + 1) * step
+    return np.array([lo, hi], dtype=float)  # not reached for most >= 2
+
+
 def arrows(tails: np.ndarray, vectors: np.ndarray) -> Any:
     """Arrow glyphs from ``tails`` along ``vectors`` (n x 3, already scaled to length)."""
     from rocking_contact.viz.pv import pyvista as pv

@@ -161,6 +161,38 @@ def _draw_box(ax: Any, marker: Marker, lo: float, hi: float, label: str | None) 
         ax.add_patch(Rectangle((t0, e0), t1 - t0, e1 - e0, label=label, **look))
 
 
+#: length of a max/min reference's segment at our extremum, as a fraction of the time axis
+EXTREMUM_SEGMENT = 0.06
+
+
+def _at_our_extrema(markers: Sequence[Marker], history: Mapping[str, np.ndarray],
+                    lo: float, hi: float) -> list[Marker]:
+    """``markers`` with each max/min segment moved to a short one (:data:`EXTREMUM_SEGMENT`)
+    at our extremum of its column in its window, tagged with the column, when the figure
+    has such references on two columns or more: five lines across the whole axis (SDNV105
+    A's VY_O and VY_A minima, -0.10 to -0.13 m/s) could not be told apart nor tied to a
+    curve. References on one column keep their window (the pivot reaction over the flight
+    before impact 1, seen at its edges where our RN_O leaves it)."""
+    extrema = [m for m in markers if m.shape == "hline" and m.op in ("max", "min")]
+    if len({m.column for m in extrema}) < 2:
+        return list(markers)
+    t = np.asarray(history["time"], dtype=float)
+    half = 0.5 * EXTREMUM_SEGMENT * (hi - lo)
+    out = []
+    for m in markers:
+        start, end = m.window or (lo, hi)
+        y = np.asarray(history[m.column], dtype=float)
+        inside = (t >= start) & (t <= end) & np.isfinite(y)
+        if m not in extrema or not np.any(inside):
+            out.append(m)
+            continue
+        pick = np.argmax if m.op == "max" else np.argmin
+        at = float(t[inside][pick(y[inside])])
+        out.append(replace(m, window=(max(start, at - half), min(end, at + half)),
+                           tag=m.column))
+    return out
+
+
 def draw_markers(ax: Any, markers: Sequence[Marker], styles: style.MarkerStyles) -> None:
     """Draw the references that fall on ``ax``'s time axis (points, horizontal segments,
     vertical lines, pass-band boxes) and name each source once in the legend, by a key
@@ -177,6 +209,7 @@ def draw_markers(ax: Any, markers: Sequence[Marker], styles: style.MarkerStyles)
     # legend label -> (family, source label, graded, shapes drawn)
     looks: dict[str, tuple[str, str, bool | None, set[str]]] = {}
     boxes: set[str] = set()
+    tagged: set[tuple[str, float, float]] = set()
     for m in shown:
         legend = _legend_label(m)
         if m.shape == "box":
@@ -193,6 +226,10 @@ def draw_markers(ax: Any, markers: Sequence[Marker], styles: style.MarkerStyles)
             start, end = m.window if m.window else (lo, hi)
             ax.hlines(m.value, start, end, colors=kw["color"], linestyles=[dashes],
                       linewidth=width, zorder=style.REFERENCE_LINE_ZORDER)
+            if m.tag and (m.tag, start, end) not in tagged:  # once per place: sources
+                tagged.add((m.tag, start, end))  # at one extremum are a pixel apart
+                ax.annotate(m.tag, (end, m.value), xytext=(2, 0), textcoords="offset points",
+                            va="center", fontsize=7, color=kw["color"])
         else:
             ax.axvline(m.time, color=kw["color"], linestyle=dashes,
                        linewidth=width, zorder=style.REFERENCE_LINE_ZORDER)
@@ -255,7 +292,8 @@ def _history_figure(spec: HistoryFigure, data: Mapping[str, Any],
         _our_collisions(ax, data.get("collisions") or [])
         _rigid_collisions(ax, data.get("extra") or {}, float(t[-1]) if len(t) else 0.0)
     _shade_impacts(ax, data.get("impacts") or [])  # after the time axis: needs its limits
-    draw_markers(ax, [m for m in markers if m.column in columns], style.MarkerStyles())
+    draw_markers(ax, _at_our_extrema([m for m in markers if m.column in columns], history,
+                                     *ax.get_xlim()), style.MarkerStyles())
     if not log:
         _clip_spikes(ax, values, spec.unit)
     unit = spec.unit if log else style.display_unit(ax, spec.unit)

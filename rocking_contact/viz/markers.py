@@ -91,6 +91,10 @@ class Marker:
     window: tuple[float, float] | None = None
     span: tuple[float, float] | None = None
     graded: bool | None = None
+    #: ``max`` / ``min`` for a quantity's extremum (its segment may be drawn at ours)
+    op: str | None = None
+    #: text drawn at the marker's right end (the column a short segment belongs to)
+    tag: str | None = None
 
 
 def _finite(x: Any) -> TypeGuard[float]:
@@ -207,7 +211,8 @@ def quantity_markers(checks: Sequence[Mapping[str, Any]],
                                   time=spec["time"], value=ref, graded=graded))
         elif op in ("max", "min", "final"):
             markers.append(Marker(spec["column"], "hline", family, label, value=ref,
-                                  window=window, graded=graded))
+                                  window=window, graded=graded,
+                                  op=op if op != "final" else None))
         elif op in ("argmax", "argmin"):
             markers.append(Marker(spec["column"], "vline", family, label, time=ref,
                                   graded=graded))

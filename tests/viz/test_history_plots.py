@@ -532,3 +532,26 @@ def test_the_pass_band_is_drawn_and_graded_references_stand_out(tmp_path, monkey
     assert graded.get_color() == "black" and info.get_color() == style.INFO_COLOUR
     assert graded.get_markerfacecolor() != "none" and info.get_markerfacecolor() == "none"
     assert "pass band (graded)" in keys
+
+
+def test_extremum_references_of_several_columns_sit_at_our_extrema(tmp_path, monkeypatch):
+    """sdnv105a's velocity.png: five black lines at -0.10 to -0.13 m/s across the whole
+    axis, nothing saying whether VY_O's or VY_A's, nor where our minimum is."""
+    t = np.linspace(0.0, 0.33, 331)
+    vy_o, vy_a = -0.1 * np.sin(20 * t), -0.13 * np.sin(20 * t + 1.0)
+    specs = [{"name": "vy_min_O", "op": "min", "column": "VY_O", "window": [0.0, 0.33]},
+             {"name": "vy_min_A", "op": "min", "column": "VY_A", "window": [0.0, 0.33]}]
+    checks = [{"quantity": "vy_min_O", "reference": -0.099, "source": "rigid", "passed": None},
+              {"quantity": "vy_min_A", "reference": -0.131, "source": "rigid", "passed": None}]
+    figures = _figures(monkeypatch)
+    plot_results({"case": "x", "kind": "block", "checks": checks,
+                  "parameters": {"quantity": specs}},
+                 {"time": t, "VY_O": vy_o, "VY_A": vy_a}, tmp_path)
+    ax = figures["velocity"].axes[0]
+    segments = {round(float(c.get_segments()[0][0][1]), 3): c.get_segments()[0][:, 0]
+                for c in ax.collections}
+    for level, y in ((-0.099, vy_o), (-0.131, vy_a)):
+        start, end = segments[level]
+        assert end - start <= 0.06 * 0.33 + 1e-12  # short, not the whole axis
+        assert start <= t[np.argmin(y)] <= end  # at our minimum
+    assert sorted(text.get_text() for text in ax.texts) == ["VY_A", "VY_O"]

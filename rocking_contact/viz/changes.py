@@ -77,10 +77,52 @@ def changes_text(data: Mapping[str, Any]) -> str:
     return ", ".join(f"{k} = {v}" if v else k for k, v in changed_values(data))
 
 
+#: override keys (and key prefixes, ending in ``.``) that change nothing a figure shows:
+#: the case's name and words, which field files are written and when
+UNSEEN_OVERRIDES = ("case.", "output.xdmf", "output.fields_every", "output.fields_interval")
+
+
+def _unseen(key: str) -> bool:
+    return any(key.startswith(u) if u.endswith(".") else key == u for u in UNSEEN_OVERRIDES)
+
+
+def overrides(data: Mapping[str, Any]) -> list[tuple[str, str]]:
+    """(dotted key, value as given) of each override the run was given, in order
+    (``provenance.overrides``: the ``--set`` texts, or the mapping given to ``rc.run``);
+    empty for a run of its case file as written or a result without provenance."""
+    given = (data.get("provenance") or {}).get("overrides") or []
+    if isinstance(given, Mapping):
+        return [(str(k), _short(v)) for k, v in given.items()]
+    pairs = [str(text).partition("=") for text in given]
+    return [(k.strip(), v.strip()) for k, sep, v in pairs if sep and k.strip()]
+
+
+def variant_values(data: Mapping[str, Any]) -> list[tuple[str, str]]:
+    """(dotted key, its value in the run as text) of what makes the run another than its
+    case file's: the physics it changes (:func:`changed_values`), then its other overrides
+    (:func:`overrides`) that change what the figures show, its numerics too
+    (``time.step``, ``solver.scheme``, ``time.end``; not :data:`UNSEEN_OVERRIDES`), each
+    key once. A value is the run's parameter, else the override as given."""
+    out = dict(changed_values(data))
+    parameters = data.get("parameters") or {}
+    for key, given in overrides(data):
+        if key not in out and not _unseen(key):
+            out[key] = _short(_parameter(parameters, key)) or given
+    return list(out.items())
+
+
+def variant_text(data: Mapping[str, Any]) -> str:
+    """:func:`variant_values` as ``time.step = 0.0002, solver.scheme = newmark``; empty
+    for a run of its case file as written."""
+    return ", ".join(f"{k} = {v}" if v else k for k, v in variant_values(data))
+
+
 def run_name(data: Mapping[str, Any]) -> str:
-    """The case name, and what the run changes from its file (``sdnv105d with
-    geometry.half_width = 0.1``): what titles call the run."""
-    changes = changes_text(data)
+    """The case name, and what the run changes from its file, its physics and its numerics
+    (:func:`variant_text`: ``sdnv105d with geometry.half_width = 0.1``, ``sdnd101a with
+    time.step = 0.0002``): what titles call the run, so that a variant's figures are not
+    taken for the shipped run's."""
+    changes = variant_text(data)
     return f"{data['case']} with {changes}" if changes else str(data["case"])
 
 

@@ -22,7 +22,7 @@ from typing import Any
 import numpy as np
 
 from rocking_contact.viz import style
-from rocking_contact.viz.changes import changed_keys, changed_values, changes_text
+from rocking_contact.viz.changes import changed_keys, changed_values, variant_text
 from rocking_contact.viz.channels import kinetic_energy_column
 from rocking_contact.viz.history_plots import TITLE_CHARS, draw_markers
 from rocking_contact.viz.markers import Marker, event_markers
@@ -221,9 +221,10 @@ def compare_kinetic_energy(name: str, members: Sequence[Run], out_dir: str | os.
     """Draw every member's kinetic energy and all their collision references on one axis.
 
     The title is ``<name>: kinetic energy of the block``, with what the members change
-    from their case files' physics (``SDNV105 with geometry.half_width = 0.1``) when they
-    all change the same; members that change different things (a study of tilts) are each
-    named by their changes in the legend. References are drawn of the members that run
+    from their case files, physics or numerics (``SDNV105 with geometry.half_width = 0.1``,
+    :func:`.changes.variant_text`) when they all change the same; members that change
+    different things (a study of tilts, a run with another ``time.step``) are each named by
+    their changes in the legend. References are drawn of the members that run
     their case file's physics only (:func:`collision_markers`).
 
     Args:
@@ -247,7 +248,7 @@ def compare_kinetic_energy(name: str, members: Sequence[Run], out_dir: str | os.
 
     """
     runs = _members(members)
-    changes = [changes_text(data) for data, _ in runs]
+    changes = [variant_text(data) for data, _ in runs]
     shared = changes[0] if len(set(changes)) == 1 else ""
     looks = curve_looks(runs)
     with style.figure_style():

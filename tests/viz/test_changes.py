@@ -49,3 +49,25 @@ def test_the_recorded_changes_come_first_and_hold_without_references():
     assert changed_keys({"extra": {"changes": []}, "warnings": [
         "its references describe the case file's parameters and the run changes "
         "geometry.half_width: the checks are shown for information"]}) == []
+
+
+def test_a_run_with_other_numerics_is_named_by_them():
+    """P1 audit #14: `run sdnd101a --set time.step=2e-4` had the shipped run's titles."""
+    data = {"case": "sdnd101a", "extra": {"changes": []},
+            "parameters": {"time": {"step": 2e-4}, "solver": {"scheme": "newmark"}},
+            "provenance": {"overrides": ["time.step=2e-4", "solver.scheme=newmark",
+                                         "output.xdmf=false", "case.title=mine"]}}
+    assert run_name(data) == "sdnd101a with time.step = 0.0002, solver.scheme = newmark"
+    assert changes_text(data) == ""  # the physics: the references still grade it
+
+
+def test_physics_first_each_key_once_and_rc_run_mappings():
+    from rocking_contact.viz.changes import variant_values
+
+    data = {"case": "sdnv105d", "extra": {"changes": ["geometry.half_width"]},
+            "parameters": {"geometry": {"half_width": 0.1}, "time": {"end": 0.06}},
+            "provenance": {"overrides": {"time.end": 0.06, "geometry.half_width": 0.1,
+                                         "solver.tolerance": 1e-10}}}
+    assert variant_values(data) == [("geometry.half_width", "0.1"), ("time.end", "0.06"),
+                                    ("solver.tolerance", "1e-10")]
+    assert run_name({"case": "sdnd101a", "provenance": {"overrides": []}}) == "sdnd101a"

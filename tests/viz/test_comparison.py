@@ -195,3 +195,14 @@ def test_each_treatment_keeps_its_look_in_any_order_and_repeats_get_their_own():
     assert curve_looks([a, d])[0] == curve_looks([d, a])[1]
     first, second = curve_looks([d, d])
     assert first["color"] != second["color"]
+
+
+def test_a_member_with_another_time_step_is_named_in_the_legend(monkeypatch, tmp_path):
+    """A --set time.step run beside the shipped one: its legend entry says so."""
+    a = _treatment("sdnv105a", "lagrange", np.sin)
+    d = _treatment("sdnv105d", "theta", np.sin)
+    d[0]["provenance"] = {"overrides": ["time.step=5e-5"]}
+    d[0]["parameters"]["time"] = {"step": 5e-5}
+    fig = _drawn_figure(monkeypatch, tmp_path, [a, d])
+    texts = [t.get_text() for t in fig.legends[0].get_texts()]
+    assert "sdnv105a, lagrange" in texts and "sdnv105d, theta (time.step = 5e-05)" in texts

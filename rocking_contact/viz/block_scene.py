@@ -20,6 +20,11 @@ B and D; a scale from the run's own forces made B's ringing springs, 43 kN at th
 percentile, draw its 4 kN pivot reactions 8 % long); an arrow beyond ``CLIP_WEIGHTS`` M g
 (impact peaks) is drawn at that length, its value printed with a ">" beside it.
 
+Supports: the table the block stands on (grey), or, for a block on point springs and no
+table (``parameters.contact.spring``: SDNV105 B's shock springs at O, O1, A), each spring
+as a short vertical zigzag from a ground plate up to its node; the spring is unilateral, so
+its top follows the node down but stays at its gap when the node lifts off.
+
 Reactions: a dataset point array ``reaction`` (force vectors at the nodes, N) is drawn
 when the fields have one; otherwise the history columns ``RN_<node>`` (normal, along +y)
 and ``RX_<node>`` (tangential, along +x) at nodes whose position is known: the block's named
@@ -41,6 +46,7 @@ import numpy as np
 from rocking_contact.block import Geometry, Loading, block_mass, block_material
 from rocking_contact.geometry.layout import MeshSpec, named_points
 from rocking_contact.post.collisions import interior
+from rocking_contact.viz.discrete_scene import SPRING_COLOUR, SUPPORT_COLOUR, zigzag
 from rocking_contact.viz.fields import FieldSeries, displacement_3d
 from rocking_contact.viz.rigid import block_mesh, rigid_displacement, tilt_from_lifts
 from rocking_contact.viz.scene import TEXT_FONT, Scene, arrows, nice_factor, nice_ticks
@@ -63,6 +69,12 @@ BAR_X = 0.8
 EXTENT_SAMPLES = 200
 #: labels of the colour bar at the most (round values, first and last at its ends)
 BAR_LABELS = 7
+#: a support spring's drawn length, and its zigzag's half width, as fractions of the
+#: block height
+SPRING_FRACTION, SPRING_WIDTH = 0.1, 0.02
+#: the springs' depth (m) toward the camera: in front of an arrow at the same node (the
+#: arrow's tip is ~0.04 m thick)
+SPRING_Z = 0.1
 
 
 class BlockMotion(Protocol):
@@ -188,7 +200,13 @@ class BlockScene(Scene):
         self._block, self._block_points, self._block_cells = self._part(np.flatnonzero(~below))
         self._table, self._table_points, _ = self._part(np.flatnonzero(below))
         self.table_mesh: Any = None
-        self.nodes = self._reaction_nodes()
+        self._known = self._named_positions()
+        self.nodes = {name: xy for name, xy in self._known.items()
+                      if f"RN_{name}" in self.history or f"RX_{name}" in self.history}
+        #: support springs (parameters.contact.spring) at known points: (node, gap in m)
+        self.springs = [(str(s["on"]), float(s.get("gap") or 0.0)) for s in
+                        (((data.get("parameters") or {}).get("contact") or {}).get("spring")
+                         or []) if str(s.get("on")) in self._known]
         # the arrows' scale: the weight; without gravity, the 99th percentile of the forces
         self.weight = block_weight(data)
         magnitudes = np.concatenate([np.ravel(np.hypot(self.history.get(f"RN_{n}", 0.0),
@@ -215,16 +233,15 @@ class BlockScene(Scene):
                        for i in range(series.times.size))
         return nice_factor(LIFT_FRACTION * 2 * self.l / lift) if lift > 0 else 1.0
 
-    def _reaction_nodes(self) -> dict[str, np.ndarray]:
-        """Nodes with reaction columns and a known position: name -> (x, y, 0)."""
+    def _named_positions(self) -> dict[str, np.ndarray]:
+        """The block's named points and ``extra.node_positions``: name -> (x, y, 0)."""
         layout = ((self.data.get("parameters") or {}).get("mesh") or {}).get("layout")
         mesh = MeshSpec(layout=layout or "structured", table=False)
         known = {p.name: (p.x, p.y) for p in named_points(
             Geometry(half_width=self.b, half_height=self.l), mesh)}
         known.update({k: tuple(v) for k, v in
                       ((self.data.get("extra") or {}).get("node_positions") or {}).items()})
-        return {name: np.array([xy[0], xy[1], 0.0]) for name, xy in known.items()
-                if f"RN_{name}" in self.history or f"RX_{name}" in self.history}
+        return {name: np.array([xy[0], xy[1], 0.0]) for name, xy in known.items()}
 
     def _part(self, cells: np.ndarray) -> tuple[Any, np.ndarray, np.ndarray]:
         """The reference mesh's ``cells`` as a mesh of their own without data (None for
@@ -269,7 +286,8 @@ class BlockScene(Scene):
             # room for the colour bar on the right: a table wider than the block is tall
             # (b = 0.25 m, l = 0.3 m on a 1.1 m table) ran under it
             xmax = xmin + (xmax - xmin) / BAR_X
-        return (xmin, xmax, min(-thick - arrow, float(lo[1])) - 0.03,
+        below = max(thick, SPRING_FRACTION * 2 * self.l) if self.springs else thick
+        return (xmin, xmax, min(-below - arrow, float(lo[1])) - 0.03,
                 max(2 * self.l * 1.12, float(hi[1]) + 0.05), 0.0, 0.0)
 
     def build(self) -> None:
@@ -281,6 +299,14 @@ class BlockScene(Scene):
             self.table_mesh = self._table.copy()
             pl.add_mesh(self.table_mesh, color=TABLE_COLOUR, show_edges=True,
                         edge_color="#7F7F7F", name="table", lighting=False)
+        elif self.springs:  # a block on springs, no table: their ground plates
+            height = SPRING_FRACTION * 2 * self.l
+            for name, _ in self.springs:
+                x = float(self._known[name][0])
+                plate = pv.Box((x - 2.5 * SPRING_WIDTH * 2 * self.l,
+                                x + 2.5 * SPRING_WIDTH * 2 * self.l,
+                                -height - 0.01 * 2 * self.l, -height, -1e-3, -1e-3))
+                pl.add_mesh(plate, color=SUPPORT_COLOUR, name=f"ground_{name}", lighting=False)
         else:  # the mesh has no table: draw one
             table = pv.Box((left, right, -thick, 0.0, -1e-3, -1e-3))
             pl.add_mesh(table, color=TABLE_COLOUR, name="table", lighting=False)
@@ -355,10 +381,25 @@ class BlockScene(Scene):
             data = self.mesh.point_data if self._on_points else self.mesh.cell_data
             data["display"][:] = self._block_values(state)
         self.mesh.Modified()
+        self._draw_springs(u)
         between = (self.motion.series.between(t) if isinstance(self.motion, FieldMotion)
                    else None)
         return [*blend_notes(between, self.data, self.history),
                 *self._draw_reactions(t, state, u)]
+
+    def _draw_springs(self, u: np.ndarray) -> None:
+        """Each support spring from its ground plate (at its node's rest x) up to its node
+        as drawn, or to its gap (amplified) when the node is above: a shock spring pushes,
+        it never pulls the node down."""
+        height = SPRING_FRACTION * 2 * self.l
+        for name, gap in self.springs:
+            rest = self._known[name]
+            node = rest + self.scale * u[self._nearest_point(rest)]
+            top = np.array([node[0], min(node[1], -self.scale * gap), SPRING_Z])
+            foot = np.array([rest[0], -height, SPRING_Z])
+            self.plotter.add_mesh(zigzag(foot, top, SPRING_WIDTH * 2 * self.l,
+                                         np.array([1.0, 0.0, 0.0]), coils=4),
+                                  color=SPRING_COLOUR, line_width=2, name=f"spring_{name}")
 
     def _draw_reactions(self, t: float, state: Any, u: np.ndarray) -> list[str]:
         """Arrows of the reactions at ``t``; returns their values as text lines."""

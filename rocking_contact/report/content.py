@@ -5,11 +5,14 @@ description (marked as the file's when the run was not the file as written) and 
 verdict; where it came from (version, commit,
 the command that runs it again); its resolved parameters with their units (collapsed);
 the comparison with the references (quantity, reference and its source, ours, the
-error as the tolerance measures it, tolerance, pass, note), followed by the values of its
-``[[quantity]]`` entries that have no reference (information rows); a rigid run's events
+error as the tolerance measures it, tolerance, pass, note), the graded checks first, then
+the information rows (references without a pass mark, the values of its ``[[quantity]]``
+entries that have no reference), and how its quantities are measured; a rigid run's events
 (its outcome is in its status); the collisions or impacts it found; its steps, iterations
-and wall time; its figures (:mod:`.figures`); and how its quantities are measured.
-Before the cases: a summary table, the results directories that could not be read
+and wall time (collapsed); its figures (:mod:`.figures`), the solver's diagnostics folded
+under a heading of their own.
+Before the cases: when and from which commit the report was made, its verdict in one line
+(:func:`headline`), a summary table, the results directories that could not be read
 (:mod:`.inputs`) and, for every validation case with two treatments or more, the
 kinetic-energy comparison (Figure 6-a of SDNV105).
 After them: the versions of the stack. Nothing here knows a case by name.
@@ -51,13 +54,14 @@ from rocking_contact.report.document import (
     Cell,
     Document,
     Figure,
+    Group,
     Paragraph,
     Section,
     Table,
     num,
     number,
 )
-from rocking_contact.report.figures import figures
+from rocking_contact.report.figures import DIAGNOSTICS_HEADING, figures, is_diagnostic
 from rocking_contact.report.inputs import CaseResult, Skipped
 from rocking_contact.report.parameters import NOT_READ, kind_not_read, not_read, parameter_rows
 from rocking_contact.results import STARTED, Verdict, check_counts, classify
@@ -180,7 +184,8 @@ def events_table(case: str, events: Sequence[Mapping[str, Any]]) -> Table:
 
 
 def run_table(case: str, data: Mapping[str, Any]) -> Table:
-    """Status, steps, iterations, wall time and the other timing figures of the run."""
+    """Status, steps, iterations, wall time and the other timing figures of the run
+    (collapsed: 40 rows for a block run)."""
     rows = [[Cell("status"), Cell(str(data.get("status", "?")))]]
     timing = data.get("timing") or {}
     keys: list[str] = ([k for k in TIMING_LABELS if k in timing]
@@ -188,7 +193,7 @@ def run_table(case: str, data: Mapping[str, Any]) -> Table:
     rows += [[Cell(TIMING_LABELS.get(k, k)), num(timing[k], 4)] for k in keys]
     rows += [[Cell(key), Cell(text, "num")] for key, text in _short_entries(
         {k: v for k, v in (data.get("extra") or {}).items() if k not in EXTRA_SHOWN_ELSEWHERE})]
-    return Table(f"run-{case}", "Run", ["", "value"], rows)
+    return Table(f"run-{case}", "Run", ["", "value"], rows, collapsed=True)
 
 
 def _short_entries(extra: Mapping[str, Any], prefix: str = "") -> list[tuple[str, str]]:
@@ -392,6 +397,9 @@ def case_section(result: CaseResult, figures_dir: Path, *, views: bool) -> Secti
                          data.get("quantities") or {}, checks)
     if checks or shown:
         blocks += checks_table(case, checks, shown)
+    specs = (data.get("parameters") or {}).get("quantity") or []
+    if specs:  # next to the checks that compare them
+        blocks.append(quantities_table(case, specs))
     events = (data.get("extra") or {}).get("events")
     if events:
         blocks.append(events_table(case, events))
@@ -413,10 +421,11 @@ def case_section(result: CaseResult, figures_dir: Path, *, views: bool) -> Secti
     if sustained:
         blocks.append(sustained_contacts_table(case, sustained))
     blocks.append(run_table(case, data))
-    blocks += figures(result, figures_dir / case, views=views)
-    specs = (data.get("parameters") or {}).get("quantity") or []
-    if specs:
-        blocks.append(quantities_table(case, specs))
+    shown_figures = figures(result, figures_dir / case, views=views)
+    blocks += [b for b in shown_figures if not is_diagnostic(b)]
+    diagnostics = [b for b in shown_figures if is_diagnostic(b)]
+    if diagnostics:  # how the solver worked: folded away, opened by who asks
+        blocks.append(Group(DIAGNOSTICS_HEADING, diagnostics))
     return Section(f"case-{case}", result.label, blocks, badge=verdict(data))
 
 

@@ -9,6 +9,7 @@ tests read back) with a style class (``num``, ``pass``, ``fail``, ``info``).
 from __future__ import annotations
 
 import math
+from collections.abc import Sequence
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
@@ -56,7 +57,16 @@ class Paragraph:
     text: str
 
 
-Block = Paragraph | Table | Figure
+@dataclass
+class Group:
+    """Blocks a reader opens when he wants them (the solver's diagnostic plots): folded
+    under ``title`` in the HTML page (``<details>``), under a sub-heading in Markdown."""
+
+    title: str
+    blocks: Sequence[Paragraph | Table | Figure]
+
+
+Block = Paragraph | Table | Figure | Group
 
 
 @dataclass

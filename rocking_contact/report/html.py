@@ -11,7 +11,16 @@ import base64
 from html import escape
 
 from rocking_contact.report import document
-from rocking_contact.report.document import Block, Cell, Document, Figure, Paragraph, Section, Table
+from rocking_contact.report.document import (
+    Block,
+    Cell,
+    Document,
+    Figure,
+    Group,
+    Paragraph,
+    Section,
+    Table,
+)
 
 CSS = """
 body { font-family: system-ui, -apple-system, "Segoe UI", Roboto, sans-serif; margin: 0 auto;
@@ -58,7 +67,9 @@ def _table(table: Table) -> str:
     html = (f'<table id="{escape(table.id)}">\n<caption>{escape(table.caption)}</caption>\n'
             f"<thead><tr>{head}</tr></thead>\n<tbody>\n{body}\n</tbody>\n</table>")
     if table.collapsed:
-        return (f"<details><summary>{escape(table.caption)} ({len(table.rows)} rows)</summary>\n"
+        n = len(table.rows)
+        return (f"<details><summary>{escape(table.caption)} ({n} row{'s' if n != 1 else ''})"
+                "</summary>\n"
                 f"{html}\n</details>")
     return html
 
@@ -74,6 +85,9 @@ def _block(block: Block) -> str:
         return _table(block)
     if isinstance(block, Figure):
         return _figure(block)
+    if isinstance(block, Group):
+        inner = "\n".join(_block(b) for b in block.blocks)
+        return f"<details><summary>{escape(block.title)}</summary>\n{inner}\n</details>"
     assert isinstance(block, Paragraph)
     return f"<p>{escape(block.text)}</p>"
 

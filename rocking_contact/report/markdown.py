@@ -8,7 +8,15 @@ from __future__ import annotations
 import os
 from pathlib import Path
 
-from rocking_contact.report.document import Block, Document, Figure, Paragraph, Section, Table
+from rocking_contact.report.document import (
+    Block,
+    Document,
+    Figure,
+    Group,
+    Paragraph,
+    Section,
+    Table,
+)
 
 
 def _escape(text: str) -> str:
@@ -36,6 +44,9 @@ def _block(block: Block, base: Path) -> str:
     if isinstance(block, Figure):
         link = Path(os.path.relpath(block.path, base)).as_posix()
         return f"![{_escape(block.caption)}]({link})\n\n*{block.caption}*"
+    if isinstance(block, Group):
+        return "\n\n".join([f"### {_escape(block.title)}",
+                            *(_block(b, base) for b in block.blocks)])
     assert isinstance(block, Paragraph)
     return block.text
 

@@ -3,11 +3,13 @@ counted in one line, the worst graded miss per case, and the graded checks befor
 information rows (P1 audit #1, #4, #5, #15)."""
 
 import re
+import subprocess
 from pathlib import Path
 
 import html5lib
 
 from rocking_contact.provenance import checkout
+from rocking_contact.report import content, html, markdown
 from rocking_contact.report.cli import HTML_FILE, MARKDOWN_FILE
 from rocking_contact.report.content import (
     MISS_EXPLAINED,
@@ -16,6 +18,8 @@ from rocking_contact.report.content import (
     summary_table,
     worst_miss,
 )
+from rocking_contact.report.document import Document, Figure, Group, Paragraph
+from rocking_contact.report.figures import DIAGNOSTICS_HEADING, DIAGNOSTICS_TEXT, is_diagnostic
 from rocking_contact.report.inputs import CaseResult
 
 
@@ -93,10 +97,15 @@ def test_the_page_opens_with_when_and_from_which_commit_then_the_verdict(report_
     page = (report_dir / HTML_FILE).read_text(encoding="utf-8")
     tree = html5lib.HTMLParser(namespaceHTMLElements=False).parse(page)
     first, second = ("".join(p.itertext()) for p in tree.findall(".//body/p")[:2])
-    commit = (checkout() or {}).get("commit")
     assert re.match(r"Generated \d{4}-\d\d-\d\dT\d\d:\d\d:\d\d\.\d{3}\+00:00 by "
                     r"rocking-contact \S+, ", first)
-    assert (commit[:12] if commit else "not from a git checkout") in first
+    repository = checkout()
+    if repository and repository.get("commit"):  # the checkout's, at the time (HEAD may move)
+        shown = re.search(r", commit ([0-9a-f]{12})", first).group(1)
+        subprocess.run(["git", "-C", repository["root"], "merge-base", "--is-ancestor", shown,
+                        "HEAD"], check=True)
+    else:
+        assert "not from a git checkout" in first or "commit unknown" in first
     assert re.match(r"\d of 5 cases pass[.;]", second)  # the fixture's five runs
     # the information rows: collapsed in the page, under a sub-heading in the Markdown
     info = tree.find(".//details/table[@id='checks-info-sdnd101a']")
@@ -105,3 +114,36 @@ def test_the_page_opens_with_when_and_from_which_commit_then_the_verdict(report_
     assert "\n### For information (no pass mark): " in markdown
     assert markdown.index("**Comparison with the references (graded") < markdown.index(
         "### For information (no pass mark): ")
+
+
+def test_the_run_table_and_the_solver_diagnostics_are_folded_away(report_dir, monkeypatch,
+                                                                  tmp_path):
+    """The 40-row Run table and the solver's diagnostic plots (time step, iterations,
+    contacts, smallest gap) are opened on a click in the page, and stand under their own
+    sub-heading in the Markdown; the quantities' definitions follow the checks."""
+    page = (report_dir / HTML_FILE).read_text(encoding="utf-8")
+    tree = html5lib.HTMLParser(namespaceHTMLElements=False).parse(page)
+    assert tree.find(".//details/table[@id='run-sdnv105_sample']") is not None
+    ids = [t.get("id") for t in tree.find(".//section[@id='case-sdnv105_rigid']").iter("table")]
+    assert ids.index("quantities-sdnv105_rigid") == ids.index("checks-info-sdnv105_rigid") + 1
+    assert "\n### Run\n" in (report_dir / MARKDOWN_FILE).read_text(encoding="utf-8")
+    # a block run's figures: the diagnostics (the paragraph that opens them, their plots)
+    # folded together after the others
+    png = tmp_path / "a.png"
+    png.write_bytes((report_dir / "figures" / "sdnd101a" / "shock_force.png").read_bytes())
+    drawn = [Figure(png, "kinetic energy"), Paragraph(DIAGNOSTICS_TEXT),
+             Figure(tmp_path / "history_DT.png", "time step"),
+             Figure(tmp_path / "history_NEWTON.png", "Newton iterations")]
+    assert [is_diagnostic(b) for b in drawn] == [False, True, True, True]
+    monkeypatch.setattr(content, "figures", lambda *a, **k: drawn)
+    section = content.case_section(_case("a", CHECKS), tmp_path, views=False)
+    groups = [b for b in section.blocks if isinstance(b, Group)]
+    assert [(g.title, list(g.blocks)) for g in groups] == [(DIAGNOSTICS_HEADING, drawn[1:])]
+    assert drawn[0] in section.blocks and drawn[1] not in section.blocks
+    for figure in drawn[2:]:
+        figure.path.write_bytes(png.read_bytes())
+    doc = Document("t", [], [section])
+    folded = [d for d in html5lib.HTMLParser(namespaceHTMLElements=False).parse(
+        html.render(doc)).iter("details") if d.find("summary").text == DIAGNOSTICS_HEADING]
+    assert len(folded) == 1 and len(folded[0].findall(".//img")) == 2
+    assert f"\n### {DIAGNOSTICS_HEADING}\n\n{DIAGNOSTICS_TEXT}\n" in markdown.render(doc, tmp_path)

@@ -382,9 +382,19 @@ def _shade_impacts(ax: Any, impacts: Sequence[Mapping[str, Any]]) -> None:
                    label="impacts (ours, FN > 0)" if i == 0 else None)
 
 
+#: longest line of a legend label beside the panels (characters)
+LEGEND_BESIDE_CHARS = 24
+
+
 def _energy_balance(data: Mapping[str, Any], history: Mapping[str, np.ndarray],
                     out_dir: Path) -> list[Path]:
-    """Energy terms (top) and the balance residual (bottom), when the run records them."""
+    """Energy terms (top) and the balance residual (bottom), when the run records them.
+
+    Each term has its own look in every run (:data:`.style.ENERGY_LOOKS`), a term equal to
+    one drawn before it the overlaid look (EKIN and EKIN_BLOCK differ by 4e-8 J: the
+    second hid the first); the terms' legend stands beside the panels, the residual panel
+    says how large the residual grows against the largest total energy.
+    """
     terms = [n for n in history if n != "time" and n != RESIDUAL and n.startswith("E")]
     has_residual = RESIDUAL in history
     if not has_residual and len(terms) < 2:
@@ -394,18 +404,48 @@ def _energy_balance(data: Mapping[str, Any], history: Mapping[str, np.ndarray],
     fig, axes = style.new_figure(len(rows), height=3.2 * len(rows) + 0.6)
     for ax, row in zip(axes, rows):
         if row == "terms":
-            for name in terms:
-                ax.plot(t, history[name], label=Channel.parse(name).label)
+            drawn: list[np.ndarray] = []
+            looks: list[tuple[str, str]] = []
+            for name in _drawn(history, terms):
+                y = np.asarray(history[name], dtype=float)
+                look = style.energy_look(name, looks)
+                looks.append((look["color"], look["linestyle"]))
+                overlaid = any(_coincide(y, other) for other in drawn)
+                ax.plot(t, y, label=Channel.parse(name).label,
+                        **{**look, **(style.OVERLAID_LOOK if overlaid else {})})
+                drawn.append(y)
             ax.set_ylabel(f"energy ({style.display_unit(ax, 'J')})")
-            style.place_legend(ax, outside_above=3)
+            # beside the panels, its labels wrapped: below the figure it sat under the
+            # residual panel, far from the curves it names
+            handles, labels = ax.get_legend_handles_labels()
+            fig.legend(handles, [textwrap.fill(label, LEGEND_BESIDE_CHARS) for label in labels],
+                       loc="outside right upper", fontsize=8)
         else:
-            ax.plot(t, history[RESIDUAL], color="black", label=Channel.parse(RESIDUAL).label)
+            residual = np.asarray(history[RESIDUAL], dtype=float)
+            ax.plot(t, residual, color="black")
             ax.axhline(0.0, color="0.5", linewidth=0.8)
             ax.set_ylabel(f"residual ({style.display_unit(ax, 'J')})")
-            style.place_legend(ax)
+            ax.set_title(_residual_note(history, residual), fontsize=9, loc="left")
     _time_axis(axes[-1], t)
     fig.suptitle(figure_title(data, "Energy balance"))
     return style.save_figure(fig, out_dir, "energy_balance")
+
+
+def _residual_note(history: Mapping[str, np.ndarray], residual: np.ndarray) -> str:
+    """``energy balance residual (ENERGY_RESIDUAL): largest |residual| -1.45 J, 20 % of the
+    largest total energy 7.29 J`` (the share when the run records ETOT)."""
+    finite = residual[np.isfinite(residual)]
+    text = Channel.parse(RESIDUAL).label
+    if not finite.size:
+        return text
+    worst = float(finite[np.argmax(np.abs(finite))])
+    text += f": largest |residual| {style.with_unit(worst, 'J')}"
+    total = np.asarray(history.get("ETOT", []), dtype=float)
+    peak = float(np.nanmax(np.abs(total))) if total.size else 0.0
+    if peak > 0.0:
+        text += (f", {100.0 * abs(worst) / peak:.2g} % of the largest total energy "
+                 f"{style.with_unit(peak, 'J')}")
+    return text
 
 
 def _impact_histogram(data: Mapping[str, Any], out_dir: Path) -> list[Path]:

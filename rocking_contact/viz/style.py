@@ -153,6 +153,27 @@ def curve_look(where: str, component: str, taken: Iterable[tuple[str, str]] = ()
     return {"color": colour, "linestyle": linestyle}
 
 
+#: energy term -> (colour, line style), the same in every run: the kinetic energies
+#: blues, the dissipations and works dash-dotted (EFRICTION was dash-dotted in EKIN's blue)
+ENERGY_LOOKS: dict[str, tuple[str, str]] = {
+    "EKIN": (PALETTE[0], "-"), "EKIN_BLOCK": (PALETTE[5], "-"), "EELAS": (PALETTE[2], "-"),
+    "EPOT_GRAV": (PALETTE[3], "-"), "ETOT": (PALETTE[1], "-"), "EDAMP": (PALETTE[4], "-"),
+    "ECONTACT": (PALETTE[6], "-"), "EFRICTION": (PALETTE[1], "-."),
+    "ESPRING": (PALETTE[2], "-."), "ESTICK": (PALETTE[3], "-."),
+    "EPROJECTION": (PALETTE[5], "-."), "ETABLE": (PALETTE[4], "-.")}
+
+
+def energy_look(name: str, taken: Iterable[tuple[str, str]] = ()) -> dict[str, str]:
+    """Colour and line style of the energy term ``name`` (:data:`ENERGY_LOOKS`; another
+    term the first look of the palette, solid then dash-dotted, not ``taken``)."""
+    used = set(taken)
+    look = ENERGY_LOOKS.get(name)
+    if look is None or look in used:
+        look = next(((c, ls) for ls in CURVE_STYLES for c in PALETTE if (c, ls) not in used),
+                    (PALETTE[0], "-"))
+    return {"color": look[0], "linestyle": look[1]}
+
+
 #: SI prefixes of a display unit, by power of ten
 _PREFIXES = {-9: "n", -6: "µ", -3: "m", 3: "k", 6: "M"}
 #: data whose largest magnitude lies in [SI_RANGE[0], SI_RANGE[1]) keep their SI unit
@@ -165,15 +186,25 @@ def display_unit(ax: Any, unit: str, axis: str = "y") -> str:
     multiplier; returns the unit to put in the label (``unit`` as it is when unchanged or
     empty, a count). Set the axis limits first: they choose the prefix."""
     lo, hi = ax.get_ylim() if axis == "y" else ax.get_xlim()
-    largest = max(abs(lo), abs(hi))
-    if not unit or largest == 0.0 or not math.isfinite(largest) or (
-            SI_RANGE[0] <= largest < SI_RANGE[1]):
-        return unit
-    power = min(max(3 * math.floor(math.log10(largest) / 3), -9), 6)
+    power = _power(max(abs(lo), abs(hi))) if unit else 0
     if power == 0:
         return unit
     getattr(ax, f"{axis}axis").set_major_formatter(_ScaledFormatter(10.0 ** power))
     return _PREFIXES[power] + unit
+
+
+def _power(largest: float) -> int:
+    """The power of ten (a multiple of 3) of the display unit of values up to ``largest``
+    in magnitude: 0 within :data:`SI_RANGE`."""
+    if largest == 0.0 or not math.isfinite(largest) or SI_RANGE[0] <= largest < SI_RANGE[1]:
+        return 0
+    return min(max(3 * math.floor(math.log10(largest) / 3), -9), 6)
+
+
+def with_unit(value: float, unit: str) -> str:
+    """``value`` (in ``unit``) to 3 significant digits in its display unit: ``-120 µJ``."""
+    power = _power(abs(value))
+    return f"{value / 10.0 ** power:.3g} {_PREFIXES.get(power, '')}{unit}"
 
 
 class _ScaledFormatter(ScalarFormatter):

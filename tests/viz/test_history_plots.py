@@ -555,3 +555,31 @@ def test_extremum_references_of_several_columns_sit_at_our_extrema(tmp_path, mon
         assert end - start <= 0.06 * 0.33 + 1e-12  # short, not the whole axis
         assert start <= t[np.argmin(y)] <= end  # at our minimum
     assert sorted(text.get_text() for text in ax.texts) == ["VY_A", "VY_O"]
+
+
+def test_the_energy_balance_shows_every_term_and_sizes_its_residual(tmp_path, monkeypatch):
+    """sdnv105a's energy_balance.png: the terms' legend sat under the residual panel,
+    EKIN_BLOCK (4e-8 J from EKIN) had a legend entry and no visible curve, EFRICTION was
+    dash-dotted in EKIN's blue, and the residual (-1.44 J, 20 % of 7.29 J) had no scale."""
+    t = np.linspace(0.0, 0.3, 301)
+    ekin = 7.29 * np.sin(20 * t) ** 2
+    history = {"time": t, "EKIN_BLOCK": ekin, "EKIN": ekin + 4e-8, "ETOT": 7.29 - 1.44 * t,
+               "EFRICTION": -0.03 * t, "ESTICK": 0.0 * t, "ENERGY_RESIDUAL": -1.44 / 0.3 * t}
+    figures = _figures(monkeypatch)
+    plot_results({"case": "x", "kind": "block"}, history, tmp_path)
+    fig = figures["energy_balance"]
+    terms, residual = fig.axes
+    curves = _curves(fig)
+    assert set(curves) == {"EKIN_BLOCK", "EKIN", "ETOT", "EFRICTION"}  # ESTICK flat
+    assert curves["EKIN"].get_linestyle() == "--"  # over the equal EKIN_BLOCK, dashed
+    assert curves["EKIN"].get_linewidth() < curves["EKIN_BLOCK"].get_linewidth()
+    looks = {(line.get_color(), line.get_linestyle()) for line in curves.values()}
+    assert len(looks) == 4
+    assert (curves["EFRICTION"].get_color(), curves["EFRICTION"].get_linestyle()) != (
+        curves["EKIN"].get_color(), "-.")
+    # the legend beside the panels, not under the residual
+    (legend,) = fig.legends
+    fig.draw_without_rendering()
+    box, panel = legend.get_window_extent(), terms.get_window_extent()
+    assert box.x0 >= panel.x1 and box.y1 > panel.y0
+    assert "20 % of the largest total energy 7.29 J" in residual.get_title(loc="left")

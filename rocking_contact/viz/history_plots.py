@@ -298,8 +298,20 @@ def _history_figure(spec: HistoryFigure, data: Mapping[str, Any],
         _clip_spikes(ax, values, spec.unit)
     unit = spec.unit if log else style.display_unit(ax, spec.unit)
     ax.set(title=figure_title(data, title), ylabel=replace(spec, unit=unit).ylabel)
+    _unclip_points(ax)
     style.place_legend(ax)
     return style.save_figure(fig, out_dir, spec.stem)
+
+
+def _unclip_points(ax: Any) -> None:
+    """Let the single-point markers inside the axis limits overhang its frame: a reference
+    at t = 0 (the preload's lift, the tilt at release) was cut in half by the axis edge.
+    Set the limits first: a point off them stays clipped."""
+    (x0, x1), (y0, y1) = sorted(ax.get_xlim()), sorted(ax.get_ylim())
+    for line in ax.lines:
+        x, y = np.asarray(line.get_xdata(), float), np.asarray(line.get_ydata(), float)
+        if len(x) == 1 and x0 <= x[0] <= x1 and y0 <= y[0] <= y1:
+            line.set_clip_on(False)
 
 
 def _coincide(a: np.ndarray, b: np.ndarray) -> bool:

@@ -14,6 +14,7 @@ style per source family, so that a reference is never mistaken for one of our cu
 from __future__ import annotations
 
 import contextlib
+import io
 import math
 import re
 from collections.abc import Iterable, Iterator
@@ -123,7 +124,8 @@ def new_figure(nrows: int = 1, *, height: float | None = None, sharex: bool = Tr
 
 
 def save_figure(fig: Any, out_dir: Path, stem: str) -> list[Path]:
-    """Write ``<stem>.png`` and ``<stem>.svg`` into ``out_dir``; returns both paths.
+    """Write ``<stem>.png`` (:func:`write_png`) and ``<stem>.svg`` into ``out_dir``;
+    returns both paths.
 
     The figure's layout is frozen after the PNG (its engine removed): the SVG reuses the
     axes positions the PNG's constrained layout found (in figure fractions, so at any
@@ -131,7 +133,9 @@ def save_figure(fig: Any, out_dir: Path, stem: str) -> list[Path]:
     """
     out_dir.mkdir(parents=True, exist_ok=True)
     png, svg = out_dir / f"{stem}.png", out_dir / f"{stem}.svg"
-    fig.savefig(png, dpi=DPI, metadata={"Software": None})
+    drawn = io.BytesIO()
+    fig.savefig(drawn, format="png", dpi=DPI, metadata={"Software": None})
+    write_png(drawn, png)
     fig.set_layout_engine("none")
     fig.savefig(svg, metadata={"Date": None, "Creator": None})
     return [png, svg]
@@ -220,6 +224,29 @@ class _ScaledFormatter(ScalarFormatter):
 
     def __call__(self, x: float, pos: int | None = None) -> str:
         return super().__call__(x / self.scale, pos)
+
+
+#: largest mean change of a pixel (0-255, the largest of its channels) that a 256-colour
+#: PNG may make: the project's figures change by 0.1-0.15 on average (the antialiased
+#: edges of their lines), invisibly; a figure past it (a colour map) stays RGB
+PALETTE_MEAN_CHANGE = 1.0
+
+
+def write_png(source: Any, path: Path) -> None:
+    """Write the PNG ``source`` (a file or buffer matplotlib drew) to ``path`` as an 8-bit
+    palette PNG when 256 colours keep it visibly the same (:data:`PALETTE_MEAN_CHANGE`),
+    else as RGB: matplotlib's RGBA PNGs are 2.6 times larger (the report's 110 images
+    6.79 MB, 2.66 MB in 256 colours), their alpha channel all opaque."""
+    import numpy as np
+    from PIL import Image
+
+    with Image.open(source) as image:
+        rgb = image.convert("RGB")
+    palette = rgb.quantize(256, method=Image.Quantize.MEDIANCUT, dither=Image.Dither.NONE)
+    change = np.abs(np.asarray(rgb, dtype=np.int16)
+                    - np.asarray(palette.convert("RGB"), dtype=np.int16)).max(axis=2)
+    (palette if change.mean() <= PALETTE_MEAN_CHANGE else rgb).save(path, "PNG",
+                                                                    optimize=True)
 
 
 class MarkerStyles:

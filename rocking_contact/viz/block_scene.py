@@ -1,5 +1,5 @@
-"""The block-on-table scene: the deformed block coloured by a stress, the table, and the
-contact reactions as arrows at the base nodes.
+"""The block-on-table scene: the deformed block coloured by a stress, the table (or the
+point springs it stands on), and the contact reactions as arrows at the base nodes.
 
 The block's motion comes from the FEM fields (:class:`FieldMotion`, ``fields.pvd``) or,
 for a result without fields such as the rigid-body reference, from the corner lifts of
@@ -175,7 +175,8 @@ class BlockScene(Scene):
         motion: where the block is at each instant.
         field: stress array to colour by, or None for a plain block.
         scale: displacement amplification; None for automatic.
-        clim: colour range of the field (Pa); None: 1st to 99th percentile over the run.
+        clim: colour range of the field (Pa), drawn as given; None: the block's 1st to 99th
+            percentile over the run, widened to round ticks.
 
     """
 

@@ -39,7 +39,8 @@ class ViewOptions:
         field: stress to colour the block by; ``"auto"`` picks von Mises, then sigma_yy;
             ``"none"`` draws a plain block.
         scale: displacement amplification (None: automatic).
-        clim: colour range of the stress (Pa); None: its 1st to 99th percentile over the run.
+        clim: colour range of the stress (Pa), drawn as given; None: the block's 1st to 99th
+            percentile over the run, widened to round ticks.
 
     """
 

@@ -721,8 +721,9 @@ def build(cases: Sequence[CaseResult], figures_dir: Path, *, views: bool = True,
     graded = any(r.data.get("checks") for r in cases)
     if graded:
         opening = ("Each case below puts our computed quantities next to their references "
-                   "(analytic solutions, Code_Aster, LMGC90...), with the relative error and "
-                   "the pass mark; 'info' rows have no pass mark; 'not reached': the run "
+                   "(analytic solutions, Code_Aster, LMGC90...), with the error and the pass "
+                   "mark, the graded checks first (a FAIL row's note says why it misses); "
+                   "'info' rows, after them, have no pass mark; 'not reached': the run "
                    "ended before what the reference measures.")
     elif any(r.data.get("status") == STARTED for r in cases):
         # killed runs hold their references in their parameters, ungraded
@@ -737,7 +738,9 @@ def build(cases: Sequence[CaseResult], figures_dir: Path, *, views: bool = True,
     intro: list[Any] = [Paragraph(generated_text(checkout(), utc_now(), _version()))]
     if graded:
         intro.append(Paragraph(headline(cases)))
-    intro += [Paragraph(f"{len(cases)} case(s). {opening}"), summary_table(cases)]
+    # a graded report counts its cases in its headline
+    intro += [Paragraph(opening if graded else f"{len(cases)} case(s). {opening}"),
+              summary_table(cases)]
     if skipped:
         intro.append(skipped_table(skipped))
     sections = []

@@ -370,9 +370,6 @@ def _execute(run: _Run) -> RunResult:
         computed = exc.partial is not None  # none kept: restored unless it streamed rows
         run.progress.close()
         raise
-    except OSError:  # a write error (a full disk): the fields' files cannot be closed whole
-        _abandon_fields()
-        raise
     finally:
         # rank 0 alone, with no collective call: on an error the others may have left
         if run.write and mpi_rank() == 0:
@@ -380,15 +377,6 @@ def _execute(run: _Run) -> RunResult:
                 ran and not results_io.only_started(run.out_dir)))
     run.progress.close()
     return result
-
-
-def _abandon_fields() -> None:
-    """Abandon the field writers a block run left open
-    (:func:`rocking_contact.fem.fields.abandon_open`), if a block run loaded them: this
-    module imports no DOLFINx."""
-    fields = sys.modules.get("rocking_contact.fem.fields")
-    if fields is not None:
-        fields.abandon_open()
 
 
 def _leave(run: _Run, *, aside: bool, kept: bool) -> None:

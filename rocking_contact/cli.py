@@ -18,7 +18,6 @@ either stops the command at once: one line, ``interrupted``.
 from __future__ import annotations
 
 import argparse
-import errno
 import os
 import signal
 import sys
@@ -28,6 +27,7 @@ from collections.abc import Callable, Mapping, Sequence
 from typing import TYPE_CHECKING, NoReturn
 
 from rocking_contact import interrupt  # light (no numpy): main takes the signals at once
+from rocking_contact.stops import FULL_DISK
 
 if TYPE_CHECKING:  # the table is imported by main (its package's import loads the wheel)
     from rocking_contact.commands import Command
@@ -36,9 +36,6 @@ if TYPE_CHECKING:  # the table is imported by main (its package's import loads t
 EXIT_OK, EXIT_FAILED, EXIT_BAD_INPUT = 0, 1, 2
 #: the shell's code for a process stopped by SIGINT (128 + 2); by SIGTERM, 143
 EXIT_INTERRUPTED = 130
-#: the write errors that are the machine's (a full disk or quota, a file system gone
-#: read-only or failing), said in one line; any other OSError is a bug's, with its traceback
-FULL_DISK = frozenset({errno.ENOSPC, errno.EDQUOT, errno.EROFS, errno.EIO})
 
 
 def _subparser(sub: argparse._SubParsersAction[_Parser], name: str, help_text: str

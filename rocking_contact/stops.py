@@ -6,12 +6,17 @@ each carrying the result computed up to there (:class:`~rocking_contact.results.
 
 from __future__ import annotations
 
+import errno
 from typing import TYPE_CHECKING
 
 from rocking_contact import interrupt
 
 if TYPE_CHECKING:
     from rocking_contact.results import RunResult
+
+#: the write errors that are the machine's (a full disk or quota, a file system gone
+#: read-only or failing), said in one line; any other OSError is a bug's, with its traceback
+FULL_DISK = frozenset({errno.ENOSPC, errno.EDQUOT, errno.EROFS, errno.EIO})
 
 
 class RunStopped(BaseException):

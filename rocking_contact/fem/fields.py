@@ -11,7 +11,8 @@ Point data, one time step per written state:
 The files are written collectively by all ranks (VTK writes one piece per rank and a
 ``.pvtu`` index). XDMF stores the fields on the mesh's geometry nodes.
 
-A run stopped by a write error (a full disk) abandons its writers (:func:`abandon_open`):
+A run stopped by a write error of the disk abandons its writer (:meth:`FieldWriter.abandon`,
+called by the block runner):
 closing ``fields.h5`` flushes what HDF5 holds of it, which fails on that disk too, and a
 close that failed was tried again as the process ended, by DOLFINx's destructor or HDF5's
 own exit, which abort the process (``terminate called ... Failed to close HDF5 file``,
@@ -21,7 +22,6 @@ exit code 134, after a hundred lines of ``HDF5-DIAG``).
 from __future__ import annotations
 
 import os
-import weakref
 from pathlib import Path
 from typing import Any
 
@@ -36,8 +36,6 @@ from rocking_contact.fem.kinematics import assemble_vector_into
 from rocking_contact.fem.materials import von_mises_plane
 
 VTK_FILE, XDMF_FILE = "fields.pvd", "fields.xdmf"
-#: the writers made and not yet closed, for :func:`abandon_open`
-_OPEN: weakref.WeakSet[FieldWriter] = weakref.WeakSet()
 
 
 class FieldWriter:
@@ -85,11 +83,11 @@ class FieldWriter:
         self._vtk = io.VTKFile(comm, str(directory / VTK_FILE), "w")
         self._xdmf: Any = None
         #: the XDMF file's heavy data, which DOLFINx names after it
-        self._h5 = (directory / XDMF_FILE).with_suffix(".h5")
+        self._h5 = (directory / XDMF_FILE).with_suffix(".h5").resolve()
+        self._closed = False
         if xdmf:
             self._xdmf = io.XDMFFile(comm, str(directory / XDMF_FILE), "w")
             self._xdmf.write_mesh(mesh)
-        _OPEN.add(self)
 
     def write(self, t: float, u: np.ndarray) -> None:
         """Write the state with displacement ``u`` (local array) at time ``t`` (s)."""
@@ -107,7 +105,7 @@ class FieldWriter:
 
     def close(self) -> None:
         """Close the files."""
-        _OPEN.discard(self)
+        self._closed = True
         self._vtk.close()
         if self._xdmf is not None:
             self._xdmf.close()
@@ -120,9 +118,9 @@ class FieldWriter:
         An error of the close (``fields.pvd`` that DOLFINx writes then) is dropped: the
         run's own is the one to say. On one rank only: under MPI the close is collective,
         the other ranks are elsewhere, and the rank ends every rank (``MPI_Abort``)."""
-        if self.body.comm.size > 1:
+        if self.body.comm.size > 1 or self._closed:
             return
-        _OPEN.discard(self)
+        self._closed = True
         if self._xdmf is not None:
             _writes_dropped(self._h5)
         for file in (self._vtk, self._xdmf):
@@ -139,21 +137,13 @@ class FieldWriter:
         self._b.destroy()
 
 
-def abandon_open() -> None:
-    """Abandon every writer not closed (:meth:`FieldWriter.abandon`): a run stopped by a
-    write error leaves its writer to this (the error handling of
-    :func:`rocking_contact.run`, which knows no writer)."""
-    for writer in list(_OPEN):
-        writer.abandon()
-
-
 def _writes_dropped(path: Path) -> None:
     """The process's open descriptors of ``path`` write into an anonymous file from now on
     (Linux: ``/proc/self/fd``, ``memfd_create``; elsewhere nothing changes)."""
     fds = Path("/proc/self/fd")
     if not fds.is_dir() or not hasattr(os, "memfd_create"):
         return
-    target = str(path.resolve())
+    target = str(path)
     sink = os.memfd_create("abandoned-fields.h5")
     try:
         for fd in fds.iterdir():

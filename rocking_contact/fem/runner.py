@@ -57,7 +57,7 @@ from rocking_contact.solvers.driver import (
 )
 from rocking_contact.solvers.newton import NewtonOptions, NewtonSolver
 from rocking_contact.solvers.step import Contribution, Corrector, StepProblem
-from rocking_contact.stops import Diverged, Interrupted, Overturned, SolverFailure
+from rocking_contact.stops import FULL_DISK, Diverged, Interrupted, Overturned, SolverFailure
 from rocking_contact.time.schemes import Scheme, Stage
 
 #: PETSc options prefix of the block's step solver
@@ -453,33 +453,40 @@ def _integrate(case: BlockCase, driver: StepDriver, energy: EnergyBalance | None
     warnings += [coarse] if coarse else []
     result = partial(run_result, case, driver, problem, output, extra, warnings)
     try:
-        start = initial_state(case, problem, driver, output.recorder)
-        if start.preload is not None:
-            extra["preload"] = start.preload
-        warnings.extend(start.warnings)
-        release(case, problem, start)
-        setup = time.perf_counter() - t_start
-        output.record(problem, None)
-        driver.observers.append(output.record)
-        driver.observers.append(OverturnWatch(body, case.geometry, case.loading.table_still,
-                                              case.mesh.table))
-        driver.observers.append(lambda p, info: interrupt.check(info.t, body.comm))
-        driver.run(time_steps(case))
-    except StepFailure as exc:
+        try:
+            start = initial_state(case, problem, driver, output.recorder)
+            if start.preload is not None:
+                extra["preload"] = start.preload
+            warnings.extend(start.warnings)
+            release(case, problem, start)
+            setup = time.perf_counter() - t_start
+            output.record(problem, None)
+            driver.observers.append(output.record)
+            driver.observers.append(OverturnWatch(body, case.geometry, case.loading.table_still,
+                                                  case.mesh.table))
+            driver.observers.append(lambda p, info: interrupt.check(info.t, body.comm))
+            driver.run(time_steps(case))
+        except StepFailure as exc:
+            output.finish(problem)
+            # a failure in the static preload is one in pseudo-time: so are its fallbacks
+            raise SolverFailure(str(exc), result(status=f"failed: {exc}",
+                                                 preload=exc.pseudo)) from exc
+        except interrupt.Stop as exc:
+            output.finish(problem)
+            raise Interrupted(str(exc), result(status=str(exc))) from None
+        except Overturn as exc:
+            output.finish(problem)
+            stopped = result(status=str(exc))
+            why = divergence(exc, stopped.history, steps_remedy(case))
+            if why is not None:  # the steps' energy threw it, not the release or the table
+                stopped.status = f"failed: {why}"
+                raise Diverged(why, stopped) from None
+            raise Overturned(str(exc), stopped) from None
         output.finish(problem)
-        # a failure in the static preload is one in pseudo-time: so are its fallbacks
-        raise SolverFailure(str(exc), result(status=f"failed: {exc}",
-                                             preload=exc.pseudo)) from exc
-    except interrupt.Stop as exc:
-        output.finish(problem)
-        raise Interrupted(str(exc), result(status=str(exc))) from None
-    except Overturn as exc:
-        output.finish(problem)
-        stopped = result(status=str(exc))
-        why = divergence(exc, stopped.history, steps_remedy(case))
-        if why is not None:  # the steps' energy threw it, not the release or the table
-            stopped.status = f"failed: {why}"
-            raise Diverged(why, stopped) from None
-        raise Overturned(str(exc), stopped) from None
-    output.finish(problem)
-    return result(setup=setup)
+        return result(setup=setup)
+    except OSError as exc:
+        # a full disk: closing fields.h5 would flush into it, fail, and be tried again as
+        # the process ends, which aborts it (FieldWriter.abandon)
+        if exc.errno in FULL_DISK and output.fields is not None:
+            output.fields.abandon()
+        raise

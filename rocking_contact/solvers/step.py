@@ -205,6 +205,14 @@ def combine(f: Affine, x: np.ndarray | None, u: np.ndarray, v: np.ndarray,
     return out
 
 
+def _in_static_step(term: Contribution | Corrector, problem: StepProblem) -> bool:
+    """The term's :meth:`Contribution.in_static_step`, False for a term that does not
+    derive from the protocols and lacks it (a structural one: no static step is its own
+    unless it says so, as the protocols' default)."""
+    hook = getattr(term, "in_static_step", None)
+    return bool(hook(problem)) if hook is not None else False
+
+
 def same_bits(a: np.ndarray, b: np.ndarray) -> bool:
     """``a`` and ``b`` (float64) hold the same bits: -0.0 is not 0.0, a NaN equals itself."""
     return np.array_equal(a.view(np.uint64), b.view(np.uint64))
@@ -402,9 +410,9 @@ class StepProblem:
         static = self.static
         self.preloaded |= static
         self._step_contributions = [c for c in self.contributions
-                                    if not static or c.in_static_step(self)]
+                                    if not static or _in_static_step(c, self)]
         self._step_correctors = [c for c in self.correctors
-                                 if not static or c.in_static_step(self)]
+                                 if not static or _in_static_step(c, self)]
         for c in self.step_terms:
             c.begin_step(self)
 

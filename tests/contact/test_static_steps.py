@@ -94,3 +94,67 @@ def test_a_static_step_leaves_out_the_terms_that_do_not_ask(body):
         driver.destroy()
         solver.destroy()
         problem.destroy()
+
+
+class Structural:
+    """A term written to the protocol's shape without deriving from it: every hook of
+    the protocol but ``in_static_step``, the one 933c00b added (a term written before it)."""
+
+    linear = True
+
+    def __init__(self):
+        self.calls = []
+
+    def begin_step(self, problem):
+        self.calls.append(("begin_step", problem.static))
+
+    def add_residual(self, problem, x, r):
+        self.calls.append(("add_residual", problem.static))
+
+    def add_jacobian(self, problem, x, jac):
+        self.calls.append(("add_jacobian", problem.static))
+
+    def accept(self, problem):
+        self.calls.append(("accept", problem.static))
+
+    def columns(self, problem):
+        return {}
+
+    def release(self, problem):
+        pass
+
+    def start_shaking(self, problem, stage):
+        pass
+
+    def settle(self, problem):
+        return False
+
+    def fallback(self, problem):
+        return None
+
+    def contact_changes(self, problem):
+        return 0
+
+    def inconsistency(self, problem):
+        return None
+
+    def destroy(self):
+        pass
+
+
+def test_a_term_without_the_hook_sits_out_static_steps_as_the_default(body):
+    """Such a term raised AttributeError in the preload's static step (933c00b); it now
+    takes the protocol's default: left out of static steps, in every dynamic one."""
+    term = Structural()
+    problem = StepProblem(body, [fix(body, "CONHAUT", ["DX", "DY"])], contributions=[term])
+    solver = NewtonSolver(problem, prefix="static_steps_structural_")
+    driver = StepDriver(problem, solver, max_halvings=0)
+    try:
+        driver.advance(1.0, Static())
+        assert term.calls == []
+        driver.advance(1.001, Newmark())
+        assert _hooks(term, False) == {"begin_step", "add_residual", "add_jacobian", "accept"}
+    finally:
+        driver.destroy()
+        solver.destroy()
+        problem.destroy()

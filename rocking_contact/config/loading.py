@@ -167,10 +167,9 @@ def case_kind(data: Mapping[str, Any], file: str) -> str:
 
 def kind_schema(kind: str, file: str = "") -> type[Any]:
     """The schema (case dataclass) of a case kind."""
-    import importlib
+    from rocking_contact.lazy import imported
 
-    module, _, name = _check_kind(kind, file).schema.partition(":")
-    schema: type[Any] = getattr(importlib.import_module(module), name)
+    schema: type[Any] = imported(_check_kind(kind, file).schema)
     return schema
 
 

@@ -13,7 +13,6 @@ case checks and their messages read. The factories below are the shipped treatme
 
 from __future__ import annotations
 
-import importlib
 from collections.abc import Callable
 from dataclasses import dataclass, field
 from typing import TYPE_CHECKING, Any, Protocol
@@ -22,6 +21,7 @@ from rocking_contact.contact.counters import SolveCounters
 from rocking_contact.contact.spec import TREATMENT_INFO, ContactSpec
 from rocking_contact.fem.body import ElasticBody
 from rocking_contact.fem.energy_balance import EnergyBalance, EnergySource
+from rocking_contact.lazy import imported
 from rocking_contact.solvers.step import Contribution, Corrector
 
 if TYPE_CHECKING:
@@ -124,9 +124,8 @@ def build_theta(case: Any, body: ElasticBody) -> ContactModel:
 def factory(treatment: str) -> Callable[[Any, ElasticBody], ContactModel]:
     """The factory of a treatment's :class:`ContactModel`, imported from where its entry
     in :data:`~rocking_contact.contact.spec.TREATMENT_INFO` says."""
-    module, _, name = TREATMENT_INFO[treatment].factory.partition(":")
-    function: Callable[[Any, ElasticBody], ContactModel] = getattr(
-        importlib.import_module(module), name)
+    function: Callable[[Any, ElasticBody], ContactModel] = imported(
+        TREATMENT_INFO[treatment].factory)
     return function
 
 

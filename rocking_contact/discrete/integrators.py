@@ -5,8 +5,6 @@ a case asks for (:data:`INTEGRATORS`) and keeps the names importable from here."
 
 from __future__ import annotations
 
-import importlib
-
 import numpy as np
 
 from rocking_contact.discrete.case import SCHEMES, SHOCK_CHANNELS, DiscreteCase
@@ -21,6 +19,7 @@ from rocking_contact.discrete.newmark import (
 from rocking_contact.discrete.recording import Chunk, chunk
 from rocking_contact.discrete.stepping import Integrator
 from rocking_contact.discrete.system import DiscreteSystem
+from rocking_contact.lazy import imported
 
 __all__ = ["FREEZE_BRANCH_AFTER", "INTEGRATORS", "SHOCK_CHANNELS",
            "CentralDifferenceIntegrator", "Chunk", "HHTIntegrator", "Integrator",
@@ -28,17 +27,10 @@ __all__ = ["FREEZE_BRANCH_AFTER", "INTEGRATORS", "SHOCK_CHANNELS",
            "integrator_class", "make_integrator"]
 
 
-def _imported(path: str) -> type[Integrator]:
-    """The class named ``"module:Class"``."""
-    module, _, name = path.partition(":")
-    cls: type[Integrator] = getattr(importlib.import_module(module), name)
-    return cls
-
-
 #: the integrator of each ``solver.scheme``, from its entry in :data:`.case.SCHEMES` (where
 #: a new scheme is registered)
 INTEGRATORS: dict[str, type[Integrator]] = {
-    name: _imported(info.integrator) for name, info in SCHEMES.items()}
+    name: imported(info.integrator) for name, info in SCHEMES.items()}
 
 
 def integrator_class(case: DiscreteCase) -> type[Integrator]:

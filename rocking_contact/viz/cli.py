@@ -41,8 +41,9 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
                         help="write a movie offscreen instead of opening a window")
     parser.add_argument("--clim", type=float, nargs=2, default=None, metavar=("LO", "HI"),
                         help="colour range of the stress in Pa, for a view coloured by one "
-                             "(default: its 1st to 99th percentile over the run; brief impact "
-                             "peaks saturate)")
+                             "(default: its 1st to 99th percentile over the run on the block, "
+                             "the table left out, widened to round ticks; brief impact peaks "
+                             "saturate)")
     parser.add_argument("--fps", type=int, default=20, help="movie frames per second (default 20)")
     parser.add_argument("--frames", type=int, default=100,
                         help="movie frames, evenly spaced over the run (default 100)")

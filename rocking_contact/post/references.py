@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import math
+import textwrap
 from collections.abc import Collection, Iterable, Mapping, Sequence
 from typing import Any, TypeGuard
 
@@ -441,5 +442,29 @@ def format_table(case: str, checks: Sequence[Mapping[str, Any]],
         return "  ".join(cells).rstrip()
 
     out = [f"== {case}", line(header), line(tuple("-" * w for w in widths))]
-    out += [line(r) for r in rows]
+    for i, r in enumerate(rows):
+        out.append(line(r))
+        if i < len(checks) and r[-1].startswith("FAIL"):
+            out += why_lines(checks[i].get("note"))
     return "\n".join(out)
+
+
+#: the words of a reference's note that start the reason a check misses (the case files'
+#: notes: "mark 1 % (issue 4); misses: ..." or "...; where it misses: ...")
+MISSES = "misses:"
+
+
+def miss_reason(note: str | None) -> str | None:
+    """The reason a reference's note gives for a miss (the words after :data:`MISSES`),
+    or None if it gives none."""
+    if not note or MISSES not in note:
+        return None
+    return note.split(MISSES, 1)[1].strip() or None
+
+
+def why_lines(note: str | None, width: int = 100) -> list[str]:
+    """Under a FAIL row, the reason its reference's note gives for the miss, indented
+    and wrapped at ``width`` (none if the note gives no reason)."""
+    reason = miss_reason(note)
+    return textwrap.wrap(reason, width, initial_indent="    why: ",
+                         subsequent_indent=" " * 9) if reason else []

@@ -35,6 +35,7 @@ from rocking_contact.post.references import (
     band_text,
     error_text,
     mark_text,
+    miss_reason,
     not_reached,
     pass_text,
     signed_error,
@@ -681,22 +682,17 @@ def versions_section() -> Section:
         Table("stack-versions", "Versions", ["component", "version"], rows)])
 
 
-#: what a graded reference's note says where it explains a miss (the case files' notes:
-#: "mark 1 % (issue 4); misses: ..." or "...; where it misses: ...", with the doc to read)
-MISS_EXPLAINED = "misses:"
-
-
 def headline(cases: Sequence[CaseResult]) -> str:
     """The report's verdict in one line, counted from the runs: ``8 of 12 cases pass; 4 fail
     (16 checks), each miss explained in its case section``, then the cases of the other
     verdicts (``1 incomplete``...); a failed check whose note does not say why
-    (:data:`MISS_EXPLAINED`) is counted as not explained."""
+    (:func:`~rocking_contact.post.references.miss_reason`) is counted as not explained."""
     words = [verdict(r.data) for r in cases]
     failed = [c for r, w in zip(cases, words) if w == "FAIL" for c in r.data.get("checks") or []
               if c.get("passed") is False and not not_reached(c)]
     parts = [f"{words.count('PASS')} of {len(cases)} case{'s' if len(cases) != 1 else ''} pass"]
     if failed:
-        unexplained = sum(MISS_EXPLAINED not in str(c.get("note") or "") for c in failed)
+        unexplained = sum(miss_reason(c.get("note")) is None for c in failed)
         said = ("each miss explained in its case section" if not unexplained else
                 f"{unexplained} of them not explained by their note")
         parts.append(f"{words.count('FAIL')} fail ({len(failed)} check"

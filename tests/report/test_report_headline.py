@@ -8,11 +8,11 @@ from pathlib import Path
 
 import html5lib
 
+from rocking_contact.post.references import MISSES
 from rocking_contact.provenance import checkout
 from rocking_contact.report import content, html, markdown
 from rocking_contact.report.cli import HTML_FILE, MARKDOWN_FILE
 from rocking_contact.report.content import (
-    MISS_EXPLAINED,
     checks_table,
     headline,
     summary_table,
@@ -40,7 +40,7 @@ def _case(name, checks, status="completed"):
                                    "checks": checks}, {})
 
 
-EXPLAINED = f"mark 1 % (issue 4); {MISS_EXPLAINED} the release: docs/contact.md"
+EXPLAINED = f"mark 1 % (issue 4); {MISSES} the release: docs/contact.md"
 #: a failing relative check (+14.5 %, mark 1 %), another (-18.6 %, mark 2 %: 9.3 marks,
 #: less than 14.5), a band missed by 0.0035, a passing one and an information row
 CHECKS = [_check("rn_max_O", 3579.25, 4096.53, 0.01, note=EXPLAINED),

@@ -35,15 +35,19 @@ CAPTIONS: dict[str, str] = {
     "shock_force": "Shock forces against time.",
     "impulses": "Contact impulses of each step (N.s): normal PN and tangential PX, the "
                 "theta-scheme's unknowns (forces are the impulses over the step).",
-    "energy_balance": "Energy terms (top) and the energy-balance residual (bottom).",
+    "energy_balance": "Energy terms (top) and the energy-balance residual (bottom): what the "
+                      "time scheme dissipates (< 0) or creates (> 0), above all the "
+                      "alpha-modified or theta steps at the impacts (docs/contact.md, "
+                      "'Energy balance').",
     "impact_histogram": "Histogram of the largest normal force of each impact.",
     "view": "The result as rocking-contact view draws it (displacements amplified).",
 }
 REFERENCES_CAPTION: dict[str, str] = {
-    "kinetic_energy": " Open markers: the collision references (instant and energy of the "
-                      "kinetic-energy maximum before each impact), one shape per source; "
-                      "black lines: other references over their windows, one style per "
-                      "source.",
+    "kinetic_energy": " Markers: the collision references (instant and energy of the "
+                      "kinetic-energy maximum before each impact), one shape per source, "
+                      "black and filled where graded, grey and open for information; "
+                      "shaded boxes: the pass bands of graded collisions; lines: other "
+                      "references over their windows.",
     "shock_force": " Open markers: the references' instant and value of the largest force "
                    "of each impact.",
 }
@@ -52,7 +56,9 @@ IMPACTS_CAPTION = " Grey bands: our impacts (FN > 0)."
 #: what our collisions add to the kinetic energy's caption, when the run has some
 COLLISIONS_CAPTION = " Dots: our collisions (the kinetic-energy maximum before each impact)."
 #: what the references add to the caption of any other figure that draws some
-REFERENCES_DEFAULT = " Black dashed lines and open markers: references, one style per source."
+REFERENCES_DEFAULT = (" References: one style per source, black where graded, grey for "
+                      "information; a maximum or minimum of one of several curves is a short "
+                      "segment at ours, named after its column.")
 
 
 def _referenced_components(data: Mapping[str, Any],

@@ -444,14 +444,14 @@ def _energy_balance(data: Mapping[str, Any], history: Mapping[str, np.ndarray],
 
 
 def _residual_note(history: Mapping[str, np.ndarray], residual: np.ndarray) -> str:
-    """``energy balance residual (ENERGY_RESIDUAL): largest |residual| -1.45 J, 20 % of the
+    """``energy balance residual (ENERGY_RESIDUAL): largest residual -1.45 J, 20 % of the
     largest total energy 7.29 J`` (the share when the run records ETOT)."""
     finite = residual[np.isfinite(residual)]
     text = Channel.parse(RESIDUAL).label
     if not finite.size:
         return text
     worst = float(finite[np.argmax(np.abs(finite))])
-    text += f": largest |residual| {style.with_unit(worst, 'J')}"
+    text += f": largest residual {style.with_unit(worst, 'J')}"
     total = np.asarray(history.get("ETOT", []), dtype=float)
     peak = float(np.nanmax(np.abs(total))) if total.size else 0.0
     if peak > 0.0:

@@ -174,21 +174,34 @@ def _event_span(quantities: Mapping[str, Any], event: str) -> tuple[float, float
     return (float(start), float(end)) if _finite(start) and _finite(end) else None
 
 
+def _same_label(a: str, b: str) -> bool:
+    return source_label(a) == source_label(b)
+
+
+def _same_family(a: str, b: str) -> bool:
+    return source_family(a) == source_family(b)
+
+
 def _pair_by_family(halves: dict[tuple[str, str], dict[str, tuple[float, str, float, bool]]]
                     ) -> None:
-    """Merge lone halves of one event whose sources differ but belong to one family."""
-    lone = [key for key, fields in halves.items() if len(fields) == 1]
-    for key in lone:
-        if key not in halves or len(halves[key]) != 1:
-            continue
-        event, source = key
-        for other in lone:
-            if (other != key and other in halves and other[0] == event
-                    and len(halves[other]) == 1
-                    and source_family(other[1]) == source_family(source)
-                    and halves[other].keys() != halves[key].keys()):
-                halves[key].update(halves.pop(other))
-                break
+    """Merge lone halves of one event whose sources differ in their texts: first those
+    whose short labels agree (:func:`source_label`: SDNV105 A's "analytic rigid, closed
+    form (...)" instant with its "analytic rigid, closed form (...)" energy), then, where
+    a half has one partner of its family alone, that one. A family with several sources
+    (the closed form and the integration) was paired in the order met: A's closed-form
+    instant with the integrated energy."""
+    for same in (_same_label, _same_family):
+        lone = [key for key, fields in halves.items() if len(fields) == 1]
+        for key in lone:
+            if key not in halves or len(halves[key]) != 1:
+                continue
+            event, source = key
+            partners = [other for other in lone
+                        if other != key and other in halves and other[0] == event
+                        and len(halves[other]) == 1 and same(other[1], source)
+                        and halves[other].keys() != halves[key].keys()]
+            if len(partners) == 1:
+                halves[key].update(halves.pop(partners[0]))
 
 
 def quantity_markers(checks: Sequence[Mapping[str, Any]],

@@ -17,7 +17,7 @@ import contextlib
 import io
 import math
 import re
-from collections.abc import Iterable, Iterator
+from collections.abc import Iterable, Iterator, Sequence
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
@@ -232,6 +232,35 @@ class _ScaledFormatter(ScalarFormatter):
 PALETTE_MEAN_CHANGE = 1.0
 
 
+#: the colours a figure draws with, kept exact in its 256-colour PNG: median cut alone
+#: merged a small legend key's pure colour with its neighbours (the preload's EELAS green
+#: became teal, DX_O's blue too)
+KEPT_COLOURS = (*PALETTE, "#000000", "#FFFFFF", "#808080")
+
+
+def _palette_image(rgb: Any, kept: Sequence[str]) -> Any:
+    """``rgb`` in 256 colours: the ``kept`` ones exact, the median cut of ``rgb`` for the
+    rest, each pixel its nearest (PIL's own remapping to a given palette rounds the
+    colours first, 2.9 levels off on average)."""
+    import numpy as np
+    from matplotlib.colors import to_rgb
+    from PIL import Image
+
+    fixed = np.array([[round(255 * c) for c in to_rgb(colour)] for colour in kept])
+    cut = rgb.quantize(256 - len(kept), method=Image.Quantize.MEDIANCUT,
+                       dither=Image.Dither.NONE)
+    used = len(cut.getcolors(256) or [])
+    colours = np.vstack([fixed, np.reshape(cut.getpalette()[:3 * used], (-1, 3))])
+    pixels = np.asarray(rgb, dtype=np.int32)
+    keys, where = np.unique((pixels[..., 0] << 16) | (pixels[..., 1] << 8) | pixels[..., 2],
+                            return_inverse=True)
+    unique = np.stack([keys >> 16, (keys >> 8) & 255, keys & 255], axis=1)
+    nearest = ((unique[:, None, :] - colours[None, :, :]) ** 2).sum(axis=2).argmin(axis=1)
+    image = Image.fromarray(nearest.astype(np.uint8)[where].reshape(pixels.shape[:2]), "P")
+    image.putpalette(colours.astype(np.uint8).ravel().tolist())
+    return image
+
+
 def write_png(source: Any, path: Path) -> None:
     """Write the PNG ``source`` (a file or buffer matplotlib drew) to ``path`` as an 8-bit
     palette PNG when 256 colours keep it visibly the same (:data:`PALETTE_MEAN_CHANGE`),
@@ -242,7 +271,7 @@ def write_png(source: Any, path: Path) -> None:
 
     with Image.open(source) as image:
         rgb = image.convert("RGB")
-    palette = rgb.quantize(256, method=Image.Quantize.MEDIANCUT, dither=Image.Dither.NONE)
+    palette = _palette_image(rgb, KEPT_COLOURS)
     change = np.abs(np.asarray(rgb, dtype=np.int16)
                     - np.asarray(palette.convert("RGB"), dtype=np.int16)).max(axis=2)
     (palette if change.mean() <= PALETTE_MEAN_CHANGE else rgb).save(path, "PNG",
@@ -282,8 +311,10 @@ def reference_look(kw: dict[str, Any], graded: bool | None) -> dict[str, Any]:
     said (None). Adds ``linewidth_ref``, the width of its lines."""
     out = {**kw, "linewidth_ref": REFERENCE_LINEWIDTH}
     if graded:
+        # the edge's own colour: unset, matplotlib gives it the fill's transparency, and
+        # the graded marker came out grey (its darkest pixel 108 of 255)
         out.update(markerfacecolor=(0.0, 0.0, 0.0, 0.35), markeredgewidth=1.8,
-                   linewidth_ref=1.6)
+                   markeredgecolor=out.get("color", "black"), linewidth_ref=1.6)
     elif graded is False:
         out.update(color=INFO_COLOUR, markeredgewidth=1.0, linewidth_ref=0.9)
     return out

@@ -619,3 +619,45 @@ def test_a_reference_at_the_start_is_not_cut_by_the_axis_edge(tmp_path, monkeypa
     (point,) = [line for line in figures["history_THETA"].axes[0].lines
                 if list(line.get_xdata()) == [0.0]]
     assert not point.get_clip_on()
+
+
+def test_a_graded_reference_marker_is_drawn_black():
+    """Its fill is see-through; its edge, unset, took the fill's transparency and the
+    marker came out grey (darkest pixel 108 of 255), like an information one."""
+    import io
+
+    import matplotlib.pyplot as plt
+    from PIL import Image
+
+    look = style.reference_look({"color": "black", "marker": "o"}, True)
+    look.pop("linewidth_ref")
+    fig, ax = plt.subplots(figsize=(1, 1), dpi=100)
+    ax.plot([0.0], [0.0], markersize=20, linestyle="none", **look)
+    ax.axis("off")
+    buffer = io.BytesIO()
+    fig.savefig(buffer, format="png")
+    plt.close(fig)
+    buffer.seek(0)
+    assert np.asarray(Image.open(buffer).convert("L")).min() < 30
+
+
+def test_the_256_colour_png_keeps_the_figures_own_colours_exact():
+    """Median cut alone merged a small legend key's pure colour with its neighbours (the
+    preload's EELAS green #009E73 became teal); the style's colours stay exact, every
+    other pixel takes its nearest palette colour."""
+    from matplotlib.colors import to_rgb
+    from PIL import Image
+
+    rng = np.random.default_rng(0)
+    pixels = np.full((120, 120, 3), 255, dtype=np.uint8)
+    for i in range(0, 120, 4):  # 900 patches of colours near the palette's green
+        for j in range(0, 120, 4):
+            pixels[i:i + 4, j:j + 4] = np.clip(np.array([0, 158, 115]) + rng.integers(
+                -40, 40, 3), 0, 255)
+    green = [round(255 * c) for c in to_rgb("#009E73")]
+    pixels[10:13, 10:13] = green
+    image = style._palette_image(Image.fromarray(pixels, "RGB"), style.KEPT_COLOURS)
+    back = np.asarray(image.convert("RGB"))
+    assert image.mode == "P" and np.all(back[10:13, 10:13] == green)
+    # the rest within the median cut's reach of what was drawn
+    assert np.abs(back.astype(int) - pixels).max() < 40

@@ -69,6 +69,24 @@ def test_collision_pairs_become_points_on_the_kinetic_energy():
     assert all(m.column == "EKIN_BLOCK" and m.shape == "point" for m in markers)
 
 
+def test_two_sources_of_one_family_pair_each_with_its_own():
+    """SDNV105 A's first collision: four source texts of the "analytic rigid" family, two
+    instants and two energies; each instant pairs with its own source's energy (the
+    closed-form instant was paired with the integrated energy, in the order met)."""
+    checks = [check("collision.1.time", 0.05440978,
+                    "analytic rigid, closed form: first collision (CASES SDNV105)"),
+              check("collision.1.time", 0.05441079,
+                    "analytic rigid, integrated (nonlinear equation)", passed=None),
+              check("collision.1.kinetic_energy", 7.291925,
+                    "analytic rigid, integrated (nonlinear equation): Ekin before impact 1"),
+              check("collision.1.kinetic_energy", 7.373981,
+                    "analytic rigid, closed form (manual's table)", passed=None)]
+    markers = reference_markers({"checks": checks, "quantities": {}}, ["EKIN_BLOCK"])
+    assert {(m.label, m.time, m.value) for m in markers} == {
+        ("analytic rigid, closed form", 0.05440978, 7.373981),
+        ("analytic rigid, integrated", 0.05441079, 7.291925)}
+
+
 def test_an_instant_alone_is_a_vertical_line_not_a_point_at_our_energy():
     """LMGC90 gives t5 = 0.2693 s of SDNV105 and no E5: a point at the run's own 1.06 J
     labelled LMGC90 showed a value LMGC90 never published (audit of session 24, #5)."""

@@ -12,17 +12,15 @@ from rocking_contact.solvers.step import Contribution, Corrector, StepProblem
 from rocking_contact.time.schemes import Newmark, Static
 
 
-class Contributing(Contribution):
-    """Records which hooks the problem and the driver call, and whether in a static step."""
+class Recording:
+    """The hooks of a contribution that record which the problem and the driver call, and
+    whether in a static step; none of the protocol's defaults (a term written to its
+    shape without deriving from it has these and the rest below)."""
 
     linear = True
 
-    def __init__(self, static):
-        self.static = static
+    def __init__(self):
         self.calls = []
-
-    def in_static_step(self, problem):
-        return self.static
 
     def begin_step(self, problem):
         self.calls.append(("begin_step", problem.static))
@@ -38,6 +36,17 @@ class Contributing(Contribution):
 
     def columns(self, problem):
         return {}
+
+
+class Contributing(Recording, Contribution):
+    """A recording contribution that says whether it takes part in static steps."""
+
+    def __init__(self, static):
+        super().__init__()
+        self.static = static
+
+    def in_static_step(self, problem):
+        return self.static
 
 
 class Correcting(Corrector):
@@ -96,29 +105,9 @@ def test_a_static_step_leaves_out_the_terms_that_do_not_ask(body):
         problem.destroy()
 
 
-class Structural:
+class Structural(Recording):
     """A term written to the protocol's shape without deriving from it: every hook of
     the protocol but ``in_static_step``, the one 933c00b added (a term written before it)."""
-
-    linear = True
-
-    def __init__(self):
-        self.calls = []
-
-    def begin_step(self, problem):
-        self.calls.append(("begin_step", problem.static))
-
-    def add_residual(self, problem, x, r):
-        self.calls.append(("add_residual", problem.static))
-
-    def add_jacobian(self, problem, x, jac):
-        self.calls.append(("add_jacobian", problem.static))
-
-    def accept(self, problem):
-        self.calls.append(("accept", problem.static))
-
-    def columns(self, problem):
-        return {}
 
     def release(self, problem):
         pass

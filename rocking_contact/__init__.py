@@ -82,7 +82,7 @@ _HOMES = {"load_case": "api", "run": "api", "format_table": "api", "mpi_rank": "
 
 #: the modules that the command line starts with: they import neither the wheel nor numpy
 LIGHT_MODULES = frozenset({f"{__name__}.cli", f"{__name__}.interrupt", f"{__name__}.options",
-                           f"{__name__}.caches"})
+                           f"{__name__}.caches", f"{__name__}.stops"})
 
 
 def __getattr__(name: str) -> Any:

@@ -154,10 +154,18 @@ def step_count_problem(step: float, n_steps: float, duration: float, span: str
 MAX_ROWS = 10**7
 
 
+def recorded_rows(n_steps: int, every: int = 1) -> int:
+    """History rows of a run of ``n_steps`` steps that records the initial state and a row
+    every ``every`` steps, and the state reached when the last step is not one of those
+    (the discrete kernels' ``final`` row; the rigid block records every step)."""
+    return -(-n_steps // every) + 1
+
+
 def row_count_problem(time: TimeSpan, every: int | None = None) -> tuple[str, str] | None:
     """Why a run that records a history row every ``every`` steps of ``time`` (and the
-    first) is refused, as ``(key, problem)``: the key to name and the ``problem`` part of
-    its error (``got ..., allowed: ...``); None if it records at most :data:`MAX_ROWS`.
+    first, and the last: :func:`recorded_rows`) is refused, as ``(key, problem)``: the key
+    to name and the ``problem`` part of its error (``got ..., allowed: ...``); None if it
+    records at most :data:`MAX_ROWS`.
 
     Args:
         time: the run's ``[time]``.
@@ -167,18 +175,25 @@ def row_count_problem(time: TimeSpan, every: int | None = None) -> tuple[str, st
 
     """
     n_steps = time.n_steps
-    if n_steps <= MAX_ROWS * (every or 1):
+    rows = recorded_rows(n_steps, every or 1)
+    if rows <= MAX_ROWS:
         return None
+    # the initial row leaves MAX_ROWS - 1 rows to the steps
     if every is not None:
         return "output.every", (
-            f"got {every}, allowed: >= {math.ceil(n_steps / MAX_ROWS)} for this run "
-            f"({n_steps:.3g} steps of time.step {time.step:g} s to time.end {time.end:g} s; "
-            f"at most {MAX_ROWS:.0e} history rows)")
+            f"got {every}, allowed: >= {-(-n_steps // (MAX_ROWS - 1))} for this run "
+            f"({n_steps:.3g} steps of time.step {time.step:g} s to time.end {time.end:g} s: "
+            f"{rows} history rows; at most {MAX_ROWS:.0e})")
     span = time.end - time.start
+    bound = span / (MAX_ROWS - 1)
+    # the shortest text of the smallest step that is itself accepted: at 3 digits the
+    # bound may round down to a step that makes MAX_ROWS steps
+    least = next(text for text in (f"{bound:.3g}", f"{bound:.9g}", repr(bound))
+                 if round(span / float(text)) <= MAX_ROWS - 1)
     return "time.step", (
-        f"got {time.step:g}, allowed: >= {span / MAX_ROWS:.3g} s for this run from "
-        f"time.start {time.start:g} to time.end {time.end:g} s, or a shorter run (a history "
-        f"row every time.step: {n_steps + 1:.3g} rows; at most {MAX_ROWS:.0e})")
+        f"got {time.step:g}, allowed: >= {least} s for this run from time.start "
+        f"{time.start:g} to time.end {time.end:g} s, or a shorter run (a history row at "
+        f"time.start and after every time.step: {rows} rows; at most {MAX_ROWS:.0e})")
 
 
 def check_span(start: float, end: float) -> None:

@@ -19,12 +19,12 @@ def test_a_rigid_history_past_the_row_cap_is_refused_at_load():
     with pytest.raises(rc.CaseError) as info:
         rc.load_case("sdnv105_rigid", {"time.end": 2.0, "time.step": 1e-7})
     assert str(info.value).endswith(
-        "time.step: got 1e-07, allowed: >= 2e-07 s for this run from time.start 0 to "
-        "time.end 2 s, or a shorter run (a history row every time.step: 2e+07 rows; at most "
-        "1e+07)")
-    # at the cap it loads
-    case = rc.load_case("sdnv105_rigid", {"time.end": 2.0, "time.step": 2e-7})
-    assert case.time.n_steps == MAX_ROWS
+        "time.step: got 1e-07, allowed: >= 2.0000002e-07 s for this run from time.start 0 "
+        "to time.end 2 s, or a shorter run (a history row at time.start and after every "
+        "time.step: 20000001 rows; at most 1e+07)")
+    # at the cap (the initial row and MAX_ROWS - 1 steps) it loads
+    case = rc.load_case("sdnv105_rigid", {"time.end": 2.0, "time.step": 2.0000002e-07})
+    assert case.time.n_steps == MAX_ROWS - 1
 
 
 def test_the_rigid_and_the_discrete_kinds_share_the_check():
@@ -32,9 +32,10 @@ def test_the_rigid_and_the_discrete_kinds_share_the_check():
     case = rc.load_case("sdnd101a")
     case.time.step = 1e-9  # 5e8 steps
     assert row_count_problem(case.time, 1) == ("output.every", (
-        "got 1, allowed: >= 50 for this run (5e+08 steps of time.step 1e-09 s to time.end "
-        "0.5 s; at most 1e+07 history rows)"))
-    assert row_count_problem(case.time, 50) is None
+        "got 1, allowed: >= 51 for this run (5e+08 steps of time.step 1e-09 s to time.end "
+        "0.5 s: 500000001 history rows; at most 1e+07)"))
+    assert row_count_problem(case.time, 50)[0] == "output.every"  # 1e7 + 1 rows
+    assert row_count_problem(case.time, 51) is None
     assert row_count_problem(case.time)[0] == "time.step"
 
 
@@ -44,5 +45,5 @@ def test_the_rigid_command_refuses_it_in_one_line(tmp_path):
     assert proc.returncode == 2 and proc.stdout == ""
     assert proc.stderr.count("\n") == 1 and "Traceback" not in proc.stderr
     assert proc.stderr.startswith("error: ") and "time.step: got 1e-08, allowed: >= " \
-        "3.3e-08 s" in proc.stderr
+        "3.30000033e-08 s" in proc.stderr  # 3.3e-08 makes 1e7 + 1 rows
     assert not (tmp_path / "r").exists()

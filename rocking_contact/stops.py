@@ -50,8 +50,7 @@ class RunStopped(BaseException):
     def written(self) -> str:
         """What the command line adds to :meth:`describe` about the results directory:
         a run that stopped without a partial result (one that failed before its first
-        step, the rigid block's integration failing) wrote none, and the results there
-        before are kept."""
+        step) wrote none, and the results there before are kept."""
         if self.partial is None:
             return "(no results were written: the ones there before, if any, are kept)"
         return "(results so far were written)"

@@ -19,6 +19,11 @@ ones (``collision.2.time``, ``lift.1``, ...) and the ``collisions`` list are tho
 equation when ``level = "closed_form"``, which has no time history). The closed forms only
 describe a release on a still table; with a table acceleration they are left out.
 
+A run stopped (Ctrl-C, SIGTERM) or whose integration fails (the integrator gives up: its
+instant and reason) keeps the levels up to the last instant they all reached: its history,
+impacts and quantities so far, status ``interrupted at t = ...`` or ``failed: ...``
+(``extra.outcome`` ``"interrupted"`` or ``"failed"``), written as a FEM run's are.
+
 Quantity names (k from 1; lifts from 0, the release):
 ``<level>.collision.<k>.{time, kinetic_energy, kinetic_energy_after, energy_ratio,
 vy_before, percussion_y, percussion_x, omega_before}``, ``<level>.lift.<k>``,
@@ -30,8 +35,10 @@ vy_before, percussion_y, percussion_x, omega_before}``, ``<level>.lift.<k>``,
 
 from __future__ import annotations
 
+import math
 import time
-from collections.abc import Mapping
+from collections.abc import Callable, Mapping
+from functools import partial
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
@@ -122,18 +129,26 @@ def run(case: RigidCase, *, progress: Progress | None = None) -> RunResult:
     samples = span.start + span.step * np.arange(span.n_steps + 1)
     ratios, recalage_note = recalage_ratios(case)
     history_level = "nonlinear" if opts.level == "closed_form" else opts.level
-    stopped = False
+    levels = partial(
+        rigid_levels, block, case.preload.tilt, count=opts.impacts, start=span.start,
+        end=span.end, restitution=opts.restitution, table=table, recalage_ratios=ratios,
+        tolerance=opts.tolerance, samples=samples,
+        history=history_level)  # the other level's history is not written
+    reached = [span.start]  # the instant (s) every level has reached
+
+    def noted(t: float) -> None:
+        reached[0] = t
+        if progress is not None:
+            progress.update(t)
+
+    stopped, failure = False, None
     try:
-        sequences, motions = rigid_levels(
-            block, case.preload.tilt, count=opts.impacts, start=span.start, end=span.end,
-            restitution=opts.restitution, table=table, recalage_ratios=ratios,
-            tolerance=opts.tolerance, samples=samples,
-            progress=None if progress is None else progress.update, stop=interrupt.requested,
-            history=history_level)  # the other level's history is not written
+        sequences, motions = levels(progress=noted, stop=interrupt.requested)
     except LevelsStopped as stop:  # Ctrl-C, SIGTERM: what was computed is kept
         sequences, motions, stopped = stop.sequences, stop.motions, True
-    except RuntimeError as exc:
-        raise SolverFailure(str(exc)) from None
+    except RuntimeError as exc:  # the integrator gave up: what was computed is kept too
+        failure = str(exc)
+        sequences, motions = _levels_until(levels, reached[0])
     motion = motions[history_level]
     chosen = sequences[opts.level]
     quantities: dict[str, float] = {}
@@ -167,14 +182,38 @@ def run(case: RigidCase, *, progress: Progress | None = None) -> RunResult:
         history=motion.history, quantities=quantities, collisions=collisions_of(chosen),
         extra=extra, timing={"wall_s": time.perf_counter() - t_wall,
                              "steps": len(motion.history["time"])}, warnings=warnings)
+    # the levels were integrated side by side: each stopped at about the instant the
+    # history (its last row) reached
+    times = motion.history["time"]
+    last = float(times[-1]) if len(times) else span.start
     if stopped:
-        # the levels were integrated side by side: each stopped at about the instant the
-        # history (its last row) reached
-        times = motion.history["time"]
-        reached = float(times[-1]) if len(times) else span.start
-        result.status = str(interrupt.Stop(reached))
+        result.status = str(interrupt.Stop(last))
         raise Interrupted(result.status, result)
+    if failure is not None:
+        extra["outcome"] = "failed"
+        message = f"{failure.rstrip('.')}; the levels are kept up to t = {last:.9g} s"
+        result.status = f"failed: {message}"
+        raise SolverFailure(message, result)
     return result
+
+
+def _levels_until(levels: Callable[..., tuple[dict[str, ImpactSequence],
+                                              dict[str, RockingMotion]]],
+                  reached: float) -> tuple[dict[str, ImpactSequence], dict[str, RockingMotion]]:
+    """The levels of an integration that failed, as they stood at ``reached`` (s), the
+    last instant every level had reached before it failed: ``levels``
+    (:func:`rigid_levels` with the run's arguments) keeps nothing of a failed run, so
+    they are integrated again, which repeats the same pieces, and stopped there."""
+    again = [-math.inf]
+
+    def note(t: float) -> None:
+        again[0] = t
+
+    try:
+        levels(progress=note, stop=lambda: again[0] >= reached)
+    except LevelsStopped as stop:
+        return stop.sequences, stop.motions
+    raise AssertionError(f"the rigid levels integrated again did not reach t = {reached} s")
 
 #: the rigid case whose levels, options and references a block case's twin takes
 TWIN_BASE = "sdnv105_rigid"

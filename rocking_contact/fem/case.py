@@ -27,6 +27,7 @@ lifts); ``THETA`` in the history is the rotation of the base chord OA (rad).
 
 from __future__ import annotations
 
+import math
 from collections import defaultdict
 from collections.abc import Callable
 from dataclasses import dataclass, replace
@@ -38,6 +39,7 @@ from rocking_contact.config import (
     NONNEGATIVE,
     POSITIVE,
     CaseFile,
+    Check,
     Conflict,
     check_span,
     in_range,
@@ -70,6 +72,11 @@ from rocking_contact.time.schemes import ALPHA_RANGE, ALPHA_SCHEMES, SCHEMES, TH
 
 Component = Literal["DX", "DY"]
 ALPHA_CHECK = in_range(*ALPHA_RANGE)
+#: a window's or a refinement's own alpha: finite here, held to the range of the scheme in
+#: force where it applies once the case's scheme is known (BlockCase.validate), so that a
+#: scheme without alpha refuses it as such whatever its value
+OWN_ALPHA_CHECK = Check(math.isfinite, "a number in the alpha range of the scheme in force "
+                                       "there ([-1/3, 0]; none for newmark and theta)")
 if TYPE_CHECKING:
     SchemeType = str
     AlphaScheme = str
@@ -115,7 +122,7 @@ class Window:
     start: float = param(unit="s", check=FINITE)
     end: float = param(unit="s", check=FINITE)
     step: float = param(unit="s", check=POSITIVE)
-    alpha: float | None = param(None, check=ALPHA_CHECK,
+    alpha: float | None = param(None, check=OWN_ALPHA_CHECK,
                                 doc="alpha of alpha_newmark / hht inside the window")
     scheme: AlphaScheme | None = param(
         None, doc="alpha_newmark (MODI_EQUI='NON') or hht (MODI_EQUI='OUI') inside the "
@@ -136,7 +143,7 @@ class Refine:
     """
 
     step: float = param(unit="s", check=POSITIVE, doc="step around contact changes")
-    alpha: float | None = param(None, check=ALPHA_CHECK,
+    alpha: float | None = param(None, check=OWN_ALPHA_CHECK,
                                 doc="alpha of alpha_newmark / hht in the refined steps")
     hold: float = param(unit="s", check=NONNEGATIVE,
                         doc="how long the steps stay small after the last contact change")
@@ -363,16 +370,32 @@ class BlockCase(BlockModel, CaseFile):
         # keys that only an alpha scheme reads, with their values
         alpha_keys = [(f"time.window[{i}].{key}", getattr(w, key))
                       for i, w in enumerate(self.time.window) for key in ("alpha", "scheme")]
+        # the alphas of their own, with the scheme in force where they apply
+        alphas = [(f"time.window[{i}].alpha", w.alpha, w.scheme or self.scheme.type)
+                  for i, w in enumerate(self.time.window)]
         refine = self.time.refine
         if refine is not None and refine.enabled:
             if self.scheme.type == "theta":
                 raise ValueError("time.refine: the theta scheme's velocity-level contact takes "
                                  "contact changes in any step (set time.refine.enabled = false)")
             alpha_keys.append(("time.refine.alpha", refine.alpha))
+            alphas.append(("time.refine.alpha", refine.alpha, self.scheme.type))
         for key, value in alpha_keys:
             if value is not None and self.scheme.type not in ALPHA_SCHEMES:
-                raise ValueError(f"{key}: only for scheme.type {quoted(ALPHA_SCHEMES, ' or ')}, "
-                                 f"not {self.scheme.type!r}")
+                kinds = quoted(ALPHA_SCHEMES, " or ")
+                raise Conflict({
+                    key: f"{value!r} has no effect with scheme.type = {self.scheme.type!r}, "
+                         f"which has no alpha; allowed: leave it out, or scheme.type {kinds}",
+                    "scheme.type": f"{self.scheme.type!r} has no alpha, and {key} = "
+                                   f"{value!r} is for a scheme that has; allowed: {kinds}, "
+                                   f"or leave {key} out"})
+        for key, alpha, kind in alphas:
+            if alpha is not None:
+                try:
+                    self.scheme.scheme(alpha, kind)  # the scheme checks its own range
+                except ValueError as exc:
+                    raise ValueError(f"{key}: {str(exc).removeprefix('alpha: ')} (the "
+                                     f"{kind!r} scheme's alpha)") from None
 
 
 def check_rigid_levels(case: BlockCase) -> None:

@@ -7,7 +7,9 @@ each carrying the result computed up to there (:class:`~rocking_contact.results.
 from __future__ import annotations
 
 import errno
-from typing import TYPE_CHECKING
+import sys
+import time
+from typing import TYPE_CHECKING, Any
 
 from rocking_contact import interrupt
 
@@ -17,6 +19,37 @@ if TYPE_CHECKING:
 #: the write errors that are the machine's (a full disk or quota, a file system gone
 #: read-only or failing), said in one line; any other OSError is a bug's, with its traceback
 FULL_DISK = frozenset({errno.ENOSPC, errno.EDQUOT, errno.EROFS, errno.EIO})
+
+#: MPI tag of rank 0's note to the other ranks that it said the error (:func:`say_once`)
+SAID_TAG = 0x5A1D
+#: seconds a rank other than 0 waits for that note before it says the error itself: ranks
+#: that meet a full disk in the same collective write (fields.h5) meet it together
+SAID_WAIT = 1.0
+#: rank 0's notes under way: a note's buffer lives as long as its request
+_notes: list[Any] = []
+
+
+def say_once(line: str) -> None:
+    """Say ``line`` on stderr once under ``mpiexec``, whether one rank or every rank met
+    the error it says: a full disk in fields.h5, which every rank writes, was said on
+    every rank. Rank 0 says it and notes so to the others; another rank says it only if
+    no note from rank 0 comes within :data:`SAID_WAIT` (rank 0 did not meet it: it waits
+    for this rank in a collective call). Serially, or on rank 0, it is a print.
+
+    For an error every rank may meet at the same point of a collective command, which
+    then ends every rank (the command line's ``_stop_every_rank``): a note that no rank
+    receives is left to that end."""
+    comm = interrupt.world()
+    if comm is not None and comm.size > 1 and comm.rank != 0:
+        deadline = time.monotonic() + SAID_WAIT
+        while time.monotonic() < deadline:
+            if comm.iprobe(source=0, tag=SAID_TAG):
+                comm.recv(source=0, tag=SAID_TAG)
+                return
+            time.sleep(0.01)
+    print(line, file=sys.stderr, flush=True)
+    if comm is not None and comm.size > 1 and comm.rank == 0:
+        _notes.extend(comm.isend(True, dest=r, tag=SAID_TAG) for r in range(1, comm.size))
 
 
 class RunStopped(BaseException):

@@ -113,7 +113,9 @@ class _WheelFirst:
                 top == __name__ and fullname not in LIGHT_MODULES):
             from rocking_contact.caches import ensure_form_cache
 
-            ensure_form_cache()  # DOLFINx reads XDG_CACHE_HOME when it is imported
+            # DOLFINx reads XDG_CACHE_HOME when it is imported; a block run's warnings
+            # say what this changed (ensure_form_cache returns it again)
+            ensure_form_cache()
             importlib.import_module("dolfinx_solver")
         return None
 

@@ -14,28 +14,27 @@ file is.
 
 from __future__ import annotations
 
+import importlib
 import os
 import shlex
 import sys
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
 from pathlib import Path
-from typing import TYPE_CHECKING, Any, cast
+from typing import TYPE_CHECKING, Any, Protocol, cast
 
 from rocking_contact import config, interrupt, results_io
+from rocking_contact.caches import ensure_form_cache
 from rocking_contact.config import (
-    CASE_FOLDER,
     KINDS,
     CaseError,
     CaseFile,
     Kind,
-    KindRunner,
-    StreamingRunner,
+    anchor_paths,
     as_dict,
     build,
     case_dir,
     file_label,
-    kind_runner,
     kind_schema,
     stray_attribute,
     unread_after_loading,
@@ -48,10 +47,18 @@ from rocking_contact.provenance import ended, load_record, run_record, stack_ver
 from rocking_contact.results import STARTED, RunResult
 from rocking_contact.stops import Interrupted, RunStopped
 
-if TYPE_CHECKING:  # the kinds' schemas; imported when a case of the kind is loaded
+if TYPE_CHECKING:  # the kinds' schemas and runners; imported when a case is loaded, run
+    from rocking_contact.analytic import rigid_runner as _rigid_runner
     from rocking_contact.analytic.rigid_case import RigidCase
+    from rocking_contact.discrete import runner as _discrete_runner
     from rocking_contact.discrete.case import DiscreteCase
+    from rocking_contact.fem import runner as _block_runner
     from rocking_contact.fem.case import BlockCase
+
+    # mypy holds each kind's runner (config.KINDS, imported by kind_runner) to the
+    # protocol its Kind says; here, above both, so that config imports no runner
+    _RUNNERS: tuple[KindRunner, KindRunner, StreamingRunner] = (
+        _discrete_runner, _rigid_runner, _block_runner)
 
 __all__ = ["load_case", "run", "format_table", "default_out_dir"]
 
@@ -173,6 +180,33 @@ def format_table(result: RunResult | str,
 _TABLE_KEYS = ("quantity", "reference", "value", "rel_error", "tolerance", "source", "passed")
 
 
+class KindRunner(Protocol):
+    """The module that runs a kind's cases (:attr:`~rocking_contact.config.Kind.runner`)."""
+
+    def run(self, case: Any, *, progress: Progress | None = None) -> RunResult:
+        """Run ``case``; raises a :class:`~rocking_contact.stops.RunStopped` with what it
+        computed (``partial``) when it stops early."""
+
+
+class StreamingRunner(Protocol):
+    """The runner of a kind that :attr:`~rocking_contact.config.Kind.streams`."""
+
+    #: the ``extra`` entries that name the files it streams (``{"fields": "fields.pvd"}``),
+    #: in the ``results.json`` written as the run starts
+    STREAMED_EXTRA: Mapping[str, str]
+
+    def run(self, case: Any, *, progress: Progress | None = None,
+            out_dir: Path | None = None) -> RunResult:
+        """:meth:`KindRunner.run`, writing as it goes into ``out_dir`` (None: nothing)."""
+
+
+def kind_runner(kind: str) -> KindRunner:
+    """The module that runs a case kind of :data:`~rocking_contact.config.KINDS` (``run(case,
+    progress=...)``; with ``out_dir`` too if the kind
+    :attr:`~rocking_contact.config.Kind.streams`), imported now."""
+    return cast(KindRunner, importlib.import_module(KINDS[kind].runner))
+
+
 def mpi_rank() -> int:
     """The process's rank in MPI_COMM_WORLD under ``mpiexec``, 0 without it: a script run
     by every rank prints once with ``if rc.mpi_rank() == 0`` (:func:`run` is collective,
@@ -193,10 +227,9 @@ def _finish(case: Any, result: RunResult, provenance: dict[str, Any]) -> None:
     grading against the case's references (:func:`~rocking_contact.post.grading.grade`);
     its warnings are said. Its ``timing.wall_s`` is the runner's own (every kind's
     runner sets it, a stopped run's too: :class:`~rocking_contact.results.RunResult`)."""
-    from rocking_contact import caches
-
-    if caches.NOTE is not None and result.kind == "block":
-        result.warnings.append(caches.NOTE)
+    # the import hook's call made the change, if any; this one returns what it was
+    if result.kind == "block" and (note := ensure_form_cache()) is not None:
+        result.warnings.append(note)
     result.stack = dict(stack_versions(load_libraries=False))
     result.provenance = ended(provenance, result)  # an interrupted run's rerun_note
     grade(case, result)
@@ -502,11 +535,10 @@ def _check_again(case: Any) -> CaseFile:
     except AttributeError as exc:  # `del case.time`: dataclasses.asdict meets no value
         raise CaseError(file, "", f"a setting was deleted ({exc}), allowed: changed values "
                         "(or load the case again)") from None
-    folder = CASE_FOLDER.set(case_dir(case))
-    try:
-        checked = build(type(case), values, file=file)
-    finally:
-        CASE_FOLDER.reset(folder)
+    # A table set as a dict (``case.loading.table_acceleration_x = {"path": "ux.csv",
+    # ...}``) is read as its case file's would be: a relative path from the file's folder
+    # (a path set on a TimeFunction is absolute already, from the current directory).
+    checked = build(type(case), anchor_paths(values, case_dir(case) or Path.cwd()), file=file)
     unread = unread_after_loading(case)
     if unread is not None:
         raise CaseError(file, *unread)

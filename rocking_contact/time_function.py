@@ -2,6 +2,15 @@
 
 A case file is data, never code: a function is a ``type`` with its parameters, or a table
 of samples (inline or a CSV record).
+
+A record's ``path`` is absolute once it is set: the case file's loading makes a relative
+one absolute from the folder of the text that gives it (``config.anchor_paths``: the file's
+folder, the current directory for an override), and one set in Python is made absolute
+from the current directory (:meth:`TimeFunction.__setattr__`). The functions below read
+the path as it stands, and their messages name it so.
+
+This module sits above the case files' schema (:mod:`rocking_contact.config.schema`,
+:mod:`~rocking_contact.config.names`), which knows nothing of it.
 """
 
 from __future__ import annotations
@@ -17,9 +26,15 @@ from typing import ClassVar, Literal
 
 import numpy as np
 
-from rocking_contact.config import CASE_FOLDER, FINITE, NONNEGATIVE, param
 from rocking_contact.config.names import close_hint
-from rocking_contact.config.schema import SCALES, Check, distinct_texts
+from rocking_contact.config.schema import (
+    FINITE,
+    NONNEGATIVE,
+    SCALES,
+    Check,
+    distinct_texts,
+    param,
+)
 
 #: a record's value column: a name of its header line, or a number from 2 (1 is time)
 COLUMN = Check(lambda x: (x.strip() != "") if isinstance(x, str) else x >= 2,
@@ -74,7 +89,7 @@ class TimeFunction:
         # own paths are absolute already (config.anchor_paths), and one built in code
         # read it from the current directory anyway.
         if name == "path" and isinstance(value, str) and value and not Path(value).is_absolute():
-            value = str(((CASE_FOLDER.get() or Path.cwd()) / value).absolute())
+            value = str(Path(value).absolute())
         super().__setattr__(name, value)
 
     def validate(self) -> None:
@@ -94,7 +109,7 @@ class TimeFunction:
         else:
             _check_increasing("times", np.asarray(self.times))
         # a record is read now: a bad one is bad input
-        _check_peak(self.amplitude, table_samples(self, CASE_FOLDER.get())[1])
+        _check_peak(self.amplitude, table_samples(self)[1])
 
 
 #: the largest magnitude a function may reach: every one is an acceleration (a table's, a
@@ -164,7 +179,8 @@ def held_values(f: TimeFunction, key: str, start: float, end: float,
 def table_samples(f: TimeFunction, base: Path | None = None) -> tuple[np.ndarray, np.ndarray]:
     """The ``(times, values)`` of a ``table`` function, before ``amplitude`` is applied.
 
-    A CSV record (``path``, relative to ``base``) is read here, once per call, and checked:
+    A CSV record (``path``, absolute as every time function holds it; a relative one would
+    start at ``base``) is read here, once per call, and checked:
     rows of numbers, as many fields each, at least two rows, times (column 1) increasing
     strictly, and the times and the values read finite. The values are column 2 of a
     record of two columns, or the ``column`` it names (by the name its header line gives

@@ -9,6 +9,12 @@ and instants a run never reaches) and :mod:`.changes` (what a run changed from i
 file). Callers import from ``rocking_contact.config``, which re-exports every public
 function and class of its modules (``tests/test_config_exports.py`` holds it to that) and
 their key tables.
+
+The package is the layer below what it configures: its modules import nothing of
+``rocking_contact`` outside it but :mod:`rocking_contact.lazy`, through which
+:func:`kind_schema` imports a kind's schema by name when a case is loaded
+(``tests/test_config_layers.py``). The time functions, the contact treatments and the
+kinds' schemas and runners import it, never the other way.
 """
 
 from rocking_contact.config.changes import (
@@ -20,12 +26,9 @@ from rocking_contact.config.changes import (
     placed_for_other_physics,
 )
 from rocking_contact.config.loading import (
-    CASE_FOLDER,
     KINDS,
     Kind,
-    KindRunner,
     Origins,
-    StreamingRunner,
     base_case,
     case_dir,
     case_kind,
@@ -33,7 +36,6 @@ from rocking_contact.config.loading import (
     file_case,
     file_label,
     kind_of,
-    kind_runner,
     kind_schema,
     load_case,
     loaded_as,
@@ -97,6 +99,7 @@ from rocking_contact.config.sections import (
     Span,
     TimeSpan,
     check_span,
+    recorded_rows,
     row_count_problem,
     step_count_problem,
 )
@@ -112,17 +115,16 @@ __all__ = [
     "uncomputed_references", "close_hint",
     # sections
     "CaseInfo", "Reference", "QuantitySpec", "MAX_STEPS", "step_count_problem",
-    "MAX_ROWS", "row_count_problem", "check_span",
+    "MAX_ROWS", "recorded_rows", "row_count_problem", "check_span",
     "TimeSpan", "Span", "CaseFile",
     # reach
     "never_reached",
     # loading
-    "CASE_FOLDER", "KINDS", "cases_dir", "shipped_cases", "variant_cases",
-    "resolve_case_path", "case_kind", "kind_schema", "kind_runner", "read_toml", "Origins",
+    "KINDS", "cases_dir", "shipped_cases", "variant_cases",
+    "resolve_case_path", "case_kind", "kind_schema", "read_toml", "Origins",
     "read_case_data", "origin_file", "load_case", "unread_after_loading", "unread_override",
     "unread_keys",
     "stray_attribute", "case_dir", "file_case", "kind_of", "overridden_keys", "Kind",
-    "KindRunner", "StreamingRunner",
     # loading: what loading notes on a case (no schema field holds it)
     "source_file", "file_label", "references_from", "loaded_as", "loading_record",
     "base_case", "twin_of",

@@ -13,9 +13,8 @@ import math
 import re
 import tomllib
 from collections.abc import Callable, Iterable, Iterator, Mapping
-from contextvars import ContextVar
 from pathlib import Path
-from typing import TYPE_CHECKING, Any, Protocol, cast
+from typing import TYPE_CHECKING, Any
 
 from rocking_contact.config.names import close_hint
 from rocking_contact.config.overrides import (
@@ -39,56 +38,23 @@ from rocking_contact.config.schema import (
 
 if TYPE_CHECKING:
     from rocking_contact.config.sections import CaseFile
-    from rocking_contact.progress import Progress
-    from rocking_contact.results import RunResult
-
-#: The folder a case file's relative paths (CSV records) start from, while the case is built:
-#: a ``validate`` that reads such a file finds it here (None: the current directory).
-CASE_FOLDER: ContextVar[Path | None] = ContextVar("case_folder", default=None)
 
 
 @dataclasses.dataclass(frozen=True)
 class Kind:
     """A case kind: where its schema and its runner are (imported when a case of the kind
-    is loaded, run)."""
+    is loaded, run: :func:`kind_schema` here, ``rocking_contact.api.kind_runner`` above
+    the kinds' modules)."""
 
     #: its schema, ``module:Class`` (light: no DOLFINx; loading and checking a case never
     #: imports a solver)
     schema: str
-    #: the module that runs it, a :class:`KindRunner`
+    #: the module that runs it, a ``rocking_contact.api.KindRunner``
     runner: str
     #: whether the runner writes into the results directory as it runs (the history
-    #: streamed row by row, the fields): a :class:`StreamingRunner`
+    #: streamed row by row, the fields): a ``rocking_contact.api.StreamingRunner``
     streams: bool = False
 
-
-class KindRunner(Protocol):
-    """The module that runs a kind's cases."""
-
-    def run(self, case: Any, *, progress: Progress | None = None) -> RunResult:
-        """Run ``case``; raises a :class:`~rocking_contact.stops.RunStopped` with what it
-        computed (``partial``) when it stops early."""
-
-
-class StreamingRunner(Protocol):
-    """The runner of a kind that :attr:`Kind.streams`."""
-
-    #: the ``extra`` entries that name the files it streams (``{"fields": "fields.pvd"}``),
-    #: in the ``results.json`` written as the run starts
-    STREAMED_EXTRA: Mapping[str, str]
-
-    def run(self, case: Any, *, progress: Progress | None = None,
-            out_dir: Path | None = None) -> RunResult:
-        """:meth:`KindRunner.run`, writing as it goes into ``out_dir`` (None: nothing)."""
-
-
-if TYPE_CHECKING:  # mypy holds each kind's runner to the protocol its Kind says
-    from rocking_contact.analytic import rigid_runner as _rigid_runner
-    from rocking_contact.discrete import runner as _discrete_runner
-    from rocking_contact.fem import runner as _block_runner
-
-    _RUNNERS: tuple[KindRunner, KindRunner, StreamingRunner] = (
-        _discrete_runner, _rigid_runner, _block_runner)
 
 #: kind -> its :class:`Kind`
 KINDS: dict[str, Kind] = {
@@ -171,14 +137,6 @@ def kind_schema(kind: str, file: str = "") -> type[Any]:
 
     schema: type[Any] = imported(_check_kind(kind, file).schema)
     return schema
-
-
-def kind_runner(kind: str, file: str = "") -> KindRunner:
-    """The module that runs a case kind (``run(case, progress=...)``; with ``out_dir`` too
-    if the kind :attr:`~Kind.streams`)."""
-    import importlib
-
-    return cast(KindRunner, importlib.import_module(_check_kind(kind, file).runner))
 
 
 def kind_of(case: str) -> str:
@@ -330,15 +288,12 @@ def load_case(
         for key in keys:  # an overridden key is the loaded case's, even if a parent had it
             origins[tuple(key_path(key))] = (path,)
     layer = _layers(origins, keys if overrides else ())
-    folder = CASE_FOLDER.set(path.parent)
-    try:
+    try:  # (its record paths are absolute: read_case_data and apply_overrides anchored them)
         obj = build(kind_schema(case_kind(data, str(path))), data, file=str(path))
     except CaseError as exc:  # name the file that holds the key, and say --set took part
         key, problem = _blamed(exc, layer, path, origins)
         file = origin_file(key, path, origins) + (f" (with {given})" if overrides else "")
         raise CaseError(file, key, problem) from None
-    finally:
-        CASE_FOLDER.reset(folder)
 
     def given_with(selector: str, key: str) -> tuple[Any, str]:
         # the selector as the file that holds `key` (and the files it extends) sets it

@@ -28,7 +28,7 @@ the curves it pairs and its springs' points (:func:`check_against_model`).
 from __future__ import annotations
 
 from dataclasses import dataclass
-from typing import TYPE_CHECKING, Any, ClassVar, Literal
+from typing import Any, ClassVar, Literal
 
 from rocking_contact.config import NONNEGATIVE, POSITIVE, Conflict, in_range, param
 from rocking_contact.discrete.case import stick_problem
@@ -75,8 +75,13 @@ _CONDENSED = ("slave", "master", "mu", "search_distance", "closed_gap", "gap_tol
 
 _MODEL = "rocking_contact.contact.model"
 
-#: contact.treatment -> what it is, in the order the messages list them (none, then SDNV105
-#: A, B, C, D)
+#: The values of contact.treatment, as the schema checks it and the messages and
+#: `rocking-contact keys` list them ("one of 'none', 'lagrange', ..."): none, then SDNV105
+#: A, B, C, D. Written out so that mypy holds every comparison to them; the keys of
+#: TREATMENT_INFO, in this order (tests/test_registry_names.py holds them equal).
+Treatment = Literal["none", "lagrange", "penalty", "continuous", "theta"]
+
+#: contact.treatment -> what it is, in the order the messages list them
 TREATMENT_INFO: dict[str, TreatmentInfo] = {
     "none": TreatmentInfo(f"{_MODEL}:build_none", (), "none",
                           without_table="with a [[constraint]] holding the block"),
@@ -90,12 +95,6 @@ TREATMENT_INFO: dict[str, TreatmentInfo] = {
                             "step_tolerance", "max_iterations", "local_iterations"),
                            "velocity", table=True),
 }
-if TYPE_CHECKING:
-    Treatment = str
-else:
-    # The names of TREATMENT_INFO, as the schema checks contact.treatment and the messages
-    # and `rocking-contact keys` list them ("one of 'none', 'lagrange', ...").
-    Treatment = Literal[tuple(TREATMENT_INFO)]
 
 
 def treatments(*levels: str) -> tuple[str, ...]:

@@ -17,7 +17,7 @@ from __future__ import annotations
 import math
 from collections.abc import Callable
 from dataclasses import dataclass
-from typing import TYPE_CHECKING, ClassVar, Literal
+from typing import ClassVar, Literal
 
 import numpy as np
 
@@ -57,8 +57,14 @@ class SchemeInfo:
     integrator: str
 
 
-#: ``solver.scheme`` -> its entry, in the order the messages list them: a new scheme is an
-#: entry here and its integrator's module
+#: The values of ``solver.scheme``, as the schema checks them and the messages and
+#: `rocking-contact keys` list them ("one of 'central_difference', ..."). Written out so
+#: that mypy holds every comparison to them; the keys of SCHEMES, in this order
+#: (tests/test_registry_names.py holds them equal).
+SchemeName = Literal["central_difference", "newmark", "hht"]
+
+#: ``solver.scheme`` -> its entry, in the order the messages list them: a new scheme is a
+#: name above, an entry here and its integrator's module
 SCHEMES: dict[str, SchemeInfo] = {
     "central_difference": SchemeInfo(
         (), "rocking_contact.discrete.central_difference:CentralDifferenceIntegrator"),
@@ -67,12 +73,6 @@ SCHEMES: dict[str, SchemeInfo] = {
     "hht": SchemeInfo(("alpha", "newton_tol", "newton_max_iter"),
                       "rocking_contact.discrete.newmark:HHTIntegrator"),
 }
-if TYPE_CHECKING:
-    SchemeName = str
-else:
-    # the names of SCHEMES, as the schema checks them and the messages and
-    # `rocking-contact keys` list them ("one of 'central_difference', ...")
-    SchemeName = Literal[tuple(SCHEMES)]
 Vector = tuple[float, float, float]
 #: history prefixes of the displacement, velocity and acceleration along each component
 KIND_PREFIXES: dict[str, tuple[str, str, str]] = {

@@ -340,6 +340,15 @@ class SchemeEntry:
     unknown: Literal["displacement", "velocity"] = "displacement"
 
 
+#: The values of ``scheme.type``, as a block schema checks it and the messages and
+#: `rocking-contact keys` list them ("one of 'newmark', 'alpha_newmark', ..."). Written out
+#: so that mypy holds every comparison to them; the keys of SCHEMES, in this order
+#: (tests/test_registry_names.py holds them equal).
+SchemeType = Literal["newmark", "alpha_newmark", "hht", "theta"]
+#: those of them that read ``alpha``: :data:`ALPHA_SCHEMES`, as a window's ``scheme`` is
+#: checked against them
+AlphaScheme = Literal["alpha_newmark", "hht"]
+
 #: ``scheme.type`` -> its entry, in the order the messages list them
 SCHEMES: dict[str, SchemeEntry] = {
     "newmark": SchemeEntry(("beta", "gamma"), lambda p, alpha: Newmark(p.beta, p.gamma)),

@@ -27,7 +27,7 @@ from collections.abc import Callable, Mapping, Sequence
 from typing import TYPE_CHECKING, NoReturn
 
 from rocking_contact import interrupt  # light (no numpy): main takes the signals at once
-from rocking_contact.stops import FULL_DISK
+from rocking_contact.stops import FULL_DISK, say_once
 
 if TYPE_CHECKING:  # the table is imported by main (its package's import loads the wheel)
     from rocking_contact.commands import Command
@@ -330,8 +330,7 @@ def _command(args: argparse.Namespace, argv: Sequence[str] | None) -> int:
         if exc.errno not in FULL_DISK:
             raise
         # the disk, not the run: what was written before stays (a streamed history's rows)
-        print(f"error: cannot write {exc.filename or 'the results'}: {exc.strerror}",
-              file=sys.stderr)
+        say_once(f"error: cannot write {exc.filename or 'the results'}: {exc.strerror}")
         if launcher_rank() is not None and not _parsed_command(args).serial:
             # rank 0 alone writes the results: the others wait for it in the next step
             _stop_every_rank(EXIT_FAILED)

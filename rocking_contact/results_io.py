@@ -191,6 +191,15 @@ RUN_FILES = (RESULTS_FILE, HISTORY_FILE, "fields.pvd", "fields.xdmf", "fields.h5
 REPLACED = ".rocking-contact-replaced"
 #: the file :func:`set_aside` writes first in :data:`REPLACED`: the folder is a run's
 REPLACED_MARK = "set-aside-by-rocking-contact"
+#: what the mark says while the earlier run's files move into the folder or back out of
+#: it: a run killed then left them in two halves, which the next run joins again in the
+#: results directory (:func:`set_aside`)
+MOVING = ("moving: an earlier run's results, on their way into this folder or back out "
+          "of it; the next run into this directory puts them back\n")
+#: what it says once they are all in the folder (any text but :data:`MOVING`: an empty
+#: mark too)
+SET_ASIDE = ("an earlier run's results, set aside by a new run into this directory; "
+             "deleted as it ends\n")
 
 
 def _earlier_run(out_dir: Path) -> tuple[list[Path], list[tuple[Path, list[Path]]]]:
@@ -241,26 +250,41 @@ def set_aside(out_dir: Path) -> list[Path]:
     """Move an earlier run's files (:func:`_earlier_run`) into :data:`REPLACED`
     inside ``out_dir``, each at its path relative to ``out_dir``: renames on the same file
     system, which a full disk does not stop. All or none: stopped as it moves them (a
-    second Ctrl-C, an error), it moves back those it moved. A folder of them that a killed
-    run left is removed first with that run, or put back (:func:`restore`) when that run
-    left nothing it computed (:func:`only_started`): they are then the results the
-    directory holds, and are set aside in turn. Returns the files and folders moved, where
-    they were."""
-    if _marked(out_dir / REPLACED) and only_started(out_dir):
-        restore(out_dir)
-    else:
-        discard(out_dir)
+    second Ctrl-C, an error), it moves back those it moved. Returns the files and folders
+    moved, where they were.
+
+    What a killed run left is dealt with first. A folder whose mark says :data:`MOVING`
+    (killed as its files went in, or came back out: :func:`restore`) is put back, the two
+    halves joined. Another marked folder is removed with the run beside it, or put back
+    (:func:`restore`) when that run left nothing it computed (:func:`only_started`, or
+    no file at all: killed before it wrote the ``results.json`` saying it started): they
+    are then the results the directory holds, and are set aside in turn. A folder of that
+    name holding nothing (killed before its mark was written) is removed.
+
+    SIGKILL at any point loses nothing that is to be kept: the mark is written (through a
+    rename) before the first file moves and says :data:`SET_ASIDE` after the last. One
+    thing may stay of the run whose results were put back by a :func:`restore` killed
+    before it removed that run's files: a file of it that the earlier run does not have
+    (a ``history.csv`` without rows beside results of a run that stopped before its
+    first step); its ``results.json`` is replaced by the earlier one."""
+    aside = out_dir / REPLACED
+    _drop_unmarked_empty(aside)
+    if _marked(aside):
+        if _moving(aside):
+            _put_back(aside, out_dir)
+        elif only_started(out_dir) or not any(_earlier_run(out_dir)):
+            restore(out_dir)  # killed before its run started, or before it computed
+        else:
+            discard(out_dir)
     entries, reports = _earlier_run(out_dir)
     moved = entries + [p for _, files in reports for p in files]
-    aside = out_dir / REPLACED
     if not moved:
         return []
     if aside.exists():  # the user's (discard removed a run's): the earlier run goes
         _remove_run(out_dir)
         return []
     aside.mkdir()
-    (aside / REPLACED_MARK).write_text("an earlier run's results, set aside by a new run "
-                                       "into this directory; deleted as it ends\n")
+    _mark(aside, MOVING)
     try:
         for path in moved:
             target = aside / path.relative_to(out_dir)
@@ -269,6 +293,7 @@ def set_aside(out_dir: Path) -> list[Path]:
     except BaseException:
         _put_back(aside, out_dir)
         raise
+    _mark(aside, SET_ASIDE)
     for report, files in reports:
         _remove_emptied(report, files)
     return moved
@@ -279,20 +304,59 @@ def restore(out_dir: Path) -> list[Path]:
     stopped before its runner started, or :func:`only_started`): remove what that run
     wrote (its ``results.json`` saying it started; :func:`_earlier_run`'s selection), then
     move the earlier run's files back, as they were. Returns the files moved back."""
-    _remove_run(out_dir)
     aside = out_dir / REPLACED
     if not _marked(aside):
+        _remove_run(out_dir)
         return []
-    back = sorted(p for p in aside.rglob("*") if p.is_file() and p.name != REPLACED_MARK)
+    # said before anything goes: killed from here on, the next run puts them back
+    _mark(aside, MOVING)
+    _remove_run(out_dir)
+    back = sorted(p.relative_to(aside) for p in aside.rglob("*") if p.is_file())
     _put_back(aside, out_dir)
-    return [out_dir / p.relative_to(aside) for p in back]
+    return [out_dir / p for p in back if p.as_posix() not in _MARKS]
+
+
+#: the mark and the file it is written through
+_MARKS = (REPLACED_MARK, REPLACED_MARK + PARTIAL_SUFFIX)
+
+
+def _mark(aside: Path, text: str) -> None:
+    """Write ``text`` as the mark of ``aside``, through a rename: a kill leaves the
+    mark there before it, or this one, whole."""
+    partial = aside / _MARKS[1]
+    partial.write_text(text, encoding="utf-8")
+    os.replace(partial, aside / REPLACED_MARK)
+
+
+def _moving(aside: Path) -> bool:
+    """Whether the mark of ``aside`` says its files are moving (:data:`MOVING`)."""
+    try:
+        return (aside / REPLACED_MARK).read_text(encoding="utf-8") == MOVING
+    except (OSError, ValueError):
+        return False
 
 
 def _put_back(aside: Path, out_dir: Path) -> None:
-    """Move what the marked folder ``aside`` holds back into ``out_dir``, the folder
-    removed."""
-    (aside / REPLACED_MARK).unlink()
-    _move_back(aside, out_dir)
+    """Move what the marked folder ``aside`` holds back into ``out_dir``, the mark last
+    (killed on the way, the next run goes on with it), the folder removed."""
+    for entry in sorted(aside.iterdir()):
+        if entry.name not in _MARKS:
+            _move_back(entry, out_dir / entry.name)
+    _unmark(aside)
+
+
+def _unmark(aside: Path) -> None:
+    """Remove the mark of ``aside``, emptied, and the folder."""
+    for name in reversed(_MARKS):
+        (aside / name).unlink(missing_ok=True)
+    aside.rmdir()
+
+
+def _drop_unmarked_empty(aside: Path) -> None:
+    """Remove ``aside`` if it holds nothing but the file its mark is written through: a
+    run killed between making it and marking it, or after emptying it."""
+    if aside.is_dir() and {p.name for p in aside.iterdir()} <= {_MARKS[1]}:
+        _unmark(aside)
 
 
 def _move_back(source: Path, target: Path) -> None:
@@ -314,7 +378,15 @@ def discard(out_dir: Path) -> list[Path]:
     aside = out_dir / REPLACED
     if not _marked(aside):
         return []
-    shutil.rmtree(aside)
+    # the mark last: killed on the way, the folder is still a run's, for the next to delete
+    for entry in aside.iterdir():
+        if entry.name in _MARKS:
+            continue
+        if entry.is_dir() and not entry.is_symlink():
+            shutil.rmtree(entry)
+        else:
+            entry.unlink()
+    _unmark(aside)
     return [aside]
 
 

@@ -58,26 +58,33 @@ COLLISIONS_CAPTION = " Dots: our collisions (the kinetic-energy maximum before e
 #: what the references add to the caption of any other figure that draws some
 REFERENCES_DEFAULT = (" References: one style per source, black where graded, grey for "
                       "information; a maximum or minimum of one of several curves is a short "
-                      "segment at ours, named after its column.")
+                      "segment at ours (where its check measures it), named after its column, "
+                      "and after its windows when several share a place.")
+#: what our failing graded extrema add to the caption of a figure that marks some
+MISSES_CAPTION = " Red cross: our extremum where its graded check fails."
 
 
-def _referenced_components(data: Mapping[str, Any],
-                           history: Mapping[str, Any]) -> set[str]:
+def _referenced_components(data: Mapping[str, Any], history: Mapping[str, Any]
+                           ) -> tuple[set[str], set[str]]:
     """The history components (``EKIN``, ``RN``, ``THETA``) whose plots draw a reference,
-    as the run's plots select them (:func:`rocking_contact.post.plots.plotted`)."""
+    as the run's plots select them (:func:`rocking_contact.post.plots.plotted`), and those
+    whose plots mark our extremum of a failing graded check
+    (:data:`rocking_contact.viz.history_plots.MISS_LABEL`)."""
     from rocking_contact.post.plots import plotted
     from rocking_contact.viz.markers import reference_markers
 
-    names = [n for n in history if n != "time"]
-    return {Channel.parse(m.column).component
-            for m in reference_markers(plotted(data), names)}
+    markers = reference_markers(plotted(data), [n for n in history if n != "time"])
+    return ({Channel.parse(m.column).component for m in markers},
+            {Channel.parse(m.column).component for m in markers
+             if m.op in ("max", "min") and m.passed is False})
 
 
 def caption(stem: str, data: Mapping[str, Any], history: Mapping[str, Any],
-            referenced: set[str]) -> str:
-    """What a plot of the run shows, its collisions and references mentioned only when it
-    draws some (``referenced``: :func:`_referenced_components`); ``history_<C>`` plots
-    are captioned from their column's description and unit."""
+            referenced: set[str], missed: frozenset[str] | set[str] = frozenset()) -> str:
+    """What a plot of the run shows, its collisions, references and failing extrema
+    mentioned only when it draws some (``referenced``, ``missed``:
+    :func:`_referenced_components`); ``history_<C>`` plots are captioned from their
+    column's description and unit."""
     from rocking_contact.post.collisions import interior
     from rocking_contact.viz.history_plots import FIGURES, impact_spans
 
@@ -100,6 +107,8 @@ def caption(stem: str, data: Mapping[str, Any], history: Mapping[str, Any],
         text += IMPACTS_CAPTION
     if components & referenced:
         text += REFERENCES_CAPTION.get(stem, REFERENCES_DEFAULT)
+    if components & missed:
+        text += MISSES_CAPTION
     return text
 
 
@@ -148,18 +157,22 @@ def plot_files(result: CaseResult, out_dir: Path) -> list[Path]:
     return [Path(shutil.copyfile(f, out_dir / f.name)) for f in own]
 
 
-def view_instants(times: Any, data: Mapping[str, Any]) -> dict[str, tuple[float, str]]:
+def view_instants(times: Any, data: Mapping[str, Any],
+                  history: Mapping[str, Any] | None = None) -> dict[str, tuple[float, str]]:
     """What to picture: label -> (t in s, the caption's sentence saying when that is), at
     instants the result has fields for (``times``, s: a picture between two was blended
     from both).
 
     The start; then the first impact, else the end. The impact of the first collision (the
     kinetic-energy maximum the block reaches as it lands: the impact starts there) is shown
-    at the first output instant after it, when the block has landed and the impact has
-    taken its energy (SDNV105 A: 0.055 s, 4.59 J of the 7.29 J at 0.05441 s; at the
-    maximum itself the picture showed the block still falling). Without collisions, the
-    largest force of the first impact (a discrete run). A window maximum that is no
-    collision (a failed run's last instant) is not one.
+    at the first output instant after it at which the block is on the table again, a
+    normal reaction of the ``history`` (``RN_*``, N) above 0 there
+    (:func:`_landed`; SDNV105 A: 0.0575 s, RN_A 3569 N; at 0.055 s, the first output
+    after the collision at 0.05441 s, the block was in the air, hopping after the impact,
+    every reaction 0), else at the first output instant after it (no reactions recorded,
+    or none above 0 before the last output). Without collisions, the largest force of the
+    first impact (a discrete run). A window maximum that is no collision (a failed run's
+    last instant) is not one.
     """
     from rocking_contact.post.collisions import interior
 
@@ -171,7 +184,13 @@ def view_instants(times: Any, data: Mapping[str, Any]) -> dict[str, tuple[float,
                   if c.get("time") is not None), None)
     if first is not None:
         after = t[t > float(first["time"]) + slack]
-        if after.size:
+        landed = _landed(after, history or {}, slack)
+        if landed is not None:
+            event = (landed, f"Just after the first impact: t = {landed:.5g} s, the first "
+                     "output instant after the first collision (the kinetic-energy maximum "
+                     f"where the impact starts, t = {float(first['time']):.5g} s) with the "
+                     "block on the table again (a normal reaction above 0).")
+        elif after.size:
             event = (float(after[0]), f"Just after the first impact: t = {after[0]:.5g} s, "
                      "the first output instant after the first collision (the kinetic-energy "
                      f"maximum where the impact starts, t = {float(first['time']):.5g} s).")
@@ -187,6 +206,23 @@ def view_instants(times: Any, data: Mapping[str, Any]) -> dict[str, tuple[float,
     return instants
 
 
+def _landed(outputs: np.ndarray, history: Mapping[str, Any], slack: float) -> float | None:
+    """The first of the ``outputs`` (s) at which a normal reaction of ``history``
+    (``RN_*`` columns, N, compression positive) is above 0, read on the history's own
+    sample there (within ``slack`` s: no blend of two steps); None without reactions, a
+    sample or such an output."""
+    columns = [np.asarray(history[n], dtype=float) for n in history
+               if Channel.parse(n).component == "RN"]
+    if not columns or "time" not in history:
+        return None
+    time = np.asarray(history["time"], dtype=float)
+    for instant in outputs:
+        row = int(np.argmin(np.abs(time - instant)))
+        if abs(time[row] - instant) <= slack and any(c[row] > 0.0 for c in columns):
+            return float(instant)
+    return None
+
+
 def view_figures(result: CaseResult, out_dir: Path) -> list[Figure | Paragraph]:
     """Pictures of the result (pyvista) at its start and at its first event (else its end),
     or a line saying why there are none."""
@@ -198,7 +234,7 @@ def view_figures(result: CaseResult, out_dir: Path) -> list[Figure | Paragraph]:
         return [Paragraph(f"No 3D view: {exc}.")]
     out_dir.mkdir(parents=True, exist_ok=True)
     out: list[Figure | Paragraph] = []
-    for label, (t, when) in view_instants(scene.times, result.data).items():
+    for label, (t, when) in view_instants(scene.times, result.data, result.history).items():
         path = out_dir / f"view_{label}.png"
         try:  # one scene for every picture: opening it reads the whole field series
             render.screenshot(scene, path, time=t, window_size=(800, 800))
@@ -234,10 +270,11 @@ def figures(result: CaseResult, out_dir: Path, *, views: bool) -> list[Figure | 
     out: list[Figure | Paragraph] = []
     diagnostics: list[Figure | Paragraph] = []
     if result.history:
-        referenced = _referenced_components(result.data, result.history)
+        referenced, missed = _referenced_components(result.data, result.history)
         for p in plot_files(result, out_dir):
             if p.suffix == ".png":
-                figure = Figure(p, caption(p.stem, result.data, result.history, referenced))
+                figure = Figure(p, caption(p.stem, result.data, result.history, referenced,
+                                           missed))
                 (diagnostics if is_diagnostic(figure) else out).append(figure)
     else:
         out.append(Paragraph(f"No plots: {result.history_problem or 'no history'}."))

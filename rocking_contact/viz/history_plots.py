@@ -25,7 +25,7 @@ import textwrap
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, replace
 from pathlib import Path
-from typing import Any
+from typing import Any, Literal
 
 import numpy as np
 
@@ -133,18 +133,30 @@ def _joined(markers: Sequence[Marker], lo: float, hi: float) -> list[Marker]:
                           []).append(m)
     out: list[Marker] = []
     for group in groups.values():
-        out += (group if group[0].shape != "hline" else
-                [replace(group[0], window=span)
-                 for span in _union([m.window or (lo, hi) for m in group])])
+        if group[0].shape != "hline":
+            out += group
+            continue
+        for span in _union([m.window or (lo, hi) for m in group]):
+            # each span named by the windows of its own segments, not of the group's first
+            parts = [m for m in group if span[0] <= (m.window or (lo, hi))[0] <= span[1]]
+            out.append(replace(parts[0], window=span, over=tuple(
+                dict.fromkeys(w for m in parts for w in m.over))))
     return out
 
 
 #: legend suffix of a reference by whether its check has a pass mark (None: not said)
 GRADED_SUFFIX = {True: " (graded)", False: " (info)", None: ""}
+#: legend suffix of a source graded for some quantities of the figure and information for
+#: others (SDNV105 A's analytic rigid pivot reaction: graded over [0, 0.05] s, information
+#: over Code_Aster's (0.01, 0.05) s); it had two entries
+MIXED_SUFFIX = " (graded; info in grey)"
 
 
-def _legend_label(marker: Marker) -> str:
-    return _short(marker.label) + GRADED_SUFFIX[marker.graded]
+def _legend_label(label: str, grades: set[bool | None]) -> str:
+    """A source's one legend label: its label and whether its markers are graded."""
+    suffix = MIXED_SUFFIX if {True, False} <= grades else GRADED_SUFFIX[
+        True if True in grades else False if False in grades else None]
+    return _short(label) + suffix
 
 
 def _draw_box(ax: Any, marker: Marker, lo: float, hi: float, label: str | None) -> None:
@@ -165,32 +177,85 @@ def _draw_box(ax: Any, marker: Marker, lo: float, hi: float, label: str | None) 
 EXTREMUM_SEGMENT = 0.06
 
 
+#: a max/min marker's op -> the quantity ops of its instant and its value
+_EXTREMA: dict[str, tuple[Literal["argmax", "argmin"], Literal["max", "min"]]] = {
+    "max": ("argmax", "max"), "min": ("argmin", "min")}
+
+
+def _our_extremum(marker: Marker, history: Mapping[str, np.ndarray]
+                  ) -> tuple[float, float] | None:
+    """(instant in s, value) of our extremum that the check of the max/min ``marker``
+    grades, found by the grading's own evaluation
+    (:func:`rocking_contact.post.references.evaluate` of its argmax or argmin and its max or
+    min, the window's bounds included); None when the run has none there (a window past a
+    shortened run's end). Over its closed window SDNV105 A's open (0.01, 0.05) s maximum of
+    RN_O was put at 0.01 s, 3600.68 N; the check grades 3599.53 N at 0.0125 s."""
+    from rocking_contact.config import QuantitySpec
+    from rocking_contact.post.references import evaluate
+
+    arg, extremum = _EXTREMA[str(marker.op)]
+    spec = QuantitySpec(name=marker.column, column=marker.column, op=arg,
+                        window=marker.window, bounds="open" if marker.bounds == "open"
+                        else "closed")
+    at, value = evaluate(spec, history), evaluate(replace(spec, op=extremum), history)
+    return (at, value) if np.isfinite(at) and np.isfinite(value) else None
+
+
+def window_text(window: tuple[float, float] | None, bounds: str = "closed") -> str:
+    """A window (s) as an interval, open ends in parentheses: ``[0, 0.05]``,
+    ``(0.01, 0.05)``; ``the run`` without one."""
+    if window is None:
+        return "the run"
+    left, right = "()" if bounds == "open" else "[]"
+    return f"{left}{window[0]:g}, {window[1]:g}{right}"
+
+
 def _at_our_extrema(markers: Sequence[Marker], history: Mapping[str, np.ndarray],
                     lo: float, hi: float) -> list[Marker]:
     """``markers`` with each max/min segment moved to a short one (:data:`EXTREMUM_SEGMENT`)
-    at our extremum of its column in its window, tagged with the column, when the figure
-    has such references on two columns or more: five lines across the whole axis (SDNV105
-    A's VY_O and VY_A minima, -0.10 to -0.13 m/s) could not be told apart nor tied to a
-    curve. References on one column keep their window (the pivot reaction over the flight
-    before impact 1, seen at its edges where our RN_O leaves it)."""
+    at our extremum of its column in its window (:func:`_our_extremum`), tagged with the
+    column and its window, when the figure has such references on two columns or more:
+    five lines across the whole axis (SDNV105 A's VY_O and VY_A minima, -0.10 to -0.13 m/s)
+    could not be told apart nor tied to a curve. References on one column keep their window
+    (the pivot reaction over the flight before impact 1, seen at its edges where our RN_O
+    leaves it)."""
     extrema = [m for m in markers if m.shape == "hline" and m.op in ("max", "min")]
     if len({m.column for m in extrema}) < 2:
         return list(markers)
-    t = np.asarray(history["time"], dtype=float)
     half = 0.5 * EXTREMUM_SEGMENT * (hi - lo)
     out = []
     for m in markers:
-        start, end = m.window or (lo, hi)
-        y = np.asarray(history[m.column], dtype=float)
-        inside = (t >= start) & (t <= end) & np.isfinite(y)
-        if m not in extrema or not np.any(inside):
+        ours = _our_extremum(m, history) if m in extrema else None
+        if ours is None:
             out.append(m)
             continue
-        pick = np.argmax if m.op == "max" else np.argmin
-        at = float(t[inside][pick(y[inside])])
-        out.append(replace(m, window=(max(start, at - half), min(end, at + half)),
-                           tag=m.column))
+        start, end = m.window or (lo, hi)
+        out.append(replace(m, window=(max(start, ours[0] - half), min(end, ours[0] + half)),
+                           tag=m.column, over=(window_text(m.window, m.bounds),)))
     return out
+
+
+#: legend label of our extremum whose check fails
+MISS_LABEL = "ours: graded extremum that fails"
+
+
+def _our_misses(ax: Any, markers: Sequence[Marker], history: Mapping[str, np.ndarray]
+                ) -> None:
+    """Mark our extrema whose graded checks fail (:data:`.style.MISS_LOOK`), over the axis
+    frame if need be (:func:`_unclip_points`, once the limits are set: a point off them,
+    a spike past :func:`_clip_spikes`' limits, stays clipped): SDNV105 A's largest RN_O
+    over [0, 0.05] s, 4097 N at t = 0 (the analytic rigid 3579 N within 1 %), sat on the
+    frame, unmarked."""
+    lo, hi = ax.get_xlim()
+    drawn = set()
+    for m in markers:
+        if m.shape != "hline" or m.op not in ("max", "min") or m.passed is not False:
+            continue
+        ours = _our_extremum(m, history)
+        if ours is None or ours in drawn or not lo <= ours[0] <= hi:
+            continue
+        drawn.add(ours)
+        ax.plot([ours[0]], [ours[1]], label=MISS_LABEL, **style.MISS_LOOK)
 
 
 def draw_markers(ax: Any, markers: Sequence[Marker], styles: style.MarkerStyles) -> None:
@@ -200,25 +265,30 @@ def draw_markers(ax: Any, markers: Sequence[Marker], styles: style.MarkerStyles)
     point and a segment, such as the integrated rigid block's collision and its largest
     later kinetic energy, showed only its marker in the legend), with "(graded)" or
     "(info)" when the markers say whether their checks have a pass mark (graded ones
-    black and heavier, information ones grey: :func:`.style.reference_look`); set the
-    axis limits first."""
+    black and heavier, information ones grey: :func:`.style.reference_look`), both
+    (:data:`MIXED_SUFFIX`, the graded key) for a source that is each; set the axis limits
+    first."""
     lo, hi = ax.get_xlim()
     shown = _joined([m for m in markers if _on_time_axis(m, lo, hi)], lo, hi)
     for m in sorted(shown, key=lambda m: m.label):
         styles(m.family, m.label)  # a source's shape whatever the order of the checks
-    # legend label -> (family, source label, graded, shapes drawn)
+    grades: dict[str, set[bool | None]] = {}
+    for m in shown:
+        grades.setdefault(m.label, set()).add(m.graded)
+    # legend label -> (family, source label, graded look, shapes drawn)
     looks: dict[str, tuple[str, str, bool | None, set[str]]] = {}
     boxes: set[str] = set()
-    tagged: set[tuple[str, float, float]] = set()
+    tags: list[_Tag] = []
     for m in shown:
-        legend = _legend_label(m)
+        legend = _legend_label(m.label, grades[m.label])
         if m.shape == "box":
             _draw_box(ax, m, lo, hi, None if legend in boxes else legend)
             boxes.add(legend)
             continue
         kw = style.reference_look(styles(m.family, m.label), m.graded)
         dashes, width = kw.pop("linestyle_ref"), kw.pop("linewidth_ref")
-        looks.setdefault(legend, (m.family, m.label, m.graded, set()))[3].add(
+        key_look = True if True in grades[m.label] else m.graded
+        looks.setdefault(legend, (m.family, m.label, key_look, set()))[3].add(
             "point" if m.shape == "point" else "line")
         if m.shape == "point":
             ax.plot([m.time], [m.value], **kw)
@@ -226,13 +296,12 @@ def draw_markers(ax: Any, markers: Sequence[Marker], styles: style.MarkerStyles)
             start, end = m.window if m.window else (lo, hi)
             ax.hlines(m.value, start, end, colors=kw["color"], linestyles=[dashes],
                       linewidth=width, zorder=style.REFERENCE_LINE_ZORDER)
-            if m.tag and (m.tag, start, end) not in tagged:  # once per place: sources
-                tagged.add((m.tag, start, end))  # at one extremum are a pixel apart
-                ax.annotate(m.tag, (end, m.value), xytext=(2, 0), textcoords="offset points",
-                            va="center", fontsize=7, color=kw["color"])
+            if m.tag and m.value is not None:
+                tags.append(_Tag(m.tag, m.over, start, end, m.value, kw["color"]))
         else:
             ax.axvline(m.time, color=kw["color"], linestyle=dashes,
                        linewidth=width, zorder=style.REFERENCE_LINE_ZORDER)
+    _draw_tags(ax, tags, lo, hi)
     for legend, (family, label, graded, drawn) in looks.items():
         # the legend's key: an empty line of the source's look (a proxy artist)
         kw = style.reference_look(styles(family, label), graded)
@@ -242,6 +311,50 @@ def draw_markers(ax: Any, markers: Sequence[Marker], styles: style.MarkerStyles)
         if "line" in drawn:
             kw.update(linestyle=dashes, linewidth=width)
         ax.plot([], [], label=legend, **kw)
+
+
+@dataclass(frozen=True)
+class _Tag:
+    """The text naming a short segment: its column, its window as text, its span (s), its
+    level and colour."""
+
+    text: str
+    over: tuple[str, ...]
+    start: float
+    end: float
+    value: float
+    colour: Any
+
+
+#: segments of one column closer than this fraction of the time axis share one tag: it is
+#: about the width of a tag ("RN_O", 7 pt, on the 8 in figure)
+TAG_REACH = 0.05
+
+
+def _draw_tags(ax: Any, tags: Sequence[_Tag], lo: float, hi: float) -> None:
+    """One tag per place a column's segments share, at the right end of the last, naming
+    their windows when they are several: SDNV105 A's RN_O maxima over [0, 0.05] s (at
+    t = 0) and Code_Aster's (0.01, 0.05) s (at 0.0125 s) drew two "RN_O" a few pixels apart,
+    one over the other's segment. Black when one of them is graded."""
+    reach = TAG_REACH * (hi - lo)
+    places: list[list[_Tag]] = []
+    for tag in sorted(tags, key=lambda g: (g.text, g.start)):
+        last = places[-1] if places else None
+        if last and last[0].text == tag.text and tag.start <= max(g.end for g in last) + reach:
+            last.append(tag)
+        else:
+            places.append([tag])
+    for place in places:
+        anchor = max(place, key=lambda g: g.end)
+        windows = list(dict.fromkeys(w for g in place for w in g.over))
+        # a line per window, each naming the column: one line of both ran into the next
+        # column's segment
+        text = (anchor.text if len(windows) < 2
+                else "\n".join(f"{anchor.text} {w}" for w in windows))
+        colour = next((g.colour for g in place if g.colour == style.REFERENCE_COLOUR),
+                      anchor.colour)
+        ax.annotate(text, (anchor.end, anchor.value), xytext=(2, 0),
+                    textcoords="offset points", va="center", fontsize=7, color=colour)
 
 
 def _time_axis(ax: Any, t: np.ndarray) -> None:
@@ -292,8 +405,9 @@ def _history_figure(spec: HistoryFigure, data: Mapping[str, Any],
         _our_collisions(ax, data.get("collisions") or [])
         _rigid_collisions(ax, data.get("extra") or {}, float(t[-1]) if len(t) else 0.0)
     _shade_impacts(ax, data.get("impacts") or [])  # after the time axis: needs its limits
-    draw_markers(ax, _at_our_extrema([m for m in markers if m.column in columns], history,
-                                     *ax.get_xlim()), style.MarkerStyles())
+    mine = [m for m in markers if m.column in columns]
+    draw_markers(ax, _at_our_extrema(mine, history, *ax.get_xlim()), style.MarkerStyles())
+    _our_misses(ax, mine, history)
     if not log:
         _clip_spikes(ax, values, spec.unit)
     unit = spec.unit if log else style.display_unit(ax, spec.unit)

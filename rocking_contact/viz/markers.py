@@ -95,6 +95,14 @@ class Marker:
     op: str | None = None
     #: text drawn at the marker's right end (the column a short segment belongs to)
     tag: str | None = None
+    #: the windows a short segment's quantities are measured over, as text
+    #: (``(0.01, 0.05)``): named when segments of several windows share a place
+    over: tuple[str, ...] = ()
+    #: whether the samples on the window's ends count (``closed``) or not (``open``), as
+    #: the check measured the quantity (:func:`rocking_contact.post.references.in_window`)
+    bounds: str = "closed"
+    #: whether the check passed (None: information, or not said)
+    passed: bool | None = None
 
 
 def _finite(x: Any) -> TypeGuard[float]:
@@ -148,7 +156,8 @@ def event_markers(checks: Sequence[Mapping[str, Any]], quantities: Mapping[str, 
             continue
         time_field, value_field = _EVENTS[kinds[event]][1]
         t, v = fields.get(time_field), fields.get(value_field)
-        label = source_label(next(half[1] for half in (t, v) if half is not None))
+        label = _solution_label(
+            source_label(next(half[1] for half in (t, v) if half is not None)), event)
         family = source_family(label)
         graded = any(half[3] for half in (t, v) if half is not None) if own_run else None
         if family in BANDS:
@@ -165,6 +174,16 @@ def event_markers(checks: Sequence[Mapping[str, Any]], quantities: Mapping[str, 
             markers.append(Marker(column, "hline", family, label, value=v[0],
                                   window=_event_span(quantities, event), graded=graded))
     return markers
+
+
+def _solution_label(label: str, event: str) -> str:
+    """``label`` with the solution an event's prefix names, unless it says it already:
+    SDNV105's rigid run checks its linearised and nonlinear equations' collisions against
+    one source, "analytic rigid, integrated", and the two drew one legend label
+    (``linearised.collision.1`` -> "analytic rigid, integrated, linearised";
+    ``closed_form.collision.1`` of "analytic rigid, closed form" keeps its label)."""
+    prefix = event.rpartition(".collision.")[0].replace("_", " ")
+    return label if not prefix or prefix.lower() in label.lower() else f"{label}, {prefix}"
 
 
 def _event_span(quantities: Mapping[str, Any], event: str) -> tuple[float, float] | None:
@@ -225,7 +244,9 @@ def quantity_markers(checks: Sequence[Mapping[str, Any]],
         elif op in ("max", "min", "final"):
             markers.append(Marker(spec["column"], "hline", family, label, value=ref,
                                   window=window, graded=graded,
-                                  op=op if op != "final" else None))
+                                  op=op if op != "final" else None,
+                                  bounds=spec.get("bounds") or "closed",
+                                  passed=check.get("passed")))
         elif op in ("argmax", "argmin"):
             markers.append(Marker(spec["column"], "vline", family, label, time=ref,
                                   graded=graded))

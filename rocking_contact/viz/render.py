@@ -146,13 +146,20 @@ def offscreen_plotter(window_size: tuple[int, int] = WINDOW) -> Iterator[Any]:
 
 def screenshot(scene: Scene, path: Path, *, time: float | None = None,
                window_size: tuple[int, int] = WINDOW) -> np.ndarray:
-    """Render the scene at ``time`` (default: its first instant) into a PNG; returns the image."""
+    """Render the scene at ``time`` (default: its first instant) into an image file (a
+    PNG as the 2D figures are written, :func:`.style.write_png`: in 256 colours when they
+    keep it visibly the same); returns the image as rendered (RGB)."""
+    from rocking_contact.viz.style import write_png
+
     t = scene.t_start if time is None else check_time(scene, time)
     with offscreen_plotter(window_size) as plotter:
         scene.add_to(plotter)
         scene.update(t)
-        image: np.ndarray = plotter.screenshot(str(path), return_img=True)
-        return image
+        png = path.suffix.lower() == ".png"
+        image: np.ndarray = plotter.screenshot(None if png else str(path), return_img=True)
+    if png:
+        write_png(image, path)
+    return image
 
 
 def frame_times(scene: Scene, frames: int) -> np.ndarray:

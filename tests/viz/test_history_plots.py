@@ -8,7 +8,12 @@ from PIL import Image
 
 from rocking_contact import results
 from rocking_contact.viz import style
-from rocking_contact.viz.history_plots import draw_markers, plot_results
+from rocking_contact.viz.history_plots import (
+    EXTREMUM_SEGMENT,
+    MISS_LABEL,
+    draw_markers,
+    plot_results,
+)
 from rocking_contact.viz.markers import Marker
 from rocking_contact.viz.style import MarkerStyles
 
@@ -642,9 +647,9 @@ def test_a_graded_reference_marker_is_drawn_black():
 
 
 def test_the_256_colour_png_keeps_the_figures_own_colours_exact():
-    """Median cut alone merged a small legend key's pure colour with its neighbours (the
-    preload's EELAS green #009E73 became teal); the style's colours stay exact, every
-    other pixel takes its nearest palette colour."""
+    """A quantizer alone (median cut) merged a small legend key's pure colour with its
+    neighbours (the preload's EELAS green #009E73 became teal); the style's colours stay
+    exact, every other pixel takes its nearest palette colour."""
     from matplotlib.colors import to_rgb
     from PIL import Image
 
@@ -659,5 +664,91 @@ def test_the_256_colour_png_keeps_the_figures_own_colours_exact():
     image = style._palette_image(Image.fromarray(pixels, "RGB"), style.KEPT_COLOURS)
     back = np.asarray(image.convert("RGB"))
     assert image.mode == "P" and np.all(back[10:13, 10:13] == green)
-    # the rest within the median cut's reach of what was drawn
+    # the rest within the quantizer's reach of what was drawn
     assert np.abs(back.astype(int) - pixels).max() < 40
+
+
+def _pivot_reactions(monkeypatch, tmp_path, passed=False):
+    """SDNV105 A's reactions before impact 1, as the checks see them: RN_O largest at
+    t = 0 (4097 N, graded over [0, 0.05] s against 3579 N, failing), then 3600.68 N on
+    0.01 s, the edge of Code_Aster's open window (0.01, 0.05) s, whose largest is
+    3599.53 N at 0.0125 s; RX_A's maximum a second column of extrema."""
+    t = np.round(np.arange(0.0, 0.33 + 1e-9, 0.0025), 10)
+    rn_o = np.where(t < 0.055, 3590.0 - 100.0 * t, 0.0)
+    rn_o[0], rn_o[t == 0.01], rn_o[t == 0.0125] = 4096.53, 3600.68, 3599.53
+    rx_a = np.where(t > 0.06, 1141.0 * np.sin(10 * t), 0.0)
+    specs = [{"name": "rn_max_O", "op": "max", "column": "RN_O", "window": [0.0, 0.05],
+              "bounds": "closed"},
+             {"name": "rn_max_O_ca", "op": "max", "column": "RN_O", "window": [0.01, 0.05],
+              "bounds": "open"},
+             {"name": "rx_max_A", "op": "max", "column": "RX_A", "window": [0.06, 0.12],
+              "bounds": "closed"}]
+    checks = [{"quantity": "rn_max_O", "reference": 3579.25, "value": 4096.53,
+               "source": "analytic rigid: pivot reaction", "passed": passed},
+              {"quantity": "rn_max_O", "reference": 3599.52, "source": "Code_Aster A",
+               "passed": None},
+              {"quantity": "rn_max_O_ca", "reference": 3579.25,
+               "source": "analytic rigid: pivot reaction", "passed": None},
+              {"quantity": "rn_max_O_ca", "reference": 3599.52, "source": "Code_Aster A",
+               "passed": None},
+              {"quantity": "rx_max_A", "reference": 1149.79, "source": "Code_Aster A",
+               "passed": None}]
+    figures = _figures(monkeypatch)
+    plot_results({"case": "x", "kind": "block", "checks": checks,
+                  "parameters": {"quantity": specs}},
+                 {"time": t, "RN_O": rn_o, "RX_A": rx_a}, tmp_path)
+    return figures["reactions"]
+
+
+def test_an_extremum_segment_sits_where_its_open_window_grades_it(tmp_path, monkeypatch):
+    """SDNV105 A's RN_O maximum over Code_Aster's open window (0.01, 0.05) s was drawn at
+    0.01 s (3600.68 N, a sample the window leaves out); the check grades 3599.53 N at
+    0.0125 s."""
+    ax = _pivot_reactions(monkeypatch, tmp_path).axes[0]
+    half = 0.5 * EXTREMUM_SEGMENT * 0.33
+    spans = sorted(tuple(np.round(c.get_segments()[0][:, 0], 9)) for c in ax.collections
+                   if np.isclose(c.get_segments()[0][0, 1], 3599.52))
+    # Code_Aster's level twice: over [0, 0.05] at t = 0, over (0.01, 0.05) at 0.0125 s
+    assert spans == [(0.0, round(half, 9)), (0.01, round(0.0125 + half, 9))]
+
+
+def test_segment_tags_of_one_column_do_not_collide(tmp_path, monkeypatch):
+    """The RN_O maxima over [0, 0.05] s (at t = 0) and (0.01, 0.05) s (at 0.0125 s) wrote
+    two "RN_O" tags a few pixels apart, overlapping."""
+    fig = _pivot_reactions(monkeypatch, tmp_path)
+    ax = fig.axes[0]
+    fig.draw_without_rendering()
+    boxes = [text.get_window_extent() for text in ax.texts]
+    assert not any(a.overlaps(b) for i, a in enumerate(boxes) for b in boxes[i + 1:])
+    # one tag naming both windows
+    tags = [text.get_text() for text in ax.texts if "RN_O" in text.get_text()]
+    assert tags == ["RN_O [0, 0.05]\nRN_O (0.01, 0.05)"]
+
+
+def test_our_failing_graded_extremum_is_marked_over_the_frame(tmp_path, monkeypatch):
+    """SDNV105 A's largest RN_O, 4097 N at t = 0 against the analytic 3579 N (graded,
+    failing), sat on the axis frame unmarked."""
+    from matplotlib.colors import to_rgb
+
+    fig = _pivot_reactions(monkeypatch, tmp_path)
+    (miss,) = [line for line in fig.axes[0].lines if line.get_label() == MISS_LABEL]
+    assert (list(miss.get_xdata()), list(miss.get_ydata())) == ([0.0], [4096.53])
+    assert not miss.get_clip_on()  # over the frame at t = 0, not cut in half
+    ours = {to_rgb(c) for c in (*style.PALETTE, "black", style.INFO_COLOUR)}
+    assert to_rgb(miss.get_color()) not in ours
+    assert MISS_LABEL in _legend_keys(fig)
+    # a passing check is not marked
+    passing = _pivot_reactions(monkeypatch, tmp_path, passed=True)
+    assert not [line for line in passing.axes[0].lines if line.get_label() == MISS_LABEL]
+
+
+def test_a_source_graded_for_one_quantity_and_info_for_another_is_named_once(
+        tmp_path, monkeypatch):
+    """The analytic rigid pivot reaction, graded over [0, 0.05] s and information over
+    (0.01, 0.05) s, had two legend entries."""
+    keys = _legend_keys(_pivot_reactions(monkeypatch, tmp_path))
+    analytic = [label for label in keys if label.startswith("analytic rigid")]
+    assert analytic == ["analytic rigid (graded; info in grey)"]
+    assert keys[analytic[0]].get_color() == "black"  # the graded look
+    assert [label for label in keys if label.startswith("Code_Aster")] == [
+        "Code_Aster A (info)"]

@@ -182,3 +182,21 @@ def test_a_run_that_changes_the_physics_gets_no_reference_markers():
     # the same checks on a run of the file as written are drawn
     unchanged = {"checks": [{**c, "note": ""} for c in checks], "quantities": {}}
     assert len(reference_markers(unchanged, ["EKIN_BLOCK"])) == 1
+
+
+def test_the_solutions_of_one_source_get_labels_of_their_own():
+    """sdnv105_rigid checks its linearised and nonlinear equations' collisions against one
+    source text, "analytic rigid, integrated": both had one legend label."""
+    checks = [check(f"{level}.collision.1.{field}", value, "analytic rigid, integrated")
+              for level, values in (("linearised", (0.05440978, 7.292048)),
+                                    ("nonlinear", (0.05441079, 7.291925)))
+              for field, value in zip(("time", "kinetic_energy"), values)]
+    checks.append(check("closed_form.collision.1.time", 0.05441,
+                        "analytic rigid, closed form (manual)"))
+    checks.append(check("closed_form.collision.1.kinetic_energy", 7.374,
+                        "analytic rigid, closed form (manual)"))
+    markers = reference_markers({"checks": checks}, ["EKIN_BLOCK"])
+    assert {(m.label, m.time) for m in markers} == {
+        ("analytic rigid, integrated, linearised", 0.05440978),
+        ("analytic rigid, integrated, nonlinear", 0.05441079),
+        ("analytic rigid, closed form", 0.05441)}

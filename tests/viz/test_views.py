@@ -34,7 +34,7 @@ def test_screenshot_is_drawn_and_two_instants_differ(fixture, request, tmp_path)
     image_a = render.screenshot(render.open_scene(result), first, time=0.0, window_size=SMALL)
     image_b = render.screenshot(render.open_scene(result), tmp_path / "later.png", time=0.02,
                                 window_size=SMALL)
-    on_disk = np.asarray(Image.open(first))
+    on_disk = np.asarray(Image.open(first).convert("RGB"))  # a palette PNG: its colours
     assert on_disk.shape[:2] == (SMALL[1], SMALL[0])
     assert grey(on_disk).std() > MIN_STD
     assert changed_fraction(image_a, image_b) > MIN_CHANGED
@@ -270,3 +270,27 @@ def test_a_blend_over_a_contact_change_without_a_collision_says_so():
     assert blend_notes((0.02, 0.03), no_collision, history) == [
         "fields interpolated between 0.02 and 0.03 s"]
     assert blend_notes(None, {}, history) == []
+
+
+def test_a_views_png_is_a_256_colour_palette_like_the_figures(block_dir, tmp_path):
+    """The 2D figures are 256-colour PNGs, their style's colours exact; the 3D views were
+    RGB, 3 times larger (SDNV105 A's 800 px view at t = 0: 58.1 kB, 19.1 kB in 256
+    colours)."""
+    from matplotlib.colors import to_rgb
+
+    from rocking_contact.viz import style
+
+    path = tmp_path / "view.png"
+    image = render.screenshot(render.open_scene(block_dir), path, time=0.0, window_size=SMALL)
+    written = Image.open(path)
+    assert written.mode == "P"
+    drawn, back = image[..., :3].astype(int), np.asarray(written.convert("RGB"), dtype=int)
+    change = np.abs(back - drawn).max(axis=2)
+    assert change.mean() <= style.PALETTE_MEAN_CHANGE
+    # no colour of the stress map in bands: median cut left its rare colours up to 50
+    # levels off here (the top of the colour bar, the block's hot corner)
+    assert change.max() <= 16
+    kept = np.array([[round(255 * c) for c in to_rgb(colour)] for colour in style.KEPT_COLOURS])
+    exact = (drawn[:, :, None, :] == kept[None, None]).all(axis=3).any(axis=2)
+    assert exact.sum() > 0.1 * exact.size  # the white ground and the black text at least
+    assert np.array_equal(back[exact], drawn[exact])

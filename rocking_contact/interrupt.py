@@ -140,7 +140,7 @@ def agreed(alone: str | None = None) -> RankStop:
     comm = world()
     stop = common(comm.allgather(here) if comm is not None and comm.size > 1 else [here])
     if stop.requested and stop.alone is None and not here.requested:
-        _announce(stop.signal)  # asked for on another rank alone
+        _announce(stop.signal, ended=True)  # asked for on another rank alone
     return stop
 
 
@@ -154,17 +154,25 @@ def _handler(signum: int, frame: Any) -> None:
     _announce(signum)  # at once: finishing the step and writing the results take seconds
 
 
-def _announce(signum: int) -> None:
+def _announce(signum: int, *, ended: bool = False) -> None:
     """Rank 0 says once that the run stops on signal ``signum``: in its handler, or where
     the ranks agree on a stop asked for on another rank alone (:func:`requested`,
     :func:`agreed`). Once: ``mpiexec`` forwards a signal to every rank at its own moment,
-    and rank 0's may come after the others' stop was agreed."""
+    and rank 0's may come after the others' stop was agreed.
+
+    ``ended``: said where the ranks agree after rank 0 wrote the results (:func:`agreed`):
+    the run's steps are over and its results on disk (its plots too, when the signal
+    reached another rank as rank 0 drew them), so that nothing is left to stop after or
+    to abort; the command ends as interrupted all the same (exit code 130 or 143, as a
+    signal after a serial run's last step does), and a loop of runs stops."""
     if rank() != 0 or _state["announced"]:
         return
     _state["announced"] = True
     name = SIGNALS.get(signal.Signals(signum), f"signal {signum}")
-    print(f"\n{name}: stopping after the step under way and writing the results so far "
-          f"({name} again to abort without them)", file=sys.stderr, flush=True)
+    said = ("the run had ended and its results are written" if ended else
+            f"stopping after the step under way and writing the results so far ({name} "
+            f"again to abort without them)")
+    print(f"\n{name}: {said}", file=sys.stderr, flush=True)
 
 
 def world() -> Any:

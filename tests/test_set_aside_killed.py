@@ -77,30 +77,25 @@ def pristine(tmp_path):
     return out, before, again
 
 
-def test_a_set_aside_killed_at_any_point_is_put_back(pristine):
-    """Killed at its k-th rename or removal, then a run refused: the directory is as
-    before."""
+@pytest.mark.parametrize(("steps", "more"), [
+    # killed at the k-th rename or removal of set_aside: at every rename of every file
+    ("set_aside", 0),
+    # a run refused after the earlier results were set aside puts them back: killed in
+    # the putting back too, not only before it
+    ("set_aside+restore", 10),
+], ids=["setting aside", "putting back"])
+def test_killed_at_any_point_then_refused_leaves_the_directory_as_before(pristine, steps,
+                                                                         more):
+    """Killed at any point, then a run refused (which finishes what the killed one left):
+    the directory is as before."""
     out, before, again = pristine
     call = 1
-    while killed_at(call, "set_aside", out):
+    while killed_at(call, steps, out):
         set_aside_then_refused(out)
         assert snapshot(out) == before, call
         again()
         call += 1
-    assert call > len(before)  # a kill came at every rename of every file
-
-
-def test_a_put_back_killed_at_any_point_is_finished(pristine):
-    """A run refused after the earlier results were set aside puts them back; killed at
-    any point of that, the next run (refused too) finishes it."""
-    out, before, again = pristine
-    call = 1
-    while killed_at(call, "set_aside+restore", out):
-        set_aside_then_refused(out)
-        assert snapshot(out) == before, call
-        again()
-        call += 1
-    assert call > len(before) + 10  # kills in the putting back too, not only before it
+    assert call > len(before) + more
 
 
 def test_a_discard_killed_at_any_point_is_finished(pristine):

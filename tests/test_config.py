@@ -145,8 +145,8 @@ def test_an_extending_file_that_switches_treatment_leaves_the_parents_behind(tmp
     left behind; given in the child itself, with Lagrange, it is refused."""
     shipped = load_case("sdnv105d").source_file
     parent = tmp_path / "parent.toml"
-    parent.write_text(shipped.read_text().replace("restitution = 0.0", "restitution = 0.5")
-                      .replace('extends = "', f'extends = "{shipped.parent}/'))
+    # a copy of the shipped file loads as it is: its parent is named as a shipped case
+    parent.write_text(shipped.read_text().replace("restitution = 0.0", "restitution = 0.5"))
     child = tmp_path / "child.toml"
     child.write_text('extends = "parent.toml"\n[contact]\ntreatment = "lagrange"\n'
                      '[scheme]\ntype = "alpha_newmark"\n')

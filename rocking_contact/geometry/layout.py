@@ -199,7 +199,7 @@ def expected_size(geometry: Geometry, spec: MeshSpec) -> tuple[int, int]:
     return nodes, cells
 
 
-#: Most cells a mesh may have. The shipped cases use at most 1728 (0.02 m triangles); Gmsh
+#: Most cells a mesh may have. The shipped meshes have at most 864 (0.02 m quadrilaterals); Gmsh
 #: takes about 8 s and 0.8 GB to write 1e6 order-2 triangles of this layout (a 150 MB .msh),
 #: and a finite-element run on them would take days. A larger count is a typo in
 #: ``element_size`` (1e-5 for 1e-2 asks for 3.5e9 cells and Gmsh would run for hours).

@@ -217,12 +217,21 @@ def _record_paths(data: Any) -> list[str]:
     return []
 
 
+#: the bytes one word of a command line may hold on Linux, its closing NUL included
+#: (MAX_ARG_STRLEN, 32 pages of 4 KiB): ``execve`` refuses a longer one ("Argument list too
+#: long"), a --set of a table of some 6000 samples given in Python
+ARGUMENT_BYTES = 131072
+
+
 def override_texts(overrides: Mapping[str, Any] | Sequence[str] | None
                    ) -> tuple[list[str] | None, str]:
     """The ``--set`` texts that give the same overrides, in order: the texts themselves,
     or ``key=value`` of a mapping, its values spelled in TOML. Returns ``(texts, "")``, or
     ``(None, why)`` when a value has no ``--set`` spelling that reads back as itself (a
-    Python object TOML cannot write)."""
+    Python object TOML cannot write) or has one too long for a word of a command line
+    (:data:`ARGUMENT_BYTES`: the samples of a long record given as arrays). A table of 151
+    samples given as arrays has one, of 4.4 kB, which runs it again byte for byte (measured
+    2026-11-24)."""
     from rocking_contact.config import parse_override, plain
     from rocking_contact.config.schema import _toml_text
 
@@ -237,6 +246,12 @@ def override_texts(overrides: Mapping[str, Any] | Sequence[str] | None
         if parse_override(text)[1] != given:
             return None, (f"the override {key} = {value!r} has no --set spelling that reads "
                           "back as the same value")
+        size = len(text.encode()) + 1
+        if size > ARGUMENT_BYTES:
+            return None, (f"the override {key}, given in Python, is {size} bytes as a --set "
+                          f"word, more than the {ARGUMENT_BYTES} a word of a command line may "
+                          "hold (Linux): no command gives it; only its parameters say what "
+                          "ran")
         texts.append(text)
     return texts, ""
 

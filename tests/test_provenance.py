@@ -160,3 +160,32 @@ def test_the_stack_names_the_mpi_library():
     assert library.split()[0] in ("MPICH", "Open", "Intel(R)", "MVAPICH", "Microsoft")
     assert "\n" not in library and len(library) < 40
     assert any(c.isdigit() for c in library)
+
+
+def test_an_override_too_long_for_a_command_line_has_no_rerun():
+    """A record given as arrays in Python is a --set word of its samples: 151 of them (U1
+    #4) a command that runs it again, 8000 a word execve refuses ('Argument list too
+    long'): no rerun, and the note says why."""
+    import numpy as np
+
+    t = np.linspace(0.0, 0.15, 151)
+    texts, why = provenance.override_texts({"loading.table_acceleration_x": {
+        "type": "table", "times": t, "values": 6 * np.sin(4 * np.pi * t)}})
+    assert why == "" and texts is not None and len(texts[0]) < provenance.ARGUMENT_BYTES
+    t = np.linspace(0.0, 8.0, 8000)
+    texts, why = provenance.override_texts({"loading.table_acceleration_x": {
+        "type": "table", "times": t, "values": 6 * np.sin(4 * np.pi * t)}})
+    assert texts is None and why.startswith(
+        "the override loading.table_acceleration_x, given in Python, is ")
+    assert f"more than the {provenance.ARGUMENT_BYTES} a word of a command line may hold" in why
+
+
+def test_the_longest_word_of_a_command_line():
+    """ARGUMENT_BYTES is what this system's execve takes for one word, its NUL included."""
+    if not sys.platform.startswith("linux"):
+        pytest.skip("MAX_ARG_STRLEN is Linux's")
+    true = shutil.which("true")
+    assert true is not None
+    subprocess.run([true, "a" * (provenance.ARGUMENT_BYTES - 1)], check=True)
+    with pytest.raises(OSError, match="Argument list too long"):
+        subprocess.run([true, "a" * provenance.ARGUMENT_BYTES], check=True)

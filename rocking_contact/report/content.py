@@ -67,7 +67,7 @@ from rocking_contact.report.inputs import CaseResult, Skipped
 from rocking_contact.report.parameters import NOT_READ, kind_not_read, not_read, parameter_rows
 from rocking_contact.results import STARTED, Verdict, check_counts, classify
 from rocking_contact.summary import outcome_text
-from rocking_contact.viz.changes import changes_text
+from rocking_contact.viz.changes import changes_text, value_text
 
 #: the checks table's columns; "error" says in each cell how it is measured (error_text)
 CHECK_HEADER = ["quantity", "reference", "source", "ours", "error", "tolerance", "pass",
@@ -456,17 +456,52 @@ def opening(data: Mapping[str, Any]) -> list[Paragraph]:
     return out
 
 
+#: the longest value of an override the report writes out; a longer one (the samples of a
+#: record given as arrays in Python) is said in words (:func:`~rocking_contact.viz.changes.
+#: value_text`), and the run's rerun command, which spells it, is not printed
+OVERRIDE_CHARS = 80
+
+
+def _given(overrides: Mapping[str, Any] | Sequence[str]) -> list[tuple[str, str, Any]]:
+    """(key, value as --set spells it, value) of each override, in order: the texts
+    of ``--set``, or of the mapping given to ``rc.run`` (``provenance.override_texts``);
+    a value --set cannot spell, as Python writes it."""
+    from rocking_contact.config import parse_override
+
+    texts, _ = override_texts(overrides)
+    if isinstance(overrides, Mapping):
+        spelled = texts or [f"{key}={value}" for key, value in overrides.items()]
+        return [(str(k), t.partition("=")[2], v)
+                for (k, v), t in zip(overrides.items(), spelled, strict=True)]
+    out = []
+    for text in overrides:
+        key, _, raw = str(text).partition("=")
+        out.append((key.strip(), raw.strip(), parse_override(str(text))[1]))
+    return out
+
+
+def long_overrides(provenance: Mapping[str, Any]) -> list[str]:
+    """The keys of the overrides of a run whose value is longer than
+    :data:`OVERRIDE_CHARS` as ``--set`` spells it."""
+    return [key for key, text, _ in _given(provenance.get("overrides") or [])
+            if len(text) > OVERRIDE_CHARS]
+
+
 def overrides_text(provenance: Mapping[str, Any]) -> str:
     """The overrides of a run (results.json ``provenance.overrides``: the ``--set`` texts,
     or the mapping given to ``rc.run``) as ``--set key=value ...``, values spelled as
-    ``--set`` reads them; empty for a run of its case file as written."""
+    ``--set`` reads them, one longer than :data:`OVERRIDE_CHARS` in words between angle
+    brackets (``--set loading.table_acceleration_x=<table of 151 samples over 0-0.15 s>``,
+    not its 302 numbers); empty for a run of its case file as written."""
     overrides = provenance.get("overrides")
     if not overrides:
         return ""
-    texts, _ = override_texts(overrides)
-    if texts is None:  # a value --set cannot spell (given in Python): as recorded
-        texts = [f"{key}={value}" for key, value in overrides.items()]
-    return " ".join(f"--set {text}" for text in texts)
+    given = _given(overrides)
+    words = [f"--set {key}={text}" if len(text) <= OVERRIDE_CHARS
+             else f"--set {key}=<{value_text(value)}>" for key, text, value in given]
+    said = (" (<...>: a value too long to write here, in full in results.json "
+            "provenance.overrides)") if any(len(t) > OVERRIDE_CHARS for _, t, _ in given) else ""
+    return " ".join(words) + said
 
 
 def checks_text(checks: Sequence[Mapping[str, Any]]) -> str:
@@ -639,8 +674,13 @@ def provenance_block(case: str, provenance: Mapping[str, Any]) -> Table | Paragr
                                    f"{_commit_text(provenance.get('checkout'))}")],
             [Cell("ran (UTC)"), Cell(_ran_text(provenance))]]
     if rerun:
+        long = long_overrides(provenance)
+        # a command of thousands of numbers (a record given as arrays): where it is
+        shown = Cell(f"a command of {len(rerun)} characters, which writes out the value of "
+                     f"{', '.join(long)}: results.json provenance.rerun") if long \
+            else Cell(rerun, "code")
         # its case path, --out and records are relative to the directory it ran in
-        rows += [[Cell("rerun"), Cell(rerun, "code")],
+        rows += [[Cell("rerun"), shown],
                  [Cell("rerun in"), Cell(str(provenance.get("cwd", "?")), "code")]]
         if provenance.get("rerun_note"):  # an interrupted run: what the rerun reproduces
             rows.append([Cell("rerun note"), Cell(str(provenance["rerun_note"]))])

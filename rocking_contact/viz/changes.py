@@ -21,6 +21,7 @@ from typing import Any
 
 from rocking_contact.config import dig
 from rocking_contact.results import STARTED
+from rocking_contact.time_function import TimeFunction
 
 #: the warning of ``run`` (``rocking_contact.api``) for references of another physics
 _WARNING = re.compile(r"(?:the run changes|and it changes) (.+?): the checks are shown for "
@@ -53,22 +54,95 @@ def _parameter(parameters: Any, key: str) -> Any:
     return None if value is dataclasses.MISSING else value
 
 
-def _short(value: Any) -> str:
-    """A value as a title shows it: numbers with 6 digits, a file by its name; empty for a
-    key the parameters do not hold."""
+#: the keys of a time function as a run's parameters hold it (a table's acceleration, a
+#: support's): one changed is named by the whole function (:func:`function_text`)
+_FUNCTION_KEYS = frozenset(f.name for f in dataclasses.fields(TimeFunction))
+#: the most items of a list a title writes out; a longer one is counted
+LIST_ITEMS = 6
+
+
+def _is_function(value: Any) -> bool:
+    """Whether ``value`` is a time function as parameters hold it (every key) or a mapping
+    given in Python for one (``{"type": "table", "times": t, "values": v}``): a ``type`` of
+    :class:`~rocking_contact.time_function.TimeFunction` and others of its keys alone. A
+    ``type`` alone, which no run records, is said as the key it is."""
+    return (isinstance(value, Mapping) and "type" in value and len(value) > 1
+            and value.keys() <= _FUNCTION_KEYS
+            and value["type"] in TimeFunction.VARIANTS["type"])
+
+
+def function_text(function: Mapping[str, Any]) -> str:
+    """A time function (m/s^2, as every one is an acceleration) in a few words, by the keys
+    its type reads alone (:attr:`TimeFunction.VARIANTS <rocking_contact.time_function.
+    TimeFunction.VARIANTS>`; a table keeps the frequency of the sine it replaced, a sine the
+    path of the record): ``sine of 6 m/s^2 at 2 Hz``, ``table of 151 samples over 0-0.15
+    s``, ``record table.csv column ax times 0.5``, ``zero``. No comma: the changes are
+    joined by commas."""
+    kind = str(function.get("type"))
+    amplitude = function.get("amplitude", 1.0)
+    if kind == "sine":
+        phase = function.get("phase") or 0.0
+        return (f"sine of {value_text(amplitude)} m/s^2 at "
+                f"{value_text(function.get('frequency'))} Hz"
+                + (f" from phase {value_text(phase)} rad" if phase else ""))
+    if kind != "table":
+        return kind
+    scale = "" if amplitude == 1.0 else f" times {value_text(amplitude)}"
+    if function.get("path"):
+        column = function.get("column")
+        return (f"record {value_text(function['path'])}"
+                f"{'' if column is None else f' column {column}'}{scale}")
+    given = function.get("times")
+    times = [] if given is None else list(given)  # a list, or an array given in Python
+    if not times:
+        return f"table{scale}"
+    return (f"table of {len(times)} samples over {value_text(times[0])}-"
+            f"{value_text(times[-1])} s{scale}")
+
+
+def value_text(value: Any) -> str:
+    """A value as a title shows it: numbers with 6 digits, a file by its name, a time
+    function in words (:func:`function_text`), a list of more than :data:`LIST_ITEMS` items
+    by its length (``151 values``); empty for a key the parameters do not hold."""
     if value is None:
         return ""
     if isinstance(value, float):
         return f"{value:.6g}"
     if isinstance(value, str) and ("/" in value or "\\" in value):
         return Path(value).name
+    if _is_function(value):
+        return function_text(value)
+    if isinstance(value, list | tuple) and len(value) > LIST_ITEMS:
+        return f"{len(value)} values"
     return str(value)
 
 
+def _function_of(parameters: Any, key: str) -> str | None:
+    """The dotted key of the time function that ``key`` names or lies in
+    (``loading.table_acceleration_x`` for ``loading.table_acceleration_x.times``); None for
+    a key of no time function."""
+    parts = key.split(".")
+    for n in range(len(parts), 0, -1):
+        whole = ".".join(parts[:n])
+        if _is_function(_parameter(parameters, whole)):
+            return whole
+    return None
+
+
+def _value(parameters: Any, key: str) -> tuple[str, str]:
+    """(key, its value in the run as text) of one change or override, a key of a time
+    function as the whole function (one entry for its type, its samples and its path)."""
+    whole = _function_of(parameters, key) or key
+    return whole, value_text(_parameter(parameters, whole))
+
+
 def changed_values(data: Mapping[str, Any]) -> list[tuple[str, str]]:
-    """(dotted key, its value in the run as text) for each change (:func:`changed_keys`)."""
+    """(dotted key, its value in the run as text) for each change (:func:`changed_keys`),
+    each once: the keys of a time function as one, the function in force in words
+    (``loading.table_acceleration_x = sine of 6 m/s^2 at 2 Hz``, not its type, amplitude
+    and frequency apart, nor a table's samples one by one)."""
     parameters = data.get("parameters") or {}
-    return [(k, _short(_parameter(parameters, k))) for k in changed_keys(data)]
+    return list(dict(_value(parameters, k) for k in changed_keys(data)).items())
 
 
 def changes_text(data: Mapping[str, Any]) -> str:
@@ -92,7 +166,7 @@ def overrides(data: Mapping[str, Any]) -> list[tuple[str, str]]:
     empty for a run of its case file as written or a result without provenance."""
     given = (data.get("provenance") or {}).get("overrides") or []
     if isinstance(given, Mapping):
-        return [(str(k), _short(v)) for k, v in given.items()]
+        return [(str(k), value_text(v)) for k, v in given.items()]
     pairs = [str(text).partition("=") for text in given]
     return [(k.strip(), v.strip()) for k, sep, v in pairs if sep and k.strip()]
 
@@ -102,12 +176,14 @@ def variant_values(data: Mapping[str, Any]) -> list[tuple[str, str]]:
     case file's: the physics it changes (:func:`changed_values`), then its other overrides
     (:func:`overrides`) that change what the figures show, its numerics too
     (``time.step``, ``solver.scheme``, ``time.end``; not :data:`UNSEEN_OVERRIDES`), each
-    key once. A value is the run's parameter, else the override as given."""
+    key once (an override of a time function, or of a key of one, is the function's change).
+    A value is the run's parameter, else the override as given."""
     out = dict(changed_values(data))
     parameters = data.get("parameters") or {}
     for key, given in overrides(data):
+        key, value = _value(parameters, key)
         if key not in out and not _unseen(key):
-            out[key] = _short(_parameter(parameters, key)) or given
+            out[key] = value or given
     return list(out.items())
 
 

@@ -11,10 +11,15 @@ WARNING = ("its references describe the case file's parameters and the run chang
 def test_changes_are_named_with_their_values_in_the_run():
     data = {"case": "sdnv105d_shaking", "warnings": [WARNING], "parameters": {"loading": {
         "table_acceleration_x": {"type": "table", "path": "/tmp/post/record.csv"}}}}
+    data_type_alone = {**data, "parameters": {"loading": {"table_acceleration_x": {
+        "type": "table"}}}}
+    assert run_name(data_type_alone) == (
+        "sdnv105d_shaking with loading.table_acceleration_x.path, "
+        "loading.table_acceleration_x.type = table")
     assert changed_keys(data) == ["loading.table_acceleration_x.path",
                                   "loading.table_acceleration_x.type"]
-    assert run_name(data) == ("sdnv105d_shaking with loading.table_acceleration_x.path = "
-                              "record.csv, loading.table_acceleration_x.type = table")
+    assert run_name(data) == ("sdnv105d_shaking with loading.table_acceleration_x = record "
+                              "record.csv")
 
 
 def test_inherited_references_and_list_items():
@@ -71,3 +76,63 @@ def test_physics_first_each_key_once_and_rc_run_mappings():
     assert variant_values(data) == [("geometry.half_width", "0.1"), ("time.end", "0.06"),
                                     ("solver.tolerance", "1e-10")]
     assert run_name({"case": "sdnd101a", "provenance": {"overrides": []}}) == "sdnd101a"
+
+
+def _function(**given):
+    """A table acceleration as results.json's parameters hold it: every key of the
+    function, those its type does not read left at what they were."""
+    return {"type": "zero", "amplitude": 1.0, "frequency": 0.0, "phase": 0.0, "times": [],
+            "values": [], "path": "", "column": None, **given}
+
+
+def test_a_table_given_as_arrays_is_summed_up():
+    """U1 #4: rc.load_case(..., {"loading.table_acceleration_x": {"type": "table", "times":
+    t, "values": v}}) with 151 samples put both arrays in every title, the report's summary
+    row and its 'This run changes' line."""
+    times = [k / 1000 for k in range(151)]
+    given = {"type": "table", "path": "", "times": times, "values": [6.0] * 151}
+    data = {"case": "myshake", "extra": {"changes": [
+        "loading.table_acceleration_x.path", "loading.table_acceleration_x.times",
+        "loading.table_acceleration_x.values"]},
+        "parameters": {"loading": {"table_acceleration_x": _function(
+            type="table", frequency=2.0, times=times, values=[6.0] * 151)},
+            "time": {"end": 0.1}},
+        "provenance": {"overrides": {"loading.table_acceleration_x": given, "time.end": 0.1}}}
+    assert changes_text(data) == "loading.table_acceleration_x = table of 151 samples over 0-0.15 s"
+    assert run_name(data) == ("myshake with loading.table_acceleration_x = table of 151 "
+                              "samples over 0-0.15 s, time.end = 0.1")
+
+
+def test_a_sine_set_over_a_record_is_named_once_without_the_record():
+    """U1 #4: --set 'loading.table_acceleration_x={type="sine",amplitude=12.0,frequency=1.0}'
+    over a CSV case: the view's title, 7 lines, named the change twice (the dotted keys, then
+    the whole table) and the record's path the sine does not read."""
+    data = {"case": "myshake", "extra": {"changes": [
+        "loading.table_acceleration_x.amplitude", "loading.table_acceleration_x.frequency",
+        "loading.table_acceleration_x.type"]},
+        "parameters": {"loading": {"table_acceleration_x": _function(
+            type="sine", amplitude=12.0, frequency=1.0, path="/tmp/cases/table.csv")},
+            "time": {"end": 0.55, "step": 2e-4}},
+        "provenance": {"overrides": [
+            'loading.table_acceleration_x={type="sine",amplitude=12.0,frequency=1.0}',
+            "time.end=0.55", "time.step=2e-4"]}}
+    assert run_name(data) == ("myshake with loading.table_acceleration_x = sine of 12 m/s^2 at "
+                              "1 Hz, time.end = 0.55, time.step = 0.0002")
+
+
+def test_a_function_in_words():
+    from rocking_contact.viz.changes import function_text
+
+    assert function_text(_function(type="sine", amplitude=6.0, frequency=2.0, phase=0.5)) \
+        == "sine of 6 m/s^2 at 2 Hz from phase 0.5 rad"
+    assert function_text(_function(type="table", amplitude=0.5, path="/r/ux.csv",
+                                   column="ax")) == "record ux.csv column ax times 0.5"
+    assert function_text(_function(type="table", frequency=2.0, times=[0.0, 0.2],
+                                   values=[0.0, 1.0])) == "table of 2 samples over 0-0.2 s"
+    assert function_text(_function(amplitude=3.0)) == "zero"
+
+
+def test_a_long_list_is_counted():
+    data = {"case": "c", "parameters": {}, "provenance": {"overrides": {
+        "collisions.windows": [[0.1 * k, 0.1 * k + 0.1] for k in range(8)]}}}
+    assert run_name(data) == "c with collisions.windows = 8 values"

@@ -181,19 +181,27 @@ class RunResult:
 
     def __repr__(self) -> str:
         """One line: what the run is and how much it holds, not the arrays themselves. The
-        checks are counted as the command line's summary line counts them, the collisions
-        without the window maxima that are none (:func:`~rocking_contact.post.collisions.
-        interior`)."""
+        checks are counted as the command line's summary line counts them, the rows of the
+        kind's own (:data:`ROW_FIELDS`: a discrete run's impacts, a block's and a rigid
+        run's collisions), a block's collisions without the window maxima that are none
+        (:func:`~rocking_contact.post.collisions.interior`). A block's impacts are its
+        collisions' ``impact`` (which of its contact changes the collision is): it has no
+        ``impacts`` rows, and its repr said '1 collisions, 0 impacts' of a collision
+        marked impact 1."""
         from rocking_contact.post.collisions import interior
 
         times = self.history.get("time")
         span = (f" over t = {times[0]:g}..{times[-1]:g} s" if times is not None and len(times)
                 else "")
+        rows = {"impacts": self.impacts, "collisions": interior(self.collisions)}
+        held = [counted(len(found), name[:-1]) for name, found in rows.items()
+                if (name, self.kind) in ROW_FIELDS]
         return (f"<RunResult {self.case!r} ({self.kind}): {self.status}; checks "
-                f"{check_counts(self.checks)}; history {len(self.history)} columns x "
-                f"{0 if times is None else len(times)} rows{span}; {len(self.quantities)} "
-                f"quantities, {len(interior(self.collisions))} collisions, "
-                f"{len(self.impacts)} impacts, {len(self.warnings)} warnings>")
+                f"{check_counts(self.checks)}; history "
+                f"{counted(len(self.history), 'column')} x "
+                f"{counted(0 if times is None else len(times), 'row')}{span}; "
+                + ", ".join([counted(len(self.quantities), "quantity", "quantities"), *held,
+                             counted(len(self.warnings), "warning")]) + ">")
 
     def to_json(self) -> dict[str, Any]:
         """The ``results.json`` content."""
@@ -213,6 +221,12 @@ class RunResult:
             "provenance": self.provenance,
         })
         return content
+
+
+def counted(n: int, word: str, words: str | None = None) -> str:
+    """``1 collision``, ``0 collisions``: ``n`` and the noun, plural (``words``, else
+    ``word`` + s) unless ``n`` is 1."""
+    return f"{n} {word if n == 1 else words or word + 's'}"
 
 
 class CheckCounts(NamedTuple):

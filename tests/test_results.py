@@ -24,7 +24,7 @@ def test_the_collision_columns_are_the_collisions_repr_counts():
     columns = result.columns("collisions")
     assert list(columns["time"]) == [0.255] and columns["interior"].all()
     assert columns["index"].dtype == np.int64 and list(columns["index"]) == [1]
-    assert ", 1 collisions," in repr(result)
+    assert ", 1 collision," in repr(result)
     assert len(result.collisions) == 5  # the list keeps every maximum, flagged
     assert result.to_json()["collisions"] == rows
 
@@ -36,6 +36,25 @@ def test_no_collision_gives_the_empty_columns_of_the_rows():
     columns = result.columns("collisions")
     assert columns["time"].shape == (0,) and columns["time"].dtype == float
     assert ", 0 collisions," in repr(result)
+
+
+def test_repr_counts_the_rows_of_the_kind_in_words():
+    """U1 #13: a block run's repr said '1 collisions, 0 impacts' of a collision marked
+    impact 1: ``impacts`` are a discrete run's rows, which a block has not."""
+    block = _block([{"index": 1, "time": 0.0692, "kinetic_energy": 8.6, "interior": True,
+                     "impact": 1}])
+    block.quantities = {"collision.1.time": 0.0692}
+    assert repr(block).endswith("history 2 columns x 5 rows over t = 0..0.28 s; 1 quantity, "
+                                "1 collision, 0 warnings>")
+    discrete = rc.RunResult(case="twomass", kind="discrete", parameters={},
+                            history={"time": np.zeros(1)}, warnings=["w"],
+                            impacts=[{"index": k} for k in (1, 2, 3, 4)])
+    assert repr(discrete).endswith("history 1 column x 1 row over t = 0..0 s; 0 quantities, "
+                                   "4 impacts, 1 warning>")
+    rigid = rc.RunResult(case="sdnv105_rigid", kind="rigid", parameters={}, history={},
+                         collisions=[{"index": 1, "time": 0.05, "corner": "A"}])
+    assert repr(rigid).endswith("history 0 columns x 0 rows; 0 quantities, 1 collision, "
+                                "0 warnings>")
 
 
 def test_a_rigid_runs_collisions_are_all_collisions():

@@ -49,7 +49,13 @@ def say_once(line: str) -> None:
             time.sleep(0.01)
     print(line, file=sys.stderr, flush=True)
     if comm is not None and comm.size > 1 and comm.rank == 0:
-        _notes.extend(comm.isend(True, dest=r, tag=SAID_TAG) for r in range(1, comm.size))
+        notes = [comm.isend(True, dest=r, tag=SAID_TAG) for r in range(1, comm.size)]
+        # a note this small leaves at once (MPI's eager sends): none is left under way as
+        # the command ends, which a rank 0 alone may do without an abort (a serial command)
+        deadline = time.monotonic() + SAID_WAIT
+        while not type(notes[0]).testall(notes)[0] and time.monotonic() < deadline:
+            time.sleep(0.01)
+        _notes.extend(notes)
 
 
 class RunStopped(BaseException):

@@ -68,14 +68,16 @@ class Overturn(Exception):
 
 
 
-def divergence(stop: Overturn, history: dict[str, np.ndarray], advice: str) -> str | None:
+def divergence(stop: Overturn, history: dict[str, np.ndarray], advice: str,
+               least: float = 0.0) -> str | None:
     """The message of a :class:`Diverged` run when the run that ``stop`` ended had created
     energy beyond the energy warning's tolerance (:func:`~rocking_contact.post.energy.
     created_energy` of its ``history`` up to the stop, the stop's own state a row of it):
     the release and a shaking table's work cannot have taken the block there; None for an
     overturn or a slide that they can explain. ``advice`` is what to change
-    (:func:`~rocking_contact.post.energy.remedy`)."""
-    created = created_energy(summary(history))
+    (:func:`~rocking_contact.post.energy.remedy`); ``least`` the least energy of the
+    motion (J, :func:`~rocking_contact.post.energy.motion_floor`)."""
+    created = created_energy(summary(history, least))
     if created is None:
         return None
     time = np.asarray(history["time"])

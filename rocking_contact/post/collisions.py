@@ -2,15 +2,26 @@
 
 Definitions (Code_Aster's SDNV105 tests, restated in the case files):
 
-- collision ``k`` is the instant of the block's kinetic-energy maximum in the window
-  ``k`` of ``[collisions] windows`` (SDNV105: [0, 0.33], [0.10, 0.33], [0.15, 0.33],
-  [0.22, 0.33], [0.28, 0.33] s): the energy peaks just before each impact and decreases
-  from one impact to the next, so the largest value after the previous impact is the
-  next peak. ``kinetic_energy`` is that maximum (J). A maximum sitting on a window bound
+- a *landing* is an instant where the base chord's rotation ``THETA`` changes sign (the
+  block passes through flat: the lifted corner comes down, the pivot changes corner)
+  after a swing in which ``|THETA|`` exceeded :func:`lift_angle`, the base rotation a
+  block gets from more than its elastic deformation (:func:`find_landings`). Its *span*
+  runs from the lowest kinetic energy since the previous landing (the top of the swing)
+  to the first kinetic-energy minimum after it (the impact's drop);
+- with ``[collisions] windows = []`` (the default: a case that gives none), collision
+  ``k`` is the kinetic-energy maximum of the span of the ``k``-th landing, found from the
+  history without any window placed by hand (``impact`` is ``k``);
+- with windows given, collision ``k`` is the instant of the block's kinetic-energy
+  maximum in the window ``k`` (SDNV105, Code_Aster's: [0, 0.33], [0.10, 0.33],
+  [0.15, 0.33], [0.22, 0.33], [0.28, 0.33] s): the energy peaks just before each impact
+  and decreases from one impact to the next, so the largest value after the previous
+  impact is the next peak. A landing outside every window is warned of (:func:`annotate`);
+- ``kinetic_energy`` is that maximum (J). A maximum sitting on a window's or span's bound
   is not a peak (the window does not hold the impact, or the run ends inside it), one
-  found again in the next window is the previous collision, and one below
+  found again in the next window is the previous collision, one below
   :data:`REST_FRACTION` of the run's largest kinetic energy is the round-off of a block at
-  rest: all are flagged ``interior = False``;
+  rest, and one in no landing's span is no impact (a block that never lifted: the elastic
+  ringing of a block shaken below its uplift): all are flagged ``interior = False``;
 - reactions, their extrema and percussions (integrals of ``RN``/``RX`` over a window) are
   ordinary ``[[quantity]]`` entries on the history columns ``RN_<P>``, ``RX_<P>``.
 
@@ -42,6 +53,12 @@ Window = tuple[float, float]
 #: a window's maximum below this fraction of the run's largest kinetic energy is no peak
 REST_FRACTION = 1e-9
 
+#: a swing lifts the block when its base turns by more than this many times its elastic
+#: scale (:func:`lift_angle`): a block standing on a table shaken at 3 m/s^2, below its
+#: uplift, turns by 2.6e-7 rad, a quarter of its scale; SDNV105's smallest swing before
+#: 0.33 s, 5e-4 rad, is 1e4 times its scale
+LIFT_FACTOR = 10.0
+
 #: the fields of a collision's quantities ``collision.<k>.<field>``
 COLLISION_FIELDS = ("time", "kinetic_energy")
 
@@ -57,7 +74,9 @@ class CollisionSpec:
 
     windows: list[Window] = param(
         default_factory=list, unit="s",
-        doc="collision k = largest kinetic energy of the block in window k")
+        doc="collision k = largest kinetic energy of the block in window k; [] (the "
+            "default): one collision at each landing found in the history (THETA changes "
+            "sign after a lift), the largest kinetic energy around it")
     column: str = param("EKIN_BLOCK", doc="history column of the kinetic energy")
     rigid: bool = param(False, doc="compare the collisions with the rigid-block levels")
 
@@ -67,14 +86,77 @@ class CollisionSpec:
                 raise ValueError(f"windows[{i}]: end {b:g} is not after start {a:g}")
 
 
+def lift_angle(case: Any) -> float:
+    """|THETA| (rad) a swing must exceed for its end to be a landing: :data:`LIFT_FACTOR`
+    times the base rotation an elastic block gets from its weight, ``rho g (2l)^2 / (E 2b)``
+    (the strain ``rho g 2l / E`` at its base over its aspect; 1.1e-6 rad for a 0.25 x 0.6 m
+    concrete block, 4.2e-8 rad for SDNV105's). 0 without gravity, where nothing rocks."""
+    geometry, block = case.geometry, case.material.block
+    height = 2 * geometry.half_height
+    return float(LIFT_FACTOR * block.density * case.loading.gravity * height ** 2
+                 / (block.young * 2 * geometry.half_width))
+
+
+def find_landings(history: Mapping[str, np.ndarray], lift: float,
+                  column: str = "EKIN_BLOCK") -> list[dict[str, Any]]:
+    """The landings of a run (see the module doc), in order.
+
+    Args:
+        history: the run's history (``time``, ``THETA`` and ``column``).
+        lift: |THETA| (rad) a swing must exceed (:func:`lift_angle`).
+        column: the kinetic-energy column the spans are read on.
+
+    Returns:
+        One ``{"time", "index", "span"}`` per landing: the instant THETA crosses zero
+        (s, linear between samples), the first sample after it, and the span's first and
+        last samples. None without THETA or the kinetic energy in the history.
+
+    """
+    t = np.asarray(history.get("time", []))
+    if "THETA" not in history or column not in history or len(t) < 2:
+        return []
+    theta, energy = np.asarray(history["THETA"]), np.asarray(history[column])
+    sign = np.sign(theta)
+    crossings = np.flatnonzero(sign[:-1] * sign[1:] < 0)
+    found: list[dict[str, Any]] = []
+    since = 0
+    for i in map(int, crossings):
+        # a sign change ends a lift only when the swing before it (since the previous
+        # sign change: the elastic ringing of a block standing flat changes sign too)
+        # turned the base beyond the elastic scale
+        if np.max(np.abs(theta[since:i + 1])) > lift:
+            instant = float(t[i] - theta[i] * (t[i + 1] - t[i]) / (theta[i + 1] - theta[i]))
+            found.append({"time": instant, "index": i + 1})
+        since = i + 1
+    previous = 0
+    for k, landing in enumerate(found):
+        after = found[k + 1]["index"] if k + 1 < len(found) else len(t) - 1
+        j = landing["index"]
+        left = previous + int(np.argmin(energy[previous:j + 1]))
+        right = j
+        while right < after and energy[right + 1] >= energy[right]:  # to the impact's peak
+            right += 1
+        while right < after and energy[right + 1] < energy[right]:  # down its drop
+            right += 1
+        landing["span"] = (left, right)
+        previous = j
+    return found
+
+
 def find_collisions(history: Mapping[str, np.ndarray], windows: list[Window],
-                    column: str = "EKIN_BLOCK") -> list[dict[str, Any]]:
-    """Collision ``k``: the maximum of ``column`` in window ``k`` (see the module doc).
+                    column: str = "EKIN_BLOCK", lift: float = 0.0) -> list[dict[str, Any]]:
+    """The collisions of a run (see the module doc): collision ``k`` the maximum of
+    ``column`` in window ``k``, or around landing ``k`` without ``windows``.
+
+    Args:
+        lift: |THETA| (rad) a swing must exceed to end in a landing (:func:`lift_angle`);
+            with windows and a history without THETA, every window's maximum may be one.
 
     Returns:
         One ``{"index", "time", "kinetic_energy", "interior", "impact"}`` per window that
-        holds samples, in order; ``impact`` is the how-many-th of the run's impacts
-        (:func:`impact_instants`) the maximum is, None if it is none of them.
+        holds samples, or per landing (and its ``landing``, the instant THETA crosses
+        zero, s), in order; ``impact`` is the how-many-th of the run's impacts the maximum
+        is (:func:`impact_instants`, or the landing's number), None if it is none of them.
 
     """
     t = np.asarray(history.get("time", []))
@@ -84,8 +166,18 @@ def find_collisions(history: Mapping[str, np.ndarray], windows: list[Window],
     # Below this the block is at rest and its kinetic energy is round-off (1e-21 J after a
     # frictionless block has slid to rest): a maximum there is no impact.
     floor = REST_FRACTION * float(np.max(energy, initial=0.0))
-    impacts = impact_instants(t, energy, floor)
+    landings = find_landings(history, lift, column)
     out: list[dict[str, Any]] = []
+    if not windows:
+        for k, landing in enumerate(landings, start=1):
+            left, right = landing["span"]
+            i = left + int(np.argmax(energy[left:right + 1]))
+            out.append({"index": k, "time": float(t[i]), "kinetic_energy": float(energy[i]),
+                        "interior": bool(left < i < right) and float(energy[i]) > floor,
+                        "impact": k, "landing": landing["time"]})
+        return out
+    impacts = impact_instants(t, energy, floor)
+    spans = [landing["span"] for landing in landings]
     for k, (a, b) in enumerate(windows, start=1):
         inside = np.flatnonzero(in_window(t, (a, b)))
         if not len(inside):
@@ -94,12 +186,33 @@ def find_collisions(history: Mapping[str, np.ndarray], windows: list[Window],
         # A maximum already found for the previous window is that collision again: the
         # windows did not separate the impacts (e.g. a run whose impacts come late).
         repeated = bool(out) and out[-1]["time"] == float(t[i])
+        landed = "THETA" not in history or any(lo <= i <= hi for lo, hi in spans)
         number = np.flatnonzero(impacts == t[i])
         out.append({"index": k, "time": float(t[i]), "kinetic_energy": float(energy[i]),
                     "interior": bool(inside[0] < i < inside[-1]) and not repeated
-                    and float(energy[i]) > floor,
-                    "impact": int(number[0]) + 1 if len(number) else None})
+                    and float(energy[i]) > floor and landed,
+                    "impact": int(number[0]) + 1 if len(number) and landed else None})
     return out
+
+
+def landings_outside(history: Mapping[str, np.ndarray], windows: Sequence[Window],
+                     lift: float, column: str = "EKIN_BLOCK") -> str | None:
+    """The warning for the landings of a run that no window of ``windows`` holds, None if
+    every one is in some window (or no window is given: each landing is a collision)."""
+    if not windows:
+        return None
+    outside = [landing["time"] for landing in find_landings(history, lift, column)
+               if not any(a <= landing["time"] <= b for a, b in windows)]
+    if not outside:
+        return None
+    many = len(outside) > 1
+    instants = ", ".join(f"{x:.6g}" for x in outside)
+    spans = ", ".join(f"[{a:g}, {b:g}]" for a, b in windows)
+    return (f"the block lands (THETA changes sign after a lift) at t = {instants} s, "
+            f"outside every collision window ({spans} s): no collision is measured "
+            f"{'there' if many else 'at it'}; give {'them windows' if many else 'it a window'}"
+            f" in collisions.windows, or collisions.windows = [] to take one collision at "
+            f"each landing")
 
 
 def impact_instants(t: np.ndarray, energy: np.ndarray, floor: float = 0.0) -> np.ndarray:
@@ -155,8 +268,9 @@ def collisions_not_found_warnings(names: Iterable[str], result: RunResult,
     Args:
         names: the quantity names the case's references ask for.
         result: the run's result (its ``collisions``, ``quantities`` and ``time``).
-        windows: the case's ``[collisions] windows`` (s); None for a kind whose
-            collisions are its impacts (the rigid block's).
+        windows: the case's ``[collisions] windows`` (s); None or none for collisions
+            that are the run's impacts (the rigid block's) or its landings (a block's
+            without windows).
         exported: how many impacts have quantities (the rigid block's ``[rigid]
             impacts``: ``collision.<k>.*`` and ``lift.<k>`` up to it); None: all.
 
@@ -205,7 +319,7 @@ def _why_not_found(k: int, result: RunResult, windows: Sequence[Window] | None,
     and the instant it concerns (s, as text; "" for none)."""
     if exported is not None and k > exported:
         return "exported", ""
-    if windows is None:
+    if not windows:  # the rigid block's, or a block's found at its landings
         return "count", ""
     if k > len(windows):
         return "no window", ""
@@ -258,8 +372,12 @@ def annotate(case: Any, result: RunResult) -> None:
 
     """
     spec: CollisionSpec = case.collisions
-    result.collisions = find_collisions(result.history, spec.windows, spec.column)
+    lift = lift_angle(case)
+    result.collisions = find_collisions(result.history, spec.windows, spec.column, lift)
     result.quantities.update(collision_quantities(result.collisions))
+    outside = landings_outside(result.history, spec.windows, lift, spec.column)
+    if outside is not None:
+        result.warnings.append(outside)
     if spec.rigid and not interior(result.collisions):
         result.extra["rigid_first_impact"] = rigid_first_impact(case)
     if spec.rigid and interior(result.collisions):
@@ -271,7 +389,9 @@ def annotate(case: Any, result: RunResult) -> None:
 
         # The rigid block released where the preload puts the elastic one: the pull of C1
         # that preload.tilt sets turns it by asin(tilt) about O (pivot O1), less with O.
-        references, motions = reference_motions(case, count=len(spec.windows),
+        # the rigid impacts up to the last one a collision is matched with
+        count = len(spec.windows) or max(c["impact"] for c in interior(result.collisions))
+        references, motions = reference_motions(case, count=count,
                                                 release=case.time.start,
                                                 tilt=case.release_angle)
         rows, quantities = compare_collisions(interior(result.collisions), references,
@@ -346,12 +466,13 @@ def summary_table(result: RunResult, level: str = RIGID_LEVEL) -> str:
 
 
 def _no_collision(result: RunResult) -> str:
-    """``collisions: none in the windows [0, 0.1] s`` and, where the run compared with
+    """``collisions: none in the windows [0, 0.1] s`` (or ``none (no landing ...)``
+    without windows) and, where the run compared with
     the rigid block, when that block's first impact comes."""
     windows = (result.parameters.get("collisions") or {}).get("windows") or []
     spans = ", ".join(f"[{w0:g}, {w1:g}]" for w0, w1 in windows)
     line = (f"collisions: none in the collision windows {spans} s" if windows else
-            "collisions: none (no collision window)")
+            "collisions: none (no landing: THETA never changed sign after a lift)")
     if "rigid_first_impact" not in result.extra:
         return line
     rigid = result.extra["rigid_first_impact"]
@@ -365,10 +486,16 @@ def _no_collision(result: RunResult) -> str:
 
 
 def _energy_line(result: RunResult) -> list[str]:
-    """The energy balance's largest residual, as one line (none without a balance)."""
+    """The energy balance's largest residual, as one line (none without a balance),
+    relative to the largest kinetic energy, or to the least energy of the motion where
+    that decided (:func:`rocking_contact.post.energy.motion_floor`: a block that never lifted)."""
     energy = result.extra.get("energy", {})
     if "residual_max_abs" not in energy:
         return []
+    least = energy.get("motion_floor")
+    relative = (f" ({100 * energy['residual_max_abs'] / least:.2g} % of the least energy of "
+                f"the motion, {least:.3g} J)" if least else
+                f" ({100 * energy['residual_relative_to_peak_ekin']:.2g} % of the largest "
+                f"kinetic energy)" if "residual_relative_to_peak_ekin" in energy else "")
     return [f"energy balance: largest |residual| {energy['residual_max_abs']:.3g} J"
-            + (f" ({100 * energy['residual_relative_to_peak_ekin']:.2g} % of the largest "
-               f"kinetic energy)" if "residual_relative_to_peak_ekin" in energy else "")]
+            + relative]

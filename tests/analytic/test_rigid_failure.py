@@ -56,3 +56,23 @@ def test_a_failed_integration_keeps_the_levels_so_far(monkeypatch, tmp_path):
     rows = (out / "history.csv").read_text().splitlines()
     assert len(rows) == len(t) + 1  # and its header
     assert rows == (tmp_path / "whole" / "history.csv").read_text().splitlines()[:len(rows)]
+
+
+def test_levels_that_cannot_be_integrated_again_keep_nothing(monkeypatch):
+    """The levels kept are integrated again up to where they all got: an integrator that
+    fails from its 5th piece on fails that too, and the run says its failure without a
+    partial result, as before (no traceback of the second failure)."""
+    calls = []
+
+    def fifth_on(fun, span, y0, **kwargs):
+        calls.append(span)
+        sol = solve_ivp(fun, span, y0, **kwargs)
+        if len(calls) >= 5:
+            sol.status, sol.message = -1, "Required step size is less than spacing."
+        return sol
+
+    monkeypatch.setattr(rigid_motion, "solve_ivp", fifth_on)
+    with pytest.raises(rc.SolverFailure) as info:
+        rc.run(rc.load_case("sdnv105_rigid", {"time.end": 0.5}), write=False, quiet=True)
+    assert info.value.partial is None
+    assert str(info.value).startswith("rigid rocking integration failed at t = ")

@@ -109,7 +109,10 @@ class TimeFunction:
         else:
             _check_increasing("times", np.asarray(self.times))
         # a record is read now: a bad one is bad input
-        _check_peak(self.amplitude, table_samples(self)[1])
+        _, values, names, _ = _read_table(self)
+        if names:
+            _check_time_unit(self, names)
+        _check_peak(self.amplitude, values)
 
 
 #: the largest magnitude a function may reach: every one is an acceleration (a table's, a
@@ -153,12 +156,13 @@ def held_values(f: TimeFunction, key: str, start: float, end: float,
     sentence per end of the record that lies inside the run ``[start, end]`` (s) with a
     nonzero value there (an earthquake record shorter than the run would go on shaking at
     its last acceleration without a word), and one when the run lies between two samples of
-    a record of three or more (a record in ms read as s). ``key`` names the function in the
-    sentence."""
+    a record of three or more (a record in ms read as s); before them, the sentence of a
+    record whose header names its values in another acceleration than they are read in
+    (:func:`unit_warning`). ``key`` names the function in the sentences."""
     if f.type != "table":
         return []
     times, values = table_samples(f, base)
-    out = []
+    out = unit_warning(f, key, base)
     for t, value, outside, side in ((times[0], values[0], start < times[0], "starts"),
                                     (times[-1], values[-1], end > times[-1], "ends")):
         if outside and value != 0.0:
@@ -174,6 +178,65 @@ def held_values(f: TimeFunction, key: str, start: float, end: float,
                    f"record, at t = {times[k - 1]:g} and {times[k]:g} s: it sees the straight "
                    f"line between them, not the record (are its times in seconds?)")
     return out
+
+
+#: the units of time a record's header may name for its times (``time (s)``), in s: a
+#: column in another is refused, the record is read in s
+TIME_UNITS = {"s": 1.0, "sec": 1.0, "ms": 1e-3, "us": 1e-6, "\u00b5s": 1e-6, "\u03bcs": 1e-6,
+              "min": 60.0,
+              "h": 3600.0}
+#: the units of acceleration a record's header may name for its values (``accel (g)``,
+#: ``ax [mm/s^2]``), in m/s^2 (standard gravity for g; gal is cm/s^2): the values are read
+#: in m/s^2 times ``amplitude``, which converts one of these (9.80665 for g)
+ACCELERATION_UNITS = {"m/s^2": 1.0, "g": 9.80665, "mg": 9.80665e-3, "mm/s^2": 1e-3,
+                      "cm/s^2": 1e-2, "gal": 1e-2, "ft/s^2": 0.3048, "in/s^2": 0.0254}
+#: a unit at the end of a column's name, in parentheses or brackets: ``accel (g)``
+NAMED_UNIT = re.compile(r"[(\[]\s*([^()\[\]]+?)\s*[)\]]$")
+
+
+def named_unit(name: str) -> str | None:
+    """The unit a record's column name ends with, in parentheses or brackets, spelt as
+    :data:`TIME_UNITS` and :data:`ACCELERATION_UNITS` spell it (``m/s2``, ``m.s-2`` and
+    ``m/s²`` are ``m/s^2``; ``G`` and ``Gal`` are ``g`` and ``gal``); None without one."""
+    found = NAMED_UNIT.search(name.strip())
+    if found is None:
+        return None
+    unit = found.group(1).replace(" ", "").replace("\u00b2", "^2").replace("**", "^")
+    unit = re.sub(r"^(\w+)[.*\u00b7]?s\^?-2$", r"\1/s^2", unit)  # m.s-2, m s^-2
+    unit = re.sub(r"/s2$", "/s^2", unit)
+    return unit if unit.endswith("/s^2") or unit in TIME_UNITS else unit.lower()
+
+
+def _check_time_unit(f: TimeFunction, names: list[str]) -> None:
+    """Refuse a record whose header names its times (column 1) in another unit than s:
+    they are read in s, and no key scales them."""
+    unit = named_unit(names[0])
+    if unit in TIME_UNITS and TIME_UNITS[unit] != 1.0:
+        raise ValueError(f"path: {f.path}: column 1 ({names[0]}) is in {unit}, and a "
+                         f"record's times are read in s (allowed: its times in s, "
+                         f"{TIME_UNITS[unit]:g} times the column's)")
+
+
+def unit_warning(f: TimeFunction, key: str, base: Path | None = None) -> list[str]:
+    """The warning of a record whose header names its values (the column read) in an
+    acceleration other than m/s^2 while ``amplitude`` is +-1, which reads them as given,
+    in m/s^2 (a record headed ``accel (g)`` was read as 0.5 m/s^2 where it meant 0.5 g,
+    without a word). Another amplitude is taken to convert them, and a unit this module
+    does not know is not judged (``ax (filtered)``). A warning, not a refusal: the loaded
+    case's amplitude is known once its layers are merged (a parent's sine amplitude stays
+    behind, config.load_case)."""
+    if f.type != "table" or not f.path or abs(f.amplitude) != 1.0:
+        return []
+    _, values, names, read = _read_table(f, base)
+    name = names[read] if read < len(names) else ""
+    unit = named_unit(name)
+    factor = ACCELERATION_UNITS.get(unit or "")
+    if unit is None or factor is None or factor == 1.0:
+        return []
+    peak = float(np.max(np.abs(values)))
+    return [f"{key}: the record's column {read + 1} is headed {name!r}, in {unit}, and is "
+            f"read in m/s^2 (times amplitude {f.amplitude:g}): {peak:g} m/s^2 at most; a "
+            f"record in {unit} wants amplitude = {f.amplitude * factor:g}"]
 
 
 def table_samples(f: TimeFunction, base: Path | None = None) -> tuple[np.ndarray, np.ndarray]:
@@ -193,8 +256,17 @@ def table_samples(f: TimeFunction, base: Path | None = None) -> tuple[np.ndarray
             the record has not.
 
     """
+    times, values, _, _ = _read_table(f, base)
+    return times, values
+
+
+def _read_table(f: TimeFunction, base: Path | None = None
+                ) -> tuple[np.ndarray, np.ndarray, list[str], int]:
+    """:func:`table_samples`, with the names of a record's header line (none: no header
+    line, or inline samples) and the index (from 0) of the column its values are read
+    from."""
     if not f.path:
-        return np.asarray(f.times, dtype=float), np.asarray(f.values, dtype=float)
+        return np.asarray(f.times, dtype=float), np.asarray(f.values, dtype=float), [], 1
     path = Path(f.path) if base is None else base / f.path
     if not path.is_file():
         raise ValueError(f"path: {path}: no such file (a CSV record of t, value; a "
@@ -240,7 +312,7 @@ def table_samples(f: TimeFunction, base: Path | None = None) -> tuple[np.ndarray
         before, after = distinct_texts(data[k - 1, 0], data[k, 0])
         raise ValueError(f"path: {path}: line {lines[k]}, column 1{_name(names, 1)}: time "
                          f"{after} after {before} on line {lines[k - 1]} ({allowed} strictly)")
-    return data[:, 0], data[:, read]
+    return data[:, 0], data[:, read], names, read
 
 
 def _choices(names: list[str], width: int) -> str:

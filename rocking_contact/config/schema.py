@@ -24,9 +24,11 @@ import numbers
 import re
 import types
 import typing
-from collections.abc import Callable, Mapping
+from collections.abc import Callable, Collection, Mapping
 from dataclasses import dataclass, field
 from typing import Any, Literal
+
+from rocking_contact.config.names import close_hint
 
 
 class CaseError(ValueError):
@@ -199,12 +201,41 @@ def distinct_texts(a: float, b: float, spec_a: str = "g", spec_b: str = "g"
     return texts
 
 
+#: a number written with a decimal comma (``0,2``; ``--set`` hands it over as a string)
+DECIMAL_COMMA = re.compile(r"[-+]?\d*,\d+(?:[eE][-+]?\d+)?")
+
+
+def _misread(tp: Any, value: Any) -> str:
+    """What a string given for a number or a list says it meant, as the "allowed:" end of
+    the type's refusal: ``0,2`` (a decimal comma, as some locales write 0.2), ``'3e10'``
+    (a number in quotes), ``1,0,0`` (a list without its brackets); '' otherwise."""
+    if not isinstance(value, str):
+        return ""
+    text = value.strip()
+    origin = typing.get_origin(tp)
+    if tp is float and DECIMAL_COMMA.fullmatch(text):
+        return (f"; allowed: a number with a decimal point, such as {text.replace(',', '.')} "
+                "(a comma separates the items of a list)")
+    if tp in (float, int):
+        try:
+            (float if tp is float else int)(text)
+        except ValueError:
+            return ""
+        return f"; allowed: {_type_name(tp)}, not a string: {text} without quotes"
+    if origin in (list, tuple) and "," in text and len(text) <= 40:
+        return f"; allowed: {_type_name(tp)} in brackets, such as [{text}]"
+    if origin is Literal:
+        return close_hint(repr(value), [repr(a) for a in typing.get_args(tp)])
+    return ""
+
+
 def _convert(tp: Any, value: Any, key: str, file: str) -> Any:
     """Convert one TOML value to the annotated type, or raise a CaseError."""
     origin = typing.get_origin(tp)
 
     def fail() -> typing.NoReturn:
-        raise CaseError(file, key, f"expected {_type_name(tp)}, got {_describe(value)}")
+        raise CaseError(file, key, f"expected {_type_name(tp)}, got {_describe(value)}"
+                                   f"{_misread(tp, value)}")
 
     if origin in (typing.Union, types.UnionType):
         members = [a for a in typing.get_args(tp) if a is not type(None)]
@@ -285,6 +316,12 @@ def _unread(cls: type, fields: Mapping[str, dataclasses.Field[Any]], data: Mappi
     return False
 
 
+def unknown_key(name: str, keys: Collection[str]) -> str:
+    """The refusal of ``name``, no key of a table whose keys are ``keys``: the keys
+    allowed, and the closest (``half_widht``: close: half_width)."""
+    return f"unknown key (allowed: {', '.join(keys)}{close_hint(name, keys)})"
+
+
 def build[T](cls: type[T], data: Mapping[str, Any], *, file: str, prefix: str = "") -> T:
     """Build the dataclass ``cls`` from parsed TOML ``data``, validating every value.
 
@@ -301,8 +338,7 @@ def build[T](cls: type[T], data: Mapping[str, Any], *, file: str, prefix: str = 
         if key in moved:
             raise CaseError(file, _join(prefix, key), f"moved: set {moved[key]} instead")
         if key not in fields:
-            allowed = ", ".join(fields)
-            raise CaseError(file, _join(prefix, key), f"unknown key (allowed: {allowed})")
+            raise CaseError(file, _join(prefix, key), unknown_key(str(key), fields))
     kwargs: dict[str, Any] = {}
     for name, f in fields.items():
         key = _join(prefix, name)

@@ -1,0 +1,106 @@
+"""What a refusal of a mistyped value says it meant (audit U1 #11, session 29): a decimal
+comma, a number in quotes, a list without brackets, a misspelt key or choice; and a CSV
+record whose header names another unit than it is read in."""
+
+from dataclasses import dataclass
+from typing import Literal
+
+import pytest
+
+from rocking_contact.config import CaseError, build, load_case, param
+from rocking_contact.time_function import TimeFunction, held_values
+
+
+@dataclass(kw_only=True)
+class Table:
+    half_width: float = param(0.1, unit="m")
+    half_height: float = param(0.5, unit="m")
+    every: int = param(1)
+    v0: tuple[float, float, float] = param((0.0, 0.0, 0.0), unit="m/s")
+    treatment: Literal["lagrange", "penalty", "theta"] = param("theta")
+
+
+def problem(data: dict[str, object]) -> str:
+    with pytest.raises(CaseError) as err:
+        build(Table, data, file="f.toml")
+    return err.value.problem
+
+
+def test_a_misspelt_key_gets_the_close_names_a_misspelt_quantity_gets():
+    """``half_widht`` listed the allowed keys and no ``close:`` name: build wrote the
+    refusal before names.close_hint existed and never used it."""
+    assert problem({"half_widht": 0.1}) == (
+        "unknown key (allowed: half_width, half_height, every, v0, treatment; close: "
+        "half_width, half_height)")
+    assert problem({"colour": 1}) == (
+        "unknown key (allowed: half_width, half_height, every, v0, treatment)")
+    with pytest.raises(CaseError) as err:
+        load_case("sdnv105d", ["geometry.half_widht=0.2"])
+    assert err.value.key == "geometry.half_widht"
+    assert err.value.problem.endswith("; close: half_width, half_height)")
+
+
+def test_a_decimal_comma_is_said_with_the_number_it_meant():
+    assert problem({"half_width": "0,2"}) == (
+        "expected a number, got '0,2'; allowed: a number with a decimal point, such as 0.2 "
+        "(a comma separates the items of a list)")
+    assert problem({"half_width": "-1,5e-1"}).endswith("such as -1.5e-1 (a comma separates "
+                                                       "the items of a list)")
+    with pytest.raises(CaseError) as err:  # --set hands the text over as a string
+        load_case("sdnv105d", ["geometry.half_width=0,2"])
+    assert err.value.key == "geometry.half_width"
+    assert "allowed: a number with a decimal point, such as 0.2" in err.value.problem
+
+
+def test_a_number_in_quotes_and_a_list_without_brackets_are_said_so():
+    assert problem({"half_width": "3e10"}) == (
+        "expected a number, got '3e10'; allowed: a number, not a string: 3e10 without quotes")
+    assert problem({"every": "3"}) == (
+        "expected an integer, got '3'; allowed: an integer, not a string: 3 without quotes")
+    assert problem({"v0": "1,0,0"}) == (
+        "expected a list of 3 values (a number each), got '1,0,0'; allowed: a list of 3 "
+        "values (a number each) in brackets, such as [1,0,0]")
+    # nothing to say of a word, nor of a comma where an integer is expected
+    assert problem({"half_width": "abc"}) == "expected a number, got 'abc'"
+    assert problem({"every": "0,2"}) == "expected an integer, got '0,2'"
+
+
+def test_a_misspelt_choice_gets_the_close_one():
+    assert problem({"treatment": "lagrang"}) == (
+        "expected one of 'lagrange', 'penalty', 'theta', got 'lagrang'; close: 'lagrange'")
+    assert problem({"treatment": "bogus"}) == (
+        "expected one of 'lagrange', 'penalty', 'theta', got 'bogus'")
+
+
+def record(tmp_path, header: str, rows: str = "0,0\n0.1,0.5\n", **keys: object
+           ) -> TimeFunction:
+    path = tmp_path / "rec.csv"
+    path.write_text(f"{header}\n{rows}", encoding="utf-8")
+    return build(TimeFunction, {"type": "table", "path": str(path), **keys}, file="f.toml")
+
+
+def test_a_record_headed_in_g_read_as_given_is_warned(tmp_path):
+    """A record headed ``accel (g)`` was read as 0.5 m/s^2 where it meant 0.5 g, without a
+    word (the 1e4 m/s^2 bound catches none of it): a warning says so and which amplitude
+    reads it in g; an amplitude that converts it, or a header in m/s^2, says nothing."""
+    said = held_values(record(tmp_path, "time (s),accel (g)"), "ux", 0.0, 0.1)
+    assert said == ["ux: the record's column 2 is headed 'accel (g)', in g, and is read in "
+                    "m/s^2 (times amplitude 1): 0.5 m/s^2 at most; a record in g wants "
+                    "amplitude = 9.80665"]
+    said = held_values(record(tmp_path, "t,ax [mm/s2]", amplitude=-1.0), "ux", 0.0, 0.1)
+    assert said[0].endswith("a record in mm/s^2 wants amplitude = -0.001")
+    for header, keys in (("time (s),accel (g)", {"amplitude": 9.80665}),
+                         ("t,ax (m/s2)", {}), ("t,ax [m.s-2]", {}), ("t,ax (m/s\u00b2)", {}),
+                         ("t,ax (filtered)", {}), ("t,ax", {})):
+        assert held_values(record(tmp_path, header, **keys), "ux", 0.0, 0.1) == [], header
+
+
+def test_a_record_headed_in_ms_is_refused(tmp_path):
+    """Its times are read in s, and no key scales them."""
+    with pytest.raises(CaseError) as err:
+        record(tmp_path, "t [ms],ax", "0,0\n100,0.5\n")
+    assert err.value.key == "path"
+    assert err.value.problem.endswith(
+        "rec.csv: column 1 (t [ms]) is in ms, and a record's times are read in s (allowed: "
+        "its times in s, 0.001 times the column's)")
+    assert record(tmp_path, "time (s),ax").path.endswith("rec.csv")

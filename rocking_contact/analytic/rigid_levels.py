@@ -199,7 +199,10 @@ def _side_by_side(steps: Mapping[str, Iterator[float]], start: float, end: float
             continue
         if progress is not None:
             progress(min(reached.values()))
-        if stop is not None and stop():
+        # not before every level took a piece: one that had not begun has no motion to
+        # give, nor any history row (a stop at once, or a failed integration integrated
+        # again up to the release, asked one for its motion: AttributeError)
+        if stop is not None and min(reached.values()) > start and stop():
             return False
     if progress is not None:  # the 100 % line, also where the levels ended early
         progress(end)

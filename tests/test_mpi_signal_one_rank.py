@@ -95,4 +95,4 @@ def test_the_agreement_after_the_results_says_a_stop_of_another_rank(monkeypatch
         stop = interrupt.agreed()
         again = interrupt.agreed()
     assert stop.requested and stop.signal == signal.SIGINT and again == stop
-    assert said.getvalue().count("Ctrl-C: stopping after the step under way") == 1
+    assert said.getvalue().count("Ctrl-C: the run had ended and its results are written") == 1

@@ -376,7 +376,8 @@ def _execute(run: _Run) -> RunResult:
     nothing before its checks), anything that stopped it before its runner started (a
     second Ctrl-C at the barrier, a full disk for that ``results.json``), a failure that
     left no partial result (a :class:`RunStopped` without ``partial``: before its first
-    step, the rigid block's integration failing), or an error in its runner
+    step; a rigid integration that fails again as its levels are redone up to where it
+    failed, :mod:`~rocking_contact.analytic.rigid_runner`), or an error in its runner
     that left nothing computed in the directory
     (:func:`~rocking_contact.results_io.only_started`)."""
     aside = ran = computed = False

@@ -22,6 +22,12 @@ Definitions (Code_Aster's SDNV105 tests, restated in the case files):
   :data:`REST_FRACTION` of the run's largest kinetic energy is the round-off of a block at
   rest, and one in no landing's span is no impact (a block that never lifted: the elastic
   ringing of a block shaken below its uplift): all are flagged ``interior = False``;
+- the *uplift* of a block that stands flat at the release (``|THETA|`` within
+  :func:`lift_angle`) is the first instant its base is held by one corner alone (history
+  column ``CONTACTS`` at 1 or less, the last time it got there before ``|THETA|`` passes
+  that angle; that instant itself without ``CONTACTS``): ``extra.events``, as the rigid
+  block's (``{"kind": "uplift", "time", "corner": the pivot, "note"}``), and the quantity
+  ``uplift.1.time`` (:func:`find_uplift`). A block released tilted rocks from the start;
 - reactions, their extrema and percussions (integrals of ``RN``/``RX`` over a window) are
   ordinary ``[[quantity]]`` entries on the history columns ``RN_<P>``, ``RX_<P>``.
 
@@ -141,6 +147,34 @@ def find_landings(history: Mapping[str, np.ndarray], lift: float,
         landing["span"] = (left, right)
         previous = j
     return found
+
+
+def find_uplift(history: Mapping[str, np.ndarray], lift: float) -> dict[str, Any] | None:
+    """The uplift of a block standing flat at the release (see the module doc), as the
+    rigid runner's events: ``{"kind": "uplift", "time" (s), "corner" (the pivot: O when
+    THETA > 0, A higher), "note"}``; None for a block released tilted, one that never
+    lifts, or a history without THETA. U1's block on a table shaken at 6 m/s^2: its base
+    stands on O alone from 0.0597 s (the rigid block lifts at 0.05964 s), and turns past
+    :func:`lift_angle` (1.1e-5 rad) at 0.0678 s."""
+    t = np.asarray(history.get("time", []))
+    if "THETA" not in history or not len(t):
+        return None
+    theta = np.asarray(history["THETA"])
+    above = np.flatnonzero(np.abs(theta) > lift)
+    if not len(above) or above[0] == 0:
+        return None
+    i = lifted = int(above[0])
+    if "CONTACTS" in history:
+        # the contact opens from the lifting corner toward the pivot as the block's base
+        # unloads: it is up once the pivot corner alone holds it
+        alone = np.asarray(history["CONTACTS"])[:lifted + 1] <= 1
+        while i > 0 and alone[i - 1]:
+            i -= 1
+        if not alone[i]:
+            i = lifted
+    pivot, corner = ("O", "A") if theta[lifted] > 0 else ("A", "O")
+    return {"kind": "uplift", "time": float(t[i]), "corner": pivot,
+            "note": f"corner {corner} lifts"}
 
 
 def find_collisions(history: Mapping[str, np.ndarray], windows: list[Window],
@@ -378,6 +412,10 @@ def annotate(case: Any, result: RunResult) -> None:
     outside = landings_outside(result.history, spec.windows, lift, spec.column)
     if outside is not None:
         result.warnings.append(outside)
+    uplift = find_uplift(result.history, lift)
+    if uplift is not None:
+        result.extra["events"] = [uplift]
+        result.quantities["uplift.1.time"] = uplift["time"]
     if spec.rigid and not interior(result.collisions):
         result.extra["rigid_first_impact"] = rigid_first_impact(case)
     if spec.rigid and interior(result.collisions):
@@ -439,7 +477,8 @@ def summary_table(result: RunResult, level: str = RIGID_LEVEL) -> str:
     """The run's collisions (instants, s; kinetic energies, J) next to the rigid block's
     ``level`` when the run compared them, and the energy balance's largest residual: what
     ``run`` prints for a block case with no references to check; without a collision,
-    that there was none (and when the rigid block has its first impact).
+    that there was none (and when the rigid block has its first impact); the block's
+    uplift first, where it had one (:func:`find_uplift`).
     """
     rows = {row["index"]: row["levels"].get(level) for row in
             result.extra.get("rigid_comparison", [])}
@@ -452,8 +491,10 @@ def summary_table(result: RunResult, level: str = RIGID_LEVEL) -> str:
                       f"{100 * rigid['time_error']:+.3g} %, "
                       f"{100 * rigid['energy_error']:+.3g} %"]
         table.append(cells)
+    events = [f"event: {e['kind']} at t = {e['time']:.6g} s ({e['corner']}) {e['note']}"
+              for e in result.extra.get("events", [])]
     if not table:
-        return "\n".join([_no_collision(result), *_energy_line(result)])
+        return "\n".join([*events, _no_collision(result), *_energy_line(result)])
     head = ["k", "t (s)", "Ekin (J)"]
     if rows:
         head += ["rigid t", "rigid Ekin", f"error t, Ekin ({level} rigid block)"]
@@ -462,7 +503,8 @@ def summary_table(result: RunResult, level: str = RIGID_LEVEL) -> str:
               for i in range(len(head))]
     lines = ["".join(cell.ljust(w) for cell, w in zip(r, widths)).rstrip()
              for r in [head, *table]]
-    return "\n".join(["collisions (kinetic-energy maxima):", *lines, *_energy_line(result)])
+    return "\n".join([*events, "collisions (kinetic-energy maxima):", *lines,
+                      *_energy_line(result)])
 
 
 def _no_collision(result: RunResult) -> str:

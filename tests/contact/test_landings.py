@@ -1,6 +1,6 @@
-"""Collisions found at a block's landings, without windows placed by hand, and no
-collision or alarming energy figure for a block that never lifts (post.collisions,
-post.energy), on synthetic histories."""
+"""Collisions found at a block's landings, without windows placed by hand; no collision
+and no alarming energy figure for a block that never lifts; the uplift of a block that
+stands flat (post.collisions, post.energy), on synthetic histories."""
 
 from types import SimpleNamespace
 
@@ -11,6 +11,7 @@ from rocking_contact.post.collisions import (
     annotate,
     find_collisions,
     find_landings,
+    find_uplift,
     landings_outside,
     lift_angle,
     summary_table,
@@ -182,3 +183,48 @@ def test_the_residual_of_a_block_that_never_lifts_is_said_against_its_least_moti
     assert lines[0] == "collisions: none (no landing: THETA never changed sign after a lift)"
     assert lines[1].startswith("energy balance: largest |residual| 3.65e-09 J (7.3e-05 % of "
                                "the least energy of the motion, 0.00499 J)")
+
+
+def _lifting() -> dict[str, np.ndarray]:
+    """A block standing flat on a shaken table: its base nodes let go one by one (5 in
+    contact, then 4 from 0.0255 s, 3, 2, and O alone from 0.0597 s, the rigid block's
+    uplift), its base turning by its elastic 7e-7 rad until then, then growing as it
+    rocks on O."""
+    t = np.arange(0.0, 0.1 + 5e-5, 1e-4)
+    contacts = np.select([t < 0.0255, t < 0.0373, t < 0.0401, t < 0.0597],
+                         [5.0, 4.0, 3.0, 2.0], 1.0)
+    theta = 7e-7 * t / 0.06 + np.where(t >= 0.0597, 1e-6 * np.expm1((t - 0.0597) / 0.0035),
+                                       0.0)
+    return {"time": t, "THETA": theta, "CONTACTS": contacts, "EKIN_BLOCK": theta ** 2}
+
+
+def test_the_uplift_of_a_block_standing_flat_is_when_one_corner_holds_it():
+    """U1 #6: an elastic block's uplift was nowhere; the rigid twin's is an event."""
+    history = _lifting()
+    uplift = find_uplift(history, LIFT)
+    assert uplift == {"kind": "uplift", "time": pytest.approx(0.0597), "corner": "O",
+                      "note": "corner A lifts"}
+    # without the contact count, the instant the base turns past the lift angle
+    del history["CONTACTS"]
+    late = find_uplift(history, LIFT)
+    assert late is not None and late["time"] > 0.0597 + 1e-3
+    # mirrored: it rocks on A
+    mirrored = {**_lifting(), "THETA": -_lifting()["THETA"]}
+    assert find_uplift(mirrored, LIFT)["corner"] == "A"
+    # released tilted (it rocks from the start), or never lifting: none
+    assert find_uplift(_rocking(), LIFT) is None
+    assert find_uplift(_standing(), LIFT) is None
+
+
+def test_annotate_records_and_prints_the_uplift_as_the_rigid_runner_does():
+    result = RunResult(case="mine", kind="block", parameters={}, history=_lifting(),
+                       quantities={}, collisions=[], extra={}, timing={})
+    annotate(_case(), result)
+    [event] = result.extra["events"]
+    assert event["kind"] == "uplift" and result.quantities["uplift.1.time"] == event["time"]
+    assert summary_table(result).splitlines()[0] == (
+        "event: uplift at t = 0.0597 s (O) corner A lifts")
+    released = RunResult(case="mine", kind="block", parameters={}, history=_rocking(),
+                         quantities={}, collisions=[], extra={}, timing={})
+    annotate(_case(), released)
+    assert "events" not in released.extra and "uplift.1.time" not in released.quantities

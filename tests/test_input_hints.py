@@ -46,6 +46,10 @@ def test_a_decimal_comma_is_said_with_the_number_it_meant():
         "(a comma separates the items of a list)")
     assert problem({"half_width": "-1,5e-1"}).endswith("such as -1.5e-1 (a comma separates "
                                                        "the items of a list)")
+    assert problem({"half_width": "1,000"}).endswith(
+        "such as 1.000, or 1000 if the comma separates thousands (a comma separates the items "
+        "of a list)")
+    assert problem({"half_width": ",5"}) == "expected a number, got ',5'"  # .5 is no TOML
     with pytest.raises(CaseError) as err:  # --set hands the text over as a string
         load_case("sdnv105d", ["geometry.half_width=0,2"])
     assert err.value.key == "geometry.half_width"
@@ -62,6 +66,7 @@ def test_a_number_in_quotes_and_a_list_without_brackets_are_said_so():
         "values (a number each) in brackets, such as [1,0,0]")
     # nothing to say of a word, nor of a comma where an integer is expected
     assert problem({"half_width": "abc"}) == "expected a number, got 'abc'"
+    assert problem({"half_width": "nan"}) == "expected a number, got 'nan'"
     assert problem({"every": "0,2"}) == "expected an integer, got '0,2'"
 
 

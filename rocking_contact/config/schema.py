@@ -202,7 +202,9 @@ def distinct_texts(a: float, b: float, spec_a: str = "g", spec_b: str = "g"
 
 
 #: a number written with a decimal comma (``0,2``; ``--set`` hands it over as a string)
-DECIMAL_COMMA = re.compile(r"[-+]?\d*,\d+(?:[eE][-+]?\d+)?")
+DECIMAL_COMMA = re.compile(r"[-+]?\d+,\d+(?:[eE][-+]?\d+)?")
+#: a number that may be written with commas between its thousands (``1,000``)
+THOUSANDS = re.compile(r"[-+]?[1-9]\d{0,2}(?:,\d{3})+")
 
 
 def _misread(tp: Any, value: Any) -> str:
@@ -214,13 +216,17 @@ def _misread(tp: Any, value: Any) -> str:
     text = value.strip()
     origin = typing.get_origin(tp)
     if tp is float and DECIMAL_COMMA.fullmatch(text):
-        return (f"; allowed: a number with a decimal point, such as {text.replace(',', '.')} "
-                "(a comma separates the items of a list)")
+        thousands = (f", or {text.replace(',', '')} if the comma separates thousands"
+                     if THOUSANDS.fullmatch(text) else "")
+        return (f"; allowed: a number with a decimal point, such as {text.replace(',', '.')}"
+                f"{thousands} (a comma separates the items of a list)")
     if tp in (float, int):
         try:
-            (float if tp is float else int)(text)
+            number = (float if tp is float else int)(text)
         except ValueError:
             return ""
+        if not math.isfinite(number):
+            return ""  # no key takes it (_convert): nothing to offer
         return f"; allowed: {_type_name(tp)}, not a string: {text} without quotes"
     if origin in (list, tuple) and "," in text and len(text) <= 40:
         return f"; allowed: {_type_name(tp)} in brackets, such as [{text}]"

@@ -158,11 +158,11 @@ def held_values(f: TimeFunction, key: str, start: float, end: float,
     its last acceleration without a word), and one when the run lies between two samples of
     a record of three or more (a record in ms read as s); before them, the sentence of a
     record whose header names its values in another acceleration than they are read in
-    (:func:`unit_warning`). ``key`` names the function in the sentences."""
+    (:func:`_unit_warning`). ``key`` names the function in the sentences."""
     if f.type != "table":
         return []
-    times, values = table_samples(f, base)
-    out = unit_warning(f, key, base)
+    times, values, names, read = _read_table(f, base)
+    out = _unit_warning(f, key, values, names, read)
     for t, value, outside, side in ((times[0], values[0], start < times[0], "starts"),
                                     (times[-1], values[-1], end > times[-1], "ends")):
         if outside and value != 0.0:
@@ -217,17 +217,18 @@ def _check_time_unit(f: TimeFunction, names: list[str]) -> None:
                          f"{TIME_UNITS[unit]:g} times the column's)")
 
 
-def unit_warning(f: TimeFunction, key: str, base: Path | None = None) -> list[str]:
-    """The warning of a record whose header names its values (the column read) in an
-    acceleration other than m/s^2 while ``amplitude`` is +-1, which reads them as given,
-    in m/s^2 (a record headed ``accel (g)`` was read as 0.5 m/s^2 where it meant 0.5 g,
-    without a word). Another amplitude is taken to convert them, and a unit this module
-    does not know is not judged (``ax (filtered)``). A warning, not a refusal: the loaded
-    case's amplitude is known once its layers are merged (a parent's sine amplitude stays
-    behind, config.load_case)."""
-    if f.type != "table" or not f.path or abs(f.amplitude) != 1.0:
+def _unit_warning(f: TimeFunction, key: str, values: np.ndarray, names: list[str],
+                  read: int) -> list[str]:
+    """The warning of a record (``values`` read from column ``read`` from 0, under the
+    header's ``names``) whose header names its values in an acceleration other than
+    m/s^2 while ``amplitude`` is +-1, which reads them as given, in m/s^2 (a record headed
+    ``accel (g)`` was read as 0.5 m/s^2 where it meant 0.5 g, without a word). Another
+    amplitude is taken to convert them, and a unit this module does not know is not
+    judged (``ax (filtered)``). A warning, not a refusal: the loaded case's amplitude is
+    known once its layers are merged (a parent's sine amplitude stays behind,
+    config.load_case)."""
+    if abs(f.amplitude) != 1.0:
         return []
-    _, values, names, read = _read_table(f, base)
     name = names[read] if read < len(names) else ""
     unit = named_unit(name)
     factor = ACCELERATION_UNITS.get(unit or "")

@@ -1,6 +1,7 @@
-"""What the command line prints of a finished run: its table of checks (or of collisions)
-and summary line, as ``run``, ``validate`` and ``rigid`` show them, and ``validate``'s
-verdicts (which cases failed, were not graded, or did not reach some checks).
+"""What the command line prints of a finished run: its table of checks (or of collisions,
+or a discrete run's impacts and energy balance) and summary line, as ``run``, ``validate``
+and ``rigid`` show them, and ``validate``'s verdicts (which cases failed, were not graded,
+or did not reach some checks).
 
 Imported by the commands as they run, not to build the parser (it imports numpy).
 """
@@ -23,7 +24,8 @@ def show_result(result: RunResult | None, out: Path | None = None, *,
     """Print (rank 0) a run's comparison table with its ``[[quantity]]`` entries that
     have no reference (for information), and, a block with nothing to check against, its
     collisions (unless ``collisions`` is False: ``rigid`` prints its own impact tables),
-    unless ``table`` is False; and its summary line: steps,
+    a discrete case its impacts and energy balance (:func:`discrete_summary`), unless
+    ``table`` is False; and its summary line: steps,
     wall time, the checks that pass and those the run did not reach, and the results
     directory ``out`` if given (``validate``'s are all under its ``--out``). ``run`` and
     ``validate`` show a run stopped by a solver failure or Ctrl-C (``result`` is then
@@ -40,9 +42,84 @@ def show_result(result: RunResult | None, out: Path | None = None, *,
                              result.checks)
         if result.checks or shown:  # the checks, then the quantities without reference
             print(rc.format_table(result))
-        if collisions and result.collisions and not result.checks:  # nothing to check
-            print(collision_summary(result))
+        if collisions and not result.checks:  # nothing to check
+            if result.kind == "discrete":
+                print(discrete_summary(result))
+            elif result.collisions:
+                print(collision_summary(result))
     print(summary_line(result, out))
+
+
+#: impacts ``run`` lists before ``... N more``: the whole list is results.json's
+IMPACTS_SHOWN = 5
+
+
+def discrete_summary(result: RunResult) -> str:
+    """What ``run`` prints of a discrete case with nothing to check, as it prints a
+    block's collisions: its impacts (:func:`impact_table`) and its energy balance's
+    largest residual (:func:`discrete_energy_line`)."""
+    lines = [impact_table(result)] if result.parameters.get("model", {}).get("shock") else []
+    return "\n".join([*lines, discrete_energy_line(result)])
+
+
+def _cell(value: Any, digits: int = 4) -> str:
+    """A number of an impact row (``nan``: not measured, an unresolved contact's)."""
+    return f"{value:.{digits}g}" if isinstance(value, int | float) else "-"
+
+
+def impact_table(result: RunResult, shown: int | None = None) -> str:
+    """The run's impacts (results.json ``impacts``), the first ``shown`` of them
+    (:data:`IMPACTS_SHOWN` by default) and how many more: per shock, their number ``k``,
+    the shock and its node, the start of the contact (s), the largest normal force (N),
+    the normal speeds before and after it (m/s) and the impulse (N.s); ``impacts: none``
+    without one."""
+    impacts = result.impacts
+    shown = IMPACTS_SHOWN if shown is None else shown
+    if not impacts:
+        sustained = result.extra.get("sustained_contacts") or {}
+        held = (f" ({', '.join(sustained)} closed all along: "
+                f"results.json extra.sustained_contacts)" if sustained else "")
+        return f"impacts: none{held}"
+    head = ["k", "shock", "node", "start (s)", "max FN (N)", "speed (m/s)", "rebound (m/s)",
+            "impulse (N.s)"]
+    rows = [[f"{i.get('index', '?')}", str(i.get("shock", "?")), str(i.get("node", "?")),
+             _cell(i.get("start"), 6), _cell(i.get("max_force")), _cell(i.get("speed")),
+             _cell(i.get("rebound_speed")), _cell(i.get("impulse"))]
+            for i in impacts[:shown]]
+    widths = [max(len(r[c]) for r in [head, *rows]) + 2 for c in range(len(head))]
+    lines = ["".join(cell.ljust(w) for cell, w in zip(r, widths)).rstrip()
+             for r in [head, *rows]]
+    more = len(impacts) - shown
+    tail = [f"... {more} more (results.json impacts)"] if more > 0 else []
+    return "\n".join([f"impacts ({len(impacts)}):", *lines, *tail])
+
+
+#: the share of the largest mechanical energy above which a residual of a run with
+#: regularised friction that stuck says where it comes from (twomass: 22 %)
+STICKING_SAID = 0.01
+
+
+def discrete_energy_line(result: RunResult) -> str:
+    """The energy balance of a discrete run in one line: its largest ``|ENERGY_RESIDUAL|``
+    and when, against the largest mechanical energy the run held, and its final value;
+    or why it has none (results.json ``extra.energy``)."""
+    energy = result.extra.get("energy") or {}
+    if "not_computed" in energy:
+        return f"energy balance: not computed: {energy['not_computed']}"
+    if "residual_max_abs" not in energy:
+        return "energy balance: none (no history row)"
+    line = (f"energy balance: largest |residual| {energy['residual_max_abs']:.3g} J at t = "
+            f"{energy['residual_max_time']:.6g} s")
+    if "residual_relative" in energy:
+        line += (f" ({100 * energy['residual_relative']:.2g} % of the largest mechanical "
+                 f"energy, {energy['motion']:.3g} J)")
+    line += f", {energy['residual_final']:.3g} J at the end"
+    if energy.get("sticking") and energy.get("residual_relative", 0.0) > STICKING_SAID:
+        line += (f"; it holds what the stick springs of the regularised friction of shock "
+                 f"{', '.join(energy['sticking'])} store and make (a stick phase starts from "
+                 f"the sliding force, as if stretched), which EFRICTION (FT |v_t|) does not "
+                 f"follow: friction = 'exact' has no such spring")
+    return line
 
 
 def summary_line(result: RunResult, out: Path | None = None) -> str:

@@ -1,4 +1,5 @@
-"""The mechanical energy a discrete run can hold, and the run that exceeds it.
+"""The mechanical energy a discrete run can hold, the run that exceeds it, and the energy
+columns of its history with their balance (:func:`energy_columns`, :func:`balance_summary`).
 
 The mechanical energy ``E`` (J: kinetic ``v^T M v / 2``, springs ``x^T K x / 2``, the
 shocks' normal springs ``kn p^2 / 2``) grows only by the work of the loads ``q(t) =
@@ -25,6 +26,7 @@ from __future__ import annotations
 
 import numpy as np
 
+from rocking_contact.discrete.shock import P_KN, P_MU
 from rocking_contact.discrete.system import DiscreteSystem
 
 #: the factor on the bound beyond which a run has diverged (an amplitude 10 times what the
@@ -74,3 +76,112 @@ def excess(energy: np.ndarray, bound: np.ndarray) -> tuple[int, int, float] | No
     ratios = energy[over] / bound[over]
     k = int(np.argmax(ratios))
     return int(over[0]), int(over[k]), float(ratios[k])
+
+
+def cumulative(power: np.ndarray, t: np.ndarray) -> np.ndarray:
+    """The trapezoidal integral (J) of a ``power`` (W) sampled at the instants ``t`` (s),
+    from the first: 0 there."""
+    out = np.zeros(len(t))
+    if len(t) > 1:
+        out[1:] = np.cumsum(0.5 * (power[1:] + power[:-1]) * np.diff(t))
+    return out
+
+
+def quadratic(rows: np.ndarray, A: np.ndarray) -> np.ndarray:
+    """``r^T A r`` for each row ``r`` of ``rows``."""
+    out: np.ndarray = np.sum((rows @ A) * rows, axis=1)
+    return out
+
+
+def energy_columns(system: DiscreteSystem, t: np.ndarray, x: np.ndarray, v: np.ndarray,
+                   shocks: dict[str, np.ndarray], gam: np.ndarray,
+                   stepwise: bool) -> dict[str, np.ndarray]:
+    """The energy columns of a discrete run's history (J, one value a row), each computed
+    from the recorded states, none from the balance: ``x``, ``v`` (rows x unknowns, the
+    unknowns' units: :class:`.system.DiscreteSystem`) at the instants ``t`` (s), the
+    shocks' channels ``shocks`` (``FN_<S>``, ``FT_<S>``, ``VN_<S>``, ``PN_<S>``) and the
+    support acceleration ``gam`` (m/s^2) there.
+
+    - ``EKIN`` ``v^T M v / 2``, ``EELAS`` the model's springs ``x^T K x / 2``, ``EPOT_GRAV``
+      (with gravity) ``-f_g^T x``, 0 at the undeformed state; ``ETOT`` their sum;
+    - ``ESPRING`` (with shocks) the shocks' normal springs, ``kn p^2 / 2`` where ``p > 0``
+      (with ``EKIN`` and ``EELAS``, the mechanical energy the run is guarded with);
+
+    and when the rows are the steps (``stepwise``; integrals over rows ``output.every``
+    steps apart would miss contacts shorter than that: not written then), integrals from
+    the first row, trapezoidal over the steps:
+
+    - ``EDAMP`` (with dampers) ``int v^T C v dt``, dissipated by the linear damping;
+    - ``EFRICTION`` (with friction) ``int FT |v_t| dt``, ``v_t`` the shock node's
+      tangential velocity (the history keeps ``FT``'s magnitude, not its direction):
+      Coulomb's dissipation, the friction's work while it slides and with the exact law.
+      A regularised shock that sticks holds its force with a spring ``kt`` and a dashpot
+      ``ct``: what that spring stores and gives back, and the energy it makes where a
+      stick phase starts from the sliding force (:mod:`.shock`), are not in it, and the
+      residual holds them (:func:`rocking_contact.discrete.runner.sticking_shocks`);
+    - ``ECONTACT`` (with shocks) the energy the shocks took from the nodes: ``int FN v_n
+      dt`` (``v_n`` towards the obstacle; the normal springs' store ``ESPRING``, less its
+      initial value, and what the normal dashpots and the springs let go open dissipated)
+      plus ``EFRICTION``;
+    - ``ETABLE`` (with a support acceleration) the work of the support frame's drag
+      ``p gamma(t)`` (``p`` :attr:`.system.DiscreteSystem.p_support`) on the motion relative
+      to the support, ``int gamma p^T v dt``;
+    - ``ENERGY_RESIDUAL`` ``ETOT - ETOT(t0) + EDAMP + ECONTACT - ETABLE``: what the time
+      scheme creates (> 0) or dissipates (< 0), as the block's.
+    """
+    M, K, C = system.M, system.K, system.C
+    out = {"EKIN": 0.5 * quadratic(v, M), "EELAS": 0.5 * quadratic(x, K)}
+    total = out["EKIN"] + out["EELAS"]
+    if system.f_const.any():
+        out["EPOT_GRAV"] = -(x @ system.f_const)
+        total = total + out["EPOT_GRAV"]
+    out["ETOT"] = total
+    names = system.shock_names
+    if names:
+        kn = system.shock_params[:, P_KN]
+        out["ESPRING"] = sum((0.5 * kn[j] * np.maximum(shocks[f"PN_{name}"], 0.0) ** 2
+                              for j, name in enumerate(names)), np.zeros(len(t)))
+    if not stepwise:
+        return out
+    loss = np.zeros(len(t))
+    if C.any():
+        out["EDAMP"] = cumulative(quadratic(v, C), t)
+        loss = loss + out["EDAMP"]
+    if names:
+        normal = sum((shocks[f"FN_{name}"] * shocks[f"VN_{name}"] for name in names),
+                     np.zeros(len(t)))
+        contact = cumulative(normal, t)
+        if system.shock_params[:, P_MU].any():
+            slip = np.zeros(len(t))
+            for j, name in enumerate(names):
+                node_v = v @ system.G[3 * j:3 * j + 3].T  # (rows, 3), m/s
+                tangential = node_v - np.outer(node_v @ system.shock_params[j, :3],
+                                               system.shock_params[j, :3])
+                slip += shocks[f"FT_{name}"] * np.linalg.norm(tangential, axis=1)
+            out["EFRICTION"] = cumulative(slip, t)
+            contact = contact + out["EFRICTION"]
+        out["ECONTACT"] = contact
+        loss = loss + contact
+    if gam.any() and system.p_support.any():
+        out["ETABLE"] = cumulative(gam * (v @ system.p_support), t)
+        loss = loss - out["ETABLE"]
+    out["ENERGY_RESIDUAL"] = total - (total[0] if len(t) else 0.0) + loss
+    return out
+
+
+def balance_summary(history: dict[str, np.ndarray]) -> dict[str, float]:
+    """The largest ``|ENERGY_RESIDUAL|`` of a discrete run (J), when and its final value,
+    against the largest mechanical energy the run held (``motion``, J: ``EKIN + EELAS +
+    ESPRING``, what the runaway guard watches); empty without the column or a row."""
+    if "ENERGY_RESIDUAL" not in history or not len(history["time"]):
+        return {}
+    residual = np.asarray(history["ENERGY_RESIDUAL"])
+    worst = int(np.argmax(np.abs(residual)))
+    mechanical = history["EKIN"] + history["EELAS"] + history.get("ESPRING", 0.0)
+    out = {"residual_final": float(residual[-1]),
+           "residual_max_abs": float(abs(residual[worst])),
+           "residual_max_time": float(history["time"][worst]),
+           "motion": float(np.max(mechanical))}
+    if out["motion"] > 0.0:
+        out["residual_relative"] = out["residual_max_abs"] / out["motion"]
+    return out

@@ -60,7 +60,7 @@ def energy(case, history):
 def test_average_acceleration_conserves_energy():
     nodes, springs = chain()
     case = make_case(nodes, springs, solver={"scheme": "newmark"}, end=0.1, step=1e-4)
-    history, _, failure = integrate(case, assemble(case.model, case.solver))
+    history, _, failure, _ = integrate(case, assemble(case.model, case.solver))
     assert failure is None
     e = energy(case, history)
     assert np.abs(e - e[0]).max() <= 1e-10 * e[0]

@@ -100,7 +100,9 @@ def test_a_case_without_reference_prints_its_quantities(launch, capsys):
     show_result(result)
     lines = capsys.readouterr().out.splitlines()
     assert lines[0] == f"== {result.case}"
-    assert [line.split()[0] for line in lines[3:]] == ["x_max", "t_never", result.case + ":"]
+    # then, a run with nothing to check, what it did: its impacts and its energy balance
+    assert [line.split()[0] for line in lines[3:]] == [
+        "x_max", "t_never", "impacts", "k", "1", "2", "energy", result.case + ":"]
     assert lines[-1].startswith(f"{result.case}: 1000 steps")
 
 

@@ -125,8 +125,8 @@ def test_validate_runs_a_case_given_twice_once(tmp_path, capsys, monkeypatch):
     captured = capsys.readouterr()
     assert len(ran) == 1 and "all 1 case(s) pass" in captured.out
     assert captured.err == "warning: sdnd101a: given 3 times, validated once\n"
-    other = tmp_path / "other.toml"
-    other.write_text(f'extends = "{same[2]}"\n')
+    other = tmp_path / "other.toml"  # (a name is never inherited: it names itself so)
+    other.write_text(f'extends = "{same[2]}"\n[case]\nname = "sdnd101a"\n')
     assert main(["validate", "sdnd101a", str(other), "--out", str(tmp_path / "o")]) == 2
     assert capsys.readouterr().err == (
         f"error: {other}: case.name: 'sdnd101a' is the name of {same[2]} too: their "

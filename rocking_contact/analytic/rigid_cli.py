@@ -14,6 +14,7 @@ This module is imported to build the command line: keep its imports light.
 from __future__ import annotations
 
 import argparse
+import dataclasses
 from collections.abc import Mapping
 from pathlib import Path
 from typing import TYPE_CHECKING, Any, cast
@@ -141,7 +142,6 @@ def main(args: argparse.Namespace) -> int:
     from rocking_contact.config import CaseError
     from rocking_contact.out_paths import check_dir
     from rocking_contact.stops import RunStopped
-    from rocking_contact.summary import show_result
 
     name = case_argument(args) or DEFAULT_CASE
     loaded = rc.load_case(name, args.overrides)
@@ -158,7 +158,7 @@ def main(args: argparse.Namespace) -> int:
     try:
         result = rc.run(case, out=out, quiet=args.quiet, plots=not args.no_plots)
     except RunStopped as exc:  # Ctrl-C: what it computed, then _command's one line
-        show_result(exc.partial, out, table=not args.quiet, collisions=False)
+        _show(exc.partial, out, table=not args.quiet)
         raise
     if mpi_rank() != 0:  # under mpiexec every rank ran it (the run is collective); one prints
         return 0
@@ -167,9 +167,12 @@ def main(args: argparse.Namespace) -> int:
           f"l = {case.geometry.half_height:g} m, M = {result.extra['block']['mass']:.4g} kg, "
           f"tilt {case.preload.tilt:g} rad; restitution {q['restitution']:.6f}, "
           f"energy kept per impact {q['energy_ratio']:.6f}")
-    print(impact_table(result.extra["levels"], count, case.time.start))
-    print()
-    print(percussion_table(result.extra["levels"], count))
+    if any(level["impacts"] for level in result.extra["levels"].values()):
+        print(impact_table(result.extra["levels"], count, case.time.start))
+        print()
+        print(percussion_table(result.extra["levels"], count))
+    else:  # the tables' headers alone read as a table left empty by mistake
+        print(f"no impact by t = {_last_instant(result, case.time.end):.6g} s")
     explanation = _explain(result)
     if explanation:
         print(explanation)
@@ -181,5 +184,34 @@ def main(args: argparse.Namespace) -> int:
               f"({event['corner'] or 'flat'}) {event['note']}")
     print(f"outcome: {result.extra['outcome']}; collisions list and history: "
           f"{result.extra['level']} level (history: {result.extra['history_level']} equation)")
-    show_result(result, out, table=not args.quiet, collisions=False)  # as run's
+    _show(result, out, table=not args.quiet)
     return 0
+
+
+def _last_instant(result: Any, end: float) -> float:
+    """The last instant (s) of a run's history: where it ended (its ``time.end``, or an
+    overturn, a jump, a stop), ``end`` for a history without rows."""
+    times = result.history.get("time")
+    return float(times[-1]) if times is not None and len(times) else end
+
+
+def _show(result: Any, out: Path, *, table: bool) -> None:
+    """The checks and summary line as ``run`` shows them (``show_result``), but for a run
+    that changes the physics its case's references describe: those references are about
+    another block (SDNV105's, for ``--set`` on ``sdnv105_rigid``), and their rows, most of
+    them without a value (collisions that block has and this one need not), read as
+    checks the run did not reach. One line says that they do not apply, as the run's
+    warning does; ``results.json`` and the report keep them, for information."""
+    from rocking_contact.summary import show_result
+
+    changes = result.extra.get("changes") if result is not None else None
+    if not changes or not result.checks:
+        show_result(result, out, table=table, collisions=False)  # as run's
+        return
+    from rocking_contact.api import mpi_rank
+
+    if table and mpi_rank() == 0:
+        print(f"{len(result.checks)} checks not shown: the case's references describe its "
+              f"file's block, and this run changes {', '.join(changes)} (in results.json, "
+              f"for information)")
+    show_result(dataclasses.replace(result, checks=[]), out, table=False, collisions=False)

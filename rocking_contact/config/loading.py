@@ -240,10 +240,16 @@ def read_case_data(path: Path, _seen: tuple[Path, ...] = (),
 
 
 def _chain(key: str, loaded: Path, origins: Origins) -> tuple[Path, ...]:
-    """The files that hold ``key`` or its nearest enclosing table (:data:`Origins`)."""
+    """The files that hold ``key`` or its nearest enclosing table (:data:`Origins`); for a
+    table, the latest of those that gave a key inside it (the fewest files: an override
+    or the file loaded), which made what is refused of it (a child's ``--set
+    time.refine.enabled=true`` under its parent's ``[time.refine]`` is the ``--set``'s)."""
     path = tuple(key_path(key)) if key else ()
-    return next((origins[path[:n]] for n in range(len(path), 0, -1) if path[:n] in origins),
+    held = next((origins[path[:n]] for n in range(len(path), 0, -1) if path[:n] in origins),
                 (loaded,))  # a missing key: the file loaded is the one to complete
+    inside = [chain for p, chain in origins.items()
+              if len(p) > len(path) and p[:len(path)] == path]
+    return min([held, *inside], key=len)  # the first on a tie: the key's own holder
 
 
 def origin_file(key: str, loaded: Path, origins: Origins) -> str:
@@ -277,8 +283,10 @@ def load_case(
         given = "overrides" if isinstance(overrides, Mapping) else "--set"
     origins: Origins = {}
     data = read_case_data(path, origins=origins)
+    named = _own_name(data, path, origins)
     # the file whose [[reference]] the case uses (a parent's, through extends)
     references_from = origins.get(("reference",), (path,))[0]
+    keys: list[str] = []
     if overrides:
         try:
             apply_overrides(data, overrides, Path.cwd())  # typed here: paths from here
@@ -287,11 +295,14 @@ def load_case(
         keys = overridden_keys(overrides)
         for key in keys:  # an overridden key is the loaded case's, even if a parent had it
             origins[tuple(key_path(key))] = (path,)
-    layer = _layers(origins, keys if overrides else ())
+    layer = _layers(origins, keys)
     try:  # (its record paths are absolute: read_case_data and apply_overrides anchored them)
         obj = build(kind_schema(case_kind(data, str(path))), data, file=str(path))
     except CaseError as exc:  # name the file that holds the key, and say --set took part
         key, problem = _blamed(exc, layer, path, origins)
+        if key == "case.name" and not named and layer(key) > 0:
+            problem += (f" (the name of the file {path.name}, taken as the case's name since "
+                        "the file gives none: give [case] name)")
         file = origin_file(key, path, origins) + (f" (with {given})" if overrides else "")
         raise CaseError(file, key, problem) from None
 
@@ -304,7 +315,9 @@ def load_case(
     refused = _unread_settings(obj, layer) or never_reached(obj, layer)
     if refused is not None:
         key, problem = refused
-        file = origin_file(key, path, origins) + (f" (with {given})" if layer(key) == 0 else "")
+        overridden = layer(key) == 0 or any(
+            tuple(key_path(k))[:len(key_path(key))] == tuple(key_path(key)) for k in keys)
+        file = origin_file(key, path, origins) + (f" (with {given})" if overridden else "")
         raise CaseError(file, key, problem)
     for table, name, _, _ in _old_meanings(obj, layer, given_with):
         setattr(table, name, _defaults(table)[name])  # left behind with its variant
@@ -312,6 +325,22 @@ def load_case(
     obj.references_from = references_from
     obj.loaded_as = (as_dict(obj), layer)  # for unread_after_loading
     return obj
+
+
+def _own_name(data: dict[str, Any], path: Path, origins: Origins) -> bool:
+    """Give the case the name its own file gives it, else the file's stem: a name is
+    never inherited through ``extends``. A child of ``sdnv105d`` without ``[case] name``
+    ran as ``sdnv105d``, into ``results/sdnv105d/``, replacing the validated run there
+    that ``report`` shows. Returns whether the file names the case itself (the stem is
+    taken otherwise; ``data`` and ``origins`` are changed in place)."""
+    info = data.get("case")
+    if not isinstance(info, dict):
+        return False  # not a table: the schema refuses it
+    if origins.get(("case", "name"), ())[:1] == (path,):
+        return True
+    info["name"] = path.stem
+    origins[("case", "name")] = (path,)
+    return False
 
 
 def _blamed(exc: CaseError, layer: Callable[[str], float], loaded: Path, origins: Origins

@@ -140,7 +140,7 @@ def test_the_rigid_command_shows_what_a_stopped_run_computed(monkeypatch, capsys
     out, err = capsys.readouterr()
     assert code == 130
     summary = out.splitlines()[-1]
-    assert summary.startswith("sdnv105_rigid: ") and "outcome interrupted" in summary, out
+    assert summary.startswith("shaken: ") and "outcome interrupted" in summary, out
     assert err.splitlines()[-1].startswith("interrupted at t = "), err
 
 

@@ -104,8 +104,9 @@ class CollisionSpec:
 def lift_angle(case: Any) -> float:
     """|THETA| (rad) a swing must exceed for its end to be a landing: :data:`LIFT_FACTOR`
     times the base rotation an elastic block gets from its weight, ``rho g (2l)^2 / (E 2b)``
-    (the strain ``rho g 2l / E`` at its base over its aspect; 1.1e-6 rad for a 0.25 x 0.6 m
-    concrete block, 4.2e-8 rad for SDNV105's). 0 without gravity, where nothing rocks."""
+    (the strain ``rho g 2l / E`` at its base over its aspect: 1.1e-6 rad for a 0.25 x 0.6 m
+    concrete block, whose lift angle is 1.1e-5 rad; 4.2e-8 rad for SDNV105's, 4.2e-7 rad).
+    0 without gravity, where nothing rocks: any sign change of THETA is then a landing."""
     geometry, block = case.geometry, case.material.block
     height = 2 * geometry.half_height
     return float(LIFT_FACTOR * block.density * case.loading.gravity * height ** 2
@@ -124,7 +125,8 @@ def find_landings(history: Mapping[str, np.ndarray], lift: float,
     Returns:
         One ``{"time", "index", "span"}`` per landing: the instant THETA crosses zero
         (s, linear between samples), the first sample after it, and the span's first and
-        last samples. None without THETA or the kinetic energy in the history.
+        last samples. None (an empty list) without THETA or the kinetic energy in the
+        history.
 
     """
     t = np.asarray(history.get("time", []))

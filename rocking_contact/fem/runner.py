@@ -291,16 +291,10 @@ def initial_state(case: BlockCase, problem: StepProblem, driver: StepDriver,
         "tilt_steps": pre.tilt_steps,
         "table_deflection": pre.table_deflection,
     }
+    # A tilt taken again in more steps (static_preload) is not said: it releases the state
+    # the larger initial.preload_steps starts from, to the bit, and costs a static solve
+    # or a few; extra.preload.tilt_steps records the count.
     warnings = list(pre.warnings)
-    if pre.tilt_steps > case.initial.preload_steps:
-        # Say that the state released is right, and how to get there directly.
-        warnings.append(f"the tilt took {pre.tilt_steps} pseudo-time steps: in "
-                        f"{case.initial.preload_steps} (initial.preload_steps) it "
-                        "reached a spurious static equilibrium; in "
-                        f"{pre.tilt_steps} it reaches "
-                        f"{report['tilt']['THETA']:.6g} rad, the rigid "
-                        f"block's {case.release_angle:.6g} rad (set "
-                        f"initial.preload_steps = {pre.tilt_steps} to start there)")
     if driver.stats.fallbacks:
         warnings.append(_fallback_warning(driver.stats.fallbacks, preload=True))
     driver.stats = DriverStats()  # the run's counters are the dynamic phase's

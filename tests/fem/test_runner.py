@@ -315,20 +315,26 @@ def test_fields_at_even_intervals_and_von_mises_is_a_norm(tmp_path):
 
 def test_a_tilt_that_lands_on_a_spurious_equilibrium_is_taken_again():
     """0.015 rad in one large-rotation step reached -0.0125 rad (corner A below the table);
-    the preload checks the tilt against the rigid block's and takes it in more steps."""
+    the preload checks the tilt against the rigid block's and takes it in more steps. The
+    run starts from the state ``initial.preload_steps = 2`` gives, to the bit, and says
+    nothing of it (every run of a block of another shape warned, U1 #9, session 29):
+    ``extra.preload.tilt_steps`` records it."""
     from rocking_contact.block import release_angle
 
-    case = rc.load_case("sdnv105_preload", {"preload.tilt": 0.015, "time.end": 0.0005})
+    changes = {"preload.tilt": 0.015, "time.end": 0.0005}
+    case = rc.load_case("sdnv105_preload", changes)
     result = rc.run(case, write=False, plots=False, quiet=True)
     preload = result.extra["preload"]
     expected = release_angle(case.geometry, case.preload, large_rotation=True)
     assert expected == pytest.approx(math.asin(0.015), rel=1e-14)  # pivot O1
     assert preload["tilt"]["THETA"] == pytest.approx(expected, rel=1e-4)
     assert preload["tilt_steps"] == 2
-    assert any(w.startswith("the tilt took 2 pseudo-time steps") and
-               w.endswith(f"it reaches {preload['tilt']['THETA']:.6g} rad, the rigid block's "
-                          f"{expected:.6g} rad (set initial.preload_steps = 2 to start there)")
-               for w in result.warnings), result.warnings
+    assert not [w for w in result.warnings if "pseudo-time" in w], result.warnings
+    direct = rc.run(rc.load_case("sdnv105_preload", {**changes, "initial.preload_steps": 2}),
+                    write=False, plots=False, quiet=True)
+    assert direct.extra["preload"]["tilt"] == preload["tilt"]
+    for column, values in direct.history.items():
+        np.testing.assert_array_equal(result.history[column], values, err_msg=column)
 
 
 def test_a_tilt_never_reached_says_so_and_names_the_units():

@@ -317,7 +317,7 @@ def test_a_tilt_that_lands_on_a_spurious_equilibrium_is_taken_again():
     """0.015 rad in one large-rotation step reached -0.0125 rad (corner A below the table);
     the preload checks the tilt against the rigid block's and takes it in more steps. The
     run starts from the state ``initial.preload_steps = 2`` gives, to the bit, and says
-    nothing of it (every run of a block of another shape warned, U1 #9, session 29):
+    nothing of it (every run of a block of another shape warned of it until 2026-11-24):
     ``extra.preload.tilt_steps`` records it."""
     from rocking_contact.block import release_angle
 

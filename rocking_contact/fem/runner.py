@@ -43,7 +43,7 @@ from rocking_contact.fem.probes import Recorder
 from rocking_contact.geometry.layout import BLOCK, base_points, size_warning
 from rocking_contact.geometry.load import create_block_mesh
 from rocking_contact.post.collisions import annotate as annotate_collisions
-from rocking_contact.post.energy import remedy, restick_warning, rise_warning
+from rocking_contact.post.energy import motion_floor, remedy, restick_warning, rise_warning
 from rocking_contact.post.energy import summary as energy_summary
 from rocking_contact.post.iterations import iteration_statistics
 from rocking_contact.post.penetration import deepest, penetration_warning
@@ -211,7 +211,7 @@ def _finish_run(case: BlockCase, result: RunResult, model: contact_model.Contact
 def finish_contact(case: BlockCase, result: RunResult, model: contact_model.ContactModel) -> None:
     """Collisions, energy balance and contact counters of a (possibly partial) run."""
     annotate_collisions(case, result)
-    energy = energy_summary(result.history)
+    energy = energy_summary(result.history, motion_floor(case))
     if energy:
         result.extra["energy"] = energy
         result.quantities["energy.residual.final"] = energy["residual_final"]
@@ -471,7 +471,7 @@ def _integrate(case: BlockCase, driver: StepDriver, energy: EnergyBalance | None
         except Overturn as exc:
             output.finish(problem)
             stopped = result(status=str(exc))
-            why = divergence(exc, stopped.history, steps_remedy(case))
+            why = divergence(exc, stopped.history, steps_remedy(case), motion_floor(case))
             if why is not None:  # the steps' energy threw it, not the release or the table
                 stopped.status = f"failed: {why}"
                 raise Diverged(why, stopped) from None

@@ -164,6 +164,7 @@ class NewtonSolver:
         self.stagnation_rtol = opts.stagnation_rtol
         self._accept_stagnation = False
         self._dense: dict[int, tuple[PETSc.Mat, PETSc.Mat]] = {}  # solve_columns' B and X
+        self._x: PETSc.Vec | None = None  # the unknown of the last solve
         ksp = self.snes.getKSP()
         ksp.setType("preonly")
         ksp.getPC().setType("lu")
@@ -185,6 +186,7 @@ class NewtonSolver:
         if on_velocity != self._test_on_velocity:
             self.snes.setConvergenceTest(self._velocity_test if on_velocity else "default")
             self._test_on_velocity = on_velocity
+        self._x = x
         try:
             self.snes.solve(None, x)
         except PETSc.Error as exc:
@@ -274,11 +276,25 @@ class NewtonSolver:
         For condensed contact problems (a Delassus operator ``H J^-1 H^T``): valid after a
         solve of the current step, while the step size is unchanged.
         """
+        self._factorised()
         self.snes.getKSP().solve(b, y)
 
     def solve_columns(self, rhs: np.ndarray) -> np.ndarray:
         """``J^-1 B`` for the columns of ``rhs`` (owned rows), as :meth:`solve_linear`."""
+        self._factorised()
         return solve_columns(self.snes.getKSP(), rhs, self._dense)
+
+    def _factorised(self) -> None:
+        """Factorise the Jacobian at the last solution if that solve took no iteration: a
+        residual under ``atol`` at the initial guess (a block at rest with no load) ends
+        the SNES before any Jacobian, and MUMPS was then asked to solve with no
+        factorisation (``INFOG(1)=-3``, a traceback) at the first step."""
+        if self._x is None or self.snes.getIterationNumber() > 0:
+            return
+        self.snes.computeJacobian(self._x, self.problem.J)
+        ksp = self.snes.getKSP()
+        ksp.setOperators(self.problem.J)
+        ksp.setUp()
 
     def destroy(self) -> None:
         """Free the PETSc objects owned here."""

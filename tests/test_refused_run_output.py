@@ -105,4 +105,5 @@ def test_a_case_built_in_code_is_named_by_its_name(tmp_path):
     built = build(type(loaded), as_dict(loaded), file="code")
     with pytest.raises(rc.CaseError) as refused:
         rc.run(built, write=False, quiet=True, plots=False)
-    assert (refused.value.file, refused.value.key) == ("sdnv105d", "quantity[0].column")
+    # unnamed, it takes its file's name (never its parent's, since d878753)
+    assert (refused.value.file, refused.value.key) == ("misspelt", "quantity[0].column")

@@ -88,6 +88,7 @@ from rocking_contact.config.schema import (
     merge,
     param,
     schema_doc,
+    unknown_key,
 )
 from rocking_contact.config.sections import (
     MAX_ROWS,
@@ -108,6 +109,7 @@ __all__ = [
     # schema
     "CaseError", "Check", "Conflict", "POSITIVE", "NONNEGATIVE", "FINITE", "DIRECTORY_NAME",
     "in_range", "param", "build", "merge", "as_dict", "schema_doc", "Scale", "distinct_texts",
+    "unknown_key",
     # overrides
     "key_path", "parse_override", "anchor_paths", "apply_overrides", "dig", "plain",
     # names

@@ -146,6 +146,9 @@ def summary_line(result: RunResult, out: Path | None = None) -> str:
     steps = f"{result.timing.get('steps', '?')} steps"
     if "preload_steps" in result.timing:
         steps += f" (stopped in the preload, after {result.timing['preload_steps']} static steps)"
+    elif result.status != "completed":
+        # the steps it took: a run whose step 1 failed read '0 steps', then '(step 1, ...)'
+        steps += " before the run stopped"
     motion = outcome_text(result.extra)
     motion = f", {motion}" if motion else ""
     return (f"{result.case}: {steps}, "

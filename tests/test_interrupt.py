@@ -144,7 +144,7 @@ def test_validate_goes_on_after_a_failing_case(tmp_path, capsys):
     # what the failed case computed is shown as run shows it, its summary line too
     shown = captured.out.split("== sdnd102c")[0]
     assert shown.startswith("== bad\n") and "not reached" in shown
-    assert "bad: 0 steps, " in shown and "checks pass (" in shown
+    assert "bad: 0 steps before the run stopped, " in shown and "checks pass (" in shown
     assert "sdnd102c" in captured.out and "sdnd102c" not in captured.out.split("FAILED:")[1]
     assert json.loads((tmp_path / "r" / "bad" / "results.json").read_text())["status"] \
         .startswith("failed")

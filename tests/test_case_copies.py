@@ -19,3 +19,17 @@ def test_a_copy_of_a_shipped_file_loads_as_the_shipped_case(name, tmp_path):
     copy = tmp_path / CASES[name].name
     shutil.copyfile(CASES[name], copy)
     assert as_dict(rc.load_case(str(copy))) == as_dict(rc.load_case(name))
+
+
+def test_a_copied_parent_beside_its_child_is_the_one_extended(tmp_path):
+    """Copies of sdnv105a.toml and sdnv105d.toml side by side, the first edited: the copy
+    of d extends the edited copy, not the shipped a (it loaded density 1450 while the copy
+    beside it said 2000)."""
+    for name in ("sdnv105a", "sdnv105d"):
+        shutil.copyfile(CASES[name], tmp_path / CASES[name].name)
+    parent = tmp_path / "sdnv105a.toml"
+    text = parent.read_text()
+    assert text.count("density = 1450.0") == 1
+    parent.write_text(text.replace("density = 1450.0", "density = 2000.0"))
+    assert rc.load_case(str(tmp_path / "sdnv105d.toml")).material.block.density == 2000.0
+    assert rc.load_case("sdnv105d").material.block.density == 1450.0

@@ -223,12 +223,14 @@ def test_a_table_given_for_a_list_item_merges_into_it():
 
 
 def test_a_mistyped_attribute_on_a_loaded_case_is_refused():
-    """``case.time.stpe = 1e-3`` would be ignored by the run: refused as in a file."""
+    """``case.time.stpe = 1e-3`` would be ignored by the run: refused as in a file, with
+    the close key named as a file's misspelling is."""
     import rocking_contact as rc
 
     case = load_case("sdnd101a")
     case.time.stpe = 1e-3
-    with pytest.raises(CaseError, match=r"time\.stpe: unknown key \(allowed: start, end, step\)"):
+    with pytest.raises(CaseError, match=r"time\.stpe: unknown key \(allowed: start, end, "
+                                        r"step; close: step\)"):
         rc.run(case, write=False, quiet=True)
 
 

@@ -118,7 +118,7 @@ def test_windows_placed_at_the_parents_impacts_are_said_to_be_the_parents(tmp_pa
         f"come from {a}, placed there at the impacts of its block, and this run changes "
         "geometry.half_width: collision k is still the largest kinetic energy in window k, "
         "an impact of this run or not; give the run its own (collisions.windows = [[t0, "
-        "t1], ...]), or collisions.windows = [] to measure none",
+        "t1], ...]), or collisions.windows = [] to take one at each landing of this run",
         DESCRIBED.format(a=a, changed="geometry.half_width")]
     # windows of its own, or none, are the run's: nothing to say
     assert placed_for_other_physics(load_case(child, [

@@ -122,7 +122,8 @@ PLACED_KEYS: dict[tuple[str, ...], tuple[str, str]] = {
     ("collisions", "windows"): (
         "collision windows", "collision k is still the largest kinetic "
         "energy in window k, an impact of this run or not; give the run its own "
-        "(collisions.windows = [[t0, t1], ...]), or collisions.windows = [] to measure none"),
+        "(collisions.windows = [[t0, t1], ...]), or collisions.windows = [] to take one "
+        "at each landing of this run"),
 }
 
 

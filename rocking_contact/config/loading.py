@@ -34,6 +34,7 @@ from rocking_contact.config.schema import (
     as_dict,
     build,
     merge,
+    unknown_key,
 )
 
 if TYPE_CHECKING:
@@ -198,7 +199,8 @@ def _record_origins(data: Mapping[str, Any], chain: tuple[Path, ...], origins: O
 def read_case_data(path: Path, _seen: tuple[Path, ...] = (),
                    origins: Origins | None = None) -> dict[str, Any]:
     """Parse a case file, resolving ``extends = "other.toml"`` (relative to the file) or
-    ``extends = "sdnv105d"`` (a shipped case or variant, by name).
+    ``extends = "sdnv105d"`` (a shipped case or variant, by name: its copy beside the file,
+    ``sdnv105d.toml``, if there is one, else the shipped file).
 
     A case that extends another inherits all its values and overrides some: tables merge,
     lists (``[[reference]]``, ``[[quantity]]``) are replaced when the child gives them.
@@ -216,7 +218,10 @@ def read_case_data(path: Path, _seen: tuple[Path, ...] = (),
     base = path.parent / parent  # not resolved: messages name it as the user would
     shipped = {**variant_cases(), **shipped_cases()}
     if not base.is_file() and parent in shipped:
-        base = shipped[parent]
+        # a copy beside this file first: the user who copied sdnv105a.toml and
+        # sdnv105d.toml, and edited the first, means the copy
+        sibling = path.parent / f"{parent}.toml"
+        base = sibling if sibling.is_file() else shipped[parent]
     chain = (*_seen, path)
     resolved = [p.resolve() for p in chain]
     if base.resolve() in resolved:
@@ -578,7 +583,7 @@ def stray_attribute(obj: Any, prefix: str = "", exempt: Iterable[str] = ()
     names = [f.name for f in dataclasses.fields(obj)]
     for name in vars(obj):
         if name not in names and name not in exempt:
-            return _join(prefix, name), f"unknown key (allowed: {', '.join(names)})"
+            return _join(prefix, name), unknown_key(name, names)
     for name in names:
         values = getattr(obj, name)
         for i, value in enumerate(values if isinstance(values, list) else [values]):

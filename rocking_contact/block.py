@@ -195,12 +195,14 @@ class Preload:
     tilt = 0.01, Code_Aster's input) with the base held at ``pivot`` in x, which rotates the
     block about corner O (positive lifting corner A) by :func:`release_angle`: ``atan(tilt)``
     in small strain, ``asin(tilt)`` with the pivot at O1 in large rotation (0.0100002 rad),
-    a little less with O (0.0099889 rad). The rigid-block solver takes ``tilt`` as the
-    release angle itself.
+    a little less with O (0.0099889 rad). ``tilt`` is a ratio, no angle (no unit); the
+    rigid kind reads it so too, as a rigid block turning about O with the pivot at O1
+    (``asin(tilt)``), and has its own key for the angle itself
+    (:class:`~rocking_contact.analytic.rigid_case.RigidPreload`).
     """
 
-    # No unit here: each kind's KEY_DOCS says what it is (the FEM block's pull sets the
-    # sine of the release angle, the rigid block takes the angle in rad).
+    # No unit: a ratio (the lift of C1 over 2 l); each kind's KEY_DOCS says what release
+    # angle it gives there (the FEM block's kinematics and pivot decide it)
     tilt: float = param(0.01, check=in_range(0.0, 0.5))
     pivot: str = param("O1", doc="base point held in x during the tilt (O1: test A, O: B)")
 

@@ -390,10 +390,10 @@ def test_a_case_changed_after_loading_is_not_graded_either():
     import rocking_contact as rc
 
     case = load_case("sdnv105_rigid")
-    case.preload.tilt = 0.02
+    case.preload.angle = 0.02  # the release angle its file gives (its tilt is not read)
     result = rc.run(case, write=False, quiet=True)
     assert result.checks and all(c["passed"] is None for c in result.checks)
-    assert any("preload.tilt" in w for w in result.warnings)
+    assert any("preload.angle" in w for w in result.warnings)
 
 
 def test_a_run_into_an_earlier_runs_directory_leaves_none_of_its_files(tmp_path, capsys):

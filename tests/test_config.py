@@ -333,7 +333,7 @@ def test_a_record_with_a_line_of_column_names_reads_as_without(tmp_path):
 def test_keys_say_what_preload_tilt_is_for_each_kind(capsys):
     """`keys sdnv105d` labelled preload.tilt "[rad]": for a FEM block it is the sine of the
     release angle (--set preload.tilt=0.43 said "releases the block at 0.444493 rad");
-    the rigid block's is the angle."""
+    the rigid block's is the same pull, beside its own preload.angle [rad] (U1 #8)."""
     import math
 
     from rocking_contact.cli import main
@@ -349,8 +349,10 @@ def test_keys_say_what_preload_tilt_is_for_each_kind(capsys):
     assert load_case("sdnv105d", ["preload.tilt=0.3"]).release_angle == pytest.approx(
         math.asin(0.3), rel=1e-12)
     rigid = tilt_row("sdnv105_rigid")
-    assert "[rad]" in rigid and "release angle about O" in rigid
-    assert "no angle but its sine" in rigid
+    assert "[rad]" not in rigid and "no angle but the sine of the release angle" in rigid
+    assert "0.3: 0.304693 rad" in rigid and "preload.angle gives the angle itself" in rigid
+    assert load_case("sdnv105_rigid", ["preload.tilt=0.3"]).release_angle == (
+        load_case("sdnv105d", ["preload.tilt=0.3"]).release_angle)
 
 
 def test_a_float32_step_is_the_decimal_it_was_given_as():

@@ -10,7 +10,7 @@ from __future__ import annotations
 from dataclasses import dataclass, fields
 from typing import Any, ClassVar, Literal
 
-from rocking_contact.block import BlockModel
+from rocking_contact.block import BlockModel, Preload, release_angle
 from rocking_contact.config import (
     NONNEGATIVE,
     POSITIVE,
@@ -47,7 +47,7 @@ READ_KEYS = {
     "material.block": ("density",),
     "material.table": (),
     "loading": ("gravity", "table_acceleration_x", "table_acceleration_y"),
-    "preload": ("tilt",),
+    "preload": ("tilt", "angle"),
 }
 
 
@@ -97,6 +97,26 @@ UNREAD_KEY_DOCS = {
     if f.name not in READ_KEYS[section]}
 
 @dataclass(kw_only=True)
+class RigidPreload(Preload):
+    """``[preload]`` of the rigid kind: the release from rest at ``time.start``, given as a
+    FEM block case gives it (``tilt``, the pull of C1, read with the pivot at O1 in large
+    rotation: :func:`~rocking_contact.block.release_angle`, ``asin(tilt)``), or as the
+    angle itself (``angle``, rad). Of the two, the one given last is read (an override, or
+    the file that extends the other's): ``rigid --set preload.tilt=0.3`` on
+    ``sdnv105_rigid``, whose file gives ``angle = 0.01``, releases at 0.304693 rad, as
+    ``run --set preload.tilt=0.3`` does the FEM block; both given together are refused
+    (:data:`~rocking_contact.config.loading` ``REPLACES``)."""
+
+    #: ``angle``, given, replaces ``tilt``'s reading (the loader keeps the one given last)
+    REPLACES: ClassVar = {"angle": "tilt"}
+
+    angle: float | None = param(
+        None, unit="rad", check=in_range(0.0, 0.5),
+        doc="release angle about O, at rest (0 starts flat); given, it replaces tilt, "
+            "which gives it as a FEM block case does (asin(tilt))")
+
+
+@dataclass(kw_only=True)
 class RigidOptions:
     """``[rigid]``: the rigid-block solution (the table accelerations are ``[loading]``'s,
     as for the FEM cases)."""
@@ -130,17 +150,19 @@ class RigidCase(BlockModel, CaseFile):
     """A rigid-block case file (``case.kind = "rigid"``).
 
     ``[geometry]``, ``[material]``, ``[loading]`` and ``[preload]`` are the sections and
-    keys of the FEM SDNV105 cases; it reads those of :data:`READ_KEYS` (of ``[material]``
-    the block's ``density`` only, of ``[preload]`` the ``tilt``: the release angle about O)
-    and refuses the others away from their defaults (:func:`unread_block_key`). In a FEM
-    case ``tilt`` sets the pull of C1 (Code_Aster's input), which turns the block by
+    keys of the FEM SDNV105 cases, with the same meanings; it reads those of
+    :data:`READ_KEYS` (of ``[material]`` the block's ``density`` only, of ``[preload]`` the
+    ``tilt`` or its own ``angle``: :class:`RigidPreload`) and refuses the others away from
+    their defaults (:func:`unread_block_key`). ``tilt`` is, as in a FEM case, the pull of
+    C1 (Code_Aster's input, a ratio: the lift of C1 over 2 l), which turns the block by
     :func:`~rocking_contact.block.release_angle` (``asin(tilt)`` with the pivot at O1: 2e-5
-    relative at 0.01, 1.6 % at 0.3); the FEM cases compare themselves with the rigid block
-    released at that angle.
+    relative above ``tilt`` at 0.01, 1.6 % at 0.3); ``angle`` gives the release angle
+    itself (rad). The block is released at :attr:`release_angle`.
     ``[time]``: the block is released at ``start``; the history is sampled every ``step``
     up to ``end`` (plus the instants of the events).
     """
 
+    preload: RigidPreload = param(default_factory=RigidPreload)
     rigid: RigidOptions = param(default_factory=RigidOptions)
     time: TimeSpan = param()
 
@@ -149,8 +171,19 @@ class RigidCase(BlockModel, CaseFile):
     NEVER_READ: ClassVar[frozenset[str]] = frozenset(UNREAD_KEY_DOCS)
     #: what ``rocking-contact keys`` says of a key shared with the FEM block, here
     KEY_DOCS: ClassVar = {**UNREAD_KEY_DOCS, "preload.tilt": (
-        "release angle about O, at rest (0 starts flat); a FEM block case's preload.tilt "
-        "is no angle but its sine (pivot O1, large rotation)", "rad")}
+        "the release as a FEM block case gives it: no angle but the sine of the release "
+        "angle about O (a ratio, no unit: Code_Aster's pull of the top-middle point C1 by "
+        "-2 l tilt with pivot O1, the block turning rigidly; 0.3: 0.304693 rad); "
+        "preload.angle gives the angle itself, and the one given last is read", "")}
+
+    @property
+    def release_angle(self) -> float:
+        """Rotation about O (rad) of the block at the release: ``preload.angle`` if given,
+        else the angle the pull ``preload.tilt`` gives a rigid block turning about O
+        (:func:`~rocking_contact.block.release_angle`, pivot O1: ``asin(tilt)``)."""
+        if self.preload.angle is not None:
+            return self.preload.angle
+        return release_angle(self.geometry, self.preload, large_rotation=True)
 
     def validate(self) -> None:
         unread = unread_block_key(self)

@@ -4,9 +4,11 @@ Runs a ``rigid`` case (default the shipped ``sdnv105_rigid``), writes ``results.
 ``history.csv`` and the plots like ``run``, and prints the impacts of the closed form, the
 integrated linearised and nonlinear equations and the recalage next to each other (the
 recalage for SDNV105's block only, or with the case's own ratios: one line says which). The
-``--set`` keys of the block are those of the SDNV105 case files: ``geometry.half_width``,
-``geometry.half_height``, ``geometry.thickness``, ``material.block.density``,
-``loading.gravity``, ``preload.tilt``.
+``--set`` keys of the block are those of the SDNV105 case files, with their meanings:
+``geometry.half_width``, ``geometry.half_height``, ``geometry.thickness`` (m),
+``material.block.density`` (kg/m^3), ``loading.gravity`` (m/s^2), ``preload.tilt`` (the
+pull of a FEM case, a ratio: released at ``asin(tilt)`` rad), and the rigid kind's own
+``preload.angle`` (the release angle, rad).
 
 This module is imported to build the command line: keep its imports light.
 """
@@ -38,7 +40,8 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
     parser.add_argument("--out", type=Path, help="results directory (default results/<case>/)")
     add_case_options(parser, "no progress bar and no table of the checks (the levels' impact "
                              "tables are still printed)",
-                     "override a case value (repeatable), e.g. preload.tilt=0.02")
+                     "override a case value (repeatable), e.g. preload.angle=0.02 (the "
+                     "release angle, rad) or preload.tilt=0.02 (a FEM case's pull)")
 
 
 def impact_table(levels: Mapping[str, Mapping[str, Any]], count: int,
@@ -165,7 +168,7 @@ def main(args: argparse.Namespace) -> int:
     q, count = result.quantities, case.rigid.impacts
     print(f"{case.case.name}: rigid block b = {case.geometry.half_width:g} m, "
           f"l = {case.geometry.half_height:g} m, M = {result.extra['block']['mass']:.4g} kg, "
-          f"tilt {case.preload.tilt:g} rad; restitution {q['restitution']:.6f}, "
+          f"released at {case.release_angle:g} rad; restitution {q['restitution']:.6f}, "
           f"energy kept per impact {q['energy_ratio']:.6f}")
     if any(level["impacts"] for level in result.extra["levels"].values()):
         print(impact_table(result.extra["levels"], count, case.time.start))

@@ -127,10 +127,10 @@ def run(case: RigidCase, *, progress: Progress | None = None) -> RunResult:
     block = block_of(case)
     table = case.loading.table_motion(case_dir(case))
     samples = span.start + span.step * np.arange(span.n_steps + 1)
-    ratios, recalage_note = recalage_ratios(case)
+    ratios, recalage_note = recalage_ratios(case, case.release_angle)
     history_level = "nonlinear" if opts.level == "closed_form" else opts.level
     levels = partial(
-        rigid_levels, block, case.preload.tilt, count=opts.impacts, start=span.start,
+        rigid_levels, block, case.release_angle, count=opts.impacts, start=span.start,
         end=span.end, restitution=opts.restitution, table=table, recalage_ratios=ratios,
         tolerance=opts.tolerance, samples=samples,
         history=history_level)  # the other level's history is not written
@@ -276,7 +276,7 @@ def _twin_of(block_case: BlockCase) -> RigidCase:
         "geometry.table_right": block_case.geometry.table_right,
         "material.block.density": block_case.material.block.density,
         "loading.gravity": block_case.loading.gravity,
-        "preload.tilt": block_case.release_angle,
+        "preload.angle": block_case.release_angle,
         "time.start": block_case.time.start,
         "time.end": block_case.time.end,
         "quantity": [],

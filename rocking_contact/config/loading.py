@@ -316,8 +316,10 @@ def load_case(
         holder = origins[tuple(key_path(key))][0]
         return dig(read_case_data(holder), selector), str(holder)
 
-    # a setting its variant does not read; a window or instant its own run never reaches
-    refused = _unread_settings(obj, layer) or never_reached(obj, layer)
+    # a setting its variant does not read; a window or instant its own run never reaches;
+    # two keys that give one setting, given together
+    refused = (_unread_settings(obj, layer) or never_reached(obj, layer)
+               or _replacing_together(obj, layer))
     if refused is not None:
         key, problem = refused
         overridden = layer(key) == 0 or any(
@@ -326,6 +328,8 @@ def load_case(
         raise CaseError(file, key, problem)
     for table, name, _, _ in _old_meanings(obj, layer, given_with):
         setattr(table, name, _defaults(table)[name])  # left behind with its variant
+    for table, name in _replaced(obj, layer):
+        setattr(table, name, _defaults(table)[name])  # left behind by a later key
     obj.source_file = path  # relative paths inside the case (records, meshes) start here
     obj.references_from = references_from
     obj.loaded_as = (as_dict(obj), layer)  # for unread_after_loading
@@ -412,7 +416,16 @@ def unread_after_loading(case: Any) -> tuple[str, str] | None:
         return dig(params, selector), f"{case.source_file} (as loaded)"
 
     old = _old_meanings(case, later, given_with)
-    return _unread_settings(case, later) or (old[0][2:] if old else None)
+    # a replaced key changed while the key that replaces it stands (its file's) would be
+    # ignored: refused, the caller's object left as they made it
+    left = [(id(table), name) for table, name in _replaced(case, later)]
+    replaced = [(other_key, f"{_toml_text(getattr(table, other))} has no effect: {key} = "
+                            f"{_toml_text(getattr(table, name))} of {case.source_file} (as "
+                            f"loaded) replaces it; allowed: set {key} = None too")
+                for table, name, other, key, other_key in _replacements(case)
+                if (id(table), name) in left]
+    return (_unread_settings(case, later) or (old[0][2:] if old else None)
+            or _replacing_together(case, later) or (replaced[0] if replaced else None))
 
 
 def _layers(origins: Origins, overridden: Iterable[str]) -> Callable[[str], float]:
@@ -473,9 +486,13 @@ def unread_keys(case: Any) -> list[str]:
     not. SDNV105 A (``scheme.type = 'alpha_newmark'``, ``contact.treatment = 'lagrange'``)
     lists ``scheme.beta``, ``scheme.gamma``, ``scheme.theta``, ``contact.restitution`` and
     ``contact.spring``, among others: its steps' beta and gamma are derived from the
-    alphas. A list of tables is one key (``contact.spring``), its items are not walked."""
+    alphas. A list of tables is one key (``contact.spring``), its items are not walked.
+    Of two keys that give one setting (:func:`_replacements`), the one not read is listed
+    too (``sdnv105_rigid``'s ``preload.tilt``, beside its ``preload.angle``)."""
+    replaced = {other_key if getattr(table, name) is not None else key
+                for table, name, other, key, other_key in _replacements(case)}
     return sorted({_join(prefix, name) for table, prefix in _tables(case)
-                   for name, _, _ in _not_read(table)})
+                   for name, _, _ in _not_read(table)} | replaced)
 
 
 def _attribute(obj: Any, dotted: str) -> Any:
@@ -574,6 +591,46 @@ def _old_meanings(obj: Any, layer: Callable[[str], float],
                     + (f", as {meanings[then]}" if then in meanings else "")
                     + f"; allowed: set {key} with the new {selector}")))
     return found
+
+
+def _replacements(obj: Any) -> Iterator[tuple[Any, str, str, str, str]]:
+    """The pairs of keys that give one setting in two ways: a table declares ``REPLACES =
+    {field: other}``, ``field`` (None by default) replacing, when given, the reading of
+    ``other`` (the rigid block's ``preload.angle`` and the ``preload.tilt`` of a FEM
+    block's pull). ``(table, field, other, field's dotted key, other's)`` for each."""
+    for table, prefix in _tables(obj):
+        for name, other in getattr(table, "REPLACES", {}).items():
+            yield table, name, other, _join(prefix, name), _join(prefix, other)
+
+
+def _replaced(obj: Any, layer: Callable[[str], float]) -> list[tuple[Any, str]]:
+    """The keys of :func:`_replacements` given in an earlier layer than the other of
+    their pair, ``(table, field)`` for each: left behind, as a variant's settings are
+    (:func:`_old_meanings`): ``--set preload.tilt=0.3`` on a file that gives
+    ``preload.angle`` releases the block from the tilt, and a child's ``angle`` replaces
+    its parent's ``tilt``. Pairs given in one layer are :func:`_replacing_together`'s."""
+    found = []
+    for table, name, other, key, other_key in _replacements(obj):
+        if getattr(table, name) is None or layer(other_key) == math.inf:
+            continue  # the other is read, or the field is and the other is not given
+        if layer(key) < layer(other_key):
+            found.append((table, other))
+        elif layer(other_key) < layer(key):
+            found.append((table, name))
+    return found
+
+
+def _replacing_together(obj: Any, layer: Callable[[str], float]) -> tuple[str, str] | None:
+    """``(key, problem)`` for the first pair of :func:`_replacements` given both in one
+    layer (one file, or both as overrides): the field would be read and the other
+    ignored."""
+    for table, name, other, key, other_key in _replacements(obj):
+        value = getattr(table, name)
+        if value is not None and layer(key) == layer(other_key) < math.inf:
+            return other_key, (f"{_toml_text(getattr(table, other))} has no effect with "
+                               f"{key} = {_toml_text(value)} given with it, which replaces "
+                               f"it; allowed: one of {other_key} and {key}")
+    return None
 
 
 def stray_attribute(obj: Any, prefix: str = "", exempt: Iterable[str] = ()

@@ -492,7 +492,7 @@ def test_rigid_takes_a_block_case_and_runs_its_rigid_twin(tmp_path, capsys):
     assert captured.out.rstrip().endswith(f"results in {tmp_path}/")
     data = json.loads((tmp_path / "results.json").read_text())
     block = rc.load_case("sdnv105d", {"time.end": 0.1})
-    assert data["parameters"]["preload"]["tilt"] == block.release_angle
+    assert data["parameters"]["preload"]["angle"] == block.release_angle
     assert data["parameters"]["time"]["end"] == 0.1 and data["checks"] == []
     expected = reference_collisions(block, tilt=block.release_angle)["nonlinear"].impacts[0]
     assert data["collisions"][0]["time"] == pytest.approx(expected.time, rel=1e-12)
@@ -766,7 +766,7 @@ def test_the_rigid_twin_is_a_run_of_its_block_case(tmp_path):
         (str(rc.load_case("sdnv105a").source_file.resolve()), "extended"),
         (str(rc.load_case("sdnv105_rigid").source_file.resolve()), "rigid levels")]
     changed = json.loads((tilted / "results.json").read_text())
-    assert changed["extra"]["changes"] == ["preload.tilt"]
+    assert changed["extra"]["changes"] == ["preload.angle"]  # the twin's release angle
     rerun = changed["provenance"]["rerun"]
     assert rerun == (f"rocking-contact rigid {block} --set preload.tilt=0.02 --out {tilted}")
     again = tmp_path / "again"

@@ -38,7 +38,7 @@ from dataclasses import dataclass
 from typing import Any
 
 import ufl
-from dolfinx import fem, la, mesh
+from dolfinx import cpp, fem, la, mesh
 from dolfinx.fem import petsc as fem_petsc
 from petsc4py import PETSc
 
@@ -106,10 +106,17 @@ def _accumulate(vec: PETSc.Vec) -> None:
 
 
 def assemble_vector_into(form: Any, out: PETSc.Vec) -> None:
-    """Assemble a linear form into ``out`` (zeroed first), owned and ghost values final."""
+    """Assemble a linear form into ``out`` (zeroed first), owned and ghost values final.
+
+    DOLFINx's C++ assembler is called as ``fem.petsc.assemble_vector`` calls it, with the
+    constants and coefficients packed as it packs them: the same sums, without its Python
+    dispatch (a third of the cost of an assembly on the 25-node SDNV105 mesh, assembled
+    about six times a step)."""
+    cpp_form = form._cpp_object
     with out.localForm() as local:
         local.set(0.0)
-    fem_petsc.assemble_vector(out, form)
+        cpp.fem.assemble_vector(local.array_w, cpp_form, cpp.fem.pack_constants(cpp_form),
+                                cpp.fem.pack_coefficients(cpp_form))
     _accumulate(out)
 
 
@@ -160,7 +167,11 @@ def assemble_matrix_into(form: Any, out: PETSc.Mat) -> None:
                                "made it (zeroRows without MAT_KEEP_NONZERO_PATTERN?): its "
                                "values are no longer the CSR matrix's")
         csr.data[:] = 0.0
-        fem.assemble_matrix(csr, form)
+        # the C++ call of fem.assemble_matrix without boundary conditions (whose diagonal
+        # insertion is then empty), without its Python dispatch
+        cpp_form = form._cpp_object
+        cpp.fem.assemble_matrix(csr._cpp_object, cpp_form, cpp.fem.pack_constants(cpp_form),
+                                cpp.fem.pack_coefficients(cpp_form), [])
     out.assemble()  # also tells PETSc the values changed: a factorisation is redone
 
 

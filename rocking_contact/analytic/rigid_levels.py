@@ -66,7 +66,7 @@ def recalage_ratios(case: Any, tilt: float | None = None
     Args:
         case: a case with ``geometry``, ``material.block``, ``loading``, ``preload`` and,
             for a rigid case, ``[rigid]`` (the FEM cases take the manual's ratios).
-        tilt: release angle (rad), default ``preload.tilt``.
+        tilt: release angle (rad), default :func:`default_angle`.
 
     Returns:
         ``(ratios, note)``: ``(velocity, interval)`` ratios or None; ``note`` says why the
@@ -85,7 +85,7 @@ def recalage_ratios(case: Any, tilt: float | None = None
              "geometry.half_height": case.geometry.half_height,
              "material.block.density": case.material.block.density,
              "loading.gravity": case.loading.gravity,
-             "release angle": case.preload.tilt if tilt is None else tilt}
+             "release angle": default_angle(case) if tilt is None else tilt}
     differ = [f"{name} {given[name]:g} {unit} (SDNV105's: {value:g})"
               for name, (value, unit) in SDNV105_BLOCK.items()
               if not math.isclose(given[name], value, rel_tol=TILT_TOLERANCE
@@ -257,6 +257,15 @@ def reference_collisions(case: Any, *, count: int = 5, release: float = 0.0,
     return reference_motions(case, count=count, release=release, end=end, tilt=tilt)[0]
 
 
+def default_angle(case: Any) -> float:
+    """The release angle (rad) the rigid levels of ``case`` take when given none: a rigid
+    case's own (``preload.angle``, or the angle its pull ``preload.tilt`` gives, as in a
+    FEM case); a FEM case's ``preload.tilt`` taken as the angle, as the manual's rigid table
+    does (0.01 rad for SDNV105, where the pull gives 0.0100002 rad)."""
+    rigid = getattr(case, "rigid", None) is not None
+    return float(case.release_angle if rigid else case.preload.tilt)
+
+
 def reference_motions(case: Any, *, count: int = 5, release: float = 0.0,
                       end: float | None = None, tilt: float | None = None
                       ) -> tuple[dict[str, ImpactSequence], dict[str, RockingMotion]]:
@@ -268,8 +277,9 @@ def reference_motions(case: Any, *, count: int = 5, release: float = 0.0,
         count: impacts of the closed-form levels.
         release: instant of the release (s); SDNV105 releases at t = 0.
         end: end of the integration (s), default ``case.time.end``.
-        tilt: angle of the block about O at the release (rad), default ``preload.tilt``
-            (a FEM case gives the angle its preload reaches, which the pull of C1 sets).
+        tilt: angle of the block about O at the release (rad), default
+            :func:`default_angle` (the FEM runs give the angle their preload reaches,
+            which the pull of C1 sets).
 
     Returns:
         ``(sequences, motions)`` of :func:`rigid_levels`: level -> :class:`ImpactSequence`
@@ -279,7 +289,7 @@ def reference_motions(case: Any, *, count: int = 5, release: float = 0.0,
 
     """
     stop = case.time.end if end is None else end
-    angle = case.preload.tilt if tilt is None else tilt
+    angle = default_angle(case) if tilt is None else tilt
     return rigid_levels(block_of(case), angle, count=count, start=release, end=stop,
                         table=case.loading.table_motion(case_dir(case)),
                         recalage_ratios=recalage_ratios(case, angle)[0])

@@ -49,7 +49,8 @@ def _cd_kernel(n_steps: int, final: bool, step0: int, every: int, dt: float, sta
                diag: bool, G: np.ndarray, Gn: np.ndarray, P: np.ndarray, MiGt: np.ndarray,
                rho: np.ndarray, gam: np.ndarray, p_sup: np.ndarray, f_const: np.ndarray,
                R: np.ndarray, rec: np.ndarray, rec_index: int, srec: np.ndarray,
-               opens: np.ndarray, was_closed: np.ndarray) -> tuple[int, int]:
+               opens: np.ndarray, was_closed: np.ndarray,
+               slots: np.ndarray) -> tuple[int, int]:
     """Central-difference steps (see the module doc), recording the state at each recorded
     step; the state arrays are updated in place, to carry into the next chunk.
 
@@ -105,6 +106,8 @@ def _cd_kernel(n_steps: int, final: bool, step0: int, every: int, dt: float, sta
         opens: per shock, whether it can open (:func:`.recording.any_closed`).
         was_closed: one value carried from chunk to chunk, 1.0 if a shock pushed at the
             step before, else 0.0 (the contact rows' edges); updated.
+        slots: per shock, its place among those with friction, whose tangential force
+            and law state the rows hold, -1 without friction (:func:`.recording.record`).
 
     Returns:
         The index after the last row written in ``rec`` (the rows written, from
@@ -121,6 +124,8 @@ def _cd_kernel(n_steps: int, final: bool, step0: int, every: int, dt: float, sta
     Jd, Jv = np.empty((3, 3)), np.empty((3, 3))
     fn, ft, vn, pn = np.zeros(ns), np.zeros(ns), np.zeros(ns), np.zeros(ns)
     ftx = np.zeros((ns, 3))
+    # the tangential forces on the nodes (N, global), recorded; a frictionless shock's stay 0
+    ftv = np.zeros((ns, 3))
     f, a, v_est, vh_new, v_out = np.empty(n), np.empty(n), np.empty(n), np.empty(n), np.empty(n)
     v_pred = np.empty(n)
     r = rec_index
@@ -150,6 +155,10 @@ def _cd_kernel(n_steps: int, final: bool, step0: int, every: int, dt: float, sta
             pn[j] = dn - P[j, P_GAP]
             if pn[j] <= 0.0:
                 fn[j], ft[j] = 0.0, 0.0
+                if not was_open[j]:
+                    # (a shock with friction that opens: it stays open at the coming steps,
+                    # which need not write it again)
+                    ftv[j, 0], ftv[j, 1], ftv[j, 2] = 0.0, 0.0, 0.0
                 was_open[j] = True
                 continue
             if P[j, P_MU] == 0.0:
@@ -170,6 +179,8 @@ def _cd_kernel(n_steps: int, final: bool, step0: int, every: int, dt: float, sta
                                                   Jd, Jv, False)
             for c in range(STATE_SIZE):
                 state[j, c] = s_new[c]
+            for c in range(3):
+                ftv[j, c] = F[c] + fn[j] * P[j, c]  # F less its normal part -FN n
             if fn[j] > 0.0:
                 add_gtf(G, j, F, f, 1.0)
         for k in range(n):
@@ -178,6 +189,10 @@ def _cd_kernel(n_steps: int, final: bool, step0: int, every: int, dt: float, sta
         if any_exact:
             # (rho suits the Delassus operator of a whole step, dt/h times a half one's)
             _exact_friction(h, vh, a, G, P, MiGt, rho * (dt / h), fn, ftx, ft)
+            for j in range(ns):
+                if P[j, P_LAW] == LAW_EXACT:
+                    for c in range(3):
+                        ftv[j, c] = ftx[j, c]
         for k in range(n):
             vh_new[k] = vh[k] + h * a[k]
             v_out[k] = vh_new[k] - 0.5 * dt * a[k]
@@ -191,8 +206,8 @@ def _cd_kernel(n_steps: int, final: bool, step0: int, every: int, dt: float, sta
                     vnj += Gn[j, k] * v_out[k]
                 vn[j] = vnj
         if recorded:
-            record(rec, r, R, x, v_out, a, fn, ft, vn, pn,
-                    mechanical_energy(M, K, diag, P, x, v_out, pn))
+            record(rec, r, R, x, v_out, a, fn, ft, vn, pn, ftv, state, slots,
+                   mechanical_energy(M, K, diag, P, x, v_out, pn))
             rec[r, rec.shape[1] - 1] = step
             r += 1
         if near:
@@ -367,5 +382,5 @@ class CentralDifferenceIntegrator(Integrator):
                            s.M, self.Minv, s.K, s.C, s.diagonal, self.G, self.Gn, self.P, self.MiGt,
                            self.rho,
                            gam, s.p_support, s.f_const, self.R, rec, 0, srec, self.opens,
-                           self._carry[:1])
+                           self._carry[:1], self.friction_slots)
         return r, sr

@@ -14,8 +14,8 @@ A run whose energy exceeds :data:`GROWTH` times that bound made its energy itsel
 explicit step above the stability limit, or contacts that open and close between steps
 (SDND102 at dt = 1.2e-3 s, 0.91 of the limit with its wall closed, reached 1e93 J in 10 s
 where the bound is 507 J). The regularised friction law makes a little energy where a stick
-phase starts from the sliding force (at most ``(mu FN)^2 / (2 kt)`` each time), far below
-the margin.
+phase starts from the sliding force (at most ``(mu FN)^2 / (2 kt)`` each time; the history's
+``ESTICK``, :func:`energy_columns`), far below the margin.
 
 Short of that, a run whose energy exceeds :data:`EXCESS` times the bound warns, once: an
 implicit step longer than the contact (sdnd101a with Newmark and a 1e12 N/m stop, 0.06
@@ -26,7 +26,16 @@ from __future__ import annotations
 
 import numpy as np
 
-from rocking_contact.discrete.shock import P_KN, P_MU
+from rocking_contact.discrete.recording import friction_shocks
+from rocking_contact.discrete.shock import (
+    LAW_EXACT,
+    LAW_STORED_DASHPOT,
+    P_CT,
+    P_KN,
+    P_KT,
+    P_LAW,
+    P_MU,
+)
 from rocking_contact.discrete.system import DiscreteSystem
 
 #: the factor on the bound beyond which a run has diverged (an amplitude 10 times what the
@@ -93,36 +102,59 @@ def quadratic(rows: np.ndarray, A: np.ndarray) -> np.ndarray:
     return out
 
 
+def stick_stiffness(system: DiscreteSystem, step: float) -> np.ndarray:
+    """Per shock, the stiffness (N/m) of its stick spring: ``kt``, ``kt + ct / step`` where
+    the law stores the dashpot's force too (``friction = "stored_dashpot"``, :mod:`.shock`;
+    ``step`` the time step, s), 0 without one (frictionless, the exact law)."""
+    P = system.shock_params
+    stiffness: np.ndarray = np.where(P[:, P_LAW] == LAW_STORED_DASHPOT,
+                                     P[:, P_KT] + P[:, P_CT] / step, P[:, P_KT])
+    stiffness[(P[:, P_MU] == 0.0) | (P[:, P_LAW] == LAW_EXACT)] = 0.0
+    return stiffness
+
+
 def energy_columns(system: DiscreteSystem, t: np.ndarray, x: np.ndarray, v: np.ndarray,
-                   shocks: dict[str, np.ndarray], gam: np.ndarray,
-                   stepwise: bool) -> dict[str, np.ndarray]:
+                   shocks: dict[str, np.ndarray], gam: np.ndarray, friction: np.ndarray,
+                   step: float, stepwise: bool) -> dict[str, np.ndarray]:
     """The energy columns of a discrete run's history (J, one value a row), each computed
     from the recorded states, none from the balance: ``x``, ``v`` (rows x unknowns, the
     unknowns' units: :class:`.system.DiscreteSystem`) at the instants ``t`` (s), the
-    shocks' channels ``shocks`` (``FN_<S>``, ``FT_<S>``, ``VN_<S>``, ``PN_<S>``) and the
-    support acceleration ``gam`` (m/s^2) there.
+    shocks' channels ``shocks`` (``FN_<S>``, ``FT_<S>``, ``VN_<S>``, ``PN_<S>``), the
+    ``friction`` of those with friction (rows x those shocks,
+    :func:`.recording.friction_shocks`, x :data:`.recording.FRICTION_CHANNELS`: the
+    tangential force on the node ``Ft``, N, global x, y, z; the law's stick flag; its
+    stick spring's force ``Fs``, N) and the support acceleration ``gam`` (m/s^2) there;
+    ``step`` is the time step (s).
+
+    As the block's columns (:mod:`rocking_contact.contact.penalty`):
 
     - ``EKIN`` ``v^T M v / 2``, ``EELAS`` the model's springs ``x^T K x / 2``, ``EPOT_GRAV``
       (with gravity) ``-f_g^T x``, 0 at the undeformed state; ``ETOT`` their sum;
-    - ``ESPRING`` (with shocks) the shocks' normal springs, ``kn p^2 / 2`` where ``p > 0``
-      (with ``EKIN`` and ``EELAS``, the mechanical energy the run is guarded with);
+    - ``ESPRING`` (with shocks) what the shocks' springs store: the normal ones' ``kn p^2 /
+      2`` where ``p > 0``, and a closed shock's stick spring's ``|Fs|^2 / (2 kt)`` while it
+      sticks (:func:`stick_stiffness`; sliding, the law tracks no stretch and it stores
+      nothing); with ``EKIN`` and ``EELAS``, the mechanical energy (the runaway guard,
+      :func:`.recording.mechanical_energy`, watches the normal springs only);
 
     and when the rows are the steps (``stepwise``; integrals over rows ``output.every``
     steps apart would miss contacts shorter than that: not written then), integrals from
     the first row, trapezoidal over the steps:
 
     - ``EDAMP`` (with dampers) ``int v^T C v dt``, dissipated by the linear damping;
-    - ``EFRICTION`` (with friction) ``int FT |v_t| dt``, ``v_t`` the shock node's
-      tangential velocity (the history keeps ``FT``'s magnitude, not its direction):
-      Coulomb's dissipation, the friction's work while it slides and with the exact law.
-      A regularised shock that sticks holds its force with a spring ``kt`` and a dashpot
-      ``ct``: what that spring stores and gives back, and the energy it makes where a
-      stick phase starts from the sliding force (:mod:`.shock`), are not in it, and the
-      residual holds them (:func:`rocking_contact.discrete.runner.sticking_shocks`);
+    - ``EFRICTION`` (with friction) ``-int Ft . v_t dt``, ``v_t`` the shock node's
+      velocity: the work the friction forces took from the nodes, signed. Sliding it is
+      Coulomb's dissipation ``mu FN |v_t|``; a regularised shock that sticks holds its
+      force with a spring and a dashpot, whose store (in ``ESPRING``) it takes and gives
+      back;
+    - ``ESTICK`` (with regularised friction) what the law hands a stick spring that sticks
+      again after sliding: it starts from the sliding force ``Fs`` as if stretched,
+      ``|Fs|^2 / (2 kt)`` that no work put there, a source of energy as the support's drag
+      is (the block's ``ESTICK``). The friction dissipated ``EFRICTION + ESTICK`` less the
+      stick springs' part of ``ESPRING``;
     - ``ECONTACT`` (with shocks) the energy the shocks took from the nodes: ``int FN v_n
-      dt`` (``v_n`` towards the obstacle; the normal springs' store ``ESPRING``, less its
-      initial value, and what the normal dashpots and the springs let go open dissipated)
-      plus ``EFRICTION``;
+      dt`` (``v_n`` towards the obstacle; the normal springs' store, less its initial
+      value, and what the normal dashpots and the springs let go open dissipated) plus
+      ``EFRICTION``;
     - ``ETABLE`` (with a support acceleration) the work of the support frame's drag
       ``p gamma(t)`` (``p`` :attr:`.system.DiscreteSystem.p_support`) on the motion relative
       to the support, ``int gamma p^T v dt``;
@@ -137,10 +169,21 @@ def energy_columns(system: DiscreteSystem, t: np.ndarray, x: np.ndarray, v: np.n
         total = total + out["EPOT_GRAV"]
     out["ETOT"] = total
     names = system.shock_names
+    # the shocks with friction, their friction's columns in order
+    rubbing = friction_shocks(system.shock_params)
+    kt = stick_stiffness(system, step)[rubbing]
+    closed = np.zeros((len(t), len(rubbing)), dtype=bool)
+    for i, j in enumerate(rubbing):
+        closed[:, i] = shocks[f"FN_{names[j]}"] > 0.0
+    sticks = closed & (friction[:, :, 3] == 1.0) & (kt > 0.0)
+    # |Fs|^2 / (2 kt) per row and shock with friction (0 without a stick spring)
+    held = 0.5 * np.sum(friction[:, :, 4:7] ** 2, axis=2) / np.where(kt > 0.0, kt, 1.0)
     if names:
         kn = system.shock_params[:, P_KN]
         out["ESPRING"] = sum((0.5 * kn[j] * np.maximum(shocks[f"PN_{name}"], 0.0) ** 2
                               for j, name in enumerate(names)), np.zeros(len(t)))
+        if kt.any():
+            out["ESPRING"] = out["ESPRING"] + np.sum(np.where(sticks, held, 0.0), axis=1)
     if not stepwise:
         return out
     loss = np.zeros(len(t))
@@ -151,15 +194,18 @@ def energy_columns(system: DiscreteSystem, t: np.ndarray, x: np.ndarray, v: np.n
         normal = sum((shocks[f"FN_{name}"] * shocks[f"VN_{name}"] for name in names),
                      np.zeros(len(t)))
         contact = cumulative(normal, t)
-        if system.shock_params[:, P_MU].any():
-            slip = np.zeros(len(t))
-            for j, name in enumerate(names):
+        if len(rubbing):
+            power = np.zeros(len(t))
+            for i, j in enumerate(rubbing):
                 node_v = v @ system.G[3 * j:3 * j + 3].T  # (rows, 3), m/s
-                tangential = node_v - np.outer(node_v @ system.shock_params[j, :3],
-                                               system.shock_params[j, :3])
-                slip += shocks[f"FT_{name}"] * np.linalg.norm(tangential, axis=1)
-            out["EFRICTION"] = cumulative(slip, t)
+                power -= np.sum(friction[:, i, :3] * node_v, axis=1)
+            out["EFRICTION"] = cumulative(power, t)
             contact = contact + out["EFRICTION"]
+        if kt.any():
+            # a row that sticks after one that slid, the shock closed at both
+            restuck = sticks[1:] & closed[:-1] & (friction[:-1, :, 3] == 0.0)
+            out["ESTICK"] = np.concatenate(
+                [[0.0], np.cumsum(np.sum(np.where(restuck, held[:-1], 0.0), axis=1))])
         out["ECONTACT"] = contact
         loss = loss + contact
     if gam.any() and system.p_support.any():
@@ -172,7 +218,8 @@ def energy_columns(system: DiscreteSystem, t: np.ndarray, x: np.ndarray, v: np.n
 def balance_summary(history: dict[str, np.ndarray]) -> dict[str, float]:
     """The largest ``|ENERGY_RESIDUAL|`` of a discrete run (J), when and its final value,
     against the largest mechanical energy the run held (``motion``, J: ``EKIN + EELAS +
-    ESPRING``, what the runaway guard watches); empty without the column or a row."""
+    ESPRING``), and what the regularised friction law supplied (``stick_supplied``, J:
+    ``ESTICK``'s final value, with the column); empty without the column or a row."""
     if "ENERGY_RESIDUAL" not in history or not len(history["time"]):
         return {}
     residual = np.asarray(history["ENERGY_RESIDUAL"])
@@ -184,4 +231,6 @@ def balance_summary(history: dict[str, np.ndarray]) -> dict[str, float]:
            "motion": float(np.max(mechanical))}
     if out["motion"] > 0.0:
         out["residual_relative"] = out["residual_max_abs"] / out["motion"]
+    if "ESTICK" in history:
+        out["stick_supplied"] = float(history["ESTICK"][-1])
     return out

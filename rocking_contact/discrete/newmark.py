@@ -85,7 +85,7 @@ def _newmark_kernel(n_steps: int, final: bool, step0: int, every: int, dt: float
                     gam: np.ndarray, p_sup: np.ndarray, f_const: np.ndarray, tol: float,
                     max_iter: int, R: np.ndarray, rec: np.ndarray, rec_index: int,
                     stats: np.ndarray, srec: np.ndarray, opens: np.ndarray,
-                    carry: np.ndarray) -> tuple[int, int, int, int]:
+                    carry: np.ndarray, slots: np.ndarray) -> tuple[int, int, int, int]:
     """Implicit Newmark / HHT steps (see the module doc), recording the committed state at
     each recorded step; the state arrays are updated in place, to carry into the next chunk.
 
@@ -145,6 +145,8 @@ def _newmark_kernel(n_steps: int, final: bool, step0: int, every: int, dt: float
         opens: per shock, whether it can open (:func:`.recording.any_closed`).
         carry: the previous step's contact row, carried from chunk to chunk
             (3 ns + 3): ``[closed, has one, step, FN..., VN..., PN...]``; updated.
+        slots: per shock, its place among those with friction, whose tangential force
+            and law state the rows hold, -1 without friction (:func:`.recording.record`).
 
     Returns:
         (the index after the last row written in ``rec``, the rows written in ``srec``,
@@ -171,6 +173,7 @@ def _newmark_kernel(n_steps: int, final: bool, step0: int, every: int, dt: float
     free_branch = np.full(ns, -1, dtype=np.int64)
     branch = np.full(ns, -1, dtype=np.int64)
     slip_dir = np.zeros((ns, 3))
+    ftv = np.zeros((ns, 3))  # the committed tangential forces on the nodes (N, global)
     r = rec_index
     dense = srec.shape[0] > 0
     sr = 0
@@ -185,8 +188,15 @@ def _newmark_kernel(n_steps: int, final: bool, step0: int, every: int, dt: float
             local_forces(P, dloc, vnow, state, res, state_new, Jd_all, Jv_all, out, False,
                          free_branch, slip_dir)
         if recorded:
-            record(rec, r, R, x, v, a, out[:, 0], out[:, 1], out[:, 2], out[:, 3],
-                    mechanical_energy(M, K, diag, P, x, v, out[:, 3]))
+            for j in range(ns):
+                # the force the step committed (what its equilibrium weighed), less its
+                # normal part
+                fnj = (Floc[3 * j] * P[j, 0] + Floc[3 * j + 1] * P[j, 1]
+                       + Floc[3 * j + 2] * P[j, 2])
+                for c in range(3):
+                    ftv[j, c] = Floc[3 * j + c] - fnj * P[j, c]
+            record(rec, r, R, x, v, a, out[:, 0], out[:, 1], out[:, 2], out[:, 3], ftv, state,
+                   slots, mechanical_energy(M, K, diag, P, x, v, out[:, 3]))
             rec[r, rec.shape[1] - 1] = step
             r += 1
         if dense:
@@ -371,7 +381,7 @@ class NewmarkIntegrator(Integrator):
             self.x, self.v, self.a, self.Floc, self.state, s.M, s.K, s.C, s.diagonal,
             self.Kinv, self.G, self.KiGt, self.W, self.P, gam, s.p_support, s.f_const,
             self.tol, self.max_iter, self.R, rec, 0, self.stats, srec, self.opens,
-            self._carry)
+            self._carry, self.friction_slots)
         self.newton_iterations = int(self.stats[STAT_ITERATIONS])
         self.branch_corrections = int(self.stats[STAT_CORRECTIONS])
         self.branch_cycles = int(self.stats[STAT_CYCLES])

@@ -1,5 +1,10 @@
 """What the discrete kernels record: the history rows of the recorded steps, the shocks'
-rows around their contacts, and the mechanical energy that guards a run (compiled)."""
+rows around their contacts, and the mechanical energy that guards a run (compiled).
+
+A history row holds, after the recorded dofs' x, v, a and the shocks' channels, what the
+energy columns need of each shock with friction (:data:`FRICTION_CHANNELS`, not written to
+the history; none for a frictionless shock, whose rows stay as short as they were): the
+tangential force's global components and the stick spring's state."""
 
 from __future__ import annotations
 
@@ -8,7 +13,20 @@ from dataclasses import dataclass
 import numpy as np
 from numba import njit
 
-from rocking_contact.discrete.shock import P_KN
+from rocking_contact.discrete.shock import P_KN, P_MU, S_FORCE, S_STICK
+
+#: per shock with friction (:func:`friction_shocks`), after the shocks' channels: the
+#: tangential force on the node (N, global x, y, z; zero where the shock is open), the
+#: law's stick flag (1 sticks) and its stick spring's force (N, global x, y, z;
+#: :mod:`.shock`'s ``S_FORCE``: the sliding force while it slides)
+FRICTION_CHANNELS = 7
+
+
+def friction_shocks(P: np.ndarray) -> np.ndarray:
+    """The indices of the shocks with friction (``mu > 0``) among the shock parameters
+    ``P``: those whose :data:`FRICTION_CHANNELS` a row holds, in this order."""
+    found: np.ndarray = np.flatnonzero(P[:, P_MU] > 0.0)
+    return found
 
 
 @njit(cache=True)
@@ -38,9 +56,13 @@ def mechanical_energy(M: np.ndarray, K: np.ndarray, diag: bool, P: np.ndarray,
 @njit(cache=True)
 def record(rec: np.ndarray, r: int, R: np.ndarray, x: np.ndarray, v: np.ndarray,
            a: np.ndarray, fn: np.ndarray, ft: np.ndarray, vn: np.ndarray,
-           pn: np.ndarray, energy: float) -> None:
+           pn: np.ndarray, ftv: np.ndarray, state: np.ndarray, slots: np.ndarray,
+           energy: float) -> None:
     """Row ``r``: the recorded dofs' displacements, velocities, accelerations, the shocks'
-    channels, the mechanical energy (before the last column, the step's number)."""
+    channels, the :data:`FRICTION_CHANNELS` of those with friction (``ftv`` the tangential
+    forces, ns x 3, N; ``state`` the law's state rows; ``slots`` per shock its place
+    among :func:`friction_shocks`, -1 without friction), the mechanical energy (before
+    the last column, the step's number)."""
     rec[r, rec.shape[1] - 2] = energy
     no = R.shape[0]
     for o in range(no):
@@ -57,6 +79,12 @@ def record(rec: np.ndarray, r: int, R: np.ndarray, x: np.ndarray, v: np.ndarray,
         rec[r, base + ns + j] = ft[j]
         rec[r, base + 2 * ns + j] = vn[j]
         rec[r, base + 3 * ns + j] = pn[j]
+        if slots[j] >= 0:
+            c = base + 4 * ns + FRICTION_CHANNELS * slots[j]
+            rec[r, c + 3] = state[j, S_STICK]
+            for i in range(3):
+                rec[r, c + i] = ftv[j, i]
+                rec[r, c + 4 + i] = state[j, S_FORCE + i]
 
 
 @njit(cache=True)

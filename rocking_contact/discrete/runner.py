@@ -32,7 +32,7 @@ from rocking_contact.discrete.energy import (
 )
 from rocking_contact.discrete.integrators import integrator_class, make_integrator
 from rocking_contact.discrete.newmark import NewmarkFailure
-from rocking_contact.discrete.recording import Chunk
+from rocking_contact.discrete.recording import FRICTION_CHANNELS, Chunk
 from rocking_contact.discrete.stepping import Integrator
 from rocking_contact.discrete.system import (
     DiscreteSystem,
@@ -61,17 +61,21 @@ CONTACT_VALUES = 10 * MAX_ROWS
 @dataclass
 class States:
     """The unknowns at the history's rows (rows x unknowns, their units:
-    :class:`.system.DiscreteSystem`): displacements ``x``, velocities ``v``, and the
-    support acceleration there (``gam``, m/s^2); what the energy columns are computed from
-    (:func:`.energy.energy_columns`)."""
+    :class:`.system.DiscreteSystem`): displacements ``x``, velocities ``v``, the support
+    acceleration there (``gam``, m/s^2) and the friction of the shocks with friction (rows
+    x those shocks, :func:`.recording.friction_shocks`, x
+    :data:`.recording.FRICTION_CHANNELS`: the tangential force on the node, N, global x, y,
+    z; the law's stick flag; its stick spring's force, N); what the energy columns are
+    computed from (:func:`.energy.energy_columns`)."""
 
     x: np.ndarray
     v: np.ndarray
     gam: np.ndarray
+    friction: np.ndarray
 
     def head(self, rows: int) -> States:
         """The first ``rows`` rows (those a history cut by :func:`non_finite` keeps)."""
-        return States(self.x[:rows], self.v[:rows], self.gam[:rows])
+        return States(self.x[:rows], self.v[:rows], self.gam[:rows], self.friction[:rows])
 
 
 def integrate(case: DiscreteCase, system: DiscreteSystem, progress: Progress | None = None,
@@ -132,13 +136,17 @@ def integrate(case: DiscreteCase, system: DiscreteSystem, progress: Progress | N
     rows = np.concatenate([c.rows for c in chunks]) if chunks else np.zeros((0, width))
     history: dict[str, np.ndarray] = {"time": t0 + dt * steps}
     # the kernels write x, v and a through every row of kernel_rows, then the shocks'
-    # channels: the history takes the recorded dofs' rows of each and the shocks'
-    no, nk = len(recorded), len(kernel_rows)
-    taken = [*(k * nk + i for k in range(3) for i in range(no)), *range(3 * nk, width)]
+    # channels and their friction: the history takes the recorded dofs' rows of each and
+    # the shocks' channels
+    no, nk, ns = len(recorded), len(kernel_rows), len(system.shock_names)
+    friction = 3 * nk + len(SHOCK_CHANNELS) * ns
+    taken = [*(k * nk + i for k in range(3) for i in range(no)), *range(3 * nk, friction)]
     columns = [*dof_columns(dofs), *shock_columns(SHOCK_CHANNELS, system.shock_names)]
     history.update({name: rows[:, i] for i, name in zip(taken, columns, strict=True)})
     inverse = np.linalg.pinv(kernel_rows)
-    states = States(rows[:, :nk] @ inverse.T, rows[:, nk:2 * nk] @ inverse.T, gam[steps])
+    states = States(rows[:, :nk] @ inverse.T, rows[:, nk:2 * nk] @ inverse.T, gam[steps],
+                    rows[:, friction:].reshape(len(rows), (width - friction) // FRICTION_CHANNELS,
+                                               FRICTION_CHANNELS))
     if integrator.contacts:
         contacts = np.concatenate([k.contacts for k in chunks])
         integrator.contact_history = {"time": t0 + dt * contacts[:, 0]}
@@ -586,38 +594,12 @@ def record_energy(case: DiscreteCase, system: DiscreteSystem, history: dict[str,
     every = case.output.every
     states = states.head(rows)
     history.update(energy_columns(system, history["time"], states.x, states.v, shocks,
-                                  states.gam, stepwise=every == 1))
+                                  states.gam, states.friction, case.time.step,
+                                  stepwise=every == 1))
     if every > 1:
         return {"not_computed": f"output.every = {every}: the rows are {every} steps apart, "
                                 f"and the dissipated energies are integrals over every step"}
-    balance: dict[str, Any] = balance_summary(history)
-    stuck = sticking_shocks(case, history)
-    if balance and stuck:
-        balance["sticking"] = stuck
-    return balance
-
-
-#: a shock's tangential force below this fraction of mu FN sticks (sliding, the law gives
-#: mu FN to round-off)
-STICK_FRACTION = 1.0 - 1e-9
-
-
-def sticking_shocks(case: DiscreteCase, history: dict[str, np.ndarray]) -> list[str]:
-    """The shocks of regularised friction that stuck at some row (closed, ``FT`` below
-    ``mu FN``): their stick spring stores and gives back energy, and makes some where a
-    stick phase starts from the sliding force (:mod:`.shock`), which ``EFRICTION`` (``FT
-    |v_t|``, what Coulomb dissipates) does not follow: the residual holds it (twomass,
-    its stick spring damped at 0.11 of critical: 0.30 and 0.38 J at its 2nd and 3rd
-    impacts, through which its total energy rose, 0.68 J in all, 22 % of its largest
-    mechanical energy; frictionless or with the exact law, 1.1e-4 and 1.2e-4 J); the
-    exact law has no such spring."""
-    out = []
-    for shock in case.model.shock:
-        if shock.mu > 0.0 and shock.friction != "exact":
-            fn, ft = history[f"FN_{shock.name}"], history[f"FT_{shock.name}"]
-            if np.any((fn > 0.0) & (ft < STICK_FRACTION * shock.mu * fn)):
-                out.append(shock.name)
-    return out
+    return balance_summary(history)
 
 
 def run(case: DiscreteCase, *, progress: Progress | None = None) -> RunResult:

@@ -17,7 +17,7 @@ import numpy as np
 from numba import njit
 
 from rocking_contact.discrete.case import SHOCK_CHANNELS, DiscreteCase
-from rocking_contact.discrete.recording import Chunk, chunk
+from rocking_contact.discrete.recording import FRICTION_CHANNELS, Chunk, chunk, friction_shocks
 from rocking_contact.discrete.shock import STATE_SIZE, open_state, shock_force
 from rocking_contact.discrete.system import DiscreteSystem
 
@@ -106,8 +106,15 @@ class Integrator:
     def __init__(self, system: DiscreteSystem, dt: float, outputs: np.ndarray, every: int):
         self.system, self.dt, self.R, self.every = system, dt, np.ascontiguousarray(outputs), every
         ns = len(system.shock_names)
-        # the recorded dofs' x, v, a, the shocks' channels, the energy, the step number
-        self.n_channels = 3 * self.R.shape[0] + len(SHOCK_CHANNELS) * ns + 2
+        rubbing = friction_shocks(system.shock_params)
+        #: per shock, its place among those with friction (their friction channels,
+        #: :func:`.recording.record`), -1 without friction
+        self.friction_slots = np.full(ns, -1, dtype=np.int64)
+        self.friction_slots[rubbing] = np.arange(len(rubbing))
+        # the recorded dofs' x, v, a, the shocks' channels, the friction channels of those
+        # with friction, the energy, the step number
+        self.n_channels = (3 * self.R.shape[0] + len(SHOCK_CHANNELS) * ns
+                           + FRICTION_CHANNELS * len(rubbing) + 2)
         self.step = 0
         self.newton_iterations = 0
         #: Newton iterations that went on because a frozen stick/slip branch did not hold

@@ -94,11 +94,6 @@ def impact_table(result: RunResult, shown: int | None = None) -> str:
     return "\n".join([f"impacts ({len(impacts)}):", *lines, *tail])
 
 
-#: the share of the largest mechanical energy above which a residual of a run with
-#: regularised friction that stuck says where it comes from (twomass: 22 %)
-STICKING_SAID = 0.01
-
-
 def discrete_energy_line(result: RunResult) -> str:
     """The energy balance of a discrete run in one line: its largest ``|ENERGY_RESIDUAL|``
     and when, against the largest mechanical energy the run held, and its final value;
@@ -113,13 +108,7 @@ def discrete_energy_line(result: RunResult) -> str:
     if "residual_relative" in energy:
         line += (f" ({100 * energy['residual_relative']:.2g} % of the largest mechanical "
                  f"energy, {energy['motion']:.3g} J)")
-    line += f", {energy['residual_final']:.3g} J at the end"
-    if energy.get("sticking") and energy.get("residual_relative", 0.0) > STICKING_SAID:
-        line += (f"; it holds what the stick springs of the regularised friction of shock "
-                 f"{', '.join(energy['sticking'])} store and make (a stick phase starts from "
-                 f"the sliding force, as if stretched), which EFRICTION (FT |v_t|) does not "
-                 f"follow: friction = 'exact' has no such spring")
-    return line
+    return line + f", {energy['residual_final']:.3g} J at the end"
 
 
 def summary_line(result: RunResult, out: Path | None = None) -> str:

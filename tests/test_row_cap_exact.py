@@ -2,6 +2,7 @@
 many, one more row is refused. row_count_problem compared the steps with MAX_ROWS (times
 output.every) and forgot the initial row: it let MAX_ROWS + 1 rows through."""
 
+import numpy as np
 import pytest
 
 import rocking_contact as rc
@@ -36,6 +37,7 @@ def test_the_rows_counted_are_the_rows_recorded(monkeypatch, tmp_path):
     result = rc.run(case, out=tmp_path / "r", quiet=True, plots=False)
     assert len(result.history["time"]) == sections.recorded_rows(case.time.n_steps, 11) == 92
 
+
 def test_the_messages_name_the_exact_limit(monkeypatch):
     """The least output.every and the least time.step the message offers are accepted, and
     one below them is not (the step's bound at 3 digits, 2e-07, made MAX_ROWS steps)."""
@@ -50,6 +52,32 @@ def test_the_messages_name_the_exact_limit(monkeypatch):
     assert message.endswith(
         "time.step: got 2e-07, allowed: >= 2.0000002e-07 s for this run from time.start 0 "
         "to time.end 2 s, or a shorter run (a history row at time.start and after every "
-        "time.step: 10000001 rows; at most 1e+07)"), message
+        "time.step: 10000001 rows, at most 1e+07, besides 2 at each impact and 1 at each "
+        "apex of a flight)"), message
     case = rc.load_case("sdnv105_rigid", {"time.end": 2.0, "time.step": 2.0000002e-07})
     assert sections.recorded_rows(case.time.n_steps) == sections.MAX_ROWS
+
+
+def test_a_rigid_run_records_its_events_besides_the_rows_counted(monkeypatch, tmp_path):
+    """The cap counts a rigid run's rows at its steps, the ones known at load; the run
+    records besides them 2 rows at each impact (just before and after) and 1 at each apex
+    of a flight, as its refusal says (it said the rows at the steps were all: sdnv105_rigid
+    to 0.5 s at 5e-4 s records 1189 rows, not the 1001 counted)."""
+    given = {"time.end": 0.1, "time.step": 5e-4}
+    monkeypatch.setattr(sections, "MAX_ROWS", 200)
+    message = str(pytest.raises(rc.CaseError, rc.load_case, "sdnv105_rigid", given).value)
+    assert message.endswith("201 rows, at most 2e+02, besides 2 at each impact and 1 at "
+                            "each apex of a flight)"), message
+    monkeypatch.setattr(sections, "MAX_ROWS", 201)
+    case = rc.load_case("sdnv105_rigid", given)
+    monkeypatch.undo()
+    result = rc.run(case, out=tmp_path / "r", quiet=True, plots=False)
+    time, omega = np.asarray(result.history["time"]), np.asarray(result.history["OMEGA"])
+    off_grid = np.abs(time / 5e-4 - np.round(time / 5e-4)) > 1e-6
+    impacts = [c["time"] for c in result.collisions]
+    at_impacts = np.isin(time, impacts)
+    apexes = off_grid & ~at_impacts
+    # collision 1 at 0.0544 s, flight 1's apex at 0.0948 s (omega = 0 there)
+    assert len(impacts) == 1 and at_impacts.sum() == 2 and apexes.sum() == 1
+    assert abs(omega[apexes][0]) < 1e-9 * np.abs(omega).max()
+    assert len(time) == sections.recorded_rows(case.time.n_steps) + 2 + 1 == 204

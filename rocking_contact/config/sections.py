@@ -7,7 +7,7 @@ A kind's schema derives from :class:`CaseFile` and adds its own sections.
 from __future__ import annotations
 
 import math
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 from typing import TYPE_CHECKING, Literal, Protocol
 
@@ -127,8 +127,8 @@ class QuantitySpec:
 MAX_STEPS = 10**8
 
 
-def step_count_problem(step: float, n_steps: float, duration: float, span: str
-                       ) -> str | None:
+def step_count_problem(step: float, n_steps: float, duration: float, span: str,
+                       fits: Callable[[float], bool] | None = None) -> str | None:
     """Why a run of ``n_steps`` steps is refused, as the ``problem`` part of an error
     (``got ..., allowed: ...``) about ``step`` (s); None if it is not refused.
 
@@ -138,40 +138,83 @@ def step_count_problem(step: float, n_steps: float, duration: float, span: str
         duration: time (s) that ``step`` covers: the smallest step allowed is the one that
             alone would take :data:`MAX_STEPS` steps over it.
         span: the run in words (``from time.start 0 to time.end 0.5 s``).
+        fits: whether a step is accepted where ``step`` is given (at most MAX_STEPS steps
+            over ``duration``; a uniform step also divides the run), when ``step`` makes all
+            the steps: the smallest step is then offered in the fewest digits it accepts
+            (over 2.0146 s, 2.0146e-08 s: 2.01e-08 at 3 digits makes 1.002e8 steps). None
+            for a step that shares the run with others (a window's), whose smallest step
+            leaves their steps out and is offered to 3 digits.
 
     """
     if n_steps <= MAX_STEPS:
         return None
+    bound = duration / MAX_STEPS
+    least = f"{bound:.3g}" if fits is None else _offered_text(bound, fits)
     return (f"got {step:g}, allowed: at most {MAX_STEPS:.0e} steps {span}, a step >= "
-            f"{duration / MAX_STEPS:.3g} s or a shorter run (this one makes "
-            f"{n_steps:.3g} steps)")
+            f"{least} s or a shorter run (this one makes {n_steps:.3g} steps)")
 
 
 #: Most history rows a run may record: the runners hold them in memory before writing
 #: history.csv (about ten 8-byte columns: 0.8 GB here). The shipped cases record 3001 at
 #: most; a discrete run's ``output.every`` thins a long run, a rigid run's ``time.step``
-#: samples it.
+#: samples it. A rigid run's rows at its events (:func:`recorded_rows`) come on top.
 MAX_ROWS = 10**7
 
 
 def recorded_rows(n_steps: int, every: int = 1) -> int:
     """History rows of a run of ``n_steps`` steps that records the initial state and a row
     every ``every`` steps, and the state reached when the last step is not one of those
-    (the discrete kernels' ``final`` row; the rigid block records every step)."""
+    (the discrete kernels' ``final`` row).
+
+    A rigid block records a row at every step (``every`` = 1) and, besides, 2 at each
+    impact (just before and just after it) and 1 at each apex of a flight: instants known
+    once the run is done, not counted here (sdnv105_rigid to 0.5 s with steps of 5e-4 s
+    records 1001 rows and 188 at its events).
+    """
     return -(-n_steps // every) + 1
+
+
+def _whole_steps(step: float, start: float, end: float) -> int | None:
+    """How many uniform steps of ``step`` (s) from ``start`` land on ``end`` (s), to
+    round-off (within 1e-9 of the run); None if none do."""
+    span = end - start
+    n = int(round(span / step))
+    return n if abs(n * step - span) <= 1e-9 * span else None
+
+
+def _offered_text(value: float, accepted: Callable[[float], bool]) -> str:
+    """``value`` written as a message offers it: the shortest of its texts to 3, 9 and 12
+    significant digits and in full (``repr``) whose number ``accepted`` takes, so that
+    the value offered is accepted as typed (a bound of 1.2300001230000123e-08 s is
+    1.23000012e-08 at 9 digits, a step that does not divide the run); else a float next
+    to it that is (a bound computed by a division may miss its own check by round-off),
+    else ``repr``."""
+    texts = (f"{value:.3g}", f"{value:.9g}", f"{value:.12g}", repr(value),
+             repr(math.nextafter(value, math.inf)), repr(math.nextafter(value, -math.inf)))
+    return min((text for text in texts if accepted(float(text))), key=len,
+               default=repr(value))
+
+
+def _given_text(value: float) -> str:
+    """A given ``value`` as a message names it: ``g`` (6 digits) when that reads back as
+    it, else in full, so that a step of 1.23000012e-08 s is not said as 1.23e-08 next to
+    the 1.230000123e-08 offered."""
+    text = f"{value:g}"
+    return text if float(text) == value else repr(value)
 
 
 def row_count_problem(time: TimeSpan, every: int | None = None) -> tuple[str, str] | None:
     """Why a run that records a history row every ``every`` steps of ``time`` (and the
     first, and the last: :func:`recorded_rows`) is refused, as ``(key, problem)``: the key
     to name and the ``problem`` part of its error (``got ..., allowed: ...``); None if it
-    records at most :data:`MAX_ROWS`.
+    records at most :data:`MAX_ROWS` such rows.
 
     Args:
         time: the run's ``[time]``.
         every: ``output.every`` of a kind that thins its rows (the discrete one), named
-            then; None for a kind that records a row at every ``time.step`` (the rigid
-            block), whose ``time.step`` is named.
+            then; None for a kind that records a row at every ``time.step`` and at its
+            events (the rigid block: the events' rows are not counted), whose
+            ``time.step`` is named.
 
     """
     n_steps = time.n_steps
@@ -184,16 +227,18 @@ def row_count_problem(time: TimeSpan, every: int | None = None) -> tuple[str, st
             f"got {every}, allowed: >= {-(-n_steps // (MAX_ROWS - 1))} for this run "
             f"({n_steps:.3g} steps of time.step {time.step:g} s to time.end {time.end:g} s: "
             f"{rows} history rows; at most {MAX_ROWS:.0e})")
-    span = time.end - time.start
-    bound = span / (MAX_ROWS - 1)
-    # the shortest text of the smallest step that is itself accepted: at 3 digits the
-    # bound may round down to a step that makes MAX_ROWS steps
-    least = next(text for text in (f"{bound:.3g}", f"{bound:.9g}", repr(bound))
-                 if round(span / float(text)) <= MAX_ROWS - 1)
+    start, end = time.start, time.end
+
+    def accepted(step: float) -> bool:
+        n = _whole_steps(step, start, end)
+        return n is not None and recorded_rows(n) <= MAX_ROWS
+
+    least = _offered_text((end - start) / (MAX_ROWS - 1), accepted)
     return "time.step", (
         f"got {time.step:g}, allowed: >= {least} s for this run from time.start "
-        f"{time.start:g} to time.end {time.end:g} s, or a shorter run (a history row at "
-        f"time.start and after every time.step: {rows} rows; at most {MAX_ROWS:.0e})")
+        f"{start:g} to time.end {end:g} s, or a shorter run (a history row at time.start "
+        f"and after every time.step: {rows} rows, at most {MAX_ROWS:.0e}, besides 2 at "
+        f"each impact and 1 at each apex of a flight)")
 
 
 def check_span(start: float, end: float) -> None:
@@ -224,25 +269,27 @@ class TimeSpan:
                          f"{self.end:g}, shorter than time.step {self.step:g}"})
         problem = step_count_problem(
             self.step, span / self.step, span,
-            f"from time.start {self.start:g} to time.end {self.end:g} s")
+            f"from time.start {self.start:g} to time.end {self.end:g} s",
+            lambda step: (span / step <= MAX_STEPS
+                          and _whole_steps(step, self.start, self.end) is not None))
         if problem:
             raise ValueError(f"step: {problem}")
         # Uniform steps land on the end only if the step divides the span; otherwise the
         # run ended a fraction of a step early or late (0.5001 s for a 3e-4 s step), unsaid.
-        n = self.n_steps
-        if abs(n * self.step - span) > 1e-9 * span:
-            # As many digits as it takes to tell them apart: a step of 1.00000001e-4 s
-            # read "0.0001 ... (500 steps); allowed: ... such as 0.0001 (500 steps)". The
-            # suggestions, to 9 digits, are within the tolerance: they are accepted as typed.
-            step, fitted = distinct_texts(self.step, span / n, "g", ".9g")
-            end, fitted_end = distinct_texts(self.end, self.start + n * self.step, "g", ".9g")
+        if _whole_steps(self.step, self.start, self.end) is None:
+            n, start, end = self.n_steps, self.start, self.end
+            # the values offered make the same n steps
+            fitted = _offered_text(span / n, lambda step: _whole_steps(step, start, end) == n)
+            fitted_end = _offered_text(start + n * self.step,
+                                       lambda to: _whole_steps(self.step, start, to) == n)
             count = distinct_texts(span / self.step, n, ".6g", "d")[0]
+            given_start, given_end, step = map(_given_text, (start, end, self.step))
             raise Conflict({
-                "step": f"{step} does not divide the run from time.start {self.start:g} to "
-                        f"time.end {self.end:g} s ({count} steps); allowed: a step that "
+                "step": f"{step} does not divide the run from time.start {given_start} to "
+                        f"time.end {given_end} s ({count} steps); allowed: a step that "
                         f"does, such as {fitted} ({n} steps)",
-                "end": f"{end} is not a whole number of time.step {self.step:g} s after "
-                       f"time.start {self.start:g} ({count} steps); allowed: an end that "
+                "end": f"{given_end} is not a whole number of time.step {step} s after "
+                       f"time.start {given_start} ({count} steps); allowed: an end that "
                        f"is, such as {fitted_end} ({n} steps)"})
 
     @property

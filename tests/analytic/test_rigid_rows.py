@@ -21,7 +21,8 @@ def test_a_rigid_history_past_the_row_cap_is_refused_at_load():
     assert str(info.value).endswith(
         "time.step: got 1e-07, allowed: >= 2.0000002e-07 s for this run from time.start 0 "
         "to time.end 2 s, or a shorter run (a history row at time.start and after every "
-        "time.step: 20000001 rows; at most 1e+07)")
+        "time.step: 20000001 rows, at most 1e+07, besides 2 at each impact and 1 at each "
+        "apex of a flight)")
     # at the cap (the initial row and MAX_ROWS - 1 steps) it loads
     case = rc.load_case("sdnv105_rigid", {"time.end": 2.0, "time.step": 2.0000002e-07})
     assert case.time.n_steps == MAX_ROWS - 1

@@ -1,0 +1,116 @@
+"""Every value a refusal of the run's time offers is accepted as typed: the least
+``time.step`` of the row cap and of the step count, and the step or end that divides the
+run. They were written to 3 or 9 digits, coarser than the loader's checks near their
+limits: ``rigid --set time.end=0.123 --set time.step=1e-8`` offered '>= 1.23000012e-08',
+which loading then refused as not dividing the run (1e-9 of the run); sdnd101a's
+``time.step = 1.7e-8`` offered 1.69999998e-08, refused the same way; over 2.0146 s a step
+'>= 2.01e-08' that makes 1.002e8 steps."""
+
+import random
+import re
+
+import pytest
+
+import rocking_contact as rc
+from rocking_contact.config import Conflict, sections
+from rocking_contact.config.sections import TimeSpan, recorded_rows, row_count_problem
+
+#: the number a message offers: "allowed: >= 1.23e-08 s", "a step >= 5e-09 s" or "such as
+#: 1.7e-08 (29411765 steps)"
+OFFERED = re.compile(r"(?:>=|such as) ([-+0-9.e]+)")
+
+
+def offered(message: str) -> str:
+    found = OFFERED.findall(message)
+    assert len(found) == 1, message
+    return found[0]
+
+
+def refusal(case: str, given: dict) -> str:
+    with pytest.raises(rc.CaseError) as info:
+        rc.load_case(case, given)
+    return str(info.value)
+
+
+@pytest.mark.parametrize(("end", "step", "least"), [
+    (0.123, 1e-8, "1.230000123e-08"),  # 9 digits, 1.23000012e-08, does not divide
+    (0.33, 1e-8, "3.30000033e-08"),  # 3 digits, 3.3e-08, makes 1e7 + 1 rows
+    (2.0, 1e-7, "2.0000002e-07"),
+])
+def test_the_least_step_of_the_row_cap_is_accepted(end, step, least):
+    message = refusal("sdnv105_rigid", {"time.end": end, "time.step": step})
+    assert offered(message) == least, message
+    case = rc.load_case("sdnv105_rigid", {"time.end": end, "time.step": float(least)})
+    assert recorded_rows(case.time.n_steps) <= sections.MAX_ROWS
+
+
+@pytest.mark.parametrize(("case", "given", "key", "least"), [
+    # 3 digits, 2.01e-08, make 1.002e8 steps: "got 2.01e-08, allowed: ... a step >= 2.01e-08"
+    ("sdnd101a", {"time.end": 2.0146, "time.step": 1e-9, "output.every": 100}, "time.step",
+     "2.0146e-08"),
+    ("sdnv105a_auto", {"time.refine.step": 1e-15}, "time.refine.step", "3.3e-09"),
+])
+def test_the_least_step_of_the_step_count_is_accepted(case, given, key, least):
+    message = refusal(case, given)
+    assert f"{key}: got " in message and offered(message) == least, message
+    assert rc.load_case(case, {**given, key: float(least)})
+
+
+@pytest.mark.parametrize(("start", "end", "step", "key", "fitted"), [
+    (0.0, 0.5, 1.7e-8, "step", "1.699999983e-08"),  # 9 digits: 1.69999998e-08, refused
+    (0.0, 0.123, 1.23000012e-8, "step", "1.230000123e-08"),
+    (0.0, 0.5, 3e-4, "step", "0.000299940012"),
+    (0.0, 0.5, 1.00001e-4, "step", "0.0001"),  # 3 digits where they do
+    # the end of 1e7 steps of 1.00000000456e-8 s is 0.100000000456 s: 0.1 at 9 digits
+    (0.0, 0.1000000003, 1.00000000456e-8, "end", "0.100000000456"),
+    (0.05, 0.50004, 1e-4, "end", "0.5"),
+])
+def test_a_step_or_end_that_divides_the_run_is_accepted(start, end, step, key, fitted):
+    """The step offered when the step is named, the end when the end is (the one given
+    last); each loaded into sdnd101a (output.every thinning its rows under the cap)."""
+    time = TimeSpan(start=start, end=end, step=step)
+    with pytest.raises(Conflict) as info:
+        time.validate()
+    message = info.value.problems[key]
+    assert offered(message) == fitted, message
+    n = time.n_steps
+    assert f"such as {fitted} ({n} steps)" in message
+    given = {"time.start": start, "time.end": end, "time.step": step, "output.every": 1000}
+    given[f"time.{key}"] = float(fitted)
+    case = rc.load_case("sdnd101a", given)
+    assert case.time.n_steps == n
+
+
+def test_every_value_offered_near_the_limits_is_accepted():
+    """Runs of 1e5 to 1.2e8 steps whose step need not divide the run: the least step of
+    the step count (1e8) and of the row cap (1e7 rows) pass the time's checks and that cap;
+    the step and the end offered where the step does not divide make a run that passes and
+    has the number of steps the message says."""
+    rng = random.Random(29)
+    said = {"steps": 0, "divide": 0, "rows": 0}
+    for _ in range(600):
+        start = rng.choice([0.0, rng.uniform(0.0, 2.0)])
+        end = start + rng.uniform(0.01, 3.0)
+        step = (end - start) / rng.uniform(1e5, 1.2e8)
+        time = TimeSpan(start=start, end=end, step=float(f"{step:.{rng.randint(2, 12)}g}"))
+        try:
+            time.validate()
+        except Conflict as exc:
+            said["divide"] += 1
+            for key in ("step", "end"):
+                fitted = TimeSpan(**{"start": time.start, "end": time.end, "step": time.step,
+                                     key: float(offered(exc.problems[key]))})
+                fitted.validate()
+                assert fitted.n_steps == time.n_steps, exc.problems[key]
+            continue
+        except ValueError as exc:  # too many steps
+            said["steps"] += 1
+            TimeSpan(start=start, end=end, step=float(offered(str(exc)))).validate()
+            continue
+        problem = row_count_problem(time)
+        if problem is not None:
+            said["rows"] += 1
+            least = TimeSpan(start=start, end=end, step=float(offered(problem[1])))
+            least.validate()
+            assert row_count_problem(least) is None, problem
+    assert min(said.values()) >= 20, said  # each message was tried

@@ -31,11 +31,12 @@ import math
 from collections import defaultdict
 from collections.abc import Callable
 from dataclasses import dataclass, replace
-from typing import TYPE_CHECKING, ClassVar, Literal
+from typing import ClassVar, Literal
 
 from rocking_contact.block import BlockModel, Geometry, Preload, release_angle, release_tilt
 from rocking_contact.config import (
     FINITE,
+    MAX_STEPS,
     NONNEGATIVE,
     POSITIVE,
     CaseFile,
@@ -68,7 +69,15 @@ from rocking_contact.geometry.layout import (
 )
 from rocking_contact.post.collisions import CollisionSpec
 from rocking_contact.time.grid import Segment, segments
-from rocking_contact.time.schemes import ALPHA_RANGE, ALPHA_SCHEMES, SCHEMES, THETA_RANGE, Scheme
+from rocking_contact.time.schemes import (
+    ALPHA_RANGE,
+    ALPHA_SCHEMES,
+    SCHEMES,
+    THETA_RANGE,
+    AlphaScheme,
+    Scheme,
+    SchemeType,
+)
 
 Component = Literal["DX", "DY"]
 ALPHA_CHECK = in_range(*ALPHA_RANGE)
@@ -77,14 +86,6 @@ ALPHA_CHECK = in_range(*ALPHA_RANGE)
 #: scheme without alpha refuses it as such whatever its value
 OWN_ALPHA_CHECK = Check(math.isfinite, "a number in the alpha range of the scheme in force "
                                        "there ([-1/3, 0]; none for newmark and theta)")
-if TYPE_CHECKING:
-    SchemeType = str
-    AlphaScheme = str
-else:
-    # The names of time.schemes.SCHEMES, as the schema checks them and the messages and
-    # `rocking-contact keys` list them ("one of 'newmark', 'alpha_newmark', ...").
-    SchemeType = Literal[tuple(SCHEMES)]
-    AlphaScheme = Literal[ALPHA_SCHEMES]
 
 
 @dataclass(kw_only=True)
@@ -220,7 +221,7 @@ class BlockTime:
             problem = step_count_problem(
                 self.refine.step, span / self.refine.step, span,
                 f"if the refinement covered the run from time.start {self.start:g} to "
-                f"time.end {self.end:g} s")
+                f"time.end {self.end:g} s", lambda step: span / step <= MAX_STEPS)
             if problem:
                 raise ValueError(f"refine.step: {problem}")
 
@@ -380,15 +381,26 @@ class BlockCase(BlockModel, CaseFile):
                                  "contact changes in any step (set time.refine.enabled = false)")
             alpha_keys.append(("time.refine.alpha", refine.alpha))
             alphas.append(("time.refine.alpha", refine.alpha, self.scheme.type))
-        for key, value in alpha_keys:
-            if value is not None and self.scheme.type not in ALPHA_SCHEMES:
-                kinds = quoted(ALPHA_SCHEMES, " or ")
-                raise Conflict({
-                    key: f"{value!r} has no effect with scheme.type = {self.scheme.type!r}, "
-                         f"which has no alpha; allowed: leave it out, or scheme.type {kinds}",
-                    "scheme.type": f"{self.scheme.type!r} has no alpha, and {key} = "
-                                   f"{value!r} is for a scheme that has; allowed: {kinds}, "
-                                   f"or leave {key} out"})
+        given = [(key, value) for key, value in alpha_keys if value is not None]
+        if given and self.scheme.type not in ALPHA_SCHEMES:
+            # every one of them named, so that leaving out the one named is not refused
+            # again for the next
+            kinds = quoted(ALPHA_SCHEMES, " or ")
+            keys = [key for key, _ in given]
+            problems = {}
+            for key, value in given:
+                others = [k for k in keys if k != key]
+                problems[key] = (
+                    f"{value!r} has no effect with scheme.type = {self.scheme.type!r}, which "
+                    f"has no alpha; allowed: leave it out"
+                    f"{f' (with {in_words(others)})' if others else ''}, or scheme.type "
+                    f"{kinds}")
+            values = in_words([f"{key} = {value!r}" for key, value in given])
+            problems["scheme.type"] = (
+                f"{self.scheme.type!r} has no alpha, and {values} "
+                f"{'is' if len(given) == 1 else 'are'} for a scheme that has; allowed: "
+                f"{kinds}, or leave {keys[0] if len(given) == 1 else 'them'} out")
+            raise Conflict(problems)
         for key, alpha, kind in alphas:
             if alpha is not None:
                 try:
@@ -396,6 +408,11 @@ class BlockCase(BlockModel, CaseFile):
                 except ValueError as exc:
                     raise ValueError(f"{key}: {str(exc).removeprefix('alpha: ')} (the "
                                      f"{kind!r} scheme's alpha)") from None
+
+
+def in_words(items: list[str]) -> str:
+    """``a``, ``a and b``, ``a, b and c``: items as a message lists them."""
+    return " and ".join([", ".join(items[:-1]), items[-1]] if len(items) > 1 else items)
 
 
 def check_rigid_levels(case: BlockCase) -> None:

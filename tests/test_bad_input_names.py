@@ -61,7 +61,8 @@ def test_a_misspelt_column_is_refused(capsys, tmp_path):
     refused_child(capsys, tmp_path, "b2.toml",
                   '[[quantity]]\nname = "q"\ncolumn = "DX_NO9"\nop = "max"\n', [
         "quantity[0].column: 'DX_NO9' is no history column of this case (allowed: time, "
-        "DX_NO1, VX_NO1, AX_NO1, FN_NO1, FT_NO1, VN_NO1, PN_NO1; close: DX_NO1"])
+        "DX_NO1, VX_NO1, AX_NO1, FN_NO1, FT_NO1, VN_NO1, PN_NO1, EKIN, EELAS, ETOT, "
+        "ESPRING, ECONTACT, ENERGY_RESIDUAL; close: DX_NO1"])
     # output.nodes decides which nodes are recorded
     with pytest.raises(rc.CaseError, match=r"quantity\[0\]\.column: 'DX_NO2' is no history "):
         load_case("sdnd102c", {"output.nodes": ["NO1"]})
@@ -186,3 +187,12 @@ def test_a_misspelt_column_of_a_block_case_is_refused_before_its_first_step():
     assert refused.value.problem.startswith("'DY_Q' is no history column of this case "
                                             "(allowed: time, DX_O, DY_O, ")
     assert refused.value.problem.endswith("; close: DY_O, DY_A, DY_O1)")
+
+
+def test_an_energy_column_is_a_column_of_the_case():
+    """The energy columns a discrete run writes (5c7bf98) can be read by a [[quantity]]:
+    'EKIN' was refused at load as no history column of the case."""
+    case = load_case("sdnd101a", {"time.end": 0.01, "quantity": [
+        {"name": "ekin_max", "column": "EKIN", "op": "max"}], "reference": []})
+    result = rc.run(case, write=False, quiet=True)
+    assert result.quantities["ekin_max"] == max(result.history["EKIN"])

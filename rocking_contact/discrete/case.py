@@ -227,6 +227,11 @@ class Support:
         if problem:
             raise ValueError(problem)
 
+    @property
+    def moves(self) -> bool:
+        """An acceleration other than zero is given (a zero one, the default, is no load)."""
+        return self.acceleration.type != "zero" and self.acceleration.amplitude != 0.0
+
 
 @dataclass(kw_only=True)
 class Damping:
@@ -343,7 +348,7 @@ class Model:
         refused, as a shock normal along fixed components is. A zero acceleration (the
         default) is no load: its direction is not read."""
         support = self.support
-        if support.acceleration.type == "zero" or support.acceleration.amplitude == 0.0:
+        if not support.moves:
             return
         why = self.immobile_along(support.direction)
         if why is None:
@@ -487,10 +492,18 @@ class DiscreteCase(CaseFile):
 
     def history_columns(self) -> list[str]:
         """The columns of this case's history (``time``, then displacements, velocities
-        and accelerations of the recorded nodes, then the shocks' channels), as the runner
+        and accelerations of the recorded nodes, then the shocks' channels, then the
+        energies, :func:`~rocking_contact.discrete.energy.energy_names`), as the runner
         writes them."""
+        # (imported here: the system's assembly reads this module's schema)
+        from rocking_contact.discrete.energy import energy_names
+        from rocking_contact.discrete.system import assemble
+
+        energies = energy_names(assemble(self.model, self.solver), self.time.step,
+                                self.output.every == 1, self.model.support.moves)
         return ["time", *dof_columns(output_dofs(self)),
-                *shock_columns(SHOCK_CHANNELS, [s.name for s in self.model.shock])]
+                *shock_columns(SHOCK_CHANNELS, [s.name for s in self.model.shock]),
+                *energies]
 
     def quantity_patterns(self) -> list[NamePattern]:
         """The families of the quantities a run computes besides the ``[[quantity]]``

@@ -26,7 +26,8 @@ from __future__ import annotations
 
 import numpy as np
 
-from rocking_contact.discrete.recording import friction_shocks
+from rocking_contact.discrete.case import SHOCK_CHANNELS, shock_columns
+from rocking_contact.discrete.recording import FRICTION_CHANNELS, friction_shocks
 from rocking_contact.discrete.shock import (
     LAW_EXACT,
     LAW_STORED_DASHPOT,
@@ -115,7 +116,7 @@ def stick_stiffness(system: DiscreteSystem, step: float) -> np.ndarray:
 
 def energy_columns(system: DiscreteSystem, t: np.ndarray, x: np.ndarray, v: np.ndarray,
                    shocks: dict[str, np.ndarray], gam: np.ndarray, friction: np.ndarray,
-                   step: float, stepwise: bool) -> dict[str, np.ndarray]:
+                   step: float, stepwise: bool, moving: bool) -> dict[str, np.ndarray]:
     """The energy columns of a discrete run's history (J, one value a row), each computed
     from the recorded states, none from the balance: ``x``, ``v`` (rows x unknowns, the
     unknowns' units: :class:`.system.DiscreteSystem`) at the instants ``t`` (s), the
@@ -124,7 +125,9 @@ def energy_columns(system: DiscreteSystem, t: np.ndarray, x: np.ndarray, v: np.n
     :func:`.recording.friction_shocks`, x :data:`.recording.FRICTION_CHANNELS`: the
     tangential force on the node ``Ft``, N, global x, y, z; the law's stick flag; its
     stick spring's force ``Fs``, N) and the support acceleration ``gam`` (m/s^2) there;
-    ``step`` is the time step (s).
+    ``step`` is the time step (s); ``moving``: the case drives its support (an
+    acceleration other than zero), which the columns follow, not the rows' values, so that
+    the case knows them before it runs (:func:`energy_names`).
 
     As the block's columns (:mod:`rocking_contact.contact.penalty`):
 
@@ -208,11 +211,24 @@ def energy_columns(system: DiscreteSystem, t: np.ndarray, x: np.ndarray, v: np.n
                 [[0.0], np.cumsum(np.sum(np.where(restuck, held[:-1], 0.0), axis=1))])
         out["ECONTACT"] = contact
         loss = loss + contact
-    if gam.any() and system.p_support.any():
+    if moving and system.p_support.any():
         out["ETABLE"] = cumulative(gam * (v @ system.p_support), t)
         loss = loss - out["ETABLE"]
     out["ENERGY_RESIDUAL"] = total - (total[0] if len(t) else 0.0) + loss
     return out
+
+
+def energy_names(system: DiscreteSystem, step: float, stepwise: bool, moving: bool
+                 ) -> list[str]:
+    """The energy columns :func:`energy_columns` writes for ``system`` (same arguments), in
+    order: those of a history of no row."""
+    rows, n = 0, len(system.M)
+    shocks = {column: np.zeros(rows)
+              for column in shock_columns(SHOCK_CHANNELS, system.shock_names)}
+    friction = np.zeros((rows, len(friction_shocks(system.shock_params)), FRICTION_CHANNELS))
+    return list(energy_columns(system, np.zeros(rows), np.zeros((rows, n)),
+                               np.zeros((rows, n)), shocks, np.zeros(rows), friction, step,
+                               stepwise, moving))
 
 
 def balance_summary(history: dict[str, np.ndarray]) -> dict[str, float]:

@@ -595,7 +595,7 @@ def record_energy(case: DiscreteCase, system: DiscreteSystem, history: dict[str,
     states = states.head(rows)
     history.update(energy_columns(system, history["time"], states.x, states.v, shocks,
                                   states.gam, states.friction, case.time.step,
-                                  stepwise=every == 1))
+                                  stepwise=every == 1, moving=case.model.support.moves))
     if every > 1:
         return {"not_computed": f"output.every = {every}: the rows are {every} steps apart, "
                                 f"and the dissipated energies are integrals over every step"}

@@ -62,12 +62,14 @@ BAD_SETS = [
                                        "allowed: 0 there"]),
     # a step that does not divide the run: it ended at 0.5001 s, unsaid
     (["time.step=3e-4"], ["time.step: 0.0003 does not divide the run from time.start 0 to "
-                          "time.end 0.5 s", "allowed: a step that does, such as 0.000299940012"]),
+                          "time.end 0.5 s (1666.67 steps: the last would end at 0.5001 s)",
+                          "allowed: a step that does, such as 0.00025 (2000 steps) or "
+                          "0.000299940012 (1667 steps)"]),
     # its digits, as many as tell it from the suggestion: both read "0.0001 (500 steps)"
     (["time.step=1.00000001e-4", "time.end=0.05"], [
         "time.step: 0.000100000001 does not divide the run from time.start 0 to time.end "
-        "0.05 s (499.99999500000007 steps); allowed: a step that does, such as 0.0001 (500 "
-        "steps)"]),
+        "0.05 s (499.99999500000007 steps: the last would end at 0.0500000005 s); allowed: "
+        "a step that does, such as 0.0001 (500 steps)"]),
     # a negative index read as a key: "model.shock[-1]: unknown key (allowed: node, ...)"
     (["model.shock[-1].kn=1"], ["model.shock[-1]: got index '-1', allowed: an index 0..0, "
                                 "none negative"]),

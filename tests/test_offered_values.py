@@ -15,15 +15,23 @@ import rocking_contact as rc
 from rocking_contact.config import Conflict, sections
 from rocking_contact.config.sections import TimeSpan, recorded_rows, row_count_problem
 
-#: the number a message offers: "allowed: >= 1.23e-08 s", "a step >= 5e-09 s" or "such as
-#: 1.7e-08 (29411765 steps)"
-OFFERED = re.compile(r"(?:>=|such as) ([-+0-9.e]+)")
+#: the number a message offers: "allowed: >= 1.23e-08 s", "a step >= 5e-09 s", "such as
+#: 1.7e-08 (29411765 steps)" or "such as 1.6e-08 (31250000 steps) or 1.7e-08 (29411765 steps)"
+OFFERED = re.compile(r"(?:>=|such as|steps\) or) ([-+0-9.e]+)")
 
 
 def offered(message: str) -> str:
+    """The value offered; of a step that does not divide the run, the one that keeps its
+    count of steps (the last: a round step may come first, :func:`rounded`)."""
     found = OFFERED.findall(message)
-    assert len(found) == 1, message
-    return found[0]
+    assert len(found) in (1, 2), message
+    return found[-1]
+
+
+def rounded(message: str) -> float | None:
+    """The round step offered before the one that keeps the count of steps, if any."""
+    found = OFFERED.findall(message)
+    return float(found[0]) if len(found) == 2 else None
 
 
 def refusal(case: str, given: dict) -> str:
@@ -74,7 +82,7 @@ def test_a_step_or_end_that_divides_the_run_is_accepted(start, end, step, key, f
     message = info.value.problems[key]
     assert offered(message) == fitted, message
     n = time.n_steps
-    assert f"such as {fitted} ({n} steps)" in message
+    assert f"{fitted} ({n} steps)" in message
     given = {"time.start": start, "time.end": end, "time.step": step, "output.every": 1000}
     given[f"time.{key}"] = float(fitted)
     case = rc.load_case("sdnd101a", given)
@@ -87,7 +95,7 @@ def test_every_value_offered_near_the_limits_is_accepted():
     the step and the end offered where the step does not divide make a run that passes and
     has the number of steps the message says."""
     rng = random.Random(29)
-    said = {"steps": 0, "divide": 0, "rows": 0}
+    said = {"steps": 0, "divide": 0, "rows": 0, "round": 0}
     for _ in range(600):
         start = rng.choice([0.0, rng.uniform(0.0, 2.0)])
         end = start + rng.uniform(0.01, 3.0)
@@ -102,6 +110,13 @@ def test_every_value_offered_near_the_limits_is_accepted():
                                      key: float(offered(exc.problems[key]))})
                 fitted.validate()
                 assert fitted.n_steps == time.n_steps, exc.problems[key]
+            round_step = rounded(exc.problems["step"])
+            if round_step is not None:  # passes the checks and every row cap
+                said["round"] += 1
+                assert round_step <= time.step
+                least = TimeSpan(start=start, end=end, step=round_step)
+                least.validate()
+                assert row_count_problem(least) is None, exc.problems["step"]
             continue
         except ValueError as exc:  # too many steps
             said["steps"] += 1

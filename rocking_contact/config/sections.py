@@ -182,6 +182,33 @@ def _whole_steps(step: float, start: float, end: float) -> int | None:
     return n if abs(n * step - span) <= 1e-9 * span else None
 
 
+#: most significant digits of the round step a refusal offers first (:func:`round_step`)
+ROUND_DIGITS = 3
+#: the least fraction of the step given that the round step offered may be
+ROUND_FLOOR = 0.75
+
+
+def round_step(step: float, start: float, end: float) -> float | None:
+    """The step of fewest significant digits (at most :data:`ROUND_DIGITS`), then the
+    largest, that divides the run from ``start`` to ``end`` (s) as :class:`TimeSpan`
+    accepts, no longer than ``step`` (a longer one may pass a stability limit the step
+    given kept) and no shorter than :data:`ROUND_FLOOR` times it: 2.5e-05 for 3e-5 over
+    0.5 s, where the step that keeps the count of steps is 2.99994e-05; None if none is.
+    Only under :data:`MAX_ROWS` steps, which no cap refuses (more steps than the step
+    given makes might pass the cap a count kept passes)."""
+    top = math.floor(math.log10(step))
+    for digits in range(1, ROUND_DIGITS + 1):
+        found = [candidate
+                 for exponent in (top - digits + 1, top - digits)  # 3e-5: 2.5e-5; 1.2e-5: 9e-6
+                 for mantissa in range(10 ** (digits - 1), 10 ** digits)
+                 if ROUND_FLOOR * step <= (candidate := float(f"{mantissa}e{exponent}")) <= step
+                 and (end - start) / candidate < MAX_ROWS
+                 and _whole_steps(candidate, start, end) is not None]
+        if found:
+            return max(found)
+    return None
+
+
 def _offered_text(value: float, accepted: Callable[[float], bool]) -> str:
     """``value`` written as a message offers it: the shortest of its texts to 3, 9 and 12
     significant digits and in full (``repr``) whose number ``accepted`` takes, so that
@@ -284,10 +311,15 @@ class TimeSpan:
                                        lambda to: _whole_steps(self.step, start, to) == n)
             count = distinct_texts(span / self.step, n, ".6g", "d")[0]
             given_start, given_end, step = map(_given_text, (start, end, self.step))
+            # a step of few digits first: 2.99994e-05 is no step anyone types
+            rounder = round_step(self.step, start, end)
+            such = (f"{rounder:g} ({_whole_steps(rounder, start, end)} steps) or "
+                    if rounder is not None and rounder != float(fitted) else "")
             raise Conflict({
                 "step": f"{step} does not divide the run from time.start {given_start} to "
-                        f"time.end {given_end} s ({count} steps); allowed: a step that "
-                        f"does, such as {fitted} ({n} steps)",
+                        f"time.end {given_end} s ({count} steps: the last would end at "
+                        f"{fitted_end} s); allowed: a step that does, such as {such}"
+                        f"{fitted} ({n} steps)",
                 "end": f"{given_end} is not a whole number of time.step {step} s after "
                        f"time.start {given_start} ({count} steps); allowed: an end that "
                        f"is, such as {fitted_end} ({n} steps)"})

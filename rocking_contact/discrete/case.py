@@ -468,10 +468,6 @@ class DiscreteCase(CaseFile):
         for i, name in enumerate(self.output.nodes):
             if name not in names:
                 raise ValueError(f"output.nodes[{i}]: unknown node {name!r}")
-        # a misspelt column or quantity: its check said "not computed" and failed, exit 0
-        problem = unknown_name(self, self.history_columns(), self.quantity_patterns())
-        if problem:
-            raise ValueError(problem)
         unknowns = self.model.unknowns()
         # the modal basis cannot have more modes than dofs (physical space does not read it:
         # the variant check says so)
@@ -483,6 +479,12 @@ class DiscreteCase(CaseFile):
         rows = row_count_problem(self.time, self.output.every)
         if rows is not None:
             raise ValueError(": ".join(rows))
+        # a misspelt column or quantity: its check said "not computed" and failed, exit 0
+        # (after the checks of what the system's assembly reads: the energies' columns
+        # come from it)
+        problem = unknown_name(self, self.history_columns(), self.quantity_patterns())
+        if problem:
+            raise ValueError(problem)
         self._check_stable_step()
         exact = [s.name for s in self.model.shock if s.friction == "exact"]
         if exact and self.solver.scheme != "central_difference":

@@ -129,6 +129,8 @@ def contact_changes(problem: StepProblem) -> int:
     terms count the same on every rank already; a term counting its own rows would not).
     """
     count = sum(term.contact_changes(problem) for term in problem.step_terms)
+    if problem.comm.size == 1:  # mpi4py's pickled reduction of the one count cost 4 us
+        return count
     total: int = problem.comm.allreduce(count, op=MPI.MAX)
     return total
 

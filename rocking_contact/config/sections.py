@@ -25,7 +25,8 @@ from rocking_contact.config.schema import (
 class CaseInfo:
     """The ``[case]`` table: identity of the case."""
 
-    name: str = param(doc="short name, used for the results directory",
+    name: str = param(doc="short name, used for the results directory (a case file "
+                      "without it takes its file's name, never its parent's)",
                       check=DIRECTORY_NAME)
     title: str = param(doc="one-line title shown by `rocking-contact list`")
     kind: str = param(doc="model family: selects the schema and the runner")

@@ -326,8 +326,8 @@ class BlockCase(BlockModel, CaseFile):
     KEY_DOCS: ClassVar = {"preload.tilt": (
         "no angle but the sine of the release angle about O with pivot O1 in large rotation "
         "(0.3: 0.304693 rad; its tangent in small strain, a little less with pivot O): "
-        "Code_Aster's pull of the top-middle point C1 by -2 l tilt in x; the rigid case's "
-        "preload.tilt is the angle itself", "")}
+        "Code_Aster's pull of the top-middle point C1 by -2 l tilt in x; the rigid case "
+        "reads it so too, and takes the angle itself as preload.angle", "")}
 
     def step_windows(self) -> list[tuple[float, float]]:
         return [(w.start, w.end) for w in self.time.window]

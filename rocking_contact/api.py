@@ -33,7 +33,6 @@ from rocking_contact.config import (
     anchor_paths,
     as_dict,
     build,
-    case_dir,
     file_label,
     kind_schema,
     stray_attribute,
@@ -537,9 +536,11 @@ def _check_again(case: Any) -> CaseFile:
         raise CaseError(file, "", f"a setting was deleted ({exc}), allowed: changed values "
                         "(or load the case again)") from None
     # A table set as a dict (``case.loading.table_acceleration_x = {"path": "ux.csv",
-    # ...}``) is read as its case file's would be: a relative path from the file's folder
-    # (a path set on a TimeFunction is absolute already, from the current directory).
-    checked = build(type(case), anchor_paths(values, case_dir(case) or Path.cwd()), file=file)
+    # ...}``) is typed in Python, as one set as an attribute (``....path = "ux.csv"``,
+    # made absolute by TimeFunction) or given by --set or overrides: its relative path
+    # starts at the current directory (docs/case-files.md). The file's own paths are
+    # absolute since loading.
+    checked = build(type(case), anchor_paths(values, Path.cwd()), file=file)
     unread = unread_after_loading(case)
     if unread is not None:
         raise CaseError(file, *unread)

@@ -14,7 +14,6 @@ from __future__ import annotations
 import math
 from collections.abc import Callable
 from dataclasses import dataclass
-from pathlib import Path
 
 from rocking_contact.config import (
     FINITE,
@@ -165,22 +164,22 @@ class Loading:
         """True when no table acceleration is given."""
         return self.table_acceleration_x.type == "zero" and self.table_acceleration_y.type == "zero"
 
-    def held_records(self, start: float, end: float, base: Path | None = None) -> list[str]:
+    def held_records(self, start: float, end: float) -> list[str]:
         """A sentence per table-acceleration record that ends (or starts) inside the run
         ``[start, end]`` (s) on a nonzero value, which is held
         (:func:`rocking_contact.time_function.held_values`)."""
         return [w for axis in ("x", "y") for w in held_values(
             getattr(self, f"table_acceleration_{axis}"), f"loading.table_acceleration_{axis}",
-            start, end, base)]
+            start, end)]
 
-    def table_motion(self, base: Path | None = None) -> TableMotion:
-        """The table accelerations as functions of time (CSV records relative to ``base``)."""
+    def table_motion(self) -> TableMotion:
+        """The table accelerations as functions of time."""
 
         def function(f: TimeFunction) -> Callable[[float], float] | None:
-            return None if f.type == "zero" else time_function_callable(f, base)
+            return None if f.type == "zero" else time_function_callable(f)
 
         both = (self.table_acceleration_x, self.table_acceleration_y)
-        features = [time_function_features(f, base) for f in both]
+        features = [time_function_features(f) for f in both]
         return TableMotion(function(self.table_acceleration_x),
                            function(self.table_acceleration_y),
                            resolution=min(resolution for resolution, _ in features),

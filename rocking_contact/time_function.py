@@ -6,7 +6,8 @@ of samples (inline or a CSV record).
 A record's ``path`` is absolute once it is set: the case file's loading makes a relative
 one absolute from the folder of the text that gives it (``config.anchor_paths``: the file's
 folder, the current directory for an override), and one set in Python is made absolute
-from the current directory (:meth:`TimeFunction.__setattr__`). The functions below read
+from the current directory (:meth:`TimeFunction.__setattr__`; one in a table set whole as a
+dict, by ``rc.run``). The functions below read
 the path as it stands, and their messages name it so.
 
 This module sits above the case files' schema (:mod:`rocking_contact.config.schema`,
@@ -21,6 +22,7 @@ import warnings
 from bisect import bisect_right
 from collections.abc import Callable, Iterable, Iterator
 from dataclasses import dataclass
+from dataclasses import fields as dataclass_fields
 from pathlib import Path
 from typing import ClassVar, Literal
 
@@ -64,7 +66,7 @@ class TimeFunction:
     path: str = param("", doc="CSV record (t, value; or t and more, column naming the values "
                               "read); a relative path starts at the case "
                               "file that gives it, or at the current directory for --set "
-                              "(and for an attribute set in Python)")
+                              "(and for one set in Python on a loaded case)")
     column: str | int | None = param(
         None, check=COLUMN,
         doc="the record's value column (path): its name in the record's header line, or its "
@@ -91,6 +93,14 @@ class TimeFunction:
         if name == "path" and isinstance(value, str) and value and not Path(value).is_absolute():
             value = str(Path(value).absolute())
         super().__setattr__(name, value)
+
+    def __repr__(self) -> str:
+        # the keys its type reads alone (VARIANTS): a table switched from a sine showed the
+        # sine's frequency=2.0, which it does not read; a type no variant names (set in
+        # Python, refused by rc.run) shows every key
+        every = [key.name for key in dataclass_fields(self) if key.name != "type"]
+        shown = ("type", *self.VARIANTS["type"].get(self.type, every))
+        return f"TimeFunction({', '.join(f'{k}={getattr(self, k)!r}' for k in shown)})"
 
     def validate(self) -> None:
         if self.type == "sine":
@@ -151,7 +161,7 @@ def _check_increasing(key: str, times: np.ndarray) -> None:
 
 
 def held_values(f: TimeFunction, key: str, start: float, end: float,
-                base: Path | None = None, unit: str = "m/s^2") -> list[str]:
+                unit: str = "m/s^2") -> list[str]:
     """A table holds its first value before its samples and its last after them: one
     sentence per end of the record that lies inside the run ``[start, end]`` (s) with a
     nonzero value there (an earthquake record shorter than the run would go on shaking at
@@ -161,7 +171,7 @@ def held_values(f: TimeFunction, key: str, start: float, end: float,
     (:func:`_unit_warning`). ``key`` names the function in the sentences."""
     if f.type != "table":
         return []
-    times, values, names, read = _read_table(f, base)
+    times, values, names, read = _read_table(f)
     out = _unit_warning(f, key, values, names, read)
     for t, value, outside, side in ((times[0], values[0], start < times[0], "starts"),
                                     (times[-1], values[-1], end > times[-1], "ends")):
@@ -240,11 +250,11 @@ def _unit_warning(f: TimeFunction, key: str, values: np.ndarray, names: list[str
             f"record in {unit} wants amplitude = {f.amplitude * factor:g}"]
 
 
-def table_samples(f: TimeFunction, base: Path | None = None) -> tuple[np.ndarray, np.ndarray]:
+def table_samples(f: TimeFunction) -> tuple[np.ndarray, np.ndarray]:
     """The ``(times, values)`` of a ``table`` function, before ``amplitude`` is applied.
 
-    A CSV record (``path``, absolute as every time function holds it; a relative one would
-    start at ``base``) is read here, once per call, and checked:
+    A CSV record (``path``, absolute as every time function holds it) is read here, once
+    per call, and checked:
     rows of numbers, as many fields each, at least two rows, times (column 1) increasing
     strictly, and the times and the values read finite. The values are column 2 of a
     record of two columns, or the ``column`` it names (by the name its header line gives
@@ -257,18 +267,17 @@ def table_samples(f: TimeFunction, base: Path | None = None) -> tuple[np.ndarray
             the record has not.
 
     """
-    times, values, _, _ = _read_table(f, base)
+    times, values, _, _ = _read_table(f)
     return times, values
 
 
-def _read_table(f: TimeFunction, base: Path | None = None
-                ) -> tuple[np.ndarray, np.ndarray, list[str], int]:
+def _read_table(f: TimeFunction) -> tuple[np.ndarray, np.ndarray, list[str], int]:
     """:func:`table_samples`, with the names of a record's header line (none: no header
     line, or inline samples) and the index (from 0) of the column its values are read
     from."""
     if not f.path:
         return np.asarray(f.times, dtype=float), np.asarray(f.values, dtype=float), [], 1
-    path = Path(f.path) if base is None else base / f.path
+    path = Path(f.path)
     if not path.is_file():
         raise ValueError(f"path: {path}: no such file (a CSV record of t, value; a "
                          "relative path starts at the case file that gives it, or at the "
@@ -432,26 +441,26 @@ def _bad_field(path: Path, skip: int) -> str | None:
     return None
 
 
-def time_function_values(f: TimeFunction, t: np.ndarray, base: Path | None = None) -> np.ndarray:
+def time_function_values(f: TimeFunction, t: np.ndarray) -> np.ndarray:
     """Sample a :class:`TimeFunction` at the instants ``t``."""
     if f.type == "zero":
         return np.zeros_like(t)
     if f.type == "sine":
         return f.amplitude * np.sin(2.0 * np.pi * f.frequency * t + f.phase)
-    times, values = table_samples(f, base)
+    times, values = table_samples(f)
     sampled: np.ndarray = f.amplitude * np.interp(t, times, values)
     return sampled
 
 
-def time_function_callable(f: TimeFunction, base: Path | None = None) -> Callable[[float], float]:
+def time_function_callable(f: TimeFunction) -> Callable[[float], float]:
     """A scalar function ``t -> value`` for ODE right-hand sides and event functions.
 
     Same values as :func:`time_function_values`; a CSV record is read once, here, not at
     every call, and evaluated by :class:`Record`.
     """
     if f.type == "table":
-        return Record(*table_samples(f, base), f.amplitude)
-    return lambda t: float(time_function_values(f, np.asarray(t, dtype=float), base))
+        return Record(*table_samples(f), f.amplitude)
+    return lambda t: float(time_function_values(f, np.asarray(t, dtype=float)))
 
 
 class Record:
@@ -511,15 +520,14 @@ class Record:
 SINE_STEPS_PER_PERIOD = 32
 
 
-def time_function_features(f: TimeFunction, base: Path | None = None
-                           ) -> tuple[float, tuple[float, ...]]:
+def time_function_features(f: TimeFunction) -> tuple[float, tuple[float, ...]]:
     """``(resolution, breakpoints)`` of a function: a step (s) short enough that no feature
     falls between two samples (inf for a constant or a table, linear between its samples),
     and the instants (s) where a table changes slope."""
     if f.type == "sine" and f.frequency > 0.0:
         return 1.0 / (SINE_STEPS_PER_PERIOD * f.frequency), ()
     if f.type == "table":
-        times, _ = table_samples(f, base)
+        times, _ = table_samples(f)
         return math.inf, tuple(float(t) for t in times)
     return math.inf, ()
 

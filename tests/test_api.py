@@ -416,24 +416,3 @@ def test_a_stopped_run_did_not_pass_even_with_nothing_graded():
     assert result.passed is None
     result.status = "interrupted at t = 0.01 s"
     assert result.passed is False
-
-
-def test_a_table_set_as_a_dict_after_loading_reads_its_record_next_to_the_case_file(
-        tmp_path, monkeypatch):
-    """A time function given whole as a dict is read as its case file's table would be: a
-    relative ``path`` from the file's folder, whatever the current directory (a path set
-    on the loaded TimeFunction is the current directory's: test_config). Loading makes
-    the paths absolute; nothing else carries the file's folder to the run."""
-    folder = tmp_path / "cases"
-    folder.mkdir()
-    (folder / "shaken.toml").write_text('extends = "sdnv105_rigid"\n[time]\nend = 0.02\n')
-    np.savetxt(folder / "ux.csv", [[0.0, 1.0], [1.0, 3.0]], delimiter=",")
-    elsewhere = tmp_path / "elsewhere"
-    elsewhere.mkdir()
-    monkeypatch.chdir(elsewhere)
-    case = rc.load_case(folder / "shaken.toml")
-    case.loading.table_acceleration_x = {"type": "table", "path": "ux.csv"}
-    result = rc.run(case, write=False, quiet=True)
-    assert result.parameters["loading"]["table_acceleration_x"]["path"] == str(
-        folder / "ux.csv")
-    assert case.loading.table_acceleration_x == {"type": "table", "path": "ux.csv"}

@@ -384,7 +384,6 @@ def test_a_record_path_set_after_loading_is_read_from_the_current_directory(
         tmp_path, monkeypatch):
     """As one given by --set or in overrides: ``case.loading.table_acceleration_x.path =
     "ux.csv"`` was read next to the shipped case ("cases/ux.csv: no such file")."""
-    from rocking_contact.config import case_dir
     from rocking_contact.time_function import TimeFunction, time_function_values
 
     monkeypatch.chdir(tmp_path)
@@ -393,7 +392,7 @@ def test_a_record_path_set_after_loading_is_read_from_the_current_directory(
     f = case.loading.table_acceleration_x
     f.type, f.path = "table", "ux.csv"
     assert f.path == str(tmp_path / "ux.csv")
-    assert time_function_values(f, np.array([0.5]), case_dir(case)).tolist() == [1.0]
+    assert time_function_values(f, np.array([0.5])).tolist() == [1.0]
     case.loading.table_acceleration_y = TimeFunction(type="table", path="ux.csv")
     assert case.loading.table_acceleration_y.path == str(tmp_path / "ux.csv")
 

@@ -11,7 +11,6 @@ import rocking_contact as rc
 from rocking_contact.api import _check_again
 from rocking_contact.config import (
     CaseError,
-    case_dir,
     load_case,
     physics_changes,
     placed_for_other_physics,
@@ -37,7 +36,7 @@ def record(tmp_path):
 
 def table_x(case, t):
     """The case's table acceleration along x at ``t`` (m/s^2), as the runs read it."""
-    return case.loading.table_motion(case_dir(case)).at(t)[0]
+    return case.loading.table_motion().at(t)[0]
 
 
 def test_a_table_that_replaces_an_inherited_sine_leaves_its_amplitude_behind(tmp_path, record):

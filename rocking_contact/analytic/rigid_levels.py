@@ -24,7 +24,6 @@ from rocking_contact.analytic.rigid_block import (
 )
 from rocking_contact.analytic.rigid_case import SDNV105_RATIOS
 from rocking_contact.analytic.rigid_motion import RockingMotion, RockingSimulation
-from rocking_contact.config import case_dir
 from rocking_contact.time_function import TableMotion
 
 #: every level a run computes, in the order of the printed tables
@@ -291,7 +290,7 @@ def reference_motions(case: Any, *, count: int = 5, release: float = 0.0,
     stop = case.time.end if end is None else end
     angle = default_angle(case) if tilt is None else tilt
     return rigid_levels(block_of(case), angle, count=count, start=release, end=stop,
-                        table=case.loading.table_motion(case_dir(case)),
+                        table=case.loading.table_motion(),
                         recalage_ratios=recalage_ratios(case, angle)[0])
 
 

@@ -62,7 +62,6 @@ from rocking_contact.block import overturn_limit
 from rocking_contact.config import (
     CaseError,
     as_dict,
-    case_dir,
     file_case,
     file_label,
     load_case,
@@ -125,7 +124,7 @@ def run(case: RigidCase, *, progress: Progress | None = None) -> RunResult:
     t_wall = time.perf_counter()
     opts, span = case.rigid, case.time
     block = block_of(case)
-    table = case.loading.table_motion(case_dir(case))
+    table = case.loading.table_motion()
     samples = span.start + span.step * np.arange(span.n_steps + 1)
     ratios, recalage_note = recalage_ratios(case, case.release_angle)
     history_level = "nonlinear" if opts.level == "closed_form" else opts.level
@@ -160,7 +159,7 @@ def run(case: RigidCase, *, progress: Progress | None = None) -> RunResult:
     quantities.update(sequence_quantities(chosen, opts.impacts))
     quantities.update(_global_quantities(block, chosen, motion, history_level, table.still))
     flight, warnings = _flight_checks(motion, opts.friction)
-    warnings += case.loading.held_records(case.time.start, case.time.end, case_dir(case))
+    warnings += case.loading.held_records(case.time.start, case.time.end)
     quantities.update(flight)
     extra = {
         "level": opts.level,

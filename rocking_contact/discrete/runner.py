@@ -5,14 +5,13 @@ from __future__ import annotations
 import contextlib
 import time
 from dataclasses import dataclass
-from pathlib import Path
 from typing import Any
 
 import numpy as np
 import scipy.linalg
 
 from rocking_contact import interrupt
-from rocking_contact.config import MAX_ROWS, as_dict, case_dir
+from rocking_contact.config import MAX_ROWS, as_dict
 from rocking_contact.discrete.case import (
     CONTACT_CHANNELS,
     SHOCK_CHANNELS,
@@ -79,7 +78,7 @@ class States:
 
 
 def integrate(case: DiscreteCase, system: DiscreteSystem, progress: Progress | None = None,
-              base: Path | None = None, cause: str = "the state diverged"
+              *, cause: str = "the state diverged"
               ) -> tuple[dict[str, np.ndarray], Integrator, RunStopped | None, States]:
     """Step the case to its end, or until a step fails, the mechanical energy exceeds what
     the initial state and the loads can give (:mod:`.energy`; ``cause``, the likely reason,
@@ -92,7 +91,7 @@ def integrate(case: DiscreteCase, system: DiscreteSystem, progress: Progress | N
     dofs = output_dofs(case)
     n_steps, dt, t0 = case.time.n_steps, case.time.step, case.time.start
     times = t0 + dt * np.arange(n_steps + 1)
-    gam = time_function_values(case.model.support.acceleration, times, base)
+    gam = time_function_values(case.model.support.acceleration, times)
     recorded = recorded_rows(system, dofs)
     kernel_rows = state_rows(recorded)
     integrator = make_integrator(case, system, kernel_rows, float(gam[0]))
@@ -333,8 +332,7 @@ G_STANDARD = 9.80665
 SUPPORT_PEAK_LIMIT = 50.0 * G_STANDARD
 
 
-def function_peak(f: TimeFunction, start: float, end: float, base: Path | None
-                  ) -> tuple[float, str]:
+def function_peak(f: TimeFunction, start: float, end: float) -> tuple[float, str]:
     """The largest ``|f|`` over the run ``[start, end]`` (s), and what it is made of
     (a sine's amplitude; a table's amplitude times its largest ``|value|`` there, the
     table interpolated linearly between its samples and held outside them)."""
@@ -342,7 +340,7 @@ def function_peak(f: TimeFunction, start: float, end: float, base: Path | None
         return abs(f.amplitude), f"a sine of amplitude {f.amplitude:g}"
     if f.type != "table":
         return 0.0, ""
-    times, values = table_samples(f, base)
+    times, values = table_samples(f)
     inside = values[(times > start) & (times < end)]
     ends = np.interp([start, end], times, values)
     largest = float(np.abs(np.concatenate([inside, ends])).max())
@@ -350,12 +348,12 @@ def function_peak(f: TimeFunction, start: float, end: float, base: Path | None
                                         f"largest |value| {largest:g} over the run")
 
 
-def support_peak_warning(case: DiscreteCase, base: Path | None) -> list[str]:
+def support_peak_warning(case: DiscreteCase) -> list[str]:
     """A support acceleration beyond :data:`SUPPORT_PEAK_LIMIT`: a record read in other
     units than m/s^2 (mm/s^2, cm/s^2; g needs ``amplitude =`` :data:`G_STANDARD`) is the
     likely cause."""
     f = case.model.support.acceleration
-    peak, made = function_peak(f, case.time.start, case.time.end, base)
+    peak, made = function_peak(f, case.time.start, case.time.end)
     if peak <= SUPPORT_PEAK_LIMIT:
         return []
     return [f"model.support.acceleration: its peak is {peak:.4g} m/s^2 ({made}), "
@@ -418,20 +416,20 @@ def idle_gravity(case: DiscreteCase) -> list[str]:
             f"along ({why}): it moves nothing, the supports take it all"]
 
 
-def setup_warnings(case: DiscreteCase, system: DiscreteSystem, durations: np.ndarray,
-                   base: Path | None) -> tuple[list[str], str, dict[str, Any]]:
+def setup_warnings(case: DiscreteCase, system: DiscreteSystem, durations: np.ndarray
+                   ) -> tuple[list[str], str, dict[str, Any]]:
     """What a run says before it steps (a support record held past its end, a step above
     the central-difference limit, contacts of fewer than :data:`RESOLVED_CONTACT_STEPS`
     steps, ringing stick springs, dropped modes), the likely cause of an energy runaway
     (said if it comes, see :func:`integrate`) and the ``extra`` values found on the way
     (the critical step, s; the missed flexibility). ``durations``: the shocks' contacts (s,
-    :func:`.system.contact_durations`); ``base``: the case's folder."""
+    :func:`.system.contact_durations`)."""
     extra: dict[str, Any] = {}
     warnings: list[str] = held_values(case.model.support.acceleration,
                                       "model.support.acceleration", case.time.start,
-                                      case.time.end, base)
+                                      case.time.end)
     warnings += idle_gravity(case)
-    warnings += support_peak_warning(case, base)
+    warnings += support_peak_warning(case)
     dt = case.time.step
     said, cause, found = integrator_class(case).stability_warning(system, dt)
     warnings += said
@@ -605,7 +603,6 @@ def record_energy(case: DiscreteCase, system: DiscreteSystem, history: dict[str,
 def run(case: DiscreteCase, *, progress: Progress | None = None) -> RunResult:
     """Run a discrete case (see :mod:`rocking_contact.api` for the public entry point)."""
     t_start = time.perf_counter()
-    base = case_dir(case)
     system = assemble(case.model, case.solver)
     # the kernels' compilation is not the run's work: timed apart, out of wall_s
     compile_s = compile_kernels(case, system, progress)
@@ -614,9 +611,9 @@ def run(case: DiscreteCase, *, progress: Progress | None = None) -> RunResult:
         "frequencies_hz": (system.omegas / (2 * np.pi)).tolist(),
     }
     durations = contact_durations(system)
-    warnings, cause, found = setup_warnings(case, system, durations, base)
+    warnings, cause, found = setup_warnings(case, system, durations)
     extra.update(found)
-    history, integrator, failure, states = integrate(case, system, progress, base, cause)
+    history, integrator, failure, states = integrate(case, system, progress, cause=cause)
     warnings += excess_warning(integrator, cause)
     if failure is None:
         # (a state that is not finite has no finite energy either: integrate stops it, and

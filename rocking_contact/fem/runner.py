@@ -28,7 +28,7 @@ import numpy as np
 from mpi4py import MPI
 
 from rocking_contact import interrupt
-from rocking_contact.config import CaseError, as_dict, case_dir, file_label, unknown_name
+from rocking_contact.config import CaseError, as_dict, file_label, unknown_name
 from rocking_contact.contact import model as contact_model
 from rocking_contact.contact.spec import TABLE_TREATMENTS
 from rocking_contact.fem.body import ElasticBody
@@ -307,7 +307,7 @@ def release(case: BlockCase, problem: StepProblem, start: InitialState) -> None:
     body = problem.body
     problem.set_prescribed(dynamic_supports(case, body, start.u))
     problem.set_state(u=start.u, v=start.v, t=case.time.start)
-    body.shake(case.loading.table_motion(case_dir(case)), case.time.start)
+    body.shake(case.loading.table_motion(), case.time.start)
     problem.initial_acceleration()
     t1, scheme = next(time_steps(case))
     release_terms(problem, scheme.stage(t1 - case.time.start))
@@ -441,7 +441,7 @@ def _integrate(case: BlockCase, driver: StepDriver, energy: EnergyBalance | None
         "cells": body.V.mesh.topology.index_map(2).size_global,
     }
     # of the set-up; the preload's are added to them, the fallbacks' counted at the end
-    warnings = case.loading.held_records(case.time.start, case.time.end, case_dir(case))
+    warnings = case.loading.held_records(case.time.start, case.time.end)
     warnings += shortened_steps(case)
     coarse = size_warning(case.geometry, case.mesh)
     warnings += [coarse] if coarse else []

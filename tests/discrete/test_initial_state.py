@@ -61,7 +61,7 @@ def test_an_exact_stick_contact_closed_at_t0_carries_its_load_from_row_0(pull):
                "mu": 0.3, "friction": "exact"}]
     case = make_case(nodes, springs, shocks=shocks,
                      gravity=(0.0 if spring else 2.0, -G, 0.0), end=0.01, step=1e-4)
-    history = integrate(case, assemble(case.model, case.solver), None, None)[0]
+    history = integrate(case, assemble(case.model, case.solver), None)[0]
     assert history["VX_N1"][0] == 0.0 and abs(history["VY_N1"][0]) <= 1e-12
     assert abs(history["AX_N1"][0]) <= 1e-12
     np.testing.assert_allclose(history["FT_FLOOR"], 2.0, rtol=1e-12)
@@ -78,7 +78,7 @@ def test_a_regularised_contact_sliding_from_rest_follows_the_constant_force_to_r
     shocks = [{"name": "FLOOR", "node": "N1", "normal": [0.0, -1.0, 0.0], "kn": KN,
                "kt": 1e5, "ct": 300.0, "mu": 0.3}]
     case = make_case(nodes, shocks=shocks, gravity=(4.0, -G, 0.0), end=0.1, step=1e-5)
-    history = integrate(case, assemble(case.model, case.solver), None, None)[0]
+    history = integrate(case, assemble(case.model, case.solver), None)[0]
     t = history["time"]
     expected = 0.5 * (4.0 - 0.3 * G) * t**2
     np.testing.assert_allclose(history["DX_N1"], expected, rtol=1e-9, atol=1e-15)

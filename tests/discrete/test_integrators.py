@@ -265,7 +265,7 @@ def test_the_support_direction_is_a_direction():
     runs = []
     for direction in ([1.0, 0.0, 0.0], [2.0, 0.0, 0.0]):
         case = make_case(nodes, springs, support={**drive, "direction": direction})
-        runs.append(integrate(case, assemble(case.model, case.solver), None, None)[0]["DX_N1"])
+        runs.append(integrate(case, assemble(case.model, case.solver), None)[0]["DX_N1"])
     np.testing.assert_array_equal(runs[0], runs[1])
 
 
@@ -278,7 +278,7 @@ def test_central_differences_start_a_mass_resting_on_its_stop_at_rest():
     shocks = [{"name": "FLOOR", "node": "N1", "normal": [0.0, -1.0, 0.0], "gap": -g / kn,
                "kn": kn}]
     case = make_case(nodes, shocks=shocks, gravity=(0.0, -g, 0.0), end=0.05, step=1e-4)
-    history = integrate(case, assemble(case.model, case.solver), None, None)[0]
+    history = integrate(case, assemble(case.model, case.solver), None)[0]
     np.testing.assert_allclose(history["FN_FLOOR"], g, rtol=1e-12)
     assert np.max(np.abs(history["VY_N1"])) < 1e-12
 
@@ -314,7 +314,7 @@ def test_central_differences_start_a_loaded_contact_sticking_when_its_disc_holds
     shocks = [{"name": "FLOOR", "node": "N1", "normal": [0.0, -1.0, 0.0], "kn": kn,
                "kt": 1e5, "ct": 300.0, "mu": 0.3}]
     case = make_case(nodes, shocks=shocks, gravity=(load, -g, 0.0), end=0.1, step=1e-5)
-    history = integrate(case, assemble(case.model, case.solver), None, None)[0]
+    history = integrate(case, assemble(case.model, case.solver), None)[0]
     # (the start left the friction out of a(t0) until 2026-11-23: 1.5e-6 m short at 0.1 s;
     # tests/discrete/test_initial_state.py holds the slide to rounding)
     assert abs(history["DX_N1"][-1] - moved) <= 1e-3 * moved

@@ -493,7 +493,7 @@ class MoreauJeanContact(Corrector):
         """``Y = J^-1 H^T`` on the owned dofs, one multi-right-hand-side solve."""
         assert self._H is not None
         if self._HT is None:  # H is fixed over the step's passes
-            self._HT = self._H.T.toarray()
+            self._HT = dense_transpose(self._H, self._H_rows)
         Y: np.ndarray = solver.solve_columns(self._HT)
         return Y
 
@@ -507,6 +507,17 @@ def transpose_times(H: sp.csr_matrix, rows: np.ndarray, p: np.ndarray) -> np.nda
     """
     out = np.zeros(H.shape[1])
     np.add.at(out, H.indices, H.data * p[rows])
+    return out
+
+
+def dense_transpose(H: sp.csr_matrix, rows: np.ndarray) -> np.ndarray:
+    """``H^T`` as a dense array, the array of scipy's ``H.T.toarray()`` bit for bit: its
+    ``csc_todense`` adds each stored entry into a zero array in storage order (repeated
+    entries summed so), which ``np.add.at`` keeps. ``rows``: the row of each stored entry
+    of H. Without the transpose's construction (scipy's checks of a new matrix), once a
+    step."""
+    out = np.zeros((H.shape[1], H.shape[0]))
+    np.add.at(out, (H.indices, rows), H.data)
     return out
 
 

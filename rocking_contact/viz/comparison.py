@@ -220,7 +220,8 @@ def compare_kinetic_energy(name: str, members: Sequence[Run], out_dir: str | os.
                            labels: Sequence[str] | None = None) -> list[Path]:
     """Draw every member's kinetic energy and all their collision references on one axis.
 
-    The title is ``<name>: kinetic energy of the block``, with what the members change
+    The title is ``<name>: kinetic energy of the block`` (``kinetic energy`` where a member
+    is a discrete run, whose ``EKIN`` is its masses'), with what the members change
     from their case files, physics or numerics (``SDNV105 with geometry.half_width = 0.1``,
     :func:`.changes.variant_text`) when they all change the same; members that change
     different things (a study of tilts, a run with another ``time.step``) are each named by
@@ -265,7 +266,10 @@ def compare_kinetic_energy(name: str, members: Sequence[Run], out_dir: str | os.
         ax.set_xlim(t_lo, t_hi)
         draw_markers(ax, collision_markers(runs), _NestedMarkers())
         what = f"{name} with {shared}" if shared else name
-        ax.set(title=textwrap.fill(f"{what}: kinetic energy of the block", TITLE_CHARS),
+        # a discrete run's EKIN is its masses', no block's
+        of = (" of the block" if all(kinetic_energy_column(h) == "EKIN_BLOCK" for _, h in runs)
+              else "")
+        ax.set(title=textwrap.fill(f"{what}: kinetic energy{of}", TITLE_CHARS),
                xlabel="time (s)", ylabel="kinetic energy (J)")
         ax.set_ylim(bottom=0.0)
         style.place_legend(ax, outside_above=0)
@@ -286,7 +290,7 @@ def _members(members: Sequence[Run]) -> list[Result]:
         if kinetic_energy_column(history) is None or "time" not in history:
             raise CaseError("compare_kinetic_energy", f"members[{i}]",
                             f"{data.get('case')!r} records no kinetic energy (EKIN_*); "
-                            "allowed: block and rigid runs")
+                            "allowed: block, rigid and discrete runs, which do")
         runs.append(({**data, "collisions": interior(list(data.get("collisions") or []))},
                      history))
     return runs

@@ -26,6 +26,7 @@ from rocking_contact.config import (
 from rocking_contact.time_function import (
     TableMotion,
     TimeFunction,
+    few_samples,
     held_values,
     time_function_callable,
     time_function_features,
@@ -171,6 +172,15 @@ class Loading:
         return [w for axis in ("x", "y") for w in held_values(
             getattr(self, f"table_acceleration_{axis}"), f"loading.table_acceleration_{axis}",
             start, end)]
+
+    def few_samples(self, step: float, *seen: str) -> list[str]:
+        """A sentence per table-acceleration sine that a run sampling it every ``step``
+        (s, its longest step) sees coarsely, in fewer than ten samples a period
+        (:func:`rocking_contact.time_function.few_samples`, ``seen`` saying what that
+        does; fewer than two are refused as the case is loaded)."""
+        return [w for axis in ("x", "y") for w in few_samples(
+            getattr(self, f"table_acceleration_{axis}"), f"loading.table_acceleration_{axis}",
+            step, *seen)]
 
     def table_motion(self) -> TableMotion:
         """The table accelerations as functions of time."""

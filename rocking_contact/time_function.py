@@ -102,6 +102,32 @@ class TimeFunction:
         shown = ("type", *self.VARIANTS["type"].get(self.type, every))
         return f"TimeFunction({', '.join(f'{k}={getattr(self, k)!r}' for k in shown)})"
 
+    def aliasing(self, key: str, step: float) -> dict[str, str] | None:
+        """Why a sine sampled every ``step`` (s, the run's longest step) cannot be seen:
+        at :data:`ALIASED` periods a step or more (two samples a period, Nyquist's bound)
+        its samples are those of a slower sine, and at a whole number of half periods a
+        step they are all zero (1e6 Hz at a 1e-4 s step ran without load, without a
+        word). As a :class:`~rocking_contact.config.Conflict`'s problems: said from its
+        ``frequency`` (``key``: this function's dotted key) and from ``time.step``; None
+        for another type or a sine of more samples a period."""
+        periods = self.frequency * step
+        if self.type != "sine" or periods < ALIASED:
+            return None
+        samples = f"{1.0 / periods:.3g} samples a period"
+        why = ("at most 2: its samples are those of a slower sine (all zero at a whole "
+               "number of half periods a step), and the run cannot show it")
+        return {
+            f"{key}.frequency": (
+                f"{self.frequency:g} Hz, sampled every time.step {step:g} s, has {samples}, "
+                f"{why}; allowed: a frequency below {ALIASED / step:g} Hz (at least "
+                f"{FEW_SAMPLES} samples a period below {1.0 / (FEW_SAMPLES * step):g} Hz), "
+                f"or a shorter time.step"),
+            "time.step": (
+                f"{step:g} s samples the sine of {key} ({self.frequency:g} Hz) with "
+                f"{samples}, {why}; allowed: a step below {ALIASED / self.frequency:g} s "
+                f"({1.0 / (FEW_SAMPLES * self.frequency):g} s or less for {FEW_SAMPLES} "
+                f"samples a period)")}
+
     def validate(self) -> None:
         if self.type == "sine":
             _check_peak(self.amplitude, None)
@@ -123,6 +149,28 @@ class TimeFunction:
         if names:
             _check_time_unit(self, names)
         _check_peak(self.amplitude, values)
+
+
+#: periods of a sine in a step from which its samples alias (refused,
+#: :meth:`TimeFunction.aliasing`): under two samples a period, Nyquist's bound
+ALIASED = 0.5
+#: samples a period under which a sine is seen coarsely (warned: :func:`few_samples`)
+FEW_SAMPLES = 10
+
+
+def few_samples(f: TimeFunction, key: str, step: float,
+                seen: str = "the run sees its peaks cut and its phase shifted") -> list[str]:
+    """The warning of a sine sampled every ``step`` (s, the run's longest step) fewer
+    than :data:`FEW_SAMPLES` times a period, but not aliased (those are refused,
+    :meth:`TimeFunction.aliasing`): ``seen`` says what that does. ``key`` names the
+    function in the sentence."""
+    periods = f.frequency * step
+    if f.type != "sine" or not 1.0 / FEW_SAMPLES < periods < ALIASED:
+        return []
+    return [f"{key}: a sine of {f.frequency:g} Hz sampled every time.step {step:g} s has "
+            f"{1.0 / periods:.3g} samples a period, fewer than {FEW_SAMPLES}: {seen} (a "
+            f"step <= "
+            f"{1.0 / (FEW_SAMPLES * f.frequency):g} s gives {FEW_SAMPLES})"]
 
 
 #: the largest magnitude a function may reach: every one is an acceleration (a table's, a
@@ -165,10 +213,11 @@ def held_values(f: TimeFunction, key: str, start: float, end: float,
     """A table holds its first value before its samples and its last after them: one
     sentence per end of the record that lies inside the run ``[start, end]`` (s) with a
     nonzero value there (an earthquake record shorter than the run would go on shaking at
-    its last acceleration without a word), and one when the run lies between two samples of
-    a record of three or more (a record in ms read as s); before them, the sentence of a
-    record whose header names its values in another acceleration than they are read in
-    (:func:`_unit_warning`). ``key`` names the function in the sentences."""
+    its last acceleration without a word), or that lies wholly after (before) the run,
+    whose first (last) value is then held over all of it; and one when the run lies between
+    two samples of a record of three or more (a record in ms read as s); before them, the
+    sentence of a record whose header names its values in another acceleration than they
+    are read in (:func:`_unit_warning`). ``key`` names the function in the sentences."""
     if f.type != "table":
         return []
     times, values, names, read = _read_table(f)
@@ -176,10 +225,23 @@ def held_values(f: TimeFunction, key: str, start: float, end: float,
     for t, value, outside, side in ((times[0], values[0], start < times[0], "starts"),
                                     (times[-1], values[-1], end > times[-1], "ends")):
         if outside and value != 0.0:
-            out.append(f"{key}: the record {side} at t = {t:g} s, inside the run "
-                       f"[{start:g}, {end:g}] s: its value there, {f.amplitude * value:g} "
-                       f"{unit}, is held {'before' if side == 'starts' else 'after'} it (add "
-                       f"a row 't, 0' there to keep it at zero)")
+            # a record wholly after the run (or wholly before it) is never reached: its
+            # first (last) value is the whole run's load, which "inside the run" denied
+            run = f"[{start:g}, {end:g}] s"
+            if side == "starts" and t >= end:
+                where = (f"after the run {run} ends: the run never reaches it, and its "
+                         "first value")
+                held = "over the whole run"
+            elif side == "ends" and t <= start:
+                where = (f"before the run {run} starts: the run never reaches it, and its "
+                         "last value")
+                held = "over the whole run"
+            else:
+                where = f"inside the run {run}: its value there"
+                held = f"{'before' if side == 'starts' else 'after'} it"
+            out.append(f"{key}: the record {side} at t = {t:g} s, {where}, "
+                       f"{f.amplitude * value:g} {unit}, is held {held} (add a row 't, 0' "
+                       f"there to keep it at zero)")
     inside = np.count_nonzero((times > start) & (times < end))
     if inside == 0 and len(times) >= 3 and times[0] < end and times[-1] > start:
         # a record in ms read as s: the run sees one straight segment of it

@@ -70,7 +70,8 @@ def impact_table(levels: Mapping[str, Mapping[str, Any]], count: int,
         row = [str(k), corner]
         for n in names:
             imp = found.get(n)
-            row.append(f"{imp['time']:.8f}  {imp['kinetic_energy']:.6f}" if imp else "—")
+            # significant digits: a block of 1e-9 kg/m^3 has 1e-12 J, which .6f showed as 0
+            row.append(f"{imp['time']:.8f}  {imp['kinetic_energy']:#.7g}" if imp else "—")
         if compare and {"closed_form", "nonlinear"} <= found.keys():
             cf, nl = found["closed_form"], found["nonlinear"]
             late = (cf["time"] - release) / (nl["time"] - release) - 1
@@ -103,7 +104,7 @@ def percussion_table(levels: Mapping[str, Mapping[str, Any]], count: int) -> str
                 continue
             imp = impacts[k - 1]
             lift = f"{1e3 * lifts[k]['height']:.4f}" if len(lifts) > k else "—"
-            row.append(f"{imp['vy_before']:.6f}  {imp['percussion_y']:.3f}  {lift}")
+            row.append(f"{imp['vy_before']:.6f}  {imp['percussion_y']:#.5g}  {lift}")
         rows.append(row)
     return _columns([head, *rows])
 
@@ -120,7 +121,7 @@ def _explain(result: Any) -> str:
         return ""
     dropped = q[f"closed_form.{key}"] - q[f"linearised.{key}"]
     return (f"The closed form takes M b g tilt for the energy at impact 1 and drops the "
-            f"-M g l tilt^2/2 of the potential ({dropped:.4f} J here); its flight times are "
+            f"-M g l tilt^2/2 of the potential ({dropped:.4g} J here); its flight times are "
             f"chained with the restitution from 2 t1, which runs them long.")
 
 

@@ -72,6 +72,7 @@ from rocking_contact.config import (
 from rocking_contact.progress import Progress
 from rocking_contact.provenance import sha256
 from rocking_contact.results import Interrupted, RunResult, SolverFailure
+from rocking_contact.time_function import FEW_SAMPLES
 
 if TYPE_CHECKING:  # the FEM kind's schema, whose imports a rigid run does not need
     from rocking_contact.fem.case import BlockCase
@@ -89,7 +90,7 @@ def _flight_checks(motion: RockingMotion,
                         "jump (not modelled)")
     ratio = friction_needed(history)
     if ratio > friction:
-        warnings.append(f"|RX|/RN reaches {ratio:.4f} > friction {friction:g}: the block "
+        warnings.append(f"|RX|/RN reaches {ratio:.4g} > friction {friction:g}: the block "
                         "would slide (not modelled)")
     return {"friction.max_ratio": ratio}, warnings
 
@@ -160,6 +161,10 @@ def run(case: RigidCase, *, progress: Progress | None = None) -> RunResult:
     quantities.update(_global_quantities(block, chosen, motion, history_level, table.still))
     flight, warnings = _flight_checks(motion, opts.friction)
     warnings += case.loading.held_records(case.time.start, case.time.end)
+    # the integration takes steps of a 32nd of a period at most (TableMotion.resolution)
+    warnings += case.loading.few_samples(
+        case.time.step, "the history shows its peaks cut and its phase shifted (the "
+        "integration resolves it with steps of its own)")
     quantities.update(flight)
     extra = {
         "level": opts.level,
@@ -285,6 +290,15 @@ def _twin_of(block_case: BlockCase) -> RigidCase:
         function = getattr(block_case.loading, axis)
         read = ("type", *type(function).VARIANTS["type"][function.type])
         overrides[f"loading.{axis}"] = {key: getattr(function, key) for key in read}
+    # The twin's rows are TWIN_BASE's 5e-4 s apart: a sine the block's finer steps see
+    # (1000 Hz at 1e-4 s) would be aliased there, and refused, in the twin of a block run
+    # that was accepted; its rows take the block's step then
+    frequency = max((f.frequency for f in (block_case.loading.table_acceleration_x,
+                                           block_case.loading.table_acceleration_y)
+                     if f.type == "sine"), default=0.0)
+    step, base_step = block_case.time.step, load_case(TWIN_BASE).time.step
+    if step < base_step and frequency * base_step > 1.0 / FEW_SAMPLES:
+        overrides["time.step"] = step
     twin: RigidCase = load_case(TWIN_BASE, overrides)
     return twin
 

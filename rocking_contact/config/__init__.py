@@ -71,7 +71,7 @@ from rocking_contact.config.overrides import (
     parse_override,
     plain,
 )
-from rocking_contact.config.reach import never_reached
+from rocking_contact.config.reach import given_layer, never_reached
 from rocking_contact.config.schema import (
     DIRECTORY_NAME,
     FINITE,
@@ -120,7 +120,7 @@ __all__ = [
     "MAX_ROWS", "recorded_rows", "row_count_problem", "check_span",
     "TimeSpan", "Span", "CaseFile",
     # reach
-    "never_reached",
+    "never_reached", "given_layer",
     # loading
     "KINDS", "cases_dir", "shipped_cases", "variant_cases",
     "resolve_case_path", "case_kind", "kind_schema", "read_toml", "Origins",

@@ -24,7 +24,7 @@ from rocking_contact.config.overrides import (
     key_path,
     parse_override,
 )
-from rocking_contact.config.reach import never_reached
+from rocking_contact.config.reach import given_layer, never_reached
 from rocking_contact.config.schema import (
     CaseError,
     _describe,
@@ -319,7 +319,7 @@ def load_case(
     # a setting its variant does not read; a window or instant its own run never reaches;
     # two keys that give one setting, given together
     refused = (_unread_settings(obj, layer) or never_reached(obj, layer)
-               or _replacing_together(obj, layer))
+               or _replacing_together(obj, layer) or _aliased(obj, layer))
     if refused is not None:
         key, problem = refused
         overridden = layer(key) == 0 or any(
@@ -425,7 +425,8 @@ def unread_after_loading(case: Any) -> tuple[str, str] | None:
                 for table, name, other, key, other_key in _replacements(case)
                 if (id(table), name) in left]
     return (_unread_settings(case, later) or (old[0][2:] if old else None)
-            or _replacing_together(case, later) or (replaced[0] if replaced else None))
+            or _replacing_together(case, later) or (replaced[0] if replaced else None)
+            or _aliased(case, later))
 
 
 def _layers(origins: Origins, overridden: Iterable[str]) -> Callable[[str], float]:
@@ -477,6 +478,27 @@ def _unread_settings(obj: Any, layer: Callable[[str], float]) -> tuple[str, str]
     """
     return next((found for table, prefix in _tables(obj)
                  if (found := _unread_in(table, layer, prefix)) is not None), None)
+
+
+def _aliased(obj: Any, layer: Callable[[str], float]) -> tuple[str, str] | None:
+    """The first function of time that the run's steps sample too seldom to see, and why:
+    ``(key, problem)``, the key given last of the function's and ``time.step`` (a
+    :class:`~rocking_contact.config.Conflict`'s rule). A table that declares
+    ``aliasing(key, step)`` (a time function: a sine of half a period a step or more)
+    says it; the step is ``time.step``, every kind's longest (a block's windows and
+    refinement take shorter ones, a rigid block's history rows are that far apart). A
+    section set as a dict on a loaded case (``case.time = {...}``) is read as such."""
+    time = obj.time
+    step = time.get("step") if isinstance(time, Mapping) else time.step
+    if not isinstance(step, float | int):
+        return None  # a step of another type: the schema refuses it
+    for table, prefix in _tables(obj):
+        aliasing = getattr(table, "aliasing", None)
+        found = aliasing(prefix, step) if callable(aliasing) else None
+        if found:
+            key = min(found, key=lambda k: given_layer(layer, k))  # the first on a tie
+            return key, found[key]
+    return None
 
 
 def unread_keys(case: Any) -> list[str]:

@@ -36,7 +36,7 @@ def _instants(case: CaseFile) -> Iterator[tuple[str, float, bool]]:
             yield f"quantity[{i}].window", spec.window[0], True
 
 
-def _given(layer: Layer, key: str) -> float:
+def given_layer(layer: Layer, key: str) -> float:
     """The layer of ``key`` or of the nearest table or list holding it."""
     parts = key.replace("[", ".").replace("]", "").split(".")
     for n in range(len(parts), 0, -1):
@@ -50,11 +50,11 @@ def never_reached(case: CaseFile, layer: Layer) -> tuple[str, str] | None:
     """The first window or instant of ``case`` that its own run never reaches, given with
     or after its ``time.end`` (see the module), as ``(key, problem)``; None if none."""
     end = case.time.end
-    end_layer = _given(layer, "time.end")
+    end_layer = given_layer(layer, "time.end")
     for key, instant, window in _instants(case):
         # a window from the end on holds no step; an instant at the end is its last sample
         past = instant >= end if window else instant > end
-        if past and _given(layer, key) <= end_layer:
+        if past and given_layer(layer, key) <= end_layer:
             said = (f"starts at {instant:g} s, at or after" if window else
                     f"{instant:g} s is after")
             return key, (f"{said} time.end = {end:g} s: the run never reaches it; allowed: "

@@ -294,6 +294,11 @@ class Model:
                 if name not in nodes:
                     raise ValueError(f"spring[{i}].nodes: unknown node {name!r} "
                                      f"(nodes: {', '.join(names)})")
+            if len(s.nodes) == 2 and s.nodes[0] == s.nodes[1]:
+                # no motion stretches it: the node it should tie was left loose, unsaid
+                raise ValueError(f"spring[{i}].nodes: {s.nodes} joins {s.nodes[0]!r} to "
+                                 "itself, and no motion stretches it; allowed: two distinct "
+                                 "nodes, or one (a spring to ground)")
         for i, r in enumerate(self.relation):
             for dof in r.dofs:
                 node_name, _, comp = dof.partition(".")

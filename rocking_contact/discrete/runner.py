@@ -46,6 +46,7 @@ from rocking_contact.results import RunResult
 from rocking_contact.stops import Interrupted, RunStopped, SolverFailure
 from rocking_contact.time_function import (
     TimeFunction,
+    few_samples,
     held_values,
     table_samples,
     time_function_values,
@@ -418,9 +419,10 @@ def idle_gravity(case: DiscreteCase) -> list[str]:
 
 def setup_warnings(case: DiscreteCase, system: DiscreteSystem, durations: np.ndarray
                    ) -> tuple[list[str], str, dict[str, Any]]:
-    """What a run says before it steps (a support record held past its end, a step above
-    the central-difference limit, contacts of fewer than :data:`RESOLVED_CONTACT_STEPS`
-    steps, ringing stick springs, dropped modes), the likely cause of an energy runaway
+    """What a run says before it steps (a support record held past its end, a support
+    sine of fewer than ten samples a period, a step above the central-difference limit,
+    contacts of fewer than :data:`RESOLVED_CONTACT_STEPS` steps, ringing stick springs,
+    dropped modes), the likely cause of an energy runaway
     (said if it comes, see :func:`integrate`) and the ``extra`` values found on the way
     (the critical step, s; the missed flexibility). ``durations``: the shocks' contacts (s,
     :func:`.system.contact_durations`)."""
@@ -428,6 +430,8 @@ def setup_warnings(case: DiscreteCase, system: DiscreteSystem, durations: np.nda
     warnings: list[str] = held_values(case.model.support.acceleration,
                                       "model.support.acceleration", case.time.start,
                                       case.time.end)
+    warnings += few_samples(case.model.support.acceleration, "model.support.acceleration",
+                            case.time.step)
     warnings += idle_gravity(case)
     warnings += support_peak_warning(case)
     dt = case.time.step

@@ -101,6 +101,7 @@ from rocking_contact.config.sections import (
     TimeSpan,
     check_span,
     recorded_rows,
+    round_step,
     row_count_problem,
     step_count_problem,
 )
@@ -117,7 +118,7 @@ __all__ = [
     "uncomputed_references", "close_hint",
     # sections
     "CaseInfo", "Reference", "QuantitySpec", "MAX_STEPS", "step_count_problem",
-    "MAX_ROWS", "recorded_rows", "row_count_problem", "check_span",
+    "MAX_ROWS", "recorded_rows", "round_step", "row_count_problem", "check_span",
     "TimeSpan", "Span", "CaseFile",
     # reach
     "never_reached", "given_layer",

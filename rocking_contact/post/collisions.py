@@ -164,11 +164,14 @@ def find_uplift(history: Mapping[str, np.ndarray], lift: float) -> dict[str, Any
     """The uplift of a block standing flat at the release (see the module doc), as the
     rigid runner's events: ``{"kind": "uplift", "time" (s), "corner" (the pivot: O when
     THETA > 0, A higher), "note"}``; None for a block released tilted, one that never
-    lifts, or a history without THETA. U1's block on a table shaken at 6 m/s^2: its base
-    stands on O alone from 0.0597 s (the rigid block lifts at 0.05964 s), and turns past
-    :func:`lift_angle` (1.1e-5 rad) at 0.0678 s."""
+    lifts, a block without gravity (``lift`` 0), or a history without THETA. U1's block on
+    a table shaken at 6 m/s^2: its base stands on O alone from 0.0597 s (the rigid block
+    lifts at 0.05964 s), and turns past :func:`lift_angle` (1.1e-5 rad) at 0.0678 s."""
     t = np.asarray(history.get("time", []))
-    if "THETA" not in history or not len(t):
+    # without gravity no weight holds the base down, so there is no uplift to find: the
+    # base is held by no node and its THETA is the solver's round-off, which passed a lift
+    # of 0 at the first step (sdnv105d_shaking with loading.gravity = 0: 'uplift at t = 0 s')
+    if "THETA" not in history or not len(t) or lift <= 0.0:
         return None
     theta = np.asarray(history["THETA"])
     above = np.flatnonzero(np.abs(theta) > lift)

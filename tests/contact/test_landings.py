@@ -217,6 +217,29 @@ def test_the_uplift_of_a_block_standing_flat_is_when_one_corner_holds_it():
     assert find_uplift(_standing(), LIFT) is None
 
 
+def _weightless() -> dict[str, np.ndarray]:
+    """sdnv105d_shaking with loading.gravity = 0 (to 0.3 s): nothing holds the base, which
+    no node presses from the first step (CONTACTS 0, then 1 at round-off), and THETA is
+    the solver's round-off, 0 at the release, then growing to 2e-11 rad, of one sign."""
+    t = np.arange(0.0, 0.3 + 5e-5, 1e-4)
+    theta = 2.1e-11 * (t / 0.3) ** 2
+    contacts = np.where(t > 0.0, 1.0, 0.0)
+    return {"time": t, "THETA": theta, "CONTACTS": contacts, "EKIN_BLOCK": 190.0 * t ** 2}
+
+
+def test_a_block_without_gravity_has_no_uplift():
+    """sdnv105d_shaking --set loading.gravity=0 recorded 'uplift at t = 0 s (O) corner A
+    lifts' (uplift.1.time 0): its lift angle is 0, which the round-off of THETA passed at
+    the first step."""
+    assert lift_angle(_case(0.0)) == 0.0
+    assert find_uplift(_weightless(), 0.0) is None
+    result = RunResult(case="mine", kind="block", parameters={}, history=_weightless(),
+                       quantities={}, collisions=[], extra={}, timing={})
+    annotate(_case(0.0), result)
+    assert "events" not in result.extra and "uplift.1.time" not in result.quantities
+    assert result.collisions == []  # THETA never changes sign
+
+
 def test_annotate_records_and_prints_the_uplift_as_the_rigid_runner_does():
     result = RunResult(case="mine", kind="block", parameters={}, history=_lifting(),
                        quantities={}, collisions=[], extra={}, timing={})

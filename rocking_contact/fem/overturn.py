@@ -37,7 +37,7 @@ import numpy as np
 from rocking_contact.block import Geometry, overturn_limit
 from rocking_contact.fem.body import ElasticBody
 from rocking_contact.fem.probes import PointProbe, base_rotation
-from rocking_contact.post.energy import created_energy, summary
+from rocking_contact.post.energy import created_energy, from_release, released_store, summary
 from rocking_contact.solvers.step import StepProblem
 from rocking_contact.stops import Diverged as Diverged  # (defined there: rc.Diverged)
 
@@ -80,6 +80,12 @@ def divergence(stop: Overturn, history: dict[str, np.ndarray], advice: str,
     created = created_energy(summary(history, least))
     if created is None:
         return None
+    cause = from_release(created, released_store(history))
+    if cause is not None:  # the release stored it, not the steps: no advice on them
+        return (f"the run's total energy rose by {created.energy:.4g} J by t = "
+                f"{created.time:.6g} s ({100 * created.relative:.3g}% of the energy of the "
+                f"motion) and at t = {stop.t:.9g} s took the block off the model "
+                f"({stop.detail}): {cause}")
     time = np.asarray(history["time"])
     steps = np.asarray(history["DT"])[time <= created.time]
     return (f"the run diverged: its steps created {created.energy:.4g} J by t = "

@@ -41,7 +41,18 @@ gravity state Newton can settle on a spurious equilibrium of the Saint Venant-Ki
 block (tilt = 0.015 in one step reached -0.0125 rad, A below the table). The tilt reached
 is therefore checked against the rigid one above
 (:func:`rocking_contact.block.release_angle`, within 1 %); a tilt that misses is taken
-again from the gravity state in twice as many steps, up to :data:`MAX_TILT_STEPS`.
+again from the gravity state in twice as many steps, up to :data:`MAX_TILT_STEPS`. A
+tilt that misses but is reached again with twice the steps (within
+:data:`REPEAT_TOLERANCE`, neither try halving a step) is the block's own equilibrium, not
+a spurious one, and is kept with a warning of its shortfall: an elastic block turns less
+than a rigid one under the pull (E = 1e8 Pa: 0.00961785 rad for the rigid 0.0100002, the
+shortfall falling as 1/E), and a tilt below the base's rotation under the block's weight
+on the tilt's supports (-6.3e-8 rad for SDNV105) is that rotation.
+
+Springs whose compression under the block's weight is beyond :data:`SINK_LIMIT` of its
+base half-width do not hold it up: :func:`spring_refusal` refuses them from the inputs
+(the weight over the springs' summed stiffness, a negative gap), :func:`spring_sink`
+stops the preload where the released block stands that deep in one of them.
 """
 
 from __future__ import annotations
@@ -50,12 +61,16 @@ import math
 from collections.abc import Callable, Iterator, Sequence
 from contextlib import contextmanager
 from dataclasses import dataclass, field
+from typing import Any
 
 import numpy as np
 from petsc4py import PETSc
 
-from rocking_contact.block import Geometry, Preload, release_angle
+from rocking_contact.block import Geometry, Preload, block_mass, release_angle
+from rocking_contact.config import CaseError, file_label
+from rocking_contact.contact.spec import ShockSpring
 from rocking_contact.fem.body import ElasticBody
+from rocking_contact.fem.case import BlockCase
 from rocking_contact.fem.constraints import Prescribed, fix, hold
 from rocking_contact.fem.gather import gather_nodes, gather_values
 from rocking_contact.fem.probes import PointProbe, base_rotation
@@ -105,6 +120,21 @@ def ramp(tau: float) -> float:
 #: most pseudo-time steps the tilt is retried with (see the module doc)
 MAX_TILT_STEPS = 64
 
+#: a tilt that misses the rigid one but is reached again with twice the steps within this
+#: fraction of the larger of the two angles, neither try halving a step, is an
+#: equilibrium of the block: the solves
+#: stop at ~1e-10 of their first residual (solver.rtol), so one state taken in n and 2n
+#: steps agrees far below it (E = 1e8 Pa: 0.00961785 rad both times), while the spurious
+#: state of one large step is another angle altogether (-0.0125 rad for 0.015)
+REPEAT_TOLERANCE = 1e-6
+
+#: the deepest a block may stand in its shock springs (``-u_y - gap`` of a spring node)
+#: as a fraction of its base half-width b: 1.8 mm for SDNV105, half the 3.6 mm that A
+#: lifts at its 0.01 rad release, so that the block still rocks on its corners and not
+#: on its springs. SDNV105 B's weight sinks it 1.4e-7 m (4097 N on 3e10 N/m, 7.6e-7 of
+#: b); kn = 1e5 N/m sank it 4.1 cm (23 % of b), kn = 1e-6 N/m 4.1e9 m.
+SINK_LIMIT = 0.01
+
 #: the supports that hold the block after the release (the table's and the case's
 #: ``[[constraint]]``), given the displacement (local array, m) that those without a
 #: prescribed value hold: the runner's ``dynamic_supports`` of the case
@@ -118,9 +148,10 @@ SAG_WARNING = 0.01
 
 class TiltNotReached(StepFailure):
     """The tilt's static steps converged, but to another equilibrium than the tilted
-    block's, with every step count up to :data:`MAX_TILT_STEPS`: no step failed, so the
-    message says what was reached and, for a block that sags under its own weight, that
-    its units look wrong.
+    block's, and to a different one with each step count up to :data:`MAX_TILT_STEPS`
+    (an equilibrium reached again with twice the steps is kept, :func:`static_preload`):
+    no step failed, so the message says what was reached and, for a block that sags under
+    its own weight, that its units look wrong.
 
     Args:
         reached: the tilt reached (rad).
@@ -128,18 +159,180 @@ class TiltNotReached(StepFailure):
         steps: the pseudo-time steps of the last try.
         sag: the top's vertical displacement under gravity over the block's height
             (negative: down).
+        before: the tilt reached with half the steps (rad).
 
     """
 
-    def __init__(self, reached: float, expected: float, steps: int, sag: float):
+    def __init__(self, reached: float, expected: float, steps: int, sag: float,
+                 before: float):
         super().__init__(0.0, 1.0 / steps, math.nan, "tilt not reached", 0, steps,
                          pseudo=True)
-        units = (f"; under its own weight the block's top sank {100 * -sag:.3g}% of its "
-                 "height: are material.block.young (Pa), the densities (kg/m^3) and the "
-                 "geometry (m) in SI units?" if -sag > SAG_WARNING else "")
+        units = units_hint(sag)
+        again = "" if math.isnan(before) else f" (with {steps // 2}: {before:.6g} rad)"
         self.args = (f"the preload found no tilted equilibrium: with {steps} static steps "
-                     f"the tilt reached {reached:.6g} rad, not the rigid {expected:.6g} rad "
-                     f"(every step converged, to a spurious equilibrium){units}",)
+                     f"the tilt reached {reached:.6g} rad{again}, not the rigid "
+                     f"{expected:.6g} rad (every step converged, to a spurious equilibrium)"
+                     f"{units}",)
+
+
+def units_hint(sag: float) -> str:
+    """The clause a preload failure ends with when the block's top sank under its own
+    weight by more than :data:`SAG_WARNING` of its height (``sag``: the top's vertical
+    displacement over the height, negative down; SDNV105's block at E = 1e5 Pa: 6.5 %,
+    its tilt step diverging, DIVERGED_DTOL): its units look wrong; else empty."""
+    if not -sag > SAG_WARNING:
+        return ""
+    return (f"; under its own weight the block's top sank {100 * -sag:.3g}% of its height: "
+            "are material.block.young (Pa), the densities (kg/m^3) and the geometry (m) in "
+            "SI units?")
+
+
+def tilt_shortfall(reached: float, expected: float, steps: int) -> str:
+    """The warning for a tilt kept short of the rigid one (reached again with ``steps``
+    and half as many): what was reached and why (angles in rad). A shortfall larger than
+    the tilt itself is the base's rotation under the block's own weight on the tilt's
+    supports (-6.3e-8 rad for SDNV105, whatever a tilt below it asks)."""
+    why = ("preload.tilt is below the rotation the block's own weight gives its base on "
+           "the tilt's supports, which is what it reached"
+           if abs(reached - expected) > abs(expected) else
+           "the elastic block's own compliance under the pull (it grows as "
+           "1/material.block.young)")
+    return (f"the preload's tilt reached {reached:.6g} rad, not the rigid block's "
+            f"{expected:.6g} rad ({100 * (reached - expected) / expected:.3g}%), the same with "
+            f"{steps // 2} and {steps} static steps: {why}; the block is released there")
+
+
+def spring_refusal(case: BlockCase) -> CaseError | None:
+    """The refusal of shock springs (``contact.treatment = "penalty"``) that cannot hold
+    the block up, known from the inputs: a spring starting deeper in the ground than
+    :data:`SINK_LIMIT` of the base half-width (``gap`` below minus that), or springs whose
+    summed normal stiffness lets the block's weight M g (N) sink them by more than that
+    (``M g / sum(kn)`` is the least compression of the deepest spring in any equilibrium
+    on them: named, the softest spring's key). None if they can."""
+    if not has_springs(case):
+        return None
+    springs = case.contact.spring
+    limit = SINK_LIMIT * case.geometry.half_width
+    allowed = f"{SINK_LIMIT:g} of geometry.half_width = {case.geometry.half_width:g} m"
+    for j, s in enumerate(springs):
+        if -s.gap > limit:
+            return CaseError(file_label(case), f"contact.spring.{j}.gap",
+                             f"{s.gap:g} m starts the spring at {s.on} {-s.gap:.3g} m deep in "
+                             f"the ground, beyond {limit:.3g} m ({allowed}): it throws the "
+                             f"block off at the release; allowed: >= {-limit:.3g} m")
+    weight = block_mass(case.geometry, case.material.block) * case.loading.gravity
+    stiffness = sum(s.normal_stiffness for s in springs)
+    if weight / stiffness <= limit:
+        return None
+    j = int(np.argmin([s.normal_stiffness for s in springs]))
+    return CaseError(file_label(case), f"contact.spring.{j}.normal_stiffness",
+                     f"{springs[j].normal_stiffness:g} N/m: the springs' normal stiffnesses "
+                     f"sum to {stiffness:.4g} N/m, and the block's weight {weight:.5g} N sinks "
+                     f"them by at least {weight / stiffness:.3g} m, beyond {limit:.3g} m "
+                     f"({allowed}); allowed: a sum >= {weight / limit:.3g} N/m")
+
+
+class SpringSink(StepFailure):
+    """The block released from the preload stands deeper in a shock spring than
+    :data:`SINK_LIMIT` of its base half-width (:func:`spring_sink`).
+
+    Args:
+        index: the spring's index in ``[[contact.spring]]``.
+        spring: its spec (node, normal stiffness N/m, gap m).
+        depth: its compression ``-u_y - gap`` (m).
+        limit: the compression allowed (m).
+
+    """
+
+    def __init__(self, index: int, spring: ShockSpring, depth: float, limit: float):
+        super().__init__(0.0, 1.0, math.nan, "sunk into a spring", 0, 1, pseudo=True)
+        force = spring.normal_stiffness * depth
+        self.args = (f"the preload released the block {depth:.4g} m deep in its spring at "
+                     f"{spring.on} (contact.spring.{index}.normal_stiffness = "
+                     f"{spring.normal_stiffness:g} N/m carrying {force:.5g} N, gap "
+                     f"{spring.gap:g} m), beyond {limit:.3g} m ({SINK_LIMIT:g} of "
+                     f"geometry.half_width): the springs do not hold it up; a normal_stiffness "
+                     f">= {force / limit:.3g} N/m does",)
+
+
+class SpringDepths:
+    """The compression ``-u_y - gap`` (m) of each shock spring of a case
+    (``contact.treatment = "penalty"``), sampled at its node; ``limit`` the compression
+    allowed, :data:`SINK_LIMIT` of the base half-width (m). Collective: every rank samples
+    the spring nodes and gets the same values.
+
+    Args:
+        case: the case (its springs and geometry).
+        body: the bodies.
+
+    """
+
+    def __init__(self, case: BlockCase, body: ElasticBody):
+        self.springs = list(case.contact.spring)
+        self.limit = SINK_LIMIT * case.geometry.half_width
+        self.probe = PointProbe(body, [s.on for s in self.springs])
+
+    def deepest(self, u: np.ndarray) -> tuple[int, float]:
+        """The index of the most compressed spring and its compression (m) at ``u``
+        (local array, m)."""
+        values = self.probe.sample(u, np.zeros_like(u))
+        depth = [-values[f"DY_{s.on}"] - s.gap for s in self.springs]
+        j = int(np.argmax(depth))
+        return j, float(depth[j])
+
+
+def has_springs(case: BlockCase) -> bool:
+    """Whether the case's block stands on shock springs (``[[contact.spring]]``)."""
+    return case.contact.treatment == "penalty" and bool(case.contact.spring)
+
+
+def spring_sink(case: BlockCase, body: ElasticBody, u: np.ndarray) -> SpringSink | None:
+    """The failure of a block standing at ``u`` (local array, m) deeper in one of its shock
+    springs than :data:`SINK_LIMIT` of its base half-width (the deepest), None otherwise
+    or without springs. Collective (:class:`SpringDepths`)."""
+    if not has_springs(case):
+        return None
+    depths = SpringDepths(case, body)
+    j, depth = depths.deepest(u)
+    return SpringSink(j, depths.springs[j], depth, depths.limit) if depth > depths.limit else None
+
+
+class SinkWatch:
+    """A step observer of the step driver: once a step leaves the block deeper in one of
+    its shock springs than :data:`SINK_LIMIT` of its base half-width (an impact on soft
+    springs, a block released at rest above them), the run's warnings say how deep it went
+    (the deepest so far, updated each step) and from when; the run goes on (the preload's
+    own sink stops it: :func:`spring_sink`).
+
+    Args:
+        case: the case (its springs and geometry).
+        body: the bodies.
+        warnings: the run's warnings, appended to (one entry, kept up to date).
+
+    """
+
+    def __init__(self, case: BlockCase, body: ElasticBody, warnings: list[str]):
+        self.depths = SpringDepths(case, body)
+        self.warnings = warnings
+        self._slot: int | None = None  # index of the warning in ``warnings``
+        self._since = math.nan  # end of the first step beyond the limit (s)
+        self._deepest = 0.0
+
+    def __call__(self, problem: StepProblem, info: Any) -> None:
+        j, depth = self.depths.deepest(problem.u.x.array)
+        if depth <= max(self.depths.limit, self._deepest):
+            return
+        self._deepest = depth
+        if self._slot is None:
+            self._slot, self._since = len(self.warnings), info.t
+            self.warnings.append("")
+        spring = self.depths.springs[j]
+        self.warnings[self._slot] = (
+            f"the block went {depth:.4g} m deep into its spring at {spring.on} at t = "
+            f"{info.t:.6g} s (contact.spring.{j}.normal_stiffness = "
+            f"{spring.normal_stiffness:g} N/m), beyond {self.depths.limit:.3g} m "
+            f"({SINK_LIMIT:g} of geometry.half_width) from t = {self._since:.6g} s: the "
+            "springs do not hold it up, do not trust the results after it; stiffer springs do")
 
 
 @dataclass
@@ -155,6 +348,8 @@ class PreloadResult:
     tilt_steps: int = 0
     table_deflection: float = 0.0
     warnings: list[str] = field(default_factory=list)
+    #: the tilt reached (rad) when it was kept short of the rigid one, else None
+    tilt_reached: float | None = None
 
 
 def static_preload(problem: StepProblem, driver: StepDriver, geometry: Geometry,
@@ -183,25 +378,40 @@ def static_preload(problem: StepProblem, driver: StepDriver, geometry: Geometry,
     problem.set_prescribed(gravity_supports(body))
     problem.set_state(v=np.zeros_like(problem.v.x.array), a=np.zeros_like(problem.a.x.array),
                       t=0.0)
-    with _phase("gravity", 1):
+    with _phase("gravity", 1, driver):
         driver.advance(1.0, static)
     gravity = problem.u.x.array.copy()
+    warnings: list[str] = []
+    short: float | None = None
     if preload.tilt > 0.0:
         expected = release_angle(geometry, preload, not body.linear)
         probe = PointProbe(body, ["O", "A", "C1"])
         zero = np.zeros_like(gravity)
+        before = math.nan  # the tilt reached with half the steps (rad), without halvings
+        sag = probe.sample(gravity, zero)["DY_C1"] / (2 * geometry.half_height)
         while True:
             problem.set_prescribed(tilt_supports(body, geometry, preload, gravity))
             problem.set_state(u=gravity, t=0.0)
-            with _phase("tilt", steps):
+            halvings = driver.stats.halvings
+            with _phase("tilt", steps, driver, units_hint(sag)):
                 driver.run((k / steps, static) for k in range(1, steps + 1))
+            # a try whose steps were halved can retrace the halved steps of the try before
+            # (tilt 0.3 at 6 iterations: 1, 2 and 4 steps all reached the spurious 0.27996
+            # rad, to the bit): only tries taken as planned confirm one another
+            planned = driver.stats.halvings == halvings
             reached = base_rotation(probe.sample(problem.u.x.array, zero),
                                     2 * geometry.half_width)
             if abs(reached - expected) <= 0.01 * abs(expected):
                 break
+            # a block that sags under its own weight (units) has no trustworthy equilibrium
+            if (planned and -sag <= SAG_WARNING and abs(reached - before)
+                    <= REPEAT_TOLERANCE * max(abs(reached), abs(before))):
+                warnings.append(tilt_shortfall(reached, expected, steps))
+                short = reached
+                break
             if 2 * steps > MAX_TILT_STEPS:
-                sag = probe.sample(gravity, zero)["DY_C1"] / (2 * geometry.half_height)
-                raise TiltNotReached(reached, expected, steps, sag)
+                raise TiltNotReached(reached, expected, steps, sag, before)
+            before = reached if planned else math.nan
             steps *= 2
     # a block held otherwise after the release (a pinned corner, springs to the ground)
     # leaves the table unloaded: the table would ring under a load nothing holds
@@ -211,7 +421,8 @@ def static_preload(problem: StepProblem, driver: StepDriver, geometry: Geometry,
                          newton_iterations=driver.stats.newton_iterations - iterations,
                          tilt_steps=steps if preload.tilt > 0.0 else 0,
                          table_deflection=deflection,
-                         warnings=[] if unsettled is None else [unsettled])
+                         warnings=warnings + ([] if unsettled is None else [unsettled]),
+                         tilt_reached=short)
 
 
 def settle_on_springs(problem: StepProblem, driver: StepDriver,
@@ -374,11 +585,20 @@ def _table_statics(body: ElasticBody, load: PETSc.Vec) -> np.ndarray:
 
 
 @contextmanager
-def _phase(name: str, steps: int) -> Iterator[None]:
-    """Name the static phase in a step failure: its times are pseudo-times in [0, 1]."""
+def _phase(name: str, steps: int, driver: StepDriver, note: str = "") -> Iterator[None]:
+    """Name the static phase in a step failure: its times are pseudo-times in [0, 1], its
+    ``steps`` the phase's planned steps; the failed step is numbered within the phase,
+    counting the halved steps it took before (the driver counts every accepted step of the
+    preload: "step 4 ... over 1 step(s)" read as a contradiction); ``note`` ends the
+    message (:func:`units_hint`)."""
+    taken = driver.stats.steps
     try:
         yield
     except StepFailure as exc:
-        raise StepFailure(exc.t, exc.h, exc.residual,
-                          f"{exc.reason}; preload {name}, pseudo-time in [0, 1] over "
-                          f"{steps} step(s)", exc.halvings, exc.step, pseudo=True) from exc
+        step = exc.step - taken
+        halved = (f", {step - 1} halved step(s) accepted before it" if step > 1 else "")
+        failure = StepFailure(exc.t, exc.h, exc.residual,
+                              f"{exc.reason}; preload {name}, pseudo-time in [0, 1] in {steps} "
+                              f"planned step(s){halved}", exc.halvings, step, pseudo=True)
+        failure.args = (f"{failure}{note}",)
+        raise failure from exc

@@ -38,12 +38,25 @@ from rocking_contact.fem.energy_balance import EnergyBalance
 from rocking_contact.fem.fields import VTK_FILE, FieldWriter
 from rocking_contact.fem.output import RunOutput
 from rocking_contact.fem.overturn import Overturn, OverturnWatch, divergence
-from rocking_contact.fem.preload import static_preload, table_supports
+from rocking_contact.fem.preload import (
+    SinkWatch,
+    has_springs,
+    spring_refusal,
+    spring_sink,
+    static_preload,
+    table_supports,
+)
 from rocking_contact.fem.probes import Recorder
 from rocking_contact.geometry.layout import BLOCK, base_points, size_warning
 from rocking_contact.geometry.load import create_block_mesh
 from rocking_contact.post.collisions import annotate as annotate_collisions
-from rocking_contact.post.energy import motion_floor, remedy, restick_warning, rise_warning
+from rocking_contact.post.energy import (
+    motion_floor,
+    released_store,
+    remedy,
+    restick_warning,
+    rise_warning,
+)
 from rocking_contact.post.energy import summary as energy_summary
 from rocking_contact.post.iterations import iteration_statistics
 from rocking_contact.post.penetration import deepest, penetration_warning
@@ -64,6 +77,24 @@ from rocking_contact.time.schemes import Scheme, Stage
 PREFIX = "block_"
 #: ``extra`` of the results.json written as the run starts (api): a killed run's fields
 STREAMED_EXTRA = {"fields": VTK_FILE}
+
+#: a ``solver.rtol`` below this asks a step's residual to fall under its own round-off:
+#: the preload's gravity step of SDNV105 stopped at 5.2e-12 N of a first residual of
+#: about 4e3 N (1.3e-15 of it) with rtol = 1e-16 and atol = 1e-300 (DIVERGED_MAX_IT)
+ROUND_OFF_RTOL = 1e-14
+
+
+def tolerance_hint(case: BlockCase, residual: float) -> str:
+    """The clause added to a failed step's message when its tolerances cannot be met: a
+    ``solver.rtol`` under :data:`ROUND_OFF_RTOL` with a ``solver.atol`` (N) below the
+    residual (N) the step stopped at; else empty."""
+    s = case.solver
+    if not (s.rtol < ROUND_OFF_RTOL and s.atol < residual):
+        return ""
+    return (f"; solver.rtol = {s.rtol:g} is below the residual's round-off (about 1e-15 "
+            f"of the forces) and solver.atol = {s.atol:g} N below the residual reached: "
+            f"no iteration can meet them; use solver.rtol >= {ROUND_OFF_RTOL:g} or a "
+            "solver.atol above the round-off")
 
 
 def _fallback_warning(fallbacks: list[tuple[float, str]], preload: bool) -> str:
@@ -164,6 +195,9 @@ def run(case: BlockCase, *, progress: Progress | None = None, out_dir: Path | No
         raise CaseError(file_label(case), "solver.linear_solver",
                         f"'petsc' factorises on one rank and this run has {comm.size}; "
                         "allowed under mpiexec: 'mumps' or 'superlu_dist'")
+    refusal = spring_refusal(case)
+    if refusal is not None:  # known from the inputs: refused before the mesh is made
+        raise refusal
     t_start = time.perf_counter()
     body = build_body(case, comm)
     model = contact_model.build(case, body)
@@ -219,7 +253,8 @@ def finish_contact(case: BlockCase, result: RunResult, model: contact_model.Cont
         if "ETOT_rise_max" in energy:
             result.quantities["energy.rise.max"] = energy["ETOT_rise_max"]
             result.quantities["energy.regain.max"] = energy["ETOT_regain_max"]
-        for warning in (restick_warning(energy), rise_warning(energy, steps_remedy(case))):
+        for warning in (restick_warning(energy), rise_warning(energy, steps_remedy(case),
+                                                              released_store(result.history))):
             if warning:
                 result.warnings.append(warning)
     if case.contact.treatment in TABLE_TREATMENTS:
@@ -257,6 +292,8 @@ class InitialState:
         v: velocity (m/s).
         preload: the static preload's ``extra["preload"]`` of results.json (None: none).
         warnings: the preload's warnings.
+        preload_stats: the step driver's counters of the preload (a stop at the release
+            reports its static steps).
 
     """
 
@@ -264,6 +301,7 @@ class InitialState:
     v: np.ndarray
     preload: dict[str, Any] | None = None
     warnings: list[str] = field(default_factory=list)
+    preload_stats: DriverStats | None = None
 
 
 def initial_state(case: BlockCase, problem: StepProblem, driver: StepDriver,
@@ -291,14 +329,16 @@ def initial_state(case: BlockCase, problem: StepProblem, driver: StepDriver,
         "tilt_steps": pre.tilt_steps,
         "table_deflection": pre.table_deflection,
     }
+    if pre.tilt_reached is not None:  # kept short of the rigid tilt (static_preload)
+        report["tilt_reached"] = pre.tilt_reached
     # A tilt taken again in more steps (static_preload) is not said: it releases the state
     # the larger initial.preload_steps starts from, to the bit, and costs a static solve
     # or a few; extra.preload.tilt_steps records the count.
     warnings = list(pre.warnings)
     if driver.stats.fallbacks:
         warnings.append(_fallback_warning(driver.stats.fallbacks, preload=True))
-    driver.stats = DriverStats()  # the run's counters are the dynamic phase's
-    return InitialState(pre.tilted, zero, report, warnings)
+    preloaded, driver.stats = driver.stats, DriverStats()  # the run's: the dynamic phase's
+    return InitialState(pre.tilted, zero, report, warnings, preloaded)
 
 
 def release(case: BlockCase, problem: StepProblem, start: InitialState) -> None:
@@ -453,18 +493,28 @@ def _integrate(case: BlockCase, driver: StepDriver, energy: EnergyBalance | None
                 extra["preload"] = start.preload
             warnings.extend(start.warnings)
             release(case, problem, start)
+            # the release lowers the block onto its springs (contact/penalty): how deep it
+            # stands there is known only now
+            sunk = spring_sink(case, body, problem.u.x.array)
+            if sunk is not None:
+                if start.preload_stats is not None:
+                    driver.stats = start.preload_stats
+                raise sunk
             setup = time.perf_counter() - t_start
             output.record(problem, None)
             driver.observers.append(output.record)
             driver.observers.append(OverturnWatch(body, case.geometry, case.loading.table_still,
                                                   case.mesh.table))
+            if has_springs(case):
+                driver.observers.append(SinkWatch(case, body, warnings))
             driver.observers.append(lambda p, info: interrupt.check(info.t, body.comm))
             driver.run(time_steps(case))
         except StepFailure as exc:
             output.finish(problem)
+            message = f"{exc}{tolerance_hint(case, exc.residual)}"
             # a failure in the static preload is one in pseudo-time: so are its fallbacks
-            raise SolverFailure(str(exc), result(status=f"failed: {exc}",
-                                                 preload=exc.pseudo)) from exc
+            raise SolverFailure(message, result(status=f"failed: {message}",
+                                                preload=exc.pseudo)) from exc
         except interrupt.Stop as exc:
             output.finish(problem)
             raise Interrupted(str(exc), result(status=str(exc))) from None

@@ -482,6 +482,7 @@ def _integrate(case: BlockCase, driver: StepDriver, energy: EnergyBalance | None
     }
     # of the set-up; the preload's are added to them, the fallbacks' counted at the end
     warnings = case.loading.held_records(case.time.start, case.time.end)
+    warnings += case.loading.few_samples(case.time.step)  # time.step: its longest step
     warnings += shortened_steps(case)
     coarse = size_warning(case.geometry, case.mesh)
     warnings += [coarse] if coarse else []

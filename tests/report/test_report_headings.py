@@ -43,7 +43,7 @@ def test_the_collisions_heading_says_what_time_is_for_the_kind():
 def test_a_rigid_run_greys_the_keys_its_kind_never_reads(results_dir):
     """sdnv105_rigid: material.block.young, material.table.*, preload.pivot were shown as
     if read (the rigid kind refuses them away from their defaults); preload.tilt had no
-    unit where keys says rad."""
+    unit where keys says rad (now preload.angle, the angle the file gives)."""
     from rocking_contact import results
 
     data = results.load(results_dir / "sdnv105_rigid")[0]
@@ -58,8 +58,10 @@ def test_a_rigid_run_greys_the_keys_its_kind_never_reads(results_dir):
         assert rows[key][1].text.endswith(f"({NOT_READ})") and rows[key][1].css == "info"
     assert NOT_READ not in rows["material.block.density"][1].text
     assert rows["material.block.density"][2].text == "kg/m3"
-    assert rows["preload.tilt"][2].text == "rad"
-    assert NOT_READ not in rows["preload.tilt"][1].text
+    # sdnv105_rigid gives the angle itself since 09918a6; the pull ratio is left unread
+    assert rows["preload.angle"][2].text == "rad"
+    assert NOT_READ not in rows["preload.angle"][1].text
+    assert rows["preload.tilt"][1].text.endswith(f"({NOT_READ})")
     assert kind_not_read("discrete") == [] and kind_not_read("nonsense") == []
 
 
@@ -69,5 +71,6 @@ def test_the_report_shows_the_rigid_keys_greyed(report_dir):
     markdown = (report_dir / MARKDOWN_FILE).read_text(encoding="utf-8")
     section = markdown.split('<a id="case-sdnv105_rigid"></a>')[1]
     assert f"| preload.pivot | O1 ({NOT_READ}) |" in section
-    assert "| preload.tilt | " in section and " | rad |" in section.split(
-        "| preload.tilt | ")[1].split("\n")[0]
+    assert "| preload.angle | " in section and " | rad |" in section.split(
+        "| preload.angle | ")[1].split("\n")[0]
+    assert f"| preload.tilt | 0.01 ({NOT_READ}) |" in section

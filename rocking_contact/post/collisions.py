@@ -20,8 +20,11 @@ Definitions (Code_Aster's SDNV105 tests, restated in the case files):
   is not a peak (the window does not hold the impact, or the run ends inside it), one
   found again in the next window is the previous collision, one below
   :data:`REST_FRACTION` of the run's largest kinetic energy is the round-off of a block at
-  rest, and one in no landing's span is no impact (a block that never lifted: the elastic
-  ringing of a block shaken below its uplift): all are flagged ``interior = False``;
+  rest, one in no landing's span is no impact (a block that never lifted: the elastic
+  ringing of a block shaken below its uplift), and without windows one below the least
+  energy of the motion (:func:`~rocking_contact.post.energy.motion_floor`, the fall from
+  the lift angle) is no landing's (a support's compliance turning the base): all are
+  flagged ``interior = False``;
 - the *uplift* of a block that stands flat at the release (``|THETA|`` within
   :func:`lift_angle`) is the first instant its base is held by one corner alone (history
   column ``CONTACTS`` at 1 or less, the last time it got there before ``|THETA|`` passes
@@ -51,6 +54,7 @@ from typing import Any
 import numpy as np
 
 from rocking_contact.config import param
+from rocking_contact.post.energy import motion_floor
 from rocking_contact.post.peaks import bases, peaks
 from rocking_contact.post.references import in_window
 from rocking_contact.results import RunResult
@@ -192,13 +196,17 @@ def find_uplift(history: Mapping[str, np.ndarray], lift: float) -> dict[str, Any
 
 
 def find_collisions(history: Mapping[str, np.ndarray], windows: list[Window],
-                    column: str = "EKIN_BLOCK", lift: float = 0.0) -> list[dict[str, Any]]:
+                    column: str = "EKIN_BLOCK", lift: float = 0.0,
+                    least: float = 0.0) -> list[dict[str, Any]]:
     """The collisions of a run (see the module doc): collision ``k`` the maximum of
     ``column`` in window ``k``, or around landing ``k`` without ``windows``.
 
     Args:
         lift: |THETA| (rad) a swing must exceed to end in a landing (:func:`lift_angle`);
             with windows and a history without THETA, every window's maximum may be one.
+        least: without windows, the kinetic energy (J) a landing's maximum must exceed to
+            be an impact: the least energy of the motion, the fall from the lift angle
+            (:func:`~rocking_contact.post.energy.motion_floor`).
 
     Returns:
         One ``{"index", "time", "kinetic_energy", "interior", "impact"}`` per window that
@@ -217,6 +225,11 @@ def find_collisions(history: Mapping[str, np.ndarray], windows: list[Window],
     landings = find_landings(history, lift, column)
     out: list[dict[str, Any]] = []
     if not windows:
+        # a block that falls from beyond the lift angle lands with at least the energy of
+        # that fall: a sign change of THETA with less is no impact, but a support's own
+        # compliance turning the base (SDNV105 B's shock springs, shaken below its uplift:
+        # 1.1e-7 J, against 3.1e-4 J for a fall from the lift angle)
+        floor = max(floor, least)
         for k, landing in enumerate(landings, start=1):
             left, right = landing["span"]
             i = left + int(np.argmax(energy[left:right + 1]))
@@ -457,7 +470,8 @@ def annotate(case: Any, result: RunResult) -> None:
     """
     spec: CollisionSpec = case.collisions
     lift = lift_angle(case)
-    result.collisions = find_collisions(result.history, spec.windows, spec.column, lift)
+    result.collisions = find_collisions(result.history, spec.windows, spec.column, lift,
+                                        motion_floor(case))
     result.quantities.update(collision_quantities(result.collisions))
     outside = landings_outside(result.history, spec.windows, lift, spec.column)
     if outside is not None:

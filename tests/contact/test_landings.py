@@ -100,6 +100,38 @@ def test_a_block_that_never_lifts_has_no_landing_and_no_collision():
     assert window["interior"] is False and window["impact"] is None
 
 
+def _trembling() -> dict[str, np.ndarray]:
+    """A block on compliant supports standing flat on a table shaken below its uplift, as
+    SDNV105 B's on its three shock springs at 4 m/s^2 to 0.3 s (its base turned by up to
+    1.5 times its lift angle with the table's load, THETA changing sign where the table's
+    acceleration does, at 0.25 s; its kinetic energy 1.1e-7 J at most, at 0.066 s), here
+    at U1's block's scale: THETA up to 2e-5 rad, twice :data:`LIFT`."""
+    t = np.arange(0.0, 0.3 + 5e-5, 1e-4)
+    theta = 2e-5 * np.sin(2 * np.pi * 2 * t) + 1e-9
+    energy = 1.1e-7 * np.sin(np.pi * t / 0.132) ** 2
+    return {"time": t, "THETA": theta, "EKIN_BLOCK": energy}
+
+
+def test_a_sign_change_of_less_than_the_energy_of_a_fall_is_no_collision():
+    """SDNV105 B shaken at 4 m/s^2 with windows = [] had collision 1 at 0.0658 s, 1.1e-7 J,
+    interior, its landing 0.2503 s: the springs' rotation following the table's load. A
+    block that falls from past the lift angle lands with about M g b lift_angle at least
+    (motion_floor: 3.1e-4 J for SDNV105's block, 0.00499 J for U1's)."""
+    case = _case()
+    history = _trembling()
+    assert len(find_landings(history, LIFT)) == 1
+    [found] = find_collisions(history, [], lift=LIFT, least=motion_floor(case))
+    assert found["interior"] is False
+    result = RunResult(case="mine", kind="block", parameters={}, history=history,
+                       quantities={}, collisions=[], extra={}, timing={})
+    annotate(case, result)
+    assert len(result.collisions) == 1
+    assert not [name for name in result.quantities if name.startswith("collision.")]
+    # a rocking block's landings carry far more: found as before
+    rocking = find_collisions(_rocking(), [], lift=LIFT, least=motion_floor(case))
+    assert [c["interior"] for c in rocking] == [True, True]
+
+
 def test_a_landing_outside_every_window_is_warned_of_once():
     history = _rocking()
     said = landings_outside(history, [(0.0, 0.1)], LIFT)

@@ -39,6 +39,11 @@ def test_run_prints_the_impacts_and_the_energy_balance(case, tmp_path, capsys):
     # the stick springs of its regularised friction held in ESPRING, their work in
     # EFRICTION (c6fb5a4): the balance closes (it was 0.684 J, 22 %, without them)
     assert energy["residual_max_abs"] < 1e-3 * energy["motion"]
+    # but its regularised law supplied 1.1 J (35 %) that the residual does not show
+    assert energy["stick_supplied"] > 0.3 * energy["motion"]
+    assert (f"; the regularised friction law supplied {energy['stick_supplied']:.3g} J "
+            f"({100 * energy['stick_supplied'] / energy['motion']:.2g} % of it, ESTICK)"
+            in balance)
     assert lines[-1].startswith("twomass: 50000 steps")
 
 
@@ -56,6 +61,7 @@ def test_without_an_impact_or_a_shock(case, capsys):
     summary.show_result(never)
     out = capsys.readouterr().out
     assert "impacts: none" in out and "energy balance: largest |residual|" in out
+    assert "supplied" not in out  # no stick phase after a slide
     free = rc.run(rc.load_case(case, ["time.end=0.001", "model.shock=[]"]), write=False,
                   quiet=True)
     summary.show_result(free)

@@ -33,3 +33,11 @@ def test_a_copied_parent_beside_its_child_is_the_one_extended(tmp_path):
     parent.write_text(text.replace("density = 1450.0", "density = 2000.0"))
     assert rc.load_case(str(tmp_path / "sdnv105d.toml")).material.block.density == 2000.0
     assert rc.load_case("sdnv105d").material.block.density == 1450.0
+
+
+def test_a_file_may_extend_the_shipped_case_of_its_own_name(tmp_path):
+    """./sdnv105a.toml with extends = "sdnv105a" extends the shipped sdnv105a (since
+    d6e8772 it took itself for the copy beside it: 'extends: sdnv105a closes a cycle')."""
+    own = tmp_path / "sdnv105a.toml"
+    own.write_text('extends = "sdnv105a"\n\n[material.block]\ndensity = 2000.0\n')
+    assert rc.load_case(str(own)).material.block.density == 2000.0

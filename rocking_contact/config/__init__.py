@@ -45,6 +45,7 @@ from rocking_contact.config.loading import (
     read_case_data,
     read_toml,
     references_from,
+    replacements,
     resolve_case_path,
     shipped_cases,
     source_file,
@@ -129,7 +130,7 @@ __all__ = [
     "unread_keys",
     "stray_attribute", "case_dir", "file_case", "kind_of", "overridden_keys", "Kind",
     # loading: what loading notes on a case (no schema field holds it)
-    "source_file", "file_label", "references_from", "loaded_as", "loading_record",
+    "source_file", "file_label", "references_from", "replacements", "loaded_as", "loading_record",
     "base_case", "twin_of",
     # changes
     "METHOD_KEYS", "GRADING_KEYS", "physics_changes", "grading_changes", "PLACED_KEYS",

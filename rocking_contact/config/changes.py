@@ -18,6 +18,7 @@ from rocking_contact.config.loading import (
     file_case,
     load_case,
     read_case_data,
+    replacements,
     source_file,
 )
 from rocking_contact.config.overrides import dig
@@ -91,12 +92,24 @@ GRADING_KEYS = (("reference",), ("quantity",), ("collisions", "windows"),
 def _changes(case: CaseFile, base: CaseFile | None) -> list[tuple[str, ...]]:
     """Key paths whose values in ``case`` differ from its case file's (``base``, loaded if
     not given: ``--set``, an override dict or an attribute set after loading); a direction
-    scaled, not turned, is none (:data:`DIRECTION_KEYS`)."""
+    scaled, not turned, is none (:data:`DIRECTION_KEYS`). Of two keys that give one setting
+    (:func:`~rocking_contact.config.loading.replacements`), a key left behind for the other
+    is named by the other, which the run reads: ``--set preload.tilt=0.01`` over the rigid
+    file's ``preload.angle`` changes ``preload.tilt``, not the ``preload.angle`` the user
+    never gave (said so, and titled "preload.angle, preload.tilt = 0.01")."""
     base = base if base is not None else file_case(case)
     if base is None:
         return []
     old, new = as_dict(base), as_dict(case)
-    return [p for p in _differences(old, new) if not _same_direction(p, old, new)]
+    read = {tuple(key.split(".")): tuple(other_key.split("."))
+            for table, name, _, key, other_key in replacements(case)
+            if getattr(table, name) is None}
+    found: list[tuple[str, ...]] = []
+    for p in _differences(old, new):
+        p = read.get(p, p)
+        if p not in found and not _same_direction(p, old, new):
+            found.append(p)
+    return found
 
 
 def physics_changes(case: CaseFile, base: CaseFile | None = None) -> list[str]:

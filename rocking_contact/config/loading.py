@@ -220,8 +220,10 @@ def read_case_data(path: Path, _seen: tuple[Path, ...] = (),
     if not base.is_file() and parent in shipped:
         # a copy beside this file first: the user who copied sdnv105a.toml and
         # sdnv105d.toml, and edited the first, means the copy
+        # (not the file itself: ./sdnv105a.toml may extend the shipped sdnv105a)
         sibling = path.parent / f"{parent}.toml"
-        base = sibling if sibling.is_file() else shipped[parent]
+        base = (sibling if sibling.is_file() and sibling.resolve() != path.resolve()
+                else shipped[parent])
     chain = (*_seen, path)
     resolved = [p.resolve() for p in chain]
     if base.resolve() in resolved:
@@ -422,7 +424,7 @@ def unread_after_loading(case: Any) -> tuple[str, str] | None:
     replaced = [(other_key, f"{_toml_text(getattr(table, other))} has no effect: {key} = "
                             f"{_toml_text(getattr(table, name))} of {case.source_file} (as "
                             f"loaded) replaces it; allowed: set {key} = None too")
-                for table, name, other, key, other_key in _replacements(case)
+                for table, name, other, key, other_key in replacements(case)
                 if (id(table), name) in left]
     return (_unread_settings(case, later) or (old[0][2:] if old else None)
             or _replacing_together(case, later) or (replaced[0] if replaced else None)
@@ -509,10 +511,10 @@ def unread_keys(case: Any) -> list[str]:
     lists ``scheme.beta``, ``scheme.gamma``, ``scheme.theta``, ``contact.restitution`` and
     ``contact.spring``, among others: its steps' beta and gamma are derived from the
     alphas. A list of tables is one key (``contact.spring``), its items are not walked.
-    Of two keys that give one setting (:func:`_replacements`), the one not read is listed
+    Of two keys that give one setting (:func:`replacements`), the one not read is listed
     too (``sdnv105_rigid``'s ``preload.tilt``, beside its ``preload.angle``)."""
     replaced = {other_key if getattr(table, name) is not None else key
-                for table, name, other, key, other_key in _replacements(case)}
+                for table, name, other, key, other_key in replacements(case)}
     return sorted({_join(prefix, name) for table, prefix in _tables(case)
                    for name, _, _ in _not_read(table)} | replaced)
 
@@ -615,7 +617,7 @@ def _old_meanings(obj: Any, layer: Callable[[str], float],
     return found
 
 
-def _replacements(obj: Any) -> Iterator[tuple[Any, str, str, str, str]]:
+def replacements(obj: Any) -> Iterator[tuple[Any, str, str, str, str]]:
     """The pairs of keys that give one setting in two ways: a table declares ``REPLACES =
     {field: other}``, ``field`` (None by default) replacing, when given, the reading of
     ``other`` (the rigid block's ``preload.angle`` and the ``preload.tilt`` of a FEM
@@ -626,13 +628,13 @@ def _replacements(obj: Any) -> Iterator[tuple[Any, str, str, str, str]]:
 
 
 def _replaced(obj: Any, layer: Callable[[str], float]) -> list[tuple[Any, str]]:
-    """The keys of :func:`_replacements` given in an earlier layer than the other of
+    """The keys of :func:`replacements` given in an earlier layer than the other of
     their pair, ``(table, field)`` for each: left behind, as a variant's settings are
     (:func:`_old_meanings`): ``--set preload.tilt=0.3`` on a file that gives
     ``preload.angle`` releases the block from the tilt, and a child's ``angle`` replaces
     its parent's ``tilt``. Pairs given in one layer are :func:`_replacing_together`'s."""
     found = []
-    for table, name, other, key, other_key in _replacements(obj):
+    for table, name, other, key, other_key in replacements(obj):
         if getattr(table, name) is None or layer(other_key) == math.inf:
             continue  # the other is read, or the field is and the other is not given
         if layer(key) < layer(other_key):
@@ -643,10 +645,10 @@ def _replaced(obj: Any, layer: Callable[[str], float]) -> list[tuple[Any, str]]:
 
 
 def _replacing_together(obj: Any, layer: Callable[[str], float]) -> tuple[str, str] | None:
-    """``(key, problem)`` for the first pair of :func:`_replacements` given both in one
+    """``(key, problem)`` for the first pair of :func:`replacements` given both in one
     layer (one file, or both as overrides): the field would be read and the other
     ignored."""
-    for table, name, other, key, other_key in _replacements(obj):
+    for table, name, other, key, other_key in replacements(obj):
         value = getattr(table, name)
         if value is not None and layer(key) == layer(other_key) < math.inf:
             return other_key, (f"{_toml_text(getattr(table, other))} has no effect with "

@@ -576,11 +576,15 @@ def summary_table(result: RunResult, level: str = RIGID_LEVEL) -> str:
 
 def _no_collision(result: RunResult) -> str:
     """``collisions: none in the windows [0, 0.1] s`` (or ``none (no landing ...)``
-    without windows) and, where the run compared with
-    the rigid block, when that block's first impact comes."""
+    without windows, or the landings none of which is an impact) and, where the run
+    compared with the rigid block, when that block's first impact comes."""
     windows = (result.parameters.get("collisions") or {}).get("windows") or []
     spans = ", ".join(f"[{w0:g}, {w1:g}]" for w0, w1 in windows)
+    landings = ", ".join(f"{c['landing']:.6g}" for c in result.collisions if "landing" in c)
     line = (f"collisions: none in the collision windows {spans} s" if windows else
+            f"collisions: none (THETA changed sign after a lift at t = {landings} s, no "
+            f"impact: a kinetic-energy maximum below the least energy of the motion or at "
+            f"the run's end; results.json collisions)" if landings else
             "collisions: none (no landing: THETA never changed sign after a lift)")
     if "rigid_first_impact" not in result.extra:
         return line

@@ -127,6 +127,9 @@ def test_a_sign_change_of_less_than_the_energy_of_a_fall_is_no_collision():
     annotate(case, result)
     assert len(result.collisions) == 1
     assert not [name for name in result.quantities if name.startswith("collision.")]
+    assert summary_table(result).splitlines()[1].startswith(
+        "collisions: none (THETA changed sign after a lift at t = 0.250004 s, no impact: a "
+        "kinetic-energy maximum below the least energy of the motion")
     # a rocking block's landings carry far more: found as before
     rocking = find_collisions(_rocking(), [], lift=LIFT, least=motion_floor(case))
     assert [c["interior"] for c in rocking] == [True, True]

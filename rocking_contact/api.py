@@ -220,6 +220,22 @@ def default_out_dir(case: Any) -> Path:
     return Path("results") / name
 
 
+def shipped_name_taken(case: Any) -> str | None:
+    """The warning for a case read from a file other than the shipped case of its name (a
+    copy edited and run as it is: ``[case] name`` came with it), whose default results
+    directory is the shipped case's: the report takes what it writes there for that case's
+    run (a copy of sdnv105_rigid.toml at angle 0.02 replaced the shipped run's 79/79 with
+    7/79, unsaid). None otherwise."""
+    name: str = case.case.name
+    shipped = {**config.variant_cases(), **config.shipped_cases()}.get(name)
+    source = config.source_file(case)
+    if shipped is None or source is None or Path(source).resolve() == shipped.resolve():
+        return None
+    return (f"{name}: {source} is not the shipped {name} but has its [case] name: its "
+            f"results go to {default_out_dir(case)}/, where the shipped case's go and the "
+            f"report takes them as its; give the file a [case] name of its own, or --out")
+
+
 def _finish(case: Any, result: RunResult, provenance: dict[str, Any]) -> None:
     """Complete what a run computed (completed or stopped), before it is written: the
     stack it ran on, its ``provenance`` (the record it started with, ended now), its

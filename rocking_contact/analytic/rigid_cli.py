@@ -17,6 +17,7 @@ from __future__ import annotations
 
 import argparse
 import dataclasses
+import sys
 from collections.abc import Mapping
 from pathlib import Path
 from typing import TYPE_CHECKING, Any, cast
@@ -142,7 +143,7 @@ def main(args: argparse.Namespace) -> int:
     import rocking_contact as rc
     from rocking_contact.analytic.rigid_case import RigidCase
     from rocking_contact.analytic.rigid_runner import rigid_twin
-    from rocking_contact.api import default_out_dir, mpi_rank
+    from rocking_contact.api import default_out_dir, mpi_rank, shipped_name_taken
     from rocking_contact.config import CaseError
     from rocking_contact.out_paths import check_dir
     from rocking_contact.stops import RunStopped
@@ -158,6 +159,9 @@ def main(args: argparse.Namespace) -> int:
                         f"got {loaded.case.kind!r}, the rigid command needs kind = 'rigid', "
                         f"or 'block' (its rigid twin)")
     out = args.out or default_out_dir(case)
+    taken = None if args.out else shipped_name_taken(case)
+    if taken is not None and mpi_rank() == 0:
+        print(f"warning: {taken}", file=sys.stderr)
     check_dir("--out", out)  # made here: rc.run's error would name its argument, out=
     try:
         result = rc.run(case, out=out, quiet=args.quiet, plots=not args.no_plots)

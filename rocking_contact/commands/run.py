@@ -6,6 +6,7 @@ This module is imported to build the command line: keep its imports light.
 from __future__ import annotations
 
 import argparse
+import sys
 from pathlib import Path
 
 from rocking_contact.options import add_case_options
@@ -26,13 +27,16 @@ def main(args: argparse.Namespace) -> int:
     """Run the case, show its table and summary line (those of a stopped run too, before
     its exception goes on to the command line's one line); returns the exit code."""
     import rocking_contact as rc
-    from rocking_contact.api import default_out_dir, mpi_rank
+    from rocking_contact.api import default_out_dir, mpi_rank, shipped_name_taken
     from rocking_contact.out_paths import make_dir, missing_dirs, remove_made
     from rocking_contact.stops import RunStopped
     from rocking_contact.summary import show_result
 
     case = rc.load_case(args.case, args.overrides)
     out = args.out or default_out_dir(case)
+    taken = None if args.out else shipped_name_taken(case)
+    if taken is not None and mpi_rank() == 0:
+        print(f"warning: {taken}", file=sys.stderr)
     made = missing_dirs(out)
     make_dir("--out", out)  # made here: rc.run's error would name its argument, out=
     try:

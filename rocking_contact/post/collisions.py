@@ -232,9 +232,18 @@ def find_collisions(history: Mapping[str, np.ndarray], windows: list[Window],
         floor = max(floor, least)
         for k, landing in enumerate(landings, start=1):
             left, right = landing["span"]
-            i = left + int(np.argmax(energy[left:right + 1]))
+            # the peak the landing ends and the rise into it, back from the landing to the
+            # minimum before that peak: the span's lowest energy may lie far before it, and
+            # between them a larger maximum that is no impact (SDNV105 B's springs shaken
+            # below its uplift: 0.0658 s for a landing at 0.2503 s)
+            start = landing["index"]
+            while start > left and energy[start - 1] >= energy[start]:  # up to the peak
+                start -= 1
+            while start > left and energy[start - 1] < energy[start]:  # down the rise
+                start -= 1
+            i = start + int(np.argmax(energy[start:right + 1]))
             out.append({"index": k, "time": float(t[i]), "kinetic_energy": float(energy[i]),
-                        "interior": bool(left < i < right) and float(energy[i]) > floor,
+                        "interior": bool(start < i < right) and float(energy[i]) > floor,
                         "impact": k, "landing": landing["time"]})
         return out
     impacts = impact_instants(t, energy, floor)

@@ -135,6 +135,35 @@ def test_a_sign_change_of_less_than_the_energy_of_a_fall_is_no_collision():
     assert [c["interior"] for c in rocking] == [True, True]
 
 
+def _pushed() -> dict[str, np.ndarray]:
+    """A block lifted at the release and landing at 0.2 s (THETA through 0), its kinetic
+    energy pushed by the table to 5 J at 0.05 s, down to 0.1 J at 0.1 s, then rising to
+    2 J at its landing and dropping after it."""
+    t = np.arange(0.0, 0.3 + 5e-5, 1e-4)
+    theta = 1e-3 * np.sin(np.pi * t / 0.2)
+    energy = np.where(t < 0.1, 0.1 + 4.9 * np.sin(np.pi * t / 0.1) ** 2,
+                      np.where(t < 0.2, 0.1 + 1.9 * ((t - 0.1) / 0.1) ** 2,
+                               2.0 * np.exp(-(t - 0.2) / 0.005)))
+    return {"time": t, "THETA": theta, "EKIN_BLOCK": energy}
+
+
+def test_a_landing_s_collision_is_the_peak_it_ends():
+    """The lowest kinetic energy since the previous landing (the release here) may lie
+    before a larger maximum that is no impact: SDNV105 B's springs shaken below its uplift
+    gave collision 1 at 0.0658 s for a landing at 0.2503 s. The collision is the peak the
+    landing ends, back to the minimum before it."""
+    [found] = find_collisions(_pushed(), [], lift=LIFT, least=motion_floor(_case()))
+    assert found["interior"] and found["landing"] == pytest.approx(0.2, abs=1e-4)
+    assert found["time"] == pytest.approx(0.2, abs=1.5e-4)
+    assert found["kinetic_energy"] == pytest.approx(2.0, rel=1e-3)
+    # a peak one sample before the sign change is the landing's too
+    history = _pushed()
+    j = find_landings(history, LIFT)[0]["index"]
+    history["EKIN_BLOCK"][j - 1] = 2.5
+    [found] = find_collisions(history, [], lift=LIFT)
+    assert found["interior"] and found["kinetic_energy"] == 2.5
+
+
 def test_a_landing_outside_every_window_is_warned_of_once():
     history = _rocking()
     said = landings_outside(history, [(0.0, 0.1)], LIFT)

@@ -9,8 +9,10 @@ Definitions (Code_Aster's SDNV105 tests, restated in the case files):
   runs from the lowest kinetic energy since the previous landing (the top of the swing)
   to the first kinetic-energy minimum after it (the impact's drop);
 - with ``[collisions] windows = []`` (the default: a case that gives none), collision
-  ``k`` is the kinetic-energy maximum of the span of the ``k``-th landing, found from the
-  history without any window placed by hand (``impact`` is ``k``);
+  ``k`` is the kinetic-energy peak the ``k``-th landing ends: the maximum of its span
+  from the minimum before that peak (a shaken block's swing may hold a larger maximum
+  before it), found from the history without any window placed by hand (``impact`` is
+  ``k``);
 - with windows given, collision ``k`` is the instant of the block's kinetic-energy
   maximum in the window ``k`` (SDNV105, Code_Aster's: [0, 0.33], [0.10, 0.33],
   [0.15, 0.33], [0.22, 0.33], [0.28, 0.33] s): the energy peaks just before each impact

@@ -30,7 +30,8 @@ Definitions (Code_Aster's SDNV105 tests, restated in the case files):
 - the *uplift* of a block that stands flat at the release (``|THETA|`` within
   :func:`lift_angle`) is the first instant its base is held by one corner alone (history
   column ``CONTACTS`` at 1 or less, the last time it got there before ``|THETA|`` passes
-  that angle; that instant itself without ``CONTACTS``): ``extra.events``, as the rigid
+  that angle, none if the base is never so held while turned past it; the instant
+  ``|THETA|`` passes the angle without ``CONTACTS``): ``extra.events``, as the rigid
   block's (``{"kind": "uplift", "time", "corner": the pivot, "note"}``), and the quantity
   ``uplift.1.time`` (:func:`find_uplift`). A block released tilted rocks from the start;
 - reactions, their extrema and percussions (integrals of ``RN``/``RX`` over a window) are
@@ -185,13 +186,20 @@ def find_uplift(history: Mapping[str, np.ndarray], lift: float) -> dict[str, Any
         return None
     i = lifted = int(above[0])
     if "CONTACTS" in history:
+        contacts = np.asarray(history["CONTACTS"])
+        # a base still held by several supports where THETA passes the lift angle is
+        # turned by their compliance, not lifted (SDNV105 B's three springs shaken below
+        # its uplift: 'uplift at 0.00875 s' with all three pressed): it lifts where one
+        # alone holds it, if it ever does while so turned
+        held = np.flatnonzero((contacts[lifted:] <= 1) & (np.abs(theta[lifted:]) > lift))
+        if not len(held):
+            return None
+        i = lifted = lifted + int(held[0])
         # the contact opens from the lifting corner toward the pivot as the block's base
         # unloads: it is up once the pivot corner alone holds it
-        alone = np.asarray(history["CONTACTS"])[:lifted + 1] <= 1
+        alone = contacts[:lifted + 1] <= 1
         while i > 0 and alone[i - 1]:
             i -= 1
-        if not alone[i]:
-            i = lifted
     pivot, corner = ("O", "A") if theta[lifted] > 0 else ("A", "O")
     return {"kind": "uplift", "time": float(t[i]), "corner": pivot,
             "note": f"corner {corner} lifts"}

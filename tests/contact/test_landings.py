@@ -304,6 +304,22 @@ def test_a_block_without_gravity_has_no_uplift():
     assert result.collisions == []  # THETA never changes sign
 
 
+def test_a_base_held_by_several_supports_has_not_lifted():
+    """SDNV105 B's block on its three shock springs, shaken at 4 m/s^2 (below its uplift):
+    its springs turn the base past the lift angle at 0.00875 s with all three pressed, and
+    A's alone lets go later: 'uplift at t = 0.00875 s (O) corner A lifts' was recorded.
+    The block lifts where one support alone holds it, if ever."""
+    history = _lifting()
+    history["CONTACTS"] = np.maximum(history["CONTACTS"], 2.0)  # never fewer than two
+    assert find_uplift(history, LIFT) is None
+    # held by several where it passes the angle, by one alone later: lifted from there
+    history = _lifting()
+    late = history["time"] >= 0.08
+    history["CONTACTS"] = np.where(late, 1.0, np.maximum(history["CONTACTS"], 2.0))
+    uplift = find_uplift(history, LIFT)
+    assert uplift is not None and uplift["time"] == pytest.approx(0.08)
+
+
 def test_annotate_records_and_prints_the_uplift_as_the_rigid_runner_does():
     result = RunResult(case="mine", kind="block", parameters={}, history=_lifting(),
                        quantities={}, collisions=[], extra={}, timing={})

@@ -49,7 +49,16 @@ def test_a_decimal_comma_is_said_with_the_number_it_meant():
     assert problem({"half_width": "1,000"}).endswith(
         "such as 1.000, or 1000 if the comma separates thousands (a comma separates the items "
         "of a list)")
-    assert problem({"half_width": ",5"}) == "expected a number, got ',5'"  # .5 is no TOML
+    # .5 is no TOML: the offer is 0.5 (RV3: ',5' was refused with no allowed part)
+    assert problem({"half_width": ",5"}).endswith("such as 0.5 (a comma separates the items "
+                                                  "of a list)")
+    # thousands in several groups, and an integer's (RV3: neither was offered anything)
+    assert problem({"half_width": "1,000,000"}).endswith(
+        "allowed: a number, such as 1000000 if the comma separates thousands (a comma "
+        "separates the items of a list)")
+    assert problem({"every": "1,000"}) == (
+        "expected an integer, got '1,000'; allowed: an integer, such as 1000 if the comma "
+        "separates thousands (a comma separates the items of a list)")
     with pytest.raises(CaseError) as err:  # --set hands the text over as a string
         load_case("sdnv105d", ["geometry.half_width=0,2"])
     assert err.value.key == "geometry.half_width"
@@ -75,6 +84,8 @@ def test_a_misspelt_choice_gets_the_close_one():
         "expected one of 'lagrange', 'penalty', 'theta', got 'lagrang'; close: 'lagrange'")
     assert problem({"treatment": "bogus"}) == (
         "expected one of 'lagrange', 'penalty', 'theta', got 'bogus'")
+    # case-blind (RV3: scheme.type=HHT got no hint)
+    assert problem({"treatment": "THETA"}).endswith("got 'THETA'; close: 'theta'")
 
 
 def record(tmp_path, header: str, rows: str = "0,0\n0.1,0.5\n", **keys: object

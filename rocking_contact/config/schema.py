@@ -201,8 +201,9 @@ def distinct_texts(a: float, b: float, spec_a: str = "g", spec_b: str = "g"
     return texts
 
 
-#: a number written with a decimal comma (``0,2``; ``--set`` hands it over as a string)
-DECIMAL_COMMA = re.compile(r"[-+]?\d+,\d+(?:[eE][-+]?\d+)?")
+#: a number written with a decimal comma (``0,2``, ``,5``; ``--set`` hands it over as a
+#: string)
+DECIMAL_COMMA = re.compile(r"[-+]?\d*,\d+(?:[eE][-+]?\d+)?")
 #: a number that may be written with commas between its thousands (``1,000``)
 THOUSANDS = re.compile(r"[-+]?[1-9]\d{0,2}(?:,\d{3})+")
 
@@ -215,23 +216,29 @@ def _misread(tp: Any, value: Any) -> str:
         return ""
     text = value.strip()
     origin = typing.get_origin(tp)
+    # the comma read as a decimal point (",5": 0.5)
+    point = re.sub(r"^([-+]?)\.", r"\g<1>0.", text.replace(",", "."))
+    if tp in (float, int) and THOUSANDS.fullmatch(text):  # 1,000 and 1,000,000
+        decimal = f"{point}, or " if tp is float and DECIMAL_COMMA.fullmatch(text) else ""
+        return (f"; allowed: {_type_name(tp)}, such as {decimal}{text.replace(',', '')} if "
+                f"the comma separates thousands (a comma separates the items of a list)")
     if tp is float and DECIMAL_COMMA.fullmatch(text):
-        thousands = (f", or {text.replace(',', '')} if the comma separates thousands"
-                     if THOUSANDS.fullmatch(text) else "")
-        return (f"; allowed: a number with a decimal point, such as {text.replace(',', '.')}"
-                f"{thousands} (a comma separates the items of a list)")
+        return (f"; allowed: a number with a decimal point, such as {point} (a comma "
+                f"separates the items of a list)")
     if tp in (float, int):
         try:
             number = (float if tp is float else int)(text)
         except ValueError:
-            return ""
+            return ""  # "expected a number" says it
         if not math.isfinite(number):
-            return ""  # no key takes it (_convert): nothing to offer
+            return ""  # no key takes it (_convert)
         return f"; allowed: {_type_name(tp)}, not a string: {text} without quotes"
     if origin in (list, tuple) and "," in text and len(text) <= 40:
         return f"; allowed: {_type_name(tp)} in brackets, such as [{text}]"
     if origin is Literal:
-        return close_hint(repr(value), [repr(a) for a in typing.get_args(tp)])
+        options = [repr(a) for a in typing.get_args(tp)]
+        # 'HHT' for 'hht': the closeness of the names is case-blind
+        return close_hint(repr(value), options) or close_hint(repr(value.lower()), options)
     return ""
 
 

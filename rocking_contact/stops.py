@@ -160,9 +160,10 @@ class Overturned(SolverFailure):
 
 
 class Diverged(SolverFailure):
-    """A block run stopped because its steps created the energy that took the block off its
-    table (:func:`rocking_contact.fem.overturn.divergence`: a step too long for the
-    contact treatment), not the physics: carries what was computed up to there. Its
+    """A block run stopped because energy the physics does not give took the block off its
+    table (:func:`rocking_contact.fem.overturn.divergence`): what its steps created (a step
+    too long for the contact treatment), or what shock springs held at the release (a gap
+    below zero: their store given back): carries what was computed up to there. Its
     ``status`` is ``failed: the run diverged: ...``."""
 
     def describe(self) -> str:

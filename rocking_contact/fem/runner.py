@@ -523,7 +523,7 @@ def _integrate(case: BlockCase, driver: StepDriver, energy: EnergyBalance | None
             output.finish(problem)
             stopped = result(status=str(exc))
             why = divergence(exc, stopped.history, steps_remedy(case), motion_floor(case))
-            if why is not None:  # the steps' energy threw it, not the release or the table
+            if why is not None:  # energy the steps made or the springs held threw it
                 stopped.status = f"failed: {why}"
                 raise Diverged(why, stopped) from None
             raise Overturned(str(exc), stopped) from None

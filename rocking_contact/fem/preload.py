@@ -44,10 +44,12 @@ is therefore checked against the rigid one above
 again from the gravity state in twice as many steps, up to :data:`MAX_TILT_STEPS`. A
 tilt that misses but is reached again with twice the steps (within
 :data:`REPEAT_TOLERANCE`, neither try halving a step) is the block's own equilibrium, not
-a spurious one, and is kept with a warning of its shortfall: an elastic block turns less
-than a rigid one under the pull (E = 1e8 Pa: 0.00961785 rad for the rigid 0.0100002, the
-shortfall falling as 1/E), and a tilt below the base's rotation under the block's weight
-on the tilt's supports (-6.3e-8 rad for SDNV105) is that rotation.
+a spurious one, and is kept with a warning of its shortfall, its cause and the tilt that
+reaches the rigid angle (:func:`tilt_shortfall`): the forces that hold the elastic block
+tilted (its weight on O, the pull at C1) deform it and turn its base back by about the
+same angle at any small tilt, as 1/E (SDNV105: 6.40e-8 rad; E = 1e8 Pa: 0.00961785 rad
+for the rigid 0.0100002). A tilt below that angle (1e-9: -6.30447e-8 rad) leaves the base
+in the table, which the warning says with the tilts that release it flat or above.
 
 Springs whose compression under the block's weight is beyond :data:`SINK_LIMIT` of its
 base half-width do not hold it up: :func:`spring_refusal` refuses them from the inputs
@@ -66,7 +68,7 @@ from typing import Any
 import numpy as np
 from petsc4py import PETSc
 
-from rocking_contact.block import Geometry, Preload, block_mass, release_angle
+from rocking_contact.block import Geometry, Preload, block_mass, release_angle, release_tilt
 from rocking_contact.config import CaseError, file_label
 from rocking_contact.contact.spec import ShockSpring
 from rocking_contact.fem.body import ElasticBody
@@ -187,19 +189,101 @@ def units_hint(sag: float) -> str:
             "SI units?")
 
 
-def tilt_shortfall(reached: float, expected: float, steps: int) -> str:
-    """The warning for a tilt kept short of the rigid one (reached again with ``steps``
-    and half as many): what was reached and why (angles in rad). A shortfall larger than
-    the tilt itself is the base's rotation under the block's own weight on the tilt's
-    supports (-6.3e-8 rad for SDNV105, whatever a tilt below it asks)."""
-    why = ("preload.tilt is below the rotation the block's own weight gives its base on "
-           "the tilt's supports, which is what it reached"
-           if abs(reached - expected) > abs(expected) else
-           "the elastic block's own compliance under the pull (it grows as "
-           "1/material.block.young)")
-    return (f"the preload's tilt reached {reached:.6g} rad, not the rigid block's "
-            f"{expected:.6g} rad ({100 * (reached - expected) / expected:.3g}%), the same with "
-            f"{steps // 2} and {steps} static steps: {why}; the block is released there")
+@dataclass(frozen=True)
+class Shortfall:
+    """A tilt kept short of the rigid one (:func:`static_preload`), what
+    :func:`tilt_shortfall` says of it. Angles in rad, about O, positive lifting A.
+
+    Attributes:
+        reached: the tilt reached, the same with ``steps`` and half as many static steps.
+        expected: the rigid block's (:func:`~rocking_contact.block.release_angle`).
+        steps: the static steps of the last try.
+        remedy: the ``preload.tilt`` that releases the block at ``expected``
+            (:func:`remedy_tilt`).
+        below: how far the base's lowest node stands below the corner O (m, 0 if none
+            does: :func:`base_clearance`).
+        clear: the least ``preload.tilt`` that releases every base node above O.
+        into_table: a table contact takes the block at the release.
+
+    """
+
+    reached: float
+    expected: float
+    steps: int
+    remedy: float
+    below: float = 0.0
+    clear: float = 0.0
+    into_table: bool = False
+
+
+def tilt_shortfall(short: Shortfall) -> str:
+    """The warning for a tilt kept short of the rigid one: what was reached, why, and the
+    ``preload.tilt`` that releases the block where it was asked to be.
+
+    The elastic block deforms under the forces that hold it tilted, its weight on the
+    corner O and the pull at C1 that balances it, and that deformation turns its base
+    chord OA back by about the same angle at any small tilt (SDNV105's block, E = 6e11
+    Pa: 6.40e-8 rad at tilts 1e-9 to 1e-3, 6.03e-8 at 0.1), as 1/E (E = 1e8: 3.82e-4
+    rad): not the pull's compliance alone, and no matter of time steps. It also bows the
+    base, whose nodes next to O stand below O at tilts up to about 1.02e-7 there. A base
+    released below O stands in the table, which a table contact pushes out in its first
+    step, the harder the shorter the step (the energy it gives grows as the step shrinks:
+    3.3e-3 J at 1e-5 s, 8.1e-2 J at 1e-6 s for tilt 1e-9), and the tilt offered besides 0
+    (flat, at rest) lifts every node above O (:func:`base_clearance`). On shock springs
+    (no table contact) the release lowers the block onto O's spring by the weight over its
+    stiffness, and a base turned back presses the others: only 0 is offered, which
+    settles the block flat on them."""
+    reached, expected, steps = short.reached, short.expected, short.steps
+    percent = (f" ({100 * (reached - expected) / expected:.3g}%)" if reached > 0.0 else "")
+    said = (f"the preload's tilt reached {reached:.6g} rad, not the rigid block's "
+            f"{expected:.6g} rad{percent}, the same with {steps // 2} and {steps} static "
+            f"steps: the elastic block deforms under the forces that hold it tilted (its "
+            f"weight on the corner O, the pull at C1), which turns its base back by "
+            f"{expected - reached:.4g} rad, about as much at any small tilt (as "
+            f"1/material.block.young)")
+    at = f"preload.tilt = {short.remedy:.6g} releases it at about {expected:.6g} rad"
+    if short.below <= 0.0:
+        return f"{said}; the block is released there; {at}"
+    forward = ", more than preload.tilt turns it forward" if reached < 0.0 else ""
+    said = (f"{said}{forward}; the block is released there, its base's lowest node "
+            f"{short.below:.3g} m below O")
+    if not short.into_table:  # on springs, O's takes the block: the others are pressed
+        return f"{said}; preload.tilt = 0 releases it flat, settled on its supports"
+    also = f", and {at}" if short.remedy > short.clear else ""
+    return (f"{said}, into the table, which the table's contact pushes out in its first "
+            f"step, the harder the shorter the step; preload.tilt = 0 releases it flat at "
+            f"rest, a preload.tilt above {round_up(short.clear)} with its base above O{also}")
+
+
+def round_up(value: float, digits: int = 3) -> str:
+    """``value`` (> 0) rounded up to ``digits`` significant digits, as ``%g`` shows it: a
+    bound that rounding to nearest would put on the wrong side."""
+    scale = 10.0 ** (math.floor(math.log10(value)) - digits + 1)
+    return f"{math.ceil(value / scale - 1e-9) * scale:.{digits}g}"
+
+
+def remedy_tilt(geometry: Geometry, preload: Preload, large_rotation: bool,
+                angle: float) -> float:
+    """The ``preload.tilt`` whose pull releases the elastic block ``angle`` (rad) further
+    than ``preload.tilt`` does, the deformation that turns its base back being about the
+    same at any small tilt (:func:`tilt_shortfall`): the rigid tilt of the rigid block's
+    angle plus ``angle``."""
+    return release_tilt(geometry, preload.pivot,
+                        release_angle(geometry, preload, large_rotation) + angle,
+                        large_rotation)
+
+
+def base_clearance(body: ElasticBody, u: np.ndarray) -> tuple[float, float]:
+    """How far the block's lowest base node (CONHAUT) stands below the corner O at ``u``
+    (local array, m; 0 if none does), and the angle (rad) the base must turn further
+    about O for every node to stand above it: the largest drop over distance from O
+    (negative when all do). Collective: every rank gets the same values."""
+    base = gather_nodes(body, CONHAUT)  # along the base: O, the leftmost, first
+    displacement = gather_values([u], base.dofs(body.V.dofmap.index_map_bs)[1],
+                                 body.comm)[0]
+    at = base.X[:, :2] + displacement
+    drop, run = at[0, 1] - at[1:, 1], at[1:, 0] - at[0, 0]
+    return max(float(np.max(drop)), 0.0), float(np.max(drop / run))
 
 
 def spring_refusal(case: BlockCase) -> CaseError | None:
@@ -350,6 +434,9 @@ class PreloadResult:
     warnings: list[str] = field(default_factory=list)
     #: the tilt reached (rad) when it was kept short of the rigid one, else None
     tilt_reached: float | None = None
+    #: how far the base's lowest node stands below the corner O in a tilt kept short
+    #: (m, :func:`base_clearance`; 0 if none does)
+    base_below: float = 0.0
 
 
 def static_preload(problem: StepProblem, driver: StepDriver, geometry: Geometry,
@@ -383,6 +470,7 @@ def static_preload(problem: StepProblem, driver: StepDriver, geometry: Geometry,
     gravity = problem.u.x.array.copy()
     warnings: list[str] = []
     short: float | None = None
+    below = 0.0
     if preload.tilt > 0.0:
         expected = release_angle(geometry, preload, not body.linear)
         probe = PointProbe(body, ["O", "A", "C1"])
@@ -406,7 +494,13 @@ def static_preload(problem: StepProblem, driver: StepDriver, geometry: Geometry,
             # a block that sags under its own weight (units) has no trustworthy equilibrium
             if (planned and -sag <= SAG_WARNING and abs(reached - before)
                     <= REPEAT_TOLERANCE * max(abs(reached), abs(before))):
-                warnings.append(tilt_shortfall(reached, expected, steps))
+                below, turn = base_clearance(body, problem.u.x.array)
+                large = not body.linear
+                warnings.append(tilt_shortfall(Shortfall(
+                    reached, expected, steps, remedy_tilt(geometry, preload, large,
+                                                          expected - reached),
+                    below, remedy_tilt(geometry, preload, large, turn)
+                    if below > 0.0 else 0.0, table_contact)))
                 short = reached
                 break
             if 2 * steps > MAX_TILT_STEPS:
@@ -422,7 +516,7 @@ def static_preload(problem: StepProblem, driver: StepDriver, geometry: Geometry,
                          tilt_steps=steps if preload.tilt > 0.0 else 0,
                          table_deflection=deflection,
                          warnings=warnings + ([] if unsettled is None else [unsettled]),
-                         tilt_reached=short)
+                         tilt_reached=short, base_below=below)
 
 
 def settle_on_springs(problem: StepProblem, driver: StepDriver,

@@ -52,6 +52,7 @@ from rocking_contact.geometry.load import create_block_mesh
 from rocking_contact.post.collisions import annotate as annotate_collisions
 from rocking_contact.post.energy import (
     motion_floor,
+    released_depth,
     released_store,
     remedy,
     restick_warning,
@@ -253,8 +254,11 @@ def finish_contact(case: BlockCase, result: RunResult, model: contact_model.Cont
         if "ETOT_rise_max" in energy:
             result.quantities["energy.rise.max"] = energy["ETOT_rise_max"]
             result.quantities["energy.regain.max"] = energy["ETOT_regain_max"]
-        for warning in (restick_warning(energy), rise_warning(energy, steps_remedy(case),
-                                                              released_store(result.history))):
+        stored = released_store(result.history)
+        depth = released_depth(result.history, 2 * case.geometry.half_width)
+        below = result.extra.get("preload", {}).get("base_below", 0.0)
+        for warning in (restick_warning(energy),
+                        rise_warning(energy, steps_remedy(case), stored, depth, below)):
             if warning:
                 result.warnings.append(warning)
     if case.contact.treatment in TABLE_TREATMENTS:
@@ -331,6 +335,8 @@ def initial_state(case: BlockCase, problem: StepProblem, driver: StepDriver,
     }
     if pre.tilt_reached is not None:  # kept short of the rigid tilt (static_preload)
         report["tilt_reached"] = pre.tilt_reached
+    if pre.base_below > 0.0:  # and turned back below O: what the springs' store is from
+        report["base_below"] = pre.base_below
     # A tilt taken again in more steps (static_preload) is not said: it releases the state
     # the larger initial.preload_steps starts from, to the bit, and costs a static solve
     # or a few; extra.preload.tilt_steps records the count.

@@ -5,7 +5,8 @@ residual ``ENERGY_RESIDUAL`` (what the time discretisation creates, > 0, or diss
 < 0), is kept step by step by :class:`~rocking_contact.fem.energy_balance.EnergyBalance`.
 This module reads a run's history: :func:`summary` (final terms, largest residual, the
 largest rise of the total energy), :func:`created_energy` and :func:`rise_warning` (energy
-the steps created) and :func:`remedy` (what makes the steps create less).
+the steps created, or that the released state held: :func:`from_release`,
+:func:`from_table_release`) and :func:`remedy` (what makes the steps create less).
 """
 
 from __future__ import annotations
@@ -196,33 +197,79 @@ def released_store(history: dict[str, np.ndarray]) -> float:
     return float(history["ESPRING"][0])
 
 
-def from_release(created: Created, stored: float) -> str | None:
+def from_release(created: Created, stored: float, below: float = 0.0) -> str | None:
     """The cause of a rise of the total energy (:func:`created_energy`) that the springs'
     store in the released state (``stored``, J, :func:`released_store`) covers, None
     otherwise: a spring pressed into the ground at the release (a negative
     ``contact.spring.N.gap``) pushes the block with that energy, which smaller steps do
     not change (SDNV105 B with gap = -1 m: 1.5e10 J stored, 8.4e8 J in ETOT by 0.1 ms,
-    "use a smaller time.step" was the advice)."""
+    "use a smaller time.step" was the advice); so does a base the preload released
+    turned back, its lowest node ``below`` (m, > 0) the corner O, which the release lowers
+    onto O's spring (SDNV105 B with preload.tilt = 1e-9: 2.23e-8 m, 1.0e-3 J stored
+    against the weight's 2.8e-4 J; its gap and stiffness were blamed)."""
     # a rise above the lowest value reached counts the springs' store already
     if created.above != RELEASED or not created.energy <= stored:
         return None
-    return (f"the springs held {stored:.4g} J in the released state (column ESPRING at its "
-            f"first row), which they gave the block: check contact.spring's gap (negative: "
-            f"pressed into the ground at the release) and normal_stiffness")
+    held = (f"the springs held {stored:.4g} J in the released state (column ESPRING at its "
+            f"first row), which they gave the block")
+    if below > 0.0:
+        return (f"{held}: the preload released its base turned back, its lowest node "
+                f"{below:.3g} m below the corner O, whose spring takes the block, so that "
+                f"the others are pressed beyond their share (the preload's tilt warning says "
+                f"which preload.tilt releases the base above O)")
+    return (f"{held}: check contact.spring's gap (negative: pressed into the ground at the "
+            f"release) and normal_stiffness")
 
 
-def rise_warning(energy: dict[str, float], advice: str, stored: float = 0.0) -> str | None:
+#: a base deeper in the table at the release (``GAP_MIN`` of the first row) than this
+#: fraction of its width was put there by the preload, not by round-off: the gaps'
+#: round-off is ~1e-16 of the coordinates, and a depth of 1e-12 of SDNV105's base, pushed
+#: out in a 1e-5 s step, gives the block ~1e-13 J, far below any rise warned of
+RELEASE_DEPTH = 1e-12
+
+
+def released_depth(history: dict[str, np.ndarray], width: float) -> float:
+    """How deep (m) the block's base stood in the table at the release: ``-GAP_MIN`` of the
+    first row when beyond :data:`RELEASE_DEPTH` of the base's ``width`` (m), else 0 (and
+    without the column: a run without a table contact)."""
+    if "GAP_MIN" not in history or not len(history["GAP_MIN"]):
+        return 0.0
+    depth = -float(history["GAP_MIN"][0])
+    return depth if depth > RELEASE_DEPTH * width else 0.0
+
+
+def from_table_release(created: Created, depth: float) -> str | None:
+    """The cause of a rise of the total energy (:func:`created_energy`) when the block was
+    released with its base ``depth`` (m, :func:`released_depth`) in the table, None if it
+    was not: the contact pushes the base out in the first step at about depth over step,
+    so that smaller steps create more of it, not less (SDNV105 A with preload.tilt = 1e-9,
+    released 2.27e-8 m deep: 1.5e-4 J at 1e-4 s steps, 3.3e-3 J at 1e-5 s, 8.1e-2 J at
+    1e-6 s; "use a smaller time.step" was the advice)."""
+    if created.above != RELEASED or not depth > 0.0:
+        return None
+    return (f"the block was released with its base {depth:.3g} m into the table (GAP_MIN at "
+            f"its first row), which the contact pushed out in the first step, the faster the "
+            f"shorter the step: smaller steps create more of it, not less; release the base "
+            f"above the table (the preload's tilt warning says which preload.tilt does, and "
+            f"preload.tilt = 0 releases the block flat)")
+
+
+def rise_warning(energy: dict[str, float], advice: str, stored: float = 0.0,
+                 depth: float = 0.0, below: float = 0.0) -> str | None:
     """A sentence when the steps created energy (:func:`created_energy`), ending with
     ``advice`` (:func:`remedy`); when the springs' store in the released state (``stored``,
     J, :func:`released_store`) covers the rise, a sentence that names it and gives no
-    advice on the steps (:func:`from_release`); None otherwise."""
+    advice on the steps (:func:`from_release`, ``below``: how far the preload left the
+    base below the corner O, m), and so when the block was released with its base
+    ``depth`` (m, :func:`released_depth`) in the table (:func:`from_table_release`); None
+    otherwise."""
     created = created_energy(energy)
     if created is None:
         return None
     rose = (f"the total energy rose up to {created.energy:.4g} J above {created.above} "
             f"(largest at t = {created.time:.6g} s, {100 * created.relative:.3g}% of the "
             f"energy of the motion)")
-    cause = from_release(created, stored)
+    cause = from_release(created, stored, below) or from_table_release(created, depth)
     if cause is not None:
         return f"{rose}: {cause}"
     return (f"{rose}: the time steps created it, do not trust the results "

@@ -174,7 +174,8 @@ class RigidCase(BlockModel, CaseFile):
         "the release as a FEM block case gives it: no angle but the sine of the release "
         "angle about O (a ratio, no unit: Code_Aster's pull of the top-middle point C1 by "
         "-2 l tilt with pivot O1, the block turning rigidly; 0.3: 0.304693 rad); "
-        "preload.angle gives the angle itself, and the one given last is read", "")}
+        "preload.angle gives the angle itself, and the one given last is read (rigid files "
+        "before 09918a6 read tilt as the angle: give those angles as preload.angle)", "")}
 
     @property
     def release_angle(self) -> float:

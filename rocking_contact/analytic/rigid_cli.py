@@ -42,7 +42,8 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
     add_case_options(parser, "no progress bar and no table of the checks (the levels' impact "
                              "tables are still printed)",
                      "override a case value (repeatable), e.g. preload.angle=0.02 (the "
-                     "release angle, rad) or preload.tilt=0.02 (a FEM case's pull)")
+                     "release angle, rad) or preload.tilt=0.02 (a FEM case's pull ratio, "
+                     "no angle: released at asin(0.02) = 0.0200013 rad)")
 
 
 def impact_table(levels: Mapping[str, Mapping[str, Any]], count: int,
@@ -126,6 +127,20 @@ def _explain(result: Any) -> str:
             f"chained with the restitution from 2 t1, which runs them long.")
 
 
+def tilt_meaning(case: Any) -> str:
+    """The line that says what ``preload.tilt`` meant for a rigid case released from it (no
+    ``preload.angle``): a FEM case's pull ratio, no angle, since 09918a6, before which the
+    rigid kind read it as the angle (a file's ``tilt = 0.05``, meant as 0.05 rad, is
+    released at 0.0500209 rad); empty for a case that gives ``preload.angle``, a FEM
+    case's twin included, which gives it the block's angle."""
+    if case.preload.angle is not None or case.preload.tilt == 0.0:  # 0 is 0 rad either way
+        return ""
+    tilt, angle = case.preload.tilt, case.release_angle
+    return (f"preload.tilt = {tilt:g} is a pull ratio, as in a FEM block case, not an angle: "
+            f"released at asin({tilt:g}) = {angle:g} rad; preload.angle = {tilt:g} releases "
+            f"at {tilt:g} rad (rigid files before 09918a6 read tilt as the angle)")
+
+
 def _recalage_line(recalage: Mapping[str, Any]) -> str:
     """Why the recalage level is left out, or that its ratios are the case's own; nothing
     for the manual's ratios on its block."""
@@ -175,6 +190,9 @@ def main(args: argparse.Namespace) -> int:
           f"l = {case.geometry.half_height:g} m, M = {result.extra['block']['mass']:.4g} kg, "
           f"released at {case.release_angle:g} rad; restitution {q['restitution']:.6f}, "
           f"energy kept per impact {q['energy_ratio']:.6f}")
+    pulled = tilt_meaning(case)
+    if pulled:
+        print(pulled)
     if any(level["impacts"] for level in result.extra["levels"].values()):
         print(impact_table(result.extra["levels"], count, case.time.start))
         print()

@@ -62,14 +62,15 @@ BAD_SETS = [
                                        "allowed: 0 there"]),
     # a step that does not divide the run: it ended at 0.5001 s, unsaid
     (["time.step=3e-4"], ["time.step: 0.0003 does not divide the run from time.start 0 to "
-                          "time.end 0.5 s (1666.67 steps: the last would end at 0.5001 s)",
+                          "time.end 0.5 s (1666.67 steps: 1666 steps of 0.0003 s end at "
+                          "0.4998 s, 1667 at 0.5001 s)",
                           "allowed: a step that does, such as 0.00025 (2000 steps) or "
                           "0.000299940012 (1667 steps)"]),
     # its digits, as many as tell it from the suggestion: both read "0.0001 (500 steps)"
     (["time.step=1.00000001e-4", "time.end=0.05"], [
         "time.step: 0.000100000001 does not divide the run from time.start 0 to time.end "
-        "0.05 s (499.99999500000007 steps: the last would end at 0.0500000005 s); allowed: "
-        "a step that does, such as 0.0001 (500 steps)"]),
+        "0.05 s (499.999995 steps: 499 steps of 0.000100000001 s end at 0.0499000005 s, 500 "
+        "at 0.0500000005 s); allowed: a step that does, such as 0.0001 (500 steps)"]),
     # a negative index read as a key: "model.shock[-1]: unknown key (allowed: node, ...)"
     (["model.shock[-1].kn=1"], ["model.shock[-1]: got index '-1', allowed: an index 0..0, "
                                 "none negative"]),
@@ -458,7 +459,8 @@ def test_a_start_a_child_gives_after_its_parents_end_is_the_childs(capsys, tmp_p
     child.write_text('extends = "sdnd101a"\n[time]\nend = 0.10015\n')
     assert_one_line_error(capsys, main(["run", str(child)]), [
         f"error: {child}: time.end: 0.10015 is not a whole number of time.step 0.0005 s after "
-        f"time.start 0 (200.3 steps); allowed: an end that is, such as 0.1 (200 steps) "
+        f"time.start 0 (200.3 steps: 200 steps of 0.0005 s end at 0.1 s, 201 at 0.1005 s); "
+        f"allowed: an end that is, such as 0.1 (200 steps) or 0.1005 (201 steps) "
         f"(time.step from {GOOD})"])
     # given last, by --set, the start is the one named; the end without --set
     assert_one_line_error(capsys, main(["run", CASE, "--set", "time.start=1"]), [

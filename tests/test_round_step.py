@@ -31,5 +31,5 @@ def test_the_refusal_says_why_and_offers_the_round_step_first():
     assert err.value.key == "time.step"
     assert err.value.problem.startswith(
         "3e-05 does not divide the run from time.start 0 to time.end 0.5 s (16666.7 steps: "
-        "the last would end at 0.50001 s); allowed: a step that does, such as 2.5e-05 (20000 "
-        "steps) or 2.99994e-05 (16667 steps)")
+        "16666 steps of 3e-05 s end at 0.49998 s, 16667 at 0.50001 s); allowed: a step that "
+        "does, such as 2.5e-05 (20000 steps) or 2.99994e-05 (16667 steps)")

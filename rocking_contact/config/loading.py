@@ -36,6 +36,7 @@ from rocking_contact.config.schema import (
     merge,
     unknown_key,
 )
+from rocking_contact.config.sections import _whole_steps_unchecked
 
 if TYPE_CHECKING:
     from rocking_contact.config.sections import CaseFile
@@ -306,6 +307,8 @@ def load_case(
     try:  # (its record paths are absolute: read_case_data and apply_overrides anchored them)
         obj = build(kind_schema(case_kind(data, str(path))), data, file=str(path))
     except CaseError as exc:  # name the file that holds the key, and say --set took part
+        if exc.reoffer is not None:
+            exc = _offering_what_loads(exc, path, overrides, given)
         key, problem = _blamed(exc, layer, path, origins)
         if key == "case.name" and not named and layer(key) > 0:
             problem += (f" (the name of the file {path.name}, taken as the case's name since "
@@ -336,6 +339,41 @@ def load_case(
     obj.references_from = references_from
     obj.loaded_as = (as_dict(obj), layer)  # for unread_after_loading
     return obj
+
+
+def _offering_what_loads(exc: CaseError, path: Path,
+                         overrides: Mapping[str, Any] | list[str] | None,
+                         given: str) -> CaseError:
+    """``exc``, a refusal that offers values (:attr:`CaseError.reoffer`: a step that does
+    not divide the run, and the steps and ends that do), after the case's other refusals
+    of the values given, offering only the values the case loads with as typed.
+
+    Raises:
+        CaseError: the case's first other refusal, which ``exc`` would have hidden: the
+            values it offers are no longer than the step given, so that a step refused
+            as above a stability limit, or sampling a load too seldom, was offered dividing
+            steps refused for the same reason (sdnd100a's 0.049 s, 0.0375 and 0.0429).
+
+    """
+    assert exc.reoffer is not None
+    try:
+        with _whole_steps_unchecked():
+            load_case(path, overrides, given=given)
+    except CaseError as other:
+        raise other from None
+
+    def loads(key: str, text: str) -> bool:
+        tried: Mapping[str, Any] | list[str] = (
+            {**overrides, key: float(text)} if isinstance(overrides, Mapping)
+            else [*(overrides or []), f"{key}={text}"])
+        try:
+            load_case(path, tried, given=given)
+        except CaseError:
+            return False
+        return True
+
+    problems = exc.reoffer(loads)
+    return CaseError(exc.file, exc.key, problems[exc.key], problems)
 
 
 def _own_name(data: dict[str, Any], path: Path, origins: Origins) -> bool:

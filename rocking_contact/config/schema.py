@@ -30,6 +30,10 @@ from typing import Any, Literal
 
 from rocking_contact.config.names import close_hint
 
+#: ``accepts -> {key: problem}``: a refusal's problems offering only the values
+#: ``accepts(key, text)`` takes (:attr:`Conflict.reoffer`)
+Reoffer = Callable[[Callable[[str, str], bool]], dict[str, str]]
+
 
 class CaseError(ValueError):
     """A problem in a case file or an override: one line for the user.
@@ -42,11 +46,15 @@ class CaseError(ValueError):
     """
 
     def __init__(self, file: str, key: str, problem: str,
-                 alternatives: Mapping[str, str] | None = None):
+                 alternatives: Mapping[str, str] | None = None,
+                 reoffer: Reoffer | None = None):
         self.file, self.key, self.problem = file, key, problem
         #: dotted key -> problem, for a rule that several keys break together
         #: (:class:`Conflict`): the loader names the one given last
         self.alternatives = dict(alternatives or {})
+        #: the alternatives again, offering only values the case takes (a
+        #: :class:`Conflict`'s, its keys dotted from the case's top); None: none offered
+        self.reoffer = reoffer
         where = f"{file}: {key}: " if key else f"{file}: "
         super().__init__(where + problem)
 
@@ -59,8 +67,13 @@ class Conflict(ValueError):
     given last (by ``--set``, or by the file that extends the other's), the first one
     otherwise."""
 
-    def __init__(self, problems: Mapping[str, str]):
+    def __init__(self, problems: Mapping[str, str], reoffer: Reoffer | None = None):
         self.problems = dict(problems)
+        #: the problems again, offering only the values that ``accepts(key, text)``
+        #: takes (``key`` as in ``problems``, each value as typed): the loader keeps
+        #: those the whole case takes (a step that divides the run may still be refused
+        #: by a row cap); None for problems that offer no value
+        self.reoffer = reoffer
         key, problem = next(iter(self.problems.items()))
         super().__init__(f"{key}: {problem}")
 
@@ -387,11 +400,24 @@ def build[T](cls: type[T], data: Mapping[str, Any], *, file: str, prefix: str = 
         except Conflict as exc:
             alternatives = {_join(prefix, k): problem for k, problem in exc.problems.items()}
             key, problem = next(iter(alternatives.items()))
-            raise CaseError(file, key, problem, alternatives) from None
+            raise CaseError(file, key, problem, alternatives,
+                            _prefixed(exc.reoffer, prefix)) from None
         except ValueError as exc:
             sub, _, problem = str(exc).partition(": ")
             raise CaseError(file, _join(prefix, sub), problem) from None
     return obj
+
+
+def _prefixed(reoffer: Reoffer | None, prefix: str) -> Reoffer | None:
+    """``reoffer`` (of a table) with its keys dotted from the case's top."""
+    if reoffer is None or not prefix:
+        return reoffer
+    inner = reoffer
+
+    def dotted(accepts: Callable[[str, str], bool]) -> dict[str, str]:
+        problems = inner(lambda key, text: accepts(_join(prefix, key), text))
+        return {_join(prefix, key): problem for key, problem in problems.items()}
+    return dotted
 
 
 def _check_scale(value: Any, key: str, unit: str, check: Check | None, file: str) -> None:

@@ -7,7 +7,9 @@ A kind's schema derives from :class:`CaseFile` and adds its own sections.
 from __future__ import annotations
 
 import math
-from collections.abc import Callable, Sequence
+from collections.abc import Callable, Iterator, Sequence
+from contextlib import contextmanager
+from contextvars import ContextVar
 from dataclasses import dataclass
 from typing import TYPE_CHECKING, Literal, Protocol
 
@@ -16,7 +18,6 @@ from rocking_contact.config.schema import (
     FINITE,
     POSITIVE,
     Conflict,
-    distinct_texts,
     param,
 )
 
@@ -269,6 +270,23 @@ def row_count_problem(time: TimeSpan, every: int | None = None) -> tuple[str, st
         f"each impact and 1 at each apex of a flight)")
 
 
+#: whether :class:`TimeSpan` refuses a step that does not divide its run: off inside
+#: :func:`_whole_steps_unchecked` only
+_WHOLE_STEPS: ContextVar[bool] = ContextVar("_WHOLE_STEPS", default=True)
+
+
+@contextmanager
+def _whole_steps_unchecked() -> Iterator[None]:
+    """Load cases without refusing a step that does not divide the run: to find the
+    other refusals of the values given (:func:`~rocking_contact.config.load_case` says
+    those first: a step above a stability limit was offered dividing steps above it)."""
+    token = _WHOLE_STEPS.set(False)
+    try:
+        yield
+    finally:
+        _WHOLE_STEPS.reset(token)
+
+
 def check_span(start: float, end: float) -> None:
     """Refuse a span (s) that does not end after it starts, as a :class:`Conflict` of its
     ``end`` and ``start`` (either may be the one given wrong)."""
@@ -304,26 +322,57 @@ class TimeSpan:
             raise ValueError(f"step: {problem}")
         # Uniform steps land on the end only if the step divides the span; otherwise the
         # run ended a fraction of a step early or late (0.5001 s for a 3e-4 s step), unsaid.
-        if _whole_steps(self.step, self.start, self.end) is None:
-            n, start, end = self.n_steps, self.start, self.end
-            # the values offered make the same n steps
-            fitted = _offered_text(span / n, lambda step: _whole_steps(step, start, end) == n)
-            fitted_end = _offered_text(start + n * self.step,
-                                       lambda to: _whole_steps(self.step, start, to) == n)
-            count = distinct_texts(span / self.step, n, ".6g", "d")[0]
-            given_start, given_end, step = map(_given_text, (start, end, self.step))
-            # a step of few digits first: 2.99994e-05 is no step anyone types
-            rounder = round_step(self.step, start, end)
-            such = (f"{rounder:g} ({_whole_steps(rounder, start, end)} steps) or "
-                    if rounder is not None and rounder != float(fitted) else "")
-            raise Conflict({
-                "step": f"{step} does not divide the run from time.start {given_start} to "
-                        f"time.end {given_end} s ({count} steps: the last would end at "
-                        f"{fitted_end} s); allowed: a step that does, such as {such}"
-                        f"{fitted} ({n} steps)",
-                "end": f"{given_end} is not a whole number of time.step {step} s after "
-                       f"time.start {given_start} ({count} steps); allowed: an end that "
-                       f"is, such as {fitted_end} ({n} steps)"})
+        # Refused last (load_case has the case's other refusals of these values said
+        # first, and keeps the values offered to those the whole case takes: reoffer).
+        if _WHOLE_STEPS.get() and _whole_steps(self.step, self.start, self.end) is None:
+            raise Conflict(self.misfit(lambda key, text: True), reoffer=self.misfit)
+
+    def misfit(self, accepts: Callable[[str, str], bool]) -> dict[str, str]:
+        """The refusal of a step that does not divide the run, from the side of ``step``
+        and of ``end`` (a :class:`Conflict`'s problems), offering the values of each
+        (as typed) that ``accepts(key, text)`` takes, ``key`` being ``step`` or ``end``.
+
+        The steps offered are no longer than the one given (a longer one may pass a
+        stability limit or sample a load too seldom where the step given did not): a
+        round one (:func:`round_step`) and the longest that divides the run; the ends, the
+        whole numbers of steps on either side of the end given, the nearest first.
+        """
+        start, end, span = self.start, self.end, self.end - self.start
+        below = math.floor(span / self.step)  # whole steps that end before the end
+        ends = {n: start + n * self.step for n in (below, below + 1)}
+        # the longest step that divides the run, no longer than the one given
+        steps = [(_offered_text(span / (below + 1),
+                                lambda step: _whole_steps(step, start, end) == below + 1),
+                  below + 1)]
+        rounder = round_step(self.step, start, end)
+        rounder_steps = None if rounder is None else _whole_steps(rounder, start, end)
+        if rounder_steps is not None and rounder != float(steps[0][0]):
+            steps.insert(0, (f"{rounder:g}", rounder_steps))
+        # the count in as many digits as tell it from a whole one (9999999.02, not 1e+07)
+        ratio = span / self.step
+        count = next((text for text in (f"{ratio:.6g}", f"{ratio:.9g}", f"{ratio:.12g}")
+                      if not float(text).is_integer()), repr(ratio))
+        given_start, given_end, step = map(_given_text, (start, end, self.step))
+
+        def reaches(n: int) -> Callable[[float], bool]:
+            return lambda to: _whole_steps(self.step, start, to) == n
+
+        fitted_ends = {n: _offered_text(to, reaches(n)) for n, to in ends.items()}
+        nearest = sorted(ends, key=lambda n: abs(ends[n] - end))
+        reached = (f"{below} steps of {step} s end at {fitted_ends[below]} s, "
+                   f"{below + 1} at {fitted_ends[below + 1]} s")
+
+        def such_as(values: list[tuple[str, int]], key: str) -> str:
+            taken = [f"{text} ({n} steps)" for text, n in values if accepts(key, text)]
+            return f", such as {' or '.join(taken)}" if taken else ""
+
+        return {
+            "step": f"{step} does not divide the run from time.start {given_start} to "
+                    f"time.end {given_end} s ({count} steps: {reached}); allowed: a step "
+                    f"that does{such_as(steps, 'step')}",
+            "end": f"{given_end} is not a whole number of time.step {step} s after "
+                   f"time.start {given_start} ({count} steps: {reached}); allowed: an end "
+                   f"that is{such_as([(fitted_ends[n], n) for n in nearest], 'end')}"}
 
     @property
     def n_steps(self) -> int:

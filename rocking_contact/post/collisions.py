@@ -5,9 +5,13 @@ Definitions (Code_Aster's SDNV105 tests, restated in the case files):
 - a *landing* is an instant where the base chord's rotation ``THETA`` changes sign (the
   block passes through flat: the lifted corner comes down, the pivot changes corner)
   after a swing in which ``|THETA|`` exceeded :func:`lift_angle`, the base rotation a
-  block gets from more than its elastic deformation (:func:`find_landings`). Its *span*
-  runs from the lowest kinetic energy since the previous landing (the top of the swing)
-  to the first kinetic-energy minimum after it (the impact's drop);
+  block gets from more than its elastic deformation (:func:`find_landings`). On compliant
+  supports (shock springs) the block may also land without THETA changing sign: the
+  pivot's spring sinks under the weight, and another support stops the fall while the
+  base is still turned (a *catch*: an impact during which a second support takes the
+  base, held by one alone while turned past that angle, :func:`_catches`). A landing's
+  *span* runs from the lowest kinetic energy since the previous landing (the top of the
+  swing) to the first kinetic-energy minimum after it (the impact's drop);
 - with ``[collisions] windows = []`` (the default: a case that gives none), collision
   ``k`` is the kinetic-energy peak the ``k``-th landing ends: the maximum of its span
   from the minimum before that peak (a shaken block's swing may hold a larger maximum
@@ -98,7 +102,8 @@ class CollisionSpec:
         default_factory=list, unit="s",
         doc="collision k = largest kinetic energy of the block in window k; [] (the "
             "default): one collision at each landing found in the history (THETA changes "
-            "sign after a lift), the largest kinetic energy around it")
+            "sign after a lift, or a second support takes the lifted base in an impact), "
+            "the largest kinetic energy around it")
     column: str = param("EKIN_BLOCK", doc="history column of the kinetic energy")
     rigid: bool = param(False, doc="compare the collisions with the rigid-block levels")
 
@@ -121,19 +126,25 @@ def lift_angle(case: Any) -> float:
 
 
 def find_landings(history: Mapping[str, np.ndarray], lift: float,
-                  column: str = "EKIN_BLOCK") -> list[dict[str, Any]]:
-    """The landings of a run (see the module doc), in order.
+                  column: str = "EKIN_BLOCK", least: float = 0.0) -> list[dict[str, Any]]:
+    """The landings of a run (see the module doc), in order: the sign changes of THETA
+    after a lift, and the catches of a block on compliant supports (:func:`_catches`).
 
     Args:
-        history: the run's history (``time``, ``THETA`` and ``column``).
+        history: the run's history (``time``, ``THETA`` and ``column``; ``CONTACTS`` for
+            the catches).
         lift: |THETA| (rad) a swing must exceed (:func:`lift_angle`).
         column: the kinetic-energy column the spans are read on.
+        least: the kinetic energy (J) a catch's impact must exceed (the least energy of
+            the motion, :func:`~rocking_contact.post.energy.motion_floor`); a sign change
+            needs none.
 
     Returns:
         One ``{"time", "index", "span"}`` per landing: the instant THETA crosses zero
         (s, linear between samples), the first sample after it, and the span's first and
-        last samples. None (an empty list) without THETA or the kinetic energy in the
-        history.
+        last samples; a catch's ``time`` and ``index`` are the first sample where the
+        second support holds the base, and it has ``caught`` True. None (an empty list)
+        without THETA or the kinetic energy in the history.
 
     """
     t = np.asarray(history.get("time", []))
@@ -152,9 +163,20 @@ def find_landings(history: Mapping[str, np.ndarray], lift: float,
             instant = float(t[i] - theta[i] * (t[i + 1] - t[i]) / (theta[i + 1] - theta[i]))
             found.append({"time": instant, "index": i + 1})
         since = i + 1
+    _spans(energy, found)
+    if "CONTACTS" in history:
+        caught = _catches(history, energy, lift, least, found)
+        if caught:
+            found = sorted(found + caught, key=lambda landing: landing["index"])
+            _spans(energy, found)
+    return found
+
+
+def _spans(energy: np.ndarray, found: list[dict[str, Any]]) -> None:
+    """Set each landing's ``span`` (its first and last samples, see the module doc)."""
     previous = 0
     for k, landing in enumerate(found):
-        after = found[k + 1]["index"] if k + 1 < len(found) else len(t) - 1
+        after = found[k + 1]["index"] if k + 1 < len(found) else len(energy) - 1
         j = landing["index"]
         left = previous + int(np.argmin(energy[previous:j + 1]))
         right = j
@@ -163,6 +185,63 @@ def find_landings(history: Mapping[str, np.ndarray], lift: float,
         while right < after and energy[right + 1] < energy[right]:  # down its drop
             right += 1
         landing["span"] = (left, right)
+        previous = j
+
+
+def _rise_start(energy: np.ndarray, index: int, left: int) -> int:
+    """The minimum before the kinetic-energy peak a landing at ``index`` ends: back up to
+    the peak if it came before the landing, then down the rise into it, not before
+    ``left`` (the landing's span: the span's lowest energy may lie far before it, and
+    between them a larger maximum that is no impact: SDNV105 B's springs shaken below its
+    uplift, 0.0658 s for a landing at 0.2503 s)."""
+    start = index
+    while start > left and energy[start - 1] >= energy[start]:  # up to the peak
+        start -= 1
+    while start > left and energy[start - 1] < energy[start]:  # down the rise
+        start -= 1
+    return start
+
+
+def _catches(history: Mapping[str, np.ndarray], energy: np.ndarray, lift: float,
+             least: float, landings: list[dict[str, Any]]) -> list[dict[str, Any]]:
+    """The landings of a block on compliant supports that THETA does not show: an impact
+    (:func:`_impact_peaks`, above ``least`` J) during whose rise or drop a second
+    support takes the base (``CONTACTS`` from 1 or less to 2 or more), after the base was
+    held by one support alone while turned past ``lift`` (rad), and that no sign change
+    of THETA among ``landings`` ends. Its springs' sink under the weight lowers the pivot,
+    so that another support may stop the fall before the corner comes down to it: SDNV105
+    B on 3e7 N/m springs (sink 0.14 mm at O) falls onto O1 at 0.0523 s, 6.73 J, with THETA
+    still 7.4e-4 rad, and never turns past flat. ``[{"time", "index", "caught": True}]``:
+    the first sample the second support holds."""
+    t, theta = np.asarray(history["time"]), np.asarray(history["THETA"])
+    contacts = np.asarray(history["CONTACTS"])
+    closes = np.flatnonzero((contacts[:-1] <= 1) & (contacts[1:] >= 2)) + 1
+    if not len(closes):
+        return []
+    floor = max(REST_FRACTION * float(np.max(energy, initial=0.0)), least)
+    claimed = [(_rise_start(energy, landing["index"], landing["span"][0]),
+                landing["span"][1]) for landing in landings]
+    lifted = (contacts <= 1) & (np.abs(theta) > lift)
+    found: list[dict[str, Any]] = []
+    previous = 0
+    for p in _impact_peaks(energy, floor):
+        if any(lo <= p <= hi for lo, hi in claimed):
+            continue
+        # the peak's own rise and drop, not its prominence's bases, which reach the
+        # run's start and end for the largest impact
+        lo, hi = _rise_start(energy, p, 0), p
+        while hi < len(energy) - 1 and energy[hi + 1] < energy[hi]:
+            hi += 1
+        during = closes[(closes > lo) & (closes <= hi)]
+        if not len(during):
+            continue
+        j = int(during[0])
+        # lifted since the landing before it: a swing of its own
+        since = max([previous, *(landing["index"] for landing in landings
+                                 if landing["index"] < j)])
+        if j <= previous or not np.any(lifted[since:j]):
+            continue
+        found.append({"time": float(t[j]), "index": j, "caught": True})
         previous = j
     return found
 
@@ -216,12 +295,14 @@ def find_collisions(history: Mapping[str, np.ndarray], windows: list[Window],
             with windows and a history without THETA, every window's maximum may be one.
         least: without windows, the kinetic energy (J) a landing's maximum must exceed to
             be an impact: the least energy of the motion, the fall from the lift angle
-            (:func:`~rocking_contact.post.energy.motion_floor`).
+            (:func:`~rocking_contact.post.energy.motion_floor`); with or without, the
+            energy a catch's impact must exceed (:func:`find_landings`).
 
     Returns:
         One ``{"index", "time", "kinetic_energy", "interior", "impact"}`` per window that
         holds samples, or per landing (and its ``landing``, the instant THETA crosses
-        zero, s), in order; ``impact`` is the how-many-th of the run's impacts the maximum
+        zero, or a catch's first sample on two supports, s; a catch's also ``caught``
+        True), in order; ``impact`` is the how-many-th of the run's impacts the maximum
         is (:func:`impact_instants`, or the landing's number), None if it is none of them.
 
     """
@@ -232,7 +313,7 @@ def find_collisions(history: Mapping[str, np.ndarray], windows: list[Window],
     # Below this the block is at rest and its kinetic energy is round-off (1e-21 J after a
     # frictionless block has slid to rest): a maximum there is no impact.
     floor = REST_FRACTION * float(np.max(energy, initial=0.0))
-    landings = find_landings(history, lift, column)
+    landings = find_landings(history, lift, column, least)
     out: list[dict[str, Any]] = []
     if not windows:
         # a block that falls from beyond the lift angle lands with at least the energy of
@@ -242,19 +323,14 @@ def find_collisions(history: Mapping[str, np.ndarray], windows: list[Window],
         floor = max(floor, least)
         for k, landing in enumerate(landings, start=1):
             left, right = landing["span"]
-            # the peak the landing ends and the rise into it, back from the landing to the
-            # minimum before that peak: the span's lowest energy may lie far before it, and
-            # between them a larger maximum that is no impact (SDNV105 B's springs shaken
-            # below its uplift: 0.0658 s for a landing at 0.2503 s)
-            start = landing["index"]
-            while start > left and energy[start - 1] >= energy[start]:  # up to the peak
-                start -= 1
-            while start > left and energy[start - 1] < energy[start]:  # down the rise
-                start -= 1
+            # the peak the landing ends, from the minimum before that peak
+            start = _rise_start(energy, landing["index"], left)
             i = start + int(np.argmax(energy[start:right + 1]))
             out.append({"index": k, "time": float(t[i]), "kinetic_energy": float(energy[i]),
                         "interior": bool(start < i < right) and float(energy[i]) > floor,
                         "impact": k, "landing": landing["time"]})
+            if landing.get("caught"):
+                out[-1]["caught"] = True
         return out
     impacts = impact_instants(t, energy, floor)
     spans = [landing["span"] for landing in landings]
@@ -276,19 +352,23 @@ def find_collisions(history: Mapping[str, np.ndarray], windows: list[Window],
 
 
 def landings_outside(history: Mapping[str, np.ndarray], windows: Sequence[Window],
-                     lift: float, column: str = "EKIN_BLOCK") -> str | None:
+                     lift: float, column: str = "EKIN_BLOCK",
+                     least: float = 0.0) -> str | None:
     """The warning for the landings of a run that no window of ``windows`` holds, None if
-    every one is in some window (or no window is given: each landing is a collision)."""
+    every one is in some window (or no window is given: each landing is a collision);
+    ``least`` (J) as for :func:`find_landings`."""
     if not windows:
         return None
-    outside = [landing["time"] for landing in find_landings(history, lift, column)
+    outside = [landing for landing in find_landings(history, lift, column, least)
                if not any(a <= landing["time"] <= b for a, b in windows)]
     if not outside:
         return None
     many = len(outside) > 1
-    instants = ", ".join(f"{x:.6g}" for x in outside)
+    instants = ", ".join(f"{landing['time']:.6g}" for landing in outside)
     spans = ", ".join(f"[{a:g}, {b:g}]" for a, b in windows)
-    return (f"the block lands (THETA changes sign after a lift) at t = {instants} s, "
+    caught = (", or a second support takes the lifted base"
+              if any(landing.get("caught") for landing in outside) else "")
+    return (f"the block lands (THETA changes sign after a lift{caught}) at t = {instants} s, "
             f"outside every collision window ({spans} s): no collision is measured "
             f"{'there' if many else 'at it'}; give {'them windows' if many else 'it a window'}"
             f" in collisions.windows, or collisions.windows = [] to take one collision at "
@@ -297,12 +377,18 @@ def landings_outside(history: Mapping[str, np.ndarray], windows: Sequence[Window
 
 def impact_instants(t: np.ndarray, energy: np.ndarray, floor: float = 0.0) -> np.ndarray:
     """Instants of the run's impacts (s): the kinetic-energy peaks that stand out by a
-    quarter of their height on both sides. A rocking block's energy falls to about zero at
-    the top of each swing and drops at each impact by a third or more (35 % at SDNV105 A's
-    first, the most elastic); the ringing of an elastic block after an impact makes
-    wiggles of 6 % at most (B). A run that ends before the energy has fallen to its next
-    minimum has only part of the fall on the right (the impact's drop, 11 % for a block of
-    aspect ratio 5): there the rise on the left alone decides."""
+    quarter of their height on both sides (:func:`_impact_peaks`)."""
+    return np.asarray(t[_impact_peaks(energy, floor)])
+
+
+def _impact_peaks(energy: np.ndarray, floor: float = 0.0) -> np.ndarray:
+    """Indices of the impacts' kinetic-energy peaks, above ``floor`` (J): the peaks that
+    stand out by a quarter of their height on both sides. A rocking block's energy falls
+    to about zero at the top of each swing and drops at each impact by a third or more
+    (35 % at SDNV105 A's first, the most elastic); the ringing of an elastic block after
+    an impact makes wiggles of 6 % at most (B). A run that ends before the energy has
+    fallen to its next minimum has only part of the fall on the right (the impact's drop,
+    11 % for a block of aspect ratio 5): there the rise on the left alone decides."""
     top = peaks(energy)
     left_base, right_base = bases(energy, top)
     height = energy[top]
@@ -311,7 +397,7 @@ def impact_instants(t: np.ndarray, energy: np.ndarray, floor: float = 0.0) -> np
     unfinished = right_base == len(energy) - 1
     keep = ((left >= 0.25 * height) & ((right >= 0.25 * height) | unfinished)
             & (height > floor))
-    return np.asarray(t[top[keep]])
+    return np.asarray(top[keep])
 
 
 def interior(collisions: list[dict[str, Any]]) -> list[dict[str, Any]]:
@@ -488,11 +574,11 @@ def annotate(case: Any, result: RunResult) -> None:
 
     """
     spec: CollisionSpec = case.collisions
-    lift = lift_angle(case)
+    lift, least = lift_angle(case), motion_floor(case)
     result.collisions = find_collisions(result.history, spec.windows, spec.column, lift,
-                                        motion_floor(case))
+                                        least)
     result.quantities.update(collision_quantities(result.collisions))
-    outside = landings_outside(result.history, spec.windows, lift, spec.column)
+    outside = landings_outside(result.history, spec.windows, lift, spec.column, least)
     if outside is not None:
         result.warnings.append(outside)
     coarse = coarse_collisions(result.history, result.collisions, spec.column)

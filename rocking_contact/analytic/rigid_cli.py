@@ -122,9 +122,12 @@ def _explain(result: Any) -> str:
     if f"closed_form.{key}" not in q or f"linearised.{key}" not in q:
         return ""
     dropped = q[f"closed_form.{key}"] - q[f"linearised.{key}"]
-    return (f"The closed form takes M b g tilt for the energy at impact 1 and drops the "
-            f"-M g l tilt^2/2 of the potential ({dropped:.4g} J here); its flight times are "
-            f"chained with the restitution from 2 t1, which runs them long.")
+    # theta, not tilt: preload.tilt is the pull ratio since 09918a6, and the closed form
+    # takes the release angle (0.0500209 rad for tilt 0.05)
+    return (f"The closed form takes M b g theta for the energy at impact 1 (theta the release "
+            f"angle) and drops the -M g l theta^2/2 of the potential ({dropped:.4g} J here); "
+            f"its flight times are chained with the restitution from 2 t1, which runs them "
+            f"long.")
 
 
 def tilt_meaning(case: Any) -> str:

@@ -23,7 +23,7 @@ density = 1450.0
 {release}
 
 [time]
-end = 0.1
+end = 0.2
 step = 1e-3
 """
 
@@ -45,6 +45,12 @@ def test_a_file_s_tilt_is_said_to_be_a_pull_ratio(tmp_path, capsys):
     assert "released at 0.0500209 rad;" in lines[0]
     assert [line for line in lines if "pull ratio" in line] == [SAID]
     assert lines[1] == SAID  # next to the angle it explains
+    # the closed form's explanation names the release angle theta, not the tilt it was
+    # called ('M b g tilt' read as the pull ratio)
+    explained = [line for line in lines if line.startswith("The closed form takes")]
+    assert len(explained) == 1 and "M b g theta for the energy at impact 1 (theta the " \
+        "release angle) and drops the -M g l theta^2/2 of the potential" in explained[0]
+    assert not any("tilt^2" in line or "M b g tilt" in line for line in lines), lines
 
 
 def test_a_case_that_gives_the_angle_is_not_told(tmp_path, capsys):

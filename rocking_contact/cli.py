@@ -330,8 +330,12 @@ def _command(args: argparse.Namespace, argv: Sequence[str] | None) -> int:
         if exc.errno not in FULL_DISK:
             raise
         # the disk, not the run: what was written before stays (a streamed history's rows)
-        say_once(f"error: cannot write {exc.filename or 'the results'}: {exc.strerror}")
-        if launcher_rank() is not None and not _parsed_command(args).serial:
+        line = f"error: cannot write {exc.filename or 'the results'}: {exc.strerror}"
+        if _parsed_command(args).serial:  # rank 0 alone runs it: no rank to tell
+            print(line, file=sys.stderr)
+            return EXIT_FAILED
+        say_once(line)
+        if launcher_rank() is not None:
             # rank 0 alone writes the results: the others wait for it in the next step
             _stop_every_rank(EXIT_FAILED)
         return EXIT_FAILED

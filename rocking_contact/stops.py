@@ -20,42 +20,69 @@ if TYPE_CHECKING:
 #: read-only or failing), said in one line; any other OSError is a bug's, with its traceback
 FULL_DISK = frozenset({errno.ENOSPC, errno.EDQUOT, errno.EROFS, errno.EIO})
 
-#: MPI tag of rank 0's note to the other ranks that it said the error (:func:`say_once`)
+#: MPI tag of a rank's note to the others that it said the error (:func:`say_once`)
 SAID_TAG = 0x5A1D
-#: seconds a rank other than 0 waits for that note before it says the error itself: ranks
-#: that meet a full disk in the same collective write (fields.h5) meet it together
+#: seconds rank 1 waits for another rank's note before it says the error itself (rank
+#: ``r`` waits ``r`` times as long: ranks meeting the error without rank 0 take turns):
+#: ranks that meet a full disk in the same collective write (fields.h5) meet it together
 SAID_WAIT = 1.0
-#: rank 0's notes under way: a note's buffer lives as long as its request
+#: seconds rank 0 looks for a note before it says the error, and a rank that sent its
+#: notes for a lower rank's sent at the same moment: MPICH's first probe after a note
+#: came only takes it in (it returned False, the second True), a look of one probe missed
+#: a note sent 0.5 s before
+SAID_LOOK = 0.05
+#: the notes under way: a note's buffer lives as long as its request
 _notes: list[Any] = []
 
 
 def say_once(line: str) -> None:
     """Say ``line`` on stderr once under ``mpiexec``, whether one rank or every rank met
     the error it says: a full disk in fields.h5, which every rank writes, was said on
-    every rank. Rank 0 says it and notes so to the others; another rank says it only if
-    no note from rank 0 comes within :data:`SAID_WAIT` (rank 0 did not meet it: it waits
-    for this rank in a collective call). Serially, or on rank 0, it is a print.
+    every rank. Serially it is a print.
+
+    A rank that finds another's note that it says the error says nothing. Rank 0 looks
+    for one during :data:`SAID_LOOK`, rank ``r`` waits up to ``r`` times :data:`SAID_WAIT`
+    (rank 0 did not meet the error: it waits for this rank in a collective call); finding
+    none, it notes so to every other rank, then says the line unless a lower rank's note
+    came meanwhile (within :data:`SAID_LOOK`: both sent theirs at the same moment, and the
+    lower one says it). Every rank sends notes, not rank 0 alone: rank 1 meeting the error
+    1.5 s before rank 0 said it after its wait, and rank 0 again.
 
     For an error every rank may meet at the same point of a collective command, which
     then ends every rank (the command line's ``_stop_every_rank``): a note that no rank
-    receives is left to that end."""
+    receives is left to that end (a process ending normally with one in MPI's queue may
+    be killed as MPI finalises: a command rank 0 runs alone prints instead)."""
     comm = interrupt.world()
-    if comm is not None and comm.size > 1 and comm.rank != 0:
-        deadline = time.monotonic() + SAID_WAIT
-        while time.monotonic() < deadline:
-            if comm.iprobe(source=0, tag=SAID_TAG):
-                comm.recv(source=0, tag=SAID_TAG)
-                return
-            time.sleep(0.01)
-    print(line, file=sys.stderr, flush=True)
-    if comm is not None and comm.size > 1 and comm.rank == 0:
-        notes = [comm.isend(True, dest=r, tag=SAID_TAG) for r in range(1, comm.size)]
-        # a note this small leaves at once (MPI's eager sends): none is left under way as
-        # the command ends, which a rank 0 alone may do without an abort (a serial command)
-        deadline = time.monotonic() + SAID_WAIT
-        while not type(notes[0]).testall(notes)[0] and time.monotonic() < deadline:
-            time.sleep(0.01)
-        _notes.extend(notes)
+    if comm is None or comm.size == 1:
+        print(line, file=sys.stderr, flush=True)
+        return
+    if _noted(comm, comm.size, SAID_WAIT * comm.rank if comm.rank else SAID_LOOK):
+        return
+    notes = [comm.isend(True, dest=r, tag=SAID_TAG) for r in range(comm.size)
+             if r != comm.rank]
+    if not _noted(comm, comm.rank, SAID_LOOK):
+        print(line, file=sys.stderr, flush=True)
+    # a note this small leaves at once (MPI's eager sends): none is left under way as
+    # the command ends
+    deadline = time.monotonic() + SAID_WAIT
+    while not type(notes[0]).testall(notes)[0] and time.monotonic() < deadline:
+        time.sleep(0.01)
+    _notes.extend(notes)
+
+
+def _noted(comm: Any, below: int, seconds: float) -> bool:
+    """Whether a note of :func:`say_once` from a rank below ``below`` (not this one) is
+    there, or comes within ``seconds`` (looked for every 10 ms); the one found is
+    received."""
+    deadline = time.monotonic() + seconds
+    while True:
+        for source in range(below):
+            if source != comm.rank and comm.iprobe(source=source, tag=SAID_TAG):
+                comm.recv(source=source, tag=SAID_TAG)
+                return True
+        if time.monotonic() >= deadline:
+            return False
+        time.sleep(0.01)
 
 
 class RunStopped(BaseException):

@@ -96,6 +96,15 @@ class Kinematics:
         "large_rotation", doc="large_rotation: Green-Lagrange (GROT_GDEP); small_strain: linear")
 
 
+#: most pseudo-time steps of the tilt a case may give (``initial.preload_steps``): the most
+#: the preload takes of itself, doubling the steps of a tilt that lands on a spurious
+#: equilibrium up to 64 (``rocking_contact.fem.preload.MAX_TILT_STEPS``; a case that gives
+#: more is never retried). The shipped cases and documented studies take 1 to 4; each step
+#: is a static Newton solve (sdnv105a: 64 steps set up in 5 s more than 1), and 1e9 of
+#: them were accepted (about 2.5 years of solves).
+MAX_PRELOAD_STEPS = 64
+
+
 @dataclass(kw_only=True)
 class Initial:
     """``[initial]``: the state at ``time.start``."""
@@ -104,8 +113,9 @@ class Initial:
         "preload", doc="preload: gravity then tilt, released at rest; rest: undeformed")
     velocity: tuple[float, float] = param((0.0, 0.0), unit="m/s", check=FINITE,
                                           doc="uniform initial velocity of the block (rest)")
-    preload_steps: int = param(1, check=POSITIVE,
-                               doc="pseudo-time steps of the tilt (halved on failure)")
+    preload_steps: int = param(1, check=in_range(1, MAX_PRELOAD_STEPS),
+                               doc="pseudo-time steps of the tilt (halved on failure; "
+                                   "at most 64, the most the preload retries a tilt with)")
 
     #: the keys each state reads (config.load_case refuses the others)
     VARIANTS: ClassVar = {"state": {"preload": ("preload_steps",), "rest": ("velocity",)}}
@@ -270,10 +280,14 @@ class SolverSpec:
                             "end displacement relative to that displacement)")
     max_iterations: int = param(25, check=POSITIVE)
     max_halvings: int = param(5, check=NONNEGATIVE, doc="halvings of a failed step")
+    # 0 never accepts a stalled step; above 1 % of the first residual a stalled step is no
+    # more a solution than a converged one is under rtol's bound (1 accepted any iterate
+    # below the first residual)
     stagnation_rtol: float = param(
-        1e-6, check=in_range(0.0, 1.0),
+        1e-6, check=in_range(0.0, 1e-2),
         doc="last resort after the last halving: Newton iterations that stalled below this "
-            "fraction of the step's first residual are accepted, and a warning names the step")
+            "fraction of the step's first residual are accepted, and a warning names the step "
+            "(0: never; at most 1 %, as solver.rtol: above it a stalled step is no solution)")
     linear_solver: Literal["mumps", "superlu_dist", "petsc"] = param(
         "mumps", doc="LU package ('petsc' is serial only)")
 
@@ -293,7 +307,9 @@ class Output:
     """``[output]``: what is recorded."""
 
     points: list[str] = param(default_factory=lambda: ["O", "A", "O1", "C1"],
-                              doc="named points with DX_, DY_, VX_, VY_ columns")
+                              doc="named points with DX_, DY_, VX_, VY_ columns, and THETA "
+                                  "(the base's rotation) if O and A are among them; [] "
+                                  "records none (the energies and contacts stay)")
     every: int = param(1, check=POSITIVE, doc="history row every N steps")
     fields_every: int = param(0, check=NONNEGATIVE,
                               doc="fields every N steps (0: first and last state only)")
@@ -353,6 +369,7 @@ class BlockCase(BlockModel, CaseFile):
             if name not in points:
                 raise ValueError(f"output.points[{i}]: unknown point {name!r} "
                                  f"(points: {', '.join(points)})")
+        check_recorded(self, points)
         for i, c in enumerate(self.constraint):
             if c.on not in groups:
                 raise ValueError(f"constraint[{i}].on: unknown group {c.on!r} "
@@ -413,6 +430,37 @@ class BlockCase(BlockModel, CaseFile):
 def in_words(items: list[str]) -> str:
     """``a``, ``a and b``, ``a, b and c``: items as a message lists them."""
     return " and ".join([", ".join(items[:-1]), items[-1]] if len(items) > 1 else items)
+
+
+#: the history columns of a recorded point P (DX_P, ...: :class:`fem.probes.Recorder
+#: <rocking_contact.fem.probes.Recorder>`), and those of the base chord OA (THETA)
+POINT_COLUMNS = ("DX", "DY", "VX", "VY")
+BASE_COLUMNS = {"THETA": ("O", "A")}
+
+
+def check_recorded(case: BlockCase, points: list[str]) -> None:
+    """Refuse a ``[[quantity]]`` column of a named point (of ``points``) that
+    ``output.points`` leaves out, as a :class:`~rocking_contact.config.Conflict` of the
+    two keys: ``--set 'output.points=[]'`` on sdnv105a was refused as the file's
+    ``quantity[0].column`` ('DY_A' is no history column) when its run started, naming
+    neither the key given nor the way back."""
+    recorded = case.output.points
+    for i, spec in enumerate(case.quantity):
+        prefix, _, point = spec.column.partition("_")
+        needs = (BASE_COLUMNS.get(spec.column)
+                 or ((point,) if prefix in POINT_COLUMNS and point in points else ()))
+        missing = [p for p in needs if p not in recorded]
+        if not missing:
+            continue
+        names = " and ".join(map(repr, missing))
+        what = (f"{spec.column} (the rotation of the base chord OA)" if spec.column in
+                BASE_COLUMNS else spec.column)
+        raise Conflict({
+            "output.points": f"{recorded} records no {what}, which quantity[{i}] "
+                             f"{spec.name!r} reads; allowed: a list with {names}",
+            f"quantity[{i}].column": f"{spec.column!r} is not recorded: output.points = "
+                                     f"{recorded} leaves out {names}; allowed: a column of "
+                                     f"a point recorded, or output.points with {names}"})
 
 
 def check_rigid_levels(case: BlockCase) -> None:

@@ -197,7 +197,8 @@ def released_store(history: dict[str, np.ndarray]) -> float:
     return float(history["ESPRING"][0])
 
 
-def from_release(created: Created, stored: float, below: float = 0.0) -> str | None:
+def from_release(created: Created, stored: float, below: float = 0.0,
+                 pressed: bool = True) -> str | None:
     """The cause of a rise of the total energy (:func:`created_energy`) that the springs'
     store in the released state (``stored``, J, :func:`released_store`) covers, None
     otherwise: a spring pressed into the ground at the release (a negative
@@ -206,7 +207,11 @@ def from_release(created: Created, stored: float, below: float = 0.0) -> str | N
     "use a smaller time.step" was the advice); so does a base the preload released
     turned back, its lowest node ``below`` (m, > 0) the corner O, which the release lowers
     onto O's spring (SDNV105 B with preload.tilt = 1e-9: 2.23e-8 m, 1.0e-3 J stored
-    against the weight's 2.8e-4 J; its gap and stiffness were blamed)."""
+    against the weight's 2.8e-4 J; its gap and stiffness were blamed); and, with no gap
+    negative (``pressed`` False), a release that pressed several springs: it lowers the
+    block onto the spring under the loaded support by the load over that spring's
+    stiffness, which presses a spring whose node stands less than that above it (SDNV105
+    B with preload.tilt = 9.8e-8: A 1.26e-8 m above O, lowered 1.37e-7 m; 7.9e-4 J)."""
     # a rise above the lowest value reached counts the springs' store already
     if created.above != RELEASED or not created.energy <= stored:
         return None
@@ -217,6 +222,12 @@ def from_release(created: Created, stored: float, below: float = 0.0) -> str | N
                 f"{below:.3g} m below the corner O, whose spring takes the block, so that "
                 f"the others are pressed beyond their share (the preload's tilt warning says "
                 f"which preload.tilt releases the base above O)")
+    if not pressed:
+        return (f"{held}: no spring starts in the ground (every contact.spring's gap >= 0), "
+                f"so the release pressed more than one: it lowers the block onto the spring "
+                f"under the loaded support by the load over that spring's normal_stiffness, "
+                f"pressing the springs whose nodes stand less than that above it (a small "
+                f"preload.tilt; preload.tilt = 0 settles the block on them all)")
     return (f"{held}: check contact.spring's gap (negative: pressed into the ground at the "
             f"release) and normal_stiffness")
 
@@ -255,21 +266,22 @@ def from_table_release(created: Created, depth: float) -> str | None:
 
 
 def rise_warning(energy: dict[str, float], advice: str, stored: float = 0.0,
-                 depth: float = 0.0, below: float = 0.0) -> str | None:
+                 depth: float = 0.0, below: float = 0.0, pressed: bool = True) -> str | None:
     """A sentence when the steps created energy (:func:`created_energy`), ending with
     ``advice`` (:func:`remedy`); when the springs' store in the released state (``stored``,
     J, :func:`released_store`) covers the rise, a sentence that names it and gives no
     advice on the steps (:func:`from_release`, ``below``: how far the preload left the
-    base below the corner O, m), and so when the block was released with its base
-    ``depth`` (m, :func:`released_depth`) in the table (:func:`from_table_release`); None
-    otherwise."""
+    base below the corner O, m; ``pressed``: a spring's gap is negative), and so when the
+    block was released with its base ``depth`` (m, :func:`released_depth`) in the table
+    (:func:`from_table_release`); None otherwise."""
     created = created_energy(energy)
     if created is None:
         return None
     rose = (f"the total energy rose up to {created.energy:.4g} J above {created.above} "
             f"(largest at t = {created.time:.6g} s, {100 * created.relative:.3g}% of the "
             f"energy of the motion)")
-    cause = from_release(created, stored, below) or from_table_release(created, depth)
+    cause = (from_release(created, stored, below, pressed)
+             or from_table_release(created, depth))
     if cause is not None:
         return f"{rose}: {cause}"
     return (f"{rose}: the time steps created it, do not trust the results "

@@ -16,6 +16,7 @@ from rocking_contact.fem.preload import round_up
 from rocking_contact.post.energy import (
     RELEASED,
     Created,
+    from_release,
     from_table_release,
     released_depth,
     rise_warning,
@@ -142,3 +143,28 @@ def test_on_springs_a_base_turned_back_is_named_not_their_gap():
     assert not any(w.startswith(("the total energy rose", "the preload's tilt"))
                    for w in flat.warnings), flat.warnings
     assert "base_below" not in flat.extra["preload"]
+
+
+def test_springs_pressed_by_the_release_are_not_blamed_on_their_gap():
+    """SDNV105 B at tilt 9.8e-8: the base stands above O (A 1.26e-8 m), but the release
+    lowers the block 1.37e-7 m onto O's spring (its weight over 3e10 N/m), pressing A's
+    and O1's: the rise (3.2e-4 J) said 'check contact.spring's gap ... and
+    normal_stiffness', both as shipped. With every gap >= 0 it says the release pressed
+    several springs; a negative gap keeps the old words (pure function: the run above is
+    test_on_springs_a_base_turned_back_is_named_not_their_gap's kind)."""
+    result = rc.run(rc.load_case("sdnv105b", {"time.end": 0.001, "preload.tilt": 9.8e-8}),
+                    write=False, plots=False, quiet=True)
+    assert "base_below" not in result.extra["preload"]
+    rose = [w for w in result.warnings if w.startswith("the total energy rose")]
+    assert len(rose) == 1, result.warnings
+    assert "check contact.spring's gap" not in rose[0] and "smaller" not in rose[0]
+    assert rose[0].endswith(
+        "no spring starts in the ground (every contact.spring's gap >= 0), so the release "
+        "pressed more than one: it lowers the block onto the spring under the loaded support "
+        "by the load over that spring's normal_stiffness, pressing the springs whose nodes "
+        "stand less than that above it (a small preload.tilt; preload.tilt = 0 settles the "
+        "block on them all)"), rose[0]
+    created = Created(1.3e3, 2.25e-4, 1.01, RELEASED)
+    assert from_release(created, 1.5e4).endswith(
+        "check contact.spring's gap (negative: pressed into the ground at the release) and "
+        "normal_stiffness")

@@ -119,3 +119,20 @@ def test_a_rocking_block_s_landings_are_its_sign_changes():
     found = find_collisions(history, [], lift=LIFT, least=LEAST)
     assert found == find_collisions(without, [], lift=LIFT, least=LEAST)
     assert [c["interior"] for c in found] == [True, True]
+
+
+def test_sdnv105b_on_softer_springs_has_its_first_collision(tmp_path):
+    """The run itself: SDNV105 B on 1e8 N/m springs (its pivot sunk 41 um) is caught by
+    O1 at 0.0538 s with THETA at 2.1e-4 rad, and THETA creeps toward 0 from above to the
+    end; with windows = [] it had no collision (collision.1.* not computed)."""
+    import rocking_contact as rc
+
+    springs = {f"contact.spring.{k}.normal_stiffness": 1e8 for k in range(3)}
+    case = rc.load_case("sdnv105b", {**springs, "collisions.windows": [], "time.end": 0.06})
+    result = rc.run(case, out=tmp_path, quiet=True, plots=False)
+    [found] = result.collisions
+    assert found["caught"] and found["interior"] and found["impact"] == 1
+    assert found["landing"] == pytest.approx(0.0538, abs=2e-5)
+    assert found["kinetic_energy"] == pytest.approx(7.12, rel=0.01)
+    assert result.quantities["collision.1.time"] == found["time"]
+    assert np.min(result.history["THETA"]) > 0.0

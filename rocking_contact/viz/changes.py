@@ -129,11 +129,25 @@ def _function_of(parameters: Any, key: str) -> str | None:
     return None
 
 
+#: what an empty list means for the keys whose empty list is a setting of its own, as a
+#: title says it (``[]`` or, from Python, ``()`` said nothing)
+EMPTY_MEANS = {"collisions.windows": "none (a collision at each landing found)"}
+
+
 def _value(parameters: Any, key: str) -> tuple[str, str]:
     """(key, its value in the run as text) of one change or override, a key of a time
-    function as the whole function (one entry for its type, its samples and its path)."""
+    function as the whole function (one entry for its type, its samples and its path), an
+    empty list of :data:`EMPTY_MEANS` by what it means."""
     whole = _function_of(parameters, key) or key
-    return whole, value_text(_parameter(parameters, whole))
+    return whole, _key_text(whole, _parameter(parameters, whole))
+
+
+def _key_text(key: str, value: Any) -> str:
+    """:func:`value_text` of the value of ``key``, an empty list of :data:`EMPTY_MEANS` by
+    what it means."""
+    if key in EMPTY_MEANS and isinstance(value, list | tuple) and not value:
+        return EMPTY_MEANS[key]
+    return value_text(value)
 
 
 def changed_values(data: Mapping[str, Any]) -> list[tuple[str, str]]:
@@ -166,7 +180,7 @@ def overrides(data: Mapping[str, Any]) -> list[tuple[str, str]]:
     empty for a run of its case file as written or a result without provenance."""
     given = (data.get("provenance") or {}).get("overrides") or []
     if isinstance(given, Mapping):
-        return [(str(k), value_text(v)) for k, v in given.items()]
+        return [(str(k), _key_text(str(k), v)) for k, v in given.items()]
     pairs = [str(text).partition("=") for text in given]
     return [(k.strip(), v.strip()) for k, sep, v in pairs if sep and k.strip()]
 

@@ -136,3 +136,18 @@ def test_a_long_list_is_counted():
     data = {"case": "c", "parameters": {}, "provenance": {"overrides": {
         "collisions.windows": [[0.1 * k, 0.1 * k + 0.1] for k in range(8)]}}}
     assert run_name(data) == "c with collisions.windows = 8 values"
+
+
+def test_no_collision_windows_are_said_by_what_they_mean():
+    """F3: `--set collisions.windows=[]` titled its plots 'collisions.windows = []' (from
+    Python, a tuple: '()'), which says nothing of how the collisions are then found."""
+    means = "collisions.windows = none (a collision at each landing found)"
+    data = {"case": "sdnv105d", "extra": {"changes": []},
+            "parameters": {"collisions": {"windows": []}},
+            "provenance": {"overrides": ["collisions.windows=[]"]}}
+    assert run_name(data) == f"sdnv105d with {means}"
+    given_in_python = {"case": "sdnv105d", "extra": {"changes": []},
+                       "provenance": {"overrides": {"collisions.windows": ()}}}
+    assert run_name(given_in_python) == f"sdnv105d with {means}"
+    windows = {**data, "parameters": {"collisions": {"windows": [[0.0, 0.33]]}}}
+    assert run_name(windows) == "sdnv105d with collisions.windows = [[0.0, 0.33]]"

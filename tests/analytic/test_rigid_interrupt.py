@@ -145,12 +145,16 @@ def test_the_rigid_command_shows_what_a_stopped_run_computed(monkeypatch, capsys
 
 
 def test_the_rigid_command_shows_the_quantities_without_reference(capsys, tmp_path):
-    """sdnv105_rigid's rn_max_A and rx_max_A, measured and compared with nothing, are rows
-    of its table for information (they were in results.json alone)."""
+    """A quantity measured and compared with nothing is a row of the table for information
+    (such rows were in results.json alone; sdnv105_rigid's rn_max_A and rx_max_A were
+    two until they got the closed forms' references)."""
     from rocking_contact.cli import main
 
-    assert main(["rigid", "--out", str(tmp_path / "o"), "--no-plots"]) == 0
+    case = tmp_path / "measured.toml"
+    case.write_text('extends = "sdnv105_rigid"\n[[quantity]]\nname = "theta_max"\n'
+                    'column = "THETA"\nop = "max"\nwindow = [0.0, 0.33]\n')
+    assert main(["rigid", str(case), "--out", str(tmp_path / "o"), "--no-plots"]) == 0
     rows = [line.split() for line in capsys.readouterr().out.splitlines()]
-    shown = {row[0]: row for row in rows if row and row[0] in ("rn_max_A", "rx_max_A")}
-    assert set(shown) == {"rn_max_A", "rx_max_A"}
-    assert all(row[-3:] == ["no", "reference", "-"] for row in shown.values()), shown
+    shown = [row for row in rows if row and row[0] == "theta_max"]
+    assert len(shown) == 1 and shown[0][-3:] == ["no", "reference", "-"], shown
+    assert float(shown[0][2]) == 0.01, shown  # the release angle, as printed

@@ -258,7 +258,8 @@ def _our_misses(ax: Any, markers: Sequence[Marker], history: Mapping[str, np.nda
         ax.plot([ours[0]], [ours[1]], label=MISS_LABEL, **style.MISS_LOOK)
 
 
-def draw_markers(ax: Any, markers: Sequence[Marker], styles: style.MarkerStyles) -> None:
+def draw_markers(ax: Any, markers: Sequence[Marker], styles: style.MarkerStyles,
+                 ours: Any = None, *, one_per_place: bool = False) -> dict[str, list[Any]]:
     """Draw the references that fall on ``ax``'s time axis (points, horizontal segments,
     vertical lines, pass-band boxes) and name each source once in the legend, by a key
     that shows all it draws here: its marker, its line style, or both (a source with a
@@ -267,9 +268,24 @@ def draw_markers(ax: Any, markers: Sequence[Marker], styles: style.MarkerStyles)
     "(info)" when the markers say whether their checks have a pass mark (graded ones
     black and heavier, information ones grey: :func:`.style.reference_look`), both
     (:data:`MIXED_SUFFIX`, the graded key) for a source that is each; set the axis limits
-    first."""
+    first.
+
+    With ``one_per_place`` (a run's own figures; the comparison of runs draws coinciding
+    sources nested instead) sources whose points are the same places on the figure are
+    drawn and named as one (:func:`_one_per_place`). ``ours``, the line of our points
+    (collisions), if given:
+    a source whose points are all at ours is named with ours, in one entry (its label
+    ``ours' label = the source's``), whose key shows the source's marker under our dot.
+
+    Returns:
+        The legend label -> the keys drawn under its own (for :func:`.style.place_legend`).
+
+    """
     lo, hi = ax.get_xlim()
     shown = _joined([m for m in markers if _on_time_axis(m, lo, hi)], lo, hi)
+    if one_per_place:
+        shown = _one_per_place(shown, ax)
+    at_ours = _at_ours(shown, ours, ax)
     for m in sorted(shown, key=lambda m: m.label):
         styles(m.family, m.label)  # a source's shape whatever the order of the checks
     grades: dict[str, set[bool | None]] = {}
@@ -302,6 +318,7 @@ def draw_markers(ax: Any, markers: Sequence[Marker], styles: style.MarkerStyles)
             ax.axvline(m.time, color=kw["color"], linestyle=dashes,
                        linewidth=width, zorder=style.REFERENCE_LINE_ZORDER)
     _draw_tags(ax, tags, lo, hi)
+    keys: dict[str, list[Any]] = {}
     for legend, (family, label, graded, drawn) in looks.items():
         # the legend's key: an empty line of the source's look (a proxy artist)
         kw = style.reference_look(styles(family, label), graded)
@@ -310,7 +327,108 @@ def draw_markers(ax: Any, markers: Sequence[Marker], styles: style.MarkerStyles)
             kw["marker"] = "None"
         if "line" in drawn:
             kw.update(linestyle=dashes, linewidth=width)
-        ax.plot([], [], label=legend, **kw)
+        if at_ours is not None and label == at_ours[0]:
+            together = at_ours[1] + legend
+            ours.set_label(together)
+            keys[together] = ax.plot([], [], label="_under_ours", **kw)
+        else:
+            ax.plot([], [], label=legend, **kw)
+    return keys
+
+
+#: points of two sources closer than this fraction of both axes' spans are one place on
+#: the figure (about a pixel of its axes, some 900 by 400)
+SAME_PLACE = 2e-3
+
+
+def _all_at(a: Sequence[tuple[float, float]], b: Sequence[tuple[float, float]],
+            ax: Any) -> bool:
+    """Whether every point of ``a`` ((time s, value)) is within :data:`SAME_PLACE` of
+    both axes' spans of a point of ``b`` (none of ``a``: False)."""
+    (x0, x1), (y0, y1) = ax.get_xlim(), ax.get_ylim()
+    dx, dy = SAME_PLACE * abs(x1 - x0), SAME_PLACE * abs(y1 - y0)
+    return bool(a) and all(any(abs(p[0] - q[0]) <= dx and abs(p[1] - q[1]) <= dy for q in b)
+                           for p in a)
+
+
+def _same_places(a: Sequence[tuple[float, float]], b: Sequence[tuple[float, float]],
+                 ax: Any) -> bool:
+    """Whether the points ``a`` and ``b`` are as many and each at one of the other's
+    (:func:`_all_at`)."""
+    return len(a) == len(b) and _all_at(a, b, ax) and _all_at(b, a, ax)
+
+
+def _points(markers: Sequence[Marker]) -> dict[tuple[str, str], list[tuple[float, float]]]:
+    """(column, label) -> the points of each source that draws points alone."""
+    points: dict[tuple[str, str], list[tuple[float, float]]] = {}
+    lines = {(m.column, m.label) for m in markers if m.shape != "point"}
+    for m in markers:
+        if m.shape == "point" and (m.column, m.label) not in lines \
+                and m.time is not None and m.value is not None:
+            points.setdefault((m.column, m.label), []).append((m.time, m.value))
+    return points
+
+
+def _one_per_place(markers: Sequence[Marker], ax: Any) -> list[Marker]:
+    """``markers`` with the sources of one family and grade that draw points alone, the
+    same places on ``ax`` (:func:`_same_places`), drawn once under one label naming them
+    all (:func:`joined_labels`): sdnv105_rigid's linearised and nonlinear
+    integrations, within 1.2e-4 J and 1e-6 s of each other at each collision, drew a
+    hexagon and a star on one spot, each with its legend entry."""
+    points = _points(markers)
+    # a source's family and grades: an information source joined a graded one of another
+    # family (sdnd100a's Code_Aster and analytic) would be said graded, in the other's shape
+    kind: dict[tuple[str, str], tuple[str, set[bool | None]]] = {}
+    for m in markers:
+        kind.setdefault((m.column, m.label), (m.family, set()))[1].add(m.graded)
+    groups: list[list[tuple[str, str]]] = []
+    for key in sorted(points):
+        group = next((g for g in groups if g[0][0] == key[0] and kind[g[0]] == kind[key]
+                      and _same_places(points[g[0]], points[key], ax)), None)
+        if group is None:
+            groups.append([key])
+        else:
+            group.append(key)
+    one = {key: group for group in groups if len(group) > 1 for key in group}
+    out = []
+    for m in markers:
+        group = one.get((m.column, m.label))
+        if group is None:
+            out.append(m)
+        elif group[0] == (m.column, m.label):
+            out.append(replace(m, label=joined_labels([label for _, label in group])))
+    return out
+
+
+def joined_labels(labels: Sequence[str]) -> str:
+    """Labels said once, their common head (up to a comma) once: ``analytic rigid,
+    integrated, linearised`` and ``..., nonlinear`` -> ``analytic rigid, integrated,
+    linearised and nonlinear``; ``LMGC90`` and ``recalage`` -> ``LMGC90 and recalage``."""
+    parts = [label.split(", ") for label in labels]
+    head = 0
+    while all(len(p) > head + 1 for p in parts) and len({p[head] for p in parts}) == 1:
+        head += 1
+    tails = [", ".join(p[head:]) for p in parts]
+    said = ", ".join(tails[:-1]) + " and " + tails[-1]
+    return ", ".join([*parts[0][:head], said])
+
+
+def _at_ours(markers: Sequence[Marker], ours: Any, ax: Any) -> tuple[str, str] | None:
+    """(label, how the legend says it) of the source whose points are all at our points
+    (the line ``ours``, on the time axis: :func:`_all_at`), None if none or no ``ours``: a
+    rigid run's own level, checked against its stored values, drew its marks under our
+    dots, and both were in the legend. The words say how many of ours it is at when not
+    all (``5 of them``: sdnv105_rigid's seven collisions by 0.33 s, five checked)."""
+    if ours is None:
+        return None
+    lo, hi = ax.get_xlim()
+    mine = [(float(t), float(v)) for t, v in zip(ours.get_xdata(), ours.get_ydata(),
+                                                 strict=True) if lo <= t <= hi]
+    for (_, label), points in sorted(_points(markers).items()):
+        if _all_at(points, mine, ax):
+            some = "" if len(points) >= len(mine) else f", {len(points)} of them"
+            return label, f"{ours.get_label()}{some}\n= "
+    return None
 
 
 @dataclass(frozen=True)
@@ -401,19 +519,21 @@ def _history_figure(spec: HistoryFigure, data: Mapping[str, Any],
         from matplotlib.ticker import MaxNLocator
 
         ax.yaxis.set_major_locator(MaxNLocator(integer=True))
+    ours = None
     if spec.stem == "kinetic_energy":
-        _our_collisions(ax, data.get("collisions") or [])
+        ours = _our_collisions(ax, data.get("collisions") or [])
         _rigid_collisions(ax, data.get("extra") or {}, float(t[-1]) if len(t) else 0.0)
     _shade_impacts(ax, data.get("impacts") or [])  # after the time axis: needs its limits
     mine = [m for m in markers if m.column in columns]
-    draw_markers(ax, _at_our_extrema(mine, history, *ax.get_xlim()), style.MarkerStyles())
+    keys = draw_markers(ax, _at_our_extrema(mine, history, *ax.get_xlim()),
+                        style.MarkerStyles(), ours, one_per_place=True)
     _our_misses(ax, mine, history)
     if not log:
         _clip_spikes(ax, values, spec.unit)
     unit = spec.unit if log else style.display_unit(ax, spec.unit)
     ax.set(title=figure_title(data, title), ylabel=replace(spec, unit=unit).ylabel)
     _unclip_points(ax)
-    style.place_legend(ax)
+    style.place_legend(ax, under=keys)
     return style.save_figure(fig, out_dir, spec.stem)
 
 
@@ -465,14 +585,19 @@ def _clip_spikes(ax: Any, curves: Sequence[np.ndarray], unit: str = "") -> None:
             bbox={"facecolor": "white", "edgecolor": "none", "alpha": 0.85})
 
 
-def _our_collisions(ax: Any, collisions: Sequence[Mapping[str, Any]]) -> None:
+def _our_collisions(ax: Any, collisions: Sequence[Mapping[str, Any]]) -> Any:
+    """Our collisions' dots (instant s, kinetic energy J); returns their line, None if
+    the run has none."""
     pts = [(c["time"], c["kinetic_energy"]) for c in collisions
            if c.get("time") is not None and c.get("kinetic_energy") is not None]
-    if pts:
-        tt, ee = zip(*pts)
-        # over the references' markers: a graded one is filled and hid the dot under it
-        ax.plot(tt, ee, linestyle="none", marker="o", markersize=4, color=style.PALETTE[1],
-                label="ours: collision (kinetic-energy maximum)", zorder=2.6)
+    if not pts:
+        return None
+    tt, ee = zip(*pts)
+    # over the references' markers: a graded one is filled and hid the dot under it
+    (line,) = ax.plot(tt, ee, linestyle="none", marker="o", markersize=4,
+                      color=style.PALETTE[1], label="ours: collision (kinetic-energy maximum)",
+                      zorder=2.6)
+    return line
 
 
 def _rigid_collisions(ax: Any, extra: Mapping[str, Any], end: float) -> None:

@@ -17,7 +17,7 @@ import contextlib
 import io
 import math
 import re
-from collections.abc import Iterable, Iterator, Sequence
+from collections.abc import Iterable, Iterator, Mapping, Sequence
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
@@ -358,19 +358,24 @@ def _own(given: dict[str, Any], label: str, choices: tuple[Any, ...]) -> Any:
     return given[label]
 
 
-def place_legend(ax: Any, *, outside_above: int = 4) -> None:
+def place_legend(ax: Any, *, outside_above: int = 4,
+                 under: Mapping[str, Sequence[Any]] | None = None) -> None:
     """A legend without duplicate labels; below the axes, in columns, when it is long.
+    ``under``: label -> artists whose keys are drawn under its own (one entry for what
+    is drawn on one spot).
 
     Below rather than beside: the time axis keeps the figure's whole width.
     """
     handles, labels = ax.get_legend_handles_labels()
     unique: dict[str, Any] = {}
     for label, handle in zip(labels, handles):
-        unique.setdefault(label, handle)
+        # a tuple's keys are drawn on top of each other (matplotlib's HandlerTuple)
+        unique.setdefault(label, (*(under or {}).get(label, ()), handle)
+                          if (under or {}).get(label) else handle)
     if not unique:
         return
     if len(unique) > outside_above:
-        longest = max(len(label) for label in unique)
+        longest = max(len(line) for label in unique for line in label.splitlines())
         ncols = 1 if longest > 64 else 2 if longest > 30 else 3
         ax.figure.legend(unique.values(), unique.keys(), loc="outside lower center",
                          ncols=ncols)

@@ -310,7 +310,10 @@ def _command(args: argparse.Namespace, argv: Sequence[str] | None) -> int:
     try:
         _check_out(args)
         with commanded(argv):
-            return int(importlib.import_module(args.command_module).main(args))
+            code = int(importlib.import_module(args.command_module).main(args))
+        if code == EXIT_OK:
+            _few_dofs_note(args)
+        return code
     except CaseError as exc:
         if not launcher_rank():  # every rank read the same input: rank 0 says it
             print(f"error: {exc}", file=sys.stderr)
@@ -346,6 +349,41 @@ def _command(args: argparse.Namespace, argv: Sequence[str] | None) -> int:
             # others waited for it in their next collective call, and mpiexec never returned
             _stop_every_rank(code)
         return code
+
+
+#: dofs per rank below which a block ``run`` under mpiexec says that fewer ranks may be
+#: faster. The coarse SDNV105 mesh (50 dofs, 25 per rank on 2) gained nothing from a
+#: second rank on an idle 2-core machine (README, 2026-11-22) and lost on a loaded one
+#: (sdnv105d to 0.05 s, 2026-11-24, load 7 to 15: 1 rank 6.6, 12.0, 15.0 s; 2 ranks 118,
+#: 43, 107 s); the 0.02 m mesh (1928 dofs, 964 per rank) ran A 1.2 times faster on 2
+#: idle ranks (README)
+FEW_DOFS_PER_RANK = 100
+
+
+def _few_dofs_note(args: argparse.Namespace) -> None:
+    """After a block ``run`` under ``mpiexec`` whose mesh leaves each rank fewer than
+    :data:`FEW_DOFS_PER_RANK` dofs, rank 0 says so once, in a line ``note: ...``: its ranks
+    wait for each other more than they compute. Nothing otherwise (one rank, another
+    command or kind, a larger mesh)."""
+    world = interrupt.world()
+    if args.command != "run" or world is None or world.size < 2 or world.rank != 0:
+        return
+    import rocking_contact as rc
+    from rocking_contact.config import CaseError
+    from rocking_contact.fem.case import BlockCase
+    from rocking_contact.geometry.layout import expected_size
+
+    try:
+        case = rc.load_case(args.case, args.overrides)  # as the run loaded it
+    except CaseError:
+        return
+    if not isinstance(case, BlockCase):
+        return
+    dofs = 2 * expected_size(case.geometry, case.mesh)[0]  # two displacements a node
+    if dofs < FEW_DOFS_PER_RANK * world.size:
+        print(f"note: {case.case.name}: its mesh has {dofs} dofs, {dofs / world.size:.0f} per "
+              f"rank on {world.size} ranks: so few that the ranks wait for each other more "
+              "than they compute; fewer ranks may be faster", file=sys.stderr, flush=True)
 
 
 if __name__ == "__main__":

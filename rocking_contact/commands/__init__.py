@@ -2,10 +2,10 @@
 line (:mod:`rocking_contact.cli`) builds its parser from and dispatches by.
 
 A command is a module with ``add_arguments(parser)`` and ``main(args) -> int`` (the exit
-code, one of its row's ``exit_codes``): ``list``, ``keys``, ``run`` and ``validate`` in
-this package, the others in the package they serve. The modules are imported to build the
-parser: their imports are light (no numpy), the heavy ones inside ``main``. A new command
-is a module and a row.
+code, one of its row's ``exit_codes``): ``list``, ``keys``, ``run``, ``validate``,
+``compare`` and ``sweep`` in this package, the others in the package they serve. The
+modules are imported to build the parser: their imports are light (no numpy), the heavy
+ones inside ``main``. A new command is a module and a row.
 
 It is imported as the command line's parser is built (after ``main`` loaded the wheel:
 a module of this package but :data:`rocking_contact.LIGHT_MODULES` imports it first).
@@ -83,6 +83,21 @@ COMMANDS: dict[str, Command] = {
             "(a solver failure, a block that overturned: the next cases still run), "
             "or results could not be written (disk full, read-only)"},
         runs_case=True, out="dir", block_cases=lambda args: args.cases),
+    "compare": Command(
+        "rocking_contact.commands.compare",
+        "one table of several runs' collisions, changes and quantities (reads results.json)",
+        {0: "the table is printed (and its CSV written)",
+         2: "also a directory without a results.json a run writes, a quantity no run has"}),
+    "sweep": Command(
+        "rocking_contact.commands.sweep",
+        "run a case once per value (or combination) of --set keys, then compare the runs",
+        {0: "every run reached its end, whatever its checks say",
+         1: "a run stopped (a solver failure, a block that overturned or slid off its "
+            "table: what it computed is written and the sweep went on with the next), or "
+            "results could not be written (disk full, read-only)",
+         2: "also a value the case refuses, or more runs than one sweep takes (before "
+            "any run starts); a run refused as it set up (the others ran)"},
+        runs_case=True, out="dir", block_cases=lambda args: [args.case]),
     "mesh": Command(
         "rocking_contact.geometry.cli", "write the block-on-table mesh for inspection",
         {0: "the mesh is written"}, out="msh"),

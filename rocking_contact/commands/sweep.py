@@ -1,0 +1,261 @@
+"""``rocking-contact sweep``: run a case once per value of its ``--set`` keys, in one process,
+then print the table of the runs (``compare``'s) and write it as ``sweep.csv``.
+
+``--set KEY=V1,V2,...`` gives a key its values, each read as ``run --set`` reads one value
+(:func:`~rocking_contact.config.overrides.parse_override`: a TOML literal, else a bare
+text); a comma inside brackets, braces or quotes belongs to the value
+(``collisions.windows=[],[[0.0, 0.1]]`` is two values). Several keys run every combination
+of their values (at most :data:`MOST_RUNS` runs). Each run writes into
+``DIR/<key>=<value>[,<key>=<value>...]/``, named by the keys that take several values
+(every key when none does); its ``results.json`` records its own ``rerun``,
+``rocking-contact run CASE --set KEY=VALUE ... --out DIR/<name>``.
+
+Every combination is loaded before the first run: a value the case refuses stops the sweep
+before it starts (one line naming the key). A run that fails, or whose block overturns or
+slides off its table, is written as ``run`` writes it and the sweep goes on; Ctrl-C or
+SIGTERM stops the sweep after the step under way, as it stops ``run``. Under ``mpiexec``
+every rank runs the runs one after another (each run is collective, as ``run`` is) and
+rank 0 prints and writes.
+
+This module is imported to build the command line: keep its imports light.
+"""
+
+from __future__ import annotations
+
+import argparse
+import itertools
+import sys
+from collections.abc import Sequence
+from pathlib import Path
+from typing import Any
+
+from rocking_contact.commands.compare import add_collisions_option
+from rocking_contact.options import add_case_options
+
+#: the most runs one sweep starts: a typo in a list of values (a grid of 3 keys of 20
+#: values is 8000 FEM runs) is refused at once rather than found hours later
+MOST_RUNS = 200
+#: the table of the runs, written into the sweep's directory
+TABLE_FILE = "sweep.csv"
+
+
+def add_arguments(parser: argparse.ArgumentParser) -> None:
+    """Options of ``rocking-contact sweep``."""
+    parser.add_argument("case", help="shipped case name or path to a case TOML file")
+    parser.add_argument("--out", type=Path, required=True,
+                        help="the sweep's directory: a run per value (or combination) in "
+                             "DIR/<key>=<value>[,...]/, replacing the results there, and "
+                             f"the table of the runs in DIR/{TABLE_FILE}")
+    parser.add_argument("--rigid", action="store_true",
+                        help="run the rigid twin of a block case (as the rigid command "
+                             "does) instead of its FEM block; a rigid case runs as rigid "
+                             "without it")
+    add_case_options(parser, "no progress bar of each run (its line, the warnings and the "
+                             "table of the runs are still printed)",
+                     f"the values of a case-file key (repeatable), each read as run --set "
+                     f"reads one (a comma inside [], {{}} or quotes belongs to the value); "
+                     f"several keys: every combination, at most {MOST_RUNS} runs; e.g. "
+                     f"contact.mu=0.3,0.6,0.9")
+    # the shared option's spelling, with the values a sweep takes in its placeholder
+    parser._option_string_actions["--set"].metavar = "SECTION.KEY=V1,V2,..."
+    add_collisions_option(parser)
+
+
+def split_values(text: str) -> list[str]:
+    """The values of ``V1,V2,...``, split at the commas outside brackets, braces and
+    quotes (``[], [[0, 0.1]]`` is two values), each stripped."""
+    values, depth, quote, start = [], 0, "", 0
+    for i, char in enumerate(text):
+        if quote:
+            quote = "" if char == quote else quote
+        elif char in "\"'":
+            quote = char
+        elif char in "[{":
+            depth += 1
+        elif char in "]}":
+            depth -= 1
+        elif char == "," and depth == 0:
+            values.append(text[start:i].strip())
+            start = i + 1
+    values.append(text[start:].strip())
+    return values
+
+
+def sweep_sets(texts: Sequence[str]) -> list[tuple[str, list[str]]]:
+    """``--set KEY=V1,V2,...`` texts as (key as given, its value texts), each value read
+    as ``run --set`` reads it.
+
+    Raises:
+        CaseError: no ``--set``, a text without ``=``, an empty value, a key given twice,
+            a value given twice for a key (the runs would share a directory).
+
+    """
+    from rocking_contact.config import CaseError
+    from rocking_contact.config.overrides import key_path, parse_override
+
+    if not texts:
+        raise CaseError("--set", "", "none given (allowed: one or more --set KEY=V1,V2,...)")
+    sets: list[tuple[str, list[str]]] = []
+    seen: dict[str, str] = {}
+    for text in texts:
+        key, sep, raw = text.partition("=")
+        key = key.strip()
+        if not sep or not key:
+            raise CaseError("--set", text, "expected KEY=V1,V2,...")
+        dotted = ".".join(key_path(key))
+        if dotted in seen:
+            raise CaseError("--set", key, f"given twice ({seen[dotted]!r} and {text!r}; "
+                            f"allowed: its values in one --set {key}=V1,V2,...)")
+        seen[dotted] = text
+        values = split_values(raw)
+        parsed: dict[str, str] = {}
+        for value in values:
+            if not value:
+                raise CaseError("--set", key, f"an empty value in {raw!r} (allowed: "
+                                "values separated by single commas)")
+            read = repr(parse_override(f"{key}={value}")[1])
+            if read in parsed:
+                raise CaseError("--set", key, f"the value {value!r} given twice (as "
+                                f"{parsed[read]!r}; allowed: each value once)")
+            parsed[read] = value
+        sets.append((key, values))
+    return sets
+
+
+def combinations(sets: Sequence[tuple[str, list[str]]]) -> list[tuple[str, list[str]]]:
+    """Every combination of the keys' values, in the order given (the last key's values
+    vary fastest): (its directory name, its ``--set`` texts). The name holds the keys that
+    take several values (every key when none does), ``/`` in a value read ``_``.
+
+    Raises:
+        CaseError: more than :data:`MOST_RUNS` combinations; two with the same name.
+
+    """
+    from rocking_contact.config import CaseError
+
+    count = 1
+    for _, values in sets:
+        count *= len(values)
+    if count > MOST_RUNS:
+        sizes = " x ".join(str(len(v)) for _, v in sets)
+        raise CaseError("--set", "", f"{sizes} = {count} runs, more than {MOST_RUNS} "
+                        f"(allowed: at most {MOST_RUNS} runs in one sweep; split it into "
+                        "several)")
+    named = [k for k, v in sets if len(v) > 1] or [k for k, _ in sets]
+    runs = []
+    for chosen in itertools.product(*(values for _, values in sets)):
+        texts = [f"{key}={value}" for (key, _), value in zip(sets, chosen, strict=True)]
+        name = ",".join(f"{key}={value}".replace("/", "_")
+                        for (key, _), value in zip(sets, chosen, strict=True) if key in named)
+        runs.append((name, texts))
+    names = [name for name, _ in runs]
+    twice = next((n for n in names if names.count(n) > 1), None)
+    if twice is not None:  # values that differ by a '/' and a '_' alone
+        raise CaseError("--set", "", f"two runs would share the directory {twice!r} (allowed: "
+                        "values whose names differ other than by '/' read as '_')")
+    return runs
+
+
+def load_runs(case: str, runs: Sequence[tuple[str, list[str]]], *, rigid: bool
+              ) -> list[Any]:
+    """The case loaded with each run's ``--set`` texts, every one before the first run
+    starts (the rigid twin of a block case with ``rigid``).
+
+    Raises:
+        CaseError: a value the case refuses (one line naming the key), a case ``--rigid``
+            cannot run.
+
+    """
+    import rocking_contact as rc
+    from rocking_contact.config import CaseError
+
+    loaded = []
+    for _, texts in runs:
+        one: Any = rc.load_case(case, texts)
+        if rigid and one.case.kind == "block":
+            from rocking_contact.analytic.rigid_runner import rigid_twin
+
+            one = rigid_twin(one)
+        elif rigid and one.case.kind != "rigid":
+            raise CaseError(case, "case.kind", f"got {one.case.kind!r}, --rigid needs kind = "
+                            "'block' (its rigid twin runs) or 'rigid'")
+        loaded.append(one)
+    return loaded
+
+
+def main(args: argparse.Namespace) -> int:
+    """Run every combination, one progress line each, then the table; returns the exit
+    code: 0 every run reached its end, 1 one stopped (the others ran), 2 bad input (before
+    any run; or a run refused as it set up, the others run)."""
+    import time
+
+    import rocking_contact as rc
+    from rocking_contact.api import mpi_rank
+    from rocking_contact.commands.compare import short_status
+    from rocking_contact.out_paths import make_dir
+    from rocking_contact.stops import Interrupted, SolverFailure
+
+    runs = combinations(sweep_sets(args.overrides))
+    cases = load_runs(args.case, runs, rigid=args.rigid)
+    make_dir("--out", args.out)
+    rank0 = mpi_rank() == 0
+    code, started = 0, time.perf_counter()
+    done: list[str] = []
+    for i, ((name, _), case) in enumerate(zip(runs, cases, strict=True), 1):
+        out = args.out / name
+        try:
+            result = rc.run(case, out=out, quiet=args.quiet, plots=not args.no_plots)
+            said = short_status(result.status)
+        except rc.CaseError as exc:  # found by its runner as it set up: nothing written
+            result, said, code = None, f"refused: {exc}", 2
+        except SolverFailure as exc:  # written as far as it went (a failure before its
+            result, said = exc.partial, short_status(exc.status)  # first step: nothing)
+            code = max(code, 1)
+            if rank0:
+                print(f"error: {name}: {exc.describe()} {exc.written}", file=sys.stderr)
+        except Interrupted:
+            if rank0:
+                print(f"sweep: stopped in run {i} of {len(runs)}, {name}; the runs before "
+                      f"it are in {args.out}/", file=sys.stderr)
+            raise
+        if result is not None:
+            done.append(name)
+        if rank0:
+            print(f"[{i}/{len(runs)}] {name}: {said}{_counted(result)}", flush=True)
+    if rank0:
+        _table(args.out, runs, done, time.perf_counter() - started, args.collisions)
+    return code
+
+
+def _counted(result: Any) -> str:
+    """``, 2 collisions, 4.1 s``: what a progress line adds of a run that computed."""
+    if result is None:
+        return ""
+    from rocking_contact.results import counted
+
+    if result.kind == "discrete":
+        what = counted(len(result.impacts), "impact")
+    else:
+        what = counted(sum(1 for c in result.collisions if c.get("interior", True)),
+                       "collision")
+    return f", {what}, {float(result.timing.get('wall_s', float('nan'))):.3g} s"
+
+
+def _table(out: Path, runs: Sequence[tuple[str, list[str]]], done: Sequence[str],
+           wall: float, shown: int) -> None:
+    """The table of the runs that wrote results (``compare``'s, the run column their names
+    in ``out``), written as ``out/sweep.csv`` too; the runs without results named."""
+    from rocking_contact.commands.compare import study
+
+    print(f"\nsweep: {len(runs)} runs in {wall:.3g} s, results in {out}/")
+    missing = [name for name, _ in runs if name not in done]
+    if missing:
+        print(f"no results (refused, or failed before their first step): "
+              f"{', '.join(missing)}")
+    if not done:
+        return
+    table = study([out / name for name in done], shown=shown)
+    table.columns[0].cells = list(done)
+    print(table.text())
+    table.write_csv(out / TABLE_FILE)
+    print(f"written: {out / TABLE_FILE}")

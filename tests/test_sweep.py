@@ -153,6 +153,8 @@ def test_rigid_twins_and_rigid_cases(tmp_path, capsys):
                           "loading.table_acceleration_x.amplitude=5,15", "--set", "time.end=2",
                           "--out", tmp_path / "twin", "--quiet", "--no-plots")
     assert code == 0  # a rigid block that overturns: an outcome, its run completed
+    assert out[1].startswith("[2/2] loading.table_acceleration_x.amplitude=15: completed, "
+                             "overturned at t = ")
     rows = list(csv.DictReader((tmp_path / "twin" / "sweep.csv").open()))
     assert [r["outcome"] for r in rows][0] == "rocking"
     assert rows[1]["outcome"].startswith("overturned at t = ")

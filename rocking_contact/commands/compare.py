@@ -256,7 +256,7 @@ def study(dirs: Iterable[str | os.PathLike[str]], quantities: Sequence[str] = ()
                Column("kind", "", [r.data.get("kind") for r in runs])]
     columns += _changed(runs)
     columns.append(Column("status", "", [short_status(str(r.data["status"])) for r in runs]))
-    outcomes = [_outcome(r.data.get("extra")) for r in runs]
+    outcomes = [outcome(r.data.get("extra")) for r in runs]
     if any(o is not None for o in outcomes):
         columns.append(Column("outcome", "", outcomes))
     notes: list[str] = []
@@ -280,7 +280,7 @@ def short_status(status: str) -> str:
     return head
 
 
-def _outcome(extra: Any) -> str | None:
+def outcome(extra: Any) -> str | None:
     """A rigid run's outcome (``rest``, ``rocking``, ``overturned``, ...), with the instant
     of the event that ended it (``overturned at t = 1.30214 s``); None for other kinds."""
     if not isinstance(extra, Mapping) or not isinstance(extra.get("outcome"), str):

@@ -228,9 +228,11 @@ def main(args: argparse.Namespace) -> int:
 
 
 def _counted(result: Any) -> str:
-    """``, 2 collisions, 4.1 s``: what a progress line adds of a run that computed."""
+    """``, 2 collisions, 4.1 s``: what a progress line adds of a run that computed (a
+    rigid run's outcome first: ``, overturned at t = 1.30214 s, 0 collisions, 0.1 s``)."""
     if result is None:
         return ""
+    from rocking_contact.commands.compare import outcome
     from rocking_contact.results import counted
 
     if result.kind == "discrete":
@@ -238,6 +240,8 @@ def _counted(result: Any) -> str:
     else:
         what = counted(sum(1 for c in result.collisions if c.get("interior", True)),
                        "collision")
+    ended = outcome(result.extra)
+    what = f"{ended}, {what}" if ended else what
     return f", {what}, {float(result.timing.get('wall_s', float('nan'))):.3g} s"
 
 

@@ -371,8 +371,8 @@ class TimeSpan:
                     f"time.end {given_end} s ({count} steps: {reached}); allowed: a step "
                     f"that does{such_as(steps, 'step')}",
             "end": f"{given_end} is not a whole number of time.step {step} s after "
-                   f"time.start {given_start} ({count} steps: {reached}); allowed: an end "
-                   f"that is{such_as([(fitted_ends[n], n) for n in nearest], 'end')}"}
+                   f"time.start {given_start} ({count} steps); allowed: an end that is"
+                   f"{such_as([(fitted_ends[n], n) for n in nearest], 'end')}"}
 
     @property
     def n_steps(self) -> int:

@@ -207,3 +207,15 @@ def test_the_python_study_of_docs_studies_runs_as_written(tmp_path, monkeypatch)
     # the runs that change the file's stop say so; the file's own, 1e6 N/m, does not
     warned = [x for x in proc.stderr.splitlines() if x.startswith("warning:")]
     assert len(warned) == 2 and all("changes model.shock.0.kn" in x for x in warned), warned
+
+
+def test_runs_of_several_kinds_share_a_table(runs, tmp_path, capsys):
+    """A discrete and a rigid run: each its own columns, '-' in the other's; a key's unit
+    from the kind that has it (the first run's kind has no model.shock)."""
+    out = tmp_path / "k.csv"
+    _table(capsys, runs["A5"], runs["kn1e5"], "--csv", out, "--collisions", "1")
+    rows = list(csv.DictReader(out.open()))
+    assert [r["kind"] for r in rows] == ["rigid", "discrete"]
+    assert [r["model.shock.0.kn (N/m)"] for r in rows] == ["", "100000.0"]
+    assert rows[0]["t1 (s)"] != "" and rows[1]["t1 (s)"] == ""
+    assert rows[0]["NO1 F1 (N)"] == "" and rows[1]["NO1 F1 (N)"] != ""

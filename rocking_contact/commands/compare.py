@@ -342,11 +342,13 @@ def _plain_value(value: Any) -> Any:
 
 
 def _key_unit(runs: Sequence[Run], key: str) -> str:
-    """The unit of a case-file key, from the first run's kind's schema ("" if none)."""
+    """The unit of a case-file key, from the schema of the first run's kind that has it
+    ("" if none: runs of several kinds share a table)."""
     from rocking_contact.report.parameters import kind_units
 
-    kind = str(runs[0].data.get("kind", ""))
-    return kind_units(kind).get(re.sub(r"\.\d+(?=\.|$)", "", key), "") if kind else ""
+    plain = re.sub(r"\.\d+(?=\.|$)", "", key)
+    kinds = dict.fromkeys(str(r.data.get("kind", "")) for r in runs)
+    return next((u for k in kinds if k and (u := kind_units(k).get(plain))), "")
 
 
 def _interior(run: Run) -> list[Mapping[str, Any]]:

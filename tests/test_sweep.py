@@ -221,3 +221,15 @@ def test_under_mpiexec_the_runs_go_one_after_another_rank_0_prints(tmp_path):
             tmp_path / "n2" / name / "history.csv").read_bytes()
     assert (tmp_path / "n1" / "sweep.csv").read_text() == (
         tmp_path / "n2" / "sweep.csv").read_text().replace("n2", "n1")
+
+
+@pytest.mark.parametrize("command, codes", [("sweep", ["0", "1", "2", "130", "143"]),
+                                            ("compare", ["0", "2", "130", "143"])])
+def test_help_ends_with_the_exit_codes(capsys, command, codes):
+    """sweep stops runs (1, and 130/143 keep what a run computed); compare runs none."""
+    with pytest.raises(SystemExit):
+        main([command, "--help"])
+    said = capsys.readouterr().out.split("exit codes:\n")[1]
+    assert [line.split()[0] for line in said.splitlines()
+            if line.startswith("  ") and line.split()[0].isdigit()] == codes
+    assert ("what a run computed is written" in said) == (command == "sweep")

@@ -186,6 +186,25 @@ def plots_from_python(done: Done) -> None:
         assert (plots / f"sdnv105d_tilts_kinetic_energy{suffix}").stat().st_size > 0
 
 
+def python_study(done: Done) -> None:
+    """docs/studies.md "From Python": the table of the three runs as study() gives it, a
+    line per run of its rows, the CSV written."""
+    import contextlib
+
+    from rocking_contact.commands.compare import study
+
+    with contextlib.chdir(done.cwd):  # the block's directories are relative to where it ran
+        table = study([f"studies/kn/kn={kn:g}" for kn in (1e5, 1e6, 1e7)],
+                      ["impact.NO1.1.duration"])
+    text = table.text().splitlines()
+    lines = done.stdout.splitlines()
+    assert lines[:len(text)] == text
+    assert [[float(v) for v in line.split()] for line in lines[len(text):]] == [
+        [r["model.shock.0.kn (N/m)"], r["NO1 F1 (N)"], r["impact.NO1.1.duration (s)"]]
+        for r in table.rows()]
+    assert (done.cwd / "studies" / "kn.csv").read_text().count("\n") == 4
+
+
 #: each block's promise, by (doc, section heading); a block without one fails
 PROMISES: dict[tuple[str, str], Promise] = {
     ("README.md", "Using it"): Promise(readme_from_python),
@@ -195,6 +214,9 @@ PROMISES: dict[tuple[str, str], Promise] = {
                " 'in_result': {k: result.quantities.get(k) for k in quantities},"
                " 'collisions': [{k: c.get(k, True) for k in ('index', 'time',"
                " 'kinetic_energy', 'interior')} for c in result.collisions]}"),
+    # the runs at 1e5 and 1e7 N/m change the file's stop, and say so
+    ("docs/studies.md", "From Python"): Promise(
+        python_study, warnings=(r"warning: sdnd101a: .*\bchanges model\.shock\.0\.kn\b",)),
     # the runs at tilts 0.005 and 0.015 change their file's physics, and say so (the
     # windows and references are the file's)
     ("docs/viz.md", "Plots from Python"): Promise(

@@ -65,7 +65,7 @@ __all__ = ["load_case", "run", "format_table", "default_out_dir"]
 #: of a case derived from another's file (the rigid twin of a block case:
 #: :func:`~rocking_contact.analytic.rigid_runner.rigid_twin`)
 _LOADING_ATTRIBUTES = ("source_file", "loaded_as", "references_from", "load_record",
-                       "base_case", "twin_of")
+                       "overrides_given", "base_case", "twin_of")
 
 
 def load_case(case: str | os.PathLike[str],

@@ -29,7 +29,8 @@ OUTSIDE = [
     # 1e300 stopped MUMPS with a PETSc error, 1e200 failed the first step
     ("sdnv105a", ["contact.augmentation_normal=1e13"],
      "contact.augmentation_normal: got 10000000000000.0, allowed: a number in [1e-12, 1e+06]"),
-    # 1e12 failed steps of C (normal) and A (tangential) with "rejected by ContinuousContact"
+    # 1e12 failed steps of C (normal) and A (tangential) with "rejected by the contact
+    # treatment 'continuous'"
     ("sdnv105c", ["contact.augmentation_normal=1e12"],
      "contact.augmentation_normal: got 1000000000000.0, allowed: a number in [1e-12, 1e+06]"),
     ("sdnv105a", ["contact.augmentation_tangential=1e9"],

@@ -338,6 +338,7 @@ def load_case(
     obj.source_file = path  # relative paths inside the case (records, meshes) start here
     obj.references_from = references_from
     obj.loaded_as = (as_dict(obj), layer)  # for unread_after_loading
+    obj.overrides_given = given if keys else None  # for file_label's later refusals
     return obj
 
 
@@ -727,12 +728,20 @@ def source_file(case: CaseFile) -> Path | None:
     return source
 
 
-def file_label(case: CaseFile) -> str:
+def file_label(case: CaseFile, key: str | None = None) -> str:
     """The file a refusal of ``case`` names (:class:`CaseError`'s ``file``): its case
-    file, or for one built in code its name (``case.name``)."""
+    file, or for one built in code its name (``case.name``); with `` (with --set)`` (or
+    the overrides' word) when ``key``, the refused key, was given by the overrides it was
+    loaded with, as the refusals of :func:`load_case` say (a refusal made later, when the
+    run starts, reads like one made at load)."""
     source = source_file(case)
-    return str(source) if source is not None else str(getattr(case.case, "name", "")
-                                                       or "the case")
+    if source is None:
+        return str(getattr(case.case, "name", "") or "the case")
+    given: str | None = getattr(case, "overrides_given", None)
+    loaded = loaded_as(case)
+    if key is None or given is None or loaded is None:
+        return str(source)
+    return f"{source} (with {given})" if loaded[1](key) == 0 else str(source)
 
 
 def references_from(case: CaseFile) -> Path | None:

@@ -49,6 +49,9 @@ def nodal_weights(X: np.ndarray, thickness: float) -> np.ndarray:
 class ContinuousContact(CondensedContact):
     """Alart-Curnier augmented Lagrangian, generalised Newton (a Corrector)."""
 
+    #: what the messages call it (a step it rejects: :mod:`rocking_contact.solvers.driver`)
+    label = "the contact treatment 'continuous'"
+
     def __init__(self, body: ElasticBody, spec: ContactSpec, kinematics: ContactKinematics):
         super().__init__(body, spec, kinematics)
         self.weights = nodal_weights(kinematics.slave.X, body.fields.thickness)

@@ -24,6 +24,9 @@ from rocking_contact.contact.local import LocalProblem, LocalSolution, solve_act
 class LagrangeContact(CondensedContact):
     """Nodal Lagrange multipliers with a primal-dual active set (a Corrector)."""
 
+    #: what the messages call it (a step it rejects: :mod:`rocking_contact.solvers.driver`)
+    label = "the contact treatment 'lagrange'"
+
     def local_solve(self, problem: LocalProblem, lam0: np.ndarray) -> LocalSolution:
         """The exact solution of the local problem (active sets iterated to a fixed point)."""
         return solve_active_set(problem, lam0, tol=self.tol,

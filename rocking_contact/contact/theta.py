@@ -181,6 +181,9 @@ class MoreauJeanContact(Corrector):
 
     """
 
+    #: what the messages call it (a step it rejects: :mod:`rocking_contact.solvers.driver`)
+    label = "the contact treatment 'theta'"
+
     def __init__(self, relation: ContactRelation, options: MoreauJeanOptions,
                  points: Sequence[str] = ("O", "A"), rigid: RigidModes | None = None, *,
                  preloaded: bool = False):

@@ -238,10 +238,17 @@ class StepDriver:
             for corrector in p.step_correctors:
                 if not corrector.correct(p, self.solver, self._x):
                     return NewtonReport(False, report.iterations, report.residual,
-                                        f"rejected by {type(corrector).__name__}")
+                                        f"rejected by {_named(corrector)}")
             for term in p.step_contributions:
                 why = term.inconsistency(p)
                 if why:
                     return NewtonReport(False, report.iterations, report.residual,
-                                        f"rejected by {type(term).__name__}: {why}")
+                                        f"rejected by {_named(term)}: {why}")
         return report
+
+
+def _named(term: object) -> str:
+    """What a failure message calls a step term: its ``label`` (a contact treatment's
+    words in case-file terms, "the contact treatment 'lagrange'"), else its class name."""
+    label = getattr(term, "label", None)
+    return label if isinstance(label, str) else type(term).__name__

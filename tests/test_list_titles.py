@@ -1,0 +1,14 @@
+"""`rocking-contact list` prints each case's title; a title that is no string is said to be
+one, as `run` and `validate` refuse it (it printed `True`)."""
+
+from rocking_contact.commands import list_cases
+
+
+def test_a_title_that_is_no_string_is_named_so(tmp_path, capsys):
+    good, bad = tmp_path / "good.toml", tmp_path / "bad.toml"
+    good.write_text('[case]\nkind = "discrete"\ntitle = "a mass on a spring"\n')
+    bad.write_text('[case]\nkind = "discrete"\ntitle = true\n')
+    list_cases._print_cases({"good": good, "bad": bad}, 4)
+    out = capsys.readouterr().out.splitlines()
+    assert out == ["good  [discrete]  a mass on a spring",
+                   "bad   [discrete]  (case.title: expected a string, got true)"], out

@@ -179,7 +179,15 @@ def test_a_run_says_once_whose_windows_it_keeps(tmp_path):
     result = rc.run(case, write=False, plots=False, quiet=True)
     placed = placed_for_other_physics(case)
     assert len(placed) == 3
-    assert [w for w in result.warnings if w in placed] == placed  # each once, in order
+    # but the collision windows, which the run sets aside (its collisions taken at its
+    # landings: post.collisions.windows_set_aside), saying so in a line of its own, once
+    kept = [w for w in placed if not w.startswith("collisions.windows:")]
+    assert len(kept) == 2
+    assert [w for w in result.warnings if w in placed] == kept  # each once, in order
+    from rocking_contact.post.collisions import set_aside_line
+
+    assert [w for w in result.warnings if w.startswith("collisions.windows:")] == [
+        set_aside_line(result.extra["windows_set_aside"])]
 
 
 def test_a_run_that_starts_elsewhere_changes_the_physics(capsys):

@@ -21,7 +21,10 @@ Definitions (Code_Aster's SDNV105 tests, restated in the case files):
   maximum in the window ``k`` (SDNV105, Code_Aster's: [0, 0.33], [0.10, 0.33],
   [0.15, 0.33], [0.22, 0.33], [0.28, 0.33] s): the energy peaks just before each impact
   and decreases from one impact to the next, so the largest value after the previous
-  impact is the next peak. A landing outside every window is warned of (:func:`annotate`);
+  impact is the next peak. A landing outside every window is warned of (:func:`annotate`).
+  Windows are placed at the impacts of one block: a run that changes the physics of the
+  case file that gives them, and gives none of its own, takes one collision at each
+  landing instead, and says so (:func:`windows_set_aside`);
 - ``kinetic_energy`` is that maximum (J). A maximum sitting on a window's or span's bound
   is not a peak (the window does not hold the impact, or the run ends inside it), one
   found again in the next window is the previous collision, one below
@@ -56,11 +59,20 @@ import math
 import re
 from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import dataclass
+from pathlib import Path
 from typing import Any
 
 import numpy as np
 
-from rocking_contact.config import param
+from rocking_contact.config import (
+    Origins,
+    as_dict,
+    loaded_as,
+    param,
+    read_case_data,
+    source_file,
+)
+from rocking_contact.config.changes import _holds_the_run, _kept_from_other_physics
 from rocking_contact.post.energy import motion_floor
 from rocking_contact.post.peaks import bases, peaks
 from rocking_contact.post.references import in_window
@@ -111,6 +123,51 @@ class CollisionSpec:
         for i, (a, b) in enumerate(self.windows):
             if b <= a:
                 raise ValueError(f"windows[{i}]: end {b:g} is not after start {a:g}")
+
+
+#: the key of the collision windows, as :mod:`rocking_contact.config.changes` names keys
+WINDOWS_KEY = ("collisions", "windows")
+
+
+def windows_set_aside(case: Any) -> dict[str, Any] | None:
+    """The collision windows a run does not measure in, because a case file placed them at
+    the impacts of its block and the run changes that block's physics, as
+    ``{"windows": [[t0, t1], ...] (s), "file": the file that gives them, "changes": the
+    physics keys the run changes from it}``; None when the run keeps its windows. A run
+    that gives windows of its own (``--set``, its own case file, an attribute set in
+    code), one whose changes are numerics only (``time.step``, ``mesh``, ``solver``,
+    ``output``: no :func:`~rocking_contact.config.physics_changes`), one window over the
+    whole run (placed at no impact) and a case built in code keep theirs. These are the
+    windows :func:`~rocking_contact.config.placed_for_other_physics` says were placed for
+    another physics: SDNV105 D's five, placed at its 0.0544, 0.1351, ... s impacts, took
+    impact 1 then impact 3 for ``preload.tilt = 0.005`` (its landings 0.0383, 0.0953,
+    0.1377 s). Such a run takes one collision at each landing (:func:`annotate`)."""
+    source = source_file(case)
+    if source is None or not Path(source).is_file():
+        return None
+    if (loaded := loaded_as(case)) is not None and loaded[1](".".join(WINDOWS_KEY)) == 0:
+        return None  # given by --set: the run's own, even where they equal the file's
+    origins: Origins = {}
+    read_case_data(Path(source), origins=origins)
+    # (config.changes's notion of windows placed for another physics, not a second one)
+    kept = _kept_from_other_physics(case, as_dict(case), origins, [WINDOWS_KEY])
+    if not kept or _holds_the_run(case, kept[0][1]):
+        return None
+    _, windows, holder, changed = kept[0]
+    return {"windows": [[float(a), float(b)] for a, b in windows], "file": str(holder),
+            "changes": list(changed)}
+
+
+def set_aside_line(aside: Mapping[str, Any]) -> str:
+    """The warning of a run whose collision windows :func:`windows_set_aside` set aside:
+    which, whose, why, what the run measured instead and how to keep windows."""
+    spans = " ".join(f"[{a:g}, {b:g}]" for a, b in aside["windows"])
+    return (f"collisions.windows: the {len(aside['windows'])} collision windows {spans} s "
+            f"of {aside['file']} were placed at the impacts of its block, and this run "
+            f"changes {', '.join(aside['changes'])}: its collisions are taken at each "
+            f"landing instead, as with collisions.windows = []; to measure them in windows, "
+            f"give the run its own (collisions.windows = [[t0, t1], ...], by --set or in "
+            f"its case file)")
 
 
 def lift_angle(case: Any) -> float:
@@ -565,7 +622,9 @@ def coarse_collisions(history: Mapping[str, np.ndarray], collisions: list[dict[s
 
 
 def annotate(case: Any, result: RunResult) -> None:
-    """Add the collisions (and their rigid comparison) to a block run's result.
+    """Add the collisions (and their rigid comparison) to a block run's result: in the
+    case's windows, or at its landings where it has none or sets them aside
+    (:func:`windows_set_aside`: ``extra.windows_set_aside`` and a warning).
 
     Args:
         case: the block case (``collisions``, and for the rigid levels ``geometry``,
@@ -575,10 +634,14 @@ def annotate(case: Any, result: RunResult) -> None:
     """
     spec: CollisionSpec = case.collisions
     lift, least = lift_angle(case), motion_floor(case)
-    result.collisions = find_collisions(result.history, spec.windows, spec.column, lift,
-                                        least)
+    aside = windows_set_aside(case)
+    if aside is not None:
+        result.extra["windows_set_aside"] = aside
+        result.warnings.append(set_aside_line(aside))
+    windows = [] if aside is not None else spec.windows
+    result.collisions = find_collisions(result.history, windows, spec.column, lift, least)
     result.quantities.update(collision_quantities(result.collisions))
-    outside = landings_outside(result.history, spec.windows, lift, spec.column, least)
+    outside = landings_outside(result.history, windows, lift, spec.column, least)
     if outside is not None:
         result.warnings.append(outside)
     coarse = coarse_collisions(result.history, result.collisions, spec.column)
@@ -600,7 +663,7 @@ def annotate(case: Any, result: RunResult) -> None:
         # The rigid block released where the preload puts the elastic one: the pull of C1
         # that preload.tilt sets turns it by asin(tilt) about O (pivot O1), less with O.
         # the rigid impacts up to the last one a collision is matched with
-        count = len(spec.windows) or max(c["impact"] for c in interior(result.collisions))
+        count = len(windows) or max(c["impact"] for c in interior(result.collisions))
         references, motions = reference_motions(case, count=count,
                                                 release=case.time.start,
                                                 tilt=case.release_angle)
@@ -683,7 +746,8 @@ def _no_collision(result: RunResult) -> str:
     """``collisions: none in the windows [0, 0.1] s`` (or ``none (no landing ...)``
     without windows, or the landings none of which is an impact) and, where the run
     compared with the rigid block, when that block's first impact comes."""
-    windows = (result.parameters.get("collisions") or {}).get("windows") or []
+    windows = ((result.parameters.get("collisions") or {}).get("windows") or []
+               if "windows_set_aside" not in result.extra else [])
     spans = ", ".join(f"[{w0:g}, {w1:g}]" for w0, w1 in windows)
     landings = ", ".join(f"{c['landing']:.6g}" for c in result.collisions if "landing" in c)
     line = (f"collisions: none in the collision windows {spans} s" if windows else

@@ -9,6 +9,8 @@ describe is shown against them without a pass mark (``passed`` None).
 
 from __future__ import annotations
 
+import math
+from collections.abc import Sequence
 from pathlib import Path
 
 from rocking_contact.config import (
@@ -23,10 +25,16 @@ from rocking_contact.config import (
     uncomputed_references,
     unread_keys,
 )
-from rocking_contact.post.collisions import collisions_not_found_warnings
+from rocking_contact.post.collisions import (
+    WINDOWS_KEY,
+    collisions_not_found_warnings,
+    lift_angle,
+)
 from rocking_contact.post.references import (
+    NONE,
     compare,
     evaluate_all,
+    found_none,
     impacts_not_had_warnings,
     mark_not_reached,
     mark_unmeasured,
@@ -52,6 +60,7 @@ def grade(case: CaseFile, result: RunResult) -> RunResult:
     """
     evaluate_quantities(case, result)
     compare_references(case, result)
+    mark_no_crossing(case, result)
     # a case derived from another's file (the rigid twin of a block case) says what its
     # file defines (the twin of the block's file as written), not the file it was built from
     base = base_case(case)
@@ -76,7 +85,18 @@ def evaluate_quantities(case: CaseFile, result: RunResult) -> None:
         whose = "the run's own" if name in result.quantities else "another [[quantity]]"
         result.warnings.append(f"[[quantity]] {name!r} replaces {whose} of that name: the "
                                "references to it compare with the last one")
-    result.quantities.update(evaluate_all(case.quantity, result.history))
+    result.quantities.update(evaluate_all(case.quantity, result.history, lifts(case)))
+
+
+def lifts(case: CaseFile) -> dict[str, float]:
+    """The least swing a crossing of a history column must belong to, column -> value
+    (:func:`~rocking_contact.post.references.swung`): for an elastic block, ``THETA`` past
+    the lift angle its collisions take for a landing
+    (:func:`~rocking_contact.post.collisions.lift_angle`), so that a block that never
+    lifted has no crossing of it: SDNV105 D shaken at 4 m/s^2 rings to 2.6e-8 rad, and its
+    'impact_time' was 0.302181 s, a sign change of that ringing. None for other kinds (a
+    rigid block's THETA is exact: at rest, it is 0)."""
+    return {"THETA": lift_angle(case)} if case.case.kind == "block" else {}
 
 
 def compare_references(case: CaseFile, result: RunResult) -> None:
@@ -92,6 +112,25 @@ def compare_references(case: CaseFile, result: RunResult) -> None:
             f"{len(others)} reference(s) hold for a time step of "
             f"{', '.join(f'{s:g}' for s in steps)} s (non-regression values) and the run "
             f"takes {step:g} s: they are shown for information, without a pass mark")
+
+
+def mark_no_crossing(case: CaseFile, result: RunResult) -> None:
+    """Say "none" on the checks of a crossing of a column with a lift (:func:`lifts`) that
+    the run computed and found none of: not a misspelt name ("not computed"), but a
+    crossing no swing past the lift reached (a block that never lifted). A run that ends
+    before the window's end is said "not reached" afterwards (:func:`mark_reach`)."""
+    least = lifts(case)
+    crossings = {q.name: q for q in case.quantity
+                 if q.op == "crossing" and q.column in least and q.column in result.history}
+    for check in result.checks:
+        spec = crossings.get(check["quantity"])
+        if spec is None or check["note"] != "not computed" or math.isfinite(check["value"]):
+            continue
+        way = {"up": " upward", "down": " downward"}.get(spec.direction or "", "")
+        span = "" if spec.window is None else " in [{:g}, {:g}] s".format(*spec.window)
+        check["note"] = (f"{NONE}: {spec.column} does not cross {spec.level:g}{way}{span} in "
+                         f"a swing past the lift angle ({least[spec.column]:.2g} rad; the "
+                         f"elastic ringing of a block that did not lift does not count)")
 
 
 def inherited_references(case: CaseFile) -> Path | None:
@@ -119,7 +158,15 @@ def mark_reach(case: CaseFile, result: RunResult, base: CaseFile | None,
         mark_not_reached([c for c in result.checks if c["quantity"] in whole],
                          float(times[-1]), graded_end, whole)
     mark_windows_past_end(result.checks, window_ends(
-        case.quantity, case.collision_windows() or ()), float(times[-1]))
+        case.quantity, _in_force(case.collision_windows(), result)), float(times[-1]))
+
+
+def _in_force(windows: Sequence[tuple[float, float]] | None, result: RunResult
+              ) -> Sequence[tuple[float, float]]:
+    """Of the case's collision ``windows``, those the run's collisions were measured in:
+    none where the run set them aside as placed for another physics
+    (``extra.windows_set_aside``: :func:`~rocking_contact.post.collisions.windows_set_aside`)."""
+    return () if "windows_set_aside" in result.extra else windows or ()
 
 
 def ungrade_changed_physics(case: CaseFile, result: RunResult, base: CaseFile | None,
@@ -135,14 +182,22 @@ def ungrade_changed_physics(case: CaseFile, result: RunResult, base: CaseFile | 
         changed = physics_changes(case, graded)
         why = f"its references come from {source}, and it changes"
     result.extra["changes"] = changed
-    result.warnings.extend(placed_for_other_physics(case))
+    placed = placed_for_other_physics(case)
+    if "windows_set_aside" in result.extra:
+        # the collisions were taken at the landings instead, which annotate said: the
+        # line that says they are still measured in those windows is not true of the run
+        said = ".".join(WINDOWS_KEY) + ":"
+        placed = [line for line in placed if not line.startswith(said)]
+    result.warnings.extend(placed)
     if changed and case.reference:  # without references there is nothing to grade
         keys = ", ".join(changed)
         for check in result.checks:
             if check["passed"] is not None:
                 check["passed"] = None
-                # a check the run never reached keeps saying so first
-                reached = f"{check['note']}; " if not_reached(check) else ""
+                # a check the run never reached, or whose crossing it found none of, keeps
+                # saying so first
+                reached = (f"{check['note']}; " if not_reached(check) or found_none(check)
+                           else "")
                 check["note"] = f"{reached}not graded: the run changes {keys}"
         result.warnings.append(
             f"{why} {keys}: the checks are shown for information, without a pass mark")
@@ -167,7 +222,8 @@ def name_warnings(case: CaseFile, result: RunResult, changed: list[str]) -> None
     collisions, rigid = (getattr(case, key, None) for key in ("collisions", "rigid"))
     not_had = {**impacts_not_had_warnings(names, result.impacts),
                **collisions_not_found_warnings(
-                   names, result, collisions.windows if collisions is not None else None,
+                   names, result,
+                   _in_force(collisions.windows, result) if collisions is not None else None,
                    rigid.impacts if rigid is not None else None)}
     result.warnings.extend(dict.fromkeys(not_had.values()))
     result.warnings.extend(uncomputed_references(case, {*result.quantities, *not_had}))

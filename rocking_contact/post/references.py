@@ -48,12 +48,16 @@ def _step_integral(t: np.ndarray, y: np.ndarray, window: tuple[float, float] | N
     return float(np.sum(y[1:] * overlap))
 
 
-def evaluate(spec: QuantitySpec, history: Mapping[str, np.ndarray]) -> float:
+def evaluate(spec: QuantitySpec, history: Mapping[str, np.ndarray],
+             lifts: Mapping[str, float] | None = None) -> float:
     """Evaluate one ``[[quantity]]`` on the history.
 
     NaN if its window holds no sample, or ends after the history does: the extremum or
     integral of a part of the window (a shortened, failed or interrupted run) is not the
     window's. A crossing found in the part the run covers is the window's first, though.
+    ``lifts``: column -> the least swing a crossing of that column must belong to
+    (:func:`swung`; a block's ``THETA`` and its lift angle), so that the elastic ringing
+    of a block that never lifted crosses nothing.
     """
     if spec.column not in history:
         raise KeyError(spec.column)
@@ -86,15 +90,38 @@ def evaluate(spec: QuantitySpec, history: Mapping[str, np.ndarray]) -> float:
         return float(np.trapezoid(yw, tw))
     if spec.op == "crossing":
         assert spec.level is not None
-        return _crossing(tw, yw - spec.level, spec.direction or "either")
+        lift = (lifts or {}).get(spec.column)
+        counted = None if lift is None else swung(y, lift)[mask]
+        return _crossing(tw, yw - spec.level, spec.direction or "either", counted)
     raise ValueError(spec.op)
 
 
-def _crossing(t: np.ndarray, d: np.ndarray, direction: str) -> float:
+def swung(y: np.ndarray, lift: float) -> np.ndarray:
+    """For each sample of ``y`` (a block's base rotation ``THETA``, rad), whether its swing
+    (the samples since ``y`` last changed sign, as
+    :func:`~rocking_contact.post.collisions.find_landings` counts them) has passed
+    ``lift`` (|y| above it) by that sample. SDNV105 D's block on a table shaken at
+    4 m/s^2, below its uplift, rings to 2.6e-8 rad, below its lift angle 4.2e-7 rad, and
+    changed sign at 0.302 s: no swing of it passes."""
+    sign = np.sign(y)
+    starts = np.flatnonzero(sign[:-1] * sign[1:] < 0) + 1
+    swing = np.zeros(len(y), dtype=int)
+    swing[starts] = 1
+    swing = np.cumsum(swing)  # the swing each sample belongs to
+    beyond = np.cumsum(np.abs(y) > lift)
+    first = np.concatenate([[0], starts])[swing]  # the swing's first sample
+    before = np.where(first > 0, beyond[first - 1], 0)
+    return np.asarray(beyond - before > 0)
+
+
+def _crossing(t: np.ndarray, d: np.ndarray, direction: str,
+              counted: np.ndarray | None = None) -> float:
     """First instant at which ``d`` reaches 0 (linear between samples) from below
     (``"up"``), from above (``"down"``) or ``"either"`` way; NaN if never. A first sample on
-    0 is the instant only either way: from which side it came is not known."""
-    if direction == "either" and d[0] == 0.0:
+    0 is the instant only either way: from which side it came is not known. ``counted``
+    (one per sample): a crossing counts only where the sample before or after it is
+    (:func:`swung`: the swing it ends, or the one it belongs to, passed the lift)."""
+    if direction == "either" and d[0] == 0.0 and (counted is None or counted[0]):
         return float(t[0])
     if direction == "up":
         hit = (d[:-1] < 0.0) & (d[1:] >= 0.0)
@@ -102,6 +129,8 @@ def _crossing(t: np.ndarray, d: np.ndarray, direction: str) -> float:
         hit = (d[:-1] > 0.0) & (d[1:] <= 0.0)
     else:
         hit = np.sign(d[1:]) != np.sign(d[:-1])
+    if counted is not None:
+        hit &= counted[:-1] | counted[1:]
     reached = np.flatnonzero(hit)
     if not len(reached):
         return math.nan
@@ -110,13 +139,15 @@ def _crossing(t: np.ndarray, d: np.ndarray, direction: str) -> float:
 
 
 def evaluate_all(
-    specs: Iterable[QuantitySpec], history: Mapping[str, np.ndarray]
+    specs: Iterable[QuantitySpec], history: Mapping[str, np.ndarray],
+    lifts: Mapping[str, float] | None = None,
 ) -> dict[str, float]:
-    """Evaluate every ``[[quantity]]``; a missing column yields NaN (reported by the check)."""
+    """Evaluate every ``[[quantity]]`` (``lifts`` as for :func:`evaluate`); a missing
+    column yields NaN (reported by the check)."""
     out = {}
     for spec in specs:
         try:
-            out[spec.name] = evaluate(spec, history)
+            out[spec.name] = evaluate(spec, history, lifts)
         except KeyError:
             out[spec.name] = math.nan
     return out
@@ -297,6 +328,16 @@ def mark_windows_past_end(checks: list[dict[str, Any]], ends: Mapping[str, float
                              f"run's end (t = {last_time:.6g} s)")
 
 
+#: the first word of the note of a check whose quantity the run computed and found none
+#: of: a crossing never reached (:func:`rocking_contact.post.grading.mark_no_crossing`)
+NONE = "none"
+
+
+def found_none(check: Mapping[str, Any]) -> bool:
+    """Whether a check is one whose crossing the run found none of (:data:`NONE`)."""
+    return str(check.get("note") or "").startswith(f"{NONE}:")
+
+
 def not_reached(check: Mapping[str, Any]) -> bool:
     """Whether a check is one :func:`mark_not_reached` marked."""
     return str(check.get("note") or "").startswith("not reached")
@@ -423,7 +464,8 @@ def format_table(case: str, checks: Sequence[Mapping[str, Any]],
             c["quantity"],
             f"{c['reference']:.6g}",
             # a misspelt quantity or column, or what a shortened run never reached
-            number(value, ".6g", "not reached" if not_reached(c) else "not computed"),
+            number(value, ".6g", "not reached" if not_reached(c) else NONE
+                   if found_none(c) else "not computed"),
             error_text(c),
             mark_text(c),
             c["source"],

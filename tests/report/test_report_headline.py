@@ -106,7 +106,7 @@ def test_the_page_opens_with_when_and_from_which_commit_then_the_verdict(report_
                         "HEAD"], check=True)
     else:
         assert "not from a git checkout" in first or "commit unknown" in first
-    assert re.match(r"\d of 5 cases pass[.;]", second)  # the fixture's five runs
+    assert re.match(r"\d of 6 cases pass[.;]", second)  # the fixture's six runs
     # the information rows: collapsed in the page, under a sub-heading in the Markdown
     info = tree.find(".//details/table[@id='checks-info-sdnd101a']")
     assert info is not None

@@ -139,8 +139,12 @@ class RigidOptions:
         SDNV105_RATIOS[1], check=FRACTION,
         doc="recalage: ratio of successive flight times; the default is the SDNV105 "
             "manual's, fitted on its elastic block and used for that block only")
-    friction: float = param(0.9, check=NONNEGATIVE,
-                            doc="Coulomb coefficient, only to warn when the block would slide")
+    # None only for the twin of a block whose base cannot slide (a TOML file cannot say it)
+    friction: float | None = param(
+        0.9, check=NONNEGATIVE,
+        doc="Coulomb coefficient, only to warn when the block would slide; the rigid twin of "
+            "a block case takes the block's (its contact.mu, or the least of its springs' "
+            "that are not anchored; none, and no warning, for a base held in x)")
     tolerance: float = param(1e-12, check=in_range(1e-13, 1e-6),
                              doc="relative tolerance of the integration")
 

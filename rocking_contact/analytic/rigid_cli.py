@@ -3,7 +3,9 @@
 Runs a ``rigid`` case (default the shipped ``sdnv105_rigid``), writes ``results.json``,
 ``history.csv`` and the plots like ``run``, and prints the impacts of the closed form, the
 integrated linearised and nonlinear equations and the recalage next to each other (the
-recalage for SDNV105's block only, or with the case's own ratios: one line says which). The
+recalage for SDNV105's block only, or with the case's own ratios: one line says which);
+with ``--quiet``, only the summary line, as ``run --quiet``. It runs as ``run`` does
+(:func:`rocking_contact.commands.run.run_into`). The
 ``--set`` keys of the block are those of the SDNV105 case files, with their meanings:
 ``geometry.half_width``, ``geometry.half_height``, ``geometry.thickness`` (m),
 ``material.block.density`` (kg/m^3), ``loading.gravity`` (m/s^2), ``preload.tilt`` (the
@@ -17,11 +19,11 @@ from __future__ import annotations
 
 import argparse
 import dataclasses
-import sys
 from collections.abc import Mapping
 from pathlib import Path
 from typing import TYPE_CHECKING, Any, cast
 
+from rocking_contact.commands.run import OUT_HELP
 from rocking_contact.options import add_case_argument, add_case_options, case_argument
 
 if TYPE_CHECKING:  # the FEM kind's schema (its imports take 0.3 s)
@@ -38,9 +40,10 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
     """Options of ``rocking-contact rigid``."""
     add_case_argument(parser, f"rigid case, or FEM block case whose rigid twin to run: a "
                               f"name or a TOML file (default {DEFAULT_CASE})")
-    parser.add_argument("--out", type=Path, help="results directory (default results/<case>/)")
-    add_case_options(parser, "no progress bar and no table of the checks (the levels' impact "
-                             "tables are still printed)",
+    parser.add_argument("--out", type=Path, help=OUT_HELP)
+    add_case_options(parser, "no progress bar, and of the output the summary line, warnings "
+                             "and errors alone, as run --quiet prints (no tables of the "
+                             "levels' impacts or of the checks)",
                      "override a case value (repeatable), e.g. preload.angle=0.02 (the "
                      "release angle, rad) or preload.tilt=0.02 (a FEM case's pull ratio, "
                      "no angle: released at asin(0.02) = 0.0200013 rad)")
@@ -157,14 +160,14 @@ def _recalage_line(recalage: Mapping[str, Any]) -> str:
 
 
 def main(args: argparse.Namespace) -> int:
-    """Run the rigid case and print the tables; returns the exit code."""
+    """Run the rigid case and print the tables (with ``--quiet``, the summary line alone, as
+    ``run --quiet``); returns the exit code."""
     import rocking_contact as rc
     from rocking_contact.analytic.rigid_case import RigidCase
     from rocking_contact.analytic.rigid_runner import rigid_twin
-    from rocking_contact.api import default_out_dir, mpi_rank, shipped_name_taken
+    from rocking_contact.api import mpi_rank
+    from rocking_contact.commands.run import run_into
     from rocking_contact.config import CaseError
-    from rocking_contact.out_paths import check_dir
-    from rocking_contact.stops import RunStopped
 
     name = case_argument(args) or DEFAULT_CASE
     loaded = rc.load_case(name, args.overrides)
@@ -176,17 +179,15 @@ def main(args: argparse.Namespace) -> int:
         raise CaseError(str(name), "case.kind",
                         f"got {loaded.case.kind!r}, the rigid command needs kind = 'rigid', "
                         f"or 'block' (its rigid twin)")
-    out = args.out or default_out_dir(case)
-    taken = None if args.out else shipped_name_taken(case)
-    if taken is not None and mpi_rank() == 0:
-        print(f"warning: {taken}", file=sys.stderr)
-    check_dir("--out", out)  # made here: rc.run's error would name its argument, out=
-    try:
-        result = rc.run(case, out=out, quiet=args.quiet, plots=not args.no_plots)
-    except RunStopped as exc:  # Ctrl-C: what it computed, then _command's one line
-        _show(exc.partial, out, table=not args.quiet)
-        raise
-    if mpi_rank() != 0:  # under mpiexec every rank ran it (the run is collective); one prints
+
+    def show(result: Any, out: Path) -> None:
+        _show(result, out, table=not args.quiet)
+
+    result, out = run_into(case, args, show)
+    if args.quiet or mpi_rank() != 0:
+        # under mpiexec every rank ran it (the run is collective); one prints. Quiet, the
+        # summary line alone: in a study's shell loop the tables were noise
+        show(result, out)
         return 0
     q, count = result.quantities, case.rigid.impacts
     print(f"{case.case.name}: rigid block b = {case.geometry.half_width:g} m, "
@@ -213,7 +214,7 @@ def main(args: argparse.Namespace) -> int:
               f"({event['corner'] or 'flat'}) {event['note']}")
     print(f"outcome: {result.extra['outcome']}; collisions list and history: "
           f"{result.extra['level']} level (history: {result.extra['history_level']} equation)")
-    _show(result, out, table=not args.quiet)
+    show(result, out)
     return 0
 
 

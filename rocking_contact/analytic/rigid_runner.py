@@ -79,9 +79,10 @@ if TYPE_CHECKING:  # the FEM kind's schema, whose imports a rigid run does not n
 
 
 def _flight_checks(motion: RockingMotion,
-                   friction: float) -> tuple[dict[str, float], list[str]]:
-    """Largest |RX|/RN in flight, and warnings if the block would slide or jump (a jump
-    ends the motion, with its event: its last row's RN is 0 to round-off)."""
+                   friction: float | None) -> tuple[dict[str, float], list[str]]:
+    """Largest |RX|/RN in flight, and warnings if the block would slide (past the Coulomb
+    coefficient ``friction``; None: its base cannot slide) or jump (a jump ends the motion,
+    with its event: its last row's RN is 0 to round-off)."""
     history = motion.history
     rn, _ = flight_reactions(history)
     warnings = []
@@ -89,7 +90,7 @@ def _flight_checks(motion: RockingMotion,
         warnings.append(f"the pivot's normal force reaches {rn.min():.4g} N: the block would "
                         "jump (not modelled)")
     ratio = friction_needed(history)
-    if ratio > friction:
+    if friction is not None and ratio > friction:
         warnings.append(f"|RX|/RN reaches {ratio:.4g} > friction {friction:g}: the block "
                         "would slide (not modelled)")
     return {"friction.max_ratio": ratio}, warnings
@@ -237,8 +238,11 @@ TWIN_BASE_READ_AS = "rigid levels"
 def rigid_twin(block_case: BlockCase) -> RigidCase:
     """The rigid case of a FEM block case: its block (geometry, density, gravity, table
     motion), released at the angle its preload gives (``release_angle``) at
-    ``time.start``, up to ``time.end``, with the levels and options of :data:`TWIN_BASE`
-    and no quantities or references (those describe SDNV105's block and windows).
+    ``time.start``, up to ``time.end``, its Coulomb coefficient as ``rigid.friction``
+    (``contact.sliding_friction()``: ``contact.mu``, the least of its springs' not
+    anchored, or None for a base that cannot slide), with the other levels and options of
+    :data:`TWIN_BASE` and no quantities or references (those describe SDNV105's block and
+    windows).
 
     Its name is the block case's with ``_rigid``. It is a run of the block case, not a
     changed ``sdnv105_rigid``: its physics changes (``extra.changes``) are taken against
@@ -281,6 +285,9 @@ def _twin_of(block_case: BlockCase) -> RigidCase:
         "material.block.density": block_case.material.block.density,
         "loading.gravity": block_case.loading.gravity,
         "preload.angle": block_case.release_angle,
+        # the FEM run warns with the same coefficient that this block slides
+        # (post.collisions.annotate): the twin must not rock on under 0.9 unsaid
+        "rigid.friction": block_case.contact.sliding_friction(),
         "time.start": block_case.time.start,
         "time.end": block_case.time.end,
         "quantity": [],

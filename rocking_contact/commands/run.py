@@ -7,38 +7,68 @@ from __future__ import annotations
 
 import argparse
 import sys
+from collections.abc import Callable
 from pathlib import Path
+from typing import TYPE_CHECKING, Any
 
 from rocking_contact.options import add_case_options
+
+if TYPE_CHECKING:
+    from rocking_contact.results import RunResult
+
+#: ``--out`` of the commands that run one case into a directory (``run``, ``rigid``)
+OUT_HELP = ("results directory (default results/<case>/); replaces the results already "
+            "there (of any case) once the run starts; a run refused as it sets up leaves "
+            "them")
+
+#: ``--quiet`` of those commands: what they still print
+QUIET_HELP = ("no progress bar and no table of the checks (the summary line, warnings and "
+              "errors are still printed)")
 
 
 def add_arguments(parser: argparse.ArgumentParser) -> None:
     """Options of ``rocking-contact run``."""
     parser.add_argument("case", help="shipped case name or path to a case TOML file")
-    parser.add_argument("--out", type=Path, help="results directory (default results/<case>/); "
-                                                 "replaces the results already there (of "
-                                                 "any case) once the run starts; a run "
-                                                 "refused as it sets up leaves them")
-    add_case_options(parser, "no progress bar and no table of the checks (the summary line, "
-                             "warnings and errors are still printed)")
+    parser.add_argument("--out", type=Path, help=OUT_HELP)
+    add_case_options(parser, QUIET_HELP)
 
 
 def main(args: argparse.Namespace) -> int:
     """Run the case, show its table and summary line (those of a stopped run too, before
     its exception goes on to the command line's one line); returns the exit code."""
     import rocking_contact as rc
+    from rocking_contact.summary import show_result
+
+    def show(result: RunResult | None, out: Path) -> None:
+        show_result(result, out, table=not args.quiet)
+
+    result, out = run_into(rc.load_case(args.case, args.overrides), args, show)
+    show(result, out)
+    return 0
+
+
+def run_into(case: Any, args: argparse.Namespace,
+             show: Callable[[RunResult | None, Path], None]) -> tuple[RunResult, Path]:
+    """Run the loaded ``case`` into ``args.out`` (default ``results/<case>/``, where a
+    copy of a shipped case that kept its name is warned of) as ``run`` and ``rigid`` do,
+    with ``args.quiet`` and ``args.no_plots``; returns the result and its directory.
+
+    The directory is made before the run (rank 0 alone, the ranks agreeing:
+    :func:`~rocking_contact.out_paths.make_dir`), so that a bad ``--out`` is named as the
+    option, not as ``rc.run``'s ``out=``; a run refused as it sets up (:class:`CaseError`)
+    removes the directories made for it again, and what a stopped one (failure, Ctrl-C)
+    computed is given to ``show`` before its exception goes on."""
+    import rocking_contact as rc
     from rocking_contact.api import default_out_dir, mpi_rank, shipped_name_taken
     from rocking_contact.out_paths import make_dir, missing_dirs, remove_made
     from rocking_contact.stops import RunStopped
-    from rocking_contact.summary import show_result
 
-    case = rc.load_case(args.case, args.overrides)
     out = args.out or default_out_dir(case)
     taken = None if args.out else shipped_name_taken(case)
     if taken is not None and mpi_rank() == 0:
         print(f"warning: {taken}", file=sys.stderr)
     made = missing_dirs(out)
-    make_dir("--out", out)  # made here: rc.run's error would name its argument, out=
+    make_dir("--out", out)
     try:
         result = rc.run(case, out=out, quiet=args.quiet, plots=not args.no_plots)
     except rc.CaseError:  # refused as it set up (rc.run put the earlier results back)
@@ -46,7 +76,6 @@ def main(args: argparse.Namespace) -> int:
             remove_made(made)
         raise
     except RunStopped as exc:  # Ctrl-C too: what it computed, then _command's one line
-        show_result(exc.partial, out, table=not args.quiet)
+        show(exc.partial, out)
         raise
-    show_result(result, out, table=not args.quiet)
-    return 0
+    return result, out

@@ -428,7 +428,7 @@ def test_compare_collisions_api():
 
 
 def test_cli_prints_the_levels_side_by_side(tmp_path, capsys):
-    code = cli.main(["rigid", "--quiet", "--no-plots", "--out", str(tmp_path)])
+    code = cli.main(["rigid", "--no-plots", "--out", str(tmp_path)])
     out = capsys.readouterr().out
     assert code == 0
     assert "closed form" in out and "nonlinear" in out and "recalage" in out
@@ -484,7 +484,7 @@ def test_rigid_takes_a_block_case_and_runs_its_rigid_twin(tmp_path, capsys):
     its geometry, density, gravity, table motion and tilt with --set (it was refused)."""
     from rocking_contact.analytic.rigid_runner import rigid_twin
 
-    code = cli.main(["rigid", "--case", "sdnv105d", "--quiet", "--no-plots", "--out",
+    code = cli.main(["rigid", "--case", "sdnv105d", "--no-plots", "--out",
                      str(tmp_path), "--set", "time.end=0.1"])
     captured = capsys.readouterr()
     assert code == 0 and captured.err == ""
@@ -509,7 +509,7 @@ def test_rigid_takes_a_block_case_and_runs_its_rigid_twin(tmp_path, capsys):
 def test_rigid_takes_its_case_as_run_does_or_with_case(tmp_path, capsys):
     """`rigid sdnv105a` said "unrecognized arguments" (run, view, keys and mesh take the
     case so); --case keeps working, and both at once is refused as mesh refuses it."""
-    argv = ["rigid", "--quiet", "--no-plots", "--set", "time.end=0.1"]
+    argv = ["rigid", "--no-plots", "--set", "time.end=0.1"]
     assert cli.main([*argv, "sdnv105d", "--out", str(tmp_path / "a")]) == 0
     assert cli.main([*argv, "--case", "sdnv105d", "--out", str(tmp_path / "b")]) == 0
     wall = re.sub(r"\S+ s wall", "", capsys.readouterr().out)
@@ -532,7 +532,7 @@ def test_no_recalage_level_for_another_block(tmp_path, capsys):
     0.5 m wide block (which keeps 0.335 of its energy per rigid impact, not 0.62) they put
     the second impact 18 % late with 88 % more energy, and the level was printed next to
     the exact ones. It is left out, and one line says why."""
-    code = cli.main(["rigid", "--quiet", "--no-plots", "--out", str(tmp_path),
+    code = cli.main(["rigid", "--no-plots", "--out", str(tmp_path),
                      "--set", "geometry.half_width=0.25"])
     out = capsys.readouterr().out
     assert code == 0
@@ -577,7 +577,7 @@ def test_the_cases_own_recalage_ratios_apply_to_any_block(capsys, tmp_path):
     """Ratios other than the manual's are the case's own fit: the level is computed with
     them (impact 1 is the rigid one; energies then scale by 0.7^2 per impact and the
     flights by 0.75 from 2 t1), and a line says whose ratios they are."""
-    code = cli.main(["rigid", "--quiet", "--no-plots", "--out", str(tmp_path),
+    code = cli.main(["rigid", "--no-plots", "--out", str(tmp_path),
                      "--set", "geometry.half_width=0.25",
                      "--set", "rigid.recalage_restitution=0.7",
                      "--set", "rigid.recalage_interval_ratio=0.75"])
@@ -689,7 +689,7 @@ def test_every_levels_impacts_run_forward(b, h):
 
 
 def test_the_rigid_command_says_a_squat_block_stops(tmp_path, capsys):
-    code = cli.main(["rigid", "--quiet", "--no-plots", "--out", str(tmp_path),
+    code = cli.main(["rigid", "--no-plots", "--out", str(tmp_path),
                      "--set", "geometry.half_width=0.5", "--set", "geometry.half_height=0.15"])
     out = capsys.readouterr().out
     assert code == 0

@@ -34,7 +34,7 @@ SAID = ("preload.tilt = 0.05 is a pull ratio, as in a FEM block case, not an ang
 
 def printed(tmp_path, capsys, *args):
     """What ``rocking-contact rigid *args`` prints (exit code 0 asserted)."""
-    assert main(["rigid", *args, "--out", str(tmp_path / "out"), "--no-plots", "-q"]) == 0
+    assert main(["rigid", *args, "--out", str(tmp_path / "out"), "--no-plots"]) == 0
     return capsys.readouterr().out.splitlines()
 
 

@@ -1,0 +1,99 @@
+"""The ``rigid`` command as ``run`` (session 30, audits A1 and A2): the twin of a block case
+takes the block's Coulomb coefficient, ``--quiet`` prints what ``run --quiet`` prints, and
+the results directory is made and removed again as ``run`` makes and removes it."""
+
+import json
+import re
+
+import pytest
+
+import rocking_contact as rc
+from rocking_contact.analytic import rigid_runner
+from rocking_contact.analytic.rigid_runner import rigid_twin
+from rocking_contact.cli import main
+from rocking_contact.config import CaseError
+
+
+def slides(mu, warning):
+    """Whether ``warning`` says that the block slides under ``mu``: SDNV105's rigid block
+    needs |RX|/RN up to 0.321 (its largest in flight, 0.3212 over more impacts)."""
+    return re.fullmatch(rf"\|RX\|/RN reaches 0\.32\d* > friction {mu}: the block would "
+                        rf"slide \(not modelled\)", warning) is not None
+
+
+def _results(out):
+    return json.loads((out / "results.json").read_text())
+
+
+def test_the_twin_takes_the_block_s_coulomb_coefficient(tmp_path, capsys):
+    """``rigid sdnv105d --set contact.mu=0.3`` ran its twin under the 0.9 of sdnv105_rigid:
+    no warning, where the FEM run of that block says that it slides."""
+    argv = ["rigid", "sdnv105d", "--no-plots", "-q", "--set", "time.end=0.15"]
+    assert main([*argv, "--set", "contact.mu=0.3", "--out", str(tmp_path / "mu")]) == 0
+    data = _results(tmp_path / "mu")
+    assert data["parameters"]["rigid"]["friction"] == 0.3
+    (warning,) = data["warnings"]
+    assert slides(0.3, warning), warning
+    assert capsys.readouterr().err == f"warning: sdnv105d_rigid: {warning}\n"
+    assert data["provenance"]["overrides"] == ["time.end=0.15", "contact.mu=0.3"]
+    # rigid.friction decides a warning only, no physics (config.changes.METHOD_KEYS)
+    assert data["extra"]["changes"] == []
+    # the file's own 0.9, as before
+    assert main([*argv, "--out", str(tmp_path / "file")]) == 0
+    assert capsys.readouterr().err == ""
+    data = _results(tmp_path / "file")
+    assert data["parameters"]["rigid"]["friction"] == 0.9 and data["warnings"] == []
+
+
+def test_a_twin_whose_base_cannot_slide_has_no_coefficient():
+    """SDNV105 B's springs are anchored in x: its twin is never told that it slides (it was
+    warned at sdnv105_rigid's 0.9); springs that are not anchored give their least mu."""
+    held = rc.load_case("sdnv105b")
+    assert held.contact.sliding_friction() is None
+    assert rigid_twin(held).rigid.friction is None
+    free = rc.load_case("sdnv105b")
+    for spring in free.contact.spring:
+        spring.anchor_stiffness = 0.0
+    free.contact.spring[1].mu = 0.25
+    assert rigid_twin(free).rigid.friction == 0.25
+    slid = rc.run(rigid_twin(free), write=False, quiet=True)
+    assert len(slid.warnings) == 1 and slides(0.25, slid.warnings[0]), slid.warnings
+
+
+def test_quiet_prints_the_summary_line_as_run_does(tmp_path, capsys):
+    """``rigid --quiet`` printed its impact tables, noise in a study's shell loop: now the
+    summary line alone, as ``run --quiet``, the warnings still on stderr."""
+    argv = ["rigid", "--no-plots", "--set", "rigid.friction=0.3", "--set", "time.end=0.2"]
+    assert main([*argv, "--out", str(tmp_path / "loud")]) == 0
+    loud = capsys.readouterr()
+    assert "closed form t (s) / Ekin (J)" in loud.out and len(loud.out.splitlines()) > 10
+    assert main([*argv, "--quiet", "--out", str(tmp_path / "quiet")]) == 0
+    quiet = capsys.readouterr()
+    assert len(quiet.out.splitlines()) == 1
+    wall = re.compile(r"\S+ s wall")
+    assert (wall.sub("", quiet.out.replace("/quiet/", "/"))
+            == wall.sub("", loud.out.splitlines()[-1].replace("/loud/", "/")) + "\n")
+    assert quiet.err == loud.err and slides(0.3, quiet.err.split(": ", 2)[2].strip())
+    with pytest.raises(SystemExit):
+        main(["rigid", "--help"])
+    said = " ".join(capsys.readouterr().out.split())
+    assert "the summary line, warnings and errors alone, as run --quiet prints" in said
+
+
+@pytest.mark.parametrize("argv", [["run", "sdnv105_rigid"], ["rigid"], ["rigid", "sdnv105d"]])
+def test_a_refused_case_leaves_no_directory_behind(tmp_path, capsys, monkeypatch, argv):
+    """``rigid`` made its ``--out`` on every rank and kept it when the run was refused;
+    ``run`` removed it (commands.run.run_into now does both)."""
+    def refuse(case, **_):
+        raise CaseError("a case", "rigid.level", "refused as the run sets up")
+
+    monkeypatch.setattr(rigid_runner, "run", refuse)
+    out = tmp_path / "new" / "deeper"
+    assert main([*argv, "--no-plots", "--out", str(out)]) == 2
+    assert capsys.readouterr().err == "error: a case: rigid.level: refused as the run sets up\n"
+    assert list(tmp_path.iterdir()) == []
+    # a directory that was there stays, with what it held
+    out.mkdir(parents=True)
+    (out / "kept.txt").write_text("mine")
+    assert main([*argv, "--no-plots", "--out", str(out)]) == 2
+    assert (out / "kept.txt").read_text() == "mine"

@@ -512,7 +512,7 @@ def test_under_mpiexec_each_message_is_said_once(tmp_path):
     code, out, err = _under_mpiexec(tmp_path, "run", "sdnd101a", "--no-plots", *NEWTON_FAILS)
     assert code == 1 and out.count("== sdnd101a") == 1 and out.count("checks pass") == 1
     assert err.count("error: solver failed") == 1
-    code, out, _ = _under_mpiexec(tmp_path, "rigid", "--quiet", "--no-plots", "--out", "r")
+    code, out, _ = _under_mpiexec(tmp_path, "rigid", "--no-plots", "--out", "r")
     assert code == 0 and out.count("outcome: ") == 1 and (tmp_path / "r" / "results.json").is_file()
     code, out, _ = _under_mpiexec(tmp_path, "mesh", "sdnv105a", "--out", "a.msh")
     assert code == 0 and out.count("a.msh: 25 nodes") == 1 and (tmp_path / "a.msh").is_file()

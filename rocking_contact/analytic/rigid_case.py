@@ -7,6 +7,7 @@ Light (no integrator): loading a case imports only this schema; the run is
 
 from __future__ import annotations
 
+import math
 from dataclasses import dataclass, fields
 from typing import Any, ClassVar, Literal
 
@@ -110,8 +111,11 @@ class RigidPreload(Preload):
     #: ``angle``, given, replaces ``tilt``'s reading (the loader keeps the one given last)
     REPLACES: ClassVar = {"angle": "tilt"}
 
+    # up to the angle the largest tilt (0.5) releases at, asin(0.5) = pi/6, so that the two
+    # keys allow the same releases; SDNV105's block overturns statically at atan(b/l) =
+    # 0.4229 rad, and a rigid block's toppling is a result of its run, not refused
     angle: float | None = param(
-        None, unit="rad", check=in_range(0.0, 0.5),
+        None, unit="rad", check=in_range(0.0, math.asin(0.5)),
         doc="release angle about O, at rest (0 starts flat); given, it replaces tilt, "
             "which gives it as a FEM block case does (asin(tilt))")
 
@@ -169,6 +173,12 @@ class RigidCase(BlockModel, CaseFile):
     preload: RigidPreload = param(default_factory=RigidPreload)
     rigid: RigidOptions = param(default_factory=RigidOptions)
     time: TimeSpan = param()
+
+    #: a FEM block case's sections that a rigid case has not, and where their meaning is
+    #: (``rigid --set contact.mu=0.3`` was told the allowed sections alone)
+    ELSEWHERE: ClassVar = {"contact": "a rigid block has no [contact]: its Coulomb "
+                                      "coefficient, a block case's contact.mu, is "
+                                      "rigid.friction"}
 
     #: the keys of the sections shared with the FEM block that the rigid block never reads
     #: (refused away from their defaults; the report greys them)

@@ -342,10 +342,15 @@ def _unread(cls: type, fields: Mapping[str, dataclasses.Field[Any]], data: Mappi
     return False
 
 
-def unknown_key(name: str, keys: Collection[str]) -> str:
+def unknown_key(name: str, keys: Collection[str], elsewhere: Mapping[str, str] | None = None
+                ) -> str:
     """The refusal of ``name``, no key of a table whose keys are ``keys``: the keys
-    allowed, and the closest (``half_widht``: close: half_width)."""
-    return f"unknown key (allowed: {', '.join(keys)}{close_hint(name, keys)})"
+    allowed, and the closest (``half_widht``: close: half_width); and what the table's
+    class says of that name in ``ELSEWHERE = {name: "where its meaning is"}``, a key of
+    another kind that no spelling comes close to (a rigid case's ``contact``)."""
+    said = (elsewhere or {}).get(name)
+    return (f"unknown key (allowed: {', '.join(keys)}{close_hint(name, keys)}"
+            f"{f'; {said}' if said else ''})")
 
 
 def build[T](cls: type[T], data: Mapping[str, Any], *, file: str, prefix: str = "") -> T:
@@ -353,7 +358,8 @@ def build[T](cls: type[T], data: Mapping[str, Any], *, file: str, prefix: str = 
 
     Unknown keys, missing required keys, wrong types and failed constraints raise
     :class:`CaseError`; a key the class lists in ``MOVED = {key: "its new dotted key"}`` is
-    refused with where it went. After construction, a ``validate(self)`` method on the class
+    refused with where it went, one in ``ELSEWHERE`` with what it says (:func:`unknown_key`).
+    After construction, a ``validate(self)`` method on the class
     (if any) is called for cross-field rules; it raises ``ValueError("key: problem")`` with a
     key relative to ``prefix``.
     """
@@ -364,7 +370,8 @@ def build[T](cls: type[T], data: Mapping[str, Any], *, file: str, prefix: str = 
         if key in moved:
             raise CaseError(file, _join(prefix, key), f"moved: set {moved[key]} instead")
         if key not in fields:
-            raise CaseError(file, _join(prefix, key), unknown_key(str(key), fields))
+            raise CaseError(file, _join(prefix, key),
+                            unknown_key(str(key), fields, getattr(cls, "ELSEWHERE", None)))
     kwargs: dict[str, Any] = {}
     for name, f in fields.items():
         key = _join(prefix, name)

@@ -97,3 +97,15 @@ def test_a_refused_case_leaves_no_directory_behind(tmp_path, capsys, monkeypatch
     (out / "kept.txt").write_text("mine")
     assert main([*argv, "--no-plots", "--out", str(out)]) == 2
     assert (out / "kept.txt").read_text() == "mine"
+
+
+def test_a_rigid_case_s_contact_says_where_its_coefficient_is(tmp_path, capsys):
+    """``rigid --set contact.mu=0.3`` was told the allowed sections alone, none close to
+    'contact', and nothing of rigid.friction."""
+    code = main(["rigid", "--set", "contact.mu=0.3", "--out", str(tmp_path / "o")])
+    source = rc.load_case("sdnv105_rigid").source_file
+    assert code == 2 and capsys.readouterr().err == (
+        f"error: {source} (with --set): contact: unknown key (allowed: case, quantity, "
+        "reference, geometry, material, loading, preload, rigid, time; a rigid block has no "
+        "[contact]: its Coulomb coefficient, a block case's contact.mu, is rigid.friction)\n")
+    assert not (tmp_path / "o").exists()

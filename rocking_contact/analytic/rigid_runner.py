@@ -253,7 +253,7 @@ def rigid_twin(block_case: BlockCase) -> RigidCase:
     """
     if block_case.initial.state != "preload":
         # the twin would be released from the tilt of a [preload] the block does not read
-        raise CaseError(file_label(block_case), "initial.state",
+        raise CaseError(file_label(block_case, "initial.state"), "initial.state",
                         f"{block_case.initial.state!r} gives no preload tilt to release the "
                         "rigid twin (rocking-contact rigid) from; allowed: 'preload'")
     twin = _twin_of(block_case)

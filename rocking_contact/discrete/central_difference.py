@@ -24,7 +24,7 @@ import numpy as np
 from numba import njit
 
 from rocking_contact.discrete.case import DiscreteCase
-from rocking_contact.discrete.recording import any_closed, mechanical_energy, record, record_contact
+from rocking_contact.discrete.recording import any_closed, record_contact
 from rocking_contact.discrete.shock import (
     LAW_EXACT,
     P_GAP,
@@ -37,7 +37,15 @@ from rocking_contact.discrete.shock import (
     project_disc,
     shock_force,
 )
-from rocking_contact.discrete.stepping import Integrator, add_gtf, matvec, row3
+from rocking_contact.discrete.stepping import (
+    Integrator,
+    add_gtf,
+    matvec,
+    matvec_into,
+    record_step,
+    row3,
+    row_dot,
+)
 from rocking_contact.discrete.system import DiscreteSystem, critical_step
 
 
@@ -127,7 +135,7 @@ def _cd_kernel(n_steps: int, final: bool, step0: int, every: int, dt: float, sta
     # the tangential forces on the nodes (N, global), recorded; a frictionless shock's stay 0
     ftv = np.zeros((ns, 3))
     f, a, v_est, vh_new, v_out = np.empty(n), np.empty(n), np.empty(n), np.empty(n), np.empty(n)
-    v_pred = np.empty(n)
+    v_pred, x_before, v_before_all = np.empty(n), np.empty(n), np.empty(n)
     r = rec_index
     any_exact = False
     for j in range(ns):
@@ -149,10 +157,7 @@ def _cd_kernel(n_steps: int, final: bool, step0: int, every: int, dt: float, sta
         matvec(C, diag, v_est, f, -1.0)
         for j in range(ns):
             # Normal gap first (one row of Gn): open shocks cost nothing more.
-            dn = 0.0
-            for k in range(n):
-                dn += Gn[j, k] * x[k]
-            pn[j] = dn - P[j, P_GAP]
+            pn[j] = row_dot(Gn, j, x) - P[j, P_GAP]
             if pn[j] <= 0.0:
                 fn[j], ft[j] = 0.0, 0.0
                 if not was_open[j]:
@@ -163,10 +168,7 @@ def _cd_kernel(n_steps: int, final: bool, step0: int, every: int, dt: float, sta
                 continue
             if P[j, P_MU] == 0.0:
                 # Frictionless: the force stays along the normal.
-                vnj = 0.0
-                for k in range(n):
-                    vnj += Gn[j, k] * v_pred[k]
-                fn[j], ft[j] = normal_force(P, j, pn[j], vnj), 0.0
+                fn[j], ft[j] = normal_force(P, j, pn[j], row_dot(Gn, j, v_pred)), 0.0
                 for k in range(n):
                     f[k] -= fn[j] * Gn[j, k]
                 continue
@@ -183,9 +185,7 @@ def _cd_kernel(n_steps: int, final: bool, step0: int, every: int, dt: float, sta
                 ftv[j, c] = F[c] + fn[j] * P[j, c]  # F less its normal part -FN n
             if fn[j] > 0.0:
                 add_gtf(G, j, F, f, 1.0)
-        for k in range(n):
-            a[k] = 0.0
-        matvec(Minv, diag, f, a, 1.0)
+        matvec_into(Minv, diag, f, a)
         if any_exact:
             # (rho suits the Delassus operator of a whole step, dt/h times a half one's)
             _exact_friction(h, vh, a, G, P, MiGt, rho * (dt / h), fn, ftx, ft)
@@ -201,27 +201,22 @@ def _cd_kernel(n_steps: int, final: bool, step0: int, every: int, dt: float, sta
         near = closed or (dense and was_closed[0] == 1.0)
         if recorded or near:
             for j in range(ns):
-                vnj = 0.0
-                for k in range(n):
-                    vnj += Gn[j, k] * v_out[k]
-                vn[j] = vnj
+                vn[j] = row_dot(Gn, j, v_out)
         if recorded:
-            record(rec, r, R, x, v_out, a, fn, ft, vn, pn, ftv, state, slots,
-                   mechanical_energy(M, K, diag, P, x, v_out, pn))
-            rec[r, rec.shape[1] - 1] = step
-            r += 1
+            r = record_step(rec, r, step, R, x, v_out, a, fn, ft, vn, pn, ftv, state, slots,
+                            M, K, diag, P)
         if near:
             if closed and was_closed[0] == 0.0 and step > 0:
                 # The step before, every shock open, from the leapfrog's state:
                 # x_{n-1} = x_n - dt v_{n-1/2}, v_{n-1} = v_{n-1/2} - dt/2 a_{n-1}.
+                for k in range(n):
+                    x_before[k] = x[k] - dt * vh[k]
+                    v_before_all[k] = vh[k] - 0.5 * dt * a_prev[k]
                 for j in range(ns):
-                    dn, vnj = 0.0, 0.0
-                    for k in range(n):
-                        dn += Gn[j, k] * (x[k] - dt * vh[k])
-                        vnj += Gn[j, k] * (vh[k] - 0.5 * dt * a_prev[k])
                     # (a shock that cannot open pushed then as now)
                     zero[j] = 0.0 if opens[j] else fn[j]
-                    v_before[j], p_before[j] = vnj, dn - P[j, P_GAP]
+                    v_before[j] = row_dot(Gn, j, v_before_all)
+                    p_before[j] = row_dot(Gn, j, x_before) - P[j, P_GAP]
                 sr = record_contact(srec, sr, step - 1, zero, v_before, p_before)
             sr = record_contact(srec, sr, step, fn, vn, pn)
         if dense:
@@ -243,7 +238,7 @@ def _exact_friction(dt: float, vh: np.ndarray, a: np.ndarray, G: np.ndarray, P: 
     hold them; ``dt`` (s) is the step's, or half of it for the run's first step."""
     ns = P.shape[0]
     n = a.size
-    w, trial = np.empty(3), np.empty(3)
+    w, trial, v_end = np.empty(3), np.empty(3), np.empty(n)
     for j in range(ns):
         for c in range(3):
             ftx[j, c] = 0.0
@@ -253,11 +248,10 @@ def _exact_friction(dt: float, vh: np.ndarray, a: np.ndarray, G: np.ndarray, P: 
             if P[j, P_LAW] != LAW_EXACT or fn[j] <= 0.0:
                 continue
             nrm = P[j, 0:3]
-            for c in range(3):
-                s = 0.0
-                for k in range(n):
-                    s += G[3 * j + c, k] * (vh[k] + dt * a[k])
-                w[c] = s
+            # (a changes with every shock's correction: the end velocity is taken anew)
+            for k in range(n):
+                v_end[k] = vh[k] + dt * a[k]
+            row3(G, j, v_end, w)
             wn = w[0] * nrm[0] + w[1] * nrm[1] + w[2] * nrm[2]
             for c in range(3):
                 trial[c] = ftx[j, c] - rho[j] * (w[c] - wn * nrm[c])

@@ -16,16 +16,18 @@ import numpy as np
 from numba import njit
 
 from rocking_contact.discrete.case import DiscreteCase
-from rocking_contact.discrete.recording import (
-    Chunk,
-    any_closed,
-    chunk,
-    mechanical_energy,
-    record,
-    record_contact,
-)
+from rocking_contact.discrete.recording import Chunk, any_closed, chunk, record_contact
 from rocking_contact.discrete.shock import P_GAP, S_VELOCITY, STATE_SIZE
-from rocking_contact.discrete.stepping import Integrator, add_gtf, local_forces, matvec, row3
+from rocking_contact.discrete.stepping import (
+    Integrator,
+    add_gtf,
+    local_forces,
+    local_values,
+    matvec,
+    matvec_into,
+    record_step,
+    row_dot,
+)
 from rocking_contact.discrete.system import DiscreteSystem
 from rocking_contact.time.schemes import hht_coefficients
 
@@ -182,9 +184,8 @@ def _newmark_kernel(n_steps: int, final: bool, step0: int, every: int, dt: float
         recorded = step % every == 0 or (final and i == n_steps)
         if recorded or dense:
             # Channels of the committed state at t_n.
-            for j in range(ns):
-                row3(G, j, x, dloc[3 * j:3 * j + 3])
-                row3(G, j, v, vnow[3 * j:3 * j + 3])
+            local_values(G, x, dloc)
+            local_values(G, v, vnow)
             local_forces(P, dloc, vnow, state, res, state_new, Jd_all, Jv_all, out, False,
                          free_branch, slip_dir)
         if recorded:
@@ -195,10 +196,8 @@ def _newmark_kernel(n_steps: int, final: bool, step0: int, every: int, dt: float
                        + Floc[3 * j + 2] * P[j, 2])
                 for c in range(3):
                     ftv[j, c] = Floc[3 * j + c] - fnj * P[j, c]
-            record(rec, r, R, x, v, a, out[:, 0], out[:, 1], out[:, 2], out[:, 3], ftv, state,
-                   slots, mechanical_energy(M, K, diag, P, x, v, out[:, 3]))
-            rec[r, rec.shape[1] - 1] = step
-            r += 1
+            r = record_step(rec, r, step, R, x, v, a, out[:, 0], out[:, 1], out[:, 2],
+                            out[:, 3], ftv, state, slots, M, K, diag, P)
         if dense:
             closed = any_closed(out[:, 0], opens)
             if closed and carry[0] == 0.0 and carry[1] == 1.0:
@@ -227,13 +226,10 @@ def _newmark_kernel(n_steps: int, final: bool, step0: int, every: int, dt: float
             matvec(K, diag, x, rhs, alpha)
             for j in range(ns):
                 add_gtf(G, j, Floc[3 * j:3 * j + 3], rhs, -alpha)
-        for k in range(n):
-            xf[k] = 0.0
-        matvec(Kinv, diag, rhs, xf, 1.0)
-        for j in range(ns):
-            row3(G, j, xf, dfree[3 * j:3 * j + 3])
-            row3(G, j, xt, dt_loc[3 * j:3 * j + 3])
-            row3(G, j, vt, vt_loc[3 * j:3 * j + 3])
+        matvec_into(Kinv, diag, rhs, xf)
+        local_values(G, xf, dfree)
+        local_values(G, xt, dt_loc)
+        local_values(G, vt, vt_loc)
         # Newton on the local displacements d: R(d) = d - d_free - af W F(d, d'(d)).
         for q in range(nl):
             dloc[q] = dfree[q]
@@ -258,10 +254,7 @@ def _newmark_kernel(n_steps: int, final: bool, step0: int, every: int, dt: float
                          branch, slip_dir)
             rnorm = 0.0
             for q in range(nl):
-                s = 0.0
-                for m in range(nl):
-                    s += W[q, m] * Fnew[m]
-                res[q] = dloc[q] - dfree[q] - af * s
+                res[q] = dloc[q] - dfree[q] - af * row_dot(W, q, Fnew)
                 rnorm = max(rnorm, abs(res[q]))
             if rnorm <= tol * scale:
                 if it >= FREEZE_BRANCH_AFTER and branch_contradicted(
@@ -300,12 +293,7 @@ def _newmark_kernel(n_steps: int, final: bool, step0: int, every: int, dt: float
             stats[STAT_RESIDUAL] = rnorm / scale
             return r, sr, i, 1
         for k in range(n):
-            x[k] = xf[k]
-        for k in range(n):
-            s = 0.0
-            for q in range(nl):
-                s += KiGt[k, q] * Fnew[q]
-            x[k] += af * s
+            x[k] = xf[k] + af * row_dot(KiGt, k, Fnew)
             a_new = c0 * (x[k] - xt[k])
             v[k] = vt[k] + gamma * dt * a_new
             a[k] = a_new

@@ -38,12 +38,16 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
 
 
 def write_report(cases: list[str], results_dir: Path, out: Path, *, views: bool = True,
-                 skipped: list[Skipped] | None = None) -> Path:
+                 skipped: list[Skipped] | None = None, workers: int | None = None) -> Path:
     """Write the report of ``cases`` (all results when empty) into ``out``; returns the HTML.
 
     Args:
         skipped: if given, receives the results directories that could not be read (the
             report lists them too).
+        workers: the most processes that redraw plots at once (default: one per CPU,
+            :func:`rocking_contact.report.figures.drawn_plots`, which starts them afresh:
+            a script calling this runs it under ``if __name__ == "__main__":``); 1 draws
+            them in this process.
 
     Raises:
         rocking_contact.report.inputs.ReportError: no results to report on, or none
@@ -59,7 +63,8 @@ def write_report(cases: list[str], results_dir: Path, out: Path, *, views: bool 
     found, unread = find_results(results_dir, cases)
     check_dir("--out", out)  # as `run --out`: one line naming --out, not an OSError
     started = time.time_ns()
-    doc = content.build(found, out / FIGURES_DIR, views=views, skipped=unread)
+    doc = content.build(found, out / FIGURES_DIR, views=views, skipped=unread,
+                        workers=workers)
     # what it was drawn from and wrote: a run into the directory of the one run it
     # shows removes those files (results_io.own_reports), not a user's own
     meta = report_meta([r.directory for r in found],

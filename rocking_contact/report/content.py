@@ -25,7 +25,7 @@ informational.
 from __future__ import annotations
 
 import math
-from collections.abc import Mapping, Sequence
+from collections.abc import Callable, Mapping, Sequence
 from pathlib import Path
 from typing import Any
 
@@ -62,7 +62,12 @@ from rocking_contact.report.document import (
     num,
     number,
 )
-from rocking_contact.report.figures import DIAGNOSTICS_HEADING, figures, is_diagnostic
+from rocking_contact.report.figures import (
+    DIAGNOSTICS_HEADING,
+    drawn_plots,
+    figures,
+    is_diagnostic,
+)
 from rocking_contact.report.inputs import CaseResult, Skipped
 from rocking_contact.report.parameters import NOT_READ, kind_not_read, not_read, parameter_rows
 from rocking_contact.results import STARTED, Verdict, check_counts, classify
@@ -380,8 +385,11 @@ def parameters_table(case: str, params: Mapping[str, Any], unread: Sequence[str]
                  ["key", "value", "unit"], rows, collapsed=True)
 
 
-def case_section(result: CaseResult, figures_dir: Path, *, views: bool) -> Section:
-    """Everything the report says about one case."""
+def case_section(result: CaseResult, figures_dir: Path, *, views: bool,
+                 plots: Callable[[CaseResult], list[Path]] | None = None) -> Section:
+    """Everything the report says about one case; ``plots`` gives its plot files in
+    ``figures_dir / result.key`` (:func:`~rocking_contact.report.figures.drawn_plots`),
+    by default copied or drawn here."""
     data, case = result.data, result.key
     blocks: list[Any] = opening(data)
     blocks.append(Paragraph(
@@ -422,7 +430,8 @@ def case_section(result: CaseResult, figures_dir: Path, *, views: bool) -> Secti
     if sustained:
         blocks.append(sustained_contacts_table(case, sustained))
     blocks.append(run_table(case, data))
-    shown_figures = figures(result, figures_dir / case, views=views)
+    shown_figures = figures(result, figures_dir / case, views=views,
+                            plots=plots(result) if plots and result.history else None)
     blocks += [b for b in shown_figures if not is_diagnostic(b)]
     diagnostics = [b for b in shown_figures if is_diagnostic(b)]
     if diagnostics:  # how the solver worked: folded away, opened by who asks
@@ -751,9 +760,18 @@ def generated_text(repository: Mapping[str, Any] | None, when: str, version: str
 
 
 def build(cases: Sequence[CaseResult], figures_dir: Path, *, views: bool = True,
-          skipped: Sequence[Skipped] = ()) -> Document:
+          skipped: Sequence[Skipped] = (), workers: int | None = None) -> Document:
     """The whole report for ``cases``, listing the ``skipped`` directories; figures are
-    written under ``figures_dir``."""
+    written under ``figures_dir``, the plots to redraw by up to ``workers`` processes
+    from the start (:func:`~rocking_contact.report.figures.drawn_plots`)."""
+    with drawn_plots(cases, figures_dir, workers) as plots:
+        return _build(cases, figures_dir, views=views, skipped=skipped, plots=plots)
+
+
+def _build(cases: Sequence[CaseResult], figures_dir: Path, *, views: bool,
+           skipped: Sequence[Skipped], plots: Callable[[CaseResult], list[Path]]
+           ) -> Document:
+    """:func:`build`, the plots of each case given by ``plots``."""
     graded = any(r.data.get("checks") for r in cases)
     if graded:
         opening = ("Each case below puts our computed quantities next to their references "
@@ -783,7 +801,7 @@ def build(cases: Sequence[CaseResult], figures_dir: Path, *, views: bool = True,
     comparison = comparison_section(cases, figures_dir)
     if comparison is not None:
         sections.append(comparison)
-    sections += [case_section(r, figures_dir, views=views) for r in cases]
+    sections += [case_section(r, figures_dir, views=views, plots=plots) for r in cases]
     sections.append(versions_section())
     title = "rocking_contact validation report" if graded else "rocking_contact report"
     return Document(title, intro, sections)

@@ -2,7 +2,10 @@
 
 The plots are the run's own when they still show what the report would draw (copied, not
 redrawn: drawing them takes seconds a run), else drawn again with
-:func:`rocking_contact.post.plots.plot_results`, as the run draws them. What is missing is
+:func:`rocking_contact.post.plots.plot_results`, as the run draws them, the cases' in
+parallel processes (:func:`drawn_plots`: about a second of matplotlib a figure, and a
+report of 18 runs redraws 160 of them once the drawing code is newer than their plots).
+What is missing is
 said in one line: no history, no fields or a damaged field series (its
 :class:`rocking_contact.viz.fields.FieldsError`, when the scene opens or a picture reads a
 dataset), a view that failed to render.
@@ -10,8 +13,16 @@ dataset), a view that failed to render.
 
 from __future__ import annotations
 
+import multiprocessing
+import os
+import pickle
 import shutil
-from collections.abc import Mapping
+import signal
+import threading
+from collections.abc import Callable, Iterator, Mapping, Sequence
+from contextlib import contextmanager
+from multiprocessing.connection import Connection
+from multiprocessing.process import BaseProcess
 from pathlib import Path
 from typing import Any
 
@@ -20,7 +31,7 @@ import numpy as np
 from rocking_contact import results
 from rocking_contact.config import CaseError
 from rocking_contact.report.document import Figure, Paragraph
-from rocking_contact.report.inputs import CaseResult
+from rocking_contact.report.inputs import CaseResult, read_result
 from rocking_contact.results_io import is_solver_diagnostic, ordered_plots, plot_rank
 from rocking_contact.viz.channels import Channel
 
@@ -147,14 +158,167 @@ def run_plots(result: CaseResult) -> list[Path] | None:
 
 def plot_files(result: CaseResult, out_dir: Path) -> list[Path]:
     """The case's plots in ``out_dir`` (PNG and SVG): the run's copied, else drawn."""
-    from rocking_contact.post.plots import plot_results
-
     own = run_plots(result)
     if own is None:
-        return sorted(plot_results(result.data, result.history, out_dir),
-                      key=lambda p: plot_rank(p.name))
+        return _draw(result.data, result.history, out_dir)
     out_dir.mkdir(parents=True, exist_ok=True)
     return [Path(shutil.copyfile(f, out_dir / f.name)) for f in own]
+
+
+def _draw(data: Mapping[str, Any], history: Mapping[str, np.ndarray], out_dir: Path
+          ) -> list[Path]:
+    """The plots of a run drawn into ``out_dir``, in the order a reader takes them (in a
+    worker of :func:`drawn_plots`, or in the report's process)."""
+    from rocking_contact.post.plots import plot_results
+
+    return sorted(plot_results(data, history, out_dir), key=lambda p: plot_rank(p.name))
+
+
+#: the most processes that draw plots at once: each holds matplotlib and its cases'
+#: histories (about 100 MB), and a report has seldom more than a few dozen cases to draw
+MAX_WORKERS = 8
+
+
+def _cpus() -> int:
+    """The CPUs this process may run on (its affinity: a batch job's share, not the
+    machine's)."""
+    try:
+        return len(os.sched_getaffinity(0))
+    except AttributeError:  # not Linux
+        return os.cpu_count() or 1
+
+
+def _worker(tasks: Sequence[tuple[str, Path, Path]], sender: Connection) -> None:
+    """For each task (case key, results directory, folder of its plots) in turn, read the
+    run and draw its plots; send ``(key, files, None)`` back, or ``(key, None, error)``
+    for the first that fails (:func:`_sendable`), and stop there."""
+    for key, directory, out_dir in tasks:
+        try:
+            result = read_result(directory)
+            drawn = _draw(result.data, result.history, out_dir)
+        except Exception as exc:  # noqa: BLE001  (raised again by the report: _received)
+            sender.send((key, None, _sendable(exc)))
+            return
+        sender.send((key, drawn, None))
+
+
+def _sendable(exc: Exception) -> Exception | tuple[str, ...]:
+    """A worker's error as it can cross to the report: itself if it comes back whole from
+    pickle, a :class:`CaseError` as its parts (it does not: its one argument is the whole
+    line), another as its type and text."""
+    if isinstance(exc, CaseError):
+        return ("CaseError", exc.file, exc.key, exc.problem)
+    try:
+        pickle.loads(pickle.dumps(exc))
+    except Exception:  # noqa: BLE001  (any error of pickle's or of the class's)
+        return ("error", f"{type(exc).__name__}: {exc}")
+    return exc
+
+
+def _received(error: Exception | tuple[str, ...]) -> Exception:
+    """The error a worker sent (:func:`_sendable`), to raise: a CaseError as the report's
+    process would have raised it (one line, exit code 2); an error that could not cross as
+    a RuntimeError with its type and text."""
+    if isinstance(error, Exception):
+        return error
+    if error[0] == "CaseError":
+        return CaseError(error[1], error[2], error[3])
+    return RuntimeError(f"drawing the plots: {error[1]}")
+
+
+def _shares(cases: Sequence[CaseResult], count: int) -> list[list[CaseResult]]:
+    """``cases`` dealt to ``count`` workers, those of most history columns first, each to
+    the worker with the fewest columns so far, so that they end together; each worker's
+    in the report's order, which asks for them in turn. Columns, not values: the figures
+    follow the columns, and a figure's text and layout cost more than its points (18
+    runs to 0.02 s, dealt by their numbers of values, kept two workers busy for 18 and
+    26 s)."""
+    order = {id(r): k for k, r in enumerate(cases)}
+    shares: list[list[CaseResult]] = [[] for _ in range(count)]
+    load = [0] * count
+    for r in sorted(cases, key=lambda r: -len(r.history)):
+        least = load.index(min(load))
+        shares[least].append(r)
+        load[least] += len(r.history)
+    return [sorted(share, key=lambda r: order[id(r)]) for share in shares if share]
+
+
+@contextmanager
+def drawn_plots(cases: Sequence[CaseResult], figures_dir: Path, workers: int | None = None
+                ) -> Iterator[Callable[[CaseResult], list[Path]]]:
+    """Within the block, a function giving a case's plots in ``figures_dir / case.key``
+    as :func:`plot_files` does (the run's copied, else drawn), the cases to draw being
+    drawn from the start by up to ``workers`` processes (default: one per CPU this process
+    may use, at most :data:`MAX_WORKERS`): the same files, byte for byte, as drawn one case
+    after another in this process, which is what one worker, one CPU or one case to draw
+    does. An error of a worker is raised as the function gives that case's plots. The
+    block leaving, whichever way (Ctrl-C, SIGTERM, an error), stops the workers.
+
+    The workers are started afresh ("spawn": this process may hold MPI and OpenBLAS
+    threads, which a fork copies badly), each importing the main module again: a script
+    that writes a report calls it under ``if __name__ == "__main__":``. Each is given its
+    cases' results directories and reads them again (given their histories, starting a
+    worker waited until it had read them). They start with Ctrl-C ignored and keep it so
+    (a terminal sends it to the whole process group, where each worker printed the
+    traceback of its ``KeyboardInterrupt``): the report stops them; a Ctrl-C in the
+    milliseconds of their start is lost. Once started they are sent nothing and only send
+    their plots back: this process writes to no pipe a killed worker may have closed
+    (PETSc, which the report starts, takes a SIGPIPE for a crash and aborts)."""
+    redrawn = [r for r in cases if r.history and run_plots(r) is None]
+    count = min(_cpus() if workers is None else workers, MAX_WORKERS, len(redrawn))
+    if count < 2:
+        yield lambda r: plot_files(r, figures_dir / r.key)
+        return
+    context = multiprocessing.get_context("spawn")
+    started: list[tuple[BaseProcess, Connection]] = []
+    owner: dict[str, Connection] = {}
+    drawn: dict[str, list[Path]] = {}
+
+    def plots(result: CaseResult) -> list[Path]:
+        receiver = owner.get(result.key)
+        if receiver is None:
+            return plot_files(result, figures_dir / result.key)
+        while result.key not in drawn:
+            try:
+                key, files, error = receiver.recv()
+            except EOFError:  # killed, or out of memory
+                process = next(p for p, c in started if c is receiver)
+                process.join()
+                raise RuntimeError(f"the process drawing the plots of {result.label} ended "
+                                   f"with exit code {process.exitcode}") from None
+            if error is not None:
+                raise _received(error)
+            drawn[key] = files
+        return drawn[result.key]
+
+    # a worker started with Ctrl-C ignored keeps it ignored (Python leaves it so), from
+    # its first instruction on; a handler set from C (None) could not be put back
+    handler = signal.getsignal(signal.SIGINT)
+    ignored = threading.current_thread() is threading.main_thread() and handler is not None
+    if ignored:
+        signal.signal(signal.SIGINT, signal.SIG_IGN)
+    try:
+        try:
+            for share in _shares(redrawn, count):
+                receiver, sender = context.Pipe(duplex=False)
+                worker = context.Process(target=_worker, daemon=True, args=(
+                    [(r.key, r.directory, figures_dir / r.key) for r in share], sender))
+                worker.start()
+                sender.close()  # the worker's end: a worker gone is an EOFError here
+                started.append((worker, receiver))
+                owner.update((r.key, receiver) for r in share)
+        finally:
+            if ignored and handler is not None:
+                signal.signal(signal.SIGINT, handler)
+        yield plots
+    except BaseException:
+        for process, _ in started:
+            process.kill()
+        raise
+    finally:
+        for process, receiver in started:
+            process.join()
+            receiver.close()
 
 
 def view_instants(times: Any, data: Mapping[str, Any],
@@ -262,16 +426,18 @@ def is_diagnostic(block: Figure | Paragraph | Any) -> bool:
     return isinstance(block, Paragraph) and block.text == DIAGNOSTICS_TEXT
 
 
-def figures(result: CaseResult, out_dir: Path, *, views: bool) -> list[Figure | Paragraph]:
+def figures(result: CaseResult, out_dir: Path, *, views: bool,
+            plots: Sequence[Path] | None = None) -> list[Figure | Paragraph]:
     """The case's plots (PNG; their SVG twins are written beside them) in the order a
     reader takes them (:func:`rocking_contact.results_io.ordered_plots`), its views, then
     the solver's diagnostics under :data:`DIAGNOSTICS_TEXT` (:func:`is_diagnostic`), or a
-    line for each that is missing and why."""
+    line for each that is missing and why. ``plots``: the plot files already in
+    ``out_dir`` (:func:`drawn_plots`); by default :func:`plot_files` puts them there."""
     out: list[Figure | Paragraph] = []
     diagnostics: list[Figure | Paragraph] = []
     if result.history:
         referenced, missed = _referenced_components(result.data, result.history)
-        for p in plot_files(result, out_dir):
+        for p in plot_files(result, out_dir) if plots is None else plots:
             if p.suffix == ".png":
                 figure = Figure(p, caption(p.stem, result.data, result.history, referenced,
                                            missed))

@@ -7,7 +7,13 @@ the kinetic energy of the block. A few whole names (``ENERGY_RESIDUAL``,
 labelled with their raw name.
 
 ``PN`` depends on the run's kind: a discrete shock's penetration (m), a block's normal
-contact impulse over the step (N.s, the theta-scheme of SDNV105 D).
+impulse on the table over the step (N.s, the theta-scheme of SDNV105 D).
+
+The words follow docs/outputs.md's column table, signs included: ``RX`` and ``PX`` are the
+block's force and impulse on the table along x (Code_Aster's sign, the opposite of the
+table's reaction on the block), ``THETA`` is positive counter-clockwise: A, the base's
+corner at the larger x, above O. (Descriptions start lower case and hold no capital: the
+plots' titles and the report's captions capitalise them with ``str.capitalize``.)
 """
 
 from __future__ import annotations
@@ -29,16 +35,16 @@ COMPONENTS: dict[str, tuple[str, str]] = {
     "FN": ("normal force", "N"),
     "FT": ("tangential force", "N"),
     "VN": ("normal velocity", "m/s"),
-    "PN": ("normal impulse", "N.s"),
-    "PX": ("tangential impulse", "N.s"),
+    "PN": ("normal impulse on the table", "N.s"),
+    "PX": ("horizontal impulse on the table", "N.s"),
     "RN": ("normal reaction", "N"),
-    "RX": ("tangential reaction", "N"),
+    "RX": ("force of the block on the table along x", "N"),
     "RY": ("reaction y", "N"),
     "EKIN": ("kinetic energy", "J"),
     "EELAS": ("elastic energy", "J"),
     "EDAMP": ("energy dissipated by damping", "J"),
     "ETOT": ("total energy", "J"),
-    "THETA": ("tilt angle", "rad"),
+    "THETA": ("counter-clockwise tilt of the base", "rad"),
     "DT": ("time step", "s"),
     "NEWTON": ("Newton iterations per step", ""),
     "OMEGA": ("angular velocity", "rad/s"),

@@ -68,7 +68,8 @@ def test_captions_follow_what_the_figure_draws():
     history = {"time": [0.0], "CONTACTS": [0.0], "THETA": [0.0], "EKIN_BLOCK": [0.0]}
     assert caption("history_CONTACTS", data, history, set()) == "Closed contacts against time."
     assert caption("history_THETA", data, history, {"THETA"}).startswith(
-        "Tilt angle (rad) against time. References: one style per source, black where graded")
+        "Counter-clockwise tilt of the base (rad) against time. References: one style per "
+        "source, black where graded")
     assert "Markers: the collision references" in caption(
         "kinetic_energy", data, history, {"EKIN"})
     assert "markers" not in caption("kinetic_energy", data, history, set()).lower()

@@ -140,7 +140,7 @@ def test_unknown_columns_get_a_plot_of_their_own_and_accelerations_none(tmp_path
     written = {p.name for p in plot_results({"case": "x"}, history, tmp_path)}
     assert written == {"history_THETA.png", "history_THETA.svg", "history_FOO.png",
                        "history_FOO.svg"}
-    assert "tilt angle (rad)" in svg_text(tmp_path / "history_THETA.svg")
+    assert "counter-clockwise tilt of the base (rad)" in svg_text(tmp_path / "history_THETA.svg")
 
 
 def test_kinetic_energy_alone_makes_no_energy_balance(tmp_path):
@@ -177,9 +177,25 @@ def test_pn_is_a_penetration_for_discrete_runs_and_an_impulse_for_blocks():
 
     shock, block = Channel.parse("PN_NO1", "discrete"), Channel.parse("PN_O", "block")
     assert (shock.description, shock.unit) == ("penetration", "m")
-    assert (block.description, block.unit) == ("normal impulse", "N.s")
-    assert Channel.parse("PX_O", "block").label == "tangential impulse at O (PX_O)"
+    assert (block.description, block.unit) == ("normal impulse on the table", "N.s")
+    assert Channel.parse("PX_O", "block").label == "horizontal impulse on the table at O (PX_O)"
+    # the block's force on the table (docs/outputs.md), not the table's reaction on it
+    assert Channel.parse("RX_O", "block").label == (
+        "force of the block on the table along x at O (RX_O)")
     assert Channel.parse("CONTACT_ITERATIONS").component == "CONTACT_ITERATIONS"
+
+
+def test_descriptions_survive_the_capitalised_titles():
+    """Titles and captions capitalise a description with ``str.capitalize``, which lowers
+    every other letter: a description with a capital past its first letter ('tilt of the
+    base O-A') would read 'o-a' there."""
+    from rocking_contact.viz.channels import COMPONENTS, KIND_COMPONENTS, WHOLE_NAMES
+
+    meanings = [*COMPONENTS.values(), *WHOLE_NAMES.values(),
+                *(m for own in KIND_COMPONENTS.values() for m in own.values())]
+    assert len(meanings) > 30
+    for description, _unit in meanings:
+        assert description.capitalize()[1:] == description[1:], description
 
 
 def test_a_discrete_runs_penetration_stays_in_the_history(tmp_path):
@@ -424,7 +440,8 @@ def test_small_values_get_a_display_unit_not_a_multiplier(tmp_path, monkeypatch)
                  tmp_path)
     expected = {"displacement": "displacement (µm)",
                 "history_GAP_MIN": "smallest gap of the base (negative: into the table) (µm)",
-                "kinetic_energy": "kinetic energy (µJ)", "history_THETA": "tilt angle (rad)"}
+                "kinetic_energy": "kinetic energy (µJ)",
+                "history_THETA": "counter-clockwise tilt of the base (rad)"}
     for stem, label in expected.items():
         fig = figures[stem]
         fig.draw_without_rendering()

@@ -77,9 +77,6 @@ from rocking_contact.solvers.newton import NewtonSolver
 from rocking_contact.solvers.step import Corrector, StepProblem
 from rocking_contact.time.schemes import Stage
 
-#: history column names of a contact's state
-STATUS_NAMES = {Status.OPEN: "open", Status.STICK: "stick", Status.SLIP: "slip"}
-
 
 class CondensedContact(Corrector):
     """Base of the condensed treatments (a :class:`~rocking_contact.solvers.step.Corrector`).

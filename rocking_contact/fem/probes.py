@@ -49,7 +49,14 @@ class PointProbe:
         self._dofs = np.asarray(dofs, dtype=np.int64)
 
     def sample(self, u: np.ndarray, v: np.ndarray) -> dict[str, float]:
-        """Values from local arrays (owned and ghost) of displacement and velocity."""
+        """``DX_<P>``, ``DY_<P>`` (m) and ``VX_<P>``, ``VY_<P>`` (m/s) of the named points,
+        from local arrays (owned and ghost) of the displacement ``u`` (m) and the velocity
+        ``v`` (m/s), components along global x and y (up), as the fields hold them
+        (from the undeformed state; relative to the table on a shaking one).
+
+        Collective: every rank of the body's communicator must call it (the values come
+        from the ranks that own the points, by one ``Allreduce``); each gets them all.
+        """
         n = 2 * len(self.names)
         local = np.zeros(2 * n)
         local[self._slots] = u[self._dofs]
@@ -64,13 +71,23 @@ class PointProbe:
 
 
 def base_rotation(values: dict[str, float], base_width: float) -> float:
-    """Rotation of the chord OA from the O and A displacements (rad)."""
+    """Rotation of the chord OA from the O and A displacements ``DX_O``, ``DY_O``,
+    ``DX_A``, ``DY_A`` (m) and the undeformed chord's length ``base_width`` (m): rad,
+    positive when A is higher than O (counter-clockwise)."""
     dx = base_width + values["DX_A"] - values["DX_O"]
     return math.atan2(values["DY_A"] - values["DY_O"], dx)
 
 
 def energies(body: ElasticBody, u: np.ndarray, v: np.ndarray) -> dict[str, float]:
-    """Kinetic, elastic and gravity energies of a state given as local arrays (J)."""
+    """Kinetic, elastic and gravity energies (J) of the state ``u`` (m), ``v`` (m/s) given
+    as local arrays (owned and ghost): ``EKIN_BLOCK``, ``EKIN``, ``EELAS``, ``EPOT_GRAV``
+    and their sum ``ETOT``.
+
+    Side effect: it copies ``u`` and ``v`` into the body's evaluation point
+    (``body.set_point``: ``body.u``, ``body.v``), which stays there; a caller that needs
+    the point it had sets it again. Collective: every rank must call it (assembly and dot
+    products over the communicator).
+    """
     body.set_point(u, v)
     kin = body.kinetic_energy(body.v.x.petsc_vec)
     kin_block = body.kinetic_energy(body.v.x.petsc_vec, BLOCK)
@@ -101,7 +118,8 @@ class Recorder:
         of the displacement (m) and the velocity (m/s): ``time`` (s), ``DX_<P>``, ``DY_<P>``
         (m) and ``VX_<P>``, ``VY_<P>`` (m/s) of the recorded points, ``THETA`` (rad,
         counter-clockwise, when O and A are recorded) and the energies (J) of
-        :func:`energies`."""
+        :func:`energies`, which leaves ``u``, ``v`` in the body's evaluation point.
+        Collective: every rank must call it."""
         out = {"time": t}
         values = self.probe.sample(u, v)
         out.update(values)

@@ -154,7 +154,12 @@ def create_block_mesh(comm: MPI.Comm, geometry: Geometry, spec: MeshSpec,
 
 
 def read_block_mesh(comm: MPI.Comm, path: Path) -> BlockMesh:
-    """Read a ``.msh`` file written by ``rocking-contact mesh`` (rank 0 reads)."""
+    """Read a ``.msh`` file written by ``rocking-contact mesh`` (rank 0 reads), with its
+    named groups, into the :class:`BlockMesh` a run would build from the same ``[mesh]``.
+
+    No run reads a file (each meshes its case anew): this is for a mesh inspected or
+    checked outside a run, and the test that the command's file is the run's model.
+    """
     from rocking_contact.geometry.gmsh_model import session
 
     if comm.rank != 0:

@@ -14,6 +14,7 @@ From Python (the command line ``rocking-contact`` does the same)::
     result.columns("impacts")["max_force"]                  # every impact's, N
     result.passed                                           # every graded check passed
     rc.load_result("results/sdnd101a_newmark")              # the same, read back
+    rc.format_table("results/sdnd101a_newmark")             # its table, read back
 
 Every kind of case runs through :func:`run`: the spring-mass systems (``sdnd100a`` ...,
 kind ``discrete``), the rigid block (``sdnv105_rigid``, kind ``rigid``: every level's
@@ -24,13 +25,17 @@ lists a case's keys with their units.
 Names: :func:`load_case`, :func:`run`, :func:`format_table`, :class:`RunResult` (what a run
 computed, SI units), :func:`load_result` (a results directory read back), :class:`CaseError`
 (bad input: one line, file, key, what is allowed), :class:`SolverFailure` (an error: a run
-that could not go on, ``.partial`` holds what it computed) and its kinds
-:class:`Overturned` (the block toppled or slid off its table) and :class:`Diverged` (a
+that could not go on, ``.partial`` holds what it computed, ``.exit_code`` the command
+line's, 1) and its kinds :class:`Overturned` (the FEM block toppled, or slid off its table:
+:class:`SlidOff`, a kind of it; a rigid block that overturns completes, its
+``extra["outcome"]`` says so) and :class:`Diverged` (a
 block run whose steps created the energy that took the block off its table: a step too
 long for its contact treatment), :class:`Interrupted`
 (Ctrl-C or SIGTERM: a ``KeyboardInterrupt``, which ``except Exception`` lets through so
-that the script stops; ``.partial`` too) and :class:`RunStopped`, the base of both. Runs in
-one process do not affect one another.
+that the script stops; ``.partial`` too) and :class:`RunStopped`, the base of both;
+:func:`rigid_twin` (the rigid case of a block case, what ``rocking-contact rigid`` runs:
+``rc.run(rc.rigid_twin(rc.load_case("sdnv105d")))``). Runs in one process do not affect
+one another.
 
 Under ``mpiexec -n N python script.py`` every rank runs the script, and :func:`run` is
 collective (every rank calls it with the same case; each gets the same result, rank 0
@@ -57,7 +62,7 @@ if TYPE_CHECKING:
     from importlib.machinery import ModuleSpec
     from types import ModuleType
 
-    from rocking_contact.api import format_table, load_case, mpi_rank, run
+    from rocking_contact.api import format_table, load_case, mpi_rank, rigid_twin, run
     from rocking_contact.config import CaseError
     from rocking_contact.results import RunResult, load_result
     from rocking_contact.stops import (
@@ -65,20 +70,22 @@ if TYPE_CHECKING:
         Interrupted,
         Overturned,
         RunStopped,
+        SlidOff,
         SolverFailure,
     )
 
 __version__ = "0.1.0"
 __all__ = ["load_case", "run", "format_table", "RunResult", "load_result", "CaseError",
-           "SolverFailure", "Interrupted", "Overturned", "Diverged", "RunStopped",
-           "mpi_rank", "__version__"]
+           "SolverFailure", "Interrupted", "Overturned", "SlidOff", "Diverged",
+           "RunStopped", "mpi_rank", "rigid_twin", "__version__"]
 
 #: the module of each name above, imported at its first use (PEP 562)
 _HOMES = {"load_case": "api", "run": "api", "format_table": "api", "mpi_rank": "api",
+          "rigid_twin": "api",
           "CaseError": "config",
           "RunResult": "results", "load_result": "results", "SolverFailure": "stops",
-          "Interrupted": "stops", "Overturned": "stops", "Diverged": "stops",
-          "RunStopped": "stops"}
+          "Interrupted": "stops", "Overturned": "stops", "SlidOff": "stops",
+          "Diverged": "stops", "RunStopped": "stops"}
 
 #: the modules that the command line starts with: they import neither the wheel nor numpy
 LIGHT_MODULES = frozenset({f"{__name__}.cli", f"{__name__}.interrupt", f"{__name__}.options",

@@ -59,7 +59,7 @@ if TYPE_CHECKING:  # the kinds' schemas and runners; imported when a case is loa
     _RUNNERS: tuple[KindRunner, KindRunner, StreamingRunner] = (
         _discrete_runner, _rigid_runner, _block_runner)
 
-__all__ = ["load_case", "run", "format_table", "default_out_dir"]
+__all__ = ["load_case", "run", "format_table", "rigid_twin", "default_out_dir"]
 
 #: attributes that :func:`load_case` sets on a case besides its schema's keys, and those
 #: of a case derived from another's file (the rigid twin of a block case:
@@ -123,7 +123,7 @@ def _describe(value: Any) -> str:
     return f"{type(value).__name__} {text if len(text) <= 40 else text[:37] + '...'}"
 
 
-def format_table(result: RunResult | str,
+def format_table(result: RunResult | str | os.PathLike[str],
                  checks: Sequence[Mapping[str, Any]] | None = None) -> str:
     """The comparison table of a run: one line per check with its quantity, reference
     value, computed value (SI units, as the quantity), error (signed, measured as the
@@ -134,17 +134,28 @@ def format_table(result: RunResult | str,
     reference", no pass mark.
 
     Args:
-        result: a :class:`RunResult` (its case name and checks), or a case name with
+        result: a :class:`RunResult` (its case name and checks), a results directory
+            (read with :func:`~rocking_contact.results.load_result`), or a case name with
             ``checks``.
         checks: the checks to show (``RunResult.checks``, or the ``checks`` of a
             ``results.json``); by default the result's.
 
     Raises:
-        CaseError: ``checks`` missing for a case name, or not the dicts a run writes.
+        CaseError: a results directory without a readable ``results.json``, ``checks``
+            missing for a case name, or not the dicts a run writes.
 
     """
     rows: Any  # what the caller gave, checked below
     shown: dict[str, float] = {}
+    if isinstance(result, str | os.PathLike) and checks is None:
+        if not Path(result).is_dir():  # a case name, its checks forgotten, or a typo
+            raise CaseError("rc.format_table", "result", f"got {_describe(result)}, no "
+                            "such directory, and no checks; allowed: a RunResult, a "
+                            "results directory (rc.load_result reads one), or a case name "
+                            "and its checks")
+        from rocking_contact.results import load_result
+
+        result = load_result(result)
     if isinstance(result, RunResult):
         name, rows = result.case, result.checks if checks is None else checks
         if checks is None:
@@ -154,8 +165,8 @@ def format_table(result: RunResult | str,
         name, rows = result, checks
     else:
         raise CaseError("rc.format_table", "result", f"got {_describe(result)} and "
-                        f"checks {_describe(checks)}, allowed: a RunResult, or a case name "
-                        "and its checks")
+                        f"checks {_describe(checks)}, allowed: a RunResult, a results "
+                        "directory, or a case name and its checks")
     allowed = "allowed: the checks of a RunResult or of a results.json"
     if not isinstance(rows, Sequence) or isinstance(rows, str):
         raise CaseError("rc.format_table", "checks", f"got {_describe(rows)} ({allowed})")
@@ -204,6 +215,35 @@ def kind_runner(kind: str) -> KindRunner:
     progress=...)``; with ``out_dir`` too if the kind
     :attr:`~rocking_contact.config.Kind.streams`), imported now."""
     return cast(KindRunner, importlib.import_module(KINDS[kind].runner))
+
+
+def rigid_twin(block: BlockCase) -> RigidCase:
+    """The rigid twin of a block case: the rigid block (kind ``rigid``) with its geometry,
+    density, gravity, table motion, friction and span, released at the angle its preload
+    gives, what ``rocking-contact rigid <case>`` runs (``docs/rigid.md``). Run it with
+    :func:`run`: its collisions (s, J) are those a rigid block makes, its ``changes`` those
+    the block case's overrides make in its file, its ``extra["twin_of"]`` the block case's
+    name; a twin that overturns completes (``extra["outcome"]``), where the FEM block
+    raises :class:`~rocking_contact.stops.Overturned`.
+
+    Args:
+        block: a block case (kind ``block``: ``rc.load_case("sdnv105d", {...})``) whose
+            ``initial.state`` is ``"preload"`` (its tilt is the release).
+
+    Returns:
+        The rigid case, named the block case's name with ``_rigid``.
+
+    Raises:
+        CaseError: not a block case, or one released otherwise than from a preload.
+
+    """
+    from rocking_contact.analytic.rigid_runner import rigid_twin as twin
+    from rocking_contact.fem.case import BlockCase
+
+    if not isinstance(block, BlockCase):
+        raise CaseError("rc.rigid_twin", "block", f"got {_describe(block)}, allowed: a block "
+                        "case (kind 'block', from rc.load_case)")
+    return twin(block)
 
 
 def mpi_rank() -> int:

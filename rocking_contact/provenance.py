@@ -226,7 +226,8 @@ ARGUMENT_BYTES = 131072
 def override_texts(overrides: Mapping[str, Any] | Sequence[str] | None
                    ) -> tuple[list[str] | None, str]:
     """The ``--set`` texts that give the same overrides, in order: the texts themselves,
-    or ``key=value`` of a mapping, its values spelled in TOML. Returns ``(texts, "")``, or
+    or ``key=value`` of a mapping, its values spelled in TOML (None, which unsets a key,
+    as ``key=``: :func:`~rocking_contact.config.parse_override`). Returns ``(texts, "")``, or
     ``(None, why)`` when a value has no ``--set`` spelling that reads back as itself (a
     Python object TOML cannot write) or has one too long for a word of a command line
     (:data:`ARGUMENT_BYTES`: the samples of a long record given as arrays). A table of 151
@@ -242,7 +243,7 @@ def override_texts(overrides: Mapping[str, Any] | Sequence[str] | None
     texts = []
     for key, value in overrides.items():
         given = os.fspath(value) if isinstance(value, os.PathLike) else plain(value)
-        text = f"{key}={_toml_text(given)}"
+        text = f"{key}={'' if given is None else _toml_text(given)}"  # None: key= unsets it
         if parse_override(text)[1] != given:
             return None, (f"the override {key} = {value!r} has no --set spelling that reads "
                           "back as the same value")

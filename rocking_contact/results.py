@@ -142,6 +142,17 @@ class RunResult:
             return None
         return counts.passed == counts.graded
 
+    @property
+    def changes(self) -> list[str]:
+        """The dotted keys of the physics this run changes from its case file
+        (``extra["changes"]``: ``["contact.mu"]`` for ``sdnv105d`` with ``contact.mu =
+        0.3``; empty for the file as written, or for a change of numerics alone such as
+        ``time.step``). A run that changes some is graded on nothing: its checks are
+        information only. For the rigid twin of a block case (``rocking-contact rigid``),
+        those the block case's overrides change in its file. Their values are in
+        ``parameters``; a study reads ``changes`` to label its runs."""
+        return list(self.extra.get("changes") or [])
+
     def columns(self, rows: str) -> dict[str, np.ndarray]:
         """The rows of ``impacts``, ``collisions`` or ``checks`` as one numpy array per key,
         in row order: ``result.columns("collisions")["time"]`` is every collision's time

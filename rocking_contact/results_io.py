@@ -475,20 +475,35 @@ RESULTS_OBJECTS = ("parameters", "quantities", "timing", "extra", "stack", "prov
 RESULTS_ARRAYS = ("checks", "collisions", "impacts", "warnings")
 
 
-def load(result_dir: str | os.PathLike[str]) -> tuple[dict[str, Any], dict[str, np.ndarray]]:
-    """Read a results directory: the ``results.json`` content and the history columns.
+#: what a results directory is, as the errors of :func:`read_results` say it
+RESULTS_DIRECTORY = "allowed: a results directory written by run, rigid, sweep or rc.run"
 
-    A ``results.json`` or ``history.csv`` that is not what a run writes (edited, truncated,
-    another program's) is a one-line :class:`~rocking_contact.config.CaseError` naming the
-    file, where a traceback would come later from whatever reads it.
+
+def read_results(result_dir: str | os.PathLike[str]) -> dict[str, Any]:
+    """The ``results.json`` content of a results directory: a JSON object with its case
+    name, whose entries that are tables and arrays (:data:`RESULTS_OBJECTS`,
+    :data:`RESULTS_ARRAYS`) are so. The reader of :func:`load` (the viewer, the report,
+    :func:`~rocking_contact.results.load_result`) and of ``rocking-contact compare``.
+
+    Raises:
+        CaseError: no such directory, no ``results.json`` in it, or one that is not what a
+            run writes: one line naming the directory or the file.
+
     """
     from rocking_contact.config import CaseError
 
-    path = Path(result_dir) / RESULTS_FILE
+    folder = Path(result_dir)
+    if not folder.is_dir():
+        what = "a file, not a directory" if folder.exists() else "no such directory"
+        raise CaseError(str(result_dir), "", f"{what} ({RESULTS_DIRECTORY})")
+    path = folder / RESULTS_FILE
     what = "allowed: the results.json a run writes"
     try:
         with open(path, encoding="utf-8") as fh:
             data = json.load(fh)
+    except FileNotFoundError:
+        raise CaseError(str(result_dir), "", f"no {RESULTS_FILE} in it: not a results "
+                        f"directory ({RESULTS_DIRECTORY})") from None
     except OSError as exc:
         raise CaseError(str(path), "", f"cannot read: {exc.strerror}") from None
     except ValueError as exc:  # JSONDecodeError, UnicodeDecodeError
@@ -506,7 +521,20 @@ def load(result_dir: str | os.PathLike[str]) -> tuple[dict[str, Any], dict[str, 
     for key in ("checks", "collisions", "impacts"):
         if not all(isinstance(item, dict) for item in data.get(key) or []):
             raise CaseError(str(path), key, f"expected an array of objects ({what})")
+    return data
 
+
+def load(result_dir: str | os.PathLike[str]) -> tuple[dict[str, Any], dict[str, np.ndarray]]:
+    """Read a results directory: the ``results.json`` content (:func:`read_results`) and
+    the history columns (empty without a ``history.csv``).
+
+    A ``results.json`` or ``history.csv`` that is not what a run writes (edited, truncated,
+    another program's) is a one-line :class:`~rocking_contact.config.CaseError` naming the
+    file, where a traceback would come later from whatever reads it.
+    """
+    from rocking_contact.config import CaseError
+
+    data = read_results(result_dir)
     path = Path(result_dir) / HISTORY_FILE
     if not path.exists():
         return data, {}

@@ -139,6 +139,16 @@ class SolverFailure(RunStopped, RuntimeError):
         """The one line said to the user (after ``error:``)."""
         return f"solver failed: {self}"
 
+    @property
+    def exit_code(self) -> int:
+        """The exit code of the command line for this stop: 1 (``EXIT_FAILED`` of
+        :mod:`rocking_contact.cli`), as for every :class:`SolverFailure` (an
+        :class:`Overturned` or :class:`Diverged` block run too); an :class:`Interrupted`
+        run's is 128 + its signal's number."""
+        from rocking_contact.cli import EXIT_FAILED  # cli imports this module
+
+        return EXIT_FAILED
+
 
 class Interrupted(RunStopped, KeyboardInterrupt):
     """A run stopped on request (Ctrl-C or SIGTERM, :mod:`rocking_contact.interrupt`)
@@ -171,9 +181,15 @@ class Interrupted(RunStopped, KeyboardInterrupt):
 
 class Overturned(SolverFailure):
     """A block run stopped because the block toppled or slid off its table
-    (:mod:`rocking_contact.fem.overturn`);
+    (:mod:`rocking_contact.fem.overturn`; :class:`SlidOff` for a slide);
     carries what was computed up to there. The solver did not fail: the physics left the
-    model."""
+    model.
+
+    Only the FEM block (kind ``block``) raises it, as the command line exits 1 for it: the
+    model follows a block on its table and cannot go on. The rigid block (kind
+    ``rigid``, the rigid twin) follows an overturn to its end: that run completes
+    (status ``completed``, exit 0) and says it in ``result.extra["outcome"]``
+    (``overturned``)."""
 
     @property
     def status(self) -> str:
@@ -197,3 +213,10 @@ class Diverged(SolverFailure):
         """The one line said to the user (after ``error:``): the divergence, its energy and
         what to change."""
         return str(self)
+
+
+class SlidOff(Overturned):
+    """A block run stopped because a corner of the block's base slid past an end of its
+    table (``geometry.table_left`` or ``geometry.table_right``, m): an :class:`Overturned`
+    (``except rc.Overturned`` catches both) that a study can tell from a toppling. Its
+    ``status`` is ``the block slid off its table at t = ... s: ...``."""

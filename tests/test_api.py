@@ -273,7 +273,8 @@ def test_a_result_read_back_from_its_directory_is_the_one_returned(first, tmp_pa
 
 
 def test_a_results_directory_that_is_none_is_a_one_line_case_error(tmp_path):
-    with pytest.raises(rc.CaseError, match=r"results\.json: cannot read") as info:
+    with pytest.raises(rc.CaseError, match=r"no results\.json in it: not a results "
+                                           r"directory") as info:
         rc.load_result(tmp_path)
     assert "\n" not in str(info.value)
     (tmp_path / "results.json").write_text('{"case": "x", "kind": "discrete", "status": '

@@ -104,8 +104,10 @@ def test_a_case_changed_after_loading_has_no_rerun_and_says_why(tmp_path):
 
 
 def test_an_override_without_a_set_spelling_has_no_rerun():
-    texts, why = provenance.override_texts({"time.step": 1e-4, "case.title": None})
+    texts, why = provenance.override_texts({"time.step": 1e-4, "case.title": 1j})
     assert texts is None and "case.title" in why
+    # None inside a table has none either (TOML has no null; ``key=`` unsets a key alone)
+    assert provenance.override_texts({"preload": {"angle": None}})[0] is None
     assert provenance.override_texts({"a.b": True, "c": "x y"}) == (["a.b=true",
                                                                      "c='x y'"], "")
     assert provenance.override_texts(["time.end=1"]) == (["time.end=1"], "")

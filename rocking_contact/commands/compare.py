@@ -20,7 +20,6 @@ from __future__ import annotations
 import argparse
 import csv
 import dataclasses
-import json
 import math
 import os
 import re
@@ -196,38 +195,22 @@ def _cell(value: Any, widest: int | None = None) -> str:
 
 
 def read_run(path: str | os.PathLike[str]) -> Run:
-    """A results directory's ``results.json``.
+    """A results directory's ``results.json`` (:func:`~rocking_contact.results_io.
+    read_results`), with its status.
 
     Raises:
         CaseError: no such directory, no ``results.json`` in it, or one that is not what a
-            run writes (one line naming the file).
+            run writes (one line naming the directory or the file).
 
     """
     from rocking_contact.config import CaseError
+    from rocking_contact.results_io import RESULTS_DIRECTORY, json_type, read_results
 
-    folder = Path(path)
-    allowed = "allowed: a results directory written by run, rigid, sweep or rc.run"
-    if not folder.is_dir():
-        what = "a file, not a directory" if folder.exists() else "no such directory"
-        raise CaseError(str(path), "", f"{what} ({allowed})")
-    file = folder / RESULTS_FILE
-    try:
-        with open(file, encoding="utf-8") as fh:
-            data = json.load(fh)
-    except FileNotFoundError:
-        raise CaseError(str(path), "", f"no {RESULTS_FILE} in it: not a results directory "
-                        f"({allowed})") from None
-    except OSError as exc:
-        raise CaseError(str(file), "", f"cannot read: {exc.strerror}") from None
-    except ValueError as exc:
-        raise CaseError(str(file), "", f"not valid JSON: {exc} ({allowed})") from None
-    if not isinstance(data, dict) or not isinstance(data.get("case"), str) \
-            or not isinstance(data.get("status"), str):
-        raise CaseError(str(file), "", f"no case and status: not the results.json a run "
-                        f"writes ({allowed})")
-    for key in ("collisions", "impacts", "checks"):
-        if not isinstance(data.get(key) or [], list):
-            raise CaseError(str(file), key, f"not a list ({allowed})")
+    data = read_results(path)
+    if not isinstance(data.get("status"), str):
+        got = "missing" if "status" not in data else f"a JSON {json_type(data['status'])}"
+        raise CaseError(str(Path(path) / RESULTS_FILE), "status", f"{got}, expected a "
+                        f"string ({RESULTS_DIRECTORY})")
     return Run(str(path), data)
 
 

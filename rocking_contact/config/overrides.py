@@ -74,12 +74,17 @@ def parse_override(text: str) -> tuple[list[str], Any]:
     value.
 
     The value is read as a TOML literal (``1e-4``, ``true``, ``[1, 2]``, ``"name"``); if it
-    is not one, it is taken as a bare string (``scheme=newmark``).
+    is not one, it is taken as a bare string (``scheme=newmark``). An empty value
+    (``preload.angle=``) is None, as in the Python API: it unsets the key, which then
+    reads as if the file did not give it (an optional key's default; a key the case needs
+    is refused as missing). An empty string is ``key=''``.
     """
     key, sep, raw = text.partition("=")
     if not sep or not key.strip():
         raise CaseError("--set", text, "expected section.key=value")
     path = key_path(key)
+    if not raw.strip():  # TOML has no null to spell it
+        return path, None
     try:
         value = tomllib.loads(f"v = {raw.strip()}")["v"]
     except tomllib.TOMLDecodeError:

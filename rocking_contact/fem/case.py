@@ -56,6 +56,7 @@ from rocking_contact.contact.spec import (
     quoted,
     treatments,
 )
+from rocking_contact.contact.springs import check_sink
 from rocking_contact.geometry.layout import (
     BLOCK,
     CONHAUT,
@@ -379,6 +380,7 @@ class BlockCase(BlockModel, CaseFile):
         check_table_for_contact(self.contact.treatment, self.mesh.table)
         check_against_model(self, curve_names(self.mesh))
         check_support(self)
+        check_sink(self)  # springs the block's weight sinks too deep: before any mesh
         check_size(self.geometry, self.mesh)  # a typo in element_size would mesh for hours
         check_rigid_levels(self)
         check_scheme_for_contact(self.scheme.type, self.contact.treatment)

@@ -8,9 +8,8 @@ give the same state exactly:
    (it removes the free horizontal translation);
 2. the tilt: the top-middle point C1 pulled in x to ``-2 l tilt`` (-0.008 m for tilt = 0.01),
    the pivot (``preload.pivot``: O1 for Code_Aster's test A, O for test B) held in x at its
-   gravity value, and the corner O held in y. O stands in for the table contact until the
-   contact treatments exist: it is the point the block pivots on, the rest of the base
-   lifts off.
+   gravity value, and the corner O held in y: it is the point the block pivots on, the
+   rest of the base lifts off.
 
 With the pivot at O1 (test A) the base keeps O1's abscissa, so a rigid rotation theta about
 O gives ``2 l sin(theta) = 0.008``: theta = 0.0100002 rad and A lifts by
@@ -51,10 +50,9 @@ same angle at any small tilt, as 1/E (SDNV105: 6.40e-8 rad; E = 1e8 Pa: 0.009617
 for the rigid 0.0100002). A tilt below that angle (1e-9: -6.30447e-8 rad) leaves the base
 in the table, which the warning says with the tilts that release it flat or above.
 
-Springs whose compression under the block's weight is beyond :data:`SINK_LIMIT` of its
-base half-width do not hold it up: :func:`spring_refusal` refuses them from the inputs
-(the weight over the springs' summed stiffness, a negative gap), :func:`spring_sink`
-stops the preload where the released block stands that deep in one of them.
+Springs that do not hold the block up (it stands deeper in them than
+:data:`~rocking_contact.contact.springs.SINK_LIMIT` of its base half-width) are refused as
+the case loads and stop the run at the release: :mod:`rocking_contact.contact.springs`.
 """
 
 from __future__ import annotations
@@ -63,16 +61,12 @@ import math
 from collections.abc import Callable, Iterator, Sequence
 from contextlib import contextmanager
 from dataclasses import dataclass, field
-from typing import Any
 
 import numpy as np
 from petsc4py import PETSc
 
-from rocking_contact.block import Geometry, Preload, block_mass, release_angle, release_tilt
-from rocking_contact.config import CaseError, file_label
-from rocking_contact.contact.spec import ShockSpring
+from rocking_contact.block import Geometry, Preload, release_angle, release_tilt
 from rocking_contact.fem.body import ElasticBody
-from rocking_contact.fem.case import BlockCase
 from rocking_contact.fem.constraints import Prescribed, fix, hold
 from rocking_contact.fem.gather import gather_nodes, gather_values
 from rocking_contact.fem.probes import PointProbe, base_rotation
@@ -129,13 +123,6 @@ MAX_TILT_STEPS = 64
 #: steps agrees far below it (E = 1e8 Pa: 0.00961785 rad both times), while the spurious
 #: state of one large step is another angle altogether (-0.0125 rad for 0.015)
 REPEAT_TOLERANCE = 1e-6
-
-#: the deepest a block may stand in its shock springs (``-u_y - gap`` of a spring node)
-#: as a fraction of its base half-width b: 1.8 mm for SDNV105, half the 3.6 mm that A
-#: lifts at its 0.01 rad release, so that the block still rocks on its corners and not
-#: on its springs. SDNV105 B's weight sinks it 1.4e-7 m (4097 N on 3e10 N/m, 7.6e-7 of
-#: b); kn = 1e5 N/m sank it 4.1 cm (23 % of b), kn = 1e-6 N/m 4.1e9 m.
-SINK_LIMIT = 0.01
 
 #: the supports that hold the block after the release (the table's and the case's
 #: ``[[constraint]]``), given the displacement (local array, m) that those without a
@@ -284,139 +271,6 @@ def base_clearance(body: ElasticBody, u: np.ndarray) -> tuple[float, float]:
     at = base.X[:, :2] + displacement
     drop, run = at[0, 1] - at[1:, 1], at[1:, 0] - at[0, 0]
     return max(float(np.max(drop)), 0.0), float(np.max(drop / run))
-
-
-def spring_refusal(case: BlockCase) -> CaseError | None:
-    """The refusal of shock springs (``contact.treatment = "penalty"``) that cannot hold
-    the block up, known from the inputs: a spring starting deeper in the ground than
-    :data:`SINK_LIMIT` of the base half-width (``gap`` below minus that), or springs whose
-    summed normal stiffness lets the block's weight M g (N) sink them by more than that
-    (``M g / sum(kn)`` is the least compression of the deepest spring in any equilibrium
-    on them: named, the softest spring's key). None if they can."""
-    if not has_springs(case):
-        return None
-    springs = case.contact.spring
-    limit = SINK_LIMIT * case.geometry.half_width
-    allowed = f"{SINK_LIMIT:g} of geometry.half_width = {case.geometry.half_width:g} m"
-    for j, s in enumerate(springs):
-        if -s.gap > limit:
-            return CaseError(file_label(case), f"contact.spring.{j}.gap",
-                             f"{s.gap:g} m starts the spring at {s.on} {-s.gap:.3g} m deep in "
-                             f"the ground, beyond {limit:.3g} m ({allowed}): it throws the "
-                             f"block off at the release; allowed: >= {-limit:.3g} m")
-    weight = block_mass(case.geometry, case.material.block) * case.loading.gravity
-    stiffness = sum(s.normal_stiffness for s in springs)
-    if weight / stiffness <= limit:
-        return None
-    j = int(np.argmin([s.normal_stiffness for s in springs]))
-    return CaseError(file_label(case), f"contact.spring.{j}.normal_stiffness",
-                     f"{springs[j].normal_stiffness:g} N/m: the springs' normal stiffnesses "
-                     f"sum to {stiffness:.4g} N/m, and the block's weight {weight:.5g} N sinks "
-                     f"them by at least {weight / stiffness:.3g} m, beyond {limit:.3g} m "
-                     f"({allowed}); allowed: a sum >= {weight / limit:.3g} N/m")
-
-
-class SpringSink(StepFailure):
-    """The block released from the preload stands deeper in a shock spring than
-    :data:`SINK_LIMIT` of its base half-width (:func:`spring_sink`).
-
-    Args:
-        index: the spring's index in ``[[contact.spring]]``.
-        spring: its spec (node, normal stiffness N/m, gap m).
-        depth: its compression ``-u_y - gap`` (m).
-        limit: the compression allowed (m).
-
-    """
-
-    def __init__(self, index: int, spring: ShockSpring, depth: float, limit: float):
-        super().__init__(0.0, 1.0, math.nan, "sunk into a spring", 0, 1, pseudo=True)
-        force = spring.normal_stiffness * depth
-        self.args = (f"the preload released the block {depth:.4g} m deep in its spring at "
-                     f"{spring.on} (contact.spring.{index}.normal_stiffness = "
-                     f"{spring.normal_stiffness:g} N/m carrying {force:.5g} N, gap "
-                     f"{spring.gap:g} m), beyond {limit:.3g} m ({SINK_LIMIT:g} of "
-                     f"geometry.half_width): the springs do not hold it up; a normal_stiffness "
-                     f">= {force / limit:.3g} N/m does",)
-
-
-class SpringDepths:
-    """The compression ``-u_y - gap`` (m) of each shock spring of a case
-    (``contact.treatment = "penalty"``), sampled at its node; ``limit`` the compression
-    allowed, :data:`SINK_LIMIT` of the base half-width (m). Collective: every rank samples
-    the spring nodes and gets the same values.
-
-    Args:
-        case: the case (its springs and geometry).
-        body: the bodies.
-
-    """
-
-    def __init__(self, case: BlockCase, body: ElasticBody):
-        self.springs = list(case.contact.spring)
-        self.limit = SINK_LIMIT * case.geometry.half_width
-        self.probe = PointProbe(body, [s.on for s in self.springs])
-
-    def deepest(self, u: np.ndarray) -> tuple[int, float]:
-        """The index of the most compressed spring and its compression (m) at ``u``
-        (local array, m)."""
-        values = self.probe.sample(u, np.zeros_like(u))
-        depth = [-values[f"DY_{s.on}"] - s.gap for s in self.springs]
-        j = int(np.argmax(depth))
-        return j, float(depth[j])
-
-
-def has_springs(case: BlockCase) -> bool:
-    """Whether the case's block stands on shock springs (``[[contact.spring]]``)."""
-    return case.contact.treatment == "penalty" and bool(case.contact.spring)
-
-
-def spring_sink(case: BlockCase, body: ElasticBody, u: np.ndarray) -> SpringSink | None:
-    """The failure of a block standing at ``u`` (local array, m) deeper in one of its shock
-    springs than :data:`SINK_LIMIT` of its base half-width (the deepest), None otherwise
-    or without springs. Collective (:class:`SpringDepths`)."""
-    if not has_springs(case):
-        return None
-    depths = SpringDepths(case, body)
-    j, depth = depths.deepest(u)
-    return SpringSink(j, depths.springs[j], depth, depths.limit) if depth > depths.limit else None
-
-
-class SinkWatch:
-    """A step observer of the step driver: once a step leaves the block deeper in one of
-    its shock springs than :data:`SINK_LIMIT` of its base half-width (an impact on soft
-    springs, a block released at rest above them), the run's warnings say how deep it went
-    (the deepest so far, updated each step) and from when; the run goes on (the preload's
-    own sink stops it: :func:`spring_sink`).
-
-    Args:
-        case: the case (its springs and geometry).
-        body: the bodies.
-        warnings: the run's warnings, appended to (one entry, kept up to date).
-
-    """
-
-    def __init__(self, case: BlockCase, body: ElasticBody, warnings: list[str]):
-        self.depths = SpringDepths(case, body)
-        self.warnings = warnings
-        self._slot: int | None = None  # index of the warning in ``warnings``
-        self._since = math.nan  # end of the first step beyond the limit (s)
-        self._deepest = 0.0
-
-    def __call__(self, problem: StepProblem, info: Any) -> None:
-        j, depth = self.depths.deepest(problem.u.x.array)
-        if depth <= max(self.depths.limit, self._deepest):
-            return
-        self._deepest = depth
-        if self._slot is None:
-            self._slot, self._since = len(self.warnings), info.t
-            self.warnings.append("")
-        spring = self.depths.springs[j]
-        self.warnings[self._slot] = (
-            f"the block went {depth:.4g} m deep into its spring at {spring.on} at t = "
-            f"{info.t:.6g} s (contact.spring.{j}.normal_stiffness = "
-            f"{spring.normal_stiffness:g} N/m), beyond {self.depths.limit:.3g} m "
-            f"({SINK_LIMIT:g} of geometry.half_width) from t = {self._since:.6g} s: the "
-            "springs do not hold it up, do not trust the results after it; stiffer springs do")
 
 
 @dataclass

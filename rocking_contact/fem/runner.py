@@ -31,6 +31,7 @@ from rocking_contact import interrupt
 from rocking_contact.config import CaseError, as_dict, file_label, unknown_name
 from rocking_contact.contact import model as contact_model
 from rocking_contact.contact.spec import TABLE_TREATMENTS
+from rocking_contact.contact.springs import SinkWatch, has_springs, spring_sink
 from rocking_contact.fem.body import ElasticBody
 from rocking_contact.fem.case import BlockCase
 from rocking_contact.fem.constraints import Prescribed, fix, hold
@@ -38,14 +39,7 @@ from rocking_contact.fem.energy_balance import EnergyBalance
 from rocking_contact.fem.fields import VTK_FILE, FieldWriter
 from rocking_contact.fem.output import RunOutput
 from rocking_contact.fem.overturn import Overturn, OverturnWatch, divergence
-from rocking_contact.fem.preload import (
-    SinkWatch,
-    has_springs,
-    spring_refusal,
-    spring_sink,
-    static_preload,
-    table_supports,
-)
+from rocking_contact.fem.preload import static_preload, table_supports
 from rocking_contact.fem.probes import Recorder
 from rocking_contact.geometry.layout import BLOCK, base_points, size_warning
 from rocking_contact.geometry.load import create_block_mesh
@@ -164,7 +158,7 @@ def refinement(case: BlockCase) -> Refinement | None:
 def steps_remedy(case: BlockCase) -> str:
     """What makes the case's steps create less energy (:func:`~rocking_contact.post.energy.
     remedy` of its scheme, contact and refinement)."""
-    return remedy(case.scheme.type, case.contact.treatment != "none",
+    return remedy(case.scheme.type, case.contact.info.level != "none",
                   refinement(case) is not None)
 
 
@@ -196,9 +190,6 @@ def run(case: BlockCase, *, progress: Progress | None = None, out_dir: Path | No
         raise CaseError(file_label(case), "solver.linear_solver",
                         f"'petsc' factorises on one rank and this run has {comm.size}; "
                         "allowed under mpiexec: 'mumps' or 'superlu_dist'")
-    refusal = spring_refusal(case)
-    if refusal is not None:  # known from the inputs: refused before the mesh is made
-        raise refusal
     t_start = time.perf_counter()
     body = build_body(case, comm)
     model = contact_model.build(case, body)
@@ -509,7 +500,7 @@ def _integrate(case: BlockCase, driver: StepDriver, energy: EnergyBalance | None
             if sunk is not None:
                 if start.preload_stats is not None:
                     driver.stats = start.preload_stats
-                raise sunk
+                raise sunk.failure()
             setup = time.perf_counter() - t_start
             output.record(problem, None)
             driver.observers.append(output.record)

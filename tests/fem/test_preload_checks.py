@@ -12,8 +12,8 @@ import pytest
 
 import rocking_contact as rc
 from rocking_contact.block import release_angle
+from rocking_contact.contact.springs import SINK_LIMIT
 from rocking_contact.fem.overturn import Overturn, divergence
-from rocking_contact.fem.preload import SINK_LIMIT, spring_refusal
 from rocking_contact.post.energy import released_store, rise_warning, summary
 
 SOFT = 1e-6  # N/m: the audit's normal stiffness (the block sank 4.1e9 m, completed, rc 0)
@@ -34,27 +34,33 @@ def said(pattern, message):
     return match.groups()
 
 
-def test_springs_too_soft_for_the_weight_are_refused_before_the_run():
+def test_springs_too_soft_for_the_weight_are_refused_as_the_case_loads():
     """Three springs of 1e-6 N/m: the weight M g = 4096.7 N sinks them 1.37e9 m at least
-    (M g / sum kn), known from the inputs: refused naming the softest spring's key, exit 2,
-    before any mesh (it ran to completion, the block 4.1e9 m under its supports)."""
-    case = rc.load_case("sdnv105b", {**SHORT, **{f"contact.spring.{j}.normal_stiffness": SOFT
-                                                 for j in range(3)}})
+    (M g / sum kn), known from the inputs: refused as the case loads, naming the softest
+    spring's key (it ran to completion, the block 4.1e9 m under its supports; f528ea7
+    refused it in the runner only, so that rc.load_case took it and validate ran the
+    cases before it first)."""
+    soft = {f"contact.spring.{j}.normal_stiffness": SOFT for j in range(3)}
     with pytest.raises(rc.CaseError) as refused:
-        rc.run(case, write=False, plots=False, quiet=True)
-    assert refused.value.key == "contact.spring.0.normal_stiffness"
+        rc.load_case("sdnv105b", {**SHORT, **soft})
+    assert refused.value.key == "contact.spring[0].normal_stiffness"
     problem = refused.value.problem
-    assert problem.startswith("1e-06 N/m: the springs' normal stiffnesses sum to 3e-06 N/m, "
-                              "and the block's weight 4096.7 N sinks them by at least "
-                              "1.37e+09 m, beyond 0.0018 m (0.01 of geometry.half_width = "
-                              "0.18 m); allowed: a sum >= 2.28e+06 N/m"), problem
+    assert problem == ("1e-06 N/m: the springs' normal stiffnesses sum to 3e-06 N/m, and the "
+                       "block's weight 4096.7 N sinks them by at least 1.37e+09 m, beyond "
+                       "0.0018 m (0.01 of geometry.half_width = 0.18 m); allowed: a sum >= "
+                       "2.28e+06 N/m"), problem
+    # changed on a loaded case, rc.run refuses it with the same words, before any mesh
+    case = rc.load_case("sdnv105b", SHORT)
+    for spring in case.contact.spring:
+        spring.normal_stiffness = SOFT
+    with pytest.raises(rc.CaseError) as again:
+        rc.run(case, write=False, plots=False, quiet=True)
+    assert (again.value.key, again.value.problem) == (refused.value.key, problem)
     # the least sum allowed is the weight over the limit, and it loads
     assert 4096.7 / (SINK_LIMIT * 0.18) == pytest.approx(2.28e6, rel=2e-3)
-    kept = rc.load_case("sdnv105b", {f"contact.spring.{j}.normal_stiffness": 7.6e5
-                                     for j in range(3)})
-    assert spring_refusal(kept) is None
+    rc.load_case("sdnv105b", {f"contact.spring.{j}.normal_stiffness": 7.6e5 for j in range(3)})
     # SDNV105 B as shipped: 4097 N on 3e10 N/m springs, 1.4e-7 m
-    assert spring_refusal(rc.load_case("sdnv105b")) is None
+    rc.load_case("sdnv105b")
 
 
 def test_the_refusal_is_one_line_and_exit_2(tmp_path):
@@ -66,7 +72,7 @@ def test_the_refusal_is_one_line_and_exit_2(tmp_path):
     assert done.returncode == 2, done.stderr
     errors = [line for line in done.stderr.splitlines() if line.startswith("error:")]
     assert len(errors) == 1 and "Traceback" not in done.stderr, done.stderr
-    assert "contact.spring.0.gap: -1 m starts the spring at O 1 m deep in the ground, " \
+    assert "contact.spring[0].gap: -1 m starts the spring at O 1 m deep in the ground, " \
            "beyond 0.0018 m" in errors[0]
     assert errors[0].endswith("allowed: >= -0.0018 m")
 
@@ -77,7 +83,6 @@ def test_one_soft_spring_under_the_pivot_stops_the_preload():
     "diverged ... use a smaller time.step" (rc 1, the wrong cause). It stops at the
     release, naming the spring, its stiffness and the sink, before any step."""
     case = rc.load_case("sdnv105b", {**SHORT, "contact.spring.0.normal_stiffness": SOFT})
-    assert spring_refusal(case) is None
     failure, message = failure_of(case)
     assert not isinstance(failure, rc.Diverged)
     groups = said(r"the preload released the block (\S+) m deep in its spring at O "

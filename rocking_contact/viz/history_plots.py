@@ -485,6 +485,10 @@ def _time_axis(ax: Any, t: np.ndarray) -> None:
 #: looked like zero beside 2.5e-3 s on a linear one
 LOG_SCALE = frozenset({"DT"})
 
+#: positive values of a log-axis column within this ratio of each other are one value
+#: drawn flat (the uniform steps of D, the discrete and rigid kinds)
+UNIFORM_SPAN = 1.5
+
 
 def _history_figure(spec: HistoryFigure, data: Mapping[str, Any],
                     history: Mapping[str, np.ndarray], columns: list[str],
@@ -514,6 +518,12 @@ def _history_figure(spec: HistoryFigure, data: Mapping[str, Any],
                and np.all(finite >= 0))
     if log:
         ax.set_yscale("log", nonpositive="mask")
+        positive = finite[finite > 0]
+        if positive.max() < UNIFORM_SPAN * positive.min():
+            # uniform steps: autoscaled to their round-off (1e-16 s on 1e-4 s), a log axis
+            # drew it as a wobble between ticks that all read 1e-4; a decade each side
+            # draws them flat
+            ax.set_ylim(positive.min() / 10.0, positive.max() * 10.0)
     elif not spec.unit and finite.size and np.all(finite == np.round(finite)):
         # counts (contacts, iterations): whole numbers on the axis, not 1.25 or 0.2
         from matplotlib.ticker import MaxNLocator

@@ -45,6 +45,7 @@ from rocking_contact.geometry.layout import BLOCK, base_points, size_warning
 from rocking_contact.geometry.load import create_block_mesh
 from rocking_contact.post.collisions import annotate as annotate_collisions
 from rocking_contact.post.energy import (
+    anchor_warning,
     motion_floor,
     released_depth,
     released_store,
@@ -250,7 +251,7 @@ def finish_contact(case: BlockCase, result: RunResult, model: contact_model.Cont
         below = result.extra.get("preload", {}).get("base_below", 0.0)
         # only a case with springs reads them (tests/test_unread_keys)
         pressed = has_springs(case) and any(s.gap < 0.0 for s in case.contact.spring)
-        for warning in (restick_warning(energy),
+        for warning in (restick_warning(energy), anchor_warning(energy),
                         rise_warning(energy, steps_remedy(case), stored, depth, below,
                                      pressed)):
             if warning:

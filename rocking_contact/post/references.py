@@ -444,6 +444,11 @@ def unreferenced(specs: Iterable[QuantitySpec | Mapping[str, Any]] | None,
 NO_REFERENCE = "no reference"
 
 
+#: the widest source column of :func:`format_table` (characters; a longer source is cut
+#: with an ellipsis, whole in results.json and the report)
+SOURCE_WIDTH = 34
+
+
 def format_table(case: str, checks: Sequence[Mapping[str, Any]],
                  quantities: Mapping[str, float] | None = None) -> str:
     """A plain-text comparison table: quantity, reference, computed, error (as the
@@ -477,11 +482,15 @@ def format_table(case: str, checks: Sequence[Mapping[str, Any]],
     rows += [(name, "—", number(value, ".6g", "no value"), "—", "info", NO_REFERENCE, "-")
              for name, value in (quantities or {}).items()]
     widths = [max(len(str(r[i])) for r in [header, *rows]) for i in range(len(header))]
-    widths[5] = min(widths[5], 34)
+    widths[5] = min(widths[5], SOURCE_WIDTH)
+
+    def cell(x: Any, width: int) -> str:
+        # a source cut to its column says it was cut (results.json keeps it whole)
+        text = str(x)
+        return (text if len(text) <= width else text[: width - 1] + "…").ljust(width)
 
     def line(r: tuple[str, ...]) -> str:
-        cells = [str(x)[: widths[i]].ljust(widths[i]) for i, x in enumerate(r)]
-        return "  ".join(cells).rstrip()
+        return "  ".join(cell(x, widths[i]) for i, x in enumerate(r)).rstrip()
 
     out = [f"== {case}", line(header), line(tuple("-" * w for w in widths))]
     for i, r in enumerate(rows):

@@ -12,6 +12,9 @@
   (a step Corrector) shared by :mod:`~rocking_contact.contact.lagrange` (SDNV105 A) and
   :mod:`~rocking_contact.contact.continuous` (SDNV105 C);
 - :mod:`~rocking_contact.contact.penalty`: point shock springs (SDNV105 B, a Contribution);
+- :mod:`~rocking_contact.contact.springs`: the guards of any treatment whose law is springs
+  (level ``"springs"``): the load-time refusal of springs the weight sinks too deep, the
+  sink at the release and its watch during the run; light: no DOLFINx;
 - :mod:`~rocking_contact.contact.release`: the contact takes over from the preload's
   supports (the forces of the first step);
 - :mod:`~rocking_contact.contact.friction_contact`: the velocity-level one-step nonsmooth

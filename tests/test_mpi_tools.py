@@ -137,11 +137,13 @@ def test_bad_input_is_one_line_said_once(tmp_path, args):
 
 def test_an_lu_package_of_one_rank_is_refused_under_two(tmp_path):
     """PETSc's own LU factorises on one rank: under mpiexec -n 2 the first step failed after
-    its halvings ("PETSc error 92", exit 1); it is refused before the mesh is built."""
+    its halvings ("PETSc error 92", exit 1); it is refused before the mesh is built, as
+    given by --set (the refusals of load_case say so too)."""
     code, out, err = under_mpiexec(tmp_path, "run", "sdnv105d", "--no-plots", "--out", "r",
                                    "--set", "solver.linear_solver=petsc")
     assert code == 2 and out == "" and len(err.splitlines()) == 1, err
     assert err.startswith("error: ") and err.rstrip().endswith(
-        "sdnv105d.toml: solver.linear_solver: 'petsc' factorises on one rank and this run has "
+        "sdnv105d.toml (with --set): solver.linear_solver: 'petsc' factorises on one rank and "
+        "this run has "
         "2; allowed under mpiexec: 'mumps' or 'superlu_dist'")
     assert not (tmp_path / "r" / "results.json").exists()

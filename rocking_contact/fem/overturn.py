@@ -59,9 +59,9 @@ class Overturn(Exception):
 
     """
 
-    def __init__(self, t: float, what: str, detail: str):
+    def __init__(self, t: float, what: str, detail: str, remedy: str = ""):
         super().__init__(f"the block {what} at t = {t:.9g} s: {detail} (the model follows "
-                         "the block on its table)")
+                         f"the block on its table){'; ' + remedy if remedy else ''}")
         self.t = t
         self.what = what
         self.detail = detail
@@ -134,7 +134,12 @@ class OverturnWatch:
         left, right = self.ends
         if x_o < left - self.overhang or x_a > right + self.overhang:
             corner, x, end = ("O", x_o, left) if x_o < left - self.overhang else ("A", x_a, right)
+            key = "geometry.table_left" if corner == "O" else "geometry.table_right"
+            # a base width beyond where the corner got: the run stopped at the first step
+            # past the end, and the slide may have gone on
+            room = x - self.width if corner == "O" else x + self.width
             raise Overturn(info.t, "slid off its table",
                            f"corner {corner} at x = {x:.6g} m, past the table's end at "
                            f"{end:.6g} m by {abs(x - end):.3g} m (more than {OVERHANG:g} of "
-                           "the base width)")
+                           "the base width)", f"a longer table lets it slide on: {key} = "
+                           f"{room:.3g} gives it a base width more")

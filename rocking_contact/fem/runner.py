@@ -66,7 +66,14 @@ from rocking_contact.solvers.driver import (
 )
 from rocking_contact.solvers.newton import NewtonOptions, NewtonSolver
 from rocking_contact.solvers.step import Contribution, Corrector, StepProblem
-from rocking_contact.stops import FULL_DISK, Diverged, Interrupted, Overturned, SolverFailure
+from rocking_contact.stops import (
+    FULL_DISK,
+    Diverged,
+    Interrupted,
+    Overturned,
+    SlidOff,
+    SolverFailure,
+)
 from rocking_contact.time.schemes import Scheme, Stage
 
 #: PETSc options prefix of the block's step solver
@@ -188,7 +195,7 @@ def run(case: BlockCase, *, progress: Progress | None = None, out_dir: Path | No
     if comm.size > 1 and case.solver.linear_solver == "petsc":
         # PETSc's own LU factorises on one rank only: the first step failed after its
         # halvings with "PETSc error 92" instead of saying so
-        raise CaseError(file_label(case), "solver.linear_solver",
+        raise CaseError(file_label(case, "solver.linear_solver"), "solver.linear_solver",
                         f"'petsc' factorises on one rank and this run has {comm.size}; "
                         "allowed under mpiexec: 'mumps' or 'superlu_dist'")
     t_start = time.perf_counter()
@@ -279,7 +286,7 @@ def refuse_misspelt_columns(case: BlockCase, columns: Sequence[str]) -> None:
     misspelt = unknown_name(case, columns, None)
     if misspelt is not None:
         key, problem = misspelt.split(": ", 1)
-        raise CaseError(file_label(case), key, problem)
+        raise CaseError(file_label(case, key), key, problem)
 
 
 @dataclass
@@ -527,7 +534,8 @@ def _integrate(case: BlockCase, driver: StepDriver, energy: EnergyBalance | None
             if why is not None:  # energy the steps made or the springs held threw it
                 stopped.status = f"failed: {why}"
                 raise Diverged(why, stopped) from None
-            raise Overturned(str(exc), stopped) from None
+            stop = SlidOff if exc.what == "slid off its table" else Overturned
+            raise stop(str(exc), stopped) from None
         output.finish(problem)
         return result(setup=setup)
     except OSError as exc:

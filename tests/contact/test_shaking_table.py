@@ -3,6 +3,7 @@ block of sdnv105d_shaking (theta-scheme, coarse mesh) against the rigid block in
 with the same table motion, and the work of the table in the energy balance."""
 
 import os
+import re
 import subprocess
 import sys
 from pathlib import Path
@@ -208,6 +209,11 @@ def test_a_block_that_slides_off_its_table_stops_there(tmp_path):
     x_o = np.asarray(partial.history["DX_O"])
     assert x_o[-1] < -0.18 < np.min(x_o[:-1])
     assert (tmp_path / "results.json").is_file()
+    # a slide, told apart from a topple, and how to let it slide on: a base width beyond O
+    assert isinstance(stop.value, rc.SlidOff) and stop.value.exit_code == 1
+    room = float(re.search(r"geometry\.table_left = (-?[\d.]+) gives it a base width more",
+                           str(stop.value)).group(1))
+    assert room == pytest.approx(x_o[-1] - 0.36, abs=0.006)  # O at x_o (O at rest at 0)
 
 
 def test_a_shaken_block_past_its_static_angle_comes_back():

@@ -127,7 +127,9 @@ def grading_changes(case: CaseFile, base: CaseFile | None = None) -> list[str]:
 
 #: Keys placed by hand at the instants of one physics's impacts (SDNV105's): the short-step
 #: windows of A, B and C and the windows collisions are measured in. What each is, and what
-#: it does where the run's own impacts fall elsewhere.
+#: it does where the run's own impacts fall elsewhere (a block run sets the collision
+#: windows aside and says so itself, post.collisions.windows_set_aside: post.grading leaves
+#: this line out for it).
 PLACED_KEYS: dict[tuple[str, ...], tuple[str, str]] = {
     ("time", "window"): (
         "short-step windows", "they do not follow this run's impacts ({refine}); give the run "
@@ -159,7 +161,7 @@ def placed_for_other_physics(case: CaseFile) -> list[str]:
     # (a discrete case extended with other physics keeps its parent's references, which
     # a warning says come from there: the description goes with them)
     described = [DESCRIPTION] if case.case.kind in ("block", "rigid") else []
-    for key, value, holder, changed in _kept_from_other_physics(
+    for key, value, holder, changed in kept_from_other_physics(
             case, values, origins, [*PLACED_KEYS, *described]):
         if key == DESCRIPTION:
             if Path(holder) != Path(source):  # a file's own, under --set: the report says so
@@ -168,7 +170,7 @@ def placed_for_other_physics(case: CaseFile) -> list[str]:
                            "describes the run with it; give the case its own (description "
                            "= \"\" for none)")
             continue
-        if _holds_the_run(case, value):
+        if holds_the_run(case, value):
             continue  # one window over the whole run was placed at no impact
         what, effect = PLACED_KEYS[key]
         refined = ("time.refine still takes small steps where a contact closes or opens"
@@ -185,7 +187,7 @@ def placed_for_other_physics(case: CaseFile) -> list[str]:
 DESCRIPTION = ("case", "description")
 
 
-def _kept_from_other_physics(case: CaseFile, values: Any, origins: Origins,
+def kept_from_other_physics(case: CaseFile, values: Any, origins: Origins,
                              keys: list[tuple[str, ...]]
                              ) -> list[tuple[tuple[str, ...], Any, Path, list[str]]]:
     """``(key, value, the file that gives it, the physics keys the run changes from that
@@ -208,7 +210,7 @@ def _kept_from_other_physics(case: CaseFile, values: Any, origins: Origins,
     return found
 
 
-def _holds_the_run(case: CaseFile, windows: Any) -> bool:
+def holds_the_run(case: CaseFile, windows: Any) -> bool:
     """Whether ``windows`` is one window that spans the whole run, ``time.start`` to
     ``time.end`` (several were placed at impacts, even where the run ends in the first)."""
     if len(windows) != 1:

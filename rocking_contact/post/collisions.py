@@ -72,7 +72,7 @@ from rocking_contact.config import (
     read_case_data,
     source_file,
 )
-from rocking_contact.config.changes import _holds_the_run, _kept_from_other_physics
+from rocking_contact.config.changes import holds_the_run, kept_from_other_physics
 from rocking_contact.post.energy import motion_floor
 from rocking_contact.post.peaks import bases, peaks
 from rocking_contact.post.references import in_window
@@ -138,8 +138,10 @@ def windows_set_aside(case: Any) -> dict[str, Any] | None:
     code), one whose changes are numerics only (``time.step``, ``mesh``, ``solver``,
     ``output``: no :func:`~rocking_contact.config.physics_changes`), one window over the
     whole run (placed at no impact) and a case built in code keep theirs. These are the
-    windows :func:`~rocking_contact.config.placed_for_other_physics` says were placed for
-    another physics: SDNV105 D's five, placed at its 0.0544, 0.1351, ... s impacts, took
+    windows placed for another physics (:mod:`rocking_contact.config.changes`'s
+    :func:`~rocking_contact.config.changes.kept_from_other_physics`, as its
+    :func:`~rocking_contact.config.placed_for_other_physics` takes the short-step
+    windows): SDNV105 D's five, placed at its 0.0544, 0.1351, ... s impacts, took
     impact 1 then impact 3 for ``preload.tilt = 0.005`` (its landings 0.0383, 0.0953,
     0.1377 s). Such a run takes one collision at each landing (:func:`annotate`)."""
     source = source_file(case)
@@ -150,8 +152,8 @@ def windows_set_aside(case: Any) -> dict[str, Any] | None:
     origins: Origins = {}
     read_case_data(Path(source), origins=origins)
     # (config.changes's notion of windows placed for another physics, not a second one)
-    kept = _kept_from_other_physics(case, as_dict(case), origins, [WINDOWS_KEY])
-    if not kept or _holds_the_run(case, kept[0][1]):
+    kept = kept_from_other_physics(case, as_dict(case), origins, [WINDOWS_KEY])
+    if not kept or holds_the_run(case, kept[0][1]):
         return None
     _, windows, holder, changed = kept[0]
     return {"windows": [[float(a), float(b)] for a, b in windows], "file": str(holder),

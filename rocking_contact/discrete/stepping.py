@@ -17,14 +17,7 @@ import numpy as np
 from numba import njit
 
 from rocking_contact.discrete.case import SHOCK_CHANNELS, DiscreteCase
-from rocking_contact.discrete.recording import (
-    FRICTION_CHANNELS,
-    Chunk,
-    chunk,
-    friction_shocks,
-    mechanical_energy,
-    record,
-)
+from rocking_contact.discrete.recording import FRICTION_CHANNELS, Chunk, chunk, friction_shocks
 from rocking_contact.discrete.shock import STATE_SIZE, open_state, shock_force
 from rocking_contact.discrete.system import DiscreteSystem
 
@@ -52,25 +45,10 @@ def matvec(A: np.ndarray, diag: bool, x: np.ndarray, out: np.ndarray, sign: floa
 
 
 @njit(cache=True)
-def matvec_into(A: np.ndarray, diag: bool, x: np.ndarray, out: np.ndarray) -> None:
-    """Out = A x (A diagonal when ``diag``)."""
-    for i in range(out.size):
-        out[i] = 0.0
-    matvec(A, diag, x, out, 1.0)
-
-
-@njit(cache=True)
 def row3(G: np.ndarray, j: int, x: np.ndarray, out: np.ndarray) -> None:
     """Out = G[3j:3j+3] @ x: shock ``j``'s node's global x, y, z."""
     for r in range(3):
         out[r] = row_dot(G, 3 * j + r, x)
-
-
-@njit(cache=True)
-def local_values(G: np.ndarray, x: np.ndarray, out: np.ndarray) -> None:
-    """Out = G x (3 ns): every shock's node's global x, y, z, shock ``j``'s at ``3j``."""
-    for j in range(G.shape[0] // 3):
-        row3(G, j, x, out[3 * j:3 * j + 3])
 
 
 @njit(cache=True)
@@ -79,20 +57,6 @@ def add_gtf(G: np.ndarray, j: int, F: np.ndarray, out: np.ndarray, scale: float)
     n = out.size
     for i in range(n):
         out[i] += scale * (G[3 * j, i] * F[0] + G[3 * j + 1, i] * F[1] + G[3 * j + 2, i] * F[2])
-
-
-@njit(cache=True)
-def record_step(rec: np.ndarray, r: int, step: int, R: np.ndarray, x: np.ndarray,
-                v: np.ndarray, a: np.ndarray, fn: np.ndarray, ft: np.ndarray, vn: np.ndarray,
-                pn: np.ndarray, ftv: np.ndarray, state: np.ndarray, slots: np.ndarray,
-                M: np.ndarray, K: np.ndarray, diag: bool, P: np.ndarray) -> int:
-    """Write row ``r`` of ``rec`` (:func:`.recording.record`): the state of step ``step``,
-    its mechanical energy (:func:`.recording.mechanical_energy`) and, last, the step's
-    number; returns the next row."""
-    record(rec, r, R, x, v, a, fn, ft, vn, pn, ftv, state, slots,
-           mechanical_energy(M, K, diag, P, x, v, pn))
-    rec[r, rec.shape[1] - 1] = step
-    return r + 1
 
 
 @njit(cache=True)

@@ -24,9 +24,6 @@ RUNS = {
     "discrete": ("sdnd101a", {"time.end": 0.01}),
 }
 
-#: (kind, column) written today and not in the table, and why; each is an expected failure
-#: of test_known_undocumented_column_is_documented until docs/outputs.md documents it
-UNDOCUMENTED: dict[tuple[str, str], str] = {}
 
 
 def documented_patterns() -> list[re.Pattern[str]]:
@@ -62,17 +59,8 @@ def undocumented(columns: list[str]) -> list[str]:
 def test_every_written_column_is_documented(written, kind):
     columns = written[kind]
     assert "time" in columns and len(columns) > 3, columns
-    known = {column for (k, column) in UNDOCUMENTED if k == kind}
-    missing = [c for c in undocumented(columns) if c not in known]
+    missing = undocumented(columns)
     assert not missing, f"{kind} columns missing from docs/outputs.md's table: {missing}"
-
-
-@pytest.mark.parametrize("kind, column", [
-    pytest.param(kind, column, marks=pytest.mark.xfail(reason=why, strict=True))
-    for (kind, column), why in UNDOCUMENTED.items()])
-def test_known_undocumented_column_is_documented(written, kind, column):
-    assert column in written[kind], f"{column} is no longer written: remove it from the list"
-    assert not undocumented([column])
 
 
 def test_a_pattern_matches_whole_names_only():

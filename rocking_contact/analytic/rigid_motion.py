@@ -53,9 +53,6 @@ from rocking_contact.time_function import TableMotion
 COLUMNS = ("time", "THETA", "OMEGA", "EKIN_BLOCK", "DY_O", "DY_A", "VY_O", "VY_A",
            "RN_O", "RN_A", "RX_O", "RX_A")
 
-ScalarFunction = Callable[[float], float]
-
-
 #: the outcome of a motion whose steps were left before their end (a run interrupted)
 INTERRUPTED = "interrupted"
 

@@ -443,7 +443,10 @@ def simulate(case: BlockCase, body: ElasticBody, *, contributions: Sequence[Cont
     Raises:
         SolverFailure: a step failed after every halving, or the run diverged
             (:class:`~rocking_contact.stops.Diverged`); carries the partial result.
-        Overturned: the block overturned or slid off its table.
+        Overturned: the block overturned or slid off its table
+            (:class:`~rocking_contact.stops.SlidOff`).
+        Interrupted: Ctrl-C or SIGTERM stopped it (a ``KeyboardInterrupt``); carries the
+            partial result too.
 
     """
     t_start = time.perf_counter() if started is None else started

@@ -33,7 +33,7 @@ from rocking_contact.config import CaseError
 from rocking_contact.report.document import Figure, Paragraph
 from rocking_contact.report.inputs import CaseResult, read_result
 from rocking_contact.results_io import is_solver_diagnostic, ordered_plots, plot_rank
-from rocking_contact.viz.channels import Channel
+from rocking_contact.viz.channels import Channel, sentence
 
 #: figure stem -> caption; what the references add to it when the figure draws some
 CAPTIONS: dict[str, str] = {
@@ -106,7 +106,7 @@ def caption(stem: str, data: Mapping[str, Any], history: Mapping[str, Any],
         column = next((n for n in history if Channel.parse(n).component == component), stem)
         channel = Channel.parse(column, data.get("kind"))
         unit = f" ({channel.unit})" if channel.unit else ""
-        text = f"{channel.description.capitalize()}{unit} against time."
+        text = f"{sentence(channel.description)}{unit} against time."
         components = {component}
     if text is None:
         return stem

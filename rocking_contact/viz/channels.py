@@ -134,6 +134,12 @@ class Channel:
         return f"{self.description} {where} ({self.name})"
 
 
+def sentence(description: str) -> str:
+    """A description as a title or caption starts: its first letter capital, the rest as
+    written (``str.capitalize`` lowered the rest: "O-A" read "o-a")."""
+    return description[:1].upper() + description[1:]
+
+
 def columns_of(history: Iterable[str], components: Iterable[str]) -> list[str]:
     """The history columns whose component is one of ``components``, in history order."""
     wanted = set(components)

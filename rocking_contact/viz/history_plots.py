@@ -31,7 +31,7 @@ import numpy as np
 
 from rocking_contact.viz import style
 from rocking_contact.viz.changes import ending, run_name
-from rocking_contact.viz.channels import Channel, columns_of, kinetic_energy_column
+from rocking_contact.viz.channels import Channel, columns_of, kinetic_energy_column, sentence
 from rocking_contact.viz.markers import Marker, reference_markers
 from rocking_contact.viz.runs import Run, as_pair
 
@@ -56,9 +56,10 @@ FIGURES: tuple[HistoryFigure, ...] = (
     HistoryFigure("kinetic_energy", "Kinetic energy", "kinetic energy", "J", ("EKIN",)),
     HistoryFigure("displacement", "Displacements", "displacement", "m", ("DX", "DY", "DZ")),
     HistoryFigure("velocity", "Velocities", "velocity", "m/s", ("VX", "VY", "VZ")),
-    HistoryFigure("reactions", "Contact reactions (normal RN, tangential RX)", "force", "N",
+    HistoryFigure("reactions", "Contact forces (normal RN, on the table along x RX)", "force",
+                  "N",
                   ("RN", "RX", "RY")),
-    HistoryFigure("impulses", "Contact impulses of the step (normal PN, tangential PX)",
+    HistoryFigure("impulses", "Contact impulses of the step (normal PN, horizontal PX)",
                   "impulse", "N.s", ("PN", "PX")),
     HistoryFigure("shock_force", "Shock forces (normal FN, tangential FT)", "force", "N",
                   ("FN", "FT")),
@@ -816,7 +817,7 @@ def _other_columns(data: Mapping[str, Any], history: Mapping[str, np.ndarray],
     for component in dict.fromkeys(Channel.parse(n).component for n in left):
         channel = Channel.parse(next(n for n in left if Channel.parse(n).component == component),
                                 data.get("kind"))
-        spec = HistoryFigure(f"history_{component}", channel.description.capitalize(),
+        spec = HistoryFigure(f"history_{component}", sentence(channel.description),
                              channel.description, channel.unit, (component,))
         written += _history_figure(spec, data, history,
                                    _drawn(history, columns_of(left, (component,))),

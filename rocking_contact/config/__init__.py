@@ -22,6 +22,8 @@ from rocking_contact.config.changes import (
     METHOD_KEYS,
     PLACED_KEYS,
     grading_changes,
+    holds_the_run,
+    kept_from_other_physics,
     physics_changes,
     placed_for_other_physics,
 )
@@ -134,5 +136,5 @@ __all__ = [
     "base_case", "twin_of",
     # changes
     "METHOD_KEYS", "GRADING_KEYS", "physics_changes", "grading_changes", "PLACED_KEYS",
-    "placed_for_other_physics",
+    "placed_for_other_physics", "kept_from_other_physics", "holds_the_run",
 ]

@@ -67,12 +67,13 @@ import numpy as np
 from rocking_contact.config import (
     Origins,
     as_dict,
+    holds_the_run,
+    kept_from_other_physics,
     loaded_as,
     param,
     read_case_data,
     source_file,
 )
-from rocking_contact.config.changes import holds_the_run, kept_from_other_physics
 from rocking_contact.post.energy import motion_floor
 from rocking_contact.post.peaks import bases, peaks
 from rocking_contact.post.references import in_window

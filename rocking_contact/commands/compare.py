@@ -336,8 +336,9 @@ def _key_unit(runs: Sequence[Run], key: str) -> str:
 
 def _interior(run: Run) -> list[Mapping[str, Any]]:
     """A run's collisions: those a window's bound did not make (``interior``)."""
-    return [c for c in run.data.get("collisions") or []
-            if isinstance(c, Mapping) and c.get("interior", True)]
+    from rocking_contact.post.collisions import interior
+
+    return interior([c for c in run.data.get("collisions") or [] if isinstance(c, Mapping)])
 
 
 def _collisions(runs: Sequence[Run], shown: int, notes: list[str]) -> list[Column]:

@@ -233,13 +233,13 @@ def _counted(result: Any) -> str:
     if result is None:
         return ""
     from rocking_contact.commands.compare import outcome
+    from rocking_contact.post.collisions import interior
     from rocking_contact.results import counted
 
     if result.kind == "discrete":
         what = counted(len(result.impacts), "impact")
     else:
-        what = counted(sum(1 for c in result.collisions if c.get("interior", True)),
-                       "collision")
+        what = counted(len(interior(result.collisions)), "collision")
     ended = outcome(result.extra)
     what = f"{ended}, {what}" if ended else what
     return f", {what}, {float(result.timing.get('wall_s', float('nan'))):.3g} s"

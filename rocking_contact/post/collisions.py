@@ -460,7 +460,7 @@ def _impact_peaks(energy: np.ndarray, floor: float = 0.0) -> np.ndarray:
     return np.asarray(top[keep])
 
 
-def interior(collisions: list[dict[str, Any]]) -> list[dict[str, Any]]:
+def interior[Entry: Mapping[str, Any]](collisions: Iterable[Entry]) -> list[Entry]:
     """The entries of a ``collisions`` list that are collisions: those ``interior`` to their
     window. The others stay in results.json with the flag (the window's maximum and why it
     is none: on a bound where the run ended or started, the previous collision again, a

@@ -75,8 +75,10 @@ def test_an_empty_set_value_unsets_a_key_as_none_does_in_python(rigid_runs, tmp_
     assert again["parameters"] == first["parameters"]
     assert again["quantities"] == first["quantities"]
     # a key the case needs, unset, is refused as a None from Python is
-    with pytest.raises(rc.CaseError, match=r"time\.step: expected a number"):
-        rc.load_case("sdnv105_rigid", ["time.step="])
+    for unset in (["time.step="], {"time.step": None}):
+        with pytest.raises(rc.CaseError, match=r"time\.step: required, cannot be unset with "
+                                               r"--set time\.step= or None \(allowed: a number"):
+            rc.load_case("sdnv105_rigid", unset)
 
 
 def test_a_failure_has_the_command_lines_exit_code_and_a_slide_its_kind():

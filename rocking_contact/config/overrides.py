@@ -156,8 +156,9 @@ def apply_overrides(data: dict[str, Any], overrides: Mapping[str, Any] | list[st
         node[key] = merge(old, value) if isinstance(value, Mapping) and isinstance(
             old, Mapping) else value
         if kind is not None and _dig_kind(data) != kind:
-            raise CaseError("--set", "case.kind", f"cannot be overridden: got "
-                            f"{_describe(_dig_kind(data))}, and the file's keys are those "
+            got = ("cannot be unset" if _dig_kind(data) is None else
+                   f"cannot be overridden: got {_describe(_dig_kind(data))}")
+            raise CaseError("--set", "case.kind", f"{got}, and the file's keys are those "
                             f"of kind {kind!r}; allowed: {kind!r}, or a case file of the "
                             "other kind")
 

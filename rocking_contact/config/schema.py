@@ -329,13 +329,35 @@ def _as_float(value: numbers.Real) -> float:
     return float(value)
 
 
+def _takes_none(tp: Any) -> bool:
+    """Whether a field of type ``tp`` holds None (``float | None``, ``Any``): None given
+    for it is its value, not an unset key."""
+    return tp is Any or (typing.get_origin(tp) in (typing.Union, types.UnionType)
+                         and type(None) in typing.get_args(tp))
+
+
+def _values_allowed(tp: Any, f: dataclasses.Field[Any]) -> str:
+    """The values a field takes, as a refusal states them: its check (each item's, for a
+    list) or else its type, and the :data:`SCALES` of its unit (``a number > 0, |x| <=
+    1e+06 s``)."""
+    check: Check | None = f.metadata.get("check")
+    what = (_type_name(tp) if check is None else
+            f"{_type_name(tp)}, each {check.allowed}" if typing.get_origin(tp) in (list, tuple)
+            else check.allowed)
+    scale = SCALES.get(f.metadata.get("unit", ""))
+    return what if scale is None else f"{what}, |x| <= {scale.limit:g} {f.metadata['unit']}"
+
+
 def _unread(cls: type, fields: Mapping[str, dataclasses.Field[Any]], data: Mapping[str, Any],
             name: str) -> bool:
     """Whether the variant ``data`` chooses (a selector of ``cls.VARIANTS``, given or by
-    default) leaves the field ``name`` unread: ``[time.refine]`` with ``enabled = false``
-    needs no ``step``, which a refinement requires."""
+    default; unset by None, its default) leaves the field ``name`` unread:
+    ``[time.refine]`` with ``enabled = false`` needs no ``step``, which a refinement
+    requires."""
     for selector, variants in getattr(cls, "VARIANTS", {}).items():
-        chosen = data.get(selector, fields[selector].default)
+        chosen = data.get(selector)
+        if chosen is None:
+            chosen = fields[selector].default
         governed = {n for names in variants.values() for n in names}
         if name in governed and chosen in variants and name not in variants[chosen]:
             return True
@@ -375,11 +397,18 @@ def build[T](cls: type[T], data: Mapping[str, Any], *, file: str, prefix: str = 
     kwargs: dict[str, Any] = {}
     for name, f in fields.items():
         key = _join(prefix, name)
-        if name not in data:
+        # None (``--set key=``, an override dict's None) unsets a key whose type has no
+        # None: it reads as if not given, its default or, required, refused as unset
+        unset = name in data and data[name] is None and not _takes_none(hints[name])
+        if name not in data or unset:
             if f.default is dataclasses.MISSING and f.default_factory is dataclasses.MISSING:
                 if _unread(cls, fields, data, name):
                     kwargs[name] = None  # required by the variants that read it only
                     continue
+                if unset:
+                    raise CaseError(file, key, f"required, cannot be unset with --set {key}= "
+                                               f"or None (allowed: "
+                                               f"{_values_allowed(hints[name], f)})")
                 raise CaseError(file, key, f"missing (expected {_type_name(hints[name])})")
             continue
         raw = data[name]

@@ -70,15 +70,10 @@ from rocking_contact.geometry.layout import (
 )
 from rocking_contact.post.collisions import CollisionSpec
 from rocking_contact.time.grid import Segment, segments
-from rocking_contact.time.schemes import (
-    ALPHA_RANGE,
-    ALPHA_SCHEMES,
-    SCHEMES,
-    THETA_RANGE,
-    AlphaScheme,
-    Scheme,
-    SchemeType,
-)
+from rocking_contact.time.hht import ALPHA_RANGE
+from rocking_contact.time.schemes import ALPHA_SCHEMES, SCHEMES, AlphaScheme, SchemeType
+from rocking_contact.time.stage import Scheme
+from rocking_contact.time.theta import THETA_RANGE
 
 Component = Literal["DX", "DY"]
 ALPHA_CHECK = in_range(*ALPHA_RANGE)

@@ -1,16 +1,17 @@
 """Linear stability and accuracy of a scheme on one damped mode.
 
-For ``a + 2 xi omega v + omega^2 u = 0`` a step of any :class:`~.schemes.Scheme` is a
-linear map of the state ``s = (u, v, a)``: ``s_{n+1} = A s_n``. Its spectral radius is the
-amplitude decay per step of a free vibration (1 for a conservative scheme), the argument
-of its principal eigenvalues the numerical phase per step.
+For ``a + 2 xi omega v + omega^2 u = 0`` a step of any
+:class:`~rocking_contact.time.stage.Scheme` is a linear map of the state ``s = (u, v, a)``:
+``s_{n+1} = A s_n``. Its spectral radius is the amplitude decay per step of a free
+vibration (1 for a conservative scheme), the argument of its principal eigenvalues the
+numerical phase per step.
 """
 
 from __future__ import annotations
 
 import numpy as np
 
-from rocking_contact.time.schemes import Affine, Scheme, Stage
+from rocking_contact.time.stage import Affine, Scheme, Stage
 
 
 def amplification_matrix(stage: Stage, omega: float, xi: float = 0.0) -> np.ndarray:

@@ -5,7 +5,9 @@ import math
 import fem_checks as checks
 import pytest
 
-from rocking_contact.time.schemes import HHT, Newmark, Theta, alpha_modified_newmark
+from rocking_contact.time.hht import HHT, alpha_modified_newmark
+from rocking_contact.time.newmark import Newmark
+from rocking_contact.time.theta import Theta
 
 
 def test_average_acceleration_conserves_energy_over_1000_steps():

@@ -7,7 +7,10 @@ import pytest
 
 from rocking_contact.time.analysis import amplification_matrix, spectral_radius
 from rocking_contact.time.grid import segments
-from rocking_contact.time.schemes import HHT, Newmark, Static, Theta, alpha_modified_newmark
+from rocking_contact.time.hht import HHT, alpha_modified_newmark
+from rocking_contact.time.newmark import Newmark
+from rocking_contact.time.static import Static
+from rocking_contact.time.theta import Theta
 
 
 def _newmark_end_state(beta, gamma, h, u, v, a, u1):

@@ -118,8 +118,9 @@ class RunOutput:
         if self._index is not None:
             self._index.add(problem.t)
 
-    def finish(self, problem: StepProblem) -> None:
-        """Record the last state if the intervals skipped it; close the files."""
+    def close(self, problem: StepProblem) -> None:
+        """The step loop's end, however it ended: record the last state (``problem``'s) if
+        the intervals skipped it, then close the history and field files."""
         if self.history.names and self._row_t != problem.t:
             self._row(problem)
         if self._writer is not None and self.fields_t != problem.t and self.history.names:

@@ -8,7 +8,15 @@ The run (see :mod:`rocking_contact.fem.case` for the case file):
    release on, a shaking table's drag (``[loading.table_acceleration_x]``, ``_y``);
 4. integrate from ``time.start`` to ``time.end`` with the scheme, windows and supports of
    the case, streaming ``history.csv`` and writing ``fields.pvd`` / ``fields.xdmf`` into the
-   results directory as it goes.
+   results directory as it goes (:class:`~rocking_contact.fem.output.RunOutput`, closed
+   as the step loop ends: :meth:`~rocking_contact.fem.output.RunOutput.close`);
+5. post-process the history (:func:`post_process`: collisions, energy balance,
+   penetration, contact and iteration counters) and time the whole.
+
+:func:`run` does 1-2 and 5, :func:`simulate` 3-4 and returns the
+:class:`~rocking_contact.results.RunResult`; :func:`rocking_contact.api.run`, which calls
+:func:`run`, then adds what every kind's run gets (the stack, the provenance, the grading
+against the references) and writes ``results.json``.
 
 A step that fails after every halving raises :class:`~rocking_contact.stops.SolverFailure`
 with what was computed so far. ``timing.wall_s`` of the result is the wall time of the whole
@@ -207,7 +215,7 @@ def run(case: BlockCase, *, progress: Progress | None = None, out_dir: Path | No
                           out_dir=out_dir, started=t_start)
     except (Interrupted, Overturned, Diverged) as exc:  # not the contacts' failure
         if exc.partial is not None:
-            _finish_run(case, exc.partial, model, t_start, partial=True)
+            _post_process_and_time(case, exc.partial, model, t_start, partial=True)
         raise
     except SolverFailure as exc:
         # One line: where (the driver's message) and which contacts were active; none in
@@ -216,34 +224,39 @@ def run(case: BlockCase, *, progress: Progress | None = None, out_dir: Path | No
         state = model.describe() if exc.partial is None or exc.partial.history else ""
         message = f"{exc}; {state}" if state else str(exc)
         if exc.partial is not None:
-            _finish_run(case, exc.partial, model, t_start, partial=True)
+            _post_process_and_time(case, exc.partial, model, t_start, partial=True)
             exc.partial.status = f"failed: {message}"
         raise SolverFailure(message, exc.partial) from exc
-    _finish_run(case, result, model, t_start)
+    _post_process_and_time(case, result, model, t_start)
     return result
 
 
-def _finish_run(case: BlockCase, result: RunResult, model: contact_model.ContactModel,
-                t_start: float, *, partial: bool = False) -> None:
-    """:func:`finish_contact`, then ``timing.wall_s``: the wall time since ``t_start`` (s,
+def _post_process_and_time(case: BlockCase, result: RunResult,
+                           model: contact_model.ContactModel, t_start: float, *,
+                           partial: bool = False) -> None:
+    """:func:`post_process`, then ``timing.wall_s``: the wall time since ``t_start`` (s,
     :func:`time.perf_counter` as :func:`run` began), the one place a block run sets it.
 
     For a run that stopped early (``partial``), the truncated history may defeat a measure;
     that is a warning, so that the stop itself and the history are still reported and
     written."""
     if not partial:
-        finish_contact(case, result, model)
+        post_process(case, result, model)
     else:
         try:
-            finish_contact(case, result, model)
+            post_process(case, result, model)
         except Exception as exc:  # noqa: BLE001 - the run's own failure is the one to raise
             result.warnings.append(f"post-processing of the partial run failed: "
                                    f"{type(exc).__name__}: {exc}")
     result.timing["wall_s"] = time.perf_counter() - t_start
 
 
-def finish_contact(case: BlockCase, result: RunResult, model: contact_model.ContactModel) -> None:
-    """Collisions, energy balance and contact counters of a (possibly partial) run."""
+def post_process(case: BlockCase, result: RunResult, model: contact_model.ContactModel) -> None:
+    """What a (possibly partial) run's history says, added to its result: the collisions
+    (:func:`~rocking_contact.post.collisions.annotate`), the energy balance's summary and
+    warnings (:mod:`~rocking_contact.post.energy`), the deepest penetration
+    (:mod:`~rocking_contact.post.penetration`), the contact treatment's counters and the
+    Newton iterations per step (``timing``)."""
     annotate_collisions(case, result)
     energy = energy_summary(result.history, motion_floor(case))
     if energy:
@@ -479,7 +492,10 @@ def simulate(case: BlockCase, body: ElasticBody, *, contributions: Sequence[Cont
 
 def _integrate(case: BlockCase, driver: StepDriver, energy: EnergyBalance | None,
                progress: Progress | None, out_dir: Path | None, t_start: float) -> RunResult:
-    """:func:`simulate` once its driver is made: initial state, release, the steps."""
+    """:func:`simulate` once its driver is made: initial state, release, the steps; then
+    the output closed (:meth:`RunOutput.close <rocking_contact.fem.output.RunOutput.close>`)
+    and the result of the history written (:func:`run_result`), returned or carried by the
+    stop that ended the steps."""
     problem = driver.problem
     body = problem.body
     # the columns are checked before the first row or frame is written: a refused run
@@ -522,16 +538,16 @@ def _integrate(case: BlockCase, driver: StepDriver, energy: EnergyBalance | None
             driver.observers.append(lambda p, info: interrupt.check(info.t, body.comm))
             driver.run(time_steps(case))
         except StepFailure as exc:
-            output.finish(problem)
+            output.close(problem)
             message = f"{exc}{tolerance_hint(case, exc.residual)}"
             # a failure in the static preload is one in pseudo-time: so are its fallbacks
             raise SolverFailure(message, result(status=f"failed: {message}",
                                                 preload=exc.pseudo)) from exc
         except interrupt.Stop as exc:
-            output.finish(problem)
+            output.close(problem)
             raise Interrupted(str(exc), result(status=str(exc))) from None
         except Overturn as exc:
-            output.finish(problem)
+            output.close(problem)
             stopped = result(status=str(exc))
             why = divergence(exc, stopped.history, steps_remedy(case), motion_floor(case))
             if why is not None:  # energy the steps made or the springs held threw it
@@ -539,7 +555,7 @@ def _integrate(case: BlockCase, driver: StepDriver, energy: EnergyBalance | None
                 raise Diverged(why, stopped) from None
             stop = SlidOff if exc.what == "slid off its table" else Overturned
             raise stop(str(exc), stopped) from None
-        output.finish(problem)
+        output.close(problem)
         return result(setup=setup)
     except OSError as exc:
         # a full disk: closing fields.h5 would flush into it, fail, and be tried again as

@@ -10,6 +10,12 @@ Example::
 A wrong argument (a number for a case, an override key that is not a string) is a
 one-line :class:`CaseError` naming the function and the argument, as bad input in a case
 file is.
+
+The public functions come first (:func:`load_case`, :func:`run`, :func:`format_table`,
+:func:`rigid_twin`, :func:`mpi_rank`, :func:`default_out_dir`), then how :func:`run` runs a
+case, step by step in the order it happens. What the command line adds around a run (the
+default directory's warning, the tables it prints) is :mod:`rocking_contact.commands.run`'s
+and :mod:`rocking_contact.summary`'s.
 """
 
 from __future__ import annotations
@@ -123,181 +129,6 @@ def _describe(value: Any) -> str:
     return f"{type(value).__name__} {text if len(text) <= 40 else text[:37] + '...'}"
 
 
-def format_table(result: RunResult | str | os.PathLike[str],
-                 checks: Sequence[Mapping[str, Any]] | None = None) -> str:
-    """The comparison table of a run: one line per check with its quantity, reference
-    value, computed value (SI units, as the quantity), error (signed, measured as the
-    tolerance is: ``rel``, ``abs`` or ``steps``), tolerance, source and pass mark (``ok``,
-    ``FAIL``, ``-`` for information only; a band check adds how far inside or outside it is).
-    Of a :class:`RunResult` shown with its own checks, the case's ``[[quantity]]`` entries
-    that no reference compares follow, for information: their value, source "no
-    reference", no pass mark.
-
-    Args:
-        result: a :class:`RunResult` (its case name and checks), a results directory
-            (read with :func:`~rocking_contact.results.load_result`), or a case name with
-            ``checks``.
-        checks: the checks to show (``RunResult.checks``, or the ``checks`` of a
-            ``results.json``); by default the result's.
-
-    Raises:
-        CaseError: a results directory without a readable ``results.json``, ``checks``
-            missing for a case name, or not the dicts a run writes.
-
-    """
-    rows: Any  # what the caller gave, checked below
-    shown: dict[str, float] = {}
-    if isinstance(result, str | os.PathLike) and checks is None:
-        if not Path(result).is_dir():  # a case name, its checks forgotten, or a typo
-            raise CaseError("rc.format_table", "result", f"got {_describe(result)}, no "
-                            "such directory, and no checks; allowed: a RunResult, a "
-                            "results directory (rc.load_result reads one), or a case name "
-                            "and its checks")
-        from rocking_contact.results import load_result
-
-        result = load_result(result)
-    if isinstance(result, RunResult):
-        name, rows = result.case, result.checks if checks is None else checks
-        if checks is None:
-            shown = references.unreferenced(result.parameters.get("quantity"),
-                                            result.quantities, rows)
-    elif isinstance(result, str) and checks is not None:
-        name, rows = result, checks
-    else:
-        raise CaseError("rc.format_table", "result", f"got {_describe(result)} and "
-                        f"checks {_describe(checks)}, allowed: a RunResult, a results "
-                        "directory, or a case name and its checks")
-    allowed = "allowed: the checks of a RunResult or of a results.json"
-    if not isinstance(rows, Sequence) or isinstance(rows, str):
-        raise CaseError("rc.format_table", "checks", f"got {_describe(rows)} ({allowed})")
-    for i, check in enumerate(rows):
-        missing = ([] if not isinstance(check, Mapping) else
-                   [k for k in _TABLE_KEYS if k not in check]
-                   + (["tolerance_kind"] if check.get("tolerance") is not None
-                      and "tolerance_kind" not in check else []))
-        if not isinstance(check, Mapping) or missing:
-            got = f"no {', '.join(missing)}" if missing else f"got {_describe(check)}"
-            raise CaseError("rc.format_table", f"checks[{i}]", f"{got} ({allowed})")
-    try:
-        return references.format_table(name, rows, shown)
-    except (TypeError, ValueError, KeyError) as exc:  # a value of another type or choice
-        raise CaseError("rc.format_table", "checks", f"{type(exc).__name__}: {exc} "
-                        f"({allowed})") from None
-
-
-#: the keys of a check that :func:`format_table` reads (``tolerance_kind`` too when the
-#: check has a tolerance)
-_TABLE_KEYS = ("quantity", "reference", "value", "rel_error", "tolerance", "source", "passed")
-
-
-class KindRunner(Protocol):
-    """The module that runs a kind's cases (:attr:`~rocking_contact.config.Kind.runner`)."""
-
-    def run(self, case: Any, *, progress: Progress | None = None) -> RunResult:
-        """Run ``case``; raises a :class:`~rocking_contact.stops.RunStopped` with what it
-        computed (``partial``) when it stops early."""
-
-
-class StreamingRunner(Protocol):
-    """The runner of a kind that :attr:`~rocking_contact.config.Kind.streams`."""
-
-    #: the ``extra`` entries that name the files it streams (``{"fields": "fields.pvd"}``),
-    #: in the ``results.json`` written as the run starts
-    STREAMED_EXTRA: Mapping[str, str]
-
-    def run(self, case: Any, *, progress: Progress | None = None,
-            out_dir: Path | None = None) -> RunResult:
-        """:meth:`KindRunner.run`, writing as it goes into ``out_dir`` (None: nothing)."""
-
-
-def kind_runner(kind: str) -> KindRunner:
-    """The module that runs a case kind of :data:`~rocking_contact.config.KINDS` (``run(case,
-    progress=...)``; with ``out_dir`` too if the kind
-    :attr:`~rocking_contact.config.Kind.streams`), imported now."""
-    return cast(KindRunner, importlib.import_module(KINDS[kind].runner))
-
-
-def rigid_twin(block: BlockCase) -> RigidCase:
-    """The rigid twin of a block case: the rigid block (kind ``rigid``) with its geometry,
-    density, gravity, table motion, friction and span, released at the angle its preload
-    gives, what ``rocking-contact rigid <case>`` runs (``docs/rigid.md``). Run it with
-    :func:`run`: its collisions (s, J) are those a rigid block makes, its ``changes`` those
-    the block case's overrides make in its file, its ``extra["twin_of"]`` the block case's
-    name; a twin that overturns completes (``extra["outcome"]``), where the FEM block
-    raises :class:`~rocking_contact.stops.Overturned`.
-
-    Args:
-        block: a block case (kind ``block``: ``rc.load_case("sdnv105d", {...})``) whose
-            ``initial.state`` is ``"preload"`` (its tilt is the release).
-
-    Returns:
-        The rigid case, named the block case's name with ``_rigid``.
-
-    Raises:
-        CaseError: not a block case, or one released otherwise than from a preload.
-
-    """
-    from rocking_contact.analytic.rigid_runner import rigid_twin as twin
-    from rocking_contact.fem.case import BlockCase
-
-    if not isinstance(block, BlockCase):
-        raise CaseError("rc.rigid_twin", "block", f"got {_describe(block)}, allowed: a block "
-                        "case (kind 'block', from rc.load_case)")
-    return twin(block)
-
-
-def mpi_rank() -> int:
-    """The process's rank in MPI_COMM_WORLD under ``mpiexec``, 0 without it: a script run
-    by every rank prints once with ``if rc.mpi_rank() == 0`` (:func:`run` is collective,
-    its progress, warnings and files are rank 0's). Importing this module has started MPI
-    (the wheel's ``dolfinx_solver``); the command line imports it from here."""
-    return interrupt.rank()
-
-
-def default_out_dir(case: Any) -> Path:
-    """``results/<case name>/`` under the current directory."""
-    name: str = case.case.name
-    return Path("results") / name
-
-
-def shipped_name_taken(case: Any) -> str | None:
-    """The warning for a case read from a file other than the shipped case of its name (a
-    copy edited and run as it is: ``[case] name`` came with it), whose default results
-    directory is the shipped case's: the report takes what it writes there for that case's
-    run (a copy of sdnv105_rigid.toml at angle 0.02 replaced the shipped run's 79/79 with
-    7/79, unsaid). None otherwise."""
-    name: str = case.case.name
-    shipped = {**config.variant_cases(), **config.shipped_cases()}.get(name)
-    source = config.source_file(case)
-    if shipped is None or source is None or Path(source).resolve() == shipped.resolve():
-        return None
-    return (f"{name}: {source} is not the shipped {name} but has its [case] name: its "
-            f"results go to {default_out_dir(case)}/, where the shipped case's go and the "
-            f"report takes them as its; give the file a [case] name of its own, or --out")
-
-
-def _finish(case: Any, result: RunResult, provenance: dict[str, Any]) -> None:
-    """Complete what a run computed (completed or stopped), before it is written: the
-    stack it ran on, its ``provenance`` (the record it started with, ended now), its
-    grading against the case's references (:func:`~rocking_contact.post.grading.grade`);
-    its warnings are said. Its ``timing.wall_s`` is the runner's own (every kind's
-    runner sets it, a stopped run's too: :class:`~rocking_contact.results.RunResult`)."""
-    # the import hook's call made the change, if any; this one returns what it was
-    if result.kind == "block" and (note := ensure_form_cache()) is not None:
-        result.warnings.append(note)
-    result.stack = dict(stack_versions(load_libraries=False))
-    result.provenance = ended(provenance, result)  # an interrupted run's rerun_note
-    grade(case, result)
-    _print_warnings(result)
-
-
-def _print_warnings(result: RunResult) -> None:
-    """One line on stderr per warning of the run (rank 0), even when quiet."""
-    if mpi_rank() == 0:
-        for warning in result.warnings:
-            print(f"warning: {result.case}: {warning}", file=sys.stderr)
-
-
 def run(
     case: CaseFile | str | os.PathLike[str],
     *,
@@ -376,6 +207,122 @@ def run(
     return result
 
 
+def format_table(result: RunResult | str | os.PathLike[str],
+                 checks: Sequence[Mapping[str, Any]] | None = None) -> str:
+    """The comparison table of a run: one line per check with its quantity, reference
+    value, computed value (SI units, as the quantity), error (signed, measured as the
+    tolerance is: ``rel``, ``abs`` or ``steps``), tolerance, source and pass mark (``ok``,
+    ``FAIL``, ``-`` for information only; a band check adds how far inside or outside it is).
+    Of a :class:`RunResult` shown with its own checks, the case's ``[[quantity]]`` entries
+    that no reference compares follow, for information: their value, source "no
+    reference", no pass mark.
+
+    Args:
+        result: a :class:`RunResult` (its case name and checks), a results directory
+            (read with :func:`~rocking_contact.results.load_result`), or a case name with
+            ``checks``.
+        checks: the checks to show (``RunResult.checks``, or the ``checks`` of a
+            ``results.json``); by default the result's.
+
+    Raises:
+        CaseError: a results directory without a readable ``results.json``, ``checks``
+            missing for a case name, or not the dicts a run writes.
+
+    """
+    rows: Any  # what the caller gave, checked below
+    shown: dict[str, float] = {}
+    if isinstance(result, str | os.PathLike) and checks is None:
+        if not Path(result).is_dir():  # a case name, its checks forgotten, or a typo
+            raise CaseError("rc.format_table", "result", f"got {_describe(result)}, no "
+                            "such directory, and no checks; allowed: a RunResult, a "
+                            "results directory (rc.load_result reads one), or a case name "
+                            "and its checks")
+        from rocking_contact.results import load_result
+
+        result = load_result(result)
+    if isinstance(result, RunResult):
+        name, rows = result.case, result.checks if checks is None else checks
+        if checks is None:
+            shown = references.unreferenced(result.parameters.get("quantity"),
+                                            result.quantities, rows)
+    elif isinstance(result, str) and checks is not None:
+        name, rows = result, checks
+    else:
+        raise CaseError("rc.format_table", "result", f"got {_describe(result)} and "
+                        f"checks {_describe(checks)}, allowed: a RunResult, a results "
+                        "directory, or a case name and its checks")
+    allowed = "allowed: the checks of a RunResult or of a results.json"
+    if not isinstance(rows, Sequence) or isinstance(rows, str):
+        raise CaseError("rc.format_table", "checks", f"got {_describe(rows)} ({allowed})")
+    for i, check in enumerate(rows):
+        missing = ([] if not isinstance(check, Mapping) else
+                   [k for k in _TABLE_KEYS if k not in check]
+                   + (["tolerance_kind"] if check.get("tolerance") is not None
+                      and "tolerance_kind" not in check else []))
+        if not isinstance(check, Mapping) or missing:
+            got = f"no {', '.join(missing)}" if missing else f"got {_describe(check)}"
+            raise CaseError("rc.format_table", f"checks[{i}]", f"{got} ({allowed})")
+    try:
+        return references.format_table(name, rows, shown)
+    except (TypeError, ValueError, KeyError) as exc:  # a value of another type or choice
+        raise CaseError("rc.format_table", "checks", f"{type(exc).__name__}: {exc} "
+                        f"({allowed})") from None
+
+
+#: the keys of a check that :func:`format_table` reads (``tolerance_kind`` too when the
+#: check has a tolerance)
+_TABLE_KEYS = ("quantity", "reference", "value", "rel_error", "tolerance", "source", "passed")
+
+
+def rigid_twin(block: BlockCase) -> RigidCase:
+    """The rigid twin of a block case: the rigid block (kind ``rigid``) with its geometry,
+    density, gravity, table motion, friction and span, released at the angle its preload
+    gives, what ``rocking-contact rigid <case>`` runs (``docs/rigid.md``). Run it with
+    :func:`run`: its collisions (s, J) are those a rigid block makes, its ``changes`` those
+    the block case's overrides make in its file, its ``extra["twin_of"]`` the block case's
+    name; a twin that overturns completes (``extra["outcome"]``), where the FEM block
+    raises :class:`~rocking_contact.stops.Overturned`.
+
+    Args:
+        block: a block case (kind ``block``: ``rc.load_case("sdnv105d", {...})``) whose
+            ``initial.state`` is ``"preload"`` (its tilt is the release).
+
+    Returns:
+        The rigid case, named the block case's name with ``_rigid``.
+
+    Raises:
+        CaseError: not a block case, or one released otherwise than from a preload.
+
+    """
+    from rocking_contact.analytic.rigid_runner import rigid_twin as twin
+    from rocking_contact.fem.case import BlockCase
+
+    if not isinstance(block, BlockCase):
+        raise CaseError("rc.rigid_twin", "block", f"got {_describe(block)}, allowed: a block "
+                        "case (kind 'block', from rc.load_case)")
+    return twin(block)
+
+
+def mpi_rank() -> int:
+    """The process's rank in MPI_COMM_WORLD under ``mpiexec``, 0 without it: a script run
+    by every rank prints once with ``if rc.mpi_rank() == 0`` (:func:`run` is collective,
+    its progress, warnings and files are rank 0's). Importing this module has started MPI
+    (the wheel's ``dolfinx_solver``); the command line imports it from here."""
+    return interrupt.rank()
+
+
+def default_out_dir(case: Any) -> Path:
+    """``results/<case name>/`` under the current directory."""
+    name: str = case.case.name
+    return Path("results") / name
+
+
+# How :func:`run` runs a case, in the order it happens: :func:`_prepare` (the case checked
+# again, its runner, progress bar and provenance record), :func:`_execute` (the kind's
+# runner, in the results directory it takes), :func:`_publish` (what every kind's result
+# gets: :func:`_record_and_grade`, then :func:`_write_and_draw`).
+
+
 @dataclass(frozen=True)
 class _Run:
     """A run set up by :func:`_prepare`, what :func:`_execute` and :func:`_publish` take."""
@@ -414,6 +361,81 @@ def _prepare(case: CaseFile, out: str | os.PathLike[str] | None, *, quiet: bool,
     made = missing_dirs(out_dir) if write else []
     return _Run(checked, KINDS[checked.case.kind], runner, progress, out_dir, write,
                 plots, provenance, made)
+
+
+def _check_again(case: Any) -> CaseFile:
+    """Validate the case as loading does: a value changed on the loaded object
+    (``case.time.step = -1``) gets the same one-line :class:`CaseError` as in a file.
+
+    Returns the case rebuilt from its values, what the run reads: a section set as a dict
+    (``case.time = {...}``) becomes the table it stands for, and the run leaves the
+    caller's object as it was."""
+    if not isinstance(case, CaseFile):
+        raise CaseError("rc.run", "case", f"got {_describe(case)}, allowed: a case from "
+                        "rc.load_case, a case name or the path of a case file")
+    file = f"{file_label(case)} (changed after loading)"
+    kind: Any = getattr(case.case, "kind", None)
+    if kind_schema(kind, file) is not type(case):  # the other kinds' sections are not there
+        loaded = next((k for k in KINDS if kind_schema(k) is type(case)), None)
+        raise CaseError(file, "case.kind", f"got {kind!r}, allowed: {loaded!r}, the kind of "
+                        f"the {type(case).__name__} it was loaded as (load a case file of "
+                        f"kind {kind!r})")
+    try:
+        values = as_dict(case)
+    except AttributeError as exc:  # `del case.time`: dataclasses.asdict meets no value
+        raise CaseError(file, "", f"a setting was deleted ({exc}), allowed: changed values "
+                        "(or load the case again)") from None
+    # A table set as a dict (``case.loading.table_acceleration_x = {"path": "ux.csv",
+    # ...}``) is typed in Python, as one set as an attribute (``....path = "ux.csv"``,
+    # made absolute by TimeFunction) or given by --set or overrides: its relative path
+    # starts at the current directory (docs/case-files.md). The file's own paths are
+    # absolute since loading.
+    checked = build(type(case), anchor_paths(values, Path.cwd()), file=file)
+    unread = unread_after_loading(case)
+    if unread is not None:
+        raise CaseError(file, *unread)
+    stray = stray_attribute(case, exempt=_LOADING_ATTRIBUTES)
+    if stray is not None:
+        raise CaseError(file, *stray)
+    for name in _LOADING_ATTRIBUTES:
+        if hasattr(case, name):
+            setattr(checked, name, getattr(case, name))
+    return checked
+
+
+def _changed_after_loading(case: Any) -> bool:
+    """Whether a setting of a loaded case was changed in Python (``case.time.end = 0.5``):
+    its file and overrides then no longer say what runs. False for a case built in code
+    (it has no loading to differ from)."""
+    loaded = getattr(case, "loaded_as", None)
+    return loaded is not None and as_dict(case) != loaded[0]
+
+
+def kind_runner(kind: str) -> KindRunner:
+    """The module that runs a case kind of :data:`~rocking_contact.config.KINDS` (``run(case,
+    progress=...)``; with ``out_dir`` too if the kind
+    :attr:`~rocking_contact.config.Kind.streams`), imported now."""
+    return cast(KindRunner, importlib.import_module(KINDS[kind].runner))
+
+
+class KindRunner(Protocol):
+    """The module that runs a kind's cases (:attr:`~rocking_contact.config.Kind.runner`)."""
+
+    def run(self, case: Any, *, progress: Progress | None = None) -> RunResult:
+        """Run ``case``; raises a :class:`~rocking_contact.stops.RunStopped` with what it
+        computed (``partial``) when it stops early."""
+
+
+class StreamingRunner(Protocol):
+    """The runner of a kind that :attr:`~rocking_contact.config.Kind.streams`."""
+
+    #: the ``extra`` entries that name the files it streams (``{"fields": "fields.pvd"}``),
+    #: in the ``results.json`` written as the run starts
+    STREAMED_EXTRA: Mapping[str, str]
+
+    def run(self, case: Any, *, progress: Progress | None = None,
+            out_dir: Path | None = None) -> RunResult:
+        """:meth:`KindRunner.run`, writing as it goes into ``out_dir`` (None: nothing)."""
 
 
 def _execute(run: _Run) -> RunResult:
@@ -468,6 +490,18 @@ def _execute(run: _Run) -> RunResult:
     return result
 
 
+def _started(run: _Run) -> RunResult:
+    """What ``results.json`` says while the run goes: a run killed (SIGKILL, out of memory)
+    keeps it, so that ``view`` and ``report`` read the history and fields it streamed, and
+    where it came from (``provenance``, not ended). A kind that streams files names them
+    in its runner's ``STREAMED_EXTRA`` (``{"fields": "fields.pvd"}``)."""
+    case = run.case
+    streamed = cast(StreamingRunner, run.runner).STREAMED_EXTRA if run.kind.streams else {}
+    return RunResult(case=case.case.name, kind=case.case.kind, parameters=as_dict(case),
+                     history={}, status=STARTED, provenance=run.provenance,
+                     extra=dict(streamed))
+
+
 def _leave(run: _Run, *, aside: bool, kept: bool) -> None:
     """Rank 0 leaves the results directory as the run ended: holding what it computed,
     the earlier results deleted (``kept``); or as it was before the run, the results set
@@ -481,35 +515,39 @@ def _leave(run: _Run, *, aside: bool, kept: bool) -> None:
 
 
 def _publish(run: _Run, result: RunResult | None) -> interrupt.RankStop:
-    """Finish what the run computed (:func:`_finish`; None: it stopped before its first
-    step) and write it (:func:`_written`): the stop every rank agreed on."""
+    """What follows the runner, for every kind: what the run computed (None: it stopped
+    before its first step) gets its record and grading (:func:`_record_and_grade`), then
+    is written and drawn (:func:`_write_and_draw`). Returns the stop every rank agreed
+    on."""
     if result is not None:
-        _finish(run.case, result, run.provenance)
-    return _written(result, run.out_dir, write=run.write, plots=run.plots)
+        _record_and_grade(run.case, result, run.provenance)
+    return _write_and_draw(result, run.out_dir, write=run.write, plots=run.plots)
 
 
-def _started(run: _Run) -> RunResult:
-    """What ``results.json`` says while the run goes: a run killed (SIGKILL, out of memory)
-    keeps it, so that ``view`` and ``report`` read the history and fields it streamed, and
-    where it came from (``provenance``, not ended). A kind that streams files names them
-    in its runner's ``STREAMED_EXTRA`` (``{"fields": "fields.pvd"}``)."""
-    case = run.case
-    streamed = cast(StreamingRunner, run.runner).STREAMED_EXTRA if run.kind.streams else {}
-    return RunResult(case=case.case.name, kind=case.case.kind, parameters=as_dict(case),
-                     history={}, status=STARTED, provenance=run.provenance,
-                     extra=dict(streamed))
+def _record_and_grade(case: Any, result: RunResult, provenance: dict[str, Any]) -> None:
+    """Complete what a run computed (completed or stopped), before it is written: the
+    stack it ran on, its ``provenance`` (the record it started with, ended now), its
+    grading against the case's references (:func:`~rocking_contact.post.grading.grade`);
+    its warnings are said. Its ``timing.wall_s`` is the runner's own (every kind's
+    runner sets it, a stopped run's too: :class:`~rocking_contact.results.RunResult`)."""
+    # the import hook's call made the change, if any; this one returns what it was
+    if result.kind == "block" and (note := ensure_form_cache()) is not None:
+        result.warnings.append(note)
+    result.stack = dict(stack_versions(load_libraries=False))
+    result.provenance = ended(provenance, result)  # an interrupted run's rerun_note
+    grade(case, result)
+    _print_warnings(result)
 
 
-def _changed_after_loading(case: Any) -> bool:
-    """Whether a setting of a loaded case was changed in Python (``case.time.end = 0.5``):
-    its file and overrides then no longer say what runs. False for a case built in code
-    (it has no loading to differ from)."""
-    loaded = getattr(case, "loaded_as", None)
-    return loaded is not None and as_dict(case) != loaded[0]
+def _print_warnings(result: RunResult) -> None:
+    """One line on stderr per warning of the run (rank 0), even when quiet."""
+    if mpi_rank() == 0:
+        for warning in result.warnings:
+            print(f"warning: {result.case}: {warning}", file=sys.stderr)
 
 
-def _written(result: RunResult | None, out_dir: Path, *, write: bool, plots: bool
-             ) -> interrupt.RankStop:
+def _write_and_draw(result: RunResult | None, out_dir: Path, *, write: bool, plots: bool
+                    ) -> interrupt.RankStop:
     """Rank 0 writes the results (with ``write``) and draws the plots (:func:`_draw`)
     unless a stop was asked for on any rank, then every rank takes the same stop
     (:func:`interrupt.agreed`, collective calls, before the plots and after them): the
@@ -567,43 +605,3 @@ def _barrier() -> None:
     world = interrupt.world()
     if world is not None:
         world.Barrier()
-
-
-def _check_again(case: Any) -> CaseFile:
-    """Validate the case as loading does: a value changed on the loaded object
-    (``case.time.step = -1``) gets the same one-line :class:`CaseError` as in a file.
-
-    Returns the case rebuilt from its values, what the run reads: a section set as a dict
-    (``case.time = {...}``) becomes the table it stands for, and the run leaves the
-    caller's object as it was."""
-    if not isinstance(case, CaseFile):
-        raise CaseError("rc.run", "case", f"got {_describe(case)}, allowed: a case from "
-                        "rc.load_case, a case name or the path of a case file")
-    file = f"{file_label(case)} (changed after loading)"
-    kind: Any = getattr(case.case, "kind", None)
-    if kind_schema(kind, file) is not type(case):  # the other kinds' sections are not there
-        loaded = next((k for k in KINDS if kind_schema(k) is type(case)), None)
-        raise CaseError(file, "case.kind", f"got {kind!r}, allowed: {loaded!r}, the kind of "
-                        f"the {type(case).__name__} it was loaded as (load a case file of "
-                        f"kind {kind!r})")
-    try:
-        values = as_dict(case)
-    except AttributeError as exc:  # `del case.time`: dataclasses.asdict meets no value
-        raise CaseError(file, "", f"a setting was deleted ({exc}), allowed: changed values "
-                        "(or load the case again)") from None
-    # A table set as a dict (``case.loading.table_acceleration_x = {"path": "ux.csv",
-    # ...}``) is typed in Python, as one set as an attribute (``....path = "ux.csv"``,
-    # made absolute by TimeFunction) or given by --set or overrides: its relative path
-    # starts at the current directory (docs/case-files.md). The file's own paths are
-    # absolute since loading.
-    checked = build(type(case), anchor_paths(values, Path.cwd()), file=file)
-    unread = unread_after_loading(case)
-    if unread is not None:
-        raise CaseError(file, *unread)
-    stray = stray_attribute(case, exempt=_LOADING_ATTRIBUTES)
-    if stray is not None:
-        raise CaseError(file, *stray)
-    for name in _LOADING_ATTRIBUTES:
-        if hasattr(case, name):
-            setattr(checked, name, getattr(case, name))
-    return checked

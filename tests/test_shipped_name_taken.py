@@ -8,7 +8,7 @@ import subprocess
 import sys
 
 import rocking_contact as rc
-from rocking_contact.api import shipped_name_taken
+from rocking_contact.commands.run import shipped_name_taken
 from rocking_contact.config import shipped_cases
 
 

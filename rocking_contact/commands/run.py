@@ -59,7 +59,7 @@ def run_into(case: Any, args: argparse.Namespace,
     removes the directories made for it again, and what a stopped one (failure, Ctrl-C)
     computed is given to ``show`` before its exception goes on."""
     import rocking_contact as rc
-    from rocking_contact.api import default_out_dir, mpi_rank, shipped_name_taken
+    from rocking_contact.api import default_out_dir, mpi_rank
     from rocking_contact.out_paths import make_dir, missing_dirs, remove_made
     from rocking_contact.stops import RunStopped
 
@@ -79,3 +79,22 @@ def run_into(case: Any, args: argparse.Namespace,
         show(exc.partial, out)
         raise
     return result, out
+
+
+def shipped_name_taken(case: Any) -> str | None:
+    """The warning for a case read from a file other than the shipped case of its name (a
+    copy edited and run as it is: ``[case] name`` came with it), whose default results
+    directory is the shipped case's: the report takes what it writes there for that case's
+    run (a copy of sdnv105_rigid.toml at angle 0.02 replaced the shipped run's 79/79 with
+    7/79, unsaid). None otherwise."""
+    from rocking_contact import config
+    from rocking_contact.api import default_out_dir
+
+    name: str = case.case.name
+    shipped = {**config.variant_cases(), **config.shipped_cases()}.get(name)
+    source = config.source_file(case)
+    if shipped is None or source is None or Path(source).resolve() == shipped.resolve():
+        return None
+    return (f"{name}: {source} is not the shipped {name} but has its [case] name: its "
+            f"results go to {default_out_dir(case)}/, where the shipped case's go and the "
+            f"report takes them as its; give the file a [case] name of its own, or --out")

@@ -194,7 +194,27 @@ def _toml_text(value: Any) -> str:
         return "[" + ", ".join(_toml_text(v) for v in value) + "]"
     if isinstance(value, Mapping):
         return "{" + ", ".join(f"{k} = {_toml_text(v)}" for k, v in value.items()) + "}"
+    if isinstance(value, float):
+        return _float_text(value)
     return repr(value)  # numbers as TOML writes them; strings quoted ('abc' is TOML too)
+
+
+#: the magnitude from which a float is written with an exponent, as ``format(x, "g")``
+#: writes it (the "|x| <= 1e+06 s" beside a default)
+EXPONENT_FROM = 1e6
+
+
+def _float_text(value: float) -> str:
+    """A float as a case file would write it, the shortest text that reads back as it:
+    ``repr`` (``0.0001``, ``9.81``, ``417.6``, ``1e-05``) but from :data:`EXPONENT_FROM` on
+    with an exponent, as ``g`` writes it (``6e+11``, ``3e+10``, ``1.5e+06``: a Young's
+    modulus printed 600000000000.0); a float with more digits than its exponent keeps its
+    point (``1234567.0``)."""
+    if not math.isfinite(value) or abs(value) < EXPONENT_FROM:
+        return repr(value)
+    digits = next(p for p in range(1, 18) if float(f"{value:.{p}g}") == value)
+    text = f"{value:.{digits}g}"
+    return text if "e" in text or "." in text else f"{text}.0"  # a float, not an integer
 
 
 def _describe(value: Any) -> str:

@@ -47,7 +47,7 @@ def measure(size: float, steps: int) -> dict:
     from rocking_contact.solvers.driver import StepDriver
     from rocking_contact.solvers.newton import NewtonSolver
     from rocking_contact.solvers.step import StepProblem
-    from rocking_contact.time.schemes import Newmark
+    from rocking_contact.time.newmark import Newmark
 
     comm = MPI.COMM_WORLD
 

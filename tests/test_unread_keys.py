@@ -125,7 +125,7 @@ def test_the_schemes_of_a_and_d():
     derived from its alphas (outside the windows average acceleration, 0.25 and 0.5, from
     scheme.alpha = 0; -0.1 at the release, -0.2 around the collisions and in the refined
     steps), D's scheme is theta's alone."""
-    from rocking_contact.time.schemes import Newmark, Theta, hht_coefficients
+    from rocking_contact.time import Newmark, Theta, hht_coefficients
 
     def alpha_newmark(alpha):
         return Newmark(*hht_coefficients(alpha), name="alpha_newmark")

@@ -75,7 +75,7 @@ from rocking_contact.fem.body import ElasticBody
 from rocking_contact.fem.constraints import merge
 from rocking_contact.solvers.newton import NewtonSolver
 from rocking_contact.solvers.step import Corrector, StepProblem
-from rocking_contact.time.schemes import Stage
+from rocking_contact.time.stage import Stage
 
 
 class CondensedContact(Corrector):

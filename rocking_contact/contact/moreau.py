@@ -53,7 +53,7 @@ from rocking_contact.contact.friction_contact import (
     solve,
 )
 from rocking_contact.contact.index_set import ImpulseMemory, active_contacts
-from rocking_contact.time.schemes import check_theta
+from rocking_contact.time.theta import check_theta
 
 
 @dataclass

@@ -43,7 +43,7 @@ from __future__ import annotations
 from petsc4py import PETSc
 
 from rocking_contact.solvers.step import MassSolver, StepProblem
-from rocking_contact.time.schemes import Stage
+from rocking_contact.time.stage import Stage
 
 #: PETSc options prefix of the mass solve
 PREFIX = "contact_release_"

@@ -33,7 +33,7 @@ from rocking_contact.config import (
     row_count_problem,
     unknown_name,
 )
-from rocking_contact.time.schemes import ALPHA_RANGE
+from rocking_contact.time.hht import ALPHA_RANGE
 from rocking_contact.time_function import TimeFunction
 
 Component = Literal["DX", "DY", "DZ"]

@@ -34,7 +34,7 @@ from rocking_contact.discrete.stepping import (
     row_dot,
 )
 from rocking_contact.discrete.system import DiscreteSystem
-from rocking_contact.time.schemes import hht_coefficients
+from rocking_contact.time.hht import hht_coefficients
 
 #: Newton iterations after which the stick/slip branch of each shock is kept fixed
 FREEZE_BRANCH_AFTER = 8
@@ -332,7 +332,7 @@ class NewmarkFailure(RuntimeError):
 class NewmarkIntegrator(Integrator):
     """Implicit Newmark (beta, gamma) or HHT (alpha < 0), Newton on the shock forces.
 
-    (Not :class:`rocking_contact.time.schemes.Newmark`, the FEM step's coefficient table.)
+    (Not :class:`rocking_contact.time.newmark.Newmark`, the FEM step's coefficient table.)
     """
 
     @classmethod
@@ -399,7 +399,7 @@ class NewmarkIntegrator(Integrator):
 
 class HHTIntegrator(NewmarkIntegrator):
     """Hilber-Hughes-Taylor: Newmark with ``beta``, ``gamma`` derived from ``alpha``
-    (:func:`~rocking_contact.time.schemes.hht_coefficients`)."""
+    (:func:`~rocking_contact.time.hht.hht_coefficients`)."""
 
     @classmethod
     def from_case(cls, case: DiscreteCase, system: DiscreteSystem, outputs: np.ndarray,

@@ -73,7 +73,7 @@ from rocking_contact.fem.probes import PointProbe, base_rotation
 from rocking_contact.geometry.layout import BLOCK, CONBAS, CONHAUT, TABLE
 from rocking_contact.solvers.driver import StepDriver, StepFailure
 from rocking_contact.solvers.step import StepProblem
-from rocking_contact.time.schemes import Static
+from rocking_contact.time.static import Static
 
 
 def table_supports(body: ElasticBody) -> list[Prescribed]:

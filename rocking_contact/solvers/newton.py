@@ -28,7 +28,7 @@ import numpy as np
 from mpi4py import MPI
 from petsc4py import PETSc
 
-from rocking_contact.time.schemes import Stage
+from rocking_contact.time.stage import Stage
 
 
 @dataclass
@@ -90,7 +90,7 @@ class Solvable(Protocol):
     """What :class:`NewtonSolver` needs of its problem
     (:class:`~rocking_contact.solvers.step.StepProblem` is one).
 
-    ``stage`` (:class:`~rocking_contact.time.schemes.Stage`) is the step's, whose unknown
+    ``stage`` (:class:`~rocking_contact.time.stage.Stage`) is the step's, whose unknown
     picks the update test; None before a step problem's first step, and for a plain
     nonlinear system (``tests/fem/test_newton_stagnation.py``), which takes PETSc's
     default test.

@@ -1,6 +1,6 @@
 """The equation of one time step, and the seam where contact treatments plug in.
 
-For a step ``t_n -> t_n + h`` with the :class:`~rocking_contact.time.schemes.Stage` of a
+For a step ``t_n -> t_n + h`` with the :class:`~rocking_contact.time.stage.Stage` of a
 scheme, the unknown ``x`` (end displacement, or end velocity for the theta-method) solves
 
     R(x) = M a*(x) + w1 g(u1(x), v1(x)) + w0 g(u_n, v_n) + sum_c r_c(x) = 0      (N)
@@ -62,7 +62,7 @@ call the hooks directly: a misspelt override is a method nobody calls, but a mis
 the protocol's no-op, not an ``AttributeError``.
 
 Units follow the unknown ``x`` (:attr:`Stage.unknown
-<rocking_contact.time.schemes.Stage.unknown>`): a displacement (m) or a velocity (m/s). The
+<rocking_contact.time.stage.Stage.unknown>`): a displacement (m) or a velocity (m/s). The
 residual is a force (N) either way, so a Jacobian ``dr/dx`` is in N/m for a displacement
 unknown and N s/m for a velocity unknown, with the sign of ``+dr/dx`` (a stiffening term
 adds a positive diagonal).
@@ -81,7 +81,8 @@ from petsc4py import PETSc
 from rocking_contact.fem.body import ElasticBody
 from rocking_contact.fem.constraints import Prescribed, constant, merge
 from rocking_contact.solvers.newton import NewtonSolver, solve_columns
-from rocking_contact.time.schemes import ZERO, Affine, Scheme, Stage, Static
+from rocking_contact.time.stage import ZERO, Affine, Scheme, Stage
+from rocking_contact.time.static import Static
 
 
 class Contribution(Protocol):
@@ -323,7 +324,7 @@ class StepProblem:
     @property
     def static(self) -> bool:
         """The step under way (after :meth:`begin`) is a static one (the preload's
-        :class:`~rocking_contact.time.schemes.Static` scheme), which the terms sit out
+        :class:`~rocking_contact.time.static.Static` scheme), which the terms sit out
         unless they say otherwise (:attr:`step_terms`)."""
         return isinstance(self.scheme, Static)
 

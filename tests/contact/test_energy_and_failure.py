@@ -9,7 +9,7 @@ import pytest
 import rocking_contact as rc
 from rocking_contact.fem.energy_balance import EnergyBalance
 from rocking_contact.results import SolverFailure, read_history_csv
-from rocking_contact.time.schemes import Newmark
+from rocking_contact.time import Newmark
 
 # The schemes' energy identities on the 1 ms grid itself: without the release window the
 # pivot O chatters in the first steps, which [time.refine] would take again with 10 us steps.

@@ -11,8 +11,8 @@ import rocking_contact as rc
 from rocking_contact.cli import main
 from rocking_contact.contact.penalty import PenaltySprings
 from rocking_contact.fem import runner
+from rocking_contact.time import HHT
 from rocking_contact.time.analysis import spectral_radius
-from rocking_contact.time.schemes import HHT
 
 KN, CN, KT, CT, KA = 3.0e10, 9.0e6, 1.0e7, 1.0e4, 3.0e10  # SDNV105 B's spring (SI units)
 

@@ -9,7 +9,7 @@ from rocking_contact.fem.constraints import fix
 from rocking_contact.solvers.driver import StepDriver
 from rocking_contact.solvers.newton import NewtonSolver
 from rocking_contact.solvers.step import Contribution, Corrector, StepProblem
-from rocking_contact.time.schemes import Newmark, Static
+from rocking_contact.time import Newmark, Static
 
 
 class Recording:

@@ -11,7 +11,7 @@ from rocking_contact.config import build
 from rocking_contact.discrete.case import DiscreteCase
 from rocking_contact.discrete.runner import integrate
 from rocking_contact.discrete.system import assemble
-from rocking_contact.time.schemes import HHT
+from rocking_contact.time import HHT
 
 # the Newmark family from its defining equations, shared with the FEM checks (tests/fem)
 sys.path.insert(0, str(Path(__file__).resolve().parents[1] / "fem"))

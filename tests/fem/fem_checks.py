@@ -32,8 +32,8 @@ from rocking_contact.geometry.load import create_block_mesh
 from rocking_contact.solvers.driver import StepDriver
 from rocking_contact.solvers.newton import NewtonSolver
 from rocking_contact.solvers.step import StepProblem
+from rocking_contact.time import HHT, Newmark, Scheme, Static, Theta, alpha_modified_newmark
 from rocking_contact.time.analysis import amplification_matrix
-from rocking_contact.time.schemes import HHT, Newmark, Scheme, Static, Theta, alpha_modified_newmark
 
 COMM = MPI.COMM_WORLD
 GEOMETRY = Geometry()

@@ -15,7 +15,7 @@ from rocking_contact.fem import runner
 from rocking_contact.results import SolverFailure, read_history_csv
 from rocking_contact.solvers.newton import NewtonSolver
 from rocking_contact.solvers.step import Contribution
-from rocking_contact.time.schemes import HHT, Newmark
+from rocking_contact.time import HHT, Newmark
 
 BLOCK_CASES = ["sdnv105_preload", "sdnv105_preload_small_strain"]
 

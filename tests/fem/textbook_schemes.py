@@ -6,7 +6,7 @@ from __future__ import annotations
 
 import numpy as np
 
-from rocking_contact.time.schemes import HHT, Newmark, Scheme
+from rocking_contact.time import HHT, Newmark, Scheme
 
 
 def textbook_amplification(scheme: Scheme, omega: float, h: float, xi: float = 0.0) -> np.ndarray:

@@ -1,8 +1,9 @@
 """The results of a run: :class:`RunResult`, what every kind of case computes, its checks
 counted (:class:`CheckCounts`), and :func:`load_result`, a results directory read back.
 
-The files they are written to are :mod:`rocking_contact.results_io`'s, what ends a run
-early (:class:`RunStopped`, :class:`SolverFailure`, :class:`Interrupted`,
+The files they are written to (a block run's field index ``fields.pvd`` too:
+:class:`~rocking_contact.results_io.FieldIndex`) are :mod:`rocking_contact.results_io`'s,
+what ends a run early (:class:`RunStopped`, :class:`SolverFailure`, :class:`Interrupted`,
 :class:`Overturned`) :mod:`rocking_contact.stops`'; their names are importable from here
 too.
 """
@@ -12,7 +13,6 @@ from __future__ import annotations
 import enum
 import math
 import os
-import time
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field
 from pathlib import Path
@@ -28,9 +28,10 @@ from rocking_contact.results_io import (
     RESULTS_FILE,
     RESULTS_OBJECTS,
     RUN_FILES,
+    FieldIndex,
+    collection_xml,
     json_type,
     load,
-    partial_path,
     read_history_csv,
     write,
     write_history_csv,
@@ -40,13 +41,12 @@ from rocking_contact.stops import Interrupted, Overturned, RunStopped, SolverFai
 
 __all__ = [
     "STARTED", "RunResult", "CheckCounts", "check_counts", "Verdict", "classify",
-    "ROW_ENTRIES", "ROW_FIELDS",
-    "FieldIndex", "collection_xml", "CHECK_NUMBERS", "load_result",
+    "ROW_ENTRIES", "ROW_FIELDS", "CHECK_NUMBERS", "load_result",
     # re-exported: the files (results_io) and the stops (stops) they were defined with
-    "HISTORY_FILE", "PARTIAL_SUFFIX", "PLOTS_STAGING", "RESULTS_ARRAYS", "RESULTS_FILE",
-    "RESULTS_OBJECTS", "RUN_FILES", "load", "read_history_csv", "write",
-    "write_history_csv", "write_plots", "Interrupted", "Overturned", "RunStopped",
-    "SolverFailure",
+    "FieldIndex", "collection_xml", "HISTORY_FILE", "PARTIAL_SUFFIX", "PLOTS_STAGING",
+    "RESULTS_ARRAYS", "RESULTS_FILE", "RESULTS_OBJECTS", "RUN_FILES", "load",
+    "read_history_csv", "write", "write_history_csv", "write_plots", "Interrupted",
+    "Overturned", "RunStopped", "SolverFailure",
 ]
 
 #: ``status`` of the results.json written as a run starts; a killed run keeps it
@@ -376,61 +376,6 @@ def _plain(obj: Any) -> Any:
     if isinstance(obj, os.PathLike):  # an override given as a Path
         return os.fspath(obj)
     return obj
-
-
-class FieldIndex:
-    """The VTK collection ``fields.pvd`` of the frames that DOLFINx's ``VTKFile`` of that
-    name writes (``<stem>NNNNNN.pvtu`` in order), kept current while the run goes: DOLFINx
-    writes it only when the file is closed, which a killed run never does.
-
-    Rewritten atomically after a frame, at most once per ``interval`` (s of wall time): a
-    rewrite takes 0.3 ms, plus 1 ms per thousand frames, and a frame every step would
-    make it grow with the square of the steps. A kill loses the last ``interval`` of
-    frames from the index, not their files.
-    """
-
-    def __init__(self, path: Path, interval: float = 1.0):
-        self.path, self.interval = path, interval
-        self.times: list[float] = []
-        self._due = 0.0
-
-    def add(self, t: float) -> None:
-        """A frame at ``t`` (s) was written; rewrite the index if it is due."""
-        self.times.append(float(t))
-        now = time.monotonic()
-        if now >= self._due:
-            self._due = now + self.interval
-            self.write()
-
-    def write(self) -> None:
-        """Rewrite the index with every frame so far.
-
-        Raises:
-            OSError: it could not be written (a full disk), naming ``fields.pvd`` (the
-                flush's error names no file); the index already there stays, the partial
-                one goes.
-
-        """
-        partial = partial_path(self.path)
-        try:
-            partial.write_text(collection_xml(
-                [(t, f"{self.path.stem}{i:06d}.pvtu") for i, t in enumerate(self.times)]),
-                encoding="utf-8")
-        except OSError as exc:
-            partial.unlink(missing_ok=True)
-            if exc.filename is None:
-                exc.filename = str(self.path)
-            raise
-        os.replace(partial, self.path)
-
-
-def collection_xml(entries: list[tuple[float, str]]) -> str:
-    """A VTK collection (``.pvd``) of ``(time (s), dataset file)`` entries."""
-    lines = ['<?xml version="1.0"?>', '<VTKFile type="Collection" version="1.0">',
-             "  <Collection>"]
-    lines += [f'    <DataSet timestep="{t!r}" part="0" file="{name}" />' for t, name in entries]
-    lines += ["  </Collection>", "</VTKFile>", ""]
-    return "\n".join(lines)
 
 
 #: the keys of a check that a run holds as floats: NaN (or inf) where results.json says null

@@ -561,6 +561,12 @@ def _why_not_found(k: int, result: RunResult, windows: Sequence[Window] | None,
     if entry["kinetic_energy"] <= REST_FRACTION * max(c["kinetic_energy"]
                                                       for c in result.collisions):
         return "rest", when
+    t = np.asarray(result.history.get("time", []))
+    inside = t[in_window(t, windows[k - 1])]
+    if len(inside) and inside[0] < entry["time"] < inside[-1]:
+        # within the window, not repeated, not at rest: find_collisions found it at no
+        # landing (a block turned by its supports' compliance, or by energy its steps made)
+        return "no landing", when
     return "edge", when
 
 
@@ -584,6 +590,9 @@ def _not_found_line(reason: str, ks: list[int], times: str, count: int) -> str:
         "edge": f"not found: the largest kinetic energy in {their} lies on "
                 f"{'their edges' if many else 'its edge'} (t = {times} s), {inside}",
         "rest": f"not found: the block is at rest in {their} (t = {times} s), {inside}",
+        "no landing": f"not found: the largest kinetic energy in {their} (t = {times} s) "
+                      f"ends no landing (THETA does not change sign there after a lift), "
+                      f"no impact inside {them}",
     }[reason]
     return f"{which} {why} (references to {them} have no value)"
 

@@ -161,10 +161,11 @@ def test_the_printed_collisions_keep_wide_values_apart():
                            "+51.2", "%,", "+4.36e+19", "%"]
 
 
-def _graded(windows, references):
-    """The name warnings of a run of ``_history(0.33)`` (peaks at 0.05 and 0.14 s, at rest
-    after) measured in ``windows``, for references to the quantities ``references``."""
-    history = _history(0.33)
+def _graded(windows, references, history=None):
+    """The name warnings of a run of ``history`` (by default ``_history(0.33)``: peaks at
+    0.05 and 0.14 s, at rest after) measured in ``windows``, for references to the
+    quantities ``references``."""
+    history = _history(0.33) if history is None else history
     collisions = find_collisions(history, windows)
     result = RunResult(case="c", kind="block", parameters={}, history=history,
                        quantities=collision_quantities(collisions), collisions=collisions)
@@ -192,6 +193,18 @@ def test_collisions_not_found_are_said_once_per_reason_without_close_names():
         "(t = 0.03 s), no maximum inside it (references to it have no value)",
         "collisions 6, 7 not found: [collisions] windows has no window for them (5 windows) "
         "(references to them have no value)"]
+
+
+def test_a_maximum_at_no_landing_is_not_said_to_lie_on_the_window_edge():
+    """SDNV105 A at 5 ms steps without windows' refinement: collision 1's window [0, 0.33]
+    held its maximum at 0.255 s, in no landing's span, and the warning said it "lies on its
+    edge". A block whose base turns one way only (THETA keeps its sign) lands nowhere."""
+    history = {**_history(0.33)}
+    history["THETA"] = np.full_like(history["time"], 0.01)
+    assert _graded([(0.0, 0.33)], ["collision.1.time"], history) == [
+        "collision 1 not found: the largest kinetic energy in its window (t = 0.05 s) ends "
+        "no landing (THETA does not change sign there after a lift), no impact inside it "
+        "(references to it have no value)"]
 
 
 def test_windows_sharing_a_reason_are_said_in_one_line():

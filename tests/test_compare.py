@@ -154,7 +154,7 @@ def test_bad_input_is_one_line_exit_2(runs, capsys, tmp_path):
     cases = [
         ([tmp_path / "nowhere"], "nowhere: no such directory"),
         ([runs["kn1e5"] / "results.json"], "a file, not a directory"),
-        ([tmp_path / "empty"], "no results.json in it: not a results directory"),
+        ([tmp_path / "empty"], "no results.json in it, nor in its folders"),
         ([tmp_path / "broken"], "results.json: not valid JSON"),
         ([runs["kn1e5"], "--quantity", "impact.NO1.1.max_forse"],
          "--quantity: impact.NO1.1.max_forse: no run has it"),

@@ -53,7 +53,9 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
     """Options of ``rocking-contact compare``."""
     parser.add_argument("dirs", nargs="+", metavar="DIR",
                         help="results directories (each holding the results.json of a run, "
-                             "rigid run, sweep run or rc.run)")
+                             "rigid run, sweep run or rc.run), or folders of them (a "
+                             "sweep's --out, results/): their runs in sorted order; a "
+                             "sweep's sweep.csv among them is skipped (compare DIR/*)")
     parser.add_argument("--csv", type=Path, metavar="FILE",
                         help="also write the table as CSV, every column in every row, "
                              "units in the header")
@@ -156,7 +158,7 @@ class Study:
         widths = [max(len(row[j]) for row in grid) for j in range(len(shown))]
         if lines:
             lines.append("")
-        lines += ["  ".join(cell.rjust(w) if j and (_numeric(cell) or cell == "-")
+        lines += ["  ".join(cell.rjust(w) if j and (is_number(cell) or cell == "-")
                             else cell.ljust(w)
                             for j, (cell, w) in enumerate(zip(row, widths, strict=True))
                             ).rstrip() for row in grid]
@@ -173,7 +175,9 @@ class Study:
                                  for v in (c.cells[i] for c in self.columns)])
 
 
-def _numeric(text: str) -> bool:
+def is_number(text: str) -> bool:
+    """Whether a table's cell text reads as a number (``1e+06``, ``nan``, ``-3``): the
+    text tables right-align it (``compare``'s, the report's)."""
     try:
         float(text)
     except ValueError:
@@ -214,12 +218,61 @@ def read_run(path: str | os.PathLike[str]) -> Run:
     return Run(str(path), data)
 
 
+def results_dirs(dirs: Iterable[str | os.PathLike[str]]
+                 ) -> tuple[list[str | os.PathLike[str]], list[str]]:
+    """The results directories that ``dirs`` name, in their order, and a line per folder
+    whose runs were taken without some of its folders.
+
+    A directory with a ``results.json`` is one; a folder without one whose folders hold
+    some (a sweep's ``--out``, ``results/``) stands for those, sorted by name, the others
+    named in a line; a sweep's own table (:data:`~rocking_contact.commands.sweep.
+    TABLE_FILE` in such a folder: ``compare DIR/*``) is skipped. Anything else is left to
+    :func:`read_run` to refuse.
+
+    Raises:
+        CaseError: a folder without ``results.json`` in it or in any of its folders.
+
+    """
+    from rocking_contact.commands.sweep import TABLE_FILE
+    from rocking_contact.config import CaseError
+    from rocking_contact.results_io import RESULTS_DIRECTORY
+
+    found: list[str | os.PathLike[str]] = []
+    said: list[str] = []
+    for given in dirs:
+        path = Path(given)
+        if path.name == TABLE_FILE and path.is_file() and _runs_in(path.parent):
+            continue
+        if not path.is_dir() or (path / RESULTS_FILE).exists():
+            found.append(given)
+            continue
+        runs = _runs_in(path)
+        if not runs:
+            raise CaseError(str(given), "", f"no {RESULTS_FILE} in it, nor in its folders "
+                            f"({RESULTS_DIRECTORY}, or a folder of them such as a sweep's)")
+        found += [str(path / name) for name in runs]
+        others = sorted(p.name for p in path.iterdir() if p.is_dir() and p.name not in runs)
+        if others:
+            said.append(f"{given}: its folders without {RESULTS_FILE} left out: "
+                        f"{', '.join(others)}")
+    return found, said
+
+
+def _runs_in(folder: Path) -> list[str]:
+    """The names of the folders of ``folder`` that hold a ``results.json``, sorted; none
+    if ``folder`` holds one itself (a run's directory, not a folder of runs)."""
+    if (folder / RESULTS_FILE).exists():
+        return []
+    return sorted(p.name for p in folder.iterdir() if (p / RESULTS_FILE).is_file())
+
+
 def study(dirs: Iterable[str | os.PathLike[str]], quantities: Sequence[str] = (), *,
           shown: int = SHOWN) -> Study:
     """The table of the runs in ``dirs`` (results directories, read, not run again).
 
     Args:
-        dirs: results directories, one row each, in this order.
+        dirs: results directories, one row each, in this order; a folder of them (a
+            sweep's, ``results/``) for its runs, sorted by name (:func:`results_dirs`).
         quantities: keys of the runs' ``quantities`` (or a check's ``quantity``), a
             column each.
         shown: collisions (discrete: impacts per shock) shown, the first ``shown``; 0: all.
@@ -229,7 +282,8 @@ def study(dirs: Iterable[str | os.PathLike[str]], quantities: Sequence[str] = ()
             names offered).
 
     """
-    runs = [read_run(d) for d in dirs]
+    paths, left_out = results_dirs(dirs)
+    runs = [read_run(d) for d in paths]
     if not runs:
         from rocking_contact.config import CaseError
 
@@ -246,7 +300,7 @@ def study(dirs: Iterable[str | os.PathLike[str]], quantities: Sequence[str] = ()
     columns += _collisions(runs, shown, notes)
     columns += _impacts(runs, shown, notes)
     columns += [_quantity(runs, name) for name in dict.fromkeys(quantities)]
-    return Study(columns, notes)
+    return Study(columns, notes + left_out)
 
 
 def short_status(status: str) -> str:

@@ -29,6 +29,7 @@ from collections.abc import Callable, Mapping, Sequence
 from pathlib import Path
 from typing import Any
 
+from rocking_contact.commands.compare import is_number
 from rocking_contact.post.collisions import RIGID_LEVEL, interior
 from rocking_contact.post.references import (
     NO_REFERENCE,
@@ -355,14 +356,6 @@ def quantities_table(case: str, specs: Sequence[Mapping[str, Any]]) -> Table:
                  ["quantity", "column", "operation", "where"], rows, collapsed=True)
 
 
-def _is_number(text: str) -> bool:
-    try:
-        float(text)
-    except ValueError:
-        return False
-    return True
-
-
 def unread_recorded(data: Mapping[str, Any]) -> list[str]:
     """results.json ``extra.unread``: the dotted keys of ``parameters`` the run's variants
     did not read; none for a run written before they were recorded (or a list of another
@@ -379,7 +372,7 @@ def parameters_table(case: str, params: Mapping[str, Any], unread: Sequence[str]
     by "(not read by this variant)"."""
     rows = [[Cell(k, "code info"), Cell(f"{v} ({NOT_READ})", "info"), Cell(u, "info")]
             if not_read(k, unread) else
-            [Cell(k, "code"), Cell(v, "num" if _is_number(v) else ""), Cell(u)]
+            [Cell(k, "code"), Cell(v, "num" if is_number(v) else ""), Cell(u)]
             for k, v, u in parameter_rows(params)]
     return Table(f"parameters-{case}", "Model and parameters (resolved case)",
                  ["key", "value", "unit"], rows, collapsed=True)

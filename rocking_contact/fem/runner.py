@@ -26,7 +26,7 @@ of :func:`run` (meshing, preload, steps, post-processing), completed or stopped.
 from __future__ import annotations
 
 import time
-from collections.abc import Iterator, Sequence
+from collections.abc import Callable, Iterator, Sequence
 from dataclasses import dataclass, field
 from functools import partial
 from pathlib import Path
@@ -490,12 +490,36 @@ def simulate(case: BlockCase, body: ElasticBody, *, contributions: Sequence[Cont
             problem.destroy()
 
 
+def _stopped(case: BlockCase, stop: StepFailure | interrupt.Stop | Overturn,
+             result: Callable[..., RunResult]) -> SolverFailure | Interrupted | Overturned:
+    """The exception that ends a run whose steps ``stop`` ended, carrying what it computed
+    (``result``: :func:`run_result` of the run, given its ``status``): a step that failed
+    after every halving is a :class:`SolverFailure` (its message with
+    :func:`tolerance_hint`'s clause), Ctrl-C or SIGTERM an :class:`Interrupted`, a block
+    off its table a :class:`Diverged` if the energy its own steps created threw it
+    (:func:`~rocking_contact.fem.overturn.divergence`), else :class:`SlidOff` or
+    :class:`Overturned`."""
+    if isinstance(stop, StepFailure):
+        message = f"{stop}{tolerance_hint(case, stop.residual)}"
+        # a failure in the static preload is one in pseudo-time: so are its fallbacks
+        return SolverFailure(message, result(status=f"failed: {message}", preload=stop.pseudo))
+    if isinstance(stop, interrupt.Stop):
+        return Interrupted(str(stop), result(status=str(stop)))
+    stopped = result(status=str(stop))
+    why = divergence(stop, stopped.history, steps_remedy(case), motion_floor(case))
+    if why is not None:  # energy the steps made or the springs held threw it
+        stopped.status = f"failed: {why}"
+        return Diverged(why, stopped)
+    off = SlidOff if stop.what == "slid off its table" else Overturned
+    return off(str(stop), stopped)
+
+
 def _integrate(case: BlockCase, driver: StepDriver, energy: EnergyBalance | None,
                progress: Progress | None, out_dir: Path | None, t_start: float) -> RunResult:
     """:func:`simulate` once its driver is made: initial state, release, the steps; then
     the output closed (:meth:`RunOutput.close <rocking_contact.fem.output.RunOutput.close>`)
     and the result of the history written (:func:`run_result`), returned or carried by the
-    stop that ended the steps."""
+    exception of the stop that ended the steps (:func:`_stopped`)."""
     problem = driver.problem
     body = problem.body
     # the columns are checked before the first row or frame is written: a refused run
@@ -537,24 +561,10 @@ def _integrate(case: BlockCase, driver: StepDriver, energy: EnergyBalance | None
                 driver.observers.append(SinkWatch(case, body, warnings))
             driver.observers.append(lambda p, info: interrupt.check(info.t, body.comm))
             driver.run(time_steps(case))
-        except StepFailure as exc:
-            output.close(problem)
-            message = f"{exc}{tolerance_hint(case, exc.residual)}"
-            # a failure in the static preload is one in pseudo-time: so are its fallbacks
-            raise SolverFailure(message, result(status=f"failed: {message}",
-                                                preload=exc.pseudo)) from exc
-        except interrupt.Stop as exc:
-            output.close(problem)
-            raise Interrupted(str(exc), result(status=str(exc))) from None
-        except Overturn as exc:
-            output.close(problem)
-            stopped = result(status=str(exc))
-            why = divergence(exc, stopped.history, steps_remedy(case), motion_floor(case))
-            if why is not None:  # energy the steps made or the springs held threw it
-                stopped.status = f"failed: {why}"
-                raise Diverged(why, stopped) from None
-            stop = SlidOff if exc.what == "slid off its table" else Overturned
-            raise stop(str(exc), stopped) from None
+        except (StepFailure, interrupt.Stop, Overturn) as exc:
+            output.close(problem)  # first: the result takes its last row, the stop's state
+            raise _stopped(case, exc, result) from (
+                exc if isinstance(exc, StepFailure) else None)
         output.close(problem)
         return result(setup=setup)
     except OSError as exc:

@@ -159,10 +159,59 @@ def _recalage_line(recalage: Mapping[str, Any]) -> str:
     return ""
 
 
+def load_for_rigid(case: str | Path, overrides: list[str] | None) -> Any:
+    """``rc.load_case(case, overrides)`` as ``rigid`` (and ``sweep --rigid``) loads a
+    case, a rigid one or a block case whose twin to run: a ``[rigid]`` key given to a block
+    case, which its schema refuses as unknown (``rigid sdnv105d --set
+    rigid.friction=0.3``), is refused with where the twin takes it from, as ``contact.mu``
+    given to a rigid case points at ``rigid.friction`` (``RigidCase.ELSEWHERE``).
+
+    Raises:
+        CaseError: as :func:`rocking_contact.load_case`.
+
+    """
+    import rocking_contact as rc
+    from rocking_contact.analytic.rigid_runner import TWIN_BASE
+    from rocking_contact.config import CaseError, kind_of, overridden_keys
+
+    try:
+        return rc.load_case(case, overrides)
+    except CaseError as exc:
+        if exc.key != "rigid" or not exc.problem.startswith("unknown key") or kind_of(
+                str(case)) != "block":
+            raise
+        given = [k for k in overridden_keys(overrides or []) if k.split(".")[0] == "rigid"]
+        key = given[0] if given else exc.key  # else a [rigid] table of the block's file
+        if key == "rigid.friction":
+            raise CaseError(exc.file, key, "a block case has no [rigid]: its rigid twin's "
+                            "Coulomb coefficient is the block's contact.mu (with contact "
+                            "springs, the least mu of those not anchored in x); allowed: "
+                            f"--set contact.mu={_given(overrides or [], key)}") from None
+        raise CaseError(exc.file, key, f"a block case has no [rigid]: its rigid twin takes "
+                        f"its rigid keys from {TWIN_BASE}, and rigid.friction from the "
+                        f"block's contact.mu; allowed: the block case's keys "
+                        f"(rocking-contact keys {case}), contact.mu for the twin's "
+                        f"friction") from None
+
+
+def _given(overrides: list[str], key: str) -> str:
+    """The value that the ``--set`` texts ``overrides`` give ``key``, as typed back ('...'
+    if they give none that reads alone)."""
+    from rocking_contact.config import CaseError, apply_overrides, dig
+    from rocking_contact.config.schema import _toml_text
+
+    data: dict[str, Any] = {}
+    try:
+        apply_overrides(data, overrides)  # onto nothing: the values as given
+    except CaseError:
+        return "..."  # a list item of the case's, which nothing holds here
+    value = dig(data, key)
+    return "..." if value is None or isinstance(value, Mapping | list) else _toml_text(value)
+
+
 def main(args: argparse.Namespace) -> int:
     """Run the rigid case and print the tables (with ``--quiet``, the summary line alone, as
     ``run --quiet``); returns the exit code."""
-    import rocking_contact as rc
     from rocking_contact.analytic.rigid_case import RigidCase
     from rocking_contact.analytic.rigid_runner import rigid_twin
     from rocking_contact.api import mpi_rank
@@ -170,7 +219,7 @@ def main(args: argparse.Namespace) -> int:
     from rocking_contact.config import CaseError
 
     name = case_argument(args) or DEFAULT_CASE
-    loaded = rc.load_case(name, args.overrides)
+    loaded = load_for_rigid(name, args.overrides)
     if loaded.case.kind == "block":  # the rigid block of a FEM block case
         case = rigid_twin(cast("BlockCase", loaded))
     elif isinstance(loaded, RigidCase):

@@ -171,10 +171,14 @@ def load_runs(case: str, runs: Sequence[tuple[str, list[str]]], *, rigid: bool
 
     loaded = []
     for _, texts in runs:
-        one: Any = rc.load_case(case, texts)
-        if rigid and one.case.kind == "block":
+        if rigid:  # a block case's [rigid] key refused with where its twin takes it
+            from rocking_contact.analytic.rigid_cli import load_for_rigid
             from rocking_contact.analytic.rigid_runner import rigid_twin
 
+            one: Any = load_for_rigid(case, texts)
+        else:
+            one = rc.load_case(case, texts)
+        if rigid and one.case.kind == "block":
             one = rigid_twin(one)
         elif rigid and one.case.kind != "rigid":
             raise CaseError(case, "case.kind", f"got {one.case.kind!r}, --rigid needs kind = "

@@ -28,7 +28,9 @@ from rocking_contact.config.sections import CaseFile
 #: Keys that choose how a case is computed or measured (steps, schemes, solvers, meshes,
 #: kinematics, contact treatments and friction-law variants, outputs), not the physics its
 #: references describe: a run that changes them is still graded against them. ``*``
-#: stands for any index of a list; ``rigid.friction`` only decides a warning. Of
+#: stands for any index of a list. Not ``rigid.friction``: the rigid block's Coulomb
+#: coefficient (a block case's ``contact.mu``) is its physics, though the rigid levels
+#: only warn by it, so that a run of another coefficient is told from its file's. Of
 #: ``[time]``, not ``start``: the references' instants are absolute and a table
 #: acceleration is a function of absolute time, so another start is another motion. A
 #: run that ends elsewhere than the file is graded on what it covers
@@ -37,7 +39,7 @@ METHOD_KEYS = tuple(tuple(k.split(".")) for k in (
     "case", "time.end", "time.step", "time.window", "time.refine", "scheme", "solver",
     "mesh", "kinematics", "output", "collisions", "impacts", "quantity", "reference",
     "initial.preload_steps", "rigid.level", "rigid.impacts", "rigid.tolerance",
-    "rigid.friction", "model.shock.*.friction", "contact.treatment",
+    "model.shock.*.friction", "contact.treatment",
     "contact.spring.*.friction", "contact.spring.*.dashpots",
     "contact.spring.*.anchor_stiffness",
     "contact.search_distance", "contact.closed_gap", "contact.gap_tolerance",

@@ -473,10 +473,12 @@ def test_cli_warns_when_the_block_would_slide(tmp_path, capsys):
                      "--set", "rigid.friction=0.3"])
     err = capsys.readouterr().err.splitlines()
     assert code == 0
-    assert len(err) == 1 and err[0].startswith("warning: sdnv105_rigid: |RX|/RN reaches 0.32")
+    assert len(err) == 2 and err[0].startswith("warning: sdnv105_rigid: |RX|/RN reaches 0.32")
     assert "would slide" in err[0]
+    # another coefficient is another block: the references are the file's (session 31)
+    assert "the run changes rigid.friction: the checks are shown for information" in err[1]
     data = json.loads((tmp_path / "results.json").read_text())
-    assert data["warnings"] == [err[0].removeprefix("warning: sdnv105_rigid: ")]
+    assert data["warnings"] == [e.removeprefix("warning: sdnv105_rigid: ") for e in err]
 
 
 def test_rigid_takes_a_block_case_and_runs_its_rigid_twin(tmp_path, capsys):

@@ -32,12 +32,13 @@ def test_the_twin_takes_the_block_s_coulomb_coefficient(tmp_path, capsys):
     assert main([*argv, "--set", "contact.mu=0.3", "--out", str(tmp_path / "mu")]) == 0
     data = _results(tmp_path / "mu")
     assert data["parameters"]["rigid"]["friction"] == 0.3
-    (warning,) = data["warnings"]
+    (warning,) = data["warnings"]  # the twin has no references to leave ungraded
     assert slides(0.3, warning), warning
     assert capsys.readouterr().err == f"warning: sdnv105d_rigid: {warning}\n"
     assert data["provenance"]["overrides"] == ["time.end=0.15", "contact.mu=0.3"]
-    # rigid.friction decides a warning only, no physics (config.changes.METHOD_KEYS)
-    assert data["extra"]["changes"] == []
+    # the twin's Coulomb coefficient is its physics, changed from the file's twin (it was
+    # a method key, and the run's changes [] alike the file's: session 31, L1)
+    assert data["extra"]["changes"] == ["rigid.friction"]
     # the file's own 0.9, as before
     assert main([*argv, "--out", str(tmp_path / "file")]) == 0
     assert capsys.readouterr().err == ""
@@ -73,7 +74,11 @@ def test_quiet_prints_the_summary_line_as_run_does(tmp_path, capsys):
     wall = re.compile(r"\S+ s wall")
     assert (wall.sub("", quiet.out.replace("/quiet/", "/"))
             == wall.sub("", loud.out.splitlines()[-1].replace("/loud/", "/")) + "\n")
-    assert quiet.err == loud.err and slides(0.3, quiet.err.split(": ", 2)[2].strip())
+    assert quiet.err == loud.err
+    slide, ungraded = quiet.err.splitlines()
+    assert slides(0.3, slide.split(": ", 2)[2]), slide
+    assert ungraded.endswith("the run changes rigid.friction: the checks are shown for "
+                             "information, without a pass mark")
     with pytest.raises(SystemExit):
         main(["rigid", "--help"])
     said = " ".join(capsys.readouterr().out.split())
@@ -109,3 +114,61 @@ def test_a_rigid_case_s_contact_says_where_its_coefficient_is(tmp_path, capsys):
         "reference, geometry, material, loading, preload, rigid, time; a rigid block has no "
         "[contact]: its Coulomb coefficient, a block case's contact.mu, is rigid.friction)\n")
     assert not (tmp_path / "o").exists()
+
+
+def test_a_rigid_run_of_another_coefficient_records_it(tmp_path, capsys):
+    """``rigid --set rigid.friction=0.3`` warned that the block slides but recorded no
+    change (``extra.changes`` [], its 79 checks passing): ``compare`` and the report could
+    not tell it from the validated run."""
+    assert main(["rigid", "--quiet", "--no-plots", "--set", "rigid.friction=0.3",
+                 "--out", str(tmp_path / "r")]) == 0
+    data = _results(tmp_path / "r")
+    assert data["extra"]["changes"] == ["rigid.friction"]
+    assert main(["rigid", "--quiet", "--no-plots", "--out", str(tmp_path / "file")]) == 0
+    file = _results(tmp_path / "file")
+    assert file["extra"]["changes"] == []
+    graded = [i for i, c in enumerate(file["checks"]) if c["passed"] is not None]
+    assert len(graded) == 79 and all(file["checks"][i]["passed"] for i in graded)
+    assert all(data["checks"][i]["passed"] is None and data["checks"][i]["note"] ==
+               "not graded: the run changes rigid.friction" for i in graded)
+    capsys.readouterr()
+    # compare shows the change, even of a run whose overrides it cannot read
+    data["provenance"]["overrides"] = []
+    (tmp_path / "r" / "results.json").write_text(json.dumps(data))
+    assert main(["compare", str(tmp_path / "r"), str(tmp_path / "file")]) == 0
+    rows = capsys.readouterr().out.splitlines()
+    head = next(i for i, line in enumerate(rows) if line.startswith("run "))
+    assert rows[head].split()[:2] == ["run", "rigid.friction"]
+    assert [line.split()[1] for line in rows[head + 1:head + 3]] == ["0.3", "0.9"]
+
+
+def test_a_block_case_s_rigid_friction_says_to_set_contact_mu(tmp_path, capsys):
+    """``rigid sdnv105d --set rigid.friction=0.3`` was told 'rigid: unknown key (allowed:
+    case, quantity, ...)', nothing of contact.mu, which its twin's friction is; as the
+    rigid case's contact.mu points at rigid.friction (above)."""
+    source = rc.load_case("sdnv105d").source_file
+    said = (f"error: {source} (with --set): rigid.friction: a block case has no [rigid]: its "
+            "rigid twin's Coulomb coefficient is the block's contact.mu (with contact "
+            "springs, the least mu of those not anchored in x); allowed: --set "
+            "contact.mu={}\n")
+    for argv, value in [(["rigid", "sdnv105d", "--set", "rigid.friction=0.3"], "0.3"),
+                        (["rigid", "--case", "sdnv105d", "--set", "rigid={friction=0.25}"],
+                         "0.25"),
+                        (["sweep", "sdnv105d", "--rigid", "--set", "rigid.friction=0.4,0.5"],
+                         "0.4")]:
+        assert main([*argv, "--out", str(tmp_path / "o")]) == 2
+        assert capsys.readouterr().err == said.format(value), argv
+    assert not (tmp_path / "o").exists()
+    # another [rigid] key: the twin takes it from sdnv105_rigid
+    assert main(["rigid", "sdnv105d", "--set", "rigid.level=linearised"]) == 2
+    assert capsys.readouterr().err == (
+        f"error: {source} (with --set): rigid.level: a block case has no [rigid]: its rigid "
+        "twin takes its rigid keys from sdnv105_rigid, and rigid.friction from the block's "
+        "contact.mu; allowed: the block case's keys (rocking-contact keys sdnv105d), "
+        "contact.mu for the twin's friction\n")
+    # run, which runs no twin, and a discrete case keep the schema's refusal
+    for case in ("sdnv105d", "sdnd101a"):
+        assert main(["rigid" if case == "sdnd101a" else "run", case, "--set",
+                     "rigid.friction=0.3", "--out", str(tmp_path / "o")]) == 2
+        assert ": rigid: unknown key (allowed: case, quantity, reference, " in (
+            capsys.readouterr().err)

@@ -334,6 +334,12 @@ class BlockCase(BlockModel, CaseFile):
     #: a block released from rest is not preloaded: it reads no [preload] key
     TABLE_VARIANTS: ClassVar = {"initial.state": {"preload": ("preload",), "rest": ()}}
 
+    #: the rigid case's section a block case has not, and where its meaning is (``run
+    #: sdnv105d --set rigid.friction=0.3`` was told the allowed sections alone)
+    ELSEWHERE: ClassVar = {"rigid": "a block case has no [rigid], the rigid block's "
+                                    "section: its rigid twin (rocking-contact rigid) takes "
+                                    "the block's contact.mu for rigid.friction"}
+
     #: what ``rocking-contact keys`` says of a key shared with the rigid block, here
     KEY_DOCS: ClassVar = {"preload.tilt": (
         "no angle but the sine of the release angle about O with pivot O1 in large rotation "

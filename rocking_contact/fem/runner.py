@@ -82,7 +82,7 @@ from rocking_contact.stops import (
     SlidOff,
     SolverFailure,
 )
-from rocking_contact.time.schemes import Scheme, Stage
+from rocking_contact.time.stage import Scheme, Stage
 
 #: PETSc options prefix of the block's step solver
 PREFIX = "block_"
@@ -432,7 +432,7 @@ def simulate(case: BlockCase, body: ElasticBody, *, contributions: Sequence[Cont
 
     This is where contact treatments plug in (see :mod:`rocking_contact.solvers.step`):
     their contributions and correctors take part in every step, the static preload's
-    included (its steps use the :class:`~rocking_contact.time.schemes.Static` scheme).
+    included (its steps use the :class:`~rocking_contact.time.static.Static` scheme).
     Each term's ``release(problem)`` then ``start_shaking(problem, stage)`` hooks are
     called once after the initial state is set (supports of the dynamic phase, initial
     acceleration) and before it is recorded (:func:`release_terms`).

@@ -37,7 +37,7 @@ from mpi4py import MPI
 from rocking_contact.solvers.newton import NewtonReport, NewtonSolver
 from rocking_contact.solvers.step import StepProblem
 from rocking_contact.time.grid import Segment
-from rocking_contact.time.schemes import Scheme
+from rocking_contact.time.stage import Scheme
 
 
 class StepFailure(RuntimeError):

@@ -29,17 +29,13 @@ from collections.abc import Callable
 from dataclasses import dataclass
 from typing import Literal, Protocol
 
-from rocking_contact.time.hht import ALPHA_RANGE, HHT, alpha_modified_newmark, hht_coefficients
+from rocking_contact.time.hht import HHT, alpha_modified_newmark
 from rocking_contact.time.newmark import Newmark
-from rocking_contact.time.stage import ZERO, Affine, Scheme, Stage
-from rocking_contact.time.static import Static
-from rocking_contact.time.theta import THETA_RANGE, Theta, check_theta
+from rocking_contact.time.stage import Scheme
+from rocking_contact.time.theta import Theta
 
 __all__ = [
     "SchemeParameters", "SchemeEntry", "SchemeType", "AlphaScheme", "SCHEMES", "ALPHA_SCHEMES",
-    # Re-exported from their modules for the importers that still take them from here.
-    "ZERO", "Affine", "Stage", "Scheme", "Newmark", "HHT", "Theta", "Static",
-    "alpha_modified_newmark", "hht_coefficients", "check_theta", "ALPHA_RANGE", "THETA_RANGE",
 ]
 
 

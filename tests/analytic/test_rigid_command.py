@@ -172,3 +172,16 @@ def test_a_block_case_s_rigid_friction_says_to_set_contact_mu(tmp_path, capsys):
                      "rigid.friction=0.3", "--out", str(tmp_path / "o")]) == 2
         assert ": rigid: unknown key (allowed: case, quantity, reference, " in (
             capsys.readouterr().err)
+
+
+@pytest.mark.parametrize("key", ["rigid.friction", "rigid.level"])
+def test_a_block_case_given_a_rigid_key_says_where_its_twin_takes_it(key):
+    """``run sdnv105d --set rigid.friction=0.3`` listed the block's sections alone: the
+    refusal now says the block has no [rigid] and that its twin takes contact.mu."""
+    with pytest.raises(CaseError) as refused:
+        rc.load_case("sdnv105d", {key: "x" if key == "rigid.level" else 0.3})
+    message = str(refused.value)
+    assert "rigid: unknown key" in message
+    assert message.endswith("a block case has no [rigid], the rigid block's section: its "
+                            "rigid twin (rocking-contact rigid) takes the block's contact.mu "
+                            "for rigid.friction)")

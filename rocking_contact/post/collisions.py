@@ -21,7 +21,10 @@ Definitions (Code_Aster's SDNV105 tests, restated in the case files):
   maximum in the window ``k`` (SDNV105, Code_Aster's: [0, 0.33], [0.10, 0.33],
   [0.15, 0.33], [0.22, 0.33], [0.28, 0.33] s): the energy peaks just before each impact
   and decreases from one impact to the next, so the largest value after the previous
-  impact is the next peak. A landing outside every window is warned of (:func:`annotate`).
+  impact is the next peak. Its ``impact`` is the number of the landing whose span holds
+  it (a window may hold a later one than its number), or, in a history without THETA,
+  of the kinetic-energy peak it is among the run's (:func:`impact_instants`). A landing
+  outside every window is warned of (:func:`annotate`).
   Windows are placed at the impacts of one block: a run that changes the physics of the
   case file that gives them, and gives none of its own, takes one collision at each
   landing instead, and says so (:func:`windows_set_aside`);
@@ -48,9 +51,12 @@ With ``[collisions] rigid = true`` the collisions are also compared with every l
 the rigid-block solution (:func:`rocking_contact.analytic.rigid_levels.reference_collisions`),
 the rigid block released at the angle the preload gives
 (:func:`rocking_contact.block.release_angle`: 0.0100002 rad for SDNV105 A, 0.0099889 rad
-for B), each collision with the rigid impact of its number among the run's impacts
-(:func:`impact_instants`): quantities ``rigid.<level>.collision.<k>.{impact, time,
-kinetic_energy, time_error, energy_error}`` and the table ``extra.rigid_comparison``.
+for B), each collision with the rigid impact of its number among the run's impacts (its
+``impact``: its landing's number): quantities ``rigid.<level>.collision.<k>.{impact, time,
+kinetic_energy, time_error, energy_error}`` and the table ``extra.rigid_comparison``, whose
+row of a collision that a level has no impact for (the run ends between the block's
+landing and the rigid block's impact) says why (``unmatched``), as do ``run``'s table and
+a reference to it.
 """
 
 from __future__ import annotations
@@ -363,7 +369,9 @@ def find_collisions(history: Mapping[str, np.ndarray], windows: list[Window],
         holds samples, or per landing (and its ``landing``, the instant THETA crosses
         zero, or a catch's first sample on two supports, s; a catch's also ``caught``
         True), in order; ``impact`` is the how-many-th of the run's impacts the maximum
-        is (:func:`impact_instants`, or the landing's number), None if it is none of them.
+        is: the number of the landing whose span holds it (:func:`find_landings`), or
+        without THETA of the kinetic-energy peak it is (:func:`impact_instants`); None if
+        it is none of them.
 
     """
     t = np.asarray(history.get("time", []))
@@ -392,8 +400,14 @@ def find_collisions(history: Mapping[str, np.ndarray], windows: list[Window],
             if landing.get("caught"):
                 out[-1]["caught"] = True
         return out
-    impacts = impact_instants(t, energy, floor)
-    spans = [landing["span"] for landing in landings]
+    # Which of the run's impacts a window's maximum is: the landing whose span holds it,
+    # as without windows. Counting the kinetic-energy peaks instead counted the ringing
+    # of a block released tilted (peaks of 0.03-0.13 J within 4 ms of the release, before
+    # a 27 J landing at 0.1218 s: a 0.3 x 1.2 m granite block's first landing was
+    # compared with the rigid block's fourth impact). Only a history without THETA (no O
+    # or A recorded) has no landings: there every peak of the kinetic energy is one.
+    number = (_landing_numbers(landings, len(t)) if "THETA" in history
+              else _peak_numbers(t, energy, floor))
     for k, (a, b) in enumerate(windows, start=1):
         inside = np.flatnonzero(in_window(t, (a, b)))
         if not len(inside):
@@ -402,13 +416,34 @@ def find_collisions(history: Mapping[str, np.ndarray], windows: list[Window],
         # A maximum already found for the previous window is that collision again: the
         # windows did not separate the impacts (e.g. a run whose impacts come late).
         repeated = bool(out) and out[-1]["time"] == float(t[i])
-        landed = "THETA" not in history or any(lo <= i <= hi for lo, hi in spans)
-        number = np.flatnonzero(impacts == t[i])
+        # a maximum on a window's bound (the run ends in the rise) or the round-off of a
+        # block at rest is no impact's peak, whatever landing's span it lies in
+        peak = bool(inside[0] < i < inside[-1]) and float(energy[i]) > floor
+        impact = (int(number[i]) or None) if peak else None
         out.append({"index": k, "time": float(t[i]), "kinetic_energy": float(energy[i]),
-                    "interior": bool(inside[0] < i < inside[-1]) and not repeated
-                    and float(energy[i]) > floor and landed,
-                    "impact": int(number[0]) + 1 if len(number) and landed else None})
+                    "interior": peak and not repeated
+                    and ("THETA" not in history or impact is not None),
+                    "impact": impact})
     return out
+
+
+def _landing_numbers(landings: list[dict[str, Any]], count: int) -> np.ndarray:
+    """Per sample of a history of ``count`` rows, the number (from 1) of the first landing
+    whose span holds it, 0 for a sample in none."""
+    number = np.zeros(count, dtype=int)
+    for k in range(len(landings), 0, -1):  # the first landing's number where spans touch
+        lo, hi = landings[k - 1]["span"]
+        number[lo:hi + 1] = k
+    return number
+
+
+def _peak_numbers(t: np.ndarray, energy: np.ndarray, floor: float) -> np.ndarray:
+    """Per sample, the number (from 1) of the impact whose kinetic-energy peak it is
+    (:func:`impact_instants`), 0 for a sample that is none."""
+    number = np.zeros(len(t), dtype=int)
+    peaks_at = _impact_peaks(energy, floor)
+    number[peaks_at] = np.arange(1, len(peaks_at) + 1)
+    return number
 
 
 def landings_outside(history: Mapping[str, np.ndarray], windows: Sequence[Window],
@@ -503,9 +538,15 @@ def collisions_not_found_warnings(names: Iterable[str], result: RunResult,
     """
     found = {int(c["index"]) for c in interior(result.collisions)}
     missing: dict[str, int] = {}
+    unmatched: dict[str, str] = {}
     for name in names:
         match = COLLISION_NAME.fullmatch(name)
-        if match is None or name in result.quantities or not _well_formed(match, result):
+        if match is None or name in result.quantities:
+            continue
+        if (line := _unmatched_warning(match, result)) is not None:
+            unmatched[name] = line
+            continue
+        if not _well_formed(match, result):
             continue
         k = int(match["k"])
         # lift 0 is the release's, lift k the flight after impact k
@@ -522,7 +563,29 @@ def collisions_not_found_warnings(names: Iterable[str], result: RunResult,
         count = {"exported": exported, "no window": len(windows or ())}.get(
             key, len(result.collisions))
         lines[key] = _not_found_line(key, ks, times, count or 0)
-    return {name: lines[reasons[k][0]] for name, k in missing.items()}
+    return {**{name: lines[reasons[k][0]] for name, k in missing.items()}, **unmatched}
+
+
+def _unmatched_line(k: int, level: str, why: str) -> str:
+    """What is said of collision ``k`` that the rigid ``level`` has no impact to compare
+    with, ``why`` the reason its row in ``extra.rigid_comparison`` gives (``unmatched``)."""
+    return f"collision {k}: no {level} rigid impact to compare with: {why}"
+
+
+def _unmatched_warning(match: re.Match[str], result: RunResult) -> str | None:
+    """The warning for a ``rigid.<level>.collision.<k>.<field>`` name of a collision the
+    run found and compared, but the rigid ``level`` had no impact for (``unmatched`` in
+    its row of ``extra.rigid_comparison``); None for any other name."""
+    level = match["prefix"].removeprefix("rigid.").removesuffix(".")
+    if (not match["prefix"].startswith("rigid.") or match["family"] != "collision"
+            or (match["field"] or "")[1:] not in RIGID_FIELDS):
+        return None
+    k = int(match["k"])
+    why = next(((row.get("unmatched") or {}).get(level)
+                for row in result.extra.get("rigid_comparison") or []
+                if row["index"] == k), None)
+    return (None if why is None
+            else f"{_unmatched_line(k, level, why)} (references to it have no value)")
 
 
 def _well_formed(match: re.Match[str], result: RunResult) -> bool:
@@ -674,14 +737,16 @@ def annotate(case: Any, result: RunResult) -> None:
 
         # The rigid block released where the preload puts the elastic one: the pull of C1
         # that preload.tilt sets turns it by asin(tilt) about O (pivot O1), less with O.
-        # the rigid impacts up to the last one a collision is matched with
-        count = len(windows) or max(c["impact"] for c in interior(result.collisions))
+        # the rigid impacts up to the last one a collision is matched with (a window may
+        # hold a later impact than its number: SDNV105's windows under heavier gravity)
+        compared = interior(result.collisions)
+        count = max([len(windows), *(c["impact"] for c in compared if c["impact"])])
         references, motions = reference_motions(case, count=count,
                                                 release=case.time.start,
                                                 tilt=case.release_angle)
-        rows, quantities = compare_collisions(interior(result.collisions), references,
-                                              release=case.time.start)
-        result.extra["rigid_comparison"] = rows
+        rows, quantities = compare_collisions(compared, references, release=case.time.start)
+        result.extra["rigid_comparison"] = _with_unmatched(
+            compared, rows, references, motions, case.time.end)
         result.quantities.update(quantities)
         mu = case.contact.sliding_friction()
         needed = friction_needed(motions["nonlinear"].history)
@@ -699,6 +764,57 @@ def annotate(case: Any, result: RunResult) -> None:
                 f"the rigid block the collisions are compared with leaves the table{when} "
                 f"(its pivot's normal force falls to 0; the rigid model has no free flight "
                 f"to follow): the comparison stops there")
+
+
+#: the fields of a collision's comparison with a rigid level, quantities
+#: ``rigid.<level>.collision.<k>.<field>``
+#: (:func:`~rocking_contact.analytic.rigid_levels.compare_collisions`)
+RIGID_FIELDS = ("impact", "time", "kinetic_energy", "time_error", "energy_error")
+
+#: what ends an integrated rigid level's motion before the run's end: its outcome, the
+#: kind of its event, and the words for it
+_MOTION_ENDS = {"jumped": ("jump", "leaves the table"), "rest": ("rest", "comes to rest"),
+                "overturned": ("overturn", "overturns")}
+
+
+def _with_unmatched(collisions: list[dict[str, Any]], rows: list[dict[str, Any]],
+                    references: Mapping[str, Any], motions: Mapping[str, Any],
+                    end: float) -> list[dict[str, Any]]:
+    """The rows of ``extra.rigid_comparison``, one per collision, each with ``unmatched``
+    where some rigid level has no impact to compare it with: level -> why, in words (a
+    collision that is none of the run's impacts gets a row without levels). ``references``
+    and ``motions`` as :func:`~rocking_contact.analytic.rigid_levels.reference_motions`
+    returns them, up to ``end`` (s)."""
+    by_index = {row["index"]: row for row in rows}
+    out = []
+    for c in collisions:
+        row = by_index.get(c["index"]) or {"index": c["index"], "time": c["time"],
+                                           "kinetic_energy": c["kinetic_energy"],
+                                           "levels": {}}
+        why = {level: _unmatched_reason(c["impact"], level, sequence.impacts,
+                                        motions.get(level), end)
+               for level, sequence in references.items() if level not in row["levels"]}
+        out.append({**row, "unmatched": why} if why else row)
+    return out
+
+
+def _unmatched_reason(number: int | None, level: str, impacts: Sequence[Any],
+                      motion: Any, end: float) -> str:
+    """Why the rigid ``level``, whose ``impacts`` (up to ``end``, s) its ``motion`` found
+    (None for a closed form), has no impact to compare a collision with: it is none of the
+    run's impacts (``number`` None), or the level has fewer than ``number``."""
+    if number is None:
+        return ("its maximum is none of the run's impacts (no kinetic-energy peak standing "
+                "out by a quarter of its height; the history has no THETA to find the "
+                "landings by)")
+    had = f"{len(impacts)} impact{'' if len(impacts) == 1 else 's'}" if impacts else "none"
+    ends = ""
+    if motion is not None and motion.outcome in _MOTION_ENDS:
+        kind, words = _MOTION_ENDS[motion.outcome]
+        when = next((f" at t = {e.time:.6g} s" for e in motion.events if e.kind == kind), "")
+        ends = f", where it {words}{when}"
+    return (f"it is the run's impact {number}, and the {level} rigid block has {had} up to "
+            f"t = {end:.6g} s{ends}")
 
 
 def rigid_first_impact(case: Any) -> dict[str, float] | None:
@@ -738,6 +854,9 @@ def summary_table(result: RunResult, level: str = RIGID_LEVEL) -> str:
                       f"{100 * rigid['time_error']:+.3g} %, "
                       f"{100 * rigid['energy_error']:+.3g} %"]
         table.append(cells)
+    unmatched = [_unmatched_line(row["index"], level, row["unmatched"][level])
+                 for row in result.extra.get("rigid_comparison", [])
+                 if level in row.get("unmatched", {})]
     events = [f"event: {e['kind']} at t = {e['time']:.6g} s ({e['corner']}) {e['note']}"
               for e in result.extra.get("events", [])]
     if not table:
@@ -750,7 +869,7 @@ def summary_table(result: RunResult, level: str = RIGID_LEVEL) -> str:
               for i in range(len(head))]
     lines = ["".join(cell.ljust(w) for cell, w in zip(r, widths)).rstrip()
              for r in [head, *table]]
-    return "\n".join([*events, "collisions (kinetic-energy maxima):", *lines,
+    return "\n".join([*events, "collisions (kinetic-energy maxima):", *lines, *unmatched,
                       *_energy_line(result)])
 
 

@@ -304,3 +304,91 @@ def test_a_rigid_block_that_leaves_the_table_is_said_to_end_the_comparison():
     assert said.startswith("the rigid block the collisions are compared with leaves the "
                            "table at t = 0.163053 s") and said.endswith("the comparison "
                                                                         "stops there")
+
+
+def _released_tilted(landing: float = 0.1218, end: float = 0.2):
+    """A block released tilted: the elastic ringing of its base after the release makes
+    kinetic-energy peaks of 0.13 J at 1, 2.5 and 4 ms, then it falls to its first landing
+    (its peak, 27.4 J, at ``landing``; THETA changes sign 0.05 ms later), loses a third
+    of its energy there and swings up, to ``end`` (s); 0.1 ms rows."""
+    t = np.arange(0.0, end + 1e-12, 1e-4)
+    theta = 0.02 * (1.0 - (t / (landing + 5e-5)) ** 2)  # between rows, as a run's
+    energy = np.where(t <= landing, 27.4 * (t / landing) ** 2,
+                      np.maximum(0.65 * 27.4 * (1.0 - (t - landing) / (end - landing)), 0.0))
+    energy[(t > landing) & (t < landing + 2e-3)] = 27.0  # the impact's drop, sampled
+    for ring in (0.001, 0.0025, 0.004):
+        energy += 0.13 * np.exp(-(((t - ring) / 2e-4) ** 2))
+    return {"time": t, "THETA": theta, "EKIN_BLOCK": energy}
+
+
+def test_a_windowed_collision_is_numbered_by_its_landing_not_by_the_ringing_before_it():
+    """A 0.3 x 1.2 m granite block released at 0.02 (A3's audit): the ringing just after
+    the release made three kinetic-energy peaks that stood out, each counted as an impact,
+    and its first landing, 0.1218 s, was compared with the rigid block's fourth impact
+    (-83 % in time; or, in a run to 0.15 s, with none: blank rigid columns). The landing
+    whose span holds a window's maximum numbers it, as without windows."""
+    from rocking_contact.post.collisions import impact_instants
+
+    history = _released_tilted()
+    assert len(impact_instants(history["time"], history["EKIN_BLOCK"])) == 4  # the trap
+    [found] = find_collisions(history, [(0.0, 0.15)], lift=1e-5)
+    assert (found["time"], found["impact"], found["interior"]) == (pytest.approx(0.1218),
+                                                                   1, True)
+    [landed] = find_collisions(history, [], lift=1e-5)
+    assert landed["impact"] == 1 and landed["time"] == found["time"]
+
+
+def _annotated(overrides, history):
+    """sdnv105d with ``overrides`` (its collisions compared with the rigid block),
+    annotated with the collisions of ``history``."""
+    import rocking_contact as rc
+    from rocking_contact.post.collisions import annotate
+
+    case = rc.load_case("sdnv105d", overrides)
+    result = RunResult(case="sdnv105d", kind="block", parameters={}, history=history,
+                       quantities={}, collisions=[], extra={}, timing={})
+    annotate(case, result)
+    return result
+
+
+def test_a_collision_with_no_rigid_impact_to_compare_with_says_why():
+    """A block that lands before its rigid twin, in a run that ends between the two
+    (0.045 s, the rigid block's first impact 0.0544 s): its rigid columns were blank and a
+    reference to rigid.nonlinear.collision.1.time_error read 'not computed' without a
+    reason. The row says why, the table and the reference's warning say it in one line."""
+    history = _released_tilted(landing=0.045, end=0.05)
+    result = _annotated({"time.end": 0.05, "collisions.windows": [[0.0, 0.05]]}, history)
+    [row] = result.extra["rigid_comparison"]
+    assert row["levels"] == {}
+    why = ("it is the run's impact 1, and the nonlinear rigid block has none up to "
+           "t = 0.05 s")
+    assert row["unmatched"]["nonlinear"] == why
+    line = f"collision 1: no nonlinear rigid impact to compare with: {why}"
+    assert line in summary_table(result).splitlines()
+    names = ["rigid.nonlinear.collision.1.time_error", "rigid.nonlinear.collision.1.time",
+             "rigid.nonlinar.collision.1.time"]
+    assert collisions_not_found_warnings(names, result, [(0.0, 0.05)]) == {
+        name: f"{line} (references to it have no value)" for name in names[:2]}
+
+
+def test_a_window_holding_a_later_impact_is_compared_at_every_level():
+    """A window placed at the second landing only: the closed-form levels were computed to
+    as many impacts as windows (1), and the collision, impact 2, had no closed-form
+    counterpart. Every level now reaches the last impact a collision is matched with."""
+    t = np.arange(0.0, 0.2 + 1e-12, 1e-4)
+    # landings at 0.0544 and 0.1351 s (SDNV105 D's), the energy peaking at each
+    theta = np.where(t < 0.0544, 0.01 * (0.0544 - t) / 0.0544,
+                     np.where(t < 0.095, -0.004 * np.sin(np.pi * (t - 0.0544) / 0.0406),
+                              0.004 * np.sin(np.pi * (t - 0.095) / 0.0802)))
+    energy = np.where(t < 0.0544, 7.29 * (t / 0.0544) ** 2,
+                      np.where(t < 0.095, 4.8 * ((0.095 - t) / 0.0406) ** 2,
+                               4.8 * ((t - 0.095) / 0.0401) ** 2))
+    energy = np.where(t > 0.1351, 3.0 * np.maximum(0.2 - t, 0.0) / 0.0649, energy)
+    result = _annotated({"time.end": 0.2, "collisions.windows": [[0.1, 0.2]]},
+                        {"time": t, "THETA": theta, "EKIN_BLOCK": energy})
+    [collision] = result.collisions
+    assert collision["impact"] == 2 and collision["interior"]
+    [row] = result.extra["rigid_comparison"]
+    assert {"closed_form", "linearised", "nonlinear"} <= set(row["levels"])
+    assert "unmatched" not in row
+    assert {level["impact"] for level in row["levels"].values()} == {2}

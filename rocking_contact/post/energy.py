@@ -6,7 +6,8 @@ residual ``ENERGY_RESIDUAL`` (what the time discretisation creates, > 0, or diss
 This module reads a run's history: :func:`summary` (final terms, largest residual, the
 largest rise of the total energy), :func:`created_energy` and :func:`rise_warning` (energy
 the steps created, or that the released state held: :func:`from_release`,
-:func:`from_table_release`), what the springs' laws supplied (:func:`restick_warning`,
+:func:`from_table_release`), the dissipations that gave energy back (:func:`given_back`,
+:func:`dissipation_warning`), what the springs' laws supplied (:func:`restick_warning`,
 :func:`anchor_warning`) and :func:`remedy` (what makes the steps create less).
 """
 
@@ -79,16 +80,8 @@ def summary(history: dict[str, np.ndarray], least: float = 0.0) -> dict[str, flo
         # above its released value: a rise beyond it is energy created by the numerics (a
         # contact treatment's work is in the residual's balance, so the residual does not
         # show it).
-        etot = np.asarray(history["ETOT"])
-        # what a shaking table's drag and the springs' friction law supplied (ESTICK:
-        # contact/penalty) is no energy the steps created
-        for source in ("ETABLE", "ESTICK"):
-            if source in history:
-                etot = etot - np.asarray(history[source])
-        # nor is what a shock spring's anchor holds as it closes
-        anchored = closing_store(history)
+        etot, anchored = own_total(history)
         if anchored is not None:
-            etot = etot - anchored
             out["ESPRING_closing"] = float(anchored[-1])
         rise = etot - etot[0]
         out["ETOT_initial"] = float(etot[0])
@@ -97,7 +90,7 @@ def summary(history: dict[str, np.ndarray], least: float = 0.0) -> dict[str, flo
         # Energy created after impacts took more away stays below the released value: the
         # mechanical energy (the springs' store included: they give it back) may only fall,
         # so any rise above its lowest value so far is the numerics'.
-        mechanical = etot + np.asarray(history["ESPRING"]) if "ESPRING" in history else etot
+        mechanical = with_store(history, etot)
         regain = mechanical - np.minimum.accumulate(mechanical)
         out["ETOT_regain_max"] = float(np.max(regain))
         out["ETOT_regain_time"] = float(np.asarray(history["time"])[int(np.argmax(regain))])
@@ -115,6 +108,27 @@ def summary(history: dict[str, np.ndarray], least: float = 0.0) -> dict[str, flo
         out["ETOT_rise_relative"] = out["ETOT_rise_max"] / motion
         out["ETOT_regain_relative"] = out["ETOT_regain_max"] / motion
     return out
+
+
+def own_total(history: dict[str, np.ndarray]) -> tuple[np.ndarray, np.ndarray | None]:
+    """The total energy ``ETOT`` less what no step created (J, a value a row): a shaking
+    table's work (``ETABLE``), what the springs' friction law supplied (``ESTICK``,
+    contact/penalty) and what their anchors took as they closed (:func:`closing_store`,
+    the second value, None without springs)."""
+    etot = np.asarray(history["ETOT"])
+    for source in ("ETABLE", "ESTICK"):
+        if source in history:
+            etot = etot - np.asarray(history[source])
+    anchored = closing_store(history)
+    if anchored is not None:
+        etot = etot - anchored
+    return etot, anchored
+
+
+def with_store(history: dict[str, np.ndarray], etot: np.ndarray) -> np.ndarray:
+    """``etot`` (J) with the springs' store ``ESPRING`` added, the mechanical energy that
+    may only fall (the springs give their store back)."""
+    return etot + np.asarray(history["ESPRING"]) if "ESPRING" in history else etot
 
 
 def closing_store(history: dict[str, np.ndarray]) -> np.ndarray | None:
@@ -179,19 +193,27 @@ EXPLAINED = {THETA_ADVICE: "docs/theta.md, 'Steps that create energy'"}
 EXPLAINED_ELSE = "docs/contact.md, 'Sensitivity'"
 
 
-def remedy(scheme: str, contact: bool, refining: bool) -> str:
+def remedy(scheme: str, contact: bool, refining: bool, hold: float | None = None) -> str:
     """What makes a run's steps create less energy, as advice: a smaller ``time.step``
     always; ``[time.refine]`` (new steps at the contact changes) for a run with contact
     (``contact``) whose scheme takes it, which a velocity-level scheme (``scheme``, a
     ``scheme.type`` whose :data:`~rocking_contact.time.schemes.SCHEMES` entry has a velocity
     unknown: ``theta``, SDNV105 D) refuses (its contact takes contact changes in any step);
-    a smaller refined step where it is on already (``refining``)."""
+    where it is on already (``refining``), a longer ``time.refine.hold`` (``hold``, s, the
+    case's, quoted when given) and a smaller refined step. The hold comes first: a contact
+    that stays closed works in the long steps that follow its change, which the refinement
+    leaves long unless held (a 0.3 x 1.2 m granite block on ``hold = 0``, 2.5 ms steps after
+    its first landing: 0.44 J created in one of them, 0.69 J with refined steps of 5 us,
+    0.56 J with 1.25 ms steps, 0.0012 J with ``hold = 0.005``; docs/contact.md,
+    "Sensitivity")."""
     if SCHEMES[scheme].unknown == "velocity":
         return THETA_ADVICE
     if not contact:
         return "use a smaller time.step"
     if refining:
-        return "use a smaller time.step or time.refine.step"
+        now = "" if hold is None else f", now {hold:.3g} s"
+        return (f"use a longer time.refine.hold (how long the refined steps go on after a "
+                f"contact change{now}), or a smaller time.step or time.refine.step")
     return "use a smaller time.step, or enable [time.refine]"
 
 
@@ -325,12 +347,135 @@ def rise_warning(energy: dict[str, float], advice: str, stored: float = 0.0,
     created = created_energy(energy)
     if created is None:
         return None
-    rose = (f"the total energy rose up to {created.energy:.4g} J above {created.above} "
-            f"(largest at t = {created.time:.6g} s, {100 * created.relative:.3g}% of the "
-            f"energy of the motion)")
     cause = (from_release(created, stored, below, pressed)
              or from_table_release(created, depth))
     if cause is not None:
-        return f"{rose}: {cause}"
-    return (f"{rose}: the time steps created it, do not trust the results "
-            f"after it rose; {advice} ({EXPLAINED.get(advice, EXPLAINED_ELSE)})")
+        return f"{_rose([created])}: {cause}"
+    return (f"{_rose(both_rises(energy))}: the time steps created it, do not trust the "
+            f"results after it rose; {advice} ({EXPLAINED.get(advice, EXPLAINED_ELSE)})")
+
+
+def both_rises(energy: dict[str, float]) -> list[Created]:
+    """The rises of the total energy (a :func:`summary`) above its released value and
+    above the lowest value it had reached that are beyond :data:`RISE_WARNING` of the
+    energy of the motion, the larger first (on a tie the rise above the released value,
+    which the other then repeats, alone): energy created after the impacts took more away
+    rises more above the lowest value than above the released one (a granite block at
+    5 us refined steps: 0.6886 J against 0.3652 J), and the warning quoted the smaller."""
+    found = [Created(energy[f"ETOT_{key}_max"], energy[f"ETOT_{key}_time"],
+                     energy[f"ETOT_{key}_relative"], above)
+             for key, above in (("rise", RELEASED), ("regain", "the lowest value it had reached"))
+             if energy.get(f"ETOT_{key}_relative", 0.0) > RISE_WARNING]
+    if len(found) == 2 and not found[1].energy > found[0].energy:
+        return found[:1]
+    return found[::-1]
+
+
+def _rose(rises: list[Created]) -> str:
+    """``the total energy rose up to 0.6886 J above the lowest value it had reached
+    (largest at t = 0.1375 s, 2.51% of the energy of the motion) and up to 0.3652 J above
+    its released value (largest at t = 0.1375 s, 1.33%)``."""
+    said = [f"up to {rise.energy:.4g} J above {rise.above} (largest at t = {rise.time:.6g} s, "
+            f"{100 * rise.relative:.3g}%{' of the energy of the motion' if not i else ''})"
+            for i, rise in enumerate(rises)]
+    return f"the total energy rose {' and '.join(said)}"
+
+
+#: the energy balance's dissipations (history columns, or their differences) and what
+#: takes energy through each; a treatment's ``ECONTACT`` holds its ``EFRICTION`` and, on
+#: springs, what they store (``ESPRING``), which they give back
+DISSIPATIONS = {"EDAMP": "the Rayleigh damping", "EFRICTION": "the contact's friction",
+                "ECONTACT - EFRICTION": "the contact's normal forces",
+                "ECONTACT - ESPRING": "the springs' dampers and friction",
+                "ECONTACT": "the contact"}
+
+
+def dissipations(history: dict[str, np.ndarray]) -> dict[str, np.ndarray]:
+    """The dissipations of a run's history (J, a value a row, taken since the release),
+    each named as :data:`DISSIPATIONS` names it: ``EDAMP``; ``EFRICTION`` and the rest of
+    ``ECONTACT`` (a table contact with friction), or ``ECONTACT - ESPRING`` (the springs),
+    or ``ECONTACT``."""
+    out = {}
+    if "EDAMP" in history:
+        out["EDAMP"] = np.asarray(history["EDAMP"])
+    if "ECONTACT" in history:
+        contact = np.asarray(history["ECONTACT"])
+        for part in ("EFRICTION", "ESPRING"):
+            if part in history:
+                if part == "EFRICTION":
+                    out[part] = np.asarray(history[part])
+                out[f"ECONTACT - {part}"] = contact - np.asarray(history[part])
+                break
+        else:
+            out["ECONTACT"] = contact
+    return out
+
+
+class Given(NamedTuple):
+    """Energy a dissipation gave the block (:func:`given_back`).
+
+    Attributes:
+        name: the dissipation (a key of :data:`DISSIPATIONS`).
+        energy: what it gave (J): its falls in the steps where the block's energy rose,
+            each at most that rise.
+        time: the end of the step where it gave most (s).
+        step: that step's length (s).
+        largest: what it gave in that step (J).
+        relative: ``energy`` over the energy of the motion.
+
+    """
+
+    name: str
+    energy: float
+    time: float
+    step: float
+    largest: float
+    relative: float
+
+
+def given_back(history: dict[str, np.ndarray], motion: float) -> list[Given]:
+    """The dissipations that gave the block more than :data:`RISE_WARNING` of the energy
+    of the motion (``motion``, J, a :func:`summary`'s), the most first: in each step, the
+    fall of a dissipation that the block's energy (:func:`own_total` with the springs'
+    store) rose with, at most that rise. A fall that another term took back in the same
+    step is no energy the block gained: SDNV105 A's first impact, in the 10 us step to
+    0.05443 s where both corners lift, counts 1.484 J given back by the contact's normal
+    forces (20 % of its 7.29 J) while the damping takes 1.368 J and the total energy falls
+    by 0.0065 J, the split of two impulsive forces paired with one displacement increment;
+    a granite block on ``time.refine.hold = 0`` gave 0.4401 J by friction in a 2.5 ms
+    step with a corner closed while its total energy rose 0.4401 J, 1.6 % of its 27.4 J."""
+    if "ETOT" not in history or len(history["time"]) < 2 or not motion > 0.0:
+        return []
+    rose = np.maximum(np.diff(with_store(history, own_total(history)[0])), 0.0)
+    time = np.asarray(history["time"])
+    found = []
+    for name, taken in dissipations(history).items():
+        given = np.minimum(np.maximum(-np.diff(taken), 0.0), rose)
+        total = float(np.sum(given))
+        if total > RISE_WARNING * motion:
+            k = int(np.argmax(given))
+            found.append(Given(name, total, float(time[k + 1]), float(time[k + 1] - time[k]),
+                               float(given[k]), total / motion))
+    return sorted(found, key=lambda g: -g.energy)
+
+
+def dissipation_warning(history: dict[str, np.ndarray], energy: dict[str, float],
+                        advice: str) -> str | None:
+    """One sentence naming the dissipations that gave the block energy
+    (:func:`given_back`; ``energy`` the run's :func:`summary`), each with what it gave
+    (J), when most and in how long a step, ending with ``advice`` (:func:`remedy`); None
+    when none did. A dissipation only takes energy: one that gives it is the time steps'
+    doing (a Lagrange contact that stays closed through a long step, whose friction
+    works backwards)."""
+    given = given_back(history, energy.get("motion", 0.0))
+    if not given:
+        return None
+    said = "; ".join(
+        f"{DISSIPATIONS[g.name]} (column{'s' if ' ' in g.name else ''} {g.name}) gave "
+        f"{g.energy:.4g} J ({100 * g.relative:.3g}% of the energy of the motion), "
+        f"{g.largest:.4g} J of it in the {g.step:.3g} s step to t = {g.time:.6g} s"
+        for g in given)
+    return (f"energy taken by a dissipation came back to the block: {said} (falls of the "
+            f"column in steps where the total energy rose); a dissipation only takes "
+            f"energy: the time steps created it; {advice} "
+            f"({EXPLAINED.get(advice, EXPLAINED_ELSE)})")

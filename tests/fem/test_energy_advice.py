@@ -22,7 +22,9 @@ def refine(name, enabled):
                                   if rc.load_case(n).case.kind == "block"])
 def test_the_advice_is_accepted_by_the_case(name):
     """Each shipped block case, with [time.refine] on and off: the advice always says a
-    smaller time.step, and names [time.refine] only where the case takes it, enabled."""
+    smaller time.step, and names [time.refine] only where the case takes it, enabled; on,
+    its hold first (a granite block's energy rose 0.44 J in a long step after a landing
+    on hold = 0, and rose more with smaller steps: A3, session 31)."""
     for enabled in (False, True):
         try:
             case = rc.load_case(name, refine(name, enabled))
@@ -31,13 +33,15 @@ def test_the_advice_is_accepted_by_the_case(name):
             assert rc.load_case(name).scheme.type == "theta"
             continue
         advice = steps_remedy(case)
-        assert advice.startswith("use a smaller time.step")
+        assert "use a smaller time.step" in advice or "or a smaller time.step" in advice
         if case.scheme.type == "theta":
             assert advice == "use a smaller time.step (the theta scheme takes no [time.refine])"
         elif case.contact.treatment == "none":
             assert advice == "use a smaller time.step"  # no contact change to refine at
         elif enabled:
-            assert advice.endswith("or time.refine.step")
+            assert advice.startswith("use a longer time.refine.hold (how long the refined "
+                                     "steps go on after a contact change")
+            assert advice.endswith("or a smaller time.step or time.refine.step")
         else:
             assert advice.endswith("or enable [time.refine]")
             rc.load_case(name, refine(name, True))

@@ -282,8 +282,10 @@ def _percent(x: Any) -> Cell:
 def rigid_table(case: str, rows: Sequence[Mapping[str, Any]]) -> Table:
     """Each collision of a block run next to the rigid block's impact of the same number
     (``extra.rigid_comparison``, level :data:`RIGID_LEVEL`), with the differences
-    ``ours / rigid - 1``."""
+    ``ours / rigid - 1``; the title says why a row has no rigid impact (its ``unmatched``)."""
     out = []
+    unmatched = [str(why) for row in rows
+                 if (why := (row.get("unmatched") or {}).get(RIGID_LEVEL))]
     for row in rows:
         rigid = (row.get("levels") or {}).get(RIGID_LEVEL) or {}
         out.append([num(row.get("index")), num(row.get("time")), num(row.get("kinetic_energy")),
@@ -291,7 +293,8 @@ def rigid_table(case: str, rows: Sequence[Mapping[str, Any]]) -> Table:
                     num(rigid.get("kinetic_energy")), _percent(rigid.get("time_error")),
                     _percent(rigid.get("energy_error"))])
     return Table(f"rigid-{case}", "Against the rigid block (its exact motion released from the "
-                 "same tilt; the other levels are in results.json, extra.rigid_comparison)",
+                 "same tilt; the other levels are in results.json, extra.rigid_comparison)"
+                 + "".join(f"; {why}" for why in unmatched),
                  ["k", "t (s)", "kinetic energy (J)", "rigid impact", "rigid t (s)",
                   "rigid kinetic energy (J)", "t difference", "energy difference"], out)
 

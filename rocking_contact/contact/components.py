@@ -60,6 +60,31 @@ def on_cone(normal_part: np.ndarray, tangential_part: np.ndarray, mu: float) -> 
     return mask
 
 
+#: A contact on the cone slides only if it moved over the step more than this (m): far
+#: above the rounding of a slip (eps |u|, 1e-18 m for millimetre displacements), so that a
+#: force at the cone's edge that holds still (every pressed contact with mu = 0, a contact
+#: at rest) counts as sticking.
+SLIP_MOTION = 1e-14
+
+
+def sliding(normal_part: np.ndarray, tangential_part: np.ndarray, mu: float,
+            slip: np.ndarray) -> np.ndarray:
+    """Mask of the sliding contacts (history column ``SLIDING``): pressed (``N > 0``), on
+    the Coulomb cone (:func:`on_cone`), and moving: a slip over the step ``|slip| >``
+    :data:`SLIP_MOTION`.
+
+    Args:
+        normal_part, tangential_part: ``N`` and ``T`` of each contact (N or N.s).
+        mu: the Coulomb coefficient.
+        slip: the tangential relative displacement of each contact over the step (m, slave
+            minus master, along the tangent; its sign does not matter).
+
+    """
+    mask: np.ndarray = ((normal_part > 0.0) & on_cone(normal_part, tangential_part, mu)
+                        & (np.abs(slip) > SLIP_MOTION))
+    return mask
+
+
 def smallest_gap(gap: np.ndarray) -> float:
     """The smallest normal gap of the paired contacts (m; negative: the block's base is
     that far into the table, the error of a law that forbids it), NaN with none paired
@@ -103,7 +128,9 @@ def summary_columns(*, gap_min: float | None, contacts: int, sliding: int,
     A treatment without one of them passes None and the column is left out:
 
     - ``GAP_MIN`` (m): the smallest gap of the paired contacts (:func:`smallest_gap`);
-    - ``CONTACTS``, ``SLIDING`` (counts): the closed contacts, and those sliding;
+    - ``CONTACTS``, ``SLIDING`` (counts): the closed contacts, and those sliding
+      (A, C, D: :func:`sliding`, on the Coulomb cone and moving, none in the released
+      state; B: the springs on their law's sliding branch);
     - ``CONTACT_ITERATIONS`` (count): the treatment's passes of the step;
     - ``ECONTACT`` (J): the energy the contact took from the bodies since the release
       (> 0 dissipated or stored), the term of the run's energy balance;

@@ -14,7 +14,9 @@ on the coupled problem, each iteration eliminating the displacement correction:
 1. ``r = R(x)`` (the SNES's residual callback) and, for a nonlinear body, the Jacobian
    ``J`` at ``x`` (factorised once by the SNES's own KSP, reused by every solve below);
 2. ``dx_free = -J^-1 r`` and ``Z = J^-1 H^T`` on the candidate contacts (gap below
-   ``contact.search_distance`` or force > 0): one solve per contact row;
+   ``contact.search_distance`` or force > 0): one multi-right-hand-side solve of the
+   factorised J for all their rows (``solve_columns``; for a linear body only the rows
+   not cached yet, below);
 3. the local problem ``q = q(x) + H dx_free + W lambda`` with ``W = w1 H Z`` (m/N, the
    Delassus operator): the Lagrange treatment solves it exactly (primal-dual active set),
    the continuous one takes one generalised Newton step of the Alart-Curnier system (which
@@ -54,8 +56,8 @@ from petsc4py import PETSc
 
 from rocking_contact.contact.components import (
     normal_tangential_rows,
-    on_cone,
     point_columns,
+    sliding,
     smallest_gap,
     summary_columns,
 )
@@ -73,6 +75,7 @@ from rocking_contact.contact.spec import ContactSpec
 from rocking_contact.contact.workspace import WorkVectors
 from rocking_contact.fem.body import ElasticBody
 from rocking_contact.fem.constraints import merge
+from rocking_contact.solvers.driver import StepFailure
 from rocking_contact.solvers.newton import NewtonSolver
 from rocking_contact.solvers.step import Corrector, StepProblem
 from rocking_contact.time.stage import Stage
@@ -321,6 +324,7 @@ class CondensedContact(Corrector):
         local = solve_active_set(self.local_problem(Hr @ self._contact_values(Z), Hr @ a,
                                                     closed),
                                  tol=self.tol, max_iterations=self.spec.local_iterations)
+        self._check_release(problem, local, "the acceleration on W = H M^-1 H^T", math.nan)
         add_columns(problem.a.x.petsc_vec, Z, local.lam)
         problem.a.x.scatter_forward()
         self._set_release_forces(geometry, closed, local)
@@ -349,11 +353,30 @@ class CondensedContact(Corrector):
         # q = H a + W (lam - start): the release's forces already act in a.
         local = solve_active_set(self.local_problem(W, Hr @ a - W @ start, closed),
                                  tol=self.tol, max_iterations=self.spec.local_iterations)
+        self._check_release(problem, local, "the shaking table's drag on the first step",
+                            stage.h)
         problem.a.x.petsc_vec.axpy(1.0, response)
         response.destroy()
         add_columns(problem.a.x.petsc_vec, Z, local.lam - start)
         problem.a.x.scatter_forward()
         self._set_release_forces(geometry, closed, local)
+
+    def _check_release(self, problem: StepProblem, local: LocalSolution, what: str,
+                       h: float) -> None:
+        """Fail the run (a :class:`~rocking_contact.solvers.driver.StepFailure` before the
+        first step, of size ``h`` in s, NaN if not known yet) if the release's local solve
+        (``what`` it solved) did not converge: its forces would give a wrong initial
+        acceleration."""
+        if local.converged:
+            return
+        n = local.lam.size // 2
+        message = (f"the release at t = {problem.t:.9g} s: the forces of the {n} closed "
+                   f"contact{'' if n == 1 else 's'} ({what}) did not converge: max "
+                   f"|Phi| = {local.residual:.3e} N after {local.iterations} iterations "
+                   f"(tolerance {self.tol:.3e} N; contact.local_iterations = "
+                   f"{self.spec.local_iterations})")
+        raise StepFailure.at_release(message, t=problem.t, h=h, residual=local.residual,
+                                     reason="release not converged")
 
     def _closed(self, geometry: ContactGeometry) -> np.ndarray:
         """The contacts closed at the release: paired, gap within ``contact.closed_gap``."""
@@ -361,10 +384,13 @@ class CondensedContact(Corrector):
 
     def _set_release_forces(self, geometry: ContactGeometry, closed: np.ndarray,
                             local: LocalSolution) -> None:
-        """The forces and states of the closed contacts at the release, committed."""
+        """The forces and states of the closed contacts at the release, committed. Their
+        states follow :meth:`_status` over no motion: nothing slides at the release (the
+        acceleration-level set ``local.status`` marks a contact on the cone as slipping,
+        every pressed one with mu = 0)."""
         self.lam[geometry.rows(closed)] = local.lam
         self._trial_lam = self.lam.copy()
-        self.status[closed] = local.status
+        self.status[closed] = self._status(local.lam, np.zeros_like(local.lam))
         self._trial_status = self.status.copy()
         self._forces0_split = _split_forces(geometry, self.lam)
 
@@ -385,6 +411,8 @@ class CondensedContact(Corrector):
         return q
 
     def _candidates(self, geometry: ContactGeometry, lam: np.ndarray) -> np.ndarray:
+        """The contacts of a Newton iteration: paired with a gap (m) within
+        ``contact.search_distance``, or pressed by ``lam`` (N, ``lambda_N > 0``)."""
         near = geometry.paired & (geometry.gap <= self.spec.search_distance)
         return np.flatnonzero(near | (lam[0::2] > 0.0))
 
@@ -405,12 +433,7 @@ class CondensedContact(Corrector):
         """Open, sticking or slipping, from the forces and the slip over the step."""
         lam2 = lam.reshape(-1, 2)
         closed = lam2[:, 0] > 0.0
-        # Slipping: the force on the Coulomb cone, and the contact moving: a slip over the
-        # step above 1e-14 m, far above the rounding of u1 - u0 (eps |u|, 1e-18 m for
-        # millimetre displacements), so that a force at the cone's edge that holds still
-        # counts as sticking.
-        slip = closed & on_cone(lam2[:, 0], lam2[:, 1], self.spec.mu) & (
-            np.abs(q[1::2]) > 1e-14)
+        slip = sliding(lam2[:, 0], lam2[:, 1], self.spec.mu, q[1::2])
         return np.where(closed, np.where(slip, Status.SLIP, Status.STICK),
                         Status.OPEN).astype(np.int64)
 

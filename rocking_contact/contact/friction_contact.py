@@ -199,6 +199,8 @@ def solve_semismooth_newton(problem: FrictionContactProblem, P0: np.ndarray | No
     W = problem.W
 
     def merit(p: np.ndarray) -> tuple[float, np.ndarray, np.ndarray, np.ndarray]:
+        """``|Phi|^2 / 2`` ((N.s)^2) at the impulses ``p`` (N.s), with ``Phi`` (N.s),
+        ``dPhi/dP`` and ``dPhi/dU`` (:func:`_alart_curnier`)."""
         phi, A, B = _alart_curnier(p, W @ p + problem.q, problem.mu, rho)
         return 0.5 * float(phi @ phi), phi, A, B
 
@@ -232,7 +234,8 @@ def solve_semismooth_newton(problem: FrictionContactProblem, P0: np.ndarray | No
 
 
 def solve_single_contact(W: np.ndarray, q: np.ndarray, mu: float) -> np.ndarray:
-    """Exact solution of one 2D contact ``U = W P + q`` (W 2x2 positive semi-definite).
+    """Exact solution of one 2D contact ``U = W P + q`` (W 2x2 positive semi-definite,
+    1/kg; ``q`` its free relative velocity ``(q_N, q_T)``, m/s, ``q_N < 0`` approaching).
 
     The states are tried in the order open, stick, slip; the first consistent one is
     returned (for a symmetric positive definite W and the usual mu it is the only one).
@@ -270,7 +273,16 @@ def solve_single_contact(W: np.ndarray, q: np.ndarray, mu: float) -> np.ndarray:
 
 def solve_gauss_seidel(problem: FrictionContactProblem, P0: np.ndarray | None = None, *,
                        tol: float = 1e-12, max_sweeps: int = 10000) -> FrictionContactSolution:
-    """Nonsmooth Gauss-Seidel: each contact solved exactly with the others frozen."""
+    """Nonsmooth Gauss-Seidel: each contact solved exactly with the others frozen.
+
+    Args:
+        problem: the condensed problem.
+        P0: first guess (2m, N.s); zero if None.
+        tol: relative tolerance: stop when ``law_residual <= tol * impulse_scale`` (both
+            N.s).
+        max_sweeps: sweeps over every contact before giving up.
+
+    """
     m = problem.size
     P = np.zeros(2 * m) if P0 is None else np.array(P0, dtype=float)
     W, q = problem.W, problem.q
@@ -295,6 +307,8 @@ def solve_enumerative(problem: FrictionContactProblem, *, tol: float = 1e-10,
     """Try every combination of contact states; the first consistent one is returned.
 
     ``4^m`` linear solves: meant for a few contacts (the reference of the tests).
+    ``tol`` is relative: velocities within ``tol * max |q|`` (m/s) and impulses within
+    ``tol * max |P|`` (N.s) of their state's conditions.
 
     Raises:
         ValueError: more than ``max_contacts`` contacts.
@@ -332,6 +346,8 @@ def solve_enumerative(problem: FrictionContactProblem, *, tol: float = 1e-10,
 
 def _consistent(states: tuple[str, ...], P: np.ndarray, U: np.ndarray, mu: np.ndarray,
                 u_tol: float, p_rel: float) -> bool:
+    """Whether the impulses ``P`` (N.s) and velocities ``U`` (m/s) obey each contact's
+    state: velocities within ``u_tol`` (m/s), impulses within ``p_rel`` of ``max |P|``."""
     p_tol = p_rel * max(float(np.max(np.abs(P))), 1e-300)
     for c, state in enumerate(states):
         pn, pt, un, ut = P[2 * c], P[2 * c + 1], U[2 * c], U[2 * c + 1]

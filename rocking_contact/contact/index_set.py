@@ -54,7 +54,8 @@ class ImpulseMemory:
         return out
 
     def store(self, keys: Sequence[Hashable], P: np.ndarray) -> None:
-        """Remember the accepted impulses of the active contacts (and forget the others)."""
+        """Remember the accepted impulses ``P`` (2m, N.s, ``(P_N, P_T)`` per contact in
+        the order of ``keys``) of the active contacts (and forget the others)."""
         self._last = {key: P[2 * c:2 * c + 2].copy() for c, key in enumerate(keys)}
 
     def pressed(self, keys: Sequence[Hashable]) -> np.ndarray:

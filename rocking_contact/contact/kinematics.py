@@ -486,7 +486,8 @@ class OwnedDofsRelation:
         return [int(g) for g in self.kin.slave.global_nodes]
 
     def geometry(self, u: np.ndarray) -> ContactGeometry:
-        """The geometry at a local dof array of displacements."""
+        """The geometry at a local dof array of displacements ``u`` (m, owned and
+        ghost): gaps (m, positive open), frames, H (:class:`ContactGeometry`)."""
         return self.kin.geometry(self.kin.values(u))
 
     def gaps(self, u: np.ndarray) -> np.ndarray:
@@ -495,7 +496,9 @@ class OwnedDofsRelation:
 
     def operator(self, u: np.ndarray, geometry: ContactGeometry | None = None
                  ) -> sp.csr_matrix:
-        """H at ``u`` over this rank's owned dofs (columns it does not own are dropped);
+        """H at ``u`` (local array, m) over this rank's owned dofs (columns it does not own
+        are dropped): rows ``[N_0, T_0, N_1, ...]``, ``H v`` the normal and tangential
+        relative velocities, slave minus master (m/s; normal positive opening);
         ``geometry``, if given, is :meth:`geometry` at ``u`` already computed."""
         H = (geometry if geometry is not None else self.geometry(u)).H[:, self._columns]
         # The nonzero entries row by row in increasing column: the canonical CSR matrix

@@ -6,8 +6,9 @@ node (node-to-node where the nodes coincide, node-to-segment otherwise:
 :mod:`rocking_contact.contact.kinematics`). At each Newton iteration of a step the
 displacements are eliminated (:mod:`rocking_contact.contact.condensed`) and the local
 Signorini-Coulomb problem ``q = q_free + W lambda`` is solved *exactly* by the primal-dual
-active set method — full semismooth Newton steps on the Alart-Curnier function until the
-open / stick / slip sets repeat (:func:`rocking_contact.contact.local.solve_active_set`).
+active set method — full semismooth Newton steps on the Alart-Curnier function until
+``max |Phi|`` is below ``contact.tolerance`` times the weight scale (N), a set that comes
+back without progress halving the step (:func:`rocking_contact.contact.local.solve_active_set`).
 This is Code_Aster's discrete contact in spirit: an active-set loop on the condensed
 (Schur complement) problem inside each global Newton iteration. For a linear body the
 first iteration is exact and the second one only checks it.

@@ -72,8 +72,19 @@ class LocalProblem:
     def scaled(cls, W: np.ndarray, q_free: np.ndarray, mu: np.ndarray,
                augmentation: tuple[float, float] = (1.0, 1.0),
                weights: np.ndarray | None = None) -> LocalProblem:
-        """With ``rho = augmentation / mean(diag W)`` (Phi's two terms of the same size),
-        times ``weights / mean(weights)`` per contact if given."""
+        """The problem with ``rho = augmentation / mean(diag W)`` (N/m: Phi's two terms
+        of the same size), times ``weights / mean(weights)`` per contact if given.
+
+        Args:
+            W: Delassus operator (m/N), shape (2c, 2c).
+            q_free: relative displacements without contact forces (m), shape (2c,).
+            mu: Coulomb coefficient of each contact, shape (c,).
+            augmentation: ``(normal, tangential)`` factors, without unit
+                (``contact.augmentation_normal``, ``contact.augmentation_tangential``).
+            weights: one positive weight per contact (any unit: only their ratios to
+                their mean count), or None.
+
+        """
         c = len(mu)
         scale = float(W.diagonal().mean()) if len(W) else 1.0
         rho = np.empty((c, 2))
@@ -211,6 +222,7 @@ class _Evaluation(NamedTuple):
 
 
 def _evaluate(problem: LocalProblem, lam: np.ndarray) -> _Evaluation:
+    """``Phi`` (N) at the forces ``lam`` (N) and the sets it was evaluated on."""
     q = problem.q_free + problem.W @ lam
     phi, sets = alart_curnier(lam, q, problem.mu, problem.rho)
     return _Evaluation(phi, sets, np.array(sets.status, dtype=np.int64),
@@ -219,10 +231,21 @@ def _evaluate(problem: LocalProblem, lam: np.ndarray) -> _Evaluation:
 
 def _step(problem: LocalProblem, lam: np.ndarray, at: _Evaluation) -> np.ndarray:
     """The semismooth Newton step from ``lam`` (``at``: its evaluation); the derivatives
-    are built here, for the evaluations that need a step (not the converged one)."""
+    are built here, for the evaluations that need a step (not the converged one).
+
+    A closed contact that no force moves (both of its sides prescribed: a zero row of
+    ``W``) makes the Jacobian singular: the step is then the least-squares one, as in
+    :func:`~rocking_contact.contact.friction_contact.solve_semismooth_newton`. Its force is
+    undetermined and acts on supports only (the minimum-norm step picks one); a gap that no
+    force can close leaves ``Phi`` above the tolerance, and the solve unconverged.
+    """
     d_lam, d_q = _derivatives(at.sets, problem.mu, problem.rho)
     jac = d_lam + d_q @ problem.W
-    new: np.ndarray = lam - np.linalg.solve(jac, at.phi)
+    try:
+        dlam = np.linalg.solve(jac, at.phi)
+    except np.linalg.LinAlgError:
+        dlam = np.linalg.lstsq(jac, at.phi, rcond=None)[0]
+    new: np.ndarray = lam - dlam
     return new
 
 
@@ -235,10 +258,12 @@ def residual(problem: LocalProblem, lam: np.ndarray) -> tuple[float, np.ndarray]
 
 
 def newton_step(problem: LocalProblem, lam: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
-    """One semismooth Newton step from ``lam``: the forces and the status it was built on.
+    """One semismooth Newton step from ``lam`` (N): the forces (N) and the status it was
+    built on.
 
     ``(d_lam + d_q W) dlam = -Phi``; on the status of ``lam`` the equations are affine, so
-    the new forces solve them exactly.
+    the new forces solve them exactly. Forces ``(lambda_N, lambda_T)`` per contact, as
+    :class:`LocalSolution`'s ``lam``.
     """
     at = _evaluate(problem, lam)
     return _step(problem, lam, at), at.status
@@ -246,7 +271,9 @@ def newton_step(problem: LocalProblem, lam: np.ndarray) -> tuple[np.ndarray, np.
 
 def solve_active_set(problem: LocalProblem, lam0: np.ndarray | None = None, *,
                      tol: float, max_iterations: int = 50) -> LocalSolution:
-    """Primal-dual active set: full semismooth Newton steps until ``max |Phi| <= tol``.
+    """Primal-dual active set: full semismooth Newton steps until ``max |Phi| <= tol``;
+    an active set that comes back without a smaller ``max |Phi|`` only halves the step
+    (Armijo), it does not stop the iteration.
 
     Args:
         problem: the local problem.

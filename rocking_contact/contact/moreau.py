@@ -78,7 +78,8 @@ class LagrangianLinearSystem:
         return len(self.mass)
 
     def force(self, q: np.ndarray, v: np.ndarray, t: float) -> np.ndarray:
-        """``f(q, v, t)`` (n, N)."""
+        """``f(q, v, t) = f_ext(t) - K q - C v`` (n, N or N.m) at the coordinates ``q``
+        (m or rad), velocities ``v`` (m/s or rad/s) and time ``t`` (s)."""
         f = np.array(self.external(t), dtype=float)
         if self.stiffness is not None:
             f -= self.stiffness @ q
@@ -137,10 +138,19 @@ class MoreauJean:
     memory: ImpulseMemory = field(default_factory=ImpulseMemory)
 
     def __post_init__(self) -> None:
+        """Refuse a theta outside [1/2, 1]."""
         check_theta(self.theta)
 
     def step(self, q: np.ndarray, v: np.ndarray, t: float, h: float) -> StepOutcome:
-        """One step from ``(q, v)`` at ``t`` to ``t + h``."""
+        """One step from ``(q, v)`` at ``t`` to ``t + h``.
+
+        Args:
+            q: start coordinates (n, m or rad).
+            v: start velocities (n, m/s or rad/s).
+            t: start time (s).
+            h: step size (s).
+
+        """
         th, sys_ = self.theta, self.system
         K = sys_.stiffness if sys_.stiffness is not None else np.zeros_like(sys_.mass)
         C = sys_.damping if sys_.damping is not None else np.zeros_like(sys_.mass)

@@ -137,7 +137,9 @@ class RigidModes:
 
     def basis(self, u: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
         """``R`` (owned dofs x 3, zero off the body) at the displacement ``u`` (local
-        array) and ``R^T M R`` (3 x 3, kg and kg.m^2)."""
+        array, m) and ``R^T M R`` (3 x 3, kg and kg.m^2). Columns: translations along x
+        and y (m per m), rotation about the body's centroid at ``u``, counterclockwise
+        positive (m per rad: ``-(y - y_c)`` on x dofs, ``x - x_c`` on y dofs)."""
         body = self.body
         comm = body.comm
         # current position of each owned dof's node: X + u (x and y of the node)

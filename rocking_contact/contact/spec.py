@@ -238,6 +238,9 @@ class ContactSpec:
         return float(min(free)) if free else None
 
     def validate(self) -> None:
+        """Refuse (ValueError, the key and what is wrong) a spring treatment without
+        ``[[contact.spring]]`` and a spring whose tangential stiffness cannot hold it
+        (:func:`stick_problem`)."""
         if self.info.level == "springs" and not self.spring:
             raise ValueError(f"spring: treatment {self.treatment!r} needs at least one "
                              "[[contact.spring]]")

@@ -130,9 +130,8 @@ class SpringSink:
         step of 1 from 0, no residual, saying :attr:`message`."""
         from rocking_contact.solvers.driver import StepFailure  # a run's: DOLFINx loaded
 
-        failure = StepFailure(0.0, 1.0, math.nan, "sunk into a spring", 0, 1, pseudo=True)
-        failure.args = (self.message,)
-        return failure
+        return StepFailure.at_release(self.message, t=0.0, h=1.0, residual=math.nan,
+                                      reason="sunk into a spring", pseudo=True)
 
 
 class SpringDepths:
@@ -166,7 +165,8 @@ class SpringDepths:
 def spring_sink(case: BlockCase, body: ElasticBody, u: np.ndarray) -> SpringSink | None:
     """The sink of a block standing at ``u`` (local array, m) deeper in one of its shock
     springs than :data:`SINK_LIMIT` of its base half-width (the deepest), None otherwise
-    or without springs. Collective (:class:`SpringDepths`)."""
+    or without springs. A spring's sink is its compression ``-u_y - gap`` (m, positive
+    compressed). Collective (:class:`SpringDepths`)."""
     if not has_springs(case):
         return None
     depths = SpringDepths(case, body)
@@ -196,6 +196,8 @@ class SinkWatch:
         self._deepest = 0.0
 
     def __call__(self, problem: StepProblem, info: Any) -> None:
+        """After an accepted step (``info.t``, s): update the warning if the block went
+        deeper than the limit and than before."""
         j, depth = self.depths.deepest(problem.u.x.array)
         if depth <= max(self.depths.limit, self._deepest):
             return

@@ -18,8 +18,8 @@ One step (after the driver's SNES has converged the free step, ``R(x_free) = 0``
    ``U = H v`` (normal and tangential relative velocities, slave minus master) is frozen at
    ``u_m`` for the step;
 2. condensation with the factorised step Jacobian ``J = dR/dx``: the columns
-   ``Y = J^-1 H^T`` (one solve per active row), the Delassus operator ``W = H Y / h``
-   (1/kg), the free relative velocity ``q = H x_free``;
+   ``Y = J^-1 H^T`` (one multi-right-hand-side solve for every active row), the Delassus
+   operator ``W = H Y / h`` (1/kg), the free relative velocity ``q = H x_free``;
 3. the local problem ``U = W P + q`` with Signorini-Moreau (Newton restitution ``e``) and
    Coulomb on the velocities, solved exactly
    (:func:`~rocking_contact.contact.friction_contact.solve`: semismooth Newton on the
@@ -49,7 +49,9 @@ summed over the whole base. The first row (the released state, before any step) 
 impulse and no interval; after a preload its forces are those the preload's supports
 carry at the closed contacts, the static equilibrium the block is released from
 (:meth:`MoreauJeanContact.release`: ``RN_O`` = M g = 4096.7 N for SDNV105).
-``CONTACTS``, ``SLIDING``: pressed and sliding contacts;
+``CONTACTS``, ``SLIDING``: pressed contacts, and those of them on the Coulomb cone that
+move (:func:`~rocking_contact.contact.components.sliding`: a slip ``h |U_T|`` at the step's
+end velocity above 1e-14 m, as A and C's slip over the step);
 ``CONTACT_ITERATIONS``: coupled passes of the step; ``ECONTACT`` (J): energy taken from
 the bodies by the impulses and the projection since the release (``EFRICTION``: by the
 tangential impulses; ``EPROJECTION``: given by the projection), the term of the run's
@@ -70,8 +72,8 @@ from petsc4py import PETSc
 
 from rocking_contact.contact.components import (
     normal_tangential_rows,
-    on_cone,
     point_columns,
+    sliding,
     smallest_gap,
     summary_columns,
 )
@@ -198,6 +200,8 @@ class MoreauJeanContact(Corrector):
         self.points = {p: c for p, c in found.items() if c is not None}
         self.keys = list(relation.keys)
         self.impulses = np.zeros(2 * len(self.keys))
+        # per contact, the tangential slip of the last step at its end velocity (m)
+        self._slips = np.zeros(len(self.keys))
         self.h = math.nan
         # impulse columns summed since the last history row, and the time they cover (s)
         self._since_row: dict[str, float] = {}
@@ -276,6 +280,7 @@ class MoreauJeanContact(Corrector):
                                f"(the theta scheme); this step's unknown is a {stage.unknown}")
         self.iterations = 0
         self._residual = "none"
+        self._lift = np.zeros(0)  # a converged attempt's, if the driver discarded it
         self.h = stage.h
         # u_{n+1} = h theta x + [u_n + h (1 - theta) v_n]: the bracket is u_m
         u_m = combine(stage.u, None, problem.u.x.array, problem.v.x.array, problem.a.x.array,
@@ -400,6 +405,7 @@ class MoreauJeanContact(Corrector):
             self.work_projection += after - before
             self._lift = np.zeros(0)
         self.impulses[:] = 0.0
+        self._slips[:] = 0.0
         if self._H is not None:
             rows = normal_tangential_rows(self._active)
             self.impulses[rows] = self._P
@@ -408,7 +414,10 @@ class MoreauJeanContact(Corrector):
         self._since_row_time += self.h
         if self._H is None:
             return
-        mean = 0.5 * (self._U_before + self._apply(problem, problem.v.x.array))
+        U_end = self._apply(problem, problem.v.x.array)
+        # the law's slip: Coulomb holds on the end velocity, U_T = 0 sticking
+        self._slips[self._active] = self.h * U_end[1::2]
+        mean = 0.5 * (self._U_before + U_end)
         work = self._P * mean
         self.work_normal += float(np.sum(work[0::2]))
         self.work_tangential += float(np.sum(work[1::2]))
@@ -447,14 +456,14 @@ class MoreauJeanContact(Corrector):
         out["RN_BASE"] = out["PN_BASE"] / elapsed if elapsed > 0.0 else 0.0
         self._since_row, self._since_row_time = {}, 0.0
         pressed = self.impulses[0::2] > 0.0
-        sliding = pressed & on_cone(self.impulses[0::2], self.impulses[1::2],
-                                    self.options.law.friction)
+        slide = sliding(self.impulses[0::2], self.impulses[1::2], self.options.law.friction,
+                        self._slips)
         if self.start_forces is not None:  # the released state, at rest: nothing slides
             out.update(self._resolved("R", self.start_forces, self._start_frames))
-            pressed, sliding = self.start_forces[0::2] > 0.0, np.zeros(0, dtype=bool)
+            pressed, slide = self.start_forces[0::2] > 0.0, np.zeros(0, dtype=bool)
         out.update(summary_columns(
             gap_min=smallest_gap(self.relation.geometry(problem.u.x.array).gap),
-            contacts=int(np.count_nonzero(pressed)), sliding=int(np.count_nonzero(sliding)),
+            contacts=int(np.count_nonzero(pressed)), sliding=int(np.count_nonzero(slide)),
             iterations=self.iterations, absorbed=self.absorbed_energy(),
             friction=-self.work_tangential))
         out["EPROJECTION"] = self.work_projection
@@ -504,7 +513,8 @@ class MoreauJeanContact(Corrector):
 def transpose_times(H: sp.csr_matrix, rows: np.ndarray, p: np.ndarray) -> np.ndarray:
     """``H^T p`` with the sums of scipy's ``H.T @ p``, bit for bit: its ``csc_matvec`` adds
     each stored entry's product into its column's sum, from 0.0, in H's storage order,
-    which ``np.add.at`` keeps. ``rows``: the row of each stored entry of H. Building the
+    which ``np.add.at`` keeps. ``rows``: the row of each stored entry of H; ``p``: one
+    value per row (the theta treatment's impulses, N.s, giving N.s on the dofs). Building the
     transpose (scipy's checks of a new matrix) cost 24 us a step with its product, against
     2 us a product here.
     """
@@ -517,8 +527,8 @@ def dense_transpose(H: sp.csr_matrix, rows: np.ndarray) -> np.ndarray:
     """``H^T`` as a dense array, the array of scipy's ``H.T.toarray()`` bit for bit: its
     ``csc_todense`` adds each stored entry into a zero array in storage order (repeated
     entries summed so), which ``np.add.at`` keeps. ``rows``: the row of each stored entry
-    of H. Without the transpose's construction (scipy's checks of a new matrix), once a
-    step."""
+    of H; H's entries have no unit (relative velocity per dof velocity). Without the
+    transpose's construction (scipy's checks of a new matrix), once a step."""
     out = np.zeros((H.shape[1], H.shape[0]))
     np.add.at(out, (H.indices, rows), H.data)
     return out

@@ -63,6 +63,16 @@ class StepFailure(RuntimeError):
         super().__init__(f"step {step} {where} after {halvings} halvings (residual "
                          f"{residual:.3e} N, {reason})")
 
+    @classmethod
+    def at_release(cls, message: str, *, t: float, h: float, residual: float, reason: str,
+                   pseudo: bool = False) -> StepFailure:
+        """A failure of the release, before any step: no halving, step 1 from ``t`` with
+        the first step's ``h``, saying ``message`` alone (one line: where, what, the
+        residual, N) instead of the driver's words about halvings."""
+        failure = cls(t, h, residual, reason, 0, 1, pseudo=pseudo)
+        failure.args = (message,)
+        return failure
+
 
 @dataclass
 class StepInfo:
@@ -118,7 +128,8 @@ class Refinement:
     hold: float
 
     def refines(self, h: float) -> bool:
-        """Whether a step of size h is longer than the refined step (round-off aside)."""
+        """Whether a step of size ``h`` (s) is longer than the refined step (round-off
+        aside)."""
         return h > self.step * (1.0 + 1e-9)
 
 
@@ -170,7 +181,13 @@ class StepDriver:
         return self.stats
 
     def advance(self, t1: float, scheme: Scheme, depth: int = 0) -> None:
-        """One step to ``t1``, halved on failure, refined around contact changes."""
+        """One step to ``t1`` (s) from the problem's time, halved on failure (``depth``:
+        halvings so far), refined around contact changes.
+
+        Raises:
+            StepFailure: the step failed after ``max_halvings`` halvings and the fallback.
+
+        """
         p = self.problem
         h = t1 - p.t
         r = self.refine
@@ -230,6 +247,8 @@ class StepDriver:
             self.advance(float(t), self.refine.scheme, depth)
 
     def _attempt(self, t1: float, scheme: Scheme) -> NewtonReport:
+        """One try of the step to ``t1`` (s): the free step, then each corrector and each
+        contribution's consistency check; a rejection is an unconverged report."""
         p = self.problem
         p.begin(t1, scheme)
         p.predictor(self._x)

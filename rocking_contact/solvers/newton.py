@@ -123,7 +123,9 @@ class Solvable(Protocol):
 
     def settled(self, x: PETSc.Vec, change: float, tolerance: float) -> bool:
         """Newton has stalled at round-off: the update test of a velocity unknown, asked
-        only of a problem whose ``stage`` has one."""
+        only of a problem whose ``stage`` has one. ``change``: the last correction's max
+        norm in the unknown's unit (m/s); ``tolerance``: relative to the end displacement
+        it moves (:meth:`~rocking_contact.solvers.step.StepProblem.settled`)."""
 
 
 class NewtonSolver:

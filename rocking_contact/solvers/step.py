@@ -198,7 +198,9 @@ class Corrector(Protocol):
 
 def combine(f: Affine, x: np.ndarray | None, u: np.ndarray, v: np.ndarray,
             a: np.ndarray, out: np.ndarray) -> np.ndarray:
-    """``out = f.x x + f.u u + f.v v + f.a a`` on local arrays, skipping zero terms."""
+    """``out = f.x x + f.u u + f.v v + f.a a`` on local arrays, skipping zero terms (and
+    ``x`` if None); units: ``f``'s (:class:`~rocking_contact.time.stage.Affine`), e.g. m
+    for ``f = stage.u`` from the unknown and the start state (m, m/s, m/s^2)."""
     out[:] = 0.0
     for coef, arr in ((f.x, x), (f.u, u), (f.v, v), (f.a, a)):
         if coef != 0.0 and arr is not None:
@@ -444,9 +446,10 @@ class StepProblem:
 
     def end_values(self, x: PETSc.Vec, pick: Any = None, *, velocity: bool = False
                    ) -> tuple[np.ndarray, np.ndarray | None]:
-        """``u1(x)`` (and ``v1(x)`` if ``velocity``): the end of the step for the unknown
-        ``x`` (x's ghosts up to date), on the local arrays, or on the values that
-        ``pick([x, u, v, a])`` returns for them (e.g. a contact's nodes, on every rank)."""
+        """``u1(x)`` (m) and ``v1(x)`` (m/s, None unless ``velocity``): the end of the step
+        for the unknown ``x`` (x's ghosts up to date; m or m/s, the stage's unknown), on
+        the local arrays, or on the values that ``pick([x, u, v, a])`` returns for them
+        (e.g. a contact's nodes, on every rank)."""
         s = self.stage
         assert s is not None
         with x.localForm() as local:
@@ -458,8 +461,9 @@ class StepProblem:
 
     def settled(self, x: PETSc.Vec, change: float, tolerance: float) -> bool:
         """Newton has stalled at round-off: its last correction of the unknown (``change``,
-        max norm) moved the end displacement by less than ``tolerance`` of that
-        displacement (max norms over the owned dofs of every rank).
+        max norm, in the unknown's unit: m, or m/s for a velocity unknown) moved the end
+        displacement (``stage.u.x * change``, m) by less than ``tolerance`` (relative, no
+        unit) of that displacement (max norms over the owned dofs of every rank).
 
         Measured on displacements whatever the unknown: the large-rotation forces of the
         stiff SDNV105 bodies carry a round-off of 1e-6 to 1e-4 N that no correction

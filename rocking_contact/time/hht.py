@@ -71,13 +71,16 @@ class HHT(Scheme):
     name: str = "hht"
 
     def __post_init__(self) -> None:
+        """Refuse an alpha outside [-1/3, 0]."""
         _check_alpha(self.alpha)
 
     @property
     def order(self) -> int:
+        """2, for every alpha in [-1/3, 0]."""
         return 2
 
     def describe(self) -> str:
+        """``hht (alpha=...)``."""
         return f"hht (alpha={self.alpha:.6g})"
 
     def stage(self, h: float) -> Stage:

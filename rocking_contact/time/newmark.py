@@ -31,6 +31,7 @@ class Newmark(Scheme):
     name: str = "newmark"
 
     def __post_init__(self) -> None:
+        """Refuse beta <= 0."""
         if not self.beta > 0:
             raise ValueError(f"beta: got {self.beta:g}, allowed: a number > 0")
 
@@ -41,9 +42,11 @@ class Newmark(Scheme):
 
     @property
     def order(self) -> int:
+        """2 for gamma = 1/2, else 1."""
         return 2 if math.isclose(self.gamma, 0.5) else 1
 
     def describe(self) -> str:
+        """The name and its beta and gamma, e.g. ``newmark (beta=0.25, gamma=0.5)``."""
         return f"{self.name} (beta={self.beta:.6g}, gamma={self.gamma:.6g})"
 
     def stage(self, h: float) -> Stage:

@@ -21,6 +21,7 @@ class Static(Scheme):
 
     @property
     def order(self) -> int:
+        """0: no time accuracy (static equilibrium at each pseudo-time)."""
         return 0
 
     def stage(self, h: float) -> Stage:

@@ -40,13 +40,16 @@ class Theta(Scheme):
     name: str = "theta"
 
     def __post_init__(self) -> None:
+        """Refuse a theta outside :data:`THETA_RANGE`."""
         check_theta(self.theta)
 
     @property
     def order(self) -> int:
+        """2 for theta = 1/2, else 1."""
         return 2 if math.isclose(self.theta, 0.5) else 1
 
     def describe(self) -> str:
+        """``theta (theta=...)``."""
         return f"theta (theta={self.theta:.6g})"
 
     def stage(self, h: float) -> Stage:

@@ -4,9 +4,11 @@ import numpy as np
 
 from rocking_contact.contact.components import (
     CONE_MARGIN,
+    SLIP_MOTION,
     on_cone,
     on_table_x,
     point_columns,
+    sliding,
     summary_columns,
 )
 
@@ -45,3 +47,16 @@ def test_summary_columns_keep_their_order_and_leave_out_what_a_treatment_lacks()
                               absorbed=0.5, friction=None)
     assert springs == {"CONTACTS": 2.0, "SLIDING": 1.0, "ECONTACT": 0.5}
     assert list(springs) == ["CONTACTS", "SLIDING", "ECONTACT"]
+
+
+def test_a_contact_slides_only_pressed_on_the_cone_and_moving():
+    """Without friction every pressed contact is on the cone: it slides only if it moved
+    over the step by more than SLIP_MOTION (m), either way along the tangent."""
+    normal = np.array([10.0, 10.0, 10.0, 0.0, 10.0])
+    tangential = np.array([0.0, 0.0, 0.0, 0.0, 0.0])
+    slip = np.array([0.0, 0.5 * SLIP_MOTION, -2.0 * SLIP_MOTION, 1e-6, 2.0 * SLIP_MOTION])
+    assert sliding(normal, tangential, 0.0, slip).tolist() == [False, False, True, False,
+                                                              True]
+    # inside the cone it sticks however it moves; on it (or beyond) it slides
+    assert sliding(np.array([10.0, 10.0]), np.array([2.0, -3.0]), 0.3,
+                   np.array([1e-3, 1e-3])).tolist() == [False, True]

@@ -92,3 +92,21 @@ def test_generalised_newton_step_is_exact_once_the_sets_are_right():
         assert np.array_equal(residual(problem, guess)[1], exact.status)
         lam, _ = newton_step(problem, guess)
         assert lam == pytest.approx(exact.lam, rel=1e-12)
+
+
+@pytest.mark.parametrize("mu", [0.0, 0.3])
+def test_a_contact_no_force_moves_leaves_the_others_solved(mu):
+    """A closed contact held on both sides (its normal row and column of W zero: both
+    of its dofs prescribed) makes the Newton Jacobian singular; the step is then the
+    least-squares one (was numpy's LinAlgError) and the other contact still obeys its laws."""
+    W = np.array([[0.0, 0.0, 0.0, 0.0],
+                  [0.0, 2e-6, 0.0, 1e-7],
+                  [0.0, 0.0, 1e-6, 1e-7],
+                  [0.0, 1e-7, 1e-7, 2e-6]])
+    problem = LocalProblem.scaled(W, np.array([0.0, 1e-7, -1e-5, 0.0]), np.full(2, mu))
+    sol = solve_active_set(problem, np.array([100.0, 0.0, 0.0, 0.0]), tol=1e-8)
+    assert sol.converged and residual(problem, sol.lam)[0] <= 1e-8
+    held = LocalProblem(W[2:, 2:], problem.q_free[2:] + W[2:, :2] @ sol.lam[:2],
+                        problem.mu[1:], problem.rho[1:])
+    _check_laws(held, sol.lam[2:])
+    assert sol.lam[2] > 0.0  # it closes its 1e-5 m penetration

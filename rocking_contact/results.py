@@ -20,6 +20,7 @@ from typing import Any, NamedTuple
 
 import numpy as np
 
+from rocking_contact.results_dir import RUN_FILES
 from rocking_contact.results_io import (
     HISTORY_FILE,
     PARTIAL_SUFFIX,
@@ -27,7 +28,6 @@ from rocking_contact.results_io import (
     RESULTS_ARRAYS,
     RESULTS_FILE,
     RESULTS_OBJECTS,
-    RUN_FILES,
     FieldIndex,
     collection_xml,
     json_type,

@@ -58,7 +58,7 @@ def write_report(cases: list[str], results_dir: Path, out: Path, *, views: bool 
     from rocking_contact.out_paths import check_dir
     from rocking_contact.report import content, html, markdown
     from rocking_contact.report.inputs import find_results
-    from rocking_contact.results_io import report_meta
+    from rocking_contact.report.meta import report_meta
 
     found, unread = find_results(results_dir, cases)
     check_dir("--out", out)  # as `run --out`: one line naming --out, not an OSError

@@ -6,7 +6,9 @@ import numpy as np
 
 import rocking_contact as rc
 from rocking_contact.report.cli import write_report
-from rocking_contact.results_io import discard, own_reports, set_aside, write
+from rocking_contact.report.meta import own_reports
+from rocking_contact.results_dir import discard, set_aside
+from rocking_contact.results_io import write
 
 
 def _results(directory, status="completed"):

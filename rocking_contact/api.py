@@ -29,7 +29,7 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import TYPE_CHECKING, Any, Protocol, cast
 
-from rocking_contact import config, interrupt, results_io
+from rocking_contact import config, interrupt, results_dir, results_io
 from rocking_contact.caches import ensure_form_cache
 from rocking_contact.config import (
     KINDS,
@@ -443,12 +443,12 @@ def _execute(run: _Run) -> RunResult:
     the :class:`RunStopped` goes on).
 
     With ``write``, the run first takes its directory: makes it, sets the results already
-    there aside (:func:`~rocking_contact.results_io.set_aside`) and writes a
+    there aside (:func:`~rocking_contact.results_dir.set_aside`) and writes a
     ``results.json`` that says it has started (:func:`_started`), on every rank before any
     writes into it. A run that computed (its runner returned, or stopped with what it
     computed: a failure, a stop asked for) replaces those results: they are deleted
-    (:func:`~rocking_contact.results_io.discard`). One that did not, they are put back
-    (:func:`~rocking_contact.results_io.restore`), its ``results.json`` and the directories
+    (:func:`~rocking_contact.results_dir.discard`). One that did not, they are put back
+    (:func:`~rocking_contact.results_dir.restore`), its ``results.json`` and the directories
     made for it removed: bad input the runner found as it set up (the runner writes
     nothing before its checks), anything that stopped it before its runner started (a
     second Ctrl-C at the barrier, a full disk for that ``results.json``), a failure that
@@ -456,13 +456,13 @@ def _execute(run: _Run) -> RunResult:
     step; a rigid integration that fails again as its levels are redone up to where it
     failed, :mod:`~rocking_contact.analytic.rigid_runner`), or an error in its runner
     that left nothing computed in the directory
-    (:func:`~rocking_contact.results_io.only_started`)."""
+    (:func:`~rocking_contact.results_dir.only_started`)."""
     aside = ran = computed = False
     try:
         if run.write:
             make_dir("rc.run", run.out_dir, key="out")
             if mpi_rank() == 0:
-                results_io.set_aside(run.out_dir)
+                results_dir.set_aside(run.out_dir)
                 aside = True
                 results_io.write(_started(run), run.out_dir, plots=False)
             _barrier()  # no rank writes its fields before the old ones are gone
@@ -485,7 +485,7 @@ def _execute(run: _Run) -> RunResult:
         # rank 0 alone, with no collective call: on an error the others may have left
         if run.write and mpi_rank() == 0:
             _leave(run, aside=aside, kept=computed or (
-                ran and not results_io.only_started(run.out_dir)))
+                ran and not results_dir.only_started(run.out_dir)))
     run.progress.close()
     return result
 
@@ -507,10 +507,10 @@ def _leave(run: _Run, *, aside: bool, kept: bool) -> None:
     the earlier results deleted (``kept``); or as it was before the run, the results set
     ``aside`` put back and the directories made for it removed."""
     if kept:
-        results_io.discard(run.out_dir)
+        results_dir.discard(run.out_dir)
         return
     if aside:
-        results_io.restore(run.out_dir)
+        results_dir.restore(run.out_dir)
     remove_made(run.made)
 
 

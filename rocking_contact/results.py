@@ -2,7 +2,9 @@
 counted (:class:`CheckCounts`), and :func:`load_result`, a results directory read back.
 
 The files they are written to (a block run's field index ``fields.pvd`` too:
-:class:`~rocking_contact.results_io.FieldIndex`) are :mod:`rocking_contact.results_io`'s,
+:class:`~rocking_contact.results_io.FieldIndex`) are :mod:`rocking_contact.results_io`'s
+(those a run sets aside for the next, :data:`~rocking_contact.results_dir.RUN_FILES`,
+:mod:`rocking_contact.results_dir`'s),
 what ends a run early (:class:`RunStopped`, :class:`SolverFailure`, :class:`Interrupted`,
 :class:`Overturned`) :mod:`rocking_contact.stops`'; their names are importable from here
 too.
@@ -42,7 +44,7 @@ from rocking_contact.stops import Interrupted, Overturned, RunStopped, SolverFai
 __all__ = [
     "STARTED", "RunResult", "CheckCounts", "check_counts", "Verdict", "classify",
     "ROW_ENTRIES", "ROW_FIELDS", "CHECK_NUMBERS", "load_result",
-    # re-exported: the files (results_io) and the stops (stops) they were defined with
+    # re-exported: the files (results_io; RUN_FILES from results_dir) and the stops (stops)
     "FieldIndex", "collection_xml", "HISTORY_FILE", "PARTIAL_SUFFIX", "PLOTS_STAGING",
     "RESULTS_ARRAYS", "RESULTS_FILE", "RESULTS_OBJECTS", "RUN_FILES", "load",
     "read_history_csv", "write", "write_history_csv", "write_plots", "Interrupted",

@@ -41,13 +41,6 @@ import numpy as np
 if TYPE_CHECKING:
     from rocking_contact.results import RunResult
 
-    # typed for mypy; at run time __getattr__ at the end of this module
-    from rocking_contact.results_dir import REPLACED as REPLACED
-    from rocking_contact.results_dir import REPLACED_MARK as REPLACED_MARK
-    from rocking_contact.results_dir import discard as discard
-    from rocking_contact.results_dir import only_started as only_started
-    from rocking_contact.results_dir import restore as restore
-    from rocking_contact.results_dir import set_aside as set_aside
 
 RESULTS_FILE = "results.json"
 HISTORY_FILE = "history.csv"
@@ -335,22 +328,3 @@ def json_type(value: Any) -> str:
     names = {dict: "object", list: "array", str: "string", bool: "true/false",
              type(None): "null"}
     return names.get(type(value), "number")
-
-
-#: the names of :mod:`rocking_contact.results_dir` that :mod:`rocking_contact.api` and the
-#: tests still take from here, where they were defined until an earlier run's files had a
-#: module of their own: imported at their first use (:func:`__getattr__`), as results_dir
-#: imports this module's file names
-_RESULTS_DIR_NAMES = frozenset({"REPLACED", "REPLACED_MARK", "discard", "only_started",
-                                "restore", "set_aside"})
-
-
-if not TYPE_CHECKING:  # mypy sees the imports above, and no attribute it does not know
-    def __getattr__(name: str) -> Any:
-        """:mod:`rocking_contact.results_dir`'s ``name`` (:data:`_RESULTS_DIR_NAMES`), imported
-        when first asked for (PEP 562): a module-level import here would be circular."""
-        if name in _RESULTS_DIR_NAMES:
-            from rocking_contact import results_dir
-
-            return getattr(results_dir, name)
-        raise AttributeError(f"module {__name__!r} has no attribute {name!r}")

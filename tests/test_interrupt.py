@@ -14,7 +14,7 @@ import numpy as np
 import pytest
 
 import rocking_contact as rc
-from rocking_contact import interrupt, results, results_io
+from rocking_contact import interrupt, results, results_dir, results_io
 from rocking_contact.api import plots_command
 from rocking_contact.cli import EXIT_INTERRUPTED, main
 from rocking_contact.config import shipped_cases
@@ -315,9 +315,9 @@ def test_the_plots_are_listed_once_drawn_and_a_killed_drawing_is_cleared(tmp_pat
     (out / "plots.partial" / "a.png").write_bytes(b"half")
     (out / "results.json.partial").write_text("{")
     (out / "mine.partial").write_text("kept")
-    gone = results_io.set_aside(out)
+    gone = results_dir.set_aside(out)
     assert {p.name for p in gone} >= {"plots.partial", "results.json.partial", *names}
-    results_io.discard(out)
+    results_dir.discard(out)
     assert sorted(p.name for p in out.iterdir()) == ["mine.partial"]
 
 
@@ -332,9 +332,9 @@ def test_clearing_a_results_directory_removes_only_what_a_run_writes(tmp_path):
             "history.csv.bak"]
     for name in run_files + mine:
         (tmp_path / name).write_text("x")
-    gone = results_io.set_aside(tmp_path)
+    gone = results_dir.set_aside(tmp_path)
     assert sorted(p.name for p in gone) == sorted(run_files)
-    results_io.discard(tmp_path)
+    results_dir.discard(tmp_path)
     assert sorted(p.name for p in tmp_path.iterdir()) == sorted(mine)
 
 

@@ -15,7 +15,7 @@ import pytest
 from test_bad_input import assert_one_line_error
 
 import rocking_contact as rc
-from rocking_contact import results_io
+from rocking_contact import results_dir
 from rocking_contact.cli import main
 from rocking_contact.report.cli import write_report
 
@@ -88,12 +88,12 @@ def test_a_refused_run_leaves_the_earlier_results_as_they_were(capsys, tmp_path)
     code = main(["run", str(case), "--out", str(out), "--quiet", "--set", "time.end=0.002"])
     assert_one_line_error(capsys, code, ["quantity[0].column: 'DY_AA'"])
     assert snapshot(out) == before
-    assert not (out / results_io.REPLACED).exists()
+    assert not (out / results_dir.REPLACED).exists()
     refused = rc.load_case(case, ["time.end=0.002", "output.fields_every=1"])
     with pytest.raises(rc.CaseError):
         rc.run(refused, out=out, quiet=True)
     assert snapshot(out) == before
-    assert not (out / results_io.REPLACED).exists()
+    assert not (out / results_dir.REPLACED).exists()
 
 
 def test_a_case_built_in_code_is_named_by_its_name(tmp_path):

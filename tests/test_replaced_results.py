@@ -18,7 +18,7 @@ from test_mpi_tools import under_mpiexec
 from test_refused_run_output import _misspelt, earlier_run, snapshot
 
 import rocking_contact as rc
-from rocking_contact import interrupt, results_io
+from rocking_contact import interrupt, results_dir, results_io
 from rocking_contact.cli import EXIT_FAILED, main
 from rocking_contact.config import shipped_cases
 from rocking_contact.progress import Progress
@@ -28,7 +28,7 @@ from rocking_contact.results import STARTED, RunResult
 def _earlier_gone(out, before):
     """The earlier run's files are gone but the user's, and no set-aside folder is left."""
     now = snapshot(out)
-    assert not (out / results_io.REPLACED).exists()
+    assert not (out / results_dir.REPLACED).exists()
     assert now["notes.txt"] == before["notes.txt"]
     assert not any(name.startswith("report/") or name.endswith((".png", ".svg"))
                    for name in now)
@@ -51,8 +51,8 @@ def test_a_completed_run_replaces_the_earlier_results(monkeypatch, tmp_path):
 
     monkeypatch.setattr("rocking_contact.api.Progress", Peek)
     rc.run(rc.load_case("sdnd101a", ["time.end=0.2"]), out=out, quiet=True, plots=False)
-    aside = sorted(f"{results_io.REPLACED}/{name}" for name in
-                   [*(n for n in before if n != "notes.txt"), results_io.REPLACED_MARK])
+    aside = sorted(f"{results_dir.REPLACED}/{name}" for name in
+                   [*(n for n in before if n != "notes.txt"), results_dir.REPLACED_MARK])
     assert seen == [sorted([*aside, "notes.txt", "results.json"])]
     assert _earlier_gone(out, before)["status"] == "completed"
 
@@ -188,7 +188,7 @@ def test_an_abort_after_streamed_rows_keeps_them(monkeypatch, tmp_path):
     monkeypatch.setattr("rocking_contact.api.Progress", AbortAt)
     with interrupt.deferred(), pytest.raises(KeyboardInterrupt):
         rc.run(rc.load_case("sdnv105d", ["time.end=0.01"]), out=out, plots=False)
-    assert not (out / results_io.REPLACED).exists()
+    assert not (out / results_dir.REPLACED).exists()
     assert json.loads((out / "results.json").read_text())["status"] == STARTED
     assert (out / "history.csv").read_text().count("\n") > 50
     assert sorted(set(before) - set(snapshot(out))) == sorted(
@@ -215,7 +215,7 @@ def test_a_run_killed_as_it_set_up_gives_them_back_to_the_next(capsys, tmp_path)
     killed = subprocess.run([sys.executable, "-c", KILLED_AS_IT_SETS_UP, "run", "sdnd101a",
                              "--out", str(out), "-q", "--no-plots"], capture_output=True)
     assert killed.returncode == -signal.SIGKILL, killed.stderr
-    assert sorted(p.name for p in out.iterdir()) == [results_io.REPLACED, "notes.txt",
+    assert sorted(p.name for p in out.iterdir()) == [results_dir.REPLACED, "notes.txt",
                                                       "results.json"]
     assert json.loads((out / "results.json").read_text())["status"] == STARTED
     capsys.readouterr()
@@ -227,7 +227,7 @@ def test_a_run_killed_as_it_set_up_gives_them_back_to_the_next(capsys, tmp_path)
 def _killed_after(out, history):
     """``out`` as a run killed after it set the earlier results aside leaves it: its
     started results.json, and the rows it streamed (``history``: time -> values)."""
-    results_io.set_aside(out)
+    results_dir.set_aside(out)
     results_io.write(RunResult(case="sdnd101a", kind="discrete", parameters={},
                                status=STARTED, history=history), out, plots=False)
 
@@ -239,16 +239,16 @@ def test_a_killed_runs_set_aside_folder_goes_with_the_next_run(tmp_path):
     out = tmp_path / "o"
     before = earlier_run(out, tmp_path)
     _killed_after(out, {"time": np.array([0.0, 1e-4]), "DX_NO1": np.zeros(2)})
-    assert sorted(p.name for p in out.iterdir()) == [results_io.REPLACED, "history.csv",
+    assert sorted(p.name for p in out.iterdir()) == [results_dir.REPLACED, "history.csv",
                                                       "notes.txt", "results.json"]
     rc.run(rc.load_case("sdnd101a", ["time.end=0.2"]), out=out, quiet=True, plots=False)
     assert _earlier_gone(out, before)["status"] == "completed"
-    (out / results_io.REPLACED / "plots.partial").mkdir(parents=True)
-    (out / results_io.REPLACED / "plots.partial" / "a.png").write_bytes(b"half")
-    (out / results_io.REPLACED / results_io.REPLACED_MARK).write_text("")
-    assert results_io.set_aside(out)
-    assert not (out / results_io.REPLACED / "plots.partial").exists()
-    assert results_io.discard(out) == [out / results_io.REPLACED]
+    (out / results_dir.REPLACED / "plots.partial").mkdir(parents=True)
+    (out / results_dir.REPLACED / "plots.partial" / "a.png").write_bytes(b"half")
+    (out / results_dir.REPLACED / results_dir.REPLACED_MARK).write_text("")
+    assert results_dir.set_aside(out)
+    assert not (out / results_dir.REPLACED / "plots.partial").exists()
+    assert results_dir.discard(out) == [out / results_dir.REPLACED]
     assert sorted(p.name for p in out.iterdir()) == ["notes.txt"]
 
 
@@ -260,17 +260,17 @@ def test_a_history_without_rows_is_nothing_computed(tmp_path):
     before = earlier_run(out, tmp_path)
     _killed_after(out, {})
     (out / "history.csv").write_text("time,DX_NO1\n")
-    assert results_io.only_started(out)
-    assert results_io.set_aside(out)
-    assert results_io.restore(out)
+    assert results_dir.only_started(out)
+    assert results_dir.set_aside(out)
+    assert results_dir.restore(out)
     assert snapshot(out) == before
     _killed_after(out, {})
     (out / "history.csv").write_text("time,DX_NO1\n0.0,0.0\n")
-    assert not results_io.only_started(out)
-    results_io.set_aside(out)
-    assert sorted(p.name for p in out.iterdir()) == [results_io.REPLACED, "notes.txt"]
-    assert sorted(p.name for p in (out / results_io.REPLACED).iterdir()) == [
-        "history.csv", "results.json", results_io.REPLACED_MARK]
+    assert not results_dir.only_started(out)
+    results_dir.set_aside(out)
+    assert sorted(p.name for p in out.iterdir()) == [results_dir.REPLACED, "notes.txt"]
+    assert sorted(p.name for p in (out / results_dir.REPLACED).iterdir()) == [
+        "history.csv", "results.json", results_dir.REPLACED_MARK]
 
 
 def test_setting_them_aside_is_all_or_none(monkeypatch, tmp_path):
@@ -288,7 +288,7 @@ def test_setting_them_aside_is_all_or_none(monkeypatch, tmp_path):
 
     monkeypatch.setattr(results_io.os, "replace", third_fails)
     with pytest.raises(KeyboardInterrupt):
-        results_io.set_aside(out)
+        results_dir.set_aside(out)
     monkeypatch.undo()
     assert len(moves) > 3 and snapshot(out) == before
 
@@ -324,13 +324,13 @@ def test_a_folder_of_that_name_without_the_mark_is_the_users(tmp_path):
     holds: discard deleted any folder of that name."""
     out = tmp_path / "o"
     earlier_run(out, tmp_path)
-    mine = out / results_io.REPLACED / "my_notes.txt"
+    mine = out / results_dir.REPLACED / "my_notes.txt"
     mine.parent.mkdir()
     mine.write_text("mine\n")
     rc.run(rc.load_case("sdnd101a", ["time.end=0.2"]), out=out, quiet=True, plots=False)
     assert mine.read_text() == "mine\n"
-    assert results_io.set_aside(out) == [] and not (out / "results.json").exists()
-    assert results_io.discard(out) == [] and mine.read_text() == "mine\n"
+    assert results_dir.set_aside(out) == [] and not (out / "results.json").exists()
+    assert results_dir.discard(out) == [] and mine.read_text() == "mine\n"
 
 
 def test_listed_plots_are_names_not_patterns(tmp_path):

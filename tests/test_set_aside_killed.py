@@ -13,16 +13,16 @@ import sys
 import pytest
 from test_refused_run_output import earlier_run, snapshot
 
-from rocking_contact import results_io
+from rocking_contact import results_dir
 
-#: ``python -c KILLING CALL STEPS OUT``: the ``+``-separated ``STEPS`` (results_io's
+#: ``python -c KILLING CALL STEPS OUT``: the ``+``-separated ``STEPS`` (results_dir's
 #: functions; ``computed``: a run's results.json written) on the results directory ``OUT``,
 #: killed (SIGKILL) as it makes its ``CALL``-th rename or removal; a process of its own, as
 #: a run killed is
 KILLING = """
 import os, shutil, signal, sys
 from pathlib import Path
-from rocking_contact import results_io
+from rocking_contact import results_dir
 call, operation, out = int(sys.argv[1]), sys.argv[2], Path(sys.argv[3])
 count = [0]
 
@@ -41,7 +41,7 @@ for step in operation.split("+"):
     if step == "computed":
         (out / "results.json").write_text('{"status": "completed"}')
     else:
-        getattr(results_io, step)(out)
+        getattr(results_dir, step)(out)
 """
 
 
@@ -57,8 +57,8 @@ def killed_at(call, operation, out):
 
 def set_aside_then_refused(out):
     """What a run that is refused as it sets up does to the results directory."""
-    results_io.set_aside(out)
-    results_io.restore(out)
+    results_dir.set_aside(out)
+    results_dir.restore(out)
 
 
 @pytest.fixture
@@ -105,8 +105,8 @@ def test_a_discard_killed_at_any_point_is_finished(pristine):
     out, before, again = pristine
     call = 1
     while killed_at(call, "set_aside+computed+discard", out):
-        results_io.set_aside(out)
-        results_io.discard(out)
+        results_dir.set_aside(out)
+        results_dir.discard(out)
         assert sorted(p.name for p in out.iterdir()) == ["notes.txt"], call
         again()
         call += 1
@@ -118,7 +118,7 @@ def test_a_folder_left_empty_or_unmarked_by_a_kill_is_none(pristine):
     the mark's partial file): the next run sets the earlier results aside, not deletes
     them for a folder of the user's."""
     out, before, _ = pristine
-    (out / results_io.REPLACED).mkdir()
-    (out / results_io.REPLACED / (results_io.REPLACED_MARK + ".partial")).write_text("")
+    (out / results_dir.REPLACED).mkdir()
+    (out / results_dir.REPLACED / (results_dir.REPLACED_MARK + ".partial")).write_text("")
     set_aside_then_refused(out)
     assert snapshot(out) == before

@@ -7,5 +7,7 @@
 - :mod:`.html`, :mod:`.markdown`: the two renderings;
 - :mod:`.parameters`: the parameters table (the software stack comes from
   :mod:`rocking_contact.provenance`);
+- :mod:`.meta`: the line a report's page carries of what it was drawn from and wrote,
+  read back so that a run replaces only its own reports;
 - :mod:`.cli`: ``rocking-contact report``.
 """

@@ -66,7 +66,7 @@ def write_report(cases: list[str], results_dir: Path, out: Path, *, views: bool 
     doc = content.build(found, out / FIGURES_DIR, views=views, skipped=unread,
                         workers=workers)
     # what it was drawn from and wrote: a run into the directory of the one run it
-    # shows removes those files (results_io.own_reports), not a user's own
+    # shows removes those files (report.meta.own_reports), not a user's own
     meta = report_meta([r.directory for r in found],
                        [HTML_FILE, MARKDOWN_FILE, *_written(out / FIGURES_DIR, started, out)])
     page = out / HTML_FILE

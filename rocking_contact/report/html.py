@@ -102,7 +102,7 @@ def _section(section: Section) -> str:
 
 def render(doc: Document, meta: str = "") -> str:
     """The HTML page of a document; ``meta``: a ``<meta>`` element for its head
-    (:func:`rocking_contact.results_io.report_meta`)."""
+    (:func:`rocking_contact.report.meta.report_meta`)."""
     toc = "".join(f'<li><a href="#{escape(s.id)}">{escape(s.title)}</a></li>'
                   for s in doc.sections)
     intro = "\n".join(_block(b) for b in doc.intro)

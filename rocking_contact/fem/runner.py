@@ -173,9 +173,10 @@ def refinement(case: BlockCase) -> Refinement | None:
 
 def steps_remedy(case: BlockCase) -> str:
     """What makes the case's steps create less energy (:func:`~rocking_contact.post.energy.
-    remedy` of its scheme, contact and refinement)."""
-    return remedy(case.scheme.type, case.contact.info.level != "none",
-                  refinement(case) is not None)
+    remedy` of its scheme, contact and refinement, with the refinement's hold)."""
+    refined = refinement(case)
+    return remedy(case.scheme.type, case.contact.info.level != "none", refined is not None,
+                  None if refined is None else refined.hold)
 
 
 def newton_options(case: BlockCase) -> NewtonOptions:
@@ -271,9 +272,9 @@ def post_process(case: BlockCase, result: RunResult, model: contact_model.Contac
         below = result.extra.get("preload", {}).get("base_below", 0.0)
         # only a case with springs reads them (tests/test_unread_keys)
         pressed = has_springs(case) and any(s.gap < 0.0 for s in case.contact.spring)
+        advice = steps_remedy(case)
         for warning in (restick_warning(energy), anchor_warning(energy),
-                        rise_warning(energy, steps_remedy(case), stored, depth, below,
-                                     pressed)):
+                        rise_warning(energy, advice, stored, depth, below, pressed)):
             if warning:
                 result.warnings.append(warning)
     if case.contact.treatment in TABLE_TREATMENTS:

@@ -42,6 +42,7 @@ def test_the_advice_is_accepted_by_the_case(name):
             assert advice.startswith("use a longer time.refine.hold (how long the refined "
                                      "steps go on after a contact change")
             assert advice.endswith("or a smaller time.step or time.refine.step")
+            assert f"contact change, now {case.time.refine.hold:.3g} s)" in advice
         else:
             assert advice.endswith("or enable [time.refine]")
             rc.load_case(name, refine(name, True))

@@ -18,10 +18,14 @@ import time
 from pathlib import Path
 from typing import TYPE_CHECKING
 
+from rocking_contact.report.meta import REPORT_INDEX
+
 if TYPE_CHECKING:
     from rocking_contact.report.inputs import Skipped
 
-HTML_FILE, MARKDOWN_FILE, FIGURES_DIR = "index.html", "report.md", "figures"
+#: the report's files beside its page (:data:`~rocking_contact.report.meta.REPORT_INDEX`,
+#: named where the page's format is, as a later run reads it back)
+MARKDOWN_FILE, FIGURES_DIR = "report.md", "figures"
 
 
 def add_arguments(parser: argparse.ArgumentParser) -> None:
@@ -68,8 +72,8 @@ def write_report(cases: list[str], results_dir: Path, out: Path, *, views: bool 
     # what it was drawn from and wrote: a run into the directory of the one run it
     # shows removes those files (report.meta.own_reports), not a user's own
     meta = report_meta([r.directory for r in found],
-                       [HTML_FILE, MARKDOWN_FILE, *_written(out / FIGURES_DIR, started, out)])
-    page = out / HTML_FILE
+                       [REPORT_INDEX, MARKDOWN_FILE, *_written(out / FIGURES_DIR, started, out)])
+    page = out / REPORT_INDEX
     page.write_text(html.render(doc, meta), encoding="utf-8")
     (out / MARKDOWN_FILE).write_text(markdown.render(doc, out), encoding="utf-8")
     if skipped is not None:

@@ -13,9 +13,10 @@ from rocking_contact import results
 from rocking_contact.cli import main
 from rocking_contact.config import shipped_cases
 from rocking_contact.post.references import NO_REFERENCE, unreferenced
-from rocking_contact.report.cli import HTML_FILE, MARKDOWN_FILE, write_report
+from rocking_contact.report.cli import MARKDOWN_FILE, write_report
 from rocking_contact.report.content import tolerance_text
 from rocking_contact.report.inputs import ReportError
+from rocking_contact.report.meta import REPORT_INDEX
 
 
 def parse_html(text):
@@ -25,7 +26,7 @@ def parse_html(text):
 
 @pytest.fixture(scope="module")
 def page(report_dir):
-    return (report_dir / HTML_FILE).read_text(encoding="utf-8")
+    return (report_dir / REPORT_INDEX).read_text(encoding="utf-8")
 
 
 @pytest.fixture(scope="module")

@@ -17,9 +17,10 @@ from test_report import parse_html, table
 from rocking_contact import results
 from rocking_contact.cli import main
 from rocking_contact.post.plots import plot_results, plotted
-from rocking_contact.report.cli import HTML_FILE, write_report
+from rocking_contact.report.cli import write_report
 from rocking_contact.report.content import run_status, verdict
 from rocking_contact.report.inputs import ReportError
+from rocking_contact.report.meta import REPORT_INDEX
 from rocking_contact.results import check_counts
 from rocking_contact.viz.sample import write_sample
 
@@ -136,7 +137,7 @@ def test_unreadable_directories_are_skipped_and_listed(results_dir, tmp_path, ca
     assert len(err) == 2 and all(line.startswith("warning: skipped ") for line in err)
     assert f"{root / 'truncated'}: results.json: not valid JSON" in err[1]
     assert f"{root / 'killed'}: results.json: missing beside history.csv" in err[0]
-    tree = parse_html((out / HTML_FILE).read_text(encoding="utf-8"))
+    tree = parse_html((out / REPORT_INDEX).read_text(encoding="utf-8"))
     # a directory not named after its case: named with it
     assert [r[0] for r in table(tree, "summary")[1]] == [f"sdnd101a ({root / 'good'})"]
     _, rows = table(tree, "skipped")
@@ -163,7 +164,7 @@ def test_nothing_readable_is_bad_input(results_dir, tmp_path, capsys):
     assert main(["report", "--results", str(root), "--out", str(tmp_path / "r")]) == 2
     err = capsys.readouterr().err
     assert err.startswith("error: no results could be read: ") and err.count("\n") == 1
-    assert not (tmp_path / "r" / HTML_FILE).exists()
+    assert not (tmp_path / "r" / REPORT_INDEX).exists()
 
 
 # 3. Each missing piece gets a line
@@ -263,7 +264,7 @@ def test_a_killed_run_is_unfinished_and_says_how_far_it_got(tmp_path, capsys):
     assert verdict({"status": results.STARTED, "checks": []}) == "UNFINISHED"
     assert main(["report", "--results", str(run), "--out", str(tmp_path / "r"),
                  "--no-views"]) == 0
-    text = " ".join("".join(parse_html((tmp_path / "r" / HTML_FILE).read_text(
+    text = " ".join("".join(parse_html((tmp_path / "r" / REPORT_INDEX).read_text(
         encoding="utf-8")).itertext()).split())
     assert f"its history reaches t = {END:g} s" in text
     assert "No run here has been graded" in text and "None of these runs" not in text

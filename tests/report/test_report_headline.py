@@ -11,7 +11,7 @@ import html5lib
 from rocking_contact.post.references import MISSES
 from rocking_contact.provenance import checkout
 from rocking_contact.report import content, html, markdown
-from rocking_contact.report.cli import HTML_FILE, MARKDOWN_FILE
+from rocking_contact.report.cli import MARKDOWN_FILE
 from rocking_contact.report.content import (
     checks_table,
     headline,
@@ -21,6 +21,7 @@ from rocking_contact.report.content import (
 from rocking_contact.report.document import Document, Figure, Group, Paragraph
 from rocking_contact.report.figures import DIAGNOSTICS_HEADING, DIAGNOSTICS_TEXT, is_diagnostic
 from rocking_contact.report.inputs import CaseResult
+from rocking_contact.report.meta import REPORT_INDEX
 
 
 def _check(quantity, reference, value, tolerance=None, kind="relative", note=""):
@@ -94,7 +95,7 @@ def test_graded_checks_come_first_and_the_information_rows_are_collapsed():
 
 
 def test_the_page_opens_with_when_and_from_which_commit_then_the_verdict(report_dir):
-    page = (report_dir / HTML_FILE).read_text(encoding="utf-8")
+    page = (report_dir / REPORT_INDEX).read_text(encoding="utf-8")
     tree = html5lib.HTMLParser(namespaceHTMLElements=False).parse(page)
     first, second = ("".join(p.itertext()) for p in tree.findall(".//body/p")[:2])
     assert re.match(r"Generated \d{4}-\d\d-\d\dT\d\d:\d\d:\d\d\.\d{3}\+00:00 by "
@@ -121,7 +122,7 @@ def test_the_run_table_and_the_solver_diagnostics_are_folded_away(report_dir, mo
     """The 40-row Run table and the solver's diagnostic plots (time step, iterations,
     contacts, smallest gap) are opened on a click in the page, and stand under their own
     sub-heading in the Markdown; the quantities' definitions follow the checks."""
-    page = (report_dir / HTML_FILE).read_text(encoding="utf-8")
+    page = (report_dir / REPORT_INDEX).read_text(encoding="utf-8")
     tree = html5lib.HTMLParser(namespaceHTMLElements=False).parse(page)
     assert tree.find(".//details/table[@id='run-sdnv105_sample']") is not None
     ids = [t.get("id") for t in tree.find(".//section[@id='case-sdnv105_rigid']").iter("table")]

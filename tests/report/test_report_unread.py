@@ -6,14 +6,15 @@ import html5lib
 
 from rocking_contact import results
 from rocking_contact.config import load_case, unread_keys
-from rocking_contact.report.cli import HTML_FILE, MARKDOWN_FILE
+from rocking_contact.report.cli import MARKDOWN_FILE
 from rocking_contact.report.content import parameters_table
+from rocking_contact.report.meta import REPORT_INDEX
 from rocking_contact.report.parameters import NOT_READ, not_read
 
 
 def _rows(report_dir, table_id):
     """key -> the row's cells (text, class) of a table of the HTML report."""
-    tree = html5lib.parse((report_dir / HTML_FILE).read_text(encoding="utf-8"),
+    tree = html5lib.parse((report_dir / REPORT_INDEX).read_text(encoding="utf-8"),
                           namespaceHTMLElements=False)
     node = tree.find(f".//table[@id='{table_id}']")
     assert node is not None, table_id

@@ -521,7 +521,8 @@ def _publish(run: _Run, result: RunResult | None) -> interrupt.RankStop:
     on."""
     if result is not None:
         _record_and_grade(run.case, result, run.provenance)
-    return _write_and_draw(result, run.out_dir, write=run.write, plots=run.plots)
+    return _write_and_draw(result, run.out_dir, write=run.write, plots=run.plots,
+                           streamed=run.kind.streams)
 
 
 def _record_and_grade(case: Any, result: RunResult, provenance: dict[str, Any]) -> None:
@@ -546,17 +547,18 @@ def _print_warnings(result: RunResult) -> None:
             print(f"warning: {result.case}: {warning}", file=sys.stderr)
 
 
-def _write_and_draw(result: RunResult | None, out_dir: Path, *, write: bool, plots: bool
-                    ) -> interrupt.RankStop:
-    """Rank 0 writes the results (with ``write``) and draws the plots (:func:`_draw`)
-    unless a stop was asked for on any rank, then every rank takes the same stop
-    (:func:`interrupt.agreed`, collective calls, before the plots and after them): the
+def _write_and_draw(result: RunResult | None, out_dir: Path, *, write: bool, plots: bool,
+                    streamed: bool) -> interrupt.RankStop:
+    """Rank 0 writes the results (with ``write``; the history too unless the kind
+    ``streamed`` it there, closed whole before its runner returned) and draws the plots
+    (:func:`_draw`) unless a stop was asked for on any rank, then every rank takes the same
+    stop (:func:`interrupt.agreed`, collective calls, before the plots and after them): the
     :class:`Interrupted` of a signal that stopped rank 0 as it drew the plots is raised on
     every rank. Returns the stop agreed on otherwise: whether one was asked for on any
     rank, and its signal."""
     ours = result if write and mpi_rank() == 0 else None  # None: it stopped before a step
     if ours is not None:
-        results_io.write(ours, out_dir, plots=False)
+        results_io.write(ours, out_dir, plots=False, history=not streamed)
     # a stop asked for on another rank alone (kill on its pid) stopped the run as well:
     # rank 0, whose own handler never ran, draws no plots either
     stopped = interrupt.agreed().requested

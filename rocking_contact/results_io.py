@@ -23,7 +23,9 @@ files in the directory a new run writes to are :mod:`rocking_contact.results_dir
 
 ``results.json`` and ``history.csv`` are written first, each through a temporary file and
 :func:`os.replace`, so that a run stopped while its plots are drawn (a second Ctrl-C, a
-scheduler's kill after its grace period) keeps its results whole; the plots follow.
+scheduler's kill after its grace period) keeps its results whole; the plots follow. A block
+run's ``history.csv`` is not written here: the run streamed it and closed it whole before
+it returned (:func:`write`'s ``history``).
 """
 
 from __future__ import annotations
@@ -48,10 +50,11 @@ HISTORY_FILE = "history.csv"
 PARTIAL_SUFFIX = ".partial"
 #: the folder the plots are drawn in before they are moved beside results.json
 PLOTS_STAGING = "plots" + PARTIAL_SUFFIX
-#: how ``history.csv`` writes a value (printf style): eleven significant digits. The block's
-#: history is streamed row by row (:class:`~rocking_contact.solvers.history.History`) and
-#: rewritten by :func:`write_history_csv` at the end of the run: both use this format and
-#: :func:`history_names`, so that the two texts agree byte for byte
+#: how ``history.csv`` writes a value (printf style): eleven significant digits. A block
+#: run streams its history row by row (:class:`~rocking_contact.solvers.history.History`);
+#: :func:`write_history_csv` writes the others' at their end, and a block run's result
+#: written again (``rc.run(write=False)``, then :func:`write`): both use this format and
+#: :func:`history_names`, so that a history has one text however it was written
 HISTORY_FORMAT = "%.10e"
 
 
@@ -77,11 +80,21 @@ def read_history_csv(path: Path) -> dict[str, np.ndarray]:
     return {name: data[:, i] for i, name in enumerate(names)}
 
 
-def write(result: RunResult, out_dir: Path, *, plots: bool = True) -> Path:
+def write(result: RunResult, out_dir: Path, *, plots: bool = True,
+          history: bool = True) -> Path:
     """Write ``history.csv`` and ``results.json`` into ``out_dir``, then the plots
-    (:func:`write_plots`, which lists them in ``results.json``)."""
+    (:func:`write_plots`, which lists them in ``results.json``).
+
+    Args:
+        history: False: ``history.csv`` is there already, the run's own stream of the
+            result's rows, closed before the run returned (a block run's,
+            :class:`~rocking_contact.solvers.history.History`; one whose closing failed
+            raised instead, its ``results.json`` left saying it started): it is not
+            written again.
+
+    """
     out_dir.mkdir(parents=True, exist_ok=True)
-    if result.history:
+    if history and result.history:
         partial = partial_path(out_dir / HISTORY_FILE)
         write_history_csv(result.history, partial)
         os.replace(partial, out_dir / HISTORY_FILE)

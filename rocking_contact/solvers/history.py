@@ -2,11 +2,12 @@
 
 The columns are fixed by the first row (``time`` first) and written in ``history.csv``'s
 format (:data:`~rocking_contact.results_io.HISTORY_FORMAT`), the one
-:func:`~rocking_contact.results_io.write_history_csv` rewrites the file in at the end of a
-run. Every rank keeps the rows (their values are global, computed with collective
-reductions); only the one made with ``write=True`` (rank 0) writes the file, flushing
-every ``flush_every`` rows, so that a run that stops (failure, kill) leaves its history on
-disk.
+:func:`~rocking_contact.results_io.write_history_csv` writes a whole history in. Every rank
+keeps the rows (their values are global, computed with collective reductions); only the one
+made with ``write=True`` (rank 0) writes the file, flushing every ``flush_every`` rows, so
+that a run that stops (failure, kill) leaves its history on disk. The file closed
+(:meth:`History.close`) is the run's ``history.csv``: the run's results are written beside
+it, not it again (:func:`~rocking_contact.results_io.write`'s ``history``).
 """
 
 from __future__ import annotations

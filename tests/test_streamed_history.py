@@ -3,23 +3,11 @@ before its results are written and not written again (results_io.write's ``histo
 byte for byte what results_io.write writes of the run's result, completed or stopped."""
 
 import pytest
+from test_provenance_interrupted import StopAtUpdate
 
 import rocking_contact as rc
 from rocking_contact import api, interrupt, results_io
-from rocking_contact.progress import Progress
 from rocking_contact.results import Interrupted, RunResult
-
-
-class StopAtUpdate(Progress):
-    """A progress bar that presses Ctrl-C at its ``STOP``-th update (step)."""
-
-    STOP = 15
-    count = 0
-
-    def update(self, t, info="", step=None):
-        StopAtUpdate.count += 1
-        if StopAtUpdate.count == self.STOP:
-            interrupt.request()
 
 
 @pytest.fixture
@@ -59,9 +47,9 @@ def test_a_stopped_block_runs_history_is_its_stream(tmp_path, monkeypatch, whole
     with interrupt.deferred(), pytest.raises(Interrupted) as stop:
         rc.run(case, out=tmp_path / "run", quiet=True, plots=False)
     partial = stop.value.partial
-    assert partial.status == "interrupted at t = 0.0015 s" and whole_writes == []
+    assert partial.status == "interrupted at t = 0.004 s" and whole_writes == []
     streamed = (tmp_path / "run" / results_io.HISTORY_FILE).read_bytes()
-    assert streamed.count(b"\n") == 1 + len(partial.history["time"]) == 1 + 1 + 15
+    assert streamed.count(b"\n") == 1 + len(partial.history["time"]) == 1 + 1 + StopAtUpdate.STOP
     assert _as_written_again(partial, tmp_path) == streamed
 
 

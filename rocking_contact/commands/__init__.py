@@ -7,8 +7,10 @@ code, one of its row's ``exit_codes``): ``list``, ``keys``, ``run``, ``validate`
 modules are imported to build the parser: their imports are light (no numpy), the heavy
 ones inside ``main``. A new command is a module and a row.
 
-It is imported as the command line's parser is built (after ``main`` loaded the wheel:
-a module of this package but :data:`rocking_contact.LIGHT_MODULES` imports it first).
+The command line imports this table as it builds its parser, after ``cli._load`` has
+imported the DOLFINx wheel: like every module of the package outside
+:data:`rocking_contact.LIGHT_MODULES`, importing it would import the wheel first
+(the import hook of ``rocking_contact/__init__.py``).
 """
 
 from __future__ import annotations

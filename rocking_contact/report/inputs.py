@@ -9,7 +9,6 @@ plots. Only a name that is nowhere (a mistyped case) is bad input.
 
 from __future__ import annotations
 
-import json
 import re
 from collections import Counter
 from collections.abc import Sequence
@@ -21,6 +20,7 @@ import numpy as np
 
 from rocking_contact import results
 from rocking_contact.config import CaseError
+from rocking_contact.results_io import read_results
 
 
 class ReportError(ValueError):
@@ -123,7 +123,7 @@ def read_result(directory: Path) -> CaseResult:
         if Path(exc.file).name != results.HISTORY_FILE:
             raise
         # load() checks results.json before it reads the history: it is valid.
-        data = json.loads((directory / results.RESULTS_FILE).read_text(encoding="utf-8"))
+        data = read_results(directory)
         return CaseResult(directory, data, {}, history_problem=_reason(exc))
     missing = "" if history else f"{results.HISTORY_FILE}: missing"
     return CaseResult(directory, data, history, history_problem=missing)

@@ -12,7 +12,7 @@ from __future__ import annotations
 import math
 from collections.abc import Callable, Iterator, Mapping, Sequence
 from dataclasses import replace
-from typing import Any
+from typing import Any, NamedTuple
 
 import numpy as np
 
@@ -42,6 +42,22 @@ TILT_TOLERANCE = 0.01
 #: fields of an impact exported as quantities ``<level>.collision.<k>.<field>``
 IMPACT_FIELDS = ("time", "kinetic_energy", "kinetic_energy_after", "energy_ratio",
                  "vy_before", "percussion_y", "percussion_x", "omega_before")
+
+
+class Comparison(NamedTuple):
+    """A collision compared with a rigid level's impact (:func:`compare_collisions`): its
+    fields are the quantities ``rigid.<level>.collision.<k>.<field>``."""
+
+    #: the level's impact it is compared with: its number among the level's impacts
+    impact: int
+    #: the level's impact: its instant (s) and the kinetic energy before it (J)
+    time: float
+    kinetic_energy: float
+    #: relative differences (ours - level) / level: of the times since the release, of the
+    #: kinetic energies
+    time_error: float
+    energy_error: float
+
 
 def block_of(case: Any) -> RigidBlock:
     """The rigid block of any case with ``geometry``, ``material.block`` and ``loading``
@@ -331,9 +347,10 @@ def compare_collisions(collisions: Sequence[Mapping[str, Any]],
             if number > len(sequence.impacts):
                 continue
             ref = sequence.impacts[number - 1]
-            values = {"impact": number, "time": ref.time, "kinetic_energy": ref.kinetic_energy,
-                      "time_error": (collision["time"] - release) / (ref.time - release) - 1,
-                      "energy_error": collision["kinetic_energy"] / ref.kinetic_energy - 1.0}
+            values = Comparison(
+                impact=number, time=ref.time, kinetic_energy=ref.kinetic_energy,
+                time_error=(collision["time"] - release) / (ref.time - release) - 1,
+                energy_error=collision["kinetic_energy"] / ref.kinetic_energy - 1.0)._asdict()
             row["levels"][level] = values
             for name, value in values.items():
                 quantities[f"rigid.{level}.collision.{k}.{name}"] = value

@@ -577,8 +577,11 @@ def _unmatched_warning(match: re.Match[str], result: RunResult) -> str | None:
     run found and compared, but the rigid ``level`` had no impact for (``unmatched`` in
     its row of ``extra.rigid_comparison``); None for any other name."""
     level = match["prefix"].removeprefix("rigid.").removesuffix(".")
-    if (not match["prefix"].startswith("rigid.") or match["family"] != "collision"
-            or (match["field"] or "")[1:] not in RIGID_FIELDS):
+    if not match["prefix"].startswith("rigid.") or match["family"] != "collision":
+        return None
+    from rocking_contact.analytic.rigid_levels import Comparison
+
+    if (match["field"] or "")[1:] not in Comparison._fields:
         return None
     k = int(match["k"])
     why = next(((row.get("unmatched") or {}).get(level)
@@ -765,11 +768,6 @@ def annotate(case: Any, result: RunResult) -> None:
                 f"(its pivot's normal force falls to 0; the rigid model has no free flight "
                 f"to follow): the comparison stops there")
 
-
-#: the fields of a collision's comparison with a rigid level, quantities
-#: ``rigid.<level>.collision.<k>.<field>``
-#: (:func:`~rocking_contact.analytic.rigid_levels.compare_collisions`)
-RIGID_FIELDS = ("impact", "time", "kinetic_energy", "time_error", "energy_error")
 
 #: what ends an integrated rigid level's motion before the run's end: its outcome, the
 #: kind of its event, and the words for it

@@ -233,8 +233,7 @@ def override_texts(overrides: Mapping[str, Any] | Sequence[str] | None
     (:data:`ARGUMENT_BYTES`: the samples of a long record given as arrays). A table of 151
     samples given as arrays has one, of 4.4 kB, which runs it again byte for byte (measured
     2026-11-24)."""
-    from rocking_contact.config import parse_override, plain
-    from rocking_contact.config.schema import _toml_text
+    from rocking_contact.config import parse_override, plain, toml_text
 
     if overrides is None:
         return [], ""
@@ -243,7 +242,7 @@ def override_texts(overrides: Mapping[str, Any] | Sequence[str] | None
     texts = []
     for key, value in overrides.items():
         given = os.fspath(value) if isinstance(value, os.PathLike) else plain(value)
-        text = f"{key}={'' if given is None else _toml_text(given)}"  # None: key= unsets it
+        text = f"{key}={'' if given is None else toml_text(given)}"  # None: key= unsets it
         if parse_override(text)[1] != given:
             return None, (f"the override {key} = {value!r} has no --set spelling that reads "
                           "back as the same value")
@@ -336,7 +335,7 @@ def run_record(case: Any, out: Path | None, *, ranks: int, changed_after_loading
         **({"rerun_note": why} if texts is None else {}),
         "argv": command_line(), "cwd": os.getcwd(),
         **{k: v for k, v in loaded.items() if k != "set"},
-        "version": _version(), "checkout": checkout(), "mpi_ranks": ranks}
+        "version": package_version(), "checkout": checkout(), "mpi_ranks": ranks}
     return record
 
 
@@ -376,7 +375,8 @@ def ended(provenance: Mapping[str, Any], result: Any) -> dict[str, Any]:
     return out
 
 
-def _version() -> str:
+def package_version() -> str:
+    """The installed version of the package (its metadata's), or ``not installed``."""
     try:
         return metadata.version("rocking-contact")
     except metadata.PackageNotFoundError:

@@ -197,8 +197,7 @@ def load_for_rigid(case: str | Path, overrides: list[str] | None) -> Any:
 def _given(overrides: list[str], key: str) -> str:
     """The value that the ``--set`` texts ``overrides`` give ``key``, as typed back ('...'
     if they give none that reads alone)."""
-    from rocking_contact.config import CaseError, apply_overrides, dig
-    from rocking_contact.config.schema import _toml_text
+    from rocking_contact.config import CaseError, apply_overrides, dig, toml_text
 
     data: dict[str, Any] = {}
     try:
@@ -206,7 +205,7 @@ def _given(overrides: list[str], key: str) -> str:
     except CaseError:
         return "..."  # a list item of the case's, which nothing holds here
     value = dig(data, key)
-    return "..." if value is None or isinstance(value, Mapping | list) else _toml_text(value)
+    return "..." if value is None or isinstance(value, Mapping | list) else toml_text(value)
 
 
 def main(args: argparse.Namespace) -> int:

@@ -27,15 +27,14 @@ def main(args: argparse.Namespace) -> int:
 
 
 def _print_cases(cases: dict[str, Path], width: int) -> None:
-    from rocking_contact.config import CaseError, read_toml
-    from rocking_contact.config.schema import _toml_text
+    from rocking_contact.config import CaseError, read_toml, toml_text
 
     for name, path in cases.items():
         try:
             info = read_toml(path).get("case", {})
             title, kind = info.get("title", "?"), info.get("kind", "?")
             if not isinstance(title, str):  # as run and validate refuse it, not "True"
-                title = f"(case.title: expected a string, got {_toml_text(title)})"
+                title = f"(case.title: expected a string, got {toml_text(title)})"
         except CaseError as exc:
             title, kind = f"(unreadable: {exc.problem})", "?"
         print(f"{name.ljust(width)}  [{kind}]  {title}")

@@ -86,11 +86,15 @@ from rocking_contact.config.schema import (
     Scale,
     as_dict,
     build,
+    differences,
     distinct_texts,
+    dotted_key,
     in_range,
     merge,
     param,
     schema_doc,
+    short_text,
+    toml_text,
     unknown_key,
 )
 from rocking_contact.config.sections import (
@@ -107,13 +111,14 @@ from rocking_contact.config.sections import (
     round_step,
     row_count_problem,
     step_count_problem,
+    whole_steps_unchecked,
 )
 
 __all__ = [
     # schema
     "CaseError", "Check", "Conflict", "POSITIVE", "NONNEGATIVE", "FINITE", "DIRECTORY_NAME",
     "in_range", "param", "build", "merge", "as_dict", "schema_doc", "Scale", "distinct_texts",
-    "unknown_key",
+    "unknown_key", "toml_text", "short_text", "dotted_key", "differences",
     # overrides
     "key_path", "parse_override", "anchor_paths", "apply_overrides", "dig", "plain",
     # names
@@ -122,7 +127,7 @@ __all__ = [
     # sections
     "CaseInfo", "Reference", "QuantitySpec", "MAX_STEPS", "step_count_problem",
     "MAX_ROWS", "recorded_rows", "round_step", "row_count_problem", "check_span",
-    "TimeSpan", "Span", "CaseFile",
+    "TimeSpan", "Span", "CaseFile", "whole_steps_unchecked",
     # reach
     "never_reached", "given_layer",
     # loading

@@ -22,7 +22,7 @@ from rocking_contact.config.loading import (
     source_file,
 )
 from rocking_contact.config.overrides import dig
-from rocking_contact.config.schema import CaseError, _differences, as_dict
+from rocking_contact.config.schema import CaseError, as_dict, differences
 from rocking_contact.config.sections import CaseFile
 
 #: Keys that choose how a case is computed or measured (steps, schemes, solvers, meshes,
@@ -107,7 +107,7 @@ def _changes(case: CaseFile, base: CaseFile | None) -> list[tuple[str, ...]]:
             for table, name, _, key, other_key in replacements(case)
             if getattr(table, name) is None}
     found: list[tuple[str, ...]] = []
-    for p in _differences(old, new):
+    for p in differences(old, new):
         p = read.get(p, p)
         if p not in found and not _same_direction(p, old, new):
             found.append(p)

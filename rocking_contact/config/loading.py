@@ -27,16 +27,16 @@ from rocking_contact.config.overrides import (
 from rocking_contact.config.reach import given_layer, never_reached
 from rocking_contact.config.schema import (
     CaseError,
-    _describe,
-    _differences,
-    _join,
-    _toml_text,
     as_dict,
     build,
+    differences,
+    dotted_key,
     merge,
+    short_text,
+    toml_text,
     unknown_key,
 )
-from rocking_contact.config.sections import _whole_steps_unchecked
+from rocking_contact.config.sections import whole_steps_unchecked
 
 if TYPE_CHECKING:
     from rocking_contact.config.sections import CaseFile
@@ -119,7 +119,7 @@ def resolve_case_path(case: str | Path, *, kinds: bool = False) -> Path:
 
 def _check_kind(kind: Any, file: str) -> Kind:
     if not isinstance(kind, str) or kind not in KINDS:
-        raise CaseError(file, "case.kind", f"got {_describe(kind)}, allowed: {', '.join(KINDS)}")
+        raise CaseError(file, "case.kind", f"got {short_text(kind)}, allowed: {', '.join(KINDS)}")
     return KINDS[kind]
 
 
@@ -215,7 +215,7 @@ def read_case_data(path: Path, _seen: tuple[Path, ...] = (),
             _record_origins(data, (path, *_seen[::-1]), origins)
         return data
     if not isinstance(parent, str):
-        raise CaseError(str(path), "extends", f"expected a file name, got {_describe(parent)}")
+        raise CaseError(str(path), "extends", f"expected a file name, got {short_text(parent)}")
     base = path.parent / parent  # not resolved: messages name it as the user would
     shipped = {**variant_cases(), **shipped_cases()}
     if not base.is_file() and parent in shipped:
@@ -358,7 +358,7 @@ def _offering_what_loads(exc: CaseError, path: Path,
     """
     assert exc.reoffer is not None
     try:
-        with _whole_steps_unchecked():
+        with whole_steps_unchecked():
             load_case(path, overrides, given=given)
     except CaseError as other:
         raise other from None
@@ -444,7 +444,7 @@ def unread_after_loading(case: Any) -> tuple[str, str] | None:
     if loaded is None:
         return None
     params, layer = loaded
-    changed = [".".join(p) for p in _differences(params, as_dict(case))]
+    changed = [".".join(p) for p in differences(params, as_dict(case))]
 
     def later(key: str) -> float:
         # a key is changed if it, a table holding it or a value inside it is
@@ -460,8 +460,8 @@ def unread_after_loading(case: Any) -> tuple[str, str] | None:
     # a replaced key changed while the key that replaces it stands (its file's) would be
     # ignored: refused, the caller's object left as they made it
     left = [(id(table), name) for table, name in _replaced(case, later)]
-    replaced = [(other_key, f"{_toml_text(getattr(table, other))} has no effect: {key} = "
-                            f"{_toml_text(getattr(table, name))} of {case.source_file} (as "
+    replaced = [(other_key, f"{toml_text(getattr(table, other))} has no effect: {key} = "
+                            f"{toml_text(getattr(table, name))} of {case.source_file} (as "
                             f"loaded) replaces it; allowed: set {key} = None too")
                 for table, name, other, key, other_key in replacements(case)
                 if (id(table), name) in left]
@@ -503,7 +503,7 @@ def _tables(obj: Any, prefix: str = "") -> Iterator[tuple[Any, str]]:
     for f in dataclasses.fields(obj):
         child = getattr(obj, f.name)
         if dataclasses.is_dataclass(child) and not isinstance(child, type):
-            yield from _tables(child, _join(prefix, f.name))
+            yield from _tables(child, dotted_key(prefix, f.name))
 
 
 def _unread_settings(obj: Any, layer: Callable[[str], float]) -> tuple[str, str] | None:
@@ -554,7 +554,7 @@ def unread_keys(case: Any) -> list[str]:
     too (``sdnv105_rigid``'s ``preload.tilt``, beside its ``preload.angle``)."""
     replaced = {other_key if getattr(table, name) is not None else key
                 for table, name, other, key, other_key in replacements(case)}
-    return sorted({_join(prefix, name) for table, prefix in _tables(case)
+    return sorted({dotted_key(prefix, name) for table, prefix in _tables(case)
                    for name, _, _ in _not_read(table)} | replaced)
 
 
@@ -595,23 +595,23 @@ def _unread_in(obj: Any, layer: Callable[[str], float], prefix: str
     """:func:`_unread_settings` for the keys of one table (``prefix``: its dotted key)."""
     defaults = _defaults(obj)
     for name, selector, variants in _not_read(obj):
-        key = _join(prefix, name)
+        key = dotted_key(prefix, name)
         value_given = _attribute(obj, name)
         table, _, field = name.rpartition(".")
         default = getattr(defaults[table], field) if table else defaults[name]
         if layer(key) == math.inf or value_given == default:
             continue  # not given, or given as its default (no effect either way)
-        if layer(key) > layer(_join(prefix, selector)):
+        if layer(key) > layer(dotted_key(prefix, selector)):
             continue  # left behind by a later choice of variant
         value = _attribute(obj, selector)
-        readers = [_toml_text(v) for v, fields in variants.items() if name in fields]
+        readers = [toml_text(v) for v, fields in variants.items() if name in fields]
         if isinstance(value_given, list) and value_given and all(
                 dataclasses.is_dataclass(v) for v in value_given):
             text = f"{len(value_given)} [[{key}]] table(s)"
         else:
-            text = _toml_text(value_given)
+            text = toml_text(value_given)
         return key, (f"{text} has no effect with "
-                     f"{_join(prefix, selector)} = {_toml_text(value)}, which does not "
+                     f"{dotted_key(prefix, selector)} = {toml_text(value)}, which does not "
                      f"read it; "
                      f"allowed: leave it out, or {selector} {' or '.join(readers)}")
     return None
@@ -637,9 +637,9 @@ def _old_meanings(obj: Any, layer: Callable[[str], float],
     for table, prefix in _tables(obj):
         defaults = _defaults(table)
         for selector, fields in getattr(table, "MEANINGS", {}).items():
-            chosen, chosen_key = getattr(table, selector), _join(prefix, selector)
+            chosen, chosen_key = getattr(table, selector), dotted_key(prefix, selector)
             for name, meanings in fields.items():
-                key, value = _join(prefix, name), getattr(table, name)
+                key, value = dotted_key(prefix, name), getattr(table, name)
                 if (chosen not in meanings or value == defaults[name]
                         or not layer(chosen_key) < layer(key) < math.inf):
                     continue  # not read, its default, or given with the variant (or later)
@@ -648,9 +648,9 @@ def _old_meanings(obj: Any, layer: Callable[[str], float],
                 if then == chosen:
                     continue
                 found.append((table, name, chosen_key, (
-                    f"{_toml_text(chosen)} reads {name} as {meanings[chosen]}, and the "
-                    f"{name} = {_toml_text(value)} of {where} was given for {selector} "
-                    f"{_toml_text(then)}"
+                    f"{toml_text(chosen)} reads {name} as {meanings[chosen]}, and the "
+                    f"{name} = {toml_text(value)} of {where} was given for {selector} "
+                    f"{toml_text(then)}"
                     + (f", as {meanings[then]}" if then in meanings else "")
                     + f"; allowed: set {key} with the new {selector}")))
     return found
@@ -663,7 +663,7 @@ def replacements(obj: Any) -> Iterator[tuple[Any, str, str, str, str]]:
     block's pull). ``(table, field, other, field's dotted key, other's)`` for each."""
     for table, prefix in _tables(obj):
         for name, other in getattr(table, "REPLACES", {}).items():
-            yield table, name, other, _join(prefix, name), _join(prefix, other)
+            yield table, name, other, dotted_key(prefix, name), dotted_key(prefix, other)
 
 
 def _replaced(obj: Any, layer: Callable[[str], float]) -> list[tuple[Any, str]]:
@@ -690,8 +690,8 @@ def _replacing_together(obj: Any, layer: Callable[[str], float]) -> tuple[str, s
     for table, name, other, key, other_key in replacements(obj):
         value = getattr(table, name)
         if value is not None and layer(key) == layer(other_key) < math.inf:
-            return other_key, (f"{_toml_text(getattr(table, other))} has no effect with "
-                               f"{key} = {_toml_text(value)} given with it, which replaces "
+            return other_key, (f"{toml_text(getattr(table, other))} has no effect with "
+                               f"{key} = {toml_text(value)} given with it, which replaces "
                                f"it; allowed: one of {other_key} and {key}")
     return None
 
@@ -703,12 +703,12 @@ def stray_attribute(obj: Any, prefix: str = "", exempt: Iterable[str] = ()
     names = [f.name for f in dataclasses.fields(obj)]
     for name in vars(obj):
         if name not in names and name not in exempt:
-            return _join(prefix, name), unknown_key(name, names)
+            return dotted_key(prefix, name), unknown_key(name, names)
     for name in names:
         values = getattr(obj, name)
         for i, value in enumerate(values if isinstance(values, list) else [values]):
             if dataclasses.is_dataclass(value) and not isinstance(value, type):
-                key = _join(prefix, name) + (f"[{i}]" if isinstance(values, list) else "")
+                key = dotted_key(prefix, name) + (f"[{i}]" if isinstance(values, list) else "")
                 found = stray_attribute(value, key)
                 if found is not None:
                     return found

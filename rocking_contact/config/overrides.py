@@ -21,7 +21,7 @@ from typing import Any
 
 import numpy as np
 
-from rocking_contact.config.schema import CaseError, _describe, _join, _toml_text, merge
+from rocking_contact.config.schema import CaseError, dotted_key, merge, short_text, toml_text
 
 
 def key_path(key: str) -> list[str]:
@@ -129,7 +129,7 @@ def apply_overrides(data: dict[str, Any], overrides: Mapping[str, Any] | list[st
         if path[0] == "extends":
             raise CaseError("--set", "extends", "cannot be overridden: a case's parent is "
                             "read with its file; allowed: a case file with extends = "
-                            f"{_toml_text(value)} and the keys to change")
+                            f"{toml_text(value)} and the keys to change")
         if folder is not None:
             value = anchor_paths(value, folder, path[-1])
         node: Any = data
@@ -139,7 +139,7 @@ def apply_overrides(data: dict[str, Any], overrides: Mapping[str, Any] | list[st
                 where = f"{where}[{part}]"
                 node = node[_index(node, part, where)]
             elif isinstance(node, dict):
-                where = _join(where, part)
+                where = dotted_key(where, part)
                 node = node.setdefault(part, {})
             else:
                 raise _not_a_table(where, node, path)
@@ -157,7 +157,7 @@ def apply_overrides(data: dict[str, Any], overrides: Mapping[str, Any] | list[st
             old, Mapping) else value
         if kind is not None and _dig_kind(data) != kind:
             got = ("cannot be unset" if _dig_kind(data) is None else
-                   f"cannot be overridden: got {_describe(_dig_kind(data))}")
+                   f"cannot be overridden: got {short_text(_dig_kind(data))}")
             raise CaseError("--set", "case.kind", f"{got}, and the file's keys are those "
                             f"of kind {kind!r}; allowed: {kind!r}, or a case file of the "
                             "other kind")
@@ -171,7 +171,7 @@ def _dig_kind(data: Mapping[str, Any]) -> Any:
 
 def _not_a_table(where: str, value: Any, path: list[str]) -> CaseError:
     """The error for a key set inside ``where``, which holds a value, not a table."""
-    return CaseError("--set", where, f"holds the value {_describe(value)}, not a table: "
+    return CaseError("--set", where, f"holds the value {short_text(value)}, not a table: "
                                      f"{'.'.join(path)} names no key; allowed: set {where} "
                                      "itself")
 

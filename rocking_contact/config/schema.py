@@ -10,7 +10,7 @@ Constraints are declared with :func:`param`::
 
     step: float = param(doc="time step", unit="s", check=POSITIVE)
 
-The way back is here too: :func:`as_dict` (plain data) and :func:`_differences` (between
+The way back is here too: :func:`as_dict` (plain data) and :func:`differences` (between
 two such trees), and :func:`schema_doc` (the rows of ``rocking-contact keys``). The deep
 :func:`merge` of tables lives here because :func:`build` completes a partial table with it;
 overrides and ``extends`` merge with the same function.
@@ -180,23 +180,28 @@ def _type_name(tp: Any) -> str:
     return getattr(tp, "__name__", str(tp))
 
 
-def _toml_text(value: Any) -> str:
+def toml_text(value: Any) -> str:
     """``value`` spelled as in a case file (``true``, ``[1, 2]``), not as Python spells it
     (``True``): the messages quote what the user wrote, NumPy values too (``2.0`` and
     ``[2.0, 0, 0]``, not ``np.float64(2.0)`` and ``array([2., 0., 0.])``)."""
     if hasattr(value, "dtype") and hasattr(value, "shape"):  # a NumPy scalar or array
         if value.shape == ():
-            return _toml_text(_as_float(value) if value.dtype.kind == "f" else value.item())
-        return _toml_text(list(value))
+            return toml_text(_as_float(value) if value.dtype.kind == "f" else value.item())
+        return toml_text(list(value))
     if isinstance(value, bool):
         return "true" if value else "false"
     if isinstance(value, list | tuple):
-        return "[" + ", ".join(_toml_text(v) for v in value) + "]"
+        return "[" + ", ".join(toml_text(v) for v in value) + "]"
     if isinstance(value, Mapping):
-        return "{" + ", ".join(f"{k} = {_toml_text(v)}" for k, v in value.items()) + "}"
+        return "{" + ", ".join(f"{k} = {toml_text(v)}" for k, v in value.items()) + "}"
     if isinstance(value, float):
         return _float_text(value)
     return repr(value)  # numbers as TOML writes them; strings quoted ('abc' is TOML too)
+
+
+# the old private name, kept for commands/compare.py and tests/test_number_texts.py until
+# they import toml_text (session 32): then it goes
+_toml_text = toml_text
 
 
 #: the magnitude from which a float is written with an exponent, as ``format(x, "g")``
@@ -217,9 +222,13 @@ def _float_text(value: float) -> str:
     return text if "e" in text or "." in text else f"{text}.0"  # a float, not an integer
 
 
-def _describe(value: Any) -> str:
-    text = _toml_text(value)
-    return text if len(text) <= 40 else text[:37] + "..."
+def short_text(value: Any, *, typed: bool = False) -> str:
+    """``value`` as a message quotes it, cut to 40 characters (37 and ``...``): its
+    :func:`toml_text`, or with ``typed`` its type's name and ``repr`` (an argument of a
+    Python call, which need not be a value a case file can write: ``dict {1: 2}``)."""
+    text = repr(value) if typed else toml_text(value)
+    text = text if len(text) <= 40 else text[:37] + "..."
+    return f"{type(value).__name__} {text}" if typed else text
 
 
 def distinct_texts(a: float, b: float, spec_a: str = "g", spec_b: str = "g"
@@ -280,7 +289,7 @@ def _convert(tp: Any, value: Any, key: str, file: str) -> Any:
     origin = typing.get_origin(tp)
 
     def fail() -> typing.NoReturn:
-        raise CaseError(file, key, f"expected {_type_name(tp)}, got {_describe(value)}"
+        raise CaseError(file, key, f"expected {_type_name(tp)}, got {short_text(value)}"
                                    f"{_misread(tp, value)}")
 
     if origin in (typing.Union, types.UnionType):
@@ -300,7 +309,7 @@ def _convert(tp: Any, value: Any, key: str, file: str) -> Any:
         if isinstance(value, bool) or not isinstance(value, numbers.Real):
             fail()
         if not math.isfinite(value):  # TOML's inf and nan: no key of a case means them
-            raise CaseError(file, key, f"got {_describe(value)}, allowed: a finite number")
+            raise CaseError(file, key, f"got {short_text(value)}, allowed: a finite number")
         return _as_float(value)
     if tp is int:
         if isinstance(value, bool) or not isinstance(value, numbers.Integral):
@@ -410,13 +419,13 @@ def build[T](cls: type[T], data: Mapping[str, Any], *, file: str, prefix: str = 
     moved = getattr(cls, "MOVED", {})
     for key in data:
         if key in moved:
-            raise CaseError(file, _join(prefix, key), f"moved: set {moved[key]} instead")
+            raise CaseError(file, dotted_key(prefix, key), f"moved: set {moved[key]} instead")
         if key not in fields:
-            raise CaseError(file, _join(prefix, key),
+            raise CaseError(file, dotted_key(prefix, key),
                             unknown_key(str(key), fields, getattr(cls, "ELSEWHERE", None)))
     kwargs: dict[str, Any] = {}
     for name, f in fields.items():
-        key = _join(prefix, name)
+        key = dotted_key(prefix, name)
         # None (``--set key=``, an override dict's None) unsets a key whose type has no
         # None: it reads as if not given, its default or, required, refused as unset
         unset = name in data and data[name] is None and not _takes_none(hints[name])
@@ -443,7 +452,8 @@ def build[T](cls: type[T], data: Mapping[str, Any], *, file: str, prefix: str = 
             for i, item in enumerate(value if isinstance(value, list | tuple) else [value]):
                 if not check.test(item):
                     where = key if not isinstance(value, list | tuple) else f"{key}[{i}]"
-                    raise CaseError(file, where, f"got {_describe(item)}, allowed: {check.allowed}")
+                    raise CaseError(file, where,
+                                    f"got {short_text(item)}, allowed: {check.allowed}")
         _check_scale(value, key, f.metadata.get("unit", ""), check, file)
         kwargs[name] = value
     obj = cls(**kwargs)
@@ -454,13 +464,13 @@ def build[T](cls: type[T], data: Mapping[str, Any], *, file: str, prefix: str = 
         except CaseError:
             raise
         except Conflict as exc:
-            alternatives = {_join(prefix, k): problem for k, problem in exc.problems.items()}
+            alternatives = {dotted_key(prefix, k): problem for k, problem in exc.problems.items()}
             key, problem = next(iter(alternatives.items()))
             raise CaseError(file, key, problem, alternatives,
                             _prefixed(exc.reoffer, prefix)) from None
         except ValueError as exc:
             sub, _, problem = str(exc).partition(": ")
-            raise CaseError(file, _join(prefix, sub), problem) from None
+            raise CaseError(file, dotted_key(prefix, sub), problem) from None
     return obj
 
 
@@ -471,8 +481,8 @@ def _prefixed(reoffer: Reoffer | None, prefix: str) -> Reoffer | None:
     inner = reoffer
 
     def dotted(accepts: Callable[[str, str], bool]) -> dict[str, str]:
-        problems = inner(lambda key, text: accepts(_join(prefix, key), text))
-        return {_join(prefix, key): problem for key, problem in problems.items()}
+        problems = inner(lambda key, text: accepts(dotted_key(prefix, key), text))
+        return {dotted_key(prefix, key): problem for key, problem in problems.items()}
     return dotted
 
 
@@ -487,11 +497,13 @@ def _check_scale(value: Any, key: str, unit: str, check: Check | None, file: str
             _check_scale(item, f"{key}[{i}]", unit, check, file)
     elif isinstance(value, float) and abs(value) > scale.limit:
         allowed = check.allowed if check is not None else "a number"
-        raise CaseError(file, key, f"got {_describe(value)}, allowed: {allowed}, with |x| <= "
+        raise CaseError(file, key, f"got {short_text(value)}, allowed: {allowed}, with |x| <= "
                                    f"{scale.limit:g} {unit} ({scale.reason})")
 
 
-def _join(prefix: str, key: str) -> str:
+def dotted_key(prefix: str, key: str) -> str:
+    """The dotted key of ``key`` in the table whose dotted key is ``prefix`` ("" for the
+    case itself): ``dotted_key("contact", "mu")`` is ``contact.mu``."""
     return f"{prefix}.{key}" if prefix else key
 
 
@@ -512,14 +524,14 @@ def as_dict(obj: Any) -> Any:
     return dataclasses.asdict(obj)
 
 
-def _differences(a: Any, b: Any, path: tuple[str, ...] = ()) -> list[tuple[str, ...]]:
+def differences(a: Any, b: Any, path: tuple[str, ...] = ()) -> list[tuple[str, ...]]:
     """Paths where two parameter trees differ (a list of another length differs whole)."""
     if isinstance(a, Mapping) and isinstance(b, Mapping):
         return [d for key in sorted(set(a) | set(b), key=str)
-                for d in _differences(a.get(key), b.get(key), (*path, str(key)))]
+                for d in differences(a.get(key), b.get(key), (*path, str(key)))]
     if isinstance(a, list) and isinstance(b, list) and len(a) == len(b):
         return [d for i, (x, y) in enumerate(zip(a, b, strict=True))
-                for d in _differences(x, y, (*path, str(i)))]
+                for d in differences(x, y, (*path, str(i)))]
     return [] if a == b else [path]
 
 
@@ -539,7 +551,7 @@ def schema_doc(cls: type, prefix: str = "", instance: Any = None,
     rows = []
     hints = typing.get_type_hints(cls)
     for f in dataclasses.fields(cls):
-        key = _join(prefix, f.name)
+        key = dotted_key(prefix, f.name)
         tp = hints[f.name]
         inner = typing.get_args(tp)[0] if typing.get_origin(tp) is list else tp
         options = [a for a in typing.get_args(tp) if a is not type(None)]
@@ -559,11 +571,11 @@ def schema_doc(cls: type, prefix: str = "", instance: Any = None,
             continue
         if instance is not None:
             value = getattr(instance, f.name)
-            default = "unset" if value is None else _toml_text(value)
+            default = "unset" if value is None else toml_text(value)
         elif f.default is not dataclasses.MISSING:
-            default = "unset" if f.default is None else _toml_text(f.default)
+            default = "unset" if f.default is None else toml_text(f.default)
         elif f.default_factory is not dataclasses.MISSING:
-            default = _toml_text(f.default_factory())
+            default = toml_text(f.default_factory())
         else:
             default = "(required)"
         doc, unit = docs.get(key, (f.metadata.get("doc", ""), f.metadata.get("unit", "")))
@@ -591,8 +603,8 @@ def _with_readers(cls: type, name: str, doc: str) -> str:
     ``TABLE_VARIANTS`` selector governs it (``only with initial.state 'preload'``)."""
     governing = {**getattr(cls, "VARIANTS", {}), **getattr(cls, "TABLE_VARIANTS", {})}
     for selector, variants in governing.items():
-        readers = [_toml_text(v) for v, fields in variants.items() if name in fields]
-        others = [_toml_text(v) for v, fields in variants.items() if name not in fields]
+        readers = [toml_text(v) for v, fields in variants.items() if name in fields]
+        others = [toml_text(v) for v, fields in variants.items() if name not in fields]
         if readers and others:
             only = (f"only with {selector} {' or '.join(readers)}" if len(readers) <= len(others)
                     else f"not with {selector} {' or '.join(others)}")

@@ -271,12 +271,12 @@ def row_count_problem(time: TimeSpan, every: int | None = None) -> tuple[str, st
 
 
 #: whether :class:`TimeSpan` refuses a step that does not divide its run: off inside
-#: :func:`_whole_steps_unchecked` only
+#: :func:`whole_steps_unchecked` only
 _WHOLE_STEPS: ContextVar[bool] = ContextVar("_WHOLE_STEPS", default=True)
 
 
 @contextmanager
-def _whole_steps_unchecked() -> Iterator[None]:
+def whole_steps_unchecked() -> Iterator[None]:
     """Load cases without refusing a step that does not divide the run: to find the
     other refusals of the values given (:func:`~rocking_contact.config.load_case` says
     those first: a step above a stability limit was offered dividing steps above it)."""

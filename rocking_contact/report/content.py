@@ -44,9 +44,9 @@ from rocking_contact.post.references import (
 )
 from rocking_contact.provenance import (
     NOT_LOADED,
-    _version,
     checkout,
     override_texts,
+    package_version,
     stack_versions,
     utc_now,
 )
@@ -785,7 +785,7 @@ def _build(cases: Sequence[CaseResult], figures_dir: Path, *, views: bool,
         # validation nor promise references
         opening = ("None of these runs has references: each case below shows what the run "
                    "computed (a block's collisions next to its rigid twin where it has one).")
-    intro: list[Any] = [Paragraph(generated_text(checkout(), utc_now(), _version()))]
+    intro: list[Any] = [Paragraph(generated_text(checkout(), utc_now(), package_version()))]
     if graded:
         intro.append(Paragraph(headline(cases)))
     # a graded report counts its cases in its headline

@@ -12,6 +12,9 @@ from collections.abc import Mapping, Sequence
 from pathlib import Path
 from typing import Any
 
+import numpy as np
+
+from rocking_contact.post.collisions import RIGID_LEVEL, interior, unmatched_line
 from rocking_contact.post.references import unreferenced
 from rocking_contact.results import RunResult, Verdict, check_counts, classify
 
@@ -23,9 +26,9 @@ def show_result(result: RunResult | None, out: Path | None = None, *,
                 table: bool = True, collisions: bool = True) -> None:
     """Print (rank 0) a run's comparison table with its ``[[quantity]]`` entries that
     have no reference (for information), and, a block with nothing to check against, its
-    collisions (unless ``collisions`` is False: ``rigid`` prints its own impact tables),
-    a discrete case its impacts and energy balance (:func:`discrete_summary`), unless
-    ``table`` is False; and its summary line: steps,
+    collisions (:func:`collision_summary`, unless ``collisions`` is False: ``rigid``
+    prints its own impact tables), a discrete case its impacts and energy balance
+    (:func:`discrete_summary`), unless ``table`` is False; and its summary line: steps,
     wall time, the checks that pass and those the run did not reach, and the results
     directory ``out`` if given (``validate``'s are all under its ``--out``). ``run`` and
     ``validate`` show a run stopped by a solver failure or Ctrl-C (``result`` is then
@@ -33,7 +36,6 @@ def show_result(result: RunResult | None, out: Path | None = None, *,
     one, before the line of the error."""
     import rocking_contact as rc
     from rocking_contact.api import mpi_rank
-    from rocking_contact.post.collisions import summary_table as collision_summary
 
     if result is None or mpi_rank() != 0:
         return
@@ -101,29 +103,140 @@ STICK_SAID = 0.01
 
 
 def discrete_energy_line(result: RunResult) -> str:
-    """The energy balance of a discrete run in one line: its largest ``|ENERGY_RESIDUAL|``
-    and when, against the largest mechanical energy the run held, and its final value;
-    or why it has none (results.json ``extra.energy``); and what the regularised friction
-    law supplied where above :data:`STICK_SAID` of that energy (the balance closes with
-    it: it is a source, as the table's work, that the residual does not show)."""
+    """The energy balance of a discrete run in one line (:func:`energy_balance_line`) with
+    its final residual; or why it has none (results.json ``extra.energy``); and what the
+    regularised friction law supplied where above :data:`STICK_SAID` of the largest
+    mechanical energy (the balance closes with it: it is a source, as the table's work,
+    that the residual does not show)."""
     energy = result.extra.get("energy") or {}
     if "not_computed" in energy:
         return f"energy balance: not computed: {energy['not_computed']}"
     if "residual_max_abs" not in energy:
         return "energy balance: none (no history row)"
-    line = (f"energy balance: largest |residual| {energy['residual_max_abs']:.3g} J at t = "
-            f"{energy['residual_max_time']:.6g} s")
-    if "residual_relative" in energy:
-        line += (f" ({100 * energy['residual_relative']:.2g} % of the largest mechanical "
-                 f"energy, {energy['motion']:.3g} J)")
-    line += f", {energy['residual_final']:.3g} J at the end"
+    tail = f", {energy['residual_final']:.3g} J at the end"
     supplied, motion = energy.get("stick_supplied", 0.0), energy.get("motion", 0.0)
     if motion > 0.0 and supplied > STICK_SAID * motion:
         share = 100 * supplied / motion
-        line += (f"; the regularised friction law supplied {supplied:.3g} J ({share:.2g} % of "
+        tail += (f"; the regularised friction law supplied {supplied:.3g} J ({share:.2g} % of "
                  f"it, ESTICK): a stick spring sticks again from the sliding force, as if "
                  f"stretched (friction = 'exact' has no such spring)")
-    return line
+    return energy_balance_line(energy, tail)
+
+
+def energy_balance_line(energy: Mapping[str, Any], tail: str = "") -> str:
+    """``energy balance: largest |residual| 4.79 J (17 % of the largest kinetic energy)``
+    and ``tail``: the largest ``|ENERGY_RESIDUAL|`` of a run's balance (results.json
+    ``extra.energy``, J), when where the balance says (a discrete run's
+    ``residual_max_time``, s), and its share of the energy the balance measures it by:
+    a discrete run's largest mechanical energy (``residual_relative``, ``motion``, J), a
+    block's largest kinetic energy (``residual_relative_to_peak_ekin``), or the least
+    energy of its motion where that decided (``motion_floor``, J:
+    :func:`rocking_contact.post.energy.motion_floor`, a block that never lifted). The one
+    line of both kinds; ``tail`` is what each adds (:func:`discrete_energy_line`,
+    :func:`block_energy_lines`)."""
+    largest = energy["residual_max_abs"]
+    when = (f" at t = {energy['residual_max_time']:.6g} s" if "residual_max_time" in energy
+            else "")
+    least = energy.get("motion_floor")
+    share = (f" ({100 * largest / least:.2g} % of the least energy of the motion, "
+             f"{least:.3g} J)" if least else
+             f" ({100 * energy['residual_relative_to_peak_ekin']:.2g} % of the largest "
+             f"kinetic energy)" if "residual_relative_to_peak_ekin" in energy else
+             f" ({100 * energy['residual_relative']:.2g} % of the largest mechanical "
+             f"energy, {energy['motion']:.3g} J)" if "residual_relative" in energy else "")
+    return f"energy balance: largest |residual| {largest:.3g} J{when}{share}{tail}"
+
+
+def collision_summary(result: RunResult, level: str = RIGID_LEVEL) -> str:
+    """The run's collisions (instants, s; kinetic energies, J) next to the rigid block's
+    ``level`` when the run compared them, and the energy balance's largest residual: what
+    ``run`` prints for a block case with no references to check; without a collision,
+    that there was none (and when the rigid block has its first impact); the block's
+    uplift first, where it had one
+    (:func:`~rocking_contact.post.collisions.find_uplift`).
+    """
+    rows = {row["index"]: row["levels"].get(level) for row in
+            result.extra.get("rigid_comparison", [])}
+    table = []
+    for c in interior(result.collisions):
+        rigid = rows.get(c["index"])
+        cells = [f"{c['index']:d}", f"{c['time']:.6g}", f"{c['kinetic_energy']:.6g}"]
+        if rigid is not None and rigid.get("time") is not None:
+            cells += [f"{rigid['time']:.6g}", f"{rigid['kinetic_energy']:.6g}",
+                      f"{100 * rigid['time_error']:+.3g} %, "
+                      f"{100 * rigid['energy_error']:+.3g} %"]
+        table.append(cells)
+    unmatched = [unmatched_line(row["index"], level, row["unmatched"][level])
+                 for row in result.extra.get("rigid_comparison", [])
+                 if level in row.get("unmatched", {})]
+    events = [f"event: {e['kind']} at t = {e['time']:.6g} s ({e['corner']}) {e['note']}"
+              for e in result.extra.get("events", [])]
+    if not table:
+        return "\n".join([*events, _no_collision(result), *block_energy_lines(result)])
+    head = ["k", "t (s)", "Ekin (J)"]
+    if rows:
+        head += ["rigid t", "rigid Ekin", f"error t, Ekin ({level} rigid block)"]
+    # columns 11 wide as a rule, wider where a value needs it (1.67756e+06 J, -12.3456 s)
+    widths = [max(3 if i == 0 else 11, *(len(r[i]) + 1 for r in [head, *table] if i < len(r)))
+              for i in range(len(head))]
+    lines = ["".join(cell.ljust(w) for cell, w in zip(r, widths)).rstrip()
+             for r in [head, *table]]
+    return "\n".join([*events, "collisions (kinetic-energy maxima):", *lines, *unmatched,
+                      *block_energy_lines(result)])
+
+
+def _no_collision(result: RunResult) -> str:
+    """``collisions: none in the windows [0, 0.1] s`` (or ``none (no landing ...)``
+    without windows, or the landings none of which is an impact) and, where the run
+    compared with the rigid block, when that block's first impact comes."""
+    windows = ((result.parameters.get("collisions") or {}).get("windows") or []
+               if "windows_set_aside" not in result.extra else [])
+    spans = ", ".join(f"[{w0:g}, {w1:g}]" for w0, w1 in windows)
+    landings = ", ".join(f"{c['landing']:.6g}" for c in result.collisions if "landing" in c)
+    line = (f"collisions: none in the collision windows {spans} s" if windows else
+            f"collisions: none (THETA changed sign after a lift at t = {landings} s, no "
+            f"impact: a kinetic-energy maximum below the least energy of the motion or at "
+            f"the run's end; results.json collisions)" if landings else
+            "collisions: none (no landing: THETA never changed sign after a lift)")
+    if "rigid_first_impact" not in result.extra:
+        return line
+    rigid = result.extra["rigid_first_impact"]
+    times = result.history.get("time")
+    end = float(times[-1]) if times is not None and len(times) else float("nan")
+    if rigid is None:
+        return f"{line}; the rigid block has no impact within ten times the run's duration"
+    when = "after the run's end" if rigid["time"] > end else "within the run"
+    return (f"{line}; the rigid block's first impact comes at t = {rigid['time']:.6g} s "
+            f"({rigid['kinetic_energy']:.6g} J), {when} (t = {end:.6g} s)")
+
+
+def block_energy_lines(result: RunResult) -> list[str]:
+    """A block's energy balance in one line (:func:`energy_balance_line`; none without a
+    balance) with, from the run's ``ENERGY_RESIDUAL`` where its history has it, whether
+    the time steps lost that energy (< 0) or created it (> 0), and when
+    (:func:`_residual_sign`)."""
+    energy = result.extra.get("energy", {})
+    if "residual_max_abs" not in energy:
+        return []
+    return [energy_balance_line(energy, _residual_sign(result))]
+
+
+def _residual_sign(result: RunResult) -> str:
+    """``, energy the time steps lost (ENERGY_RESIDUAL -4.79 J at t = 0.42 s)``: the
+    signed largest residual of the run's history and when (J, s; the residual is what the
+    steps created, > 0, or lost, < 0), empty without the column. A |residual| of 4.79 J,
+    17 % of the largest kinetic energy, said nothing of which: a theta-scheme granite block
+    lost it, mostly in the corner's chatter after each landing."""
+    residual = np.asarray((getattr(result, "history", None) or {}).get("ENERGY_RESIDUAL", []),
+                          dtype=float)
+    if not residual.size or not np.isfinite(residual).any():
+        return ""
+    k = int(np.nanargmax(np.abs(residual)))
+    if residual[k] == 0.0:
+        return ""
+    what = "lost" if residual[k] < 0.0 else "created"
+    return (f", energy the time steps {what} (ENERGY_RESIDUAL {residual[k]:.3g} J at t = "
+            f"{float(result.history['time'][k]):.6g} s)")
 
 
 def summary_line(result: RunResult, out: Path | None = None) -> str:

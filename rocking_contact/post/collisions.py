@@ -566,7 +566,7 @@ def collisions_not_found_warnings(names: Iterable[str], result: RunResult,
     return {**{name: lines[reasons[k][0]] for name, k in missing.items()}, **unmatched}
 
 
-def _unmatched_line(k: int, level: str, why: str) -> str:
+def unmatched_line(k: int, level: str, why: str) -> str:
     """What is said of collision ``k`` that the rigid ``level`` has no impact to compare
     with, ``why`` the reason its row in ``extra.rigid_comparison`` gives (``unmatched``)."""
     return f"collision {k}: no {level} rigid impact to compare with: {why}"
@@ -588,7 +588,7 @@ def _unmatched_warning(match: re.Match[str], result: RunResult) -> str | None:
                 for row in result.extra.get("rigid_comparison") or []
                 if row["index"] == k), None)
     return (None if why is None
-            else f"{_unmatched_line(k, level, why)} (references to it have no value)")
+            else f"{unmatched_line(k, level, why)} (references to it have no value)")
 
 
 def _well_formed(match: re.Match[str], result: RunResult) -> bool:
@@ -832,101 +832,3 @@ def rigid_first_impact(case: Any) -> dict[str, float] | None:
 #: the rigid level a block run's collisions are shown against, by ``run`` and the report:
 #: the exact rigid motion (the others are in ``extra.rigid_comparison``)
 RIGID_LEVEL = "nonlinear"
-
-
-def summary_table(result: RunResult, level: str = RIGID_LEVEL) -> str:
-    """The run's collisions (instants, s; kinetic energies, J) next to the rigid block's
-    ``level`` when the run compared them, and the energy balance's largest residual: what
-    ``run`` prints for a block case with no references to check; without a collision,
-    that there was none (and when the rigid block has its first impact); the block's
-    uplift first, where it had one (:func:`find_uplift`).
-    """
-    rows = {row["index"]: row["levels"].get(level) for row in
-            result.extra.get("rigid_comparison", [])}
-    table = []
-    for c in interior(result.collisions):
-        rigid = rows.get(c["index"])
-        cells = [f"{c['index']:d}", f"{c['time']:.6g}", f"{c['kinetic_energy']:.6g}"]
-        if rigid is not None and rigid.get("time") is not None:
-            cells += [f"{rigid['time']:.6g}", f"{rigid['kinetic_energy']:.6g}",
-                      f"{100 * rigid['time_error']:+.3g} %, "
-                      f"{100 * rigid['energy_error']:+.3g} %"]
-        table.append(cells)
-    unmatched = [_unmatched_line(row["index"], level, row["unmatched"][level])
-                 for row in result.extra.get("rigid_comparison", [])
-                 if level in row.get("unmatched", {})]
-    events = [f"event: {e['kind']} at t = {e['time']:.6g} s ({e['corner']}) {e['note']}"
-              for e in result.extra.get("events", [])]
-    if not table:
-        return "\n".join([*events, _no_collision(result), *_energy_line(result)])
-    head = ["k", "t (s)", "Ekin (J)"]
-    if rows:
-        head += ["rigid t", "rigid Ekin", f"error t, Ekin ({level} rigid block)"]
-    # columns 11 wide as a rule, wider where a value needs it (1.67756e+06 J, -12.3456 s)
-    widths = [max(3 if i == 0 else 11, *(len(r[i]) + 1 for r in [head, *table] if i < len(r)))
-              for i in range(len(head))]
-    lines = ["".join(cell.ljust(w) for cell, w in zip(r, widths)).rstrip()
-             for r in [head, *table]]
-    return "\n".join([*events, "collisions (kinetic-energy maxima):", *lines, *unmatched,
-                      *_energy_line(result)])
-
-
-def _no_collision(result: RunResult) -> str:
-    """``collisions: none in the windows [0, 0.1] s`` (or ``none (no landing ...)``
-    without windows, or the landings none of which is an impact) and, where the run
-    compared with the rigid block, when that block's first impact comes."""
-    windows = ((result.parameters.get("collisions") or {}).get("windows") or []
-               if "windows_set_aside" not in result.extra else [])
-    spans = ", ".join(f"[{w0:g}, {w1:g}]" for w0, w1 in windows)
-    landings = ", ".join(f"{c['landing']:.6g}" for c in result.collisions if "landing" in c)
-    line = (f"collisions: none in the collision windows {spans} s" if windows else
-            f"collisions: none (THETA changed sign after a lift at t = {landings} s, no "
-            f"impact: a kinetic-energy maximum below the least energy of the motion or at "
-            f"the run's end; results.json collisions)" if landings else
-            "collisions: none (no landing: THETA never changed sign after a lift)")
-    if "rigid_first_impact" not in result.extra:
-        return line
-    rigid = result.extra["rigid_first_impact"]
-    times = result.history.get("time")
-    end = float(times[-1]) if times is not None and len(times) else float("nan")
-    if rigid is None:
-        return f"{line}; the rigid block has no impact within ten times the run's duration"
-    when = "after the run's end" if rigid["time"] > end else "within the run"
-    return (f"{line}; the rigid block's first impact comes at t = {rigid['time']:.6g} s "
-            f"({rigid['kinetic_energy']:.6g} J), {when} (t = {end:.6g} s)")
-
-
-def _energy_line(result: RunResult) -> list[str]:
-    """The energy balance's largest residual, as one line (none without a balance),
-    relative to the largest kinetic energy, or to the least energy of the motion where
-    that decided (:func:`rocking_contact.post.energy.motion_floor`: a block that never
-    lifted), and, from the run's ``ENERGY_RESIDUAL`` where its history has it, whether the
-    time steps lost that energy (< 0) or created it (> 0), and when (:func:`_residual_sign`)."""
-    energy = result.extra.get("energy", {})
-    if "residual_max_abs" not in energy:
-        return []
-    least = energy.get("motion_floor")
-    relative = (f" ({100 * energy['residual_max_abs'] / least:.2g} % of the least energy of "
-                f"the motion, {least:.3g} J)" if least else
-                f" ({100 * energy['residual_relative_to_peak_ekin']:.2g} % of the largest "
-                f"kinetic energy)" if "residual_relative_to_peak_ekin" in energy else "")
-    return [f"energy balance: largest |residual| {energy['residual_max_abs']:.3g} J"
-            + relative + _residual_sign(result)]
-
-
-def _residual_sign(result: RunResult) -> str:
-    """``, energy the time steps lost (ENERGY_RESIDUAL -4.79 J at t = 0.42 s)``: the
-    signed largest residual of the run's history and when (J, s; the residual is what the
-    steps created, > 0, or lost, < 0), empty without the column. A |residual| of 4.79 J,
-    17 % of the largest kinetic energy, said nothing of which: a theta-scheme granite block
-    lost it, mostly in the corner's chatter after each landing."""
-    residual = np.asarray((getattr(result, "history", None) or {}).get("ENERGY_RESIDUAL", []),
-                          dtype=float)
-    if not residual.size or not np.isfinite(residual).any():
-        return ""
-    k = int(np.nanargmax(np.abs(residual)))
-    if residual[k] == 0.0:
-        return ""
-    what = "lost" if residual[k] < 0.0 else "created"
-    return (f", energy the time steps {what} (ENERGY_RESIDUAL {residual[k]:.3g} J at t = "
-            f"{float(result.history['time'][k]):.6g} s)")

@@ -18,12 +18,12 @@ from rocking_contact.config import load_case, shipped_cases, variant_cases
 from rocking_contact.post.collisions import (
     annotate,
     set_aside_line,
-    summary_table,
     windows_set_aside,
 )
 from rocking_contact.post.grading import grade
 from rocking_contact.post.references import evaluate, format_table, swung
 from rocking_contact.results import RunResult
+from rocking_contact.summary import collision_summary
 
 #: the landings of sdnv105d released at preload.tilt = 0.005 (the audit's run, to 0.15 s;
 #: off the samples, as THETA passes zero between two)
@@ -151,7 +151,7 @@ def test_without_a_collision_the_summary_names_no_window_set_aside():
     case = load_case("sdnv105d", {"preload.tilt": 0.005, "time.end": 0.02})
     result = _result(case, _rocking(end=0.02))
     result.extra["windows_set_aside"] = windows_set_aside(case)
-    assert summary_table(result) == ("collisions: none (no landing: THETA never changed sign "
+    assert collision_summary(result) == ("collisions: none (no landing: THETA never changed sign "
                                      "after a lift)")
 
 

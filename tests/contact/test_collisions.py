@@ -12,11 +12,11 @@ from rocking_contact.post.collisions import (
     collision_quantities,
     collisions_not_found_warnings,
     find_collisions,
-    summary_table,
 )
 from rocking_contact.post.grading import name_warnings
 from rocking_contact.post.references import compare
 from rocking_contact.results import RunResult
+from rocking_contact.summary import collision_summary
 
 
 def _history(t_end: float):
@@ -156,7 +156,7 @@ def test_the_printed_collisions_keep_wide_values_apart():
         extra={"rigid_comparison": [{"index": 1, "levels": {"nonlinear": {
             "time": 0.0383806, "kinetic_energy": 3.85148e-12, "time_error": 0.512,
             "energy_error": 4.36e17}}}]})
-    row = summary_table(result, "nonlinear").splitlines()[2]
+    row = collision_summary(result, "nonlinear").splitlines()[2]
     assert row.split() == ["1", "0.058025", "1.67756e+06", "0.0383806", "3.85148e-12",
                            "+51.2", "%,", "+4.36e+19", "%"]
 
@@ -258,13 +258,13 @@ def test_a_run_without_a_collision_says_so_and_when_the_rigid_block_lands():
         extra={"rigid_first_impact": {"time": 0.124205, "kinetic_energy": 10.065},
                "energy": {"residual_max_abs": 0.00122,
                           "residual_relative_to_peak_ekin": 1.9e-4}})
-    assert summary_table(result).splitlines() == [
+    assert collision_summary(result).splitlines() == [
         "collisions: none in the collision windows [0, 0.1] s; the rigid block's first "
         "impact comes at t = 0.124205 s (10.065 J), after the run's end (t = 0.1 s)",
         "energy balance: largest |residual| 0.00122 J (0.019 % of the largest kinetic "
         "energy)"]
     result.extra = {}  # not compared with the rigid block, no energy balance
-    assert summary_table(result) == "collisions: none in the collision windows [0, 0.1] s"
+    assert collision_summary(result) == "collisions: none in the collision windows [0, 0.1] s"
 
 
 def test_the_rigid_first_impact_of_a_run_too_short_for_it():
@@ -364,7 +364,7 @@ def test_a_collision_with_no_rigid_impact_to_compare_with_says_why():
            "t = 0.05 s")
     assert row["unmatched"]["nonlinear"] == why
     line = f"collision 1: no nonlinear rigid impact to compare with: {why}"
-    assert line in summary_table(result).splitlines()
+    assert line in collision_summary(result).splitlines()
     names = ["rigid.nonlinear.collision.1.time_error", "rigid.nonlinear.collision.1.time",
              "rigid.nonlinar.collision.1.time"]
     assert collisions_not_found_warnings(names, result, [(0.0, 0.05)]) == {

@@ -15,10 +15,10 @@ from rocking_contact.post.collisions import (
     find_uplift,
     landings_outside,
     lift_angle,
-    summary_table,
 )
 from rocking_contact.post.energy import motion_floor, rise_warning, summary
 from rocking_contact.results import RunResult
+from rocking_contact.summary import collision_summary
 
 #: a rocking block's swings (s): released tilted, it lands at each of these
 LANDINGS = (0.0692, 0.1776)
@@ -127,7 +127,7 @@ def test_a_sign_change_of_less_than_the_energy_of_a_fall_is_no_collision():
     annotate(case, result)
     assert len(result.collisions) == 1
     assert not [name for name in result.quantities if name.startswith("collision.")]
-    assert summary_table(result).splitlines()[1].startswith(
+    assert collision_summary(result).splitlines()[1].startswith(
         "collisions: none (THETA changed sign after a lift at t = 0.250004 s, no impact: a "
         "kinetic-energy maximum below the least energy of the motion")
     # a rocking block's landings carry far more: found as before
@@ -244,7 +244,7 @@ def test_the_residual_of_a_block_that_never_lifts_is_said_against_its_least_moti
                        quantities={}, collisions=[], extra={"energy": energy}, timing={})
     annotate(case, result)
     assert result.collisions == []
-    lines = summary_table(result).splitlines()
+    lines = collision_summary(result).splitlines()
     assert lines[0] == "collisions: none (no landing: THETA never changed sign after a lift)"
     assert lines[1].startswith("energy balance: largest |residual| 3.65e-09 J (7.3e-05 % of "
                                "the least energy of the motion, 0.00499 J)")
@@ -326,7 +326,7 @@ def test_annotate_records_and_prints_the_uplift_as_the_rigid_runner_does():
     annotate(_case(), result)
     [event] = result.extra["events"]
     assert event["kind"] == "uplift" and result.quantities["uplift.1.time"] == event["time"]
-    assert summary_table(result).splitlines()[0] == (
+    assert collision_summary(result).splitlines()[0] == (
         "event: uplift at t = 0.0597 s (O) corner A lifts")
     released = RunResult(case="mine", kind="block", parameters={}, history=_rocking(),
                          quantities={}, collisions=[], extra={}, timing={})

@@ -7,7 +7,7 @@ from types import SimpleNamespace
 
 import numpy as np
 
-from rocking_contact.post.collisions import summary_table
+from rocking_contact.summary import collision_summary
 
 
 def block_run(residual):
@@ -21,15 +21,15 @@ def block_run(residual):
 
 
 def test_the_residual_is_said_lost_or_created_with_its_sign_and_instant():
-    lost = summary_table(block_run([0.0, -0.16, -2.5, 1.0])).splitlines()[-1]
+    lost = collision_summary(block_run([0.0, -0.16, -2.5, 1.0])).splitlines()[-1]
     assert lost == ("energy balance: largest |residual| 2.5 J (17 % of the largest kinetic "
                     "energy), energy the time steps lost (ENERGY_RESIDUAL -2.5 J at t = 0.2 s)")
-    created = summary_table(block_run([0.0, 0.3, -0.1])).splitlines()[-1]
+    created = collision_summary(block_run([0.0, 0.3, -0.1])).splitlines()[-1]
     assert created.endswith(", energy the time steps created (ENERGY_RESIDUAL 0.3 J at "
                             "t = 0.1 s)")
     # no residual at all, or no column (a results.json read without its history): no sign
-    assert summary_table(block_run([0.0, 0.0])).splitlines()[-1].endswith("energy)")
+    assert collision_summary(block_run([0.0, 0.0])).splitlines()[-1].endswith("energy)")
     unsigned = block_run([0.0, -1.0])
     del unsigned.history["ENERGY_RESIDUAL"]
-    assert summary_table(unsigned).splitlines()[-1] == (
+    assert collision_summary(unsigned).splitlines()[-1] == (
         "energy balance: largest |residual| 1 J (17 % of the largest kinetic energy)")

@@ -41,6 +41,7 @@ from rocking_contact.config import (
     build,
     file_label,
     kind_schema,
+    short_text,
     stray_attribute,
     unread_after_loading,
 )
@@ -124,9 +125,8 @@ def load_case(case: str | os.PathLike[str],
 
 
 def _describe(value: Any) -> str:
-    """A value and its type, short, for messages about arguments."""
-    text = repr(value)
-    return f"{type(value).__name__} {text if len(text) <= 40 else text[:37] + '...'}"
+    """A value and its type, short, for messages about arguments (``dict {1: 2}``)."""
+    return short_text(value, typed=True)
 
 
 def run(

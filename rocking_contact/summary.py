@@ -15,7 +15,7 @@ from typing import Any
 import numpy as np
 
 from rocking_contact.post.collisions import RIGID_LEVEL, interior, unmatched_line
-from rocking_contact.post.references import unreferenced
+from rocking_contact.post.references import text_table, unreferenced
 from rocking_contact.results import RunResult, Verdict, check_counts, classify
 
 #: numba compilation time (s) the summary line names beside the wall time
@@ -88,9 +88,7 @@ def impact_table(result: RunResult, shown: int | None = None) -> str:
              _cell(i.get("start"), 6), _cell(i.get("max_force")), _cell(i.get("speed")),
              _cell(i.get("rebound_speed")), _cell(i.get("impulse"))]
             for i in impacts[:shown]]
-    widths = [max(len(r[c]) for r in [head, *rows]) + 2 for c in range(len(head))]
-    lines = ["".join(cell.ljust(w) for cell, w in zip(r, widths)).rstrip()
-             for r in [head, *rows]]
+    lines = text_table([head, *rows], sep="", pad=2)
     more = len(impacts) - shown
     tail = [f"... {more} more (results.json impacts)"] if more > 0 else []
     return "\n".join([f"impacts ({len(impacts)}):", *lines, *tail])
@@ -177,10 +175,7 @@ def collision_summary(result: RunResult, level: str = RIGID_LEVEL) -> str:
     if rows:
         head += ["rigid t", "rigid Ekin", f"error t, Ekin ({level} rigid block)"]
     # columns 11 wide as a rule, wider where a value needs it (1.67756e+06 J, -12.3456 s)
-    widths = [max(3 if i == 0 else 11, *(len(r[i]) + 1 for r in [head, *table] if i < len(r)))
-              for i in range(len(head))]
-    lines = ["".join(cell.ljust(w) for cell, w in zip(r, widths)).rstrip()
-             for r in [head, *table]]
+    lines = text_table([head, *table], sep="", pad=1, least=[3, *[11] * (len(head) - 1)])
     return "\n".join([*events, "collisions (kinetic-energy maxima):", *lines, *unmatched,
                       *block_energy_lines(result)])
 

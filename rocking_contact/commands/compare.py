@@ -144,6 +144,8 @@ class Study:
         """The table as ``compare`` prints it: the columns equal in every row (of two runs
         or more) first, one ``title = value unit`` line each, then the others, aligned,
         units in a second header line, then the notes."""
+        from rocking_contact.post.references import text_table
+
         count = len(self.columns[0].cells) if self.columns else 0
         same = [c for c in self.columns[1:]
                 if count > 1 and len({repr(v) for v in c.cells}) == 1]
@@ -155,13 +157,11 @@ class Study:
         grid += [[_cell(c.cells[i], c.widest) for c in shown] for i in range(count)]
         if not any(grid[1]):
             del grid[1]
-        widths = [max(len(row[j]) for row in grid) for j in range(len(shown))]
         if lines:
             lines.append("")
-        lines += ["  ".join(cell.rjust(w) if j and (is_number(cell) or cell == "-")
-                            else cell.ljust(w)
-                            for j, (cell, w) in enumerate(zip(row, widths, strict=True))
-                            ).rstrip() for row in grid]
+        # numbers (and a missing one's "-") right-aligned, but in the first column
+        lines += text_table(grid, right=lambda j, cell: j > 0 and (is_number(cell)
+                                                                  or cell == "-"))
         return "\n".join(lines + self.notes)
 
     def write_csv(self, path: str | os.PathLike[str]) -> None:

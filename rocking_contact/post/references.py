@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import math
 import textwrap
-from collections.abc import Collection, Iterable, Mapping, Sequence
+from collections.abc import Callable, Collection, Iterable, Mapping, Sequence
 from typing import Any, TypeGuard
 
 import numpy as np
@@ -449,6 +449,36 @@ NO_REFERENCE = "no reference"
 SOURCE_WIDTH = 34
 
 
+def column_widths(rows: Sequence[Sequence[str]], *, pad: int = 0,
+                  least: Sequence[int] = ()) -> list[int]:
+    """The widths (characters) of a plain-text table's columns, one per cell of its first
+    row (the header): the longest cell of the column plus ``pad``, at least ``least[i]``
+    (a row shorter than the header has no cell in the columns it lacks)."""
+    return [max(least[i] if i < len(least) else 0,
+                *(len(r[i]) + pad for r in rows if i < len(r)))
+            for i in range(len(rows[0]))]
+
+
+def text_line(cells: Sequence[str], widths: Sequence[int], *, sep: str = "  ",
+              right: Callable[[int, str], bool] | None = None) -> str:
+    """One line of a plain-text table: each cell padded to its column's width, left-aligned
+    (right-aligned where ``right(column, cell)`` says), joined by ``sep``, no trailing
+    spaces."""
+    return sep.join(cell.rjust(w) if right is not None and right(j, cell) else cell.ljust(w)
+                    for j, (cell, w) in enumerate(zip(cells, widths))).rstrip()
+
+
+def text_table(rows: Sequence[Sequence[str]], *, sep: str = "  ", pad: int = 0,
+               least: Sequence[int] = (),
+               right: Callable[[int, str], bool] | None = None) -> list[str]:
+    """The lines of a plain-text table whose first row is its header, as the command line
+    prints them (``run``'s collisions and impacts, ``rigid``'s levels, ``compare``, the
+    checks of :func:`format_table`): columns as wide as :func:`column_widths` makes them,
+    cells as :func:`text_line` places them."""
+    widths = column_widths(rows, pad=pad, least=least)
+    return [text_line(r, widths, sep=sep, right=right) for r in rows]
+
+
 def format_table(case: str, checks: Sequence[Mapping[str, Any]],
                  quantities: Mapping[str, float] | None = None) -> str:
     """A plain-text comparison table: quantity, reference, computed, error (as the
@@ -481,16 +511,13 @@ def format_table(case: str, checks: Sequence[Mapping[str, Any]],
         ))
     rows += [(name, "—", number(value, ".6g", "no value"), "—", "info", NO_REFERENCE, "-")
              for name, value in (quantities or {}).items()]
-    widths = [max(len(str(r[i])) for r in [header, *rows]) for i in range(len(header))]
+    widths = column_widths([header, *rows])
     widths[5] = min(widths[5], SOURCE_WIDTH)
 
-    def cell(x: Any, width: int) -> str:
+    def line(r: Sequence[str]) -> str:
         # a source cut to its column says it was cut (results.json keeps it whole)
-        text = str(x)
-        return (text if len(text) <= width else text[: width - 1] + "…").ljust(width)
-
-    def line(r: tuple[str, ...]) -> str:
-        return "  ".join(cell(x, widths[i]) for i, x in enumerate(r)).rstrip()
+        return text_line([x if len(x) <= w else x[: w - 1] + "…" for x, w in zip(r, widths)],
+                         widths, sep="  ")
 
     out = [f"== {case}", line(header), line(tuple("-" * w for w in widths))]
     for i, r in enumerate(rows):

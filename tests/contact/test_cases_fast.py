@@ -28,12 +28,9 @@ FINE = ("sdnv105a_fine", "sdnv105c_fine", "sdnv105b_fine")  # cases/variants/, 0
 
 
 @pytest.fixture(scope="module")
-def runs(tmp_path_factory):
-    out = {}
-    for name in ("sdnv105a", "sdnv105c", "sdnv105b", "sdnv105b_plain_springs", *FINE):
-        case = rc.load_case(name, FIRST_IMPACT)
-        out[name] = rc.run(case, out=tmp_path_factory.mktemp(name), plots=False, quiet=True)
-    return out
+def runs(serial_run):
+    return {name: serial_run(name, FIRST_IMPACT)
+            for name in ("sdnv105a", "sdnv105c", "sdnv105b", "sdnv105b_plain_springs", *FINE)}
 
 
 def _lift_A(result):

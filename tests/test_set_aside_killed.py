@@ -6,7 +6,6 @@ results in two halves, in the directory and in the hidden folder, and the next r
 the hidden half (its own refusal then put back the other half alone)."""
 
 import shutil
-import signal
 import subprocess
 import sys
 
@@ -15,18 +14,19 @@ from test_refused_run_output import earlier_run, snapshot
 
 from rocking_contact import results_dir
 
-#: ``python -c KILLING CALL STEPS OUT``: the ``+``-separated ``STEPS`` (results_dir's
-#: functions; ``computed``: a run's results.json written) on the results directory ``OUT``,
-#: killed (SIGKILL) as it makes its ``CALL``-th rename or removal; a process of its own, as
-#: a run killed is
+#: ``python -c KILLING``: reads lines ``CALL STEPS OUT`` and for each forks a process that
+#: makes the ``+``-separated ``STEPS`` (results_dir's functions; ``computed``: a run's
+#: results.json written) on the results directory ``OUT``, killed (SIGKILL) as it makes its
+#: ``CALL``-th rename or removal: a process of its own, as a run killed is. It answers each
+#: line with the process's wait status (``killed``, ``exit 0``), or ``error`` and what it
+#: printed. Forked from one interpreter that imported rocking_contact once: a fresh one per
+#: kill spent its start-up (34, 53 and 69 kills in the three tests) on nothing a kill tests.
 KILLING = """
-import os, shutil, signal, sys
+import os, shutil, signal, sys, traceback
 from pathlib import Path
 from rocking_contact import results_dir
-call, operation, out = int(sys.argv[1]), sys.argv[2], Path(sys.argv[3])
-count = [0]
 
-def killing(original):
+def killing(original, call, count):
     def replaced(*args, **kwargs):
         count[0] += 1
         if count[0] == call:
@@ -34,25 +34,62 @@ def killing(original):
         return original(*args, **kwargs)
     return replaced
 
-for name in ("replace", "unlink", "rmdir"):
-    setattr(os, name, killing(getattr(os, name)))
-shutil.rmtree = killing(shutil.rmtree)
-for step in operation.split("+"):
-    if step == "computed":
-        (out / "results.json").write_text('{"status": "completed"}')
+def operate(call, operation, out):
+    count = [0]
+    for name in ("replace", "unlink", "rmdir"):
+        setattr(os, name, killing(getattr(os, name), call, count))
+    shutil.rmtree = killing(shutil.rmtree, call, count)
+    for step in operation.split("+"):
+        if step == "computed":
+            (out / "results.json").write_text('{"status": "completed"}')
+        else:
+            getattr(results_dir, step)(out)
+
+for line in sys.stdin:
+    call, operation, out = line.split(maxsplit=2)
+    read, write = os.pipe()
+    pid = os.fork()
+    if pid == 0:
+        os.close(read)
+        try:
+            operate(int(call), operation, Path(out.rstrip("\\n")))
+        except BaseException:
+            os.write(write, traceback.format_exc().encode())
+            os._exit(1)
+        os._exit(0)
+    os.close(write)
+    with os.fdopen(read, "rb") as said:
+        printed = said.read().decode()
+    _, status = os.waitpid(pid, 0)
+    if os.WIFSIGNALED(status) and os.WTERMSIG(status) == signal.SIGKILL:
+        answer = "killed"
+    elif os.WIFEXITED(status) and os.WEXITSTATUS(status) == 0:
+        answer = "exit 0"
     else:
-        getattr(results_dir, step)(out)
+        answer = "error " + repr(printed)
+    print(answer, flush=True)
 """
 
 
-def killed_at(call, operation, out):
+@pytest.fixture(scope="module")
+def killer():
+    """The process that forks :data:`KILLING`'s killed processes."""
+    with subprocess.Popen([sys.executable, "-c", KILLING], stdin=subprocess.PIPE,
+                          stdout=subprocess.PIPE, text=True) as server:
+        yield server
+        server.stdin.close()
+        server.wait(timeout=60)
+
+
+def killed_at(killer, call, operation, out):
     """Run ``operation`` (:data:`KILLING`'s steps) on ``out`` in a process killed as it
     makes its ``call``-th rename or removal; returns whether the kill came (False: it
     made fewer)."""
-    done = subprocess.run([sys.executable, "-c", KILLING, str(call), operation, str(out)],
-                          capture_output=True, text=True, timeout=60)
-    assert done.returncode in (0, -signal.SIGKILL), done.stderr
-    return done.returncode == -signal.SIGKILL
+    killer.stdin.write(f"{call} {operation} {out}\n")
+    killer.stdin.flush()
+    answer = killer.stdout.readline().strip()
+    assert answer in ("killed", "exit 0"), answer or "the forking process ended"
+    return answer == "killed"
 
 
 def set_aside_then_refused(out):
@@ -61,19 +98,32 @@ def set_aside_then_refused(out):
     results_dir.restore(out)
 
 
-@pytest.fixture
-def pristine(tmp_path):
-    """``(out, before, again)``: ``out`` holding an earlier run (:func:`earlier_run`), its
-    snapshot, and a function that puts ``out`` back as it was."""
-    out = tmp_path / "o"
-    before = earlier_run(out, tmp_path)
-    kept = tmp_path / "kept"
+@pytest.fixture(scope="module")
+def earlier(tmp_path_factory):
+    """``(out, kept, before)``: ``out`` holding an earlier run (:func:`earlier_run`, made
+    once for the module), ``kept`` a copy of it and its snapshot. The tests work in ``out``
+    itself: the report drawn inside it is the run's own only there (it names its run's
+    directory)."""
+    where = tmp_path_factory.mktemp("earlier")
+    out = where / "o"
+    before = earlier_run(out, where)
+    kept = where / "kept"
     shutil.copytree(out, kept)
+    return out, kept, before
+
+
+@pytest.fixture
+def pristine(earlier):
+    """``(out, before, again)``: ``out`` holding the earlier run as it was made, its
+    snapshot, and a function that puts ``out`` back as it was."""
+    out, kept, before = earlier
 
     def again():
         shutil.rmtree(out)
         shutil.copytree(kept, out)
 
+    again()  # whatever the test before left there
+    assert snapshot(out) == before
     return out, before, again
 
 
@@ -84,13 +134,13 @@ def pristine(tmp_path):
     # the putting back too, not only before it
     ("set_aside+restore", 10),
 ], ids=["setting aside", "putting back"])
-def test_killed_at_any_point_then_refused_leaves_the_directory_as_before(pristine, steps,
-                                                                         more):
+def test_killed_at_any_point_then_refused_leaves_the_directory_as_before(pristine, killer,
+                                                                         steps, more):
     """Killed at any point, then a run refused (which finishes what the killed one left):
     the directory is as before."""
     out, before, again = pristine
     call = 1
-    while killed_at(call, steps, out):
+    while killed_at(killer, call, steps, out):
         set_aside_then_refused(out)
         assert snapshot(out) == before, call
         again()
@@ -98,13 +148,13 @@ def test_killed_at_any_point_then_refused_leaves_the_directory_as_before(pristin
     assert call > len(before) + more
 
 
-def test_a_discard_killed_at_any_point_is_finished(pristine):
+def test_a_discard_killed_at_any_point_is_finished(pristine, killer):
     """A run that computed deletes the earlier results; killed at any point of that (the
     folder half deleted, its mark gone, or not), the next run deletes the rest: no folder
     is left, as the user's would be for good."""
     out, before, again = pristine
     call = 1
-    while killed_at(call, "set_aside+computed+discard", out):
+    while killed_at(killer, call, "set_aside+computed+discard", out):
         results_dir.set_aside(out)
         results_dir.discard(out)
         assert sorted(p.name for p in out.iterdir()) == ["notes.txt"], call

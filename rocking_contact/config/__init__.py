@@ -3,9 +3,12 @@
 One module per concept: :mod:`.schema` (typed fields, :func:`build` from TOML data, the
 ``keys`` listing), :mod:`.overrides` (``--set``), :mod:`.names` (the history columns and
 quantities a case refers to), :mod:`.sections` (the sections every kind shares),
-:mod:`.loading` (case files on disk, :func:`load_case`, and the accessors of what loading
-notes on a case: :func:`source_file`, :func:`loading_record`, ...), :mod:`.reach` (windows
-and instants a run never reaches) and :mod:`.changes` (what a run changed from its case
+:mod:`.kinds` (the schema and runner of each ``case.kind``), :mod:`.loading` (case files on
+disk, :func:`load_case`, and the accessors of what loading notes on a case:
+:func:`source_file`, :func:`loading_record`, ...), :mod:`.layers` (where each key was
+given: an override, the loaded file, a file it extends), :mod:`.refusals` (what a loaded
+case is refused, and what a later layer leaves behind), :mod:`.reach` (windows and
+instants a run never reaches) and :mod:`.changes` (what a run changed from its case
 file). Callers import from ``rocking_contact.config``, which re-exports every public
 function and class of its modules (``tests/test_config_exports.py`` holds it to that) and
 their key tables.
@@ -27,18 +30,15 @@ from rocking_contact.config.changes import (
     physics_changes,
     placed_for_other_physics,
 )
+from rocking_contact.config.kinds import KINDS, Kind, case_kind, kind_schema
+from rocking_contact.config.layers import Origins, given_layer, layers
 from rocking_contact.config.loading import (
-    KINDS,
-    Kind,
-    Origins,
     base_case,
     case_dir,
-    case_kind,
     cases_dir,
     file_case,
     file_label,
     kind_of,
-    kind_schema,
     load_case,
     loaded_as,
     loading_record,
@@ -47,15 +47,11 @@ from rocking_contact.config.loading import (
     read_case_data,
     read_toml,
     references_from,
-    replacements,
     resolve_case_path,
     shipped_cases,
     source_file,
-    stray_attribute,
     twin_of,
     unread_after_loading,
-    unread_keys,
-    unread_override,
     variant_cases,
 )
 from rocking_contact.config.names import (
@@ -74,7 +70,16 @@ from rocking_contact.config.overrides import (
     parse_override,
     plain,
 )
-from rocking_contact.config.reach import given_layer, never_reached
+from rocking_contact.config.reach import never_reached
+from rocking_contact.config.refusals import (
+    first_refusal,
+    first_refusal_of_changes,
+    leave_behind,
+    replacements,
+    stray_attribute,
+    unread_keys,
+    unread_override,
+)
 from rocking_contact.config.schema import (
     DIRECTORY_NAME,
     FINITE,
@@ -129,16 +134,21 @@ __all__ = [
     "MAX_ROWS", "recorded_rows", "round_step", "row_count_problem", "check_span",
     "TimeSpan", "Span", "CaseFile", "whole_steps_unchecked",
     # reach
-    "never_reached", "given_layer",
+    "never_reached",
+    # kinds
+    "KINDS", "Kind", "case_kind", "kind_schema",
+    # layers
+    "Origins", "layers", "given_layer",
     # loading
-    "KINDS", "cases_dir", "shipped_cases", "variant_cases",
-    "resolve_case_path", "case_kind", "kind_schema", "read_toml", "Origins",
-    "read_case_data", "origin_file", "load_case", "unread_after_loading", "unread_override",
-    "unread_keys",
-    "stray_attribute", "case_dir", "file_case", "kind_of", "overridden_keys", "Kind",
+    "cases_dir", "shipped_cases", "variant_cases", "resolve_case_path", "read_toml",
+    "read_case_data", "origin_file", "load_case", "unread_after_loading", "case_dir",
+    "file_case", "kind_of", "overridden_keys",
     # loading: what loading notes on a case (no schema field holds it)
-    "source_file", "file_label", "references_from", "replacements", "loaded_as", "loading_record",
+    "source_file", "file_label", "references_from", "loaded_as", "loading_record",
     "base_case", "twin_of",
+    # refusals
+    "first_refusal", "leave_behind", "first_refusal_of_changes", "unread_override",
+    "unread_keys", "replacements", "stray_attribute",
     # changes
     "METHOD_KEYS", "GRADING_KEYS", "physics_changes", "grading_changes", "PLACED_KEYS",
     "placed_for_other_physics", "kept_from_other_physics", "holds_the_run",

@@ -13,15 +13,10 @@ import math
 from pathlib import Path
 from typing import Any
 
-from rocking_contact.config.loading import (
-    Origins,
-    file_case,
-    load_case,
-    read_case_data,
-    replacements,
-    source_file,
-)
+from rocking_contact.config.layers import Origins
+from rocking_contact.config.loading import file_case, load_case, read_case_data, source_file
 from rocking_contact.config.overrides import dig
+from rocking_contact.config.refusals import replacements
 from rocking_contact.config.schema import CaseError, as_dict, differences
 from rocking_contact.config.sections import CaseFile
 
@@ -95,7 +90,7 @@ def _changes(case: CaseFile, base: CaseFile | None) -> list[tuple[str, ...]]:
     """Key paths whose values in ``case`` differ from its case file's (``base``, loaded if
     not given: ``--set``, an override dict or an attribute set after loading); a direction
     scaled, not turned, is none (:data:`DIRECTION_KEYS`). Of two keys that give one setting
-    (:func:`~rocking_contact.config.loading.replacements`), a key left behind for the other
+    (:func:`~rocking_contact.config.refusals.replacements`), a key left behind for the other
     is named by the other, which the run reads: ``--set preload.tilt=0.01`` over the rigid
     file's ``preload.angle`` changes ``preload.tilt``, not the ``preload.angle`` the user
     never gave (said so, and titled "preload.angle, preload.tilt = 0.01")."""

@@ -1,21 +1,24 @@
 """Case files on disk and :func:`load_case`.
 
-Shipped cases and variants, the kinds (schema and runner of each ``case.kind``), TOML
-reading, ``extends`` and the file each key comes from (so that an error names the file to
-edit), and the refusal of settings that the chosen variant does not read or that no schema
-key holds; the same walk lists the keys a run does not read (:func:`unread_keys`).
+Shipped cases and variants, TOML reading, ``extends`` and the files each key comes from
+(so that an error names the file to edit), :func:`load_case`, and the accessors of what
+loading notes on a case (:func:`source_file`, :func:`loaded_as`, ...). Beside it:
+:mod:`.kinds` (the schema and runner of each ``case.kind``), :mod:`.layers` (where each
+key was given) and :mod:`.refusals` (what a loaded case is refused, and what it leaves
+behind).
 """
 
 from __future__ import annotations
 
-import dataclasses
 import math
 import re
 import tomllib
-from collections.abc import Callable, Iterable, Iterator, Mapping
+from collections.abc import Mapping
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
+from rocking_contact.config.kinds import KINDS, case_kind, kind_schema
+from rocking_contact.config.layers import Layer, Origins, layers
 from rocking_contact.config.names import close_hint
 from rocking_contact.config.overrides import (
     anchor_paths,
@@ -24,49 +27,12 @@ from rocking_contact.config.overrides import (
     key_path,
     parse_override,
 )
-from rocking_contact.config.reach import given_layer, never_reached
-from rocking_contact.config.schema import (
-    CaseError,
-    as_dict,
-    build,
-    differences,
-    dotted_key,
-    merge,
-    short_text,
-    toml_text,
-    unknown_key,
-)
+from rocking_contact.config.refusals import first_refusal, first_refusal_of_changes, leave_behind
+from rocking_contact.config.schema import CaseError, as_dict, build, merge, short_text
 from rocking_contact.config.sections import whole_steps_unchecked
 
 if TYPE_CHECKING:
     from rocking_contact.config.sections import CaseFile
-
-
-@dataclasses.dataclass(frozen=True)
-class Kind:
-    """A case kind: where its schema and its runner are (imported when a case of the kind
-    is loaded, run: :func:`kind_schema` here, ``rocking_contact.api.kind_runner`` above
-    the kinds' modules)."""
-
-    #: its schema, ``module:Class`` (light: no DOLFINx; loading and checking a case never
-    #: imports a solver)
-    schema: str
-    #: the module that runs it, a ``rocking_contact.api.KindRunner``
-    runner: str
-    #: whether the runner writes into the results directory as it runs (the history
-    #: streamed row by row, the fields): a ``rocking_contact.api.StreamingRunner``
-    streams: bool = False
-
-
-#: kind -> its :class:`Kind`
-KINDS: dict[str, Kind] = {
-    "discrete": Kind("rocking_contact.discrete.case:DiscreteCase",
-                     "rocking_contact.discrete.runner"),
-    "rigid": Kind("rocking_contact.analytic.rigid_case:RigidCase",
-                  "rocking_contact.analytic.rigid_runner"),
-    "block": Kind("rocking_contact.fem.case:BlockCase", "rocking_contact.fem.runner",
-                  streams=True),
-}
 
 
 def cases_dir() -> Path:
@@ -117,30 +83,6 @@ def resolve_case_path(case: str | Path, *, kinds: bool = False) -> Path:
                                            f"variants: rocking-contact list{nearest})")
 
 
-def _check_kind(kind: Any, file: str) -> Kind:
-    if not isinstance(kind, str) or kind not in KINDS:
-        raise CaseError(file, "case.kind", f"got {short_text(kind)}, allowed: {', '.join(KINDS)}")
-    return KINDS[kind]
-
-
-def case_kind(data: Mapping[str, Any], file: str) -> str:
-    """The checked ``case.kind`` of parsed case data (one of :data:`KINDS`)."""
-    info = data.get("case")
-    if not isinstance(info, Mapping) or "kind" not in info:
-        raise CaseError(file, "case.kind", f"missing (allowed: {', '.join(KINDS)})")
-    _check_kind(info["kind"], file)
-    kind: str = info["kind"]
-    return kind
-
-
-def kind_schema(kind: str, file: str = "") -> type[Any]:
-    """The schema (case dataclass) of a case kind."""
-    from rocking_contact.lazy import imported
-
-    schema: type[Any] = imported(_check_kind(kind, file).schema)
-    return schema
-
-
 def kind_of(case: str) -> str:
     """The kind of a case name or file (read, not loaded), or ``case`` if it names a kind
     (``rocking-contact keys block``).
@@ -180,11 +122,6 @@ def _toml_hint(message: str) -> str:
     return (f"; {key} is given both as a value ({key} = [...]) and as [[{key}]] tables: "
             f"keep one (a child's [[{key}]] tables replace the list it extends; "
             f"{key} = [] alone empties it)")
-
-
-#: key path (components, as :func:`key_path` gives them) -> the files that set it, the file
-#: holding the value first, then the files that extend it up to the one loaded
-Origins = dict[tuple[str, ...], tuple[Path, ...]]
 
 
 def _record_origins(data: Mapping[str, Any], chain: tuple[Path, ...], origins: Origins,
@@ -275,6 +212,27 @@ def load_case(
 ) -> Any:
     """Read, override and validate a case file; returns the kind's schema object.
 
+    The passes, in order:
+
+    1. read the file and the files it extends (:func:`read_case_data`), noting the files
+       each key comes from (:data:`Origins`); the case takes its own file's name, never a
+       parent's (:func:`_own_name`);
+    2. apply the overrides; their keys are the loaded file's, given last (layer 0 of
+       :data:`~rocking_contact.config.layers.Layer`);
+    3. build the kind's schema (:func:`~rocking_contact.config.build`: types, ranges,
+       rules between keys); a refusal names the file that holds the key, and of keys that
+       break a rule together the one given last (:func:`_blamed`);
+    4. refuse what the run would ignore or never reach
+       (:func:`~rocking_contact.config.first_refusal`: a setting its variant does not
+       read, a window past the end, two keys of one setting given together, a load
+       sampled too seldom);
+    5. set back to their defaults the keys a later layer left behind
+       (:func:`~rocking_contact.config.leave_behind`: given for an old variant, or
+       replaced by the other key of their pair);
+    6. note on the object what loading knows and no schema field holds (its file, the
+       file of its references, its values with their layers, the overrides' word: the
+       accessors at the end of this module read them).
+
     Args:
         case: shipped case name (``"sdnd101a"``) or path to a TOML file.
         overrides: ``["time.step=1e-4", ...]`` (or one such string) or
@@ -303,7 +261,7 @@ def load_case(
         keys = overridden_keys(overrides)
         for key in keys:  # an overridden key is the loaded case's, even if a parent had it
             origins[tuple(key_path(key))] = (path,)
-    layer = _layers(origins, keys)
+    layer = layers(origins, keys)
     try:  # (its record paths are absolute: read_case_data and apply_overrides anchored them)
         obj = build(kind_schema(case_kind(data, str(path))), data, file=str(path))
     except CaseError as exc:  # name the file that holds the key, and say --set took part
@@ -321,20 +279,14 @@ def load_case(
         holder = origins[tuple(key_path(key))][0]
         return dig(read_case_data(holder), selector), str(holder)
 
-    # a setting its variant does not read; a window or instant its own run never reaches;
-    # two keys that give one setting, given together
-    refused = (_unread_settings(obj, layer) or never_reached(obj, layer)
-               or _replacing_together(obj, layer) or _aliased(obj, layer))
+    refused = first_refusal(obj, layer)
     if refused is not None:
         key, problem = refused
         overridden = layer(key) == 0 or any(
             tuple(key_path(k))[:len(key_path(key))] == tuple(key_path(key)) for k in keys)
         file = origin_file(key, path, origins) + (f" (with {given})" if overridden else "")
         raise CaseError(file, key, problem)
-    for table, name, _, _ in _old_meanings(obj, layer, given_with):
-        setattr(table, name, _defaults(table)[name])  # left behind with its variant
-    for table, name in _replaced(obj, layer):
-        setattr(table, name, _defaults(table)[name])  # left behind by a later key
+    leave_behind(obj, layer, given_with)
     obj.source_file = path  # relative paths inside the case (records, meshes) start here
     obj.references_from = references_from
     obj.loaded_as = (as_dict(obj), layer)  # for unread_after_loading
@@ -393,7 +345,7 @@ def _own_name(data: dict[str, Any], path: Path, origins: Origins) -> bool:
     return False
 
 
-def _blamed(exc: CaseError, layer: Callable[[str], float], loaded: Path, origins: Origins
+def _blamed(exc: CaseError, layer: Layer, loaded: Path, origins: Origins
             ) -> tuple[str, str]:
     """The key an error names, and its problem: of the keys that break a rule together
     (:class:`~rocking_contact.config.Conflict`), the one given last (``--set``, or the file
@@ -437,282 +389,14 @@ def unread_after_loading(case: Any) -> tuple[str, str] | None:
     a variant that does not read it, and why: ``(key, problem)``, as :func:`load_case`
     refuses it in a file. A change after loading is the latest layer, so a variant switched
     there leaves the file's settings behind; but a setting the new variant reads with
-    another meaning (:func:`_old_meanings`: a sine's amplitude, once the type is 'table') is
-    on the caller's object, and is refused rather than changed behind their back. None for
-    a case built in code."""
+    another meaning (a sine's amplitude, once the type is 'table') is on the caller's
+    object, and is refused rather than changed behind their back
+    (:func:`~rocking_contact.config.first_refusal_of_changes`). None for a case built in
+    code."""
     loaded = loaded_as(case)
     if loaded is None:
         return None
-    params, layer = loaded
-    changed = [".".join(p) for p in differences(params, as_dict(case))]
-
-    def later(key: str) -> float:
-        # a key is changed if it, a table holding it or a value inside it is
-        if any(k == key or k.startswith(key + ".") or key.startswith(k + ".")
-               for k in changed):
-            return -1
-        return layer(key)
-
-    def given_with(selector: str, key: str) -> tuple[Any, str]:
-        return dig(params, selector), f"{case.source_file} (as loaded)"
-
-    old = _old_meanings(case, later, given_with)
-    # a replaced key changed while the key that replaces it stands (its file's) would be
-    # ignored: refused, the caller's object left as they made it
-    left = [(id(table), name) for table, name in _replaced(case, later)]
-    replaced = [(other_key, f"{toml_text(getattr(table, other))} has no effect: {key} = "
-                            f"{toml_text(getattr(table, name))} of {case.source_file} (as "
-                            f"loaded) replaces it; allowed: set {key} = None too")
-                for table, name, other, key, other_key in replacements(case)
-                if (id(table), name) in left]
-    return (_unread_settings(case, later) or (old[0][2:] if old else None)
-            or _replacing_together(case, later) or (replaced[0] if replaced else None)
-            or _aliased(case, later))
-
-
-def _layers(origins: Origins, overridden: Iterable[str]) -> Callable[[str], float]:
-    """Where a key was given: 0 an override, 1 the loaded file, 2 the file it extends, ...;
-    infinity when nowhere (its default)."""
-    overrides = {tuple(key_path(k)) for k in overridden}
-
-    def layer(key: str) -> float:
-        path = tuple(key_path(key))  # (``quantity[1].time`` too)
-        if any(path[:n] in overrides for n in range(1, len(path) + 1)):  # or its table
-            return 0
-        return len(origins[path]) if path in origins else math.inf
-
-    return layer
-
-
-def unread_override(obj: Any, overridden: Iterable[str]) -> tuple[str, str] | None:
-    """For a schema built from overrides alone: the first override its variant does not
-    read, and why (as :func:`load_case` refuses it), or None."""
-    return _unread_settings(obj, _layers({}, overridden))
-
-
-def _defaults(table: Any) -> dict[str, Any]:
-    """Each field of a schema table with its default value (MISSING for a required one)."""
-    return {f.name: f.default if f.default_factory is dataclasses.MISSING
-            else f.default_factory() for f in dataclasses.fields(table)}
-
-
-def _tables(obj: Any, prefix: str = "") -> Iterator[tuple[Any, str]]:
-    """``obj`` and every table it holds, depth first, each with its dotted key ("" for
-    ``obj``); the items of lists of tables are not walked."""
-    yield obj, prefix
-    for f in dataclasses.fields(obj):
-        child = getattr(obj, f.name)
-        if dataclasses.is_dataclass(child) and not isinstance(child, type):
-            yield from _tables(child, dotted_key(prefix, f.name))
-
-
-def _unread_settings(obj: Any, layer: Callable[[str], float]) -> tuple[str, str] | None:
-    """The first key given for a variant that does not read it, and why: ``(key, problem)``.
-
-    A schema class declares ``VARIANTS = {selector: {value: (fields it reads), ...}}``; the
-    fields named for any value of a selector are governed by it. A governed field given
-    (in a file or an override) away from its default while the chosen value does not read
-    it would be silently ignored, so it is refused, unless it was given in an earlier layer
-    than the selector (an override or an extending file that switches variant leaves the
-    old variant's settings behind, e.g. ``--set contact.treatment=lagrange --set
-    scheme.type=newmark`` on a theta case leaves its ``theta`` behind).
-    """
-    return next((found for table, prefix in _tables(obj)
-                 if (found := _unread_in(table, layer, prefix)) is not None), None)
-
-
-def _aliased(obj: Any, layer: Callable[[str], float]) -> tuple[str, str] | None:
-    """The first function of time that the run's steps sample too seldom to see, and why:
-    ``(key, problem)``, the key given last of the function's and ``time.step`` (a
-    :class:`~rocking_contact.config.Conflict`'s rule). A table that declares
-    ``aliasing(key, step)`` (a time function: a sine of half a period a step or more)
-    says it; the step is ``time.step``, every kind's longest (a block's windows and
-    refinement take shorter ones, a rigid block's history rows are that far apart). A
-    section set as a dict on a loaded case (``case.time = {...}``) is read as such."""
-    time = obj.time
-    step = time.get("step") if isinstance(time, Mapping) else time.step
-    if not isinstance(step, float | int):
-        return None  # a step of another type: the schema refuses it
-    for table, prefix in _tables(obj):
-        aliasing = getattr(table, "aliasing", None)
-        found = aliasing(prefix, step) if callable(aliasing) else None
-        if found:
-            key = min(found, key=lambda k: given_layer(layer, k))  # the first on a tie
-            return key, found[key]
-    return None
-
-
-def unread_keys(case: Any) -> list[str]:
-    """The dotted keys of ``as_dict(case)`` (results.json ``parameters``) that the variants
-    the case chooses do not read, sorted: the fields a schema's ``VARIANTS`` governs that
-    the chosen value of their selector does not name (:func:`_unread_settings`), given or
-    not. SDNV105 A (``scheme.type = 'alpha_newmark'``, ``contact.treatment = 'lagrange'``)
-    lists ``scheme.beta``, ``scheme.gamma``, ``scheme.theta``, ``contact.restitution`` and
-    ``contact.spring``, among others: its steps' beta and gamma are derived from the
-    alphas. A list of tables is one key (``contact.spring``), its items are not walked.
-    Of two keys that give one setting (:func:`replacements`), the one not read is listed
-    too (``sdnv105_rigid``'s ``preload.tilt``, beside its ``preload.angle``)."""
-    replaced = {other_key if getattr(table, name) is not None else key
-                for table, name, other, key, other_key in replacements(case)}
-    return sorted({dotted_key(prefix, name) for table, prefix in _tables(case)
-                   for name, _, _ in _not_read(table)} | replaced)
-
-
-def _attribute(obj: Any, dotted: str) -> Any:
-    """``obj.a.b`` for ``dotted`` = ``"a.b"``."""
-    for name in dotted.split("."):
-        obj = getattr(obj, name)
-    return obj
-
-
-def _variants(obj: Any) -> dict[str, dict[Any, tuple[str, ...]]]:
-    """A table's ``VARIANTS`` and its ``TABLE_VARIANTS``: a selector (dotted, inside the
-    table) that decides whether whole tables of it are read, each such table given as the
-    dotted keys of its fields (``initial.state = 'rest'`` reads no ``preload.tilt``)."""
-    out = dict(getattr(obj, "VARIANTS", {}))
-    for selector, variants in getattr(obj, "TABLE_VARIANTS", {}).items():
-        out[selector] = {value: tuple(f"{table}.{f.name}" for table in tables
-                                      for f in dataclasses.fields(getattr(obj, table)))
-                         for value, tables in variants.items()}
-    return out
-
-
-def _not_read(obj: Any) -> Iterator[tuple[str, str, dict[Any, tuple[str, ...]]]]:
-    """The fields of one table that a selector of its ``VARIANTS`` (or ``TABLE_VARIANTS``)
-    governs and its chosen value does not read: ``(field, selector, the selector's
-    variants)`` for each, dotted inside the table, in the order the selectors and their
-    variants name them."""
-    for selector, variants in _variants(obj).items():
-        reads = variants[_attribute(obj, selector)]
-        governed = dict.fromkeys(name for fields in variants.values() for name in fields)
-        for name in governed:
-            if name not in reads:
-                yield name, selector, variants
-
-
-def _unread_in(obj: Any, layer: Callable[[str], float], prefix: str
-               ) -> tuple[str, str] | None:
-    """:func:`_unread_settings` for the keys of one table (``prefix``: its dotted key)."""
-    defaults = _defaults(obj)
-    for name, selector, variants in _not_read(obj):
-        key = dotted_key(prefix, name)
-        value_given = _attribute(obj, name)
-        table, _, field = name.rpartition(".")
-        default = getattr(defaults[table], field) if table else defaults[name]
-        if layer(key) == math.inf or value_given == default:
-            continue  # not given, or given as its default (no effect either way)
-        if layer(key) > layer(dotted_key(prefix, selector)):
-            continue  # left behind by a later choice of variant
-        value = _attribute(obj, selector)
-        readers = [toml_text(v) for v, fields in variants.items() if name in fields]
-        if isinstance(value_given, list) and value_given and all(
-                dataclasses.is_dataclass(v) for v in value_given):
-            text = f"{len(value_given)} [[{key}]] table(s)"
-        else:
-            text = toml_text(value_given)
-        return key, (f"{text} has no effect with "
-                     f"{dotted_key(prefix, selector)} = {toml_text(value)}, which does not "
-                     f"read it; "
-                     f"allowed: leave it out, or {selector} {' or '.join(readers)}")
-    return None
-
-
-def _old_meanings(obj: Any, layer: Callable[[str], float],
-                  given_with: Callable[[str, str], tuple[Any, str]]
-                  ) -> list[tuple[Any, str, str, str]]:
-    """The keys whose meaning their variant decides, given for another variant than the
-    one chosen later: ``(table, field name, the selector's dotted key, why)`` for each.
-
-    A schema class declares ``MEANINGS = {selector: {field: {value: what the field means
-    for it}}}``: a time function's ``amplitude`` is a sine's peak and a table's factor on
-    its values. Such a field given in an earlier layer (an extended file; the file under
-    ``--set``) than a choice of another value of its selector belongs to the old variant,
-    as the settings the new one does not read (:func:`_unread_settings`) do: it is left
-    behind (:func:`load_case` sets the default), not read with its new meaning (a sine's
-    peak of 6 m/s^2 scaled a record by 6). ``given_with(selector_key, key)`` is the
-    selector's value (``dataclasses.MISSING`` when not given) where ``key`` was given,
-    and the name of that place.
-    """
-    found = []
-    for table, prefix in _tables(obj):
-        defaults = _defaults(table)
-        for selector, fields in getattr(table, "MEANINGS", {}).items():
-            chosen, chosen_key = getattr(table, selector), dotted_key(prefix, selector)
-            for name, meanings in fields.items():
-                key, value = dotted_key(prefix, name), getattr(table, name)
-                if (chosen not in meanings or value == defaults[name]
-                        or not layer(chosen_key) < layer(key) < math.inf):
-                    continue  # not read, its default, or given with the variant (or later)
-                then, where = given_with(chosen_key, key)
-                then = defaults[selector] if then is dataclasses.MISSING else then
-                if then == chosen:
-                    continue
-                found.append((table, name, chosen_key, (
-                    f"{toml_text(chosen)} reads {name} as {meanings[chosen]}, and the "
-                    f"{name} = {toml_text(value)} of {where} was given for {selector} "
-                    f"{toml_text(then)}"
-                    + (f", as {meanings[then]}" if then in meanings else "")
-                    + f"; allowed: set {key} with the new {selector}")))
-    return found
-
-
-def replacements(obj: Any) -> Iterator[tuple[Any, str, str, str, str]]:
-    """The pairs of keys that give one setting in two ways: a table declares ``REPLACES =
-    {field: other}``, ``field`` (None by default) replacing, when given, the reading of
-    ``other`` (the rigid block's ``preload.angle`` and the ``preload.tilt`` of a FEM
-    block's pull). ``(table, field, other, field's dotted key, other's)`` for each."""
-    for table, prefix in _tables(obj):
-        for name, other in getattr(table, "REPLACES", {}).items():
-            yield table, name, other, dotted_key(prefix, name), dotted_key(prefix, other)
-
-
-def _replaced(obj: Any, layer: Callable[[str], float]) -> list[tuple[Any, str]]:
-    """The keys of :func:`replacements` given in an earlier layer than the other of
-    their pair, ``(table, field)`` for each: left behind, as a variant's settings are
-    (:func:`_old_meanings`): ``--set preload.tilt=0.3`` on a file that gives
-    ``preload.angle`` releases the block from the tilt, and a child's ``angle`` replaces
-    its parent's ``tilt``. Pairs given in one layer are :func:`_replacing_together`'s."""
-    found = []
-    for table, name, other, key, other_key in replacements(obj):
-        if getattr(table, name) is None or layer(other_key) == math.inf:
-            continue  # the other is read, or the field is and the other is not given
-        if layer(key) < layer(other_key):
-            found.append((table, other))
-        elif layer(other_key) < layer(key):
-            found.append((table, name))
-    return found
-
-
-def _replacing_together(obj: Any, layer: Callable[[str], float]) -> tuple[str, str] | None:
-    """``(key, problem)`` for the first pair of :func:`replacements` given both in one
-    layer (one file, or both as overrides): the field would be read and the other
-    ignored."""
-    for table, name, other, key, other_key in replacements(obj):
-        value = getattr(table, name)
-        if value is not None and layer(key) == layer(other_key) < math.inf:
-            return other_key, (f"{toml_text(getattr(table, other))} has no effect with "
-                               f"{key} = {toml_text(value)} given with it, which replaces "
-                               f"it; allowed: one of {other_key} and {key}")
-    return None
-
-
-def stray_attribute(obj: Any, prefix: str = "", exempt: Iterable[str] = ()
-                    ) -> tuple[str, str] | None:
-    """An attribute set on a loaded case that is no key of its schema (``case.time.stpe =
-    1e-3``, which the run would ignore): ``(key, problem)``, or None."""
-    names = [f.name for f in dataclasses.fields(obj)]
-    for name in vars(obj):
-        if name not in names and name not in exempt:
-            return dotted_key(prefix, name), unknown_key(name, names)
-    for name in names:
-        values = getattr(obj, name)
-        for i, value in enumerate(values if isinstance(values, list) else [values]):
-            if dataclasses.is_dataclass(value) and not isinstance(value, type):
-                key = dotted_key(prefix, name) + (f"[{i}]" if isinstance(values, list) else "")
-                found = stray_attribute(value, key)
-                if found is not None:
-                    return found
-    return None
+    return first_refusal_of_changes(case, *loaded, case.source_file)
 
 
 # Loading notes on a case object what no schema field holds (load_case: source_file,
@@ -751,11 +435,10 @@ def references_from(case: CaseFile) -> Path | None:
     return source
 
 
-def loaded_as(case: CaseFile) -> tuple[dict[str, Any], Callable[[str], float]] | None:
+def loaded_as(case: CaseFile) -> tuple[dict[str, Any], Layer] | None:
     """The case's values as :func:`load_case` gave them, with where each key was given
-    (:func:`_layers`); None for a case built in code."""
-    loaded: tuple[dict[str, Any], Callable[[str], float]] | None = getattr(
-        case, "loaded_as", None)
+    (:data:`~rocking_contact.config.layers.Layer`); None for a case built in code."""
+    loaded: tuple[dict[str, Any], Layer] | None = getattr(case, "loaded_as", None)
     return loaded
 
 

@@ -12,14 +12,10 @@ earlier layer, is left alone: a run shortened with ``--set time.end=...``, or a 
 
 from __future__ import annotations
 
-import math
-from collections.abc import Callable, Iterator
+from collections.abc import Iterator
 
+from rocking_contact.config.layers import Layer, given_layer
 from rocking_contact.config.sections import CaseFile
-
-#: where a key was given: 0 an override, 1 the loaded file, 2 the file it extends, ...;
-#: infinity when nowhere (``config.loading._layers``)
-Layer = Callable[[str], float]
 
 
 def _instants(case: CaseFile) -> Iterator[tuple[str, float, bool]]:
@@ -34,16 +30,6 @@ def _instants(case: CaseFile) -> Iterator[tuple[str, float, bool]]:
             yield f"quantity[{i}].time", spec.time, False
         if spec.window is not None:
             yield f"quantity[{i}].window", spec.window[0], True
-
-
-def given_layer(layer: Layer, key: str) -> float:
-    """The layer of ``key`` or of the nearest table or list holding it."""
-    parts = key.replace("[", ".").replace("]", "").split(".")
-    for n in range(len(parts), 0, -1):
-        found = layer(".".join(parts[:n]))
-        if found < math.inf:
-            return found
-    return math.inf
 
 
 def never_reached(case: CaseFile, layer: Layer) -> tuple[str, str] | None:

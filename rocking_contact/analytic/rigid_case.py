@@ -106,7 +106,7 @@ class RigidPreload(Preload):
     the file that extends the other's): ``rigid --set preload.tilt=0.3`` on
     ``sdnv105_rigid``, whose file gives ``angle = 0.01``, releases at 0.304693 rad, as
     ``run --set preload.tilt=0.3`` does the FEM block; both given together are refused
-    (:data:`~rocking_contact.config.loading` ``REPLACES``)."""
+    (:mod:`~rocking_contact.config.refusals` ``REPLACES``)."""
 
     #: ``angle``, given, replaces ``tilt``'s reading (the loader keeps the one given last)
     REPLACES: ClassVar = {"angle": "tilt"}
@@ -188,8 +188,9 @@ class RigidCase(BlockModel, CaseFile):
         "the release as a FEM block case gives it: no angle but the sine of the release "
         "angle about O (a ratio, no unit: Code_Aster's pull of the top-middle point C1 by "
         "-2 l tilt with pivot O1, the block turning rigidly; 0.3: 0.304693 rad); "
-        "preload.angle gives the angle itself, and the one given last is read (rigid files "
-        "before 09918a6 read tilt as the angle: give those angles as preload.angle)", "")}
+        "preload.angle gives the angle itself, and the one given last is read (rigid case "
+        "files of earlier versions read tilt as the angle: give those angles as "
+        "preload.angle)", "")}
 
     @property
     def release_angle(self) -> float:

@@ -125,7 +125,7 @@ def _explain(result: Any) -> str:
     if f"closed_form.{key}" not in q or f"linearised.{key}" not in q:
         return ""
     dropped = q[f"closed_form.{key}"] - q[f"linearised.{key}"]
-    # theta, not tilt: preload.tilt is the pull ratio since 09918a6, and the closed form
+    # theta, not tilt: preload.tilt is the pull ratio, and the closed form
     # takes the release angle (0.0500209 rad for tilt 0.05)
     return (f"The closed form takes M b g theta for the energy at impact 1 (theta the release "
             f"angle) and drops the -M g l theta^2/2 of the potential ({dropped:.4g} J here); "
@@ -135,7 +135,7 @@ def _explain(result: Any) -> str:
 
 def tilt_meaning(case: Any) -> str:
     """The line that says what ``preload.tilt`` meant for a rigid case released from it (no
-    ``preload.angle``): a FEM case's pull ratio, no angle, since 09918a6, before which the
+    ``preload.angle``): a FEM case's pull ratio, no angle, where earlier versions of the
     rigid kind read it as the angle (a file's ``tilt = 0.05``, meant as 0.05 rad, is
     released at 0.0500209 rad); empty for a case that gives ``preload.angle``, a FEM
     case's twin included, which gives it the block's angle."""
@@ -144,7 +144,7 @@ def tilt_meaning(case: Any) -> str:
     tilt, angle = case.preload.tilt, case.release_angle
     return (f"preload.tilt = {tilt:g} is a pull ratio, as in a FEM block case, not an angle: "
             f"released at asin({tilt:g}) = {angle:g} rad; preload.angle = {tilt:g} releases "
-            f"at {tilt:g} rad (rigid files before 09918a6 read tilt as the angle)")
+            f"at {tilt:g} rad (rigid case files of earlier versions read tilt as the angle)")
 
 
 def _recalage_line(recalage: Mapping[str, Any]) -> str:

@@ -28,8 +28,8 @@ step = 1e-3
 """
 
 SAID = ("preload.tilt = 0.05 is a pull ratio, as in a FEM block case, not an angle: released at "
-        "asin(0.05) = 0.0500209 rad; preload.angle = 0.05 releases at 0.05 rad (rigid files "
-        "before 09918a6 read tilt as the angle)")
+        "asin(0.05) = 0.0500209 rad; preload.angle = 0.05 releases at 0.05 rad (rigid case "
+        "files of earlier versions read tilt as the angle)")
 
 
 def printed(tmp_path, capsys, *args):
@@ -72,8 +72,8 @@ def test_help_and_keys_say_which_key_is_the_angle(capsys):
     keys = capsys.readouterr().out
     tilt = next(line for line in keys.splitlines() if line.strip().startswith("preload.tilt"))
     assert "no angle but the sine of the release angle" in tilt
-    assert "rigid files before 09918a6 read tilt as the angle: give those angles as " \
-           "preload.angle" in tilt
+    assert "rigid case files of earlier versions read tilt as the angle: give those " \
+           "angles as preload.angle" in tilt
     angle = next(line for line in keys.splitlines()
                  if line.strip().startswith("preload.angle"))
     assert "[rad]" in angle

@@ -35,8 +35,8 @@ def results_tree(root: Path, *, copies: int, end: float, plots: bool) -> Path:
     """Write ``copies`` runs of each :data:`SHIPPED` case to ``end`` s and ``copies``
     sample block runs under ``root``, with their plots or without; returns ``root``."""
     import rocking_contact as rc
-    from rocking_contact.post.plots import plot_results
     from rocking_contact.results_io import RESULTS_FILE, load, ordered_plots
+    from rocking_contact.viz.history_plots import plot_results
     from rocking_contact.viz.sample import write_sample
 
     for k in range(copies):

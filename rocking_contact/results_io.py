@@ -116,12 +116,12 @@ def write_plots(result: RunResult, out_dir: Path) -> list[str]:
     """
     if not result.history:
         return []
-    from rocking_contact.post import plots as plotting
+    from rocking_contact.viz import history_plots
 
     staging = out_dir / PLOTS_STAGING
     shutil.rmtree(staging, ignore_errors=True)
     try:
-        drawn = plotting.plot_run(result, staging)
+        drawn = history_plots.plot_results(result, staging)
         for path in drawn:
             os.replace(path, out_dir / path.name)
     finally:

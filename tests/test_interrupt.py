@@ -279,7 +279,7 @@ def _run_stopped_while_plotting(monkeypatch, out, signum):
         seen["went_on"] = True
         return [first]
 
-    monkeypatch.setattr("rocking_contact.post.plots.plot_run", draw)
+    monkeypatch.setattr("rocking_contact.viz.history_plots.plot_results", draw)
     return main(["run", "sdnd101a", "--set", "time.end=0.2", "--out", str(out), "-q"]), seen
 
 

@@ -143,14 +143,14 @@ SLOW_PLOTS = """
 import os, sys, time
 from pathlib import Path
 from mpi4py import MPI
-import rocking_contact.post.plots as plots
+import rocking_contact.viz.history_plots as plots
 
 def slow(result, staging):
     Path("drawing").write_text(str(os.getpid()))
     time.sleep(60)
     return []
 
-plots.plot_run = slow
+plots.plot_results = slow
 from rocking_contact.cli import main
 code = main(sys.argv[1:])
 Path(f"exit{MPI.COMM_WORLD.rank}").write_text(str(code))

@@ -2,7 +2,7 @@
 
 The plots are the run's own when they still show what the report would draw (copied, not
 redrawn: drawing them takes seconds a run), else drawn again with
-:func:`rocking_contact.post.plots.plot_results`, as the run draws them, the cases' in
+:func:`rocking_contact.viz.history_plots.plot_results`, as the run draws them, the cases' in
 parallel processes (:func:`drawn_plots`: about a second of matplotlib a figure, and a
 report of 18 runs redraws 160 of them once the drawing code is newer than their plots).
 What is missing is
@@ -78,10 +78,10 @@ MISSES_CAPTION = " Red cross: our extremum where its graded check fails."
 def _referenced_components(data: Mapping[str, Any], history: Mapping[str, Any]
                            ) -> tuple[set[str], set[str]]:
     """The history components (``EKIN``, ``RN``, ``THETA``) whose plots draw a reference,
-    as the run's plots select them (:func:`rocking_contact.post.plots.plotted`), and those
-    whose plots mark our extremum of a failing graded check
+    as the run's plots select them (:func:`rocking_contact.viz.history_plots.plotted`), and
+    those whose plots mark our extremum of a failing graded check
     (:data:`rocking_contact.viz.history_plots.MISS_LABEL`)."""
-    from rocking_contact.post.plots import plotted
+    from rocking_contact.viz.history_plots import plotted
     from rocking_contact.viz.markers import reference_markers
 
     markers = reference_markers(plotted(data), [n for n in history if n != "time"])
@@ -169,7 +169,7 @@ def _draw(data: Mapping[str, Any], history: Mapping[str, np.ndarray], out_dir: P
           ) -> list[Path]:
     """The plots of a run drawn into ``out_dir``, in the order a reader takes them (in a
     worker of :func:`drawn_plots`, or in the report's process)."""
-    from rocking_contact.post.plots import plot_results
+    from rocking_contact.viz.history_plots import plot_results
 
     return sorted(plot_results(data, history, out_dir), key=lambda p: plot_rank(p.name))
 

@@ -15,7 +15,9 @@ new case is drawn without a code change:
   (accelerations and the shocks' penetration ``PN`` and normal velocity excepted: they
   are in ``history.csv`` and would only crowd the plots).
 
-References are drawn as :mod:`rocking_contact.viz.markers` places them.
+References are drawn as :mod:`rocking_contact.viz.markers` places them. What the plots show
+of a run's content is decided once, for the run and the report (:func:`plotted`): our
+collisions and the references the run reached, as the checks say.
 """
 
 from __future__ import annotations
@@ -742,14 +744,31 @@ def _impact_histogram(data: Mapping[str, Any], out_dir: Path) -> list[Path]:
     return style.save_figure(fig, out_dir, "impact_histogram")
 
 
+def plotted(data: Mapping[str, Any]) -> dict[str, Any]:
+    """``results.json`` content as the plots show it.
+
+    Only collisions (a window maximum that is not interior, such as the last instant of a
+    failed run, is none: :func:`rocking_contact.post.collisions.interior`), and only the
+    references the run reached: a check "not reached" has no value of ours and its
+    reference lies past the run's end, off the plot (its marker would be in the legend
+    and nowhere else).
+    """
+    from rocking_contact.post.collisions import interior
+    from rocking_contact.post.references import not_reached
+
+    return {**data, "collisions": interior(list(data.get("collisions") or [])),
+            "checks": [c for c in data.get("checks") or [] if not not_reached(c)]}
+
+
 def plot_results(data: Run | Mapping[str, Any],
                  history: Mapping[str, np.ndarray] | str | os.PathLike[str] | None = None,
                  out_dir: str | os.PathLike[str] | None = None) -> list[Path]:
     """Draw every plot a run's results call for into ``out_dir``, as the run drew them
-    (its collisions, the references it reached: :func:`rocking_contact.post.plots.
-    plotted`); returns the files. ``plot_results(result, "plots/")`` with a
-    :class:`~rocking_contact.results.RunResult` or a results directory,
-    ``plot_results(data, history, "plots/")`` with the ``results.json`` content.
+    (its collisions, the references it reached: :func:`plotted`); returns the files.
+    ``plot_results(result, "plots/")`` with a :class:`~rocking_contact.results.RunResult`
+    or a results directory (a run's own plots: :func:`rocking_contact.results_io.
+    write_plots`), ``plot_results(data, history, "plots/")`` with the ``results.json``
+    content.
 
     Args:
         data: the run (:data:`.runs.Run`): a RunResult, a results directory, or the
@@ -763,7 +782,6 @@ def plot_results(data: Run | Mapping[str, Any],
 
     """
     from rocking_contact.config import CaseError
-    from rocking_contact.post.plots import plotted
 
     if out_dir is None and isinstance(history, str | os.PathLike):
         history, out_dir = None, history  # plot_results(run, out_dir)

@@ -47,7 +47,7 @@ def run_dir(tmp_path):
     history.update({"THETA_BLOCK": 0.01 * np.cos(30 * t), "DT": np.full_like(t, 1e-4),
                     "NEWTON": np.full_like(t, 3.0), "CONTACTS": np.full_like(t, 2.0)})
     results_io.write_history_csv(history, out / results_io.HISTORY_FILE)
-    from rocking_contact.post.plots import plot_results
+    from rocking_contact.viz.history_plots import plot_results
 
     data = json.loads((out / results_io.RESULTS_FILE).read_text())
     drawn = plot_results(data, history, out)

@@ -16,12 +16,12 @@ from test_report import parse_html, table
 
 from rocking_contact import results
 from rocking_contact.cli import main
-from rocking_contact.post.plots import plot_results, plotted
 from rocking_contact.report.cli import write_report
 from rocking_contact.report.content import run_status, verdict
 from rocking_contact.report.inputs import ReportError
 from rocking_contact.report.meta import REPORT_INDEX
 from rocking_contact.results import check_counts
+from rocking_contact.viz.history_plots import plot_results, plotted
 from rocking_contact.viz.sample import write_sample
 
 END = 0.04  # s: the failed sample's last instant, before its first impact (0.0544 s)

@@ -58,9 +58,10 @@ IMPACTS_SHOWN = 5
 
 def discrete_summary(result: RunResult) -> str:
     """What ``run`` prints of a discrete case with nothing to check, as it prints a
-    block's collisions: its impacts (:func:`impact_table`) and its energy balance's
-    largest residual (:func:`discrete_energy_line`)."""
-    lines = [impact_table(result)] if result.parameters.get("model", {}).get("shock") else []
+    block's collisions: its impacts (:func:`discrete_impact_table`) and its energy
+    balance's largest residual (:func:`discrete_energy_line`)."""
+    shocks = result.parameters.get("model", {}).get("shock")
+    lines = [discrete_impact_table(result)] if shocks else []
     return "\n".join([*lines, discrete_energy_line(result)])
 
 
@@ -69,7 +70,7 @@ def _cell(value: Any, digits: int = 4) -> str:
     return f"{value:.{digits}g}" if isinstance(value, int | float) else "-"
 
 
-def impact_table(result: RunResult, shown: int | None = None) -> str:
+def discrete_impact_table(result: RunResult, shown: int | None = None) -> str:
     """The run's impacts (results.json ``impacts``), the first ``shown`` of them
     (:data:`IMPACTS_SHOWN` by default) and how many more: per shock, their number ``k``,
     the shock and its node, the start of the contact (s), the largest normal force (N),

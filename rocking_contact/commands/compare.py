@@ -27,8 +27,6 @@ from collections.abc import Iterable, Mapping, Sequence
 from pathlib import Path
 from typing import Any
 
-#: the file of a results directory that the table reads
-RESULTS_FILE = "results.json"
 #: collisions (or impacts per shock) shown by default; every one with ``--collisions 0``
 SHOWN = 5
 #: widest cell of a changed value in the text table (a table acceleration of 151 samples
@@ -208,7 +206,12 @@ def read_run(path: str | os.PathLike[str]) -> Run:
 
     """
     from rocking_contact.config import CaseError
-    from rocking_contact.results_io import RESULTS_DIRECTORY, json_type, read_results
+    from rocking_contact.results_io import (
+        RESULTS_DIRECTORY,
+        RESULTS_FILE,
+        json_type,
+        read_results,
+    )
 
     data = read_results(path)
     if not isinstance(data.get("status"), str):
@@ -235,7 +238,7 @@ def results_dirs(dirs: Iterable[str | os.PathLike[str]]
     """
     from rocking_contact.commands.sweep import TABLE_FILE
     from rocking_contact.config import CaseError
-    from rocking_contact.results_io import RESULTS_DIRECTORY
+    from rocking_contact.results_io import RESULTS_DIRECTORY, RESULTS_FILE
 
     found: list[str | os.PathLike[str]] = []
     said: list[str] = []
@@ -261,6 +264,8 @@ def results_dirs(dirs: Iterable[str | os.PathLike[str]]
 def _runs_in(folder: Path) -> list[str]:
     """The names of the folders of ``folder`` that hold a ``results.json``, sorted; none
     if ``folder`` holds one itself (a run's directory, not a folder of runs)."""
+    from rocking_contact.results_io import RESULTS_FILE
+
     if (folder / RESULTS_FILE).exists():
         return []
     return sorted(p.name for p in folder.iterdir() if (p / RESULTS_FILE).is_file())

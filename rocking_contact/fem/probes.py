@@ -47,6 +47,12 @@ class PointProbe:
                     dofs.append(owned[0])
         self._slots = np.asarray(slots, dtype=np.int64)
         self._dofs = np.asarray(dofs, dtype=np.int64)
+        n = 2 * len(self.names)
+        # each column's name and its slot in the reduced values, made once (a row a step)
+        self._columns = [(column, slot) for k, name in enumerate(self.names)
+                         for column, slot in ((f"DX_{name}", 2 * k), (f"DY_{name}", 2 * k + 1),
+                                              (f"VX_{name}", n + 2 * k),
+                                              (f"VY_{name}", n + 2 * k + 1))]
 
     def sample(self, u: np.ndarray, v: np.ndarray) -> dict[str, float]:
         """``DX_<P>``, ``DY_<P>`` (m) and ``VX_<P>``, ``VY_<P>`` (m/s) of the named points,
@@ -61,13 +67,13 @@ class PointProbe:
         local = np.zeros(2 * n)
         local[self._slots] = u[self._dofs]
         local[n + self._slots] = v[self._dofs]
-        total = np.zeros_like(local)
-        self.body.comm.Allreduce(local, total, op=MPI.SUM)
-        out = {}
-        for k, name in enumerate(self.names):
-            out[f"DX_{name}"], out[f"DY_{name}"] = total[2 * k], total[2 * k + 1]
-            out[f"VX_{name}"], out[f"VY_{name}"] = total[n + 2 * k], total[n + 2 * k + 1]
-        return out
+        comm = self.body.comm
+        if comm.size > 1:
+            total = np.zeros_like(local)
+            comm.Allreduce(local, total, op=MPI.SUM)
+        else:  # one rank holds every value: its reduction would copy them
+            total = local
+        return {column: total[slot] for column, slot in self._columns}
 
 
 def base_rotation(values: dict[str, float], base_width: float) -> float:

@@ -109,3 +109,21 @@ def test_add_forces_of_several_columns_is_each_column_added(body):
         kin.add_forces(forces[:, j], column, -2.0)
         apart[:, j] = column
     assert np.array_equal(together, apart)
+
+
+@pytest.mark.parametrize("contacts", [[0, 1, 2, 3, 4], [4], [3, 0], [2]])
+def test_operator_of_some_rows_is_the_rows_of_the_operator(body, contacts):
+    """``operator(u, geometry, rows)``: the matrix scipy's row indexing of the whole H
+    gives (entries, their order, the products), without the indexing."""
+    kin = ContactKinematics(body)
+    relation = OwnedDofsRelation(kin, body.n_owned)
+    u = _field(body, BLOCK, lambda x, y: (2e-3 * y - 1e-4, 7e-3 * x - 1e-3))
+    geometry = relation.geometry(u)
+    rows = np.ravel([[2 * c, 2 * c + 1] for c in contacts])
+    whole = relation.operator(u, geometry)[rows].tocsr()
+    some = relation.operator(u, geometry, rows)
+    assert some.shape == whole.shape
+    for name in ("data", "indices", "indptr"):
+        assert np.array_equal(getattr(some, name), getattr(whole, name))
+    v = np.random.default_rng(5).standard_normal(body.n_owned)
+    assert (some @ v).tobytes() == (whole @ v).tobytes()

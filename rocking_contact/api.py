@@ -25,7 +25,7 @@ import os
 import shlex
 import sys
 from collections.abc import Mapping, Sequence
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from pathlib import Path
 from typing import TYPE_CHECKING, Any, Protocol, cast
 
@@ -67,13 +67,6 @@ if TYPE_CHECKING:  # the kinds' schemas and runners; imported when a case is loa
         _discrete_runner, _rigid_runner, _block_runner)
 
 __all__ = ["load_case", "run", "format_table", "rigid_twin", "default_out_dir"]
-
-#: attributes that :func:`load_case` sets on a case besides its schema's keys, and those
-#: of a case derived from another's file (the rigid twin of a block case:
-#: :func:`~rocking_contact.analytic.rigid_runner.rigid_twin`)
-_LOADING_ATTRIBUTES = ("source_file", "loaded_as", "references_from", "load_record",
-                       "overrides_given", "base_case", "twin_of")
-
 
 def load_case(case: str | os.PathLike[str],
               overrides: Mapping[str, Any] | Sequence[str] | str | None = None
@@ -119,8 +112,8 @@ def load_case(case: str | os.PathLike[str],
                         "a dict {'time.step': 1e-4}, a list of 'key=value' texts or one")
     loaded = config.load_case(case if isinstance(case, str) else Path(case), given)
     # what the run's results.json says it came from, the files hashed as they were read
-    loaded.load_record = load_record(case, [given] if isinstance(given, str) else given,
-                                     loaded)
+    loaded.load_info = replace(loaded.load_info, load_record=load_record(
+        case, [given] if isinstance(given, str) else given, loaded))
     return cast("DiscreteCase | RigidCase | BlockCase", loaded)
 
 
@@ -394,20 +387,18 @@ def _check_again(case: Any) -> CaseFile:
     unread = unread_after_loading(case)
     if unread is not None:
         raise CaseError(file, *unread)
-    stray = stray_attribute(case, exempt=_LOADING_ATTRIBUTES)
+    stray = stray_attribute(case)
     if stray is not None:
         raise CaseError(file, *stray)
-    for name in _LOADING_ATTRIBUTES:
-        if hasattr(case, name):
-            setattr(checked, name, getattr(case, name))
+    checked.load_info = case.load_info
     return checked
 
 
-def _changed_after_loading(case: Any) -> bool:
+def _changed_after_loading(case: CaseFile) -> bool:
     """Whether a setting of a loaded case was changed in Python (``case.time.end = 0.5``):
     its file and overrides then no longer say what runs. False for a case built in code
     (it has no loading to differ from)."""
-    loaded = getattr(case, "loaded_as", None)
+    loaded = case.load_info.loaded_as
     return loaded is not None and as_dict(case) != loaded[0]
 
 

@@ -264,7 +264,7 @@ def load_record(case: str | os.PathLike[str],
     read with their SHA-256 (:func:`files_read`)."""
     from rocking_contact.config import as_dict
 
-    case_file = Path(loaded.source_file)
+    case_file = Path(loaded.load_info.source_file)
     return {"case": os.fspath(case), "case_file": str(case_file.resolve()),
             "overrides": overrides if overrides is not None else [],
             "set": override_texts(overrides),

@@ -96,7 +96,7 @@ def test_a_failure_has_the_command_lines_exit_code_and_a_slide_its_kind():
 def test_the_rigid_twin_is_exported():
     twin = rc.rigid_twin(rc.load_case("sdnv105d", {"preload.tilt": 0.005}))
     assert twin.case.name == "sdnv105d_rigid" and "rigid_twin" in rc.__all__
-    assert twin.twin_of == "sdnv105d"
+    assert twin.load_info.twin_of == "sdnv105d"
     with pytest.raises(rc.CaseError, match=r"rc\.rigid_twin: block: got .*allowed: a block "
                                            r"case"):
         rc.rigid_twin(rc.load_case("sdnv105_rigid"))

@@ -198,7 +198,7 @@ def test_numpy_arrays_are_read_as_lists():
 
     case = rc.load_case("sdnd101a", {"model.node.0.v0": np.array([1.25, 0, 0])})
     assert case.model.node[0].v0 == (1.25, 0.0, 0.0)
-    assert case.load_record["set"] == (["model.node.0.v0=[1.25, 0.0, 0.0]"], "")
+    assert case.load_info.load_record["set"] == (["model.node.0.v0=[1.25, 0.0, 0.0]"], "")
     shaken = load_case("sdnv105_rigid", {"loading.table_acceleration_x": {
         "type": "table", "times": np.linspace(0.0, 1.0, 3),
         "values": np.array([0, 0.1, 0], np.float32)}})

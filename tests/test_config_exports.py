@@ -37,7 +37,7 @@ def test_the_loading_record_and_the_twin_are_read_by_their_accessors():
     from rocking_contact.config import load_case, loading_record, twin_of
 
     loaded = rc.load_case("sdnv105a", {"time.end": 0.01})
-    assert loading_record(loaded) is loaded.load_record
+    assert loading_record(loaded) is loaded.load_info.load_record
     assert loading_record(loaded)["overrides"] == {"time.end": 0.01}
     assert loading_record(load_case("sdnv105a")) is None  # no rc.load_case: no record
     twin = rigid_twin(loaded)

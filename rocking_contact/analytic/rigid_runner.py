@@ -38,6 +38,7 @@ from __future__ import annotations
 import math
 import time
 from collections.abc import Callable, Mapping
+from dataclasses import replace
 from functools import partial
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
@@ -65,9 +66,7 @@ from rocking_contact.config import (
     file_case,
     file_label,
     load_case,
-    loading_record,
     resolve_case_path,
-    twin_of,
 )
 from rocking_contact.progress import Progress
 from rocking_contact.provenance import sha256
@@ -182,7 +181,7 @@ def run(case: RigidCase, *, progress: Progress | None = None) -> RunResult:
                      "own": ratios is not None and ratios != SDNV105_RATIOS,
                      "note": recalage_note},
     }
-    twinned = twin_of(case)
+    twinned = case.load_info.twin_of
     if twinned is not None:  # the rigid twin of a block case
         extra["twin_of"] = twinned
     result = RunResult(
@@ -246,10 +245,11 @@ def rigid_twin(block_case: BlockCase) -> RigidCase:
 
     Its name is the block case's with ``_rigid``. It is a run of the block case, not a
     changed ``sdnv105_rigid``: its physics changes (``extra.changes``) are taken against
-    the twin of the block's file as written (``base_case``: none for a file run as it
-    stands; the release angle derived from the tilt is no change), ``extra.twin_of`` names
-    the block case, and its provenance is the block case's loading (case, overrides, the
-    files read, :data:`TWIN_BASE`'s file too), rerun with ``rocking-contact rigid``.
+    the twin of the block's file as written (its ``load_info.base_case``: none for a file
+    run as it stands; the release angle derived from the tilt is no change),
+    ``extra.twin_of`` names the block case, and its provenance is the block case's
+    loading (case, overrides, the files read, :data:`TWIN_BASE`'s file too), rerun with
+    ``rocking-contact rigid``.
     """
     if block_case.initial.state != "preload":
         # the twin would be released from the tilt of a [preload] the block does not read
@@ -258,13 +258,11 @@ def rigid_twin(block_case: BlockCase) -> RigidCase:
                         "rigid twin (rocking-contact rigid) from; allowed: 'preload'")
     twin = _twin_of(block_case)
     written = file_case(block_case)
-    derived: dict[str, Any] = {"base_case": None if written is None else _twin_of(written),
-                               "twin_of": block_case.case.name}
-    record = loading_record(block_case)  # None: a block built in code
-    if record is not None:
-        derived["load_record"] = _twin_record(record, resolve_case_path(TWIN_BASE))
-    for name, value in derived.items():  # what rc.run carries over as it checks the case
-        setattr(twin, name, value)
+    record = block_case.load_info.load_record  # None: a block built in code
+    twin.load_info = replace(
+        twin.load_info, twin_of=block_case.case.name,
+        base_case=None if written is None else _twin_of(written),
+        load_record=None if record is None else _twin_record(record, resolve_case_path(TWIN_BASE)))
     return twin
 
 

@@ -2,10 +2,11 @@
 
 One module per concept: :mod:`.schema` (typed fields, :func:`build` from TOML data, the
 ``keys`` listing), :mod:`.overrides` (``--set``), :mod:`.names` (the history columns and
-quantities a case refers to), :mod:`.sections` (the sections every kind shares),
-:mod:`.kinds` (the schema and runner of each ``case.kind``), :mod:`.loading` (case files on
-disk, :func:`load_case`, and the accessors of what loading notes on a case:
-:func:`source_file`, :func:`loading_record`, ...), :mod:`.layers` (where each key was
+quantities a case refers to), :mod:`.sections` (the sections every kind shares, and
+:class:`LoadInfo`, what loading notes on a case), :mod:`.kinds` (the schema and runner of
+each ``case.kind``), :mod:`.loading` (case files on disk, :func:`load_case`, and the
+accessors of a case's LoadInfo: :func:`source_file`, :func:`loading_record`, ...),
+:mod:`.layers` (where each key was
 given: an override, the loaded file, a file it extends), :mod:`.refusals` (what a loaded
 case is refused, and what a later layer leaves behind), :mod:`.reach` (windows and
 instants a run never reaches) and :mod:`.changes` (what a run changed from its case
@@ -105,8 +106,10 @@ from rocking_contact.config.schema import (
 from rocking_contact.config.sections import (
     MAX_ROWS,
     MAX_STEPS,
+    NOT_LOADED,
     CaseFile,
     CaseInfo,
+    LoadInfo,
     QuantitySpec,
     Reference,
     Span,
@@ -132,7 +135,7 @@ __all__ = [
     # sections
     "CaseInfo", "Reference", "QuantitySpec", "MAX_STEPS", "step_count_problem",
     "MAX_ROWS", "recorded_rows", "round_step", "row_count_problem", "check_span",
-    "TimeSpan", "Span", "CaseFile", "whole_steps_unchecked",
+    "TimeSpan", "Span", "CaseFile", "whole_steps_unchecked", "LoadInfo", "NOT_LOADED",
     # reach
     "never_reached",
     # kinds
@@ -143,7 +146,7 @@ __all__ = [
     "cases_dir", "shipped_cases", "variant_cases", "resolve_case_path", "read_toml",
     "read_case_data", "origin_file", "load_case", "unread_after_loading", "case_dir",
     "file_case", "kind_of", "overridden_keys",
-    # loading: what loading notes on a case (no schema field holds it)
+    # loading: what loading notes on a case (its LoadInfo, no schema field)
     "source_file", "file_label", "references_from", "loaded_as", "loading_record",
     "base_case", "twin_of",
     # refusals

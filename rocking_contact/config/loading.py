@@ -2,7 +2,8 @@
 
 Shipped cases and variants, TOML reading, ``extends`` and the files each key comes from
 (so that an error names the file to edit), :func:`load_case`, and the accessors of what
-loading notes on a case (:func:`source_file`, :func:`loaded_as`, ...). Beside it:
+loading notes on a case (its :class:`~rocking_contact.config.LoadInfo`:
+:func:`source_file`, :func:`loaded_as`, ...). Beside it:
 :mod:`.kinds` (the schema and runner of each ``case.kind``), :mod:`.layers` (where each
 key was given) and :mod:`.refusals` (what a loaded case is refused, and what it leaves
 behind).
@@ -15,7 +16,7 @@ import re
 import tomllib
 from collections.abc import Mapping
 from pathlib import Path
-from typing import TYPE_CHECKING, Any
+from typing import Any
 
 from rocking_contact.config.kinds import KINDS, case_kind, kind_schema
 from rocking_contact.config.layers import Layer, Origins, layers
@@ -29,10 +30,12 @@ from rocking_contact.config.overrides import (
 )
 from rocking_contact.config.refusals import first_refusal, first_refusal_of_changes, leave_behind
 from rocking_contact.config.schema import CaseError, as_dict, build, merge, short_text
-from rocking_contact.config.sections import whole_steps_unchecked
-
-if TYPE_CHECKING:
-    from rocking_contact.config.sections import CaseFile
+from rocking_contact.config.sections import (
+    NOT_LOADED,
+    CaseFile,
+    LoadInfo,
+    whole_steps_unchecked,
+)
 
 
 def cases_dir() -> Path:
@@ -229,9 +232,9 @@ def load_case(
     5. set back to their defaults the keys a later layer left behind
        (:func:`~rocking_contact.config.leave_behind`: given for an old variant, or
        replaced by the other key of their pair);
-    6. note on the object what loading knows and no schema field holds (its file, the
-       file of its references, its values with their layers, the overrides' word: the
-       accessors at the end of this module read them).
+    6. note on the object what loading knows and no schema field holds, its
+       :class:`~rocking_contact.config.LoadInfo` (``case.load_info``: its file, the file
+       of its references, its values with their layers, the overrides' word).
 
     Args:
         case: shipped case name (``"sdnd101a"``) or path to a TOML file.
@@ -287,10 +290,9 @@ def load_case(
         file = origin_file(key, path, origins) + (f" (with {given})" if overridden else "")
         raise CaseError(file, key, problem)
     leave_behind(obj, layer, given_with)
-    obj.source_file = path  # relative paths inside the case (records, meshes) start here
-    obj.references_from = references_from
-    obj.loaded_as = (as_dict(obj), layer)  # for unread_after_loading
-    obj.overrides_given = given if keys else None  # for file_label's later refusals
+    obj.load_info = LoadInfo(source_file=path, references_from=references_from,
+                             loaded_as=(as_dict(obj), layer),
+                             overrides_given=given if keys else None)
     return obj
 
 
@@ -393,23 +395,27 @@ def unread_after_loading(case: Any) -> tuple[str, str] | None:
     object, and is refused rather than changed behind their back
     (:func:`~rocking_contact.config.first_refusal_of_changes`). None for a case built in
     code."""
-    loaded = loaded_as(case)
-    if loaded is None:
+    info = _info(case)
+    if info.loaded_as is None or info.source_file is None:  # set together by loading
         return None
-    return first_refusal_of_changes(case, *loaded, case.source_file)
+    return first_refusal_of_changes(case, *info.loaded_as, info.source_file)
 
 
-# Loading notes on a case object what no schema field holds (load_case: source_file,
-# references_from, loaded_as; rc.load_case: load_record; the rigid twin: base_case,
-# twin_of): as attributes, so that as_dict and results.json's parameters leave them out.
-# A case built in code has none; the accessors below say what that means for each.
+# The accessors of what loading notes on a case (its LoadInfo, case.load_info): a case
+# built in code has NOT_LOADED, and the post-processing is handed, in tests, stand-ins for
+# cases (SimpleNamespace) that carry no record at all.
+
+
+def _info(case: Any) -> LoadInfo:
+    """``case.load_info``; :data:`NOT_LOADED` for an object that has none."""
+    info: LoadInfo = getattr(case, "load_info", NOT_LOADED)
+    return info
 
 
 def source_file(case: CaseFile) -> Path | None:
     """The case file ``case`` was loaded from (where its relative paths start); None for
     a case built in code."""
-    source: Path | None = getattr(case, "source_file", None)
-    return source
+    return _info(case).source_file
 
 
 def file_label(case: CaseFile, key: str | None = None) -> str:
@@ -418,28 +424,26 @@ def file_label(case: CaseFile, key: str | None = None) -> str:
     the overrides' word) when ``key``, the refused key, was given by the overrides it was
     loaded with, as the refusals of :func:`load_case` say (a refusal made later, when the
     run starts, reads like one made at load)."""
-    source = source_file(case)
-    if source is None:
+    info = _info(case)
+    if info.source_file is None:
         return str(getattr(case.case, "name", "") or "the case")
-    given: str | None = getattr(case, "overrides_given", None)
-    loaded = loaded_as(case)
-    if key is None or given is None or loaded is None:
-        return str(source)
-    return f"{source} (with {given})" if loaded[1](key) == 0 else str(source)
+    if key is None or info.overrides_given is None or info.loaded_as is None:
+        return str(info.source_file)
+    if info.loaded_as[1](key) == 0:
+        return f"{info.source_file} (with {info.overrides_given})"
+    return str(info.source_file)
 
 
 def references_from(case: CaseFile) -> Path | None:
     """The file whose ``[[reference]]`` list ``case`` uses (its own, or a parent's through
     ``extends``); None for a case built in code."""
-    source: Path | None = getattr(case, "references_from", None)
-    return source
+    return _info(case).references_from
 
 
 def loaded_as(case: CaseFile) -> tuple[dict[str, Any], Layer] | None:
     """The case's values as :func:`load_case` gave them, with where each key was given
     (:data:`~rocking_contact.config.layers.Layer`); None for a case built in code."""
-    loaded: tuple[dict[str, Any], Layer] | None = getattr(case, "loaded_as", None)
-    return loaded
+    return _info(case).loaded_as
 
 
 def loading_record(case: CaseFile) -> dict[str, Any] | None:
@@ -447,25 +451,21 @@ def loading_record(case: CaseFile) -> dict[str, Any] | None:
     overrides, the files read: :func:`rocking_contact.provenance.load_record`; a rigid
     twin's says it reruns with ``rigid``); None for a case built in code or loaded by
     :func:`load_case` alone."""
-    record: dict[str, Any] | None = getattr(case, "load_record", None)
-    return record
+    return _info(case).load_record
 
 
 def twin_of(case: CaseFile) -> str | None:
     """The name of the block case whose rigid twin ``case`` is (``rocking-contact rigid``);
     None for any other case."""
-    block: str | None = getattr(case, "twin_of", None)
-    return block
+    return _info(case).twin_of
 
 
 def base_case(case: CaseFile) -> CaseFile | None:
     """The case that ``case``'s changes are taken against: the case a derived case says
     its file defines (the rigid twin of a block's file as written; None for a file run as
     it stands), else its own file's (:func:`file_case`)."""
-    if hasattr(case, "base_case"):
-        derived: CaseFile | None = case.base_case
-        return derived
-    return file_case(case)
+    info = _info(case)
+    return info.base_case if info.twin_of is not None else file_case(case)
 
 
 def case_dir(case: Any) -> Path | None:

@@ -42,6 +42,7 @@ from rocking_contact.config.schema import (
     toml_text,
     unknown_key,
 )
+from rocking_contact.config.sections import LoadInfo
 
 
 def first_refusal(obj: Any, layer: Layer) -> tuple[str, str] | None:
@@ -136,13 +137,15 @@ def replacements(obj: Any) -> Iterator[tuple[Any, str, str, str, str]]:
             yield table, name, other, dotted_key(prefix, name), dotted_key(prefix, other)
 
 
-def stray_attribute(obj: Any, prefix: str = "", exempt: Iterable[str] = ()
-                    ) -> tuple[str, str] | None:
+def stray_attribute(obj: Any, prefix: str = "") -> tuple[str, str] | None:
     """An attribute set on a loaded case that is no key of its schema (``case.time.stpe =
-    1e-3``, which the run would ignore): ``(key, problem)``, or None."""
+    1e-3``, which the run would ignore): ``(key, problem)``, or None. Loading's record
+    (:attr:`~rocking_contact.config.CaseFile.load_info`, declared a :class:`LoadInfo` on
+    the class) is no key and no stray."""
     names = [f.name for f in dataclasses.fields(obj)]
     for name in vars(obj):
-        if name not in names and name not in exempt:
+        declared = getattr(type(obj), name, None)
+        if name not in names and not isinstance(declared, LoadInfo):
             return dotted_key(prefix, name), unknown_key(name, names)
     for name in names:
         values = getattr(obj, name)

@@ -11,7 +11,8 @@ from collections.abc import Callable, Iterator, Sequence
 from contextlib import contextmanager
 from contextvars import ContextVar
 from dataclasses import dataclass
-from typing import TYPE_CHECKING, Literal, Protocol
+from pathlib import Path
+from typing import TYPE_CHECKING, Any, Literal, Protocol
 
 from rocking_contact.config.schema import (
     DIRECTORY_NAME,
@@ -20,6 +21,9 @@ from rocking_contact.config.schema import (
     Conflict,
     param,
 )
+
+if TYPE_CHECKING:
+    from rocking_contact.config.layers import Layer
 
 
 @dataclass(kw_only=True)
@@ -391,6 +395,51 @@ class Span(Protocol):
     step: float
 
 
+@dataclass(frozen=True)
+class LoadInfo:
+    """What loading knows of a case that no key of its file holds: where the case came
+    from and how (a case built in code: :data:`NOT_LOADED`, every field None).
+
+    :func:`~rocking_contact.config.load_case` notes ``source_file``, ``references_from``,
+    ``loaded_as`` and ``overrides_given``; ``rc.load_case`` adds ``load_record``; the rigid
+    twin of a block case (:func:`~rocking_contact.analytic.rigid_runner.rigid_twin`)
+    ``base_case``, ``twin_of`` and its own ``load_record``. Frozen: a case's record is
+    replaced whole (``dataclasses.replace``), never changed in place, so that a case and
+    the copy ``rc.run`` checks may share one.
+    """
+
+    #: the case file the case was loaded from; the relative paths inside the case
+    #: (records, meshes) start at its folder
+    source_file: Path | None = None
+    #: the file whose ``[[reference]]`` list the case uses: its own, or a parent's through
+    #: ``extends``
+    references_from: Path | None = None
+    #: the case's values as loading gave them (:func:`~rocking_contact.config.as_dict`),
+    #: with where each key was given (:data:`~rocking_contact.config.layers.Layer`): what
+    #: differs from them was changed after loading
+    #: (:func:`~rocking_contact.config.unread_after_loading`)
+    loaded_as: tuple[dict[str, Any], Layer] | None = None
+    #: what refusals call the overrides the case was loaded with (``--set``,
+    #: ``overrides``); None when it was loaded without any
+    overrides_given: str | None = None
+    #: what ``rc.load_case`` noted of the loading, results.json's ``provenance.loaded``
+    #: (:func:`rocking_contact.provenance.load_record`: the case as given, its file, the
+    #: overrides, the files read with their SHA-256; a rigid twin's reruns with
+    #: ``rigid``); None for a case loaded by ``config.load_case`` alone
+    load_record: dict[str, Any] | None = None
+    #: for a rigid twin (``twin_of`` set), the case its changes are taken against: the
+    #: twin of the block's file as written (None for a block built in code or whose file
+    #: is gone); not read for any other case, whose changes are taken against its own
+    #: file (:func:`~rocking_contact.config.base_case`)
+    base_case: CaseFile | None = None
+    #: the name of the block case whose rigid twin the case is (``rocking-contact rigid``)
+    twin_of: str | None = None
+
+
+#: the record of a case built in code: loaded from no file
+NOT_LOADED = LoadInfo()
+
+
 @dataclass(kw_only=True)
 class CaseFile:
     """What every case file has: ``[case]``, ``[[quantity]]`` and ``[[reference]]``.
@@ -404,10 +453,21 @@ class CaseFile:
     case: CaseInfo = param()
     quantity: list[QuantitySpec] = param(default_factory=list)
     reference: list[Reference] = param(default_factory=list)
+    #: what loading knows of the case (:class:`LoadInfo`; :data:`NOT_LOADED` for one built
+    #: in code), set as a whole by loading. Not annotated, so no dataclass field and no
+    #: key: as_dict, build, keys, the stray-attribute check, results.json's parameters,
+    #: compare's changes and the report, which walk the fields, never see it
+    load_info = NOT_LOADED
     if TYPE_CHECKING:
         # every kind declares its own [time]; a field here would come before the kind's
         # sections in as_dict and in results.json's parameters
         time: Span
+
+    @property
+    def source_file(self) -> Path | None:
+        """The case file the case was loaded from (``load_info.source_file``), where its
+        relative paths start; None for a case built in code."""
+        return self.load_info.source_file
 
     def step_windows(self) -> Sequence[tuple[float, float]]:
         """``(start, end)`` of each ``[[time.window]]`` (s); none for a kind of uniform

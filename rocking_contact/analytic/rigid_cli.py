@@ -115,8 +115,10 @@ def percussion_table(levels: Mapping[str, Mapping[str, Any]], count: int) -> str
 
 
 def _columns(rows: list[list[str]]) -> str:
-    widths = [max(len(r[i]) for r in rows if i < len(r)) for i in range(len(rows[0]))]
-    return "\n".join("  ".join(c.ljust(w) for c, w in zip(r, widths)).rstrip() for r in rows)
+    """Rows (the header first) as the table's lines, two spaces between columns."""
+    from rocking_contact.post.references import text_table
+
+    return "\n".join(text_table(rows))
 
 
 def _explain(result: Any) -> str:

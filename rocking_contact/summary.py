@@ -14,7 +14,8 @@ from typing import Any
 
 import numpy as np
 
-from rocking_contact.post.collisions import RIGID_LEVEL, interior, unmatched_line
+from rocking_contact.post.collision_warnings import unmatched_line
+from rocking_contact.post.collisions import RIGID_LEVEL, interior
 from rocking_contact.post.references import text_table, unreferenced
 from rocking_contact.results import RunResult, Verdict, check_counts, classify
 

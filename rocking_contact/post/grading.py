@@ -25,11 +25,8 @@ from rocking_contact.config import (
     uncomputed_references,
     unread_keys,
 )
-from rocking_contact.post.collisions import (
-    WINDOWS_KEY,
-    collisions_not_found_warnings,
-    lift_angle,
-)
+from rocking_contact.post.collision_warnings import collisions_not_found_warnings
+from rocking_contact.post.collisions import WINDOWS_KEY, lift_angle
 from rocking_contact.post.references import (
     NONE,
     compare,

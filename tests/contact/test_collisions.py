@@ -8,11 +8,8 @@ import pytest
 from acceptance import case_reference
 
 from rocking_contact.config import Reference
-from rocking_contact.post.collisions import (
-    collision_quantities,
-    collisions_not_found_warnings,
-    find_collisions,
-)
+from rocking_contact.post.collision_warnings import collisions_not_found_warnings
+from rocking_contact.post.collisions import collision_quantities, find_collisions
 from rocking_contact.post.grading import name_warnings
 from rocking_contact.post.references import compare
 from rocking_contact.results import RunResult

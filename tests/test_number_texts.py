@@ -10,7 +10,7 @@ import pytest
 
 import rocking_contact as rc
 from rocking_contact.cli import main
-from rocking_contact.config.schema import _toml_text
+from rocking_contact.config import toml_text
 
 
 def test_keys_writes_large_defaults_with_an_exponent(capsys):
@@ -38,7 +38,7 @@ def test_a_refusal_writes_the_value_as_typed():
     (0.0, "0.0"), (np.float64(6e11), "6e+11"), ([6e11, 2], "[6e+11, 2]"),
     (math.inf, "inf")])
 def test_a_float_is_its_shortest_text_and_reads_back_as_the_same_float(value, text):
-    assert _toml_text(value) == text
+    assert toml_text(value) == text
     back = tomllib.loads(f"v = {text}")["v"]
     assert back == value and type(back) is type(value if isinstance(value, list) else 1.0)
 
@@ -47,5 +47,5 @@ def test_every_float_reads_back():
     rng = np.random.default_rng(31)
     for value in [*(10.0 ** rng.uniform(-8, 20, 2000)), *(rng.integers(1, 10**9, 500) * 1e3)]:
         value = float(value)
-        back = tomllib.loads(f"v = {_toml_text(value)}")["v"]
+        back = tomllib.loads(f"v = {toml_text(value)}")["v"]
         assert back == value and isinstance(back, float), value

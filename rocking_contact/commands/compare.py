@@ -378,9 +378,9 @@ def _plain_value(value: Any) -> Any:
     """A parameter as a cell: a number or text as it is, a list or table in TOML."""
     if value is None or isinstance(value, int | float | str):
         return value
-    from rocking_contact.config.schema import _toml_text
+    from rocking_contact.config import toml_text
 
-    return _toml_text(value)
+    return toml_text(value)
 
 
 def _key_unit(runs: Sequence[Run], key: str) -> str:

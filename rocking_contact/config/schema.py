@@ -199,11 +199,6 @@ def toml_text(value: Any) -> str:
     return repr(value)  # numbers as TOML writes them; strings quoted ('abc' is TOML too)
 
 
-# the old private name, kept for commands/compare.py and tests/test_number_texts.py until
-# they import toml_text (session 32): then it goes
-_toml_text = toml_text
-
-
 #: the magnitude from which a float is written with an exponent, as ``format(x, "g")``
 #: writes it (the "|x| <= 1e+06 s" beside a default)
 EXPONENT_FROM = 1e6

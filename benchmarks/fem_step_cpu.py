@@ -37,8 +37,8 @@ from typing import Any
 #: is the step loop's Python and vector algebra (predictor, combinations of the states,
 #: the condensed contact's Newton loop)
 PARTS = (
-    ("Jacobian assembly (tangent)", ("fem/kinematics.py:tangent",), "cum"),
-    ("force assembly (residual)", ("fem/kinematics.py:internal",), "cum"),
+    ("Jacobian assembly (tangent)", ("fem/forces.py:tangent",), "cum"),
+    ("force assembly (residual)", ("fem/forces.py:internal",), "cum"),
     ("LU + solves in the SNES", ("solvers/newton.py:solve",), "own"),
     ("LU + solve of contact passes", ("solvers/newton.py:solve_linear",), "own"),
     ("multi-RHS solves (Delassus)", ("solvers/newton.py:solve_columns",), "own"),

@@ -1,8 +1,9 @@
 """The elastic block on its table: plane-stress elastodynamics in DOLFINx.
 
 - :mod:`~rocking_contact.fem.materials`: constitutive laws as small pure functions;
-- :mod:`~rocking_contact.fem.kinematics`: small strain (linear, K and C assembled once) and
-  large rotation (St Venant-Kirchhoff, total Lagrangian);
+- :mod:`~rocking_contact.fem.forces`: the internal and damping forces, small strain (linear,
+  K and C assembled once) or large rotation (St Venant-Kirchhoff, total Lagrangian);
+- :mod:`~rocking_contact.fem.petsc`: assembly into PETSc vectors and matrices;
 - :mod:`~rocking_contact.fem.body`: the discretised body: space, mass, forces, energies;
 - :mod:`~rocking_contact.fem.constraints`: prescribed displacements on named groups;
 - :mod:`~rocking_contact.fem.gather`: the few nodes a contact or a point spring acts on,

@@ -26,15 +26,9 @@ from dolfinx.fem import petsc as fem_petsc
 from petsc4py import PETSc
 
 from rocking_contact.block import Material, Materials
-from rocking_contact.fem.kinematics import (
-    Kinematics,
-    LargeRotation,
-    MaterialFields,
-    SmallStrain,
-    assemble_vector_into,
-    shared_matrix,
-)
+from rocking_contact.fem.forces import Forces, LargeRotation, MaterialFields, SmallStrain
 from rocking_contact.fem.materials import plane_stress_lambda, shear_modulus
+from rocking_contact.fem.petsc import assemble_vector_into, shared_matrix
 from rocking_contact.geometry.layout import BLOCK, TABLE
 from rocking_contact.geometry.load import BlockMesh
 from rocking_contact.time_function import TableMotion
@@ -112,7 +106,7 @@ class ElasticBody:
         if kinematics not in kinds:
             raise ValueError(f"kinematics: got {kinematics!r}, allowed: {', '.join(kinds)}")
         self.kinematics_name = kinematics
-        self.kinematics: Kinematics = kinds[kinematics](self.u, self.v, self.fields)
+        self.kinematics: Forces = kinds[kinematics](self.u, self.v, self.fields)
 
         du, w = ufl.TrialFunction(self.V), ufl.TestFunction(self.V)
         e, rho = thickness, self.fields.rho
@@ -154,7 +148,7 @@ class ElasticBody:
     def matrix(self) -> PETSc.Mat:
         """A new assembled zero matrix with the nonzero pattern of M (and of every tangent);
         on one process its values are a DOLFINx CSR matrix's, which :meth:`tangent`
-        assembles into faster (:func:`~rocking_contact.fem.kinematics.shared_matrix`)."""
+        assembles into faster (:func:`~rocking_contact.fem.petsc.shared_matrix`)."""
         if self.comm.size == 1:
             return shared_matrix(self._mass_form, self.M)
         out = self.M.duplicate(copy=False)

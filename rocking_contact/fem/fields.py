@@ -32,8 +32,8 @@ from dolfinx.fem import petsc as fem_petsc
 from petsc4py import PETSc
 
 from rocking_contact.fem.body import ElasticBody
-from rocking_contact.fem.kinematics import assemble_vector_into
 from rocking_contact.fem.materials import von_mises_plane
+from rocking_contact.fem.petsc import assemble_vector_into
 
 VTK_FILE, XDMF_FILE = "fields.pvd", "fields.xdmf"
 

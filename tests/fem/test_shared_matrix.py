@@ -14,7 +14,7 @@ from fem_checks import block_body
 from mpi4py import MPI
 from petsc4py import PETSc
 
-from rocking_contact.fem.kinematics import CSR_ATTRIBUTE, assemble_matrix_into
+from rocking_contact.fem.petsc import CSR_ATTRIBUTE, assemble_matrix_into
 
 pytestmark = pytest.mark.skipif(MPI.COMM_WORLD.size > 1, reason="one process")
 

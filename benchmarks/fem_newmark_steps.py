@@ -43,7 +43,7 @@ def measure(size: float, steps: int) -> dict:
     from rocking_contact.fem.constraints import fix
     from rocking_contact.fem.preload import table_supports
     from rocking_contact.geometry.layout import MeshSpec
-    from rocking_contact.geometry.load import create_block_mesh
+    from rocking_contact.geometry.mesh import create_block_mesh
     from rocking_contact.solvers.driver import StepDriver
     from rocking_contact.solvers.newton import NewtonSolver
     from rocking_contact.solvers.step import StepProblem

@@ -30,7 +30,7 @@ from rocking_contact.fem.forces import Forces, LargeRotation, MaterialFields, Sm
 from rocking_contact.fem.materials import plane_stress_lambda, shear_modulus
 from rocking_contact.fem.petsc import assemble_vector_into, shared_matrix
 from rocking_contact.geometry.layout import BLOCK, TABLE
-from rocking_contact.geometry.load import BlockMesh
+from rocking_contact.geometry.mesh import BlockMesh
 from rocking_contact.time_function import TableMotion
 
 #: region -> attribute of :class:`~rocking_contact.block.Materials`

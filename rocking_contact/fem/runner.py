@@ -50,7 +50,7 @@ from rocking_contact.fem.overturn import Overturn, OverturnWatch, divergence
 from rocking_contact.fem.preload import static_preload, table_supports
 from rocking_contact.fem.probes import Recorder
 from rocking_contact.geometry.layout import BLOCK, base_points, size_warning
-from rocking_contact.geometry.load import create_block_mesh
+from rocking_contact.geometry.mesh import create_block_mesh
 from rocking_contact.post.collisions import annotate as annotate_collisions
 from rocking_contact.post.energy import (
     anchor_warning,

@@ -4,7 +4,7 @@
   the model as grids of patches (pure Python, no Gmsh).
 - :mod:`~rocking_contact.geometry.gmsh_model`: builds and meshes the Gmsh model with its
   physical groups (Gmsh is imported there only).
-- :mod:`~rocking_contact.geometry.load`: reads a Gmsh model or ``.msh`` file into DOLFINx
+- :mod:`~rocking_contact.geometry.mesh`: reads a Gmsh model or ``.msh`` file into DOLFINx
   with one mesh-tag object per named group, in parallel.
 - :mod:`~rocking_contact.geometry.cli`: ``rocking-contact mesh``.
 

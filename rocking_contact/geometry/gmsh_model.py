@@ -12,7 +12,7 @@ Physical groups (names as in the Code_Aster model of SDNV105):
   CTGROUND (table bottom);
 - regions: BLOCK, GROUN.
 
-Curve groups overlap (CONHAUT is part of CTBLO); :mod:`~rocking_contact.geometry.load`
+Curve groups overlap (CONHAUT is part of CTBLO); :mod:`~rocking_contact.geometry.mesh`
 keeps one tag set per name for that reason.
 """
 

@@ -28,7 +28,7 @@ from rocking_contact.fem.modal import eigenmodes
 from rocking_contact.fem.preload import gravity_supports, static_preload
 from rocking_contact.fem.probes import Recorder
 from rocking_contact.geometry.layout import MeshSpec
-from rocking_contact.geometry.load import create_block_mesh
+from rocking_contact.geometry.mesh import create_block_mesh
 from rocking_contact.solvers.driver import StepDriver
 from rocking_contact.solvers.newton import NewtonSolver
 from rocking_contact.solvers.step import StepProblem

@@ -10,7 +10,7 @@ from mpi4py import MPI
 
 from rocking_contact.block import Geometry
 from rocking_contact.geometry.layout import MeshSpec, expected_size, named_points
-from rocking_contact.geometry.load import create_block_mesh, read_block_mesh
+from rocking_contact.geometry.mesh import create_block_mesh, read_block_mesh
 
 GEOMETRY = Geometry()
 

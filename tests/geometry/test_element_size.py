@@ -10,7 +10,7 @@ import rocking_contact as rc
 from rocking_contact.block import Geometry
 from rocking_contact.config import shipped_cases, variant_cases
 from rocking_contact.geometry.layout import MeshSpec, size_warning
-from rocking_contact.geometry.load import create_block_mesh
+from rocking_contact.geometry.mesh import create_block_mesh
 
 GEOMETRY = Geometry()  # SDNV105's block, 0.36 x 0.8 m
 

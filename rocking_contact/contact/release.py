@@ -6,7 +6,7 @@ initial acceleration from ``M a0 = -g(u0, v0)`` without any contact force, i.e. 
 base falling freely. Each treatment corrects it with its own forces at the released state,
 ``a0 += M^-1 F_contact``, solving with the mass matrix whose prescribed rows are identity
 rows (the supports that stay, the table's, have zero acceleration; the same
-:class:`~rocking_contact.solvers.step.MassSolver` as the initial acceleration):
+:class:`~rocking_contact.solvers.mass.MassSolver` as the initial acceleration):
 
 - condensed treatments (Lagrange, continuous): the forces of the closed contacts solve the
   Signorini-Coulomb problem at the acceleration level (normal acceleration >= 0, tangential
@@ -42,7 +42,8 @@ from __future__ import annotations
 
 from petsc4py import PETSc
 
-from rocking_contact.solvers.step import MassSolver, StepProblem
+from rocking_contact.solvers.mass import MassSolver
+from rocking_contact.solvers.step import StepProblem
 from rocking_contact.time.stage import Stage
 
 #: PETSc options prefix of the mass solve

@@ -4,6 +4,8 @@
   step ``R(x) = 0`` built from a body, a scheme stage and prescribed displacements, with
   the seam where contact treatments add their terms (:class:`~.step.Contribution`,
   :class:`~.step.Corrector`);
+- :mod:`~rocking_contact.solvers.mass`: :class:`~.mass.MassSolver`, the mass solve with
+  prescribed rows (initial acceleration, contact release);
 - :mod:`~rocking_contact.solvers.newton`: the prefixed PETSc SNES around it (one factorised
   solve per step for linear problems);
 - :mod:`~rocking_contact.solvers.driver`: the time loop: predictor, solve, accept, or halve

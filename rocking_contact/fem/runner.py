@@ -376,12 +376,12 @@ def release(case: BlockCase, problem: StepProblem, start: InitialState) -> None:
 
 
 def release_terms(problem: StepProblem, first: Stage) -> None:
-    """Call each term's ``release(problem)`` (:meth:`Contribution.release
-    <rocking_contact.solvers.step.Contribution.release>`): a contact treatment takes over
+    """Call each term's ``release(problem)`` (:meth:`StepTerm.release
+    <rocking_contact.solvers.step.StepTerm.release>`): a contact treatment takes over
     from the preload's supports (its forces, the initial acceleration) before the first
     state is recorded; then, once every term is released, each term's
-    ``start_shaking(problem, first)`` (:meth:`Contribution.start_shaking
-    <rocking_contact.solvers.step.Contribution.start_shaking>`), which adds the drag of a
+    ``start_shaking(problem, first)`` (:meth:`StepTerm.start_shaking
+    <rocking_contact.solvers.step.StepTerm.start_shaking>`), which adds the drag of a
     table already accelerating as the first step (``first``) takes it. Both are no-ops
     unless the term overrides them."""
     for term in problem.terms:

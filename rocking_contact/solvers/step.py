@@ -48,7 +48,8 @@ term's ``in_static_step`` says it takes part (the penalty springs, in the static
 settles the block on them). A term is released once, by
 :func:`rocking_contact.fem.runner.release_terms`, before the first dynamic step.
 
-Optional hooks, declared on the protocols with their no-op defaults: ``release`` (the
+Optional hooks, declared with their no-op defaults on :class:`StepTerm`, the base of both
+protocols (``settle`` and ``inconsistency`` on :class:`Contribution`): ``release`` (the
 dynamic phase starts) and ``start_shaking`` (a table already accelerating as the first step
 takes it), both called by :func:`rocking_contact.fem.runner.release_terms`; ``fallback`` (a
 step failed at the last halving) and ``contact_changes`` (:mod:`~rocking_contact.solvers.driver`);
@@ -86,21 +87,12 @@ from rocking_contact.time.stage import ZERO, Affine, Scheme, Stage
 from rocking_contact.time.static import Static
 
 
-class Contribution(Protocol):
-    """Terms added to the step equation (a contact treatment, a spring, a penalty)."""
-
-    linear: bool
+class StepTerm(Protocol):
+    """What every term of the step equation has: the step's calls and the optional hooks
+    (see the module docstring), the latter with their no-op defaults."""
 
     def begin_step(self, problem: StepProblem) -> None:
         """Called once per step attempt, before the predictor."""
-
-    def add_residual(self, problem: StepProblem, x: PETSc.Vec, r: PETSc.Vec) -> None:
-        """Add ``r_c(x)`` (N; a force on the bodies counts negative, as ``-f_ext`` in
-        ``g``) to ``r`` (owned entries), ``x`` the unknown (m, or m/s for a velocity)."""
-
-    def add_jacobian(self, problem: StepProblem, x: PETSc.Vec, jac: PETSc.Mat) -> None:
-        """Add ``+dr_c/dx`` to ``jac`` (N/m for a displacement unknown, N s/m for a
-        velocity unknown; assembled on return)."""
 
     def accept(self, problem: StepProblem) -> None:
         """The step is accepted; the problem's state is the end state."""
@@ -125,12 +117,6 @@ class Contribution(Protocol):
         enters the initial state as the first step (``stage``) will take it."""
         return None  # optional: an empty body would make the hook abstract
 
-    def settle(self, problem: StepProblem) -> bool:
-        """Arm the term for the preload's static step on springs, the preload's supports
-        still in place (:func:`~rocking_contact.fem.preload.settle_on_springs`); whether it
-        armed (False: nothing to settle on)."""
-        return False
-
     def in_static_step(self, problem: StepProblem) -> bool:
         """Whether the term takes part in the static step being begun (the problem leaves
         it out otherwise: see the module docstring)."""
@@ -145,56 +131,44 @@ class Contribution(Protocol):
         """Contacts that closed or opened in the step under way (for ``[time.refine]``)."""
         return 0
 
-    def inconsistency(self, problem: StepProblem) -> str | None:
-        """Why a converged step is at odds with the term's law (the same on every rank):
-        the step then fails like a diverged one; None if consistent."""
-        return None
     def destroy(self) -> None:
         """Free the PETSc objects the term made (collective): the run is over
         (:func:`rocking_contact.fem.runner.simulate` calls it as it frees its problem)."""
         return None  # optional: an empty body would make the hook abstract
 
 
-class Corrector(Protocol):
-    """A condensed local problem solved after the free (contact-less) step."""
+class Contribution(StepTerm, Protocol):
+    """Terms added to the step equation (a contact treatment, a spring, a penalty)."""
 
-    def begin_step(self, problem: StepProblem) -> None:
-        """Called once per step attempt, before the predictor."""
+    linear: bool
+
+    def add_residual(self, problem: StepProblem, x: PETSc.Vec, r: PETSc.Vec) -> None:
+        """Add ``r_c(x)`` (N; a force on the bodies counts negative, as ``-f_ext`` in
+        ``g``) to ``r`` (owned entries), ``x`` the unknown (m, or m/s for a velocity)."""
+
+    def add_jacobian(self, problem: StepProblem, x: PETSc.Vec, jac: PETSc.Mat) -> None:
+        """Add ``+dr_c/dx`` to ``jac`` (N/m for a displacement unknown, N s/m for a
+        velocity unknown; assembled on return)."""
+
+    # -- optional hooks of a contribution ------------------------------------------------
+    def settle(self, problem: StepProblem) -> bool:
+        """Arm the term for the preload's static step on springs, the preload's supports
+        still in place (:func:`~rocking_contact.fem.preload.settle_on_springs`); whether it
+        armed (False: nothing to settle on)."""
+        return False
+
+    def inconsistency(self, problem: StepProblem) -> str | None:
+        """Why a converged step is at odds with the term's law (the same on every rank):
+        the step then fails like a diverged one; None if consistent."""
+        return None
+
+
+class Corrector(StepTerm, Protocol):
+    """A condensed local problem solved after the free (contact-less) step."""
 
     def correct(self, problem: StepProblem, solver: NewtonSolver, x: PETSc.Vec) -> bool:
         """Correct the free solution ``x`` (the unknown: m, or m/s for a velocity) in place,
         with ``solver``'s factorised step Jacobian; False rejects the step (it is halved)."""
-
-    def accept(self, problem: StepProblem) -> None:
-        """The step is accepted."""
-
-    def columns(self, problem: StepProblem) -> dict[str, float]:
-        """As :meth:`Contribution.columns`."""
-
-    # -- optional hooks (see the module docstring) --------------------------------------
-    def release(self, problem: StepProblem) -> None:
-        """As :meth:`Contribution.release`."""
-        return None  # optional: an empty body would make the hook abstract
-
-    def start_shaking(self, problem: StepProblem, stage: Stage) -> None:
-        """As :meth:`Contribution.start_shaking`."""
-        return None  # optional: an empty body would make the hook abstract
-
-    def in_static_step(self, problem: StepProblem) -> bool:
-        """As :meth:`Contribution.in_static_step`."""
-        return False
-
-    def fallback(self, problem: StepProblem) -> str | None:
-        """As :meth:`Contribution.fallback`."""
-        return None
-
-    def contact_changes(self, problem: StepProblem) -> int:
-        """As :meth:`Contribution.contact_changes`."""
-        return 0
-
-    def destroy(self) -> None:
-        """As :meth:`Contribution.destroy`."""
-        return None  # optional: an empty body would make the hook abstract
 
 
 def combine(f: Affine, x: np.ndarray | None, u: np.ndarray, v: np.ndarray,
@@ -224,14 +198,6 @@ def combine(f: Affine, x: np.ndarray | None, u: np.ndarray, v: np.ndarray,
     if not started:
         out[:] = 0.0
     return out
-
-
-def _in_static_step(term: Contribution | Corrector, problem: StepProblem) -> bool:
-    """The term's :meth:`Contribution.in_static_step`, False for a term that does not
-    derive from the protocols and lacks it (a structural one: no static step is its own
-    unless it says so, as the protocols' default)."""
-    hook = getattr(term, "in_static_step", None)
-    return bool(hook(problem)) if hook is not None else False
 
 
 def same_bits(a: np.ndarray, b: np.ndarray) -> bool:
@@ -437,9 +403,9 @@ class StepProblem:
         static = self.static
         self.preloaded |= static
         self._step_contributions = [c for c in self.contributions
-                                    if not static or _in_static_step(c, self)]
+                                    if not static or c.in_static_step(self)]
         self._step_correctors = [c for c in self.correctors
-                                 if not static or _in_static_step(c, self)]
+                                 if not static or c.in_static_step(self)]
         for c in self.step_terms:
             c.begin_step(self)
 

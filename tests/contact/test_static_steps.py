@@ -14,8 +14,7 @@ from rocking_contact.time import Newmark, Static
 
 class Recording:
     """The hooks of a contribution that record which the problem and the driver call, and
-    whether in a static step; none of the protocol's defaults (a term written to its
-    shape without deriving from it has these and the rest below)."""
+    whether in a static step; none of the protocol's defaults."""
 
     linear = True
 
@@ -105,9 +104,9 @@ def test_a_static_step_leaves_out_the_terms_that_do_not_ask(body):
         problem.destroy()
 
 
-class Structural(Recording):
-    """A term written to the protocol's shape without deriving from it: every hook of
-    the protocol but ``in_static_step``, the one 933c00b added (a term written before it)."""
+class Structural(Recording, Contribution):
+    """A contribution that overrides every hook of the protocol but ``in_static_step``, the
+    one 933c00b added (a term written before it): it inherits the protocol's default."""
 
     def release(self, problem):
         pass

@@ -57,4 +57,4 @@ class Newmark(Scheme):
         acc = Affine(1 / (b * h * h), -1 / (b * h * h), -1 / (b * h), 1 - 1 / (2 * b))
         vel = Affine(g / (b * h), -g / (b * h), 1 - g / b, h * (1 - g / (2 * b)))
         return Stage(h=h, u=Affine(1.0, 0.0, 0.0, 0.0), v=vel, a=acc, w1=1.0, w0=0.0,
-                     predictor=Affine(0.0, 1.0, h, h * h / 2), unknown="displacement")
+                     predictor=Affine(0.0, 1.0, h, h * h / 2), unknown=self.unknown)

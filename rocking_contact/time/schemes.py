@@ -31,7 +31,7 @@ from typing import Literal, Protocol
 
 from rocking_contact.time.hht import HHT, alpha_modified_newmark
 from rocking_contact.time.newmark import Newmark
-from rocking_contact.time.stage import Scheme
+from rocking_contact.time.stage import Scheme, Unknown
 from rocking_contact.time.theta import Theta
 
 __all__ = [
@@ -57,16 +57,20 @@ class SchemeEntry:
             :func:`rocking_contact.config.load_case`).
         make: the scheme from the section and the ``alpha`` in force (the section's, a
             window's or a refinement's).
-        unknown: the :attr:`~rocking_contact.time.stage.Stage.unknown` of its steps:
-            ``"velocity"`` for a velocity-level scheme (the theta-method, whose contact acts
-            on velocities and takes contact changes in any step), ``"displacement"``
-            otherwise.
+        kind: the class of the scheme ``make`` returns.
 
     """
 
     keys: tuple[str, ...]
     make: Callable[[SchemeParameters, float], Scheme]
-    unknown: Literal["displacement", "velocity"] = "displacement"
+    kind: type[Scheme]
+
+    @property
+    def unknown(self) -> Unknown:
+        """The :attr:`~rocking_contact.time.stage.Scheme.unknown` of its scheme:
+        ``"velocity"`` for a velocity-level scheme (the theta-method, whose contact acts on
+        velocities and takes contact changes in any step), ``"displacement"`` otherwise."""
+        return self.kind.unknown
 
 
 #: The values of ``scheme.type``, as a block schema checks it and the messages and
@@ -80,10 +84,12 @@ AlphaScheme = Literal["alpha_newmark", "hht"]
 
 #: ``scheme.type`` -> its entry, in the order the messages list them
 SCHEMES: dict[str, SchemeEntry] = {
-    "newmark": SchemeEntry(("beta", "gamma"), lambda p, alpha: Newmark(p.beta, p.gamma)),
-    "alpha_newmark": SchemeEntry(("alpha",), lambda p, alpha: alpha_modified_newmark(alpha)),
-    "hht": SchemeEntry(("alpha",), lambda p, alpha: HHT(alpha)),
-    "theta": SchemeEntry(("theta",), lambda p, alpha: Theta(p.theta), unknown="velocity"),
+    "newmark": SchemeEntry(("beta", "gamma"), lambda p, alpha: Newmark(p.beta, p.gamma),
+                           Newmark),
+    "alpha_newmark": SchemeEntry(("alpha",), lambda p, alpha: alpha_modified_newmark(alpha),
+                                 Newmark),
+    "hht": SchemeEntry(("alpha",), lambda p, alpha: HHT(alpha), HHT),
+    "theta": SchemeEntry(("theta",), lambda p, alpha: Theta(p.theta), Theta),
 }
 #: the schemes that read ``alpha``, which a window or a refinement may set for itself
 ALPHA_SCHEMES = tuple(name for name, entry in SCHEMES.items() if "alpha" in entry.keys)

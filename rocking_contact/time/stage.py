@@ -18,7 +18,7 @@ from __future__ import annotations
 
 from abc import ABC, abstractmethod
 from dataclasses import dataclass
-from typing import Literal
+from typing import ClassVar, Literal
 
 
 @dataclass(frozen=True)
@@ -46,6 +46,9 @@ class Affine:
 
 ZERO = Affine(0.0, 0.0, 0.0, 0.0)
 
+#: what a step solves for: the end displacement (m) or the end velocity (m/s)
+Unknown = Literal["displacement", "velocity"]
+
 
 @dataclass(frozen=True)
 class Stage:
@@ -68,7 +71,7 @@ class Stage:
     w1: float
     w0: float
     predictor: Affine
-    unknown: Literal["displacement", "velocity"]
+    unknown: Unknown
 
     @property
     def mass_coefficient(self) -> float:
@@ -101,7 +104,7 @@ class Scheme(ABC):
     key it needs that the section lacks is a new field of
     :class:`~rocking_contact.fem.case.SchemeSpec`). A scheme that reads ``alpha`` is an
     alpha scheme (:data:`~rocking_contact.time.schemes.ALPHA_SCHEMES`: windows and
-    refinements may set their own alpha); the entry's ``unknown`` says whether it is a
+    refinements may set their own alpha); its class's ``unknown`` says whether it is a
     velocity-level scheme, which the advice to a run whose steps created energy reads
     (:func:`~rocking_contact.post.energy.remedy`). ``theta`` is still named by two rules
     that another velocity-level scheme would need too: the contact treatments it can step
@@ -110,6 +113,10 @@ class Scheme(ABC):
     """
 
     name: str = "scheme"
+    #: what its steps solve for, the :attr:`Stage.unknown` of every :meth:`stage` (and
+    #: :attr:`~rocking_contact.time.schemes.SchemeEntry.unknown`): ``"velocity"`` for a
+    #: velocity-level scheme (the theta-method), ``"displacement"`` otherwise
+    unknown: ClassVar[Unknown] = "displacement"
 
     @abstractmethod
     def stage(self, h: float) -> Stage:

@@ -28,4 +28,4 @@ class Static(Scheme):
         """Unknown ``u1`` (m), no velocity nor inertia; ``h`` a pseudo-time step, predictor
         ``u_n``."""
         return Stage(h=h, u=Affine(1.0, 0.0, 0.0, 0.0), v=ZERO, a=ZERO, w1=1.0, w0=0.0,
-                     predictor=Affine(0.0, 1.0, 0.0, 0.0), unknown="displacement")
+                     predictor=Affine(0.0, 1.0, 0.0, 0.0), unknown=self.unknown)

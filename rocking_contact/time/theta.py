@@ -11,8 +11,9 @@ from __future__ import annotations
 
 import math
 from dataclasses import dataclass
+from typing import ClassVar
 
-from rocking_contact.time.stage import Affine, Scheme, Stage
+from rocking_contact.time.stage import Affine, Scheme, Stage, Unknown
 
 #: allowed ``theta`` of :class:`Theta`: a closed interval, 1/2 is second order
 THETA_RANGE = (0.5, 1.0)
@@ -38,6 +39,7 @@ class Theta(Scheme):
 
     theta: float = 0.5
     name: str = "theta"
+    unknown: ClassVar[Unknown] = "velocity"
 
     def __post_init__(self) -> None:
         """Refuse a theta outside :data:`THETA_RANGE`."""
@@ -60,4 +62,4 @@ class Theta(Scheme):
         return Stage(h=h, u=Affine(h * th, 1.0, h * (1 - th), 0.0),
                      v=Affine(1.0, 0.0, 0.0, 0.0), a=Affine(1 / h, 0.0, -1 / h, 0.0),
                      w1=th, w0=1 - th, predictor=Affine(0.0, 0.0, 1.0, 0.0),
-                     unknown="velocity")
+                     unknown=self.unknown)

@@ -31,7 +31,7 @@ from dataclasses import dataclass
 from typing import Any, ClassVar, Literal
 
 from rocking_contact.config import NONNEGATIVE, POSITIVE, Conflict, in_range, param
-from rocking_contact.discrete.case import stick_problem
+from rocking_contact.contact.springs import stick_problem
 from rocking_contact.geometry.layout import CONBAS, CONHAUT, CTBLO, base_points
 from rocking_contact.time.schemes import SCHEMES
 

@@ -21,6 +21,10 @@ checked three times:
   (:func:`spring_sink`: the run stops, :class:`SpringSink`);
 - after each step (:class:`SinkWatch`: the run warns and goes on).
 
+The friction of the shock law, any node's (a block's spring or a discrete case's
+``[[model.shock]]``), needs a stick spring to hold its node: :func:`stick_problem` says why
+one cannot.
+
 This module is read as a case loads: it imports no DOLFINx (the run's probes and step
 failure are imported where a run uses them).
 """
@@ -34,9 +38,9 @@ from typing import TYPE_CHECKING, Any
 import numpy as np
 
 from rocking_contact.block import block_mass
-from rocking_contact.contact.spec import ShockSpring
 
 if TYPE_CHECKING:
+    from rocking_contact.contact.spec import ShockSpring
     from rocking_contact.fem.body import ElasticBody
     from rocking_contact.fem.case import BlockCase
     from rocking_contact.solvers.driver import StepFailure
@@ -212,3 +216,19 @@ class SinkWatch:
             f"{spring.normal_stiffness:g} N/m), beyond {self.depths.limit:.3g} m "
             f"({SINK_LIMIT:g} of geometry.half_width) from t = {self._since:.6g} s: the "
             "springs do not hold it up, do not trust the results after it; stiffer springs do")
+
+
+def stick_problem(mu: float, kt: float, ct: float, friction: str) -> str | None:
+    """Why a shock law with friction cannot hold its node, or None.
+
+    The stick branch keeps its stored force as long as the stick spring does not change it
+    (:mod:`rocking_contact.discrete.shock`): with no stick stiffness at all the last sliding
+    force stays for ever, and a block that had slid to rest slid back (1.06 J of kinetic
+    energy from 0.5 J, measured 2026-11-22). The exact law has no stick spring.
+    """
+    stick = kt + (ct if friction == "stored_dashpot" else 0.0)
+    if mu <= 0.0 or friction == "exact" or stick > 0.0:
+        return None
+    needed = "stiffness or damping" if friction == "stored_dashpot" else "stiffness"
+    return (f"0 with mu = {mu:g} and friction = {friction!r} leaves no stick spring to hold "
+            f"the node; allowed: a tangential {needed} > 0")

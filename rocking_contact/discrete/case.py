@@ -33,6 +33,7 @@ from rocking_contact.config import (
     row_count_problem,
     unknown_name,
 )
+from rocking_contact.contact.springs import stick_problem
 from rocking_contact.time.hht import ALPHA_RANGE
 from rocking_contact.time_function import TimeFunction
 
@@ -196,22 +197,6 @@ def immobile_why(node: Node, normal: Vector) -> str:
         return f"{', '.join(along)} fixed"
     return " and ".join([*([f"{', '.join(node.fixed)} fixed"] if node.fixed else []),
                          "[[model.relation]]"])
-
-
-def stick_problem(mu: float, kt: float, ct: float, friction: str) -> str | None:
-    """Why a shock law with friction cannot hold its node, or None.
-
-    The stick branch keeps its stored force as long as the stick spring does not change it
-    (:mod:`rocking_contact.discrete.shock`): with no stick stiffness at all the last sliding
-    force stays for ever, and a block that had slid to rest slid back (1.06 J of kinetic
-    energy from 0.5 J, measured 2026-11-22). The exact law has no stick spring.
-    """
-    stick = kt + (ct if friction == "stored_dashpot" else 0.0)
-    if mu <= 0.0 or friction == "exact" or stick > 0.0:
-        return None
-    needed = "stiffness or damping" if friction == "stored_dashpot" else "stiffness"
-    return (f"0 with mu = {mu:g} and friction = {friction!r} leaves no stick spring to hold "
-            f"the node; allowed: a tangential {needed} > 0")
 
 
 @dataclass(kw_only=True)

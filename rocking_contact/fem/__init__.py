@@ -10,6 +10,8 @@
   gathered on every rank;
 - :mod:`~rocking_contact.fem.modal`: natural modes (SLEPc);
 - :mod:`~rocking_contact.fem.preload`: static gravity, the tilt, the release's supports;
+- :mod:`~rocking_contact.fem.preload_messages`: what the preload says of a tilt it could not
+  reach or kept short;
 - :mod:`~rocking_contact.fem.energy_balance`: the energy balance kept step by step;
 - :mod:`~rocking_contact.fem.overturn`: the run's stop when the block overturns or slides
   off its table;

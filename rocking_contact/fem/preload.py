@@ -22,12 +22,10 @@ The table (if meshed) is always held: CTGROUND in y, S1 in x. Code_Aster's block
 the table through a frictionless contact during both phases, so that the table carries its
 weight when it is released; here the supports carry it, and a last static solve hands it to
 the table (:func:`load_table`): the table, under the forces the block's base supports carry
-(at the end of the tilt: M g at O), and the block lowered onto its deflected top (by
-2.9e-11 m at O on the Code_Aster mesh). Without it the contact would load an unloaded table
-at the release, in one step: its multiplier at O started at 1989 N (the acceleration-level
-force of a table top free to move) and rang about the pivot reaction (5389, 2855, 4293 N
-... every 10 us); with it the release starts from the static reaction (4096.5 N at O) and
-falls to the rocking one without ringing, and a block released flat (tilt 0) stays at rest.
+(at the end of the tilt: M g at O), and the block lowered onto its deflected top. Without
+it the contact would load an unloaded table at the release, in one step, and ring about the
+pivot reaction; with it the release starts from the static reaction and a block released
+flat (tilt 0) stays at rest (docs/fem.md, "Preload"; docs/contact.md, "The release").
 
 Springs to the ground (SDNV105 B) take the weight at the release, lowered rigidly onto the
 one spring under the loaded support; where several would share it (a block preloaded flat)
@@ -37,18 +35,18 @@ and the case's ``[[constraint]]``), and the run warns if that step finds no equi
 
 In large rotation the tilt is a nonlinear static problem, and taken in one step from the
 gravity state Newton can settle on a spurious equilibrium of the Saint Venant-Kirchhoff
-block (tilt = 0.015 in one step reached -0.0125 rad, A below the table). The tilt reached
-is therefore checked against the rigid one above
-(:func:`rocking_contact.block.release_angle`, within 1 %); a tilt that misses is taken
-again from the gravity state in twice as many steps, up to :data:`MAX_TILT_STEPS`. A
+block (corner A below the table). The tilt reached is therefore checked against the rigid
+one above (:func:`rocking_contact.block.release_angle`, within 1 %); a tilt that misses is
+taken again from the gravity state in twice as many steps, up to :data:`MAX_TILT_STEPS`. A
 tilt that misses but is reached again with twice the steps (within
 :data:`REPEAT_TOLERANCE`, neither try halving a step) is the block's own equilibrium, not
 a spurious one, and is kept with a warning of its shortfall, its cause and the tilt that
-reaches the rigid angle (:func:`tilt_shortfall`): the forces that hold the elastic block
-tilted (its weight on O, the pull at C1) deform it and turn its base back by about the
-same angle at any small tilt, as 1/E (SDNV105: 6.40e-8 rad; E = 1e8 Pa: 0.00961785 rad
-for the rigid 0.0100002). A tilt below that angle (1e-9: -6.30447e-8 rad) leaves the base
-in the table, which the warning says with the tilts that release it flat or above.
+reaches the rigid angle (:func:`~rocking_contact.fem.preload_messages.tilt_shortfall`): the
+forces that hold the elastic block tilted (its weight on O, the pull at C1) deform it and
+turn its base back by about the same angle at any small tilt, as 1/E. A tilt below that
+angle leaves the base in the table, which the warning says with the tilts that release it
+flat or above (the measured angles: docs/fem.md, "Preload"). The warnings' and failures'
+texts are built in :mod:`~rocking_contact.fem.preload_messages`.
 
 Springs that do not hold the block up (it stands deeper in them than
 :data:`~rocking_contact.contact.springs.SINK_LIMIT` of its base half-width) are refused as
@@ -65,10 +63,18 @@ from dataclasses import dataclass, field
 import numpy as np
 from petsc4py import PETSc
 
-from rocking_contact.block import Geometry, Preload, release_angle, release_tilt
+from rocking_contact.block import Geometry, Preload, release_angle
 from rocking_contact.fem.body import ElasticBody
 from rocking_contact.fem.constraints import Prescribed, fix, hold
 from rocking_contact.fem.gather import gather_nodes, gather_values
+from rocking_contact.fem.preload_messages import (
+    SAG_WARNING,
+    Shortfall,
+    TiltNotReached,
+    remedy_tilt,
+    tilt_shortfall,
+    units_hint,
+)
 from rocking_contact.fem.probes import PointProbe, base_rotation
 from rocking_contact.geometry.layout import BLOCK, CONBAS, CONHAUT, TABLE
 from rocking_contact.solvers.driver import StepDriver, StepFailure
@@ -128,136 +134,6 @@ REPEAT_TOLERANCE = 1e-6
 #: ``[[constraint]]``), given the displacement (local array, m) that those without a
 #: prescribed value hold: the runner's ``dynamic_supports`` of the case
 Released = Callable[[np.ndarray], Sequence[Prescribed]]
-
-
-#: a block whose top sinks more than this fraction of its height under its own weight
-#: is said to be given in other units than Pa and m (SDNV105's: 2.6e-7; E in kPa: 0.26)
-SAG_WARNING = 0.01
-
-
-class TiltNotReached(StepFailure):
-    """The tilt's static steps converged, but to another equilibrium than the tilted
-    block's, and to a different one with each step count up to :data:`MAX_TILT_STEPS`
-    (an equilibrium reached again with twice the steps is kept, :func:`static_preload`):
-    no step failed, so the message says what was reached and, for a block that sags under
-    its own weight, that its units look wrong.
-
-    Args:
-        reached: the tilt reached (rad).
-        expected: the rigid block's tilt (rad).
-        steps: the pseudo-time steps of the last try.
-        sag: the top's vertical displacement under gravity over the block's height
-            (negative: down).
-        before: the tilt reached with half the steps (rad).
-
-    """
-
-    def __init__(self, reached: float, expected: float, steps: int, sag: float,
-                 before: float):
-        super().__init__(0.0, 1.0 / steps, math.nan, "tilt not reached", 0, steps,
-                         pseudo=True)
-        units = units_hint(sag)
-        again = "" if math.isnan(before) else f" (with {steps // 2}: {before:.6g} rad)"
-        self.args = (f"the preload found no tilted equilibrium: with {steps} static steps "
-                     f"the tilt reached {reached:.6g} rad{again}, not the rigid "
-                     f"{expected:.6g} rad (every step converged, to a spurious equilibrium)"
-                     f"{units}",)
-
-
-def units_hint(sag: float) -> str:
-    """The clause a preload failure ends with when the block's top sank under its own
-    weight by more than :data:`SAG_WARNING` of its height (``sag``: the top's vertical
-    displacement over the height, negative down; SDNV105's block at E = 1e5 Pa: 6.5 %,
-    its tilt step diverging, DIVERGED_DTOL): its units look wrong; else empty."""
-    if not -sag > SAG_WARNING:
-        return ""
-    return (f"; under its own weight the block's top sank {100 * -sag:.3g}% of its height: "
-            "are material.block.young (Pa), the densities (kg/m^3) and the geometry (m) in "
-            "SI units?")
-
-
-@dataclass(frozen=True)
-class Shortfall:
-    """A tilt kept short of the rigid one (:func:`static_preload`), what
-    :func:`tilt_shortfall` says of it. Angles in rad, about O, positive lifting A.
-
-    Attributes:
-        reached: the tilt reached, the same with ``steps`` and half as many static steps.
-        expected: the rigid block's (:func:`~rocking_contact.block.release_angle`).
-        steps: the static steps of the last try.
-        remedy: the ``preload.tilt`` that releases the block at ``expected``
-            (:func:`remedy_tilt`).
-        below: how far the base's lowest node stands below the corner O (m, 0 if none
-            does: :func:`base_clearance`).
-        clear: the least ``preload.tilt`` that releases every base node above O.
-        into_table: a table contact takes the block at the release.
-
-    """
-
-    reached: float
-    expected: float
-    steps: int
-    remedy: float
-    below: float = 0.0
-    clear: float = 0.0
-    into_table: bool = False
-
-
-def tilt_shortfall(short: Shortfall) -> str:
-    """The warning for a tilt kept short of the rigid one: what was reached, why, and the
-    ``preload.tilt`` that releases the block where it was asked to be.
-
-    The elastic block deforms under the forces that hold it tilted, its weight on the
-    corner O and the pull at C1 that balances it, and that deformation turns its base
-    chord OA back by about the same angle at any small tilt (SDNV105's block, E = 6e11
-    Pa: 6.40e-8 rad at tilts 1e-9 to 1e-3, 6.03e-8 at 0.1), as 1/E (E = 1e8: 3.82e-4
-    rad): not the pull's compliance alone, and no matter of time steps. It also bows the
-    base, whose nodes next to O stand below O at tilts up to about 1.02e-7 there. A base
-    released below O stands in the table, which a table contact pushes out in its first
-    step, the harder the shorter the step (the energy it gives grows as the step shrinks:
-    3.3e-3 J at 1e-5 s, 8.1e-2 J at 1e-6 s for tilt 1e-9), and the tilt offered besides 0
-    (flat, at rest) lifts every node above O (:func:`base_clearance`). On shock springs
-    (no table contact) the release lowers the block onto O's spring by the weight over its
-    stiffness, and a base turned back presses the others: only 0 is offered, which
-    settles the block flat on them."""
-    reached, expected, steps = short.reached, short.expected, short.steps
-    percent = (f" ({100 * (reached - expected) / expected:.3g}%)" if reached > 0.0 else "")
-    said = (f"the preload's tilt reached {reached:.6g} rad, not the rigid block's "
-            f"{expected:.6g} rad{percent}, the same with {steps // 2} and {steps} static "
-            f"steps: the elastic block deforms under the forces that hold it tilted (its "
-            f"weight on the corner O, the pull at C1), which turns its base back by "
-            f"{expected - reached:.4g} rad, about as much at any small tilt (as "
-            f"1/material.block.young)")
-    at = f"preload.tilt = {short.remedy:.6g} releases it at about {expected:.6g} rad"
-    if short.below <= 0.0:
-        return f"{said}; the block is released there; {at}"
-    forward = ", more than preload.tilt turns it forward" if reached < 0.0 else ""
-    said = (f"{said}{forward}; the block is released there, its base's lowest node "
-            f"{short.below:.3g} m below O")
-    if not short.into_table:  # on springs, O's takes the block: the others are pressed
-        return f"{said}; preload.tilt = 0 releases it flat, settled on its supports"
-    also = f", and {at}" if short.remedy > short.clear else ""
-    return (f"{said}, into the table, which the table's contact pushes out in its first "
-            f"step, the harder the shorter the step; preload.tilt = 0 releases it flat at "
-            f"rest, a preload.tilt above {round_up(short.clear)} with its base above O{also}")
-
-
-def round_up(value: float, digits: int = 3) -> str:
-    """``value`` (> 0) rounded up to ``digits`` significant digits, as ``%g`` shows it: a
-    bound that rounding to nearest would put on the wrong side."""
-    scale = 10.0 ** (math.floor(math.log10(value)) - digits + 1)
-    return f"{math.ceil(value / scale - 1e-9) * scale:.{digits}g}"
-
-
-def remedy_tilt(geometry: Geometry, preload: Preload, large_rotation: bool,
-                angle: float) -> float:
-    """The ``preload.tilt`` whose pull releases the elastic block ``angle`` (rad) further
-    than ``preload.tilt`` does, the deformation that turns its base back being about the
-    same at any small tilt (:func:`tilt_shortfall`): the rigid tilt of the rigid block's
-    angle plus ``angle``."""
-    return release_tilt(geometry, preload.pivot,
-                        release_angle(geometry, preload, large_rotation) + angle,
-                        large_rotation)
 
 
 def base_clearance(body: ElasticBody, u: np.ndarray) -> tuple[float, float]:
@@ -538,7 +414,7 @@ def _phase(name: str, steps: int, driver: StepDriver, note: str = "") -> Iterato
     ``steps`` the phase's planned steps; the failed step is numbered within the phase,
     counting the halved steps it took before (the driver counts every accepted step of the
     preload: "step 4 ... over 1 step(s)" read as a contradiction); ``note`` ends the
-    message (:func:`units_hint`)."""
+    message (:func:`~.preload_messages.units_hint`)."""
     taken = driver.stats.steps
     try:
         yield

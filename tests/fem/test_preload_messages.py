@@ -12,7 +12,7 @@ import numpy as np
 import pytest
 
 import rocking_contact as rc
-from rocking_contact.fem.preload import round_up
+from rocking_contact.fem.preload_messages import round_up
 from rocking_contact.post.energy import (
     RELEASED,
     Created,

@@ -53,4 +53,8 @@ Both report the normal force or impulse positive in compression (``RN``, ``PN``)
 as the force the block exerts on the table (the ground) along x.
 
 See ``docs/contact.md``.
+
+DOLFINx and petsc4py imports go through the package's import hook
+(``rocking_contact/__init__.py``, ``_WheelFirst``), which imports the wheel
+(``dolfinx_solver``) first.
 """

@@ -23,4 +23,8 @@
   of case file.
 
 Units are SI throughout (m, kg, s, N, Pa); y points up, gravity along -y.
+
+DOLFINx and petsc4py imports go through the package's import hook
+(``rocking_contact/__init__.py``, ``_WheelFirst``), which imports the wheel
+(``dolfinx_solver``) first.
 """

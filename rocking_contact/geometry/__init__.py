@@ -9,4 +9,7 @@
 - :mod:`~rocking_contact.geometry.cli`: ``rocking-contact mesh``.
 
 Importing this package is cheap: nothing here imports Gmsh or DOLFINx at module level.
+DOLFINx and petsc4py imports go through the package's import hook
+(``rocking_contact/__init__.py``, ``_WheelFirst``), which imports the wheel
+(``dolfinx_solver``) first.
 """

@@ -11,4 +11,8 @@
 - :mod:`~rocking_contact.solvers.driver`: the time loop: predictor, solve, accept, or halve
   the step and retry;
 - :mod:`~rocking_contact.solvers.history`: time histories streamed to CSV as they grow.
+
+DOLFINx and petsc4py imports go through the package's import hook
+(``rocking_contact/__init__.py``, ``_WheelFirst``), which imports the wheel
+(``dolfinx_solver``) first.
 """

@@ -176,8 +176,8 @@ def run(
         raise CaseError("rc.run", "out", f"got {_describe(out)}, allowed: a directory path")
     prepared = _prepare(case, out, quiet=quiet, write=write, plots=plots)
     # A Ctrl-C from here on asks the run to stop after its step under way: raised as the
-    # earlier results were set aside, it left them there for the next run to delete, and
-    # while the results are written it would leave them half written (a second Ctrl-C
+    # earlier results are set aside, it would leave them there for the next run to delete,
+    # and while the results are written it would leave them half written (a second Ctrl-C
     # still aborts at once).
     with interrupt.deferred():
         try:
@@ -550,8 +550,8 @@ def _write_and_draw(result: RunResult | None, out_dir: Path, *, write: bool, plo
     ours = result if write and mpi_rank() == 0 else None  # None: it stopped before a step
     if ours is not None:
         results_io.write(ours, out_dir, plots=False, history=not streamed)
-    # a stop asked for on another rank alone (kill on its pid) stopped the run as well:
-    # rank 0, whose own handler never ran, draws no plots either
+    # a stop asked for on another rank alone (kill on its pid) stops the run as well:
+    # rank 0, whose own handler does not run, draws no plots either
     stopped = interrupt.agreed().requested
     alone = _draw(ours, out_dir, stopped=stopped) if ours is not None and plots else None
     agreed = interrupt.agreed(None if alone is None else str(alone))

@@ -59,7 +59,7 @@ class _Parser(argparse.ArgumentParser):
     def error(self, message: str) -> NoReturn:
         """A syntax error in one line, naming the subcommand and where its help is:
         ``error: run: the following arguments are required: case (rocking-contact run
-        --help)``, exit code 2 (argparse printed its whole usage block before it)."""
+        --help)``, exit code 2, instead of argparse's whole usage block."""
         command = self.prog.partition(" ")[2]
         self.exit(EXIT_BAD_INPUT, f"error: {command + ': ' if command else ''}{message} "
                                   f"({self.prog} --help)\n")
@@ -150,9 +150,9 @@ def _parse(parser: _Parser,
 def main(argv: Sequence[str] | None = None) -> int:
     """Entry point of ``rocking-contact``; returns the process exit code.
 
-    Its module and the package's ``__init__`` import nothing heavy: a Ctrl-C or SIGTERM
-    that comes while the command starts is taken from here on (it came while Python
-    imported the package, a traceback; on every rank under ``mpiexec``)."""
+    Its module and the package's ``__init__`` import nothing heavy, so that a Ctrl-C or
+    SIGTERM that comes while the command starts is taken from here on, not as a traceback
+    from the middle of the package's import (on every rank under ``mpiexec``)."""
     if launcher_rank() is None:
         # Outside a run a signal stops the command at once, SIGTERM too (as rank 0's
         # command under mpiexec): one line, exit code 130 or 143; a run defers it again.
@@ -164,9 +164,9 @@ def main(argv: Sequence[str] | None = None) -> int:
             except (KeyboardInterrupt, Exception) as exc:
                 return _interrupted(exc)
             return _ended(_command(args, argv))
-    # mpiexec forwards a Ctrl-C to every rank, where, raised at once, it let one rank leave
-    # while another waited for it in a collective call (the barrier after the results
-    # directory is cleared, the one that ends a command rank 0 runs alone), and both hung.
+    # mpiexec forwards a Ctrl-C to every rank; raised at once, it would let one rank leave
+    # while another waits for it in a collective call (the barrier after the results
+    # directory is cleared, the one that ends a command rank 0 runs alone), and both hang.
     # Asked for from here on every rank, it stops a run after its first step.
     try:
         with interrupt.deferred():
@@ -177,14 +177,14 @@ def main(argv: Sequence[str] | None = None) -> int:
             _start_petsc_for_a_block(args)
             return _command(args, argv)
     except Exception:
-        # One rank's error (a bug) left the others waiting for it in their next collective
-        # call, and mpiexec never returned, past SIGTERM too: said, then every rank stopped
+        # One rank's error (a bug) leaves the others waiting for it in their next collective
+        # call, and mpiexec does not return, even on SIGTERM: say it, then stop every rank
         _stop_every_rank(EXIT_FAILED, say=traceback.print_exc)
         raise
     finally:
-        # Done, the exit code known: a signal forwarded late killed a rank that waited
+        # Done, the exit code known: a signal forwarded late would kill a rank that waits
         # in MPI_Finalize for a slower one (Python restores the default action as it
-        # exits), and mpiexec said BAD TERMINATION (1 report in 30 under Ctrl-C).
+        # exits), and mpiexec would say BAD TERMINATION.
         for signum in interrupt.SIGNALS:
             signal.signal(signum, signal.SIG_IGN)
 
@@ -197,9 +197,9 @@ def _stop_every_rank(code: int, say: Callable[[], object] | None = None) -> None
     """Under ``mpiexec``, ``say`` what happened and end every rank with exit code ``code``
     (``MPI_Abort``, mpiexec adding its own line; this process leaves at once, past
     ``finally`` blocks and ``MPI_Finalize``) after an error on this rank alone, which
-    the others would wait for in their next collective call (a full disk for the files
-    rank 0 alone writes: both ranks spun until killed). What was written before stays on
-    disk. Nothing on one process."""
+    the others would wait for in their next collective call, spinning until killed (a full
+    disk for the files rank 0 alone writes). What was written before stays on disk.
+    Nothing on one process."""
     world = interrupt.world()  # None before MPI was imported: nothing to end
     mpi = sys.modules.get("mpi4py.MPI")
     if world is not None and mpi is not None and mpi.Is_initialized() \
@@ -208,9 +208,8 @@ def _stop_every_rank(code: int, say: Callable[[], object] | None = None) -> None
             say()
         sys.stdout.flush()
         sys.stderr.flush()
-        # mpiexec forwards a rank's output through its proxy, which the abort ends: in 26
-        # 2-rank full-disk runs the error line just said was lost 3 times, mpiexec's own
-        # abort line 2 more; neither in 10 with this pause
+        # mpiexec forwards a rank's output through its proxy, which the abort ends: without
+        # this pause the error line just said, or mpiexec's own abort line, is sometimes lost
         time.sleep(ABORT_GRACE)
         world.Abort(code)
         os._exit(code)  # MPICH's abort returns, the process killed moments later
@@ -220,17 +219,17 @@ def _load() -> None:
     """Import what every command needs (the DOLFINx wheel and MPI, numpy, the package's
     API: a third of a second) with a Ctrl-C or SIGTERM held until it is done: it comes
     after, where it stops the command as any other. Raised in the middle of an import it
-    left the modules half started (MPI's too), or an extension module's "ImportError:
-    initialization failed"."""
+    would leave the modules half started (MPI's too), or raise an extension module's
+    "ImportError: initialization failed"."""
     with interrupt.python_handlers_kept():
         import rocking_contact.api  # noqa: F401
 
 
 def _start_petsc_for_a_block(args: argparse.Namespace) -> None:
     """Start PETSc now for a block run, with the Python handlers of Ctrl-C and SIGTERM put
-    back at once: started by the run, it took a signal that came before the run deferred
-    them (its crash report, MPI_Abort(59), exit code 15), and under mpiexec it replaced
-    the handler deferring them from the command line's start."""
+    back at once. Started by the run, PETSc would take a signal that comes before the run
+    defers them (its crash report, MPI_Abort(59), exit code 15), and under mpiexec it would
+    replace the handler deferring them from the command line's start."""
     if _runs_a_block(args):
         with interrupt.python_handlers_kept():
             from petsc4py import PETSc  # noqa: F401
@@ -254,9 +253,9 @@ def _runs_a_block(args: argparse.Namespace) -> bool:
 
 
 def _once(args: argparse.Namespace, argv: Sequence[str] | None) -> int:
-    """A serial command under ``mpiexec``: rank 0 runs it (two ranks printed everything
-    twice and wrote the same mesh file at once) while the others wait for it, inside MPI:
-    a rank that left before MPI started would hang the others' start."""
+    """A serial command under ``mpiexec``: rank 0 runs it (so that its output is printed
+    once and its files written once) while the others wait for it, inside MPI: a rank that
+    left before MPI started would hang the others' start."""
     import petsc4py
     from mpi4py import MPI
 
@@ -266,12 +265,12 @@ def _once(args: argparse.Namespace, argv: Sequence[str] | None) -> int:
         if MPI.COMM_WORLD.rank != 0:
             return EXIT_OK
         # Rank 0's command stops at once on a Ctrl-C or SIGTERM, as serially, and says so
-        # (PETSc, just started, took SIGTERM: its error banner, MPI_Abort, exit code 15)
+        # (not PETSc, just started: its error banner, MPI_Abort, exit code 15)
         with interrupt.deferred(), interrupt.abandoning():
             return _interrupted() if interrupt.requested() else _ended(_command(args, argv))
     finally:
         # The others wait for it with the signal deferred (main), over PETSc's handler: a
-        # Ctrl-C raised as the barrier returned was a traceback and mpiexec's "BAD
+        # Ctrl-C raised as the barrier returns would be a traceback and mpiexec's "BAD
         # TERMINATION", exit code 2
         with interrupt.deferred():
             MPI.COMM_WORLD.Barrier()
@@ -346,17 +345,15 @@ def _command(args: argparse.Namespace, argv: Sequence[str] | None) -> int:
         code = _interrupted(exc)                      # outside a run
         if launcher_rank() is not None and not _parsed_command(args).serial:
             # under mpiexec, a second signal sent to this rank alone (kill on its pid): the
-            # others waited for it in their next collective call, and mpiexec never returned
+            # others would wait for it in their next collective call, and mpiexec not return
             _stop_every_rank(code)
         return code
 
 
 #: dofs per rank below which a block ``run`` under mpiexec says that fewer ranks may be
-#: faster. The coarse SDNV105 mesh (50 dofs, 25 per rank on 2) gained nothing from a
-#: second rank on an idle 2-core machine (README, 2026-11-22) and lost on a loaded one
-#: (sdnv105d to 0.05 s, 2026-11-24, load 7 to 15: 1 rank 6.6, 12.0, 15.0 s; 2 ranks 118,
-#: 43, 107 s); the 0.02 m mesh (1928 dofs, 964 per rank) ran A 1.2 times faster on 2
-#: idle ranks (README)
+#: faster: the coarse SDNV105 mesh (50 dofs, 25 per rank on 2) gains nothing from a second
+#: rank and loses on a loaded machine, the 0.02 m mesh (1928 dofs, 964 per rank) gains
+#: (README, the wall times under mpiexec)
 FEW_DOFS_PER_RANK = 100
 
 

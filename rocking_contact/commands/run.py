@@ -85,8 +85,8 @@ def shipped_name_taken(case: Any) -> str | None:
     """The warning for a case read from a file other than the shipped case of its name (a
     copy edited and run as it is: ``[case] name`` came with it), whose default results
     directory is the shipped case's: the report takes what it writes there for that case's
-    run (a copy of sdnv105_rigid.toml at angle 0.02 replaced the shipped run's 79/79 with
-    7/79, unsaid). None otherwise."""
+    run, and without the warning an edited copy's checks silently replace the shipped
+    run's. None otherwise."""
     from rocking_contact import config
     from rocking_contact.api import default_out_dir
 

@@ -96,8 +96,8 @@ class Kinematics:
 #: the preload takes of itself, doubling the steps of a tilt that lands on a spurious
 #: equilibrium up to 64 (``rocking_contact.fem.preload.MAX_TILT_STEPS``; a case that gives
 #: more is never retried). The shipped cases and documented studies take 1 to 4; each step
-#: is a static Newton solve (sdnv105a: 64 steps set up in 5 s more than 1), and 1e9 of
-#: them were accepted (about 2.5 years of solves).
+#: is a static Newton solve (sdnv105a: 64 steps set up in 5 s more than 1), so that an
+#: unbounded count could ask for years of solves.
 MAX_PRELOAD_STEPS = 64
 
 
@@ -146,7 +146,7 @@ class Refine:
     A step longer than ``step`` in which a contact closes or opens is taken again from its
     start with steps of ``step`` (scheme alpha ``alpha``), and the steps stay that small
     until ``hold`` after the last such change: a collision window placed by the events,
-    where the hand-placed ``[[time.window]]``s did not foresee one.
+    where the hand-placed ``[[time.window]]``s do not foresee one.
     """
 
     step: float = param(unit="s", check=POSITIVE, doc="step around contact changes")
@@ -334,8 +334,8 @@ class BlockCase(BlockModel, CaseFile):
     #: a block released from rest is not preloaded: it reads no [preload] key
     TABLE_VARIANTS: ClassVar = {"initial.state": {"preload": ("preload",), "rest": ()}}
 
-    #: the rigid case's section a block case has not, and where its meaning is (``run
-    #: sdnv105d --set rigid.friction=0.3`` was told the allowed sections alone)
+    #: the rigid case's section a block case has not, and where its meaning is, so that
+    #: ``run sdnv105d --set rigid.friction=0.3`` is told more than the allowed sections
     ELSEWHERE: ClassVar = {"rigid": "a block case has no [rigid], the rigid block's "
                                     "section: its rigid twin (rocking-contact rigid) takes "
                                     "the block's contact.mu for rigid.friction"}
@@ -444,9 +444,9 @@ BASE_COLUMNS = {"THETA": ("O", "A")}
 def check_recorded(case: BlockCase, points: list[str]) -> None:
     """Refuse a ``[[quantity]]`` column of a named point (of ``points``) that
     ``output.points`` leaves out, as a :class:`~rocking_contact.config.Conflict` of the
-    two keys: ``--set 'output.points=[]'`` on sdnv105a was refused as the file's
-    ``quantity[0].column`` ('DY_A' is no history column) when its run started, naming
-    neither the key given nor the way back."""
+    two keys, as the case loads: without it ``--set 'output.points=[]'`` on sdnv105a is
+    refused when the run starts, as the file's ``quantity[0].column`` ('DY_A' is no
+    history column), naming neither the key given nor the way back."""
     recorded = case.output.points
     for i, spec in enumerate(case.quantity):
         prefix, _, point = spec.column.partition("_")
@@ -494,11 +494,10 @@ def check_rigid_levels(case: BlockCase) -> None:
 def check_support(case: BlockCase) -> None:
     """Refuse a block that nothing holds against its loads after the release: contact
     treatment ``'none'`` (the default) stands for supports of ``[[constraint]]`` (the pin
-    at O of ``sdnv105_preload``), and without one on the block along a loaded direction
-    the block falls through its table (a file with a [case] and a [time] alone ran 1000
-    steps of free fall, DY_O = -0.049 m at 0.1 s, and said "completed"). Loaded along y:
-    gravity or a vertical table acceleration; along x: a horizontal one (the block is
-    solved in the table's frame)."""
+    at O of ``sdnv105_preload``); without one on the block along a loaded direction the
+    block falls through its table, and a file with a [case] and a [time] alone runs in free
+    fall and reports "completed". Loaded along y: gravity or a vertical table
+    acceleration; along x: a horizontal one (the block is solved in the table's frame)."""
     if case.contact.info.level != "none":
         return
     loads = case.loading

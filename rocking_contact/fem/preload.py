@@ -214,7 +214,7 @@ def static_preload(problem: StepProblem, driver: StepDriver, geometry: Geometry,
             with _phase("tilt", steps, driver, units_hint(sag)):
                 driver.run((k / steps, static) for k in range(1, steps + 1))
             # a try whose steps were halved can retrace the halved steps of the try before
-            # (tilt 0.3 at 6 iterations: 1, 2 and 4 steps all reached the spurious 0.27996
+            # (tilt 0.3 at 6 iterations: 1, 2 and 4 steps all reach the spurious 0.27996
             # rad, to the bit): only tries taken as planned confirm one another
             planned = driver.stats.halvings == halvings
             reached = base_rotation(probe.sample(problem.u.x.array, zero),
@@ -268,7 +268,7 @@ def settle_on_springs(problem: StepProblem, driver: StepDriver,
     A block preloaded flat stands on all its base nodes; its springs, fewer, carry the
     weight otherwise shared (SDNV105 B: O, O1 and A about M g / 3 each instead of the
     supports' M g / 4 at O1 and M g / 8 at O and A on the coarse mesh), and without this
-    step the block released flat rang between 0.66 and 1.19 M g on them.
+    step the block released flat rings on them (between 0.66 and 1.19 M g).
 
     Returns:
         None if the block was settled (the problem ends in that state) or no term armed;

@@ -90,7 +90,7 @@ PREFIX = "block_"
 STREAMED_EXTRA = {"fields": VTK_FILE}
 
 #: a ``solver.rtol`` below this asks a step's residual to fall under its own round-off:
-#: the preload's gravity step of SDNV105 stopped at 5.2e-12 N of a first residual of
+#: the preload's gravity step of SDNV105 stops at 5.2e-12 N of a first residual of
 #: about 4e3 N (1.3e-15 of it) with rtol = 1e-16 and atol = 1e-300 (DIVERGED_MAX_IT)
 ROUND_OFF_RTOL = 1e-14
 
@@ -202,8 +202,8 @@ def run(case: BlockCase, *, progress: Progress | None = None, out_dir: Path | No
 
     """
     if comm.size > 1 and case.solver.linear_solver == "petsc":
-        # PETSc's own LU factorises on one rank only: the first step failed after its
-        # halvings with "PETSc error 92" instead of saying so
+        # PETSc's own LU factorises on one rank only: without this the first step fails
+        # after its halvings with "PETSc error 92" instead of saying so
         raise CaseError(file_label(case, "solver.linear_solver"), "solver.linear_solver",
                         f"'petsc' factorises on one rank and this run has {comm.size}; "
                         "allowed under mpiexec: 'mumps' or 'superlu_dist'")
@@ -220,7 +220,7 @@ def run(case: BlockCase, *, progress: Progress | None = None, out_dir: Path | No
         raise
     except SolverFailure as exc:
         # One line: where (the driver's message) and which contacts were active; none in
-        # the static preload, where the contact is idle (a run without history rows failed
+        # the static preload, where the contact is idle (a run without history rows fails
         # there, before the release).
         state = model.describe() if exc.partial is None or exc.partial.history else ""
         message = f"{exc}; {state}" if state else str(exc)

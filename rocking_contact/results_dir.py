@@ -74,8 +74,8 @@ def _earlier_run(out_dir: Path) -> tuple[list[Path], list[tuple[Path, list[Path]
         names = [n for n in listed if isinstance(n, str) and Path(n).name == n]
     except (OSError, ValueError, AttributeError):
         pass  # no earlier results.json, or not one a run wrote: its plots are unknown
-    # the plots by their names, not as patterns: a results.json listing "*.txt" took the
-    # user's text files with it
+    # the plots by their names, not as patterns: a results.json listing "*.txt" would take
+    # the user's text files with it
     entries = list(dict.fromkeys([*(p for pattern in RUN_FILES for p in out_dir.glob(pattern)
                                     if p.is_file()),
                                   *(out_dir / n for n in names if (out_dir / n).is_file())]))

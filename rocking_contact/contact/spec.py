@@ -124,7 +124,7 @@ class ShockSpring:
 
     The spring is vertical (Code_Aster's DIS_T oriented by VECT_X_Y); the penetration is
     ``-u_y - gap`` of the node (m, > 0 compresses the spring). The stiffness and damping
-    defaults are the SDNV105 B values that Code_Aster's test ran; ``anchor_stiffness`` and
+    defaults are the SDNV105 B values of Code_Aster's test; ``anchor_stiffness`` and
     ``dashpots`` default to the plain shock law (the B case file sets Code_Aster's).
     """
 
@@ -158,17 +158,16 @@ class ShockSpring:
                            "tangential stiffness kt + ct / dt)")
 
 
-#: contact.augmentation_*: they change Newton's path, not the solution, where the steps
-#: converge. sdnv105a to 0.06 s reached its first impact at 0.05441 s with 7.2918130 J for
-#: the normal one from 1e-12 to 1e12 (1e6 and beyond in 778 to 802 steps instead of 771, 4
-#: to 9 times the time; measured 2026-11-23). Beyond 1e6 steps fail (2026-11-24, runs to
-#: 0.005 s and 0.06 s): sdnv105a's tangential 1e9 and 1e12 at 1.4e-4 s, sdnv105c's normal
-#: 1e8 at 0.0025 s and 1e9 at its first step, with a message of the solver's (rejected by
-#: ContinuousContact) rather than of the case; sdnv105c's normal 1e7 took 6.6 times 1e6's
-#: time to 0.06 s: so 1e6 at most. The lower bound keeps the ones measured: 1e-12 ran both
-#: treatments, both keys. The continuous treatment's tangential one is narrower still, for
-#: SDNV105 C (3 and 10 failed its first impact at 0.0557 s, 30 its second step; 1 and
-#: 0.01 ran), no bound of the key's
+#: contact.augmentation_* (both treatments, both keys): they change Newton's path, not
+#: the solution, where the steps converge: sdnv105a to 0.06 s has its first impact at
+#: 0.05441 s with 7.2918130 J for the normal one from 1e-12 to 1e12, from 1e6 on in 778 to
+#: 802 steps instead of 771 (4 to 9 times the time). Above 1e6 steps fail with a message
+#: of the solver's (rejected by ContinuousContact) rather than of the case (sdnv105a's
+#: tangential 1e9 at 1.4e-4 s, sdnv105c's normal 1e8 at 0.0025 s), and sdnv105c's normal
+#: 1e7 costs 6.6 times 1e6's time: so 1e6 at most. The lower bound is the smallest value
+#: known to run. The continuous treatment's tangential one is narrower still for SDNV105
+#: C (3 and 10 fail its first impact, 30 its second step; 1 and 0.01 run), no bound of
+#: the key's
 AUGMENTATION = in_range(1e-12, 1e6)
 
 
@@ -256,9 +255,9 @@ def check_scheme_for_contact(scheme: str, treatment: str) -> None:
 
     The theta treatment's impulses enter the theta-method's velocity equation and nothing
     else. A position-level contact (Lagrange, continuous) stepped by the theta-method
-    returns the impact velocity instead of absorbing it: sdnv105a with ``scheme.type =
-    "theta"`` at 1e-4 s reached 16.7 J of kinetic energy at its first impact, from 7.29 J
-    released (measured 2026-11-22). Springs are forces and take any scheme.
+    returns the impact velocity instead of absorbing it and gains kinetic energy at the
+    first impact (sdnv105a's numbers: docs/contact.md, "Lagrange (A) and continuous (C)").
+    Springs are forces and take any scheme.
     """
     level = TREATMENT_INFO[treatment].level
     if level == "velocity" and scheme != "theta":
@@ -305,7 +304,7 @@ def check_against_model(case: Any, curves: list[str]) -> None:
                                  "mesh.table = true)")
         # The kinematics take the master for the table's top, its normal out of the table,
         # and the slave for nodes of the block: another pairing (the base against itself,
-        # the table's held bottom) ran without a word and meant nothing.
+        # the table's held bottom) would run without a word and mean nothing.
         for key, allowed, what in (("slave", SLAVE_CURVES, "a curve of the block"),
                                    ("master", MASTER_CURVES, "the table's top")):
             name = getattr(spec, key)
@@ -319,9 +318,9 @@ def check_against_model(case: Any, curves: list[str]) -> None:
 def check_springs(case: Any) -> None:
     """The springs stand on distinct named points of the block's base, with no table.
 
-    A spring on a table node, on the top of the block, or twice on one point ran without a
-    word (the block fell freely, hung from its top, or stood on a spring twice as stiff);
-    a table meshed beside the springs is never touched.
+    Without these checks a spring on a table node, on the top of the block, or twice on
+    one point runs without a word (the block falls freely, hangs from its top, or stands on
+    a spring twice as stiff); a table meshed beside the springs is never touched.
 
     Raises:
         Conflict: ``mesh.table`` against ``contact.treatment``.

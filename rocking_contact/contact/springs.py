@@ -223,8 +223,8 @@ def stick_problem(mu: float, kt: float, ct: float, friction: str) -> str | None:
 
     The stick branch keeps its stored force as long as the stick spring does not change it
     (:mod:`rocking_contact.discrete.shock`): with no stick stiffness at all the last sliding
-    force stays for ever, and a block that had slid to rest slid back (1.06 J of kinetic
-    energy from 0.5 J, measured 2026-11-22). The exact law has no stick spring.
+    force stays for ever, and a block that has slid to rest slides back, gaining energy
+    (docs/discrete.md, "Friction"). The exact law has no stick spring.
     """
     stick = kt + (ct if friction == "stored_dashpot" else 0.0)
     if mu <= 0.0 or friction == "exact" or stick > 0.0:

@@ -8,8 +8,8 @@ treatment hold the gap at the displacement level to the solver's tolerance (SDNV
 C: 2.7e-21 m over their first 0.06 s). The theta scheme acts on velocities where the
 step's predicted gap closes, so the position drifts by about ``(1 - theta) h v`` per
 impact and a step long enough lets a corner through before the contact sees it (SDNV105 D:
-2.2e-6 m at 1e-4 s, 2.3e-5 m at 5e-4 s; a user's block at 0.05 s steps: 2.4 mm, with
-its kinetic energy 55 % above the energy it was released with, measured 2026-11-23).
+2.2e-6 m at 1e-4 s, 2.3e-5 m at 5e-4 s; a block at 0.05 s steps can sink millimetres and
+gain half the energy it is released with).
 
 A depth larger than :data:`DEPTH_WARNING` of the base's largest lift over the run (the
 highest DY of its recorded points, O, O1, A, B1, B2) is a warning: the sunk corner has
@@ -27,8 +27,8 @@ from typing import NamedTuple
 import numpy as np
 
 #: a depth beyond this fraction of the base's largest lift is reported. SDNV105 D at 5e-4 s
-#: steps, which passes its 3 % marks, sinks 0.65 % (2.3e-5 of 3.6e-3 m); a user's block at
-#: 5e-3 s steps sank 2.2 % of its lift with its kinetic energy above the released one.
+#: steps, which passes its 3 % marks, sinks 0.65 % (2.3e-5 of 3.6e-3 m); a block sinking
+#: 2.2 % of its lift can already have more kinetic energy than it is released with.
 DEPTH_WARNING = 0.01
 
 #: the lift scale of a block that never lifts (standing, sliding), as a fraction of its

@@ -231,8 +231,7 @@ def override_texts(overrides: Mapping[str, Any] | Sequence[str] | None
     ``(None, why)`` when a value has no ``--set`` spelling that reads back as itself (a
     Python object TOML cannot write) or has one too long for a word of a command line
     (:data:`ARGUMENT_BYTES`: the samples of a long record given as arrays). A table of 151
-    samples given as arrays has one, of 4.4 kB, which runs it again byte for byte (measured
-    2026-11-24)."""
+    samples given as arrays has one, of 4.4 kB, which runs it again byte for byte."""
     from rocking_contact.config import parse_override, plain, toml_text
 
     if overrides is None:
@@ -351,8 +350,8 @@ def ended(provenance: Mapping[str, Any], result: Any) -> dict[str, Any]:
     saying what that command does not reproduce: the stop, which no input records. The
     rerun runs to ``time.end``; its ``history.csv`` starts with this run's rows, byte for
     byte, up to the stop, the row of the stop itself only where ``output.every`` records
-    that step (measured 2026-11-23: SDNV105 D and A, SDND101 A). A run that failed or
-    overturned stops at the same step again.
+    that step (so on SDNV105 D and A and SDND101 A). A run that failed or overturned stops
+    at the same step again.
 
     Args:
         provenance: the record the run started with.

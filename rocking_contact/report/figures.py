@@ -139,8 +139,8 @@ def run_plots(result: CaseResult) -> list[Path] | None:
     its results.json lists (``plots``) are there, and none is older than its history
     or than the code that draws plots. None otherwise (a run with ``--no-plots``, plots
     drawn by an older version, a history written again). In the order a reader takes
-    them (:func:`rocking_contact.results_io.ordered_plots`: a results.json written before
-    2026-11-24 lists them by name)."""
+    them (:func:`rocking_contact.results_io.ordered_plots`: an older results.json lists
+    them by name)."""
     names = result.data.get("plots")
     if not names or not isinstance(names, list):
         return None
@@ -257,9 +257,9 @@ def drawn_plots(cases: Sequence[CaseResult], figures_dir: Path, workers: int | N
     The workers are started afresh ("spawn": this process may hold MPI and OpenBLAS
     threads, which a fork copies badly), each importing the main module again: a script
     that writes a report calls it under ``if __name__ == "__main__":``. Each is given its
-    cases' results directories and reads them again (given their histories, starting a
-    worker waited until it had read them). They start with Ctrl-C ignored and keep it so
-    (a terminal sends it to the whole process group, where each worker printed the
+    cases' results directories and reads them again (given their histories, a worker's
+    start would wait until it has read them). They start with Ctrl-C ignored and keep it so
+    (a terminal sends it to the whole process group, where each worker would print the
     traceback of its ``KeyboardInterrupt``): the report stops them; a Ctrl-C in the
     milliseconds of their start is lost. Once started they are sent nothing and only send
     their plots back: this process writes to no pipe a killed worker may have closed
@@ -332,7 +332,7 @@ def view_instants(times: Any, data: Mapping[str, Any],
     at the first output instant after it at which the block is on the table again, a
     normal reaction of the ``history`` (``RN_*``, N) above 0 there
     (:func:`_landed`; SDNV105 A: 0.0575 s, RN_A 3569 N; at 0.055 s, the first output
-    after the collision at 0.05441 s, the block was in the air, hopping after the impact,
+    after the collision at 0.05441 s, the block is in the air, hopping after the impact,
     every reaction 0), else at the first output instant after it (no reactions recorded,
     or none above 0 before the last output). Without collisions, the largest force of the
     first impact (a discrete run). A window maximum that is no collision (a failed run's

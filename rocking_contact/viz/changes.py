@@ -32,8 +32,8 @@ _NOTE = "not graded: the run changes "
 
 def changed_keys(data: Mapping[str, Any]) -> list[str]:
     """The dotted case-file keys of the physics a run changes (``geometry.half_width``):
-    ``extra.changes``, or for results written before it was recorded (2026-11-22) its
-    warnings or its checks' notes; empty for a run of its case file as written."""
+    ``extra.changes``, or for older results without it its warnings or its checks'
+    notes; empty for a run of its case file as written."""
     recorded = (data.get("extra") or {}).get("changes")
     if isinstance(recorded, list):
         return [str(k) for k in recorded]
@@ -130,7 +130,7 @@ def _function_of(parameters: Any, key: str) -> str | None:
 
 
 #: what an empty list means for the keys whose empty list is a setting of its own, as a
-#: title says it (``[]`` or, from Python, ``()`` said nothing)
+#: title says it (``[]`` or, from Python, ``()`` would say nothing)
 EMPTY_MEANS = {"collisions.windows": "none (a collision at each landing found)"}
 
 

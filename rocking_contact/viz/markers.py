@@ -12,7 +12,7 @@ A reference knows nothing about plots; where it goes on one follows from its qua
   t5 of SDNV105, without E5) a vertical line, a value alone (Code_Aster's SDND101 impact
   forces, without their instants) a horizontal segment over our event (the impact's
   ``start`` to ``end``; the whole axis when the run records no span). A point at our own
-  value, as drawn until 2026-11-23, showed LMGC90 "giving" the 1.06 J that A computed;
+  value would show LMGC90 "giving" the 1.06 J that A computes;
 - a ``[[quantity]]`` of the case (``parameters["quantity"]``) says its column and how it is
   measured: ``at`` gives a point, ``max``/``min``/``final`` a horizontal segment over its
   window, ``argmax``/``argmin`` a vertical line at the reference instant, ``crossing`` a
@@ -207,8 +207,8 @@ def _pair_by_family(halves: dict[tuple[str, str], dict[str, tuple[float, str, fl
     whose short labels agree (:func:`source_label`: SDNV105 A's "analytic rigid, closed
     form (...)" instant with its "analytic rigid, closed form (...)" energy), then, where
     a half has one partner of its family alone, that one. A family with several sources
-    (the closed form and the integration) was paired in the order met: A's closed-form
-    instant with the integrated energy."""
+    (the closed form and the integration) is not paired in the order met, which would join
+    A's closed-form instant to the integrated energy."""
     for same in (_same_label, _same_family):
         lone = [key for key, fields in halves.items() if len(fields) == 1]
         for key in lone:

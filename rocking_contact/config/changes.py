@@ -93,7 +93,8 @@ def _changes(case: CaseFile, base: CaseFile | None) -> list[tuple[str, ...]]:
     (:func:`~rocking_contact.config.refusals.replacements`), a key left behind for the other
     is named by the other, which the run reads: ``--set preload.tilt=0.01`` over the rigid
     file's ``preload.angle`` changes ``preload.tilt``, not the ``preload.angle`` the user
-    never gave (said so, and titled "preload.angle, preload.tilt = 0.01")."""
+    never gave (which the title would otherwise name: "preload.angle, preload.tilt =
+    0.01")."""
     base = base if base is not None else file_case(case)
     if base is None:
         return []
@@ -168,7 +169,7 @@ def placed_for_other_physics(case: CaseFile) -> list[str]:
                            "= \"\" for none)")
             continue
         if holds_the_run(case, value):
-            continue  # one window over the whole run was placed at no impact
+            continue  # one window over the whole run is placed at no impact
         what, effect = PLACED_KEYS[key]
         refined = ("time.refine still takes small steps where a contact closes or opens"
                    if case.refines_steps() else
@@ -209,7 +210,7 @@ def kept_from_other_physics(case: CaseFile, values: Any, origins: Origins,
 
 def holds_the_run(case: CaseFile, windows: Any) -> bool:
     """Whether ``windows`` is one window that spans the whole run, ``time.start`` to
-    ``time.end`` (several were placed at impacts, even where the run ends in the first)."""
+    ``time.end`` (several are placed at impacts, even where the run ends in the first)."""
     if len(windows) != 1:
         return False
     w0, w1 = _window(windows[0])

@@ -305,9 +305,9 @@ def _offering_what_loads(exc: CaseError, path: Path,
 
     Raises:
         CaseError: the case's first other refusal, which ``exc`` would have hidden: the
-            values it offers are no longer than the step given, so that a step refused
-            as above a stability limit, or sampling a load too seldom, was offered dividing
-            steps refused for the same reason (sdnd100a's 0.049 s, 0.0375 and 0.0429).
+            values it offers are no longer than the step given; otherwise a step refused
+            as above a stability limit, or sampling a load too seldom, is offered dividing
+            steps refused for the same reason (sdnd100a's 0.049 s: 0.0375 and 0.0429).
 
     """
     assert exc.reoffer is not None
@@ -333,9 +333,10 @@ def _offering_what_loads(exc: CaseError, path: Path,
 
 def _own_name(data: dict[str, Any], path: Path, origins: Origins) -> bool:
     """Give the case the name its own file gives it, else the file's stem: a name is
-    never inherited through ``extends``. A child of ``sdnv105d`` without ``[case] name``
-    ran as ``sdnv105d``, into ``results/sdnv105d/``, replacing the validated run there
-    that ``report`` shows. Returns whether the file names the case itself (the stem is
+    never inherited through ``extends``, so that a child of ``sdnv105d`` without ``[case]
+    name`` does not run as ``sdnv105d``, into ``results/sdnv105d/``, replacing the
+    validated run there that ``report`` shows. Returns whether the file names the case
+    itself (the stem is
     taken otherwise; ``data`` and ``origins`` are changed in place)."""
     info = data.get("case")
     if not isinstance(info, dict):
@@ -369,7 +370,7 @@ def overridden_keys(overrides: Mapping[str, Any] | list[str]) -> list[str]:
     """The dotted keys that overrides set. An inline table merges into the table it is given
     for, so it sets the keys it names and no other: ``--set
     'loading.table_acceleration_x={type="table",path="ux.csv"}'`` on ``sdnv105d_shaking``
-    leaves the file's sine ``frequency`` behind (it was refused as given with the table)."""
+    leaves the file's sine ``frequency`` behind (not refused as given with the table)."""
     items = ([(key_path(k), v) for k, v in overrides.items()]
              if isinstance(overrides, Mapping) else [parse_override(t) for t in overrides])
     keys: list[str] = []

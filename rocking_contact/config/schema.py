@@ -105,8 +105,8 @@ class Scale:
 #: unit -> the largest magnitude of any value given in it, whatever the key: a physical
 #: scale far above every shipped case, variant and documented study (their largest value
 #: in the reason) and far below where the arithmetic overflows (an initial velocity of
-#: 1e300 m/s made an infinite energy, a block 1e300 m tall was said to topple, 1e300 kg/m3
-#: failed the preload on NaN). A field's own check still applies (a length > 0). A unit
+#: 1e300 m/s makes an infinite energy, a block 1e300 m tall is said to topple, 1e300 kg/m3
+#: fails the preload on NaN). A field's own check still applies (a length > 0). A unit
 #: used by a schema has its scale here (tests/test_bad_input_ranges.py checks it).
 SCALES: dict[str, Scale] = {
     "m": Scale(1e3, "a kilometre: no block, table, gap or displacement is larger; "
@@ -208,8 +208,8 @@ def _float_text(value: float) -> str:
     """A float as a case file would write it, the shortest text that reads back as it:
     ``repr`` (``0.0001``, ``9.81``, ``417.6``, ``1e-05``) but from :data:`EXPONENT_FROM` on
     with an exponent, as ``g`` writes it (``6e+11``, ``3e+10``, ``1.5e+06``: a Young's
-    modulus printed 600000000000.0); a float with more digits than its exponent keeps its
-    point (``1234567.0``)."""
+    modulus not printed as 600000000000.0); a float with more digits than its exponent
+    keeps its point (``1234567.0``)."""
     if not math.isfinite(value) or abs(value) < EXPONENT_FROM:
         return repr(value)
     digits = next(p for p in range(1, 18) if float(f"{value:.{p}g}") == value)
@@ -230,8 +230,9 @@ def distinct_texts(a: float, b: float, spec_a: str = "g", spec_b: str = "g"
                    ) -> tuple[str, str]:
     """``a`` and ``b`` written with the formats ``spec_a`` and ``spec_b``, or both with
     Python's ``repr`` (the shortest text that reads back as the same float) when they
-    differ and would read alike: "0.0001 does not divide the run; allowed: a step that
-    does, such as 0.0001" contradicted itself for a step of 1.00000001e-4 s."""
+    differ and would read alike, so that a message never contradicts itself ("0.0001 does
+    not divide the run; allowed: a step that does, such as 0.0001" for a step of
+    1.00000001e-4 s)."""
     texts = format(a, spec_a), format(b, spec_b)
     if texts[0] == texts[1] and a != b:
         return repr(float(a)), repr(float(b))
@@ -346,7 +347,7 @@ def _convert(tp: Any, value: Any, key: str, file: str) -> Any:
 def _as_float(value: numbers.Real) -> float:
     """A real number as a float; a NumPy float narrower than a float (``np.float32(1e-4)``)
     as the decimal it prints as, which is the one it was given as: its binary value,
-    9.99999974737875e-05, divided no run of 1e-4 s steps."""
+    9.99999974737875e-05, divides no run of 1e-4 s steps."""
     dtype = getattr(value, "dtype", None)
     if dtype is not None and dtype.kind == "f" and dtype.itemsize < 8:
         return float(str(value))
@@ -537,7 +538,7 @@ def schema_doc(cls: type, prefix: str = "", instance: Any = None,
 
     ``instance``: the default instance of a table that has one (a partial table completes
     it, :func:`build`); its keys then default to its values rather than being required
-    (``material.table.young`` defaults to SDNV105's 1e14 Pa: it was listed as required).
+    (``material.table.young`` defaults to SDNV105's 1e14 Pa, not listed as required).
     ``docs``: dotted key -> (doc, unit) that replace a field's own, by default the
     schema's ``KEY_DOCS``: a kind says what a key of a shared section means for it (the
     rigid block's ``preload.tilt`` is an angle, the FEM block's the sine of one).

@@ -283,7 +283,8 @@ _WHOLE_STEPS: ContextVar[bool] = ContextVar("_WHOLE_STEPS", default=True)
 def whole_steps_unchecked() -> Iterator[None]:
     """Load cases without refusing a step that does not divide the run: to find the
     other refusals of the values given (:func:`~rocking_contact.config.load_case` says
-    those first: a step above a stability limit was offered dividing steps above it)."""
+    those first, so that a step above a stability limit is not offered dividing steps
+    above it)."""
     token = _WHOLE_STEPS.set(False)
     try:
         yield
@@ -325,7 +326,7 @@ class TimeSpan:
         if problem:
             raise ValueError(f"step: {problem}")
         # Uniform steps land on the end only if the step divides the span; otherwise the
-        # run ended a fraction of a step early or late (0.5001 s for a 3e-4 s step), unsaid.
+        # run ends a fraction of a step early or late (0.5001 s for a 3e-4 s step), unsaid.
         # Refused last (load_case has the case's other refusals of these values said
         # first, and keeps the values offered to those the whole case takes: reoffer).
         if _WHOLE_STEPS.get() and _whole_steps(self.step, self.start, self.end) is None:
@@ -337,7 +338,7 @@ class TimeSpan:
         (as typed) that ``accepts(key, text)`` takes, ``key`` being ``step`` or ``end``.
 
         The steps offered are no longer than the one given (a longer one may pass a
-        stability limit or sample a load too seldom where the step given did not): a
+        stability limit or sample a load too seldom where the step given does not): a
         round one (:func:`round_step`) and the longest that divides the run; the ends, the
         whole numbers of steps on either side of the end given, the nearest first.
         """

@@ -373,8 +373,9 @@ class PenaltySprings(Contribution):
         Freezing the branch on an early iterate keeps Newton from cycling, but the iterate
         it was frozen on may be wild: at the converged state a frozen slip can have its stick
         trial inside the cone or on the other side, and its Coulomb force then pushes the
-        node along its motion (in one 1.25 ms step of the plain-springs B, A's stick spring
-        took the 7.2 kN cap so and gave the block 1.9 J within 5 ms); a frozen stick can
+        node along its motion (without this check the plain-springs B accepts a 1.25 ms
+        step in which A's stick spring stores the 7.2 kN cap so, and the block gains 1.9 J
+        in 5 ms: docs/contact.md, "Penalised shock springs (B)"); a frozen stick can
         exceed the cone. Such a step is rejected and halved.
         """
         if not self._mismatch.any():
@@ -420,7 +421,7 @@ class PenaltySprings(Contribution):
         # A sliding spring carries mu RN with no stretch behind it (the law tracks none
         # while it slides); sticking again it starts from that force, as if stretched
         # Ft / kt: the law hands it Ft^2 / (2 kt) that no work put there, which it then
-        # gives back to the block (a user's block: 2.52 J at once)
+        # gives back to the block at once
         kt = self.P[:, P_KT]
         restuck = (self.closed & self.trial_closed & (kt > 0.0)
                    & (self.S[:, S_STICK] == 0.0) & (self.S_trial[:, S_STICK] == 1.0))

@@ -50,7 +50,7 @@ if TYPE_CHECKING:
 #: as a fraction of its base half-width b: 1.8 mm for SDNV105, half the 3.6 mm that A
 #: lifts at its 0.01 rad release, so that the block still rocks on its corners and not
 #: on its springs. SDNV105 B's weight sinks it 1.4e-7 m (4097 N on 3e10 N/m, 7.6e-7 of
-#: b); kn = 1e5 N/m sank it 4.1 cm (23 % of b), kn = 1e-6 N/m 4.1e9 m.
+#: b); kn = 1e5 N/m sinks it 4.1 cm (23 % of b), kn = 1e-6 N/m 4.1e9 m.
 SINK_LIMIT = 0.01
 
 

@@ -14,7 +14,7 @@ The files are written collectively by all ranks (VTK writes one piece per rank a
 A run stopped by a write error of the disk abandons its writer (:meth:`FieldWriter.abandon`,
 called by the block runner):
 closing ``fields.h5`` flushes what HDF5 holds of it, which fails on that disk too, and a
-close that failed was tried again as the process ended, by DOLFINx's destructor or HDF5's
+close that fails is tried again as the process ends, by DOLFINx's destructor or HDF5's
 own exit, which abort the process (``terminate called ... Failed to close HDF5 file``,
 exit code 134, after a hundred lines of ``HDF5-DIAG``).
 """
@@ -54,8 +54,8 @@ class FieldWriter:
         self.body = body
         comm = body.comm
         # absolute: DOLFINx's VTKFile writes its .pvd again when Python collects it, closed
-        # or not, relative to the working directory of that moment (a test's chdir undone
-        # left a stray stopped/fields.pvd in the checkout)
+        # or not, relative to the working directory of that moment (after a test's chdir is
+        # undone, a relative one leaves a stray stopped/fields.pvd in the checkout)
         directory = Path(directory).resolve()
         if comm.rank == 0:
             directory.mkdir(parents=True, exist_ok=True)

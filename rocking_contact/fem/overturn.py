@@ -5,27 +5,26 @@ the block has its centre of mass above the corner and gravity turns it further. 
 table can pull it back from there, so on a moving table the limit is pi/2, the block on its
 side (:func:`rocking_contact.block.overturn_limit`, as the rigid-block solver's
 ``overturn`` event). The model follows a block rocking on its table, not its fall: without
-this the run went on for thousands of halved steps (a tilt of 0.42 rad: 7651 halvings in
-88 s for 0.2 s, reported as completed). A preload that releases the block past that angle
+this watch a block past that angle takes thousands of halved steps and the run reports
+completed. A preload that releases the block past that angle
 is refused before the run (:func:`rocking_contact.fem.case.check_release`); this watch
 stops a run that gets there, driven by a shaking table for instance.
 
 Divergence: steps that create energy can throw the block over too. On a still table a block
 released at rest below ``atan(b/l)`` cannot overturn (SDNV105: tipping from 0.01 rad takes
-M g (R - l cos theta - b sin theta) = 151 J, the release gives 7.3 J), yet with
-``time.step = 0.02`` and no refinement A's steps created 1.1e9 J by 0.0485 s and its base
-turned by -0.46 rad at 0.0946 s, which the run reported as "the block overturned" (a
-distorted block 3.5 cm above the table, 688 GPa of von Mises stress). A stop whose run
+M g (R - l cos theta - b sin theta) = 151 J, the release gives 7.3 J), yet steps far too
+long (A with ``time.step = 0.02`` and no refinement) create enough energy to turn its base
+past the limit, a distorted block that an overturn stop would misreport as "the block
+overturned". A stop whose run
 created energy beyond what the energy warning tolerates (:func:`rocking_contact.post.energy.
 created_energy`: the total energy, after a shaking table's work, above its released value
 or above the lowest value it had reached, by more than 1 % of the energy of the motion) is
 :class:`Diverged`, a failure, not an overturn (:func:`divergence`).
 
 Sliding off: the base corners' contacts are node-to-node pairs fixed at the start (small
-sliding, as Code_Aster's), which would hold a corner up past the table's end. Shaken at
-40 m/s^2, corner O slid 1.47 m, beyond the end at -0.18 m, and stayed supported; a corner
-past an end of the meshed table by more than :data:`OVERHANG` of the base width now stops
-the run.
+sliding, as Code_Aster's), which would hold a corner up past the table's end (shaken at
+40 m/s^2: docs/theta.md, "Past the static overturning angle"); a corner past an end of the
+meshed table by more than :data:`OVERHANG` of the base width stops the run.
 """
 
 from __future__ import annotations
@@ -44,8 +43,9 @@ from rocking_contact.stops import Diverged as Diverged  # (defined there: rc.Div
 #: how far past an end of its table (fraction of the base width 2b) a corner may stand
 #: before the run stops: a table flush with the block (table_right = 2b, allowed) is crossed
 #: by the preload alone, which with pivot O1 moves the base along +x by b (1 - cos theta)
-#: (9.0e-6 m at SDNV105's 0.01 rad: such a block was said to slide off at 0.0295 s, 9 nm
-#: past the end). A corner carried that far out moves its moment arm by 0.1 % at most.
+#: (9.0e-6 m at SDNV105's 0.01 rad: without the margin such a block is said to slide off
+#: at 0.0295 s, 9 nm past the end). A corner carried that far out moves its moment arm by
+#: 0.1 % at most.
 OVERHANG = 1e-3
 
 

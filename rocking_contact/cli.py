@@ -209,7 +209,7 @@ def _stop_every_rank(code: int, say: Callable[[], object] | None = None) -> None
         sys.stdout.flush()
         sys.stderr.flush()
         # mpiexec forwards a rank's output through its proxy, which the abort ends: without
-        # this pause the error line just said, or mpiexec's own abort line, is sometimes lost
+        # this pause the error line just said, or mpiexec's own abort line, may be lost
         time.sleep(ABORT_GRACE)
         world.Abort(code)
         os._exit(code)  # MPICH's abort returns, the process killed moments later

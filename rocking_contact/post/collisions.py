@@ -141,7 +141,7 @@ def windows_set_aside(case: Any) -> dict[str, Any] | None:
     windows placed for another physics (:mod:`rocking_contact.config.changes`'s
     :func:`~rocking_contact.config.changes.kept_from_other_physics`, as its
     :func:`~rocking_contact.config.placed_for_other_physics` takes the short-step
-    windows): SDNV105 D's five, placed at its 0.0544, 0.1351, ... s impacts, took
+    windows): SDNV105 D's five, placed at its 0.0544, 0.1351, ... s impacts, would take
     impact 1 then impact 3 for ``preload.tilt = 0.005`` (its landings 0.0383, 0.0953,
     0.1377 s). Such a run takes one collision at each landing (:func:`annotate`)."""
     source = source_file(case)
@@ -394,11 +394,11 @@ def find_collisions(history: Mapping[str, np.ndarray], windows: list[Window],
                 out[-1]["caught"] = True
         return out
     # Which of the run's impacts a window's maximum is: the landing whose span holds it,
-    # as without windows. Counting the kinetic-energy peaks instead counted the ringing
-    # of a block released tilted (peaks of 0.03-0.13 J within 4 ms of the release, before
-    # a 27 J landing at 0.1218 s: a 0.3 x 1.2 m granite block's first landing was
-    # compared with the rigid block's fourth impact). Only a history without THETA (no O
-    # or A recorded) has no landings: there every peak of the kinetic energy is one.
+    # as without windows. Counting the kinetic-energy peaks instead would count the
+    # ringing of a block released tilted (a 0.3 x 1.2 m granite block: peaks of 0.03-0.13 J
+    # within 4 ms of the release, before a 27 J landing at 0.1218 s, would make its first
+    # landing the rigid block's fourth impact). Only a history without THETA (no O or A
+    # recorded) has no landings: there every peak of the kinetic energy is one.
     number = (_landing_numbers(landings, len(t)) if "THETA" in history
               else _peak_numbers(t, energy, floor))
     for k, (a, b) in enumerate(windows, start=1):
@@ -407,7 +407,7 @@ def find_collisions(history: Mapping[str, np.ndarray], windows: list[Window],
             continue
         i = inside[int(np.argmax(energy[inside]))]
         # A maximum already found for the previous window is that collision again: the
-        # windows did not separate the impacts (e.g. a run whose impacts come late).
+        # windows do not separate the impacts (e.g. a run whose impacts come late).
         repeated = bool(out) and out[-1]["time"] == float(t[i])
         # a maximum on a window's bound (the run ends in the rise) or the round-off of a
         # block at rest is no impact's peak, whatever landing's span it lies in

@@ -30,10 +30,10 @@ from rocking_contact.time.schemes import SCHEMES
 RISE_WARNING = 0.01
 
 #: The energy of the motion is at least this fraction of the largest energy term of the run
-#: (|EKIN|, |EELAS|, |EPOT_GRAV|, |ESPRING|): a block left at rest has none, and the
-#: round-off of its total energy (2.7e-20 J of 2e-4 J for SDNV105's block flat on its
-#: springs) was judged against its kinetic energy's 1e-36 J and warned of a rise of
-#: 2e18 %. The solvers stop at ~1e-10 of their first residual; 1e-9 leaves a margin.
+#: (|EKIN|, |EELAS|, |EPOT_GRAV|, |ESPRING|): a block left at rest has none, and judged
+#: against its kinetic energy alone the round-off of its total energy would be a rise of
+#: 2e18 % (2.7e-20 J of 2e-4 J against 1e-36 J for SDNV105's block flat on its springs).
+#: The solvers stop at ~1e-10 of their first residual; 1e-9 leaves a margin.
 ROUND_OFF = 1e-9
 
 
@@ -274,12 +274,12 @@ def from_release(created: Created, stored: float, below: float = 0.0,
     otherwise: a spring pressed into the ground at the release (a negative
     ``contact.spring.N.gap``) pushes the block with that energy, which smaller steps do
     not change (SDNV105 B with gap = -1 m: 1.5e10 J stored, 8.4e8 J in ETOT by 0.1 ms,
-    "use a smaller time.step" was the advice); so does a base the preload released
-    turned back, its lowest node ``below`` (m, > 0) the corner O, which the release lowers
-    onto O's spring (SDNV105 B with preload.tilt = 1e-9: 2.23e-8 m, 1.0e-3 J stored
-    against the weight's 2.8e-4 J; its gap and stiffness were blamed); and, with no gap
-    negative (``pressed`` False), a release that pressed several springs: it lowers the
-    block onto the spring under the loaded support by the load over that spring's
+    where "use a smaller time.step" is the wrong advice); so does a base the preload
+    released turned back, its lowest node ``below`` (m, > 0) the corner O, which the
+    release lowers onto O's spring (SDNV105 B with preload.tilt = 1e-9: 2.23e-8 m, 1.0e-3
+    J stored against the weight's 2.8e-4 J, its gap and stiffness not to blame); and, with
+    no gap negative (``pressed`` False), a release that pressed several springs: it lowers
+    the block onto the spring under the loaded support by the load over that spring's
     stiffness, which presses a spring whose node stands less than that above it (SDNV105
     B with preload.tilt = 9.8e-8: A 1.26e-8 m above O, lowered 1.37e-7 m; 7.9e-4 J)."""
     # a rise above the lowest value reached counts the springs' store already
@@ -325,7 +325,7 @@ def from_table_release(created: Created, depth: float) -> str | None:
     was not: the contact pushes the base out in the first step at about depth over step,
     so that smaller steps create more of it, not less (SDNV105 A with preload.tilt = 1e-9,
     released 2.27e-8 m deep: 1.5e-4 J at 1e-4 s steps, 3.3e-3 J at 1e-5 s, 8.1e-2 J at
-    1e-6 s; "use a smaller time.step" was the advice)."""
+    1e-6 s, where "use a smaller time.step" is the wrong advice)."""
     if created.above != RELEASED or not depth > 0.0:
         return None
     return (f"the block was released with its base {depth:.3g} m into the table (GAP_MIN at "
@@ -442,8 +442,8 @@ def given_back(history: dict[str, np.ndarray], motion: float) -> list[Given]:
     0.05443 s where both corners lift, counts 1.484 J given back by the contact's normal
     forces (20 % of its 7.29 J) while the damping takes 1.368 J and the total energy falls
     by 0.0065 J, the split of two impulsive forces paired with one displacement increment;
-    a granite block on ``time.refine.hold = 0`` gave 0.4401 J by friction in a 2.5 ms
-    step with a corner closed while its total energy rose 0.4401 J, 1.6 % of its 27.4 J."""
+    a granite block on ``time.refine.hold = 0`` is given 0.4401 J by friction in a 2.5 ms
+    step with a corner closed while its total energy rises 0.4401 J, 1.6 % of its 27.4 J."""
     if "ETOT" not in history or len(history["time"]) < 2 or not motion > 0.0:
         return []
     rose = np.maximum(np.diff(with_store(history, own_total(history)[0])), 0.0)

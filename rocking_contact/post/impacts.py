@@ -46,7 +46,7 @@ VN(t), positive toward the obstacle):
   - ``speed``: VN at the last sample before the contact; ``rebound_speed``: -VN at the
     first one after it, or ``settle`` samples after the last inside (HHT, 2: its
     equilibrium at ``t_{n+1+alpha}`` still weighs the last force inside at the step after
-    the contact; read there, a free mass's rebound came out 4 % low with alpha = -0.1);
+    the contact; read there, a free mass's rebound comes out 4 % low with alpha = -0.1);
     NaN when the run ends first;
 
 - per shock: ``count`` (every impact), ``max_abs_force`` (largest impact maximum),

@@ -22,8 +22,8 @@ With a :class:`Refinement`, a converged step longer than its ``step`` in which a
 closed or opened (a term's ``contact_changes(problem)``) is not accepted: the same interval
 is taken again with small steps, which stay small until ``hold`` after the last change.
 Implicit Newmark-type steps with a displacement-level contact constraint create energy when
-a contact changes inside a long step (SDNV105 A: a landing in a 2.5 ms step gave the block
-13 to 50 J from 7.3 J); hand-placed windows guard only the impacts they foresaw.
+a contact changes inside a long step (SDNV105 A: a landing in a 2.5 ms step gives the block
+13 to 50 J from 7.3 J); hand-placed windows guard only the impacts they foresee.
 """
 
 from __future__ import annotations

@@ -204,7 +204,7 @@ class NewtonSolver:
                                 f"PETSc error {exc.ierr}{detail}")
         x.ghostUpdate(addv=PETSc.InsertMode.INSERT, mode=PETSc.ScatterMode.FORWARD)
         reason = self.snes.getConvergedReason()
-        # Newton's convergence test evaluated R at the solution; ksponly's one solve did not.
+        # Newton's convergence test evaluates R at the solution; ksponly's one solve does not.
         self._solution_state = (x.stateGet() if reason > 0 and self.snes.getType() != "ksponly"
                                 else None)
         iterations = max(self.snes.getIterationNumber(), 1)
@@ -224,8 +224,8 @@ class NewtonSolver:
         """PETSc's default test for an unknown that is a velocity, its update test taken on
         the end displacement (:meth:`StepProblem.settled`): the default compares the update
         with the velocity, which is zero for a block at rest, so Newton stalling at the
-        round-off of the large-rotation forces (1e-5 N) never converged there (sdnv105d
-        without gravity failed at its sixth step)."""
+        round-off of the large-rotation forces (1e-5 N) would never converge there (sdnv105d
+        without gravity would fail at its sixth step)."""
         reasons = PETSc.SNES.ConvergedReason
         _, _, fnorm = norms
         opts = self.options
@@ -289,7 +289,7 @@ class NewtonSolver:
     def _factorised(self) -> None:
         """Factorise the Jacobian at the last solution if that solve took no iteration: a
         residual under ``atol`` at the initial guess (a block at rest with no load) ends
-        the SNES before any Jacobian, and MUMPS was then asked to solve with no
+        the SNES before any Jacobian, and MUMPS would then be asked to solve with no
         factorisation (``INFOG(1)=-3``, a traceback) at the first step."""
         if self._x is None or self.snes.getIterationNumber() > 0:
             return

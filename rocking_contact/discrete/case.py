@@ -241,8 +241,8 @@ class Model:
 
     def _check_initial_state(self, nodes: dict[str, Node]) -> None:
         """The initial state must satisfy the supports and relations: the solver keeps only
-        its part that does (u0 = [8.5e-4, 0, 0] under DX = DY became 4.25e-4 on both, and a
-        value on a fixed component was dropped), so anything else is refused."""
+        its part that does (u0 = [8.5e-4, 0, 0] under DX = DY becomes 4.25e-4 on both, and a
+        value on a fixed component is dropped), so anything else is refused."""
         for i, node in enumerate(self.node):
             for field in ("u0", "v0"):
                 for axis, comp in enumerate(COMPONENTS):
@@ -280,7 +280,7 @@ class Model:
                     raise ValueError(f"spring[{i}].nodes: unknown node {name!r} "
                                      f"(nodes: {', '.join(names)})")
             if len(s.nodes) == 2 and s.nodes[0] == s.nodes[1]:
-                # no motion stretches it: the node it should tie was left loose, unsaid
+                # no motion stretches it: the node it should tie would be left loose, unsaid
                 raise ValueError(f"spring[{i}].nodes: {s.nodes} joins {s.nodes[0]!r} to "
                                  "itself, and no motion stretches it; allowed: two distinct "
                                  "nodes, or one (a spring to ground)")
@@ -334,7 +334,7 @@ class Model:
         """A support acceleration along a direction no node can move along moves nothing
         in the relative formulation: every node follows the support rigidly along it, the
         history is that of a still support, and the load the case gives is lost without
-        a word (a frame with DY fixed shaken along y ran to max |DX| = 0), so it is
+        a word (a frame with DY fixed shaken along y runs to max |DX| = 0), so it is
         refused, as a shock normal along fixed components is. A zero acceleration (the
         default) is no load: its direction is not read."""
         support = self.support
@@ -355,8 +355,9 @@ class Model:
         """A shock whose node cannot move along its normal (fixed dofs, relations) keeps
         the penetration ``-gap`` for ever: with ``gap >= 0`` it never closes, which is a
         normal along the wrong axis (two masses on x against a stop normal to y, DY fixed,
-        ran without a word), so it is refused. With ``gap < 0`` it presses with the constant
-        force ``kn |gap|``, the friction pad of SDND100 (normal along its fixed DZ)."""
+        would run without a word), so it is refused. With ``gap < 0`` it presses with the
+        constant force ``kn |gap|``, the friction pad of SDND100 (normal along its fixed
+        DZ)."""
         moves = self._along()
         for i, shock in enumerate(self.shock):
             if shock.gap < 0.0 or moves(shock.node, shock.normal):
@@ -411,7 +412,7 @@ class Solver:
     gamma: float = param(0.5, check=in_range(0.5, 1.0))
     alpha: float = param(0.0, check=in_range(*ALPHA_RANGE))
     # relative to the step's largest free displacement or gap: a residual of 1 % of it or
-    # more is no solution, as the block's solver.rtol has it (sdnd100a with newmark took its
+    # more is no solution, as the block's solver.rtol has it (sdnd100a with newmark takes its
     # predictor unsolved, 0 Newton iterations, with any tolerance from 1e-6 up to 5)
     newton_tol: float = param(1e-10, check=in_range(0.0, 1e-2, open_low=True),
                               doc="relative residual of the shock forces")
@@ -469,7 +470,7 @@ class DiscreteCase(CaseFile):
         rows = row_count_problem(self.time, self.output.every)
         if rows is not None:
             raise ValueError(": ".join(rows))
-        # a misspelt column or quantity: its check said "not computed" and failed, exit 0
+        # a misspelt column or quantity: its check would say "not computed" and fail, exit 0
         # (after the checks of what the system's assembly reads: the energies' columns
         # come from it)
         problem = unknown_name(self, self.history_columns(), self.quantity_patterns())

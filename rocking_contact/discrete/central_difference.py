@@ -183,7 +183,7 @@ def _cd_kernel(n_steps: int, final: bool, step0: int, every: int, dt: float, sta
                 ftv[j, c] = F[c] + fn[j] * P[j, c]  # F less its normal part -FN n
             if fn[j] > 0.0:
                 add_gtf(G, j, F, f, 1.0)
-        # (zeroed here: a helper that sets a = Minv f, one call more a step, took the
+        # (zeroed here: a helper that sets a = Minv f, one call more a step, takes the
         # two-mass case's 500,000 steps from 31 to 43 ms)
         for k in range(n):
             a[k] = 0.0
@@ -297,7 +297,7 @@ class CentralDifferenceIntegrator(Integrator):
         limit = critical_step(system)
         extra: dict[str, Any] = {"critical_step_s": limit}
         # a warning, not a refusal: a run above the limit can hold (a node between two
-        # stops that never close together holds there, 1 kg at 1.13 times it ran 1.6 s with
+        # stops that never close together holds there: 1 kg at 1.13 times it runs 1.6 s with
         # its energy within 4 % of the start's)
         if dt > limit:
             warnings = [f"time.step {dt:g} s exceeds the central-difference stability limit "

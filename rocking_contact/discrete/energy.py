@@ -49,7 +49,7 @@ GROWTH = 100.0
 #: the factor on the bound beyond which a run warns (once, docs/discrete.md "Integrators"):
 #: the shipped cases and sound variants reach at most 1.255 (SDND101 with central
 #: differences at 0.50 of their stability limit, whose measured energy rings by up to
-#: 1 / (1 - 0.50^2) = 1.34), the runs that made energy 2.68 (the same at 0.75 of it) and
+#: 1 / (1 - 0.50^2) = 1.34), runs that make energy 2.68 (the same at 0.75 of it) and
 #: 6.9 to 12 (sdnd101a with Newmark or HHT and a 1e10 to 1e12 N/m stop)
 EXCESS = 2.0
 

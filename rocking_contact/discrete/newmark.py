@@ -237,7 +237,7 @@ def _newmark_kernel(n_steps: int, final: bool, step0: int, every: int, dt: float
         for k in range(n):
             xf[k] = 0.0
         matvec(Kinv, diag, rhs, xf, 1.0)
-        # (row3 shock by shock: G x in a helper of its own, five calls more a step, took
+        # (row3 shock by shock: G x in a helper of its own, five calls more a step, takes
         # the two-mass case's 200,000 Newmark steps from 160 to 190 ms)
         for j in range(ns):
             row3(G, j, xf, dfree[3 * j:3 * j + 3])
@@ -349,7 +349,7 @@ class NewmarkIntegrator(Integrator):
     def settle_records(self) -> int:
         """2 with HHT's alpha: its equilibrium at ``t_{n+1+alpha}`` weighs the shock force of
         the step before, so the step after a contact still carries it and the free flight
-        starts a step later (a free mass's rebound read a step early came out 4 % low with
+        starts a step later (a free mass's rebound read a step early comes out 4 % low with
         alpha = -0.1, 6 % with -0.3); 1 without."""
         return 2 if self.alpha else 1
 

@@ -103,9 +103,9 @@ def integrate(case: DiscreteCase, system: DiscreteSystem, progress: Progress | N
     done = 0
     while done < n_steps:
         if interrupt.requested():
-            # before the chunk, the first one too: a Ctrl-C while the kernels compiled
-            # (6 to 27 s cold) stops at time.start, where it went on through a chunk and a
-            # run of one chunk to its end; a chunk leaves the state it reached to the next
+            # before the chunk, the first one too: a Ctrl-C while the kernels compile
+            # (6 to 27 s cold) stops at time.start instead of after a chunk (for a run of one
+            # chunk, at its end); a chunk leaves the state it reached to the next
             # one: record it here, so that the history ends at the instant the status gives
             chunks.append(integrator.advance(0, gam[done:done + 1], True))
             failure = Interrupted(str(interrupt.Stop(t0 + done * dt)))
@@ -249,7 +249,7 @@ RESOLVED_CONTACT_STEPS = 5
 
 #: fraction of its stick spring's critical damping below which a regularised shock warns
 #: (1 kg stick-slipping on a floor, kt = 1e5 N/m, critical 632 N.s/m: its 8 stick phases
-#: came out as 15 to 17 pieces, the mass creeping between them, with ct = 0, 10, 30, 100
+#: come out as 15 to 17 pieces, the mass creeping between them, with ct = 0, 10, 30, 100
 #: N.s/m, displacement errors 3.8e-3, 1.7e-3, 3.7e-4, 2.1e-4 m for 1.4e-2 m; 8 phases and
 #: 9.5e-5 m with ct = 300 N.s/m)
 STICK_DAMPING_FRACTION = 0.25
@@ -328,8 +328,8 @@ def non_finite(history: dict[str, np.ndarray], step: float, why: str) -> SolverF
 G_STANDARD = 9.80665
 #: a support acceleration's peak (m/s^2) above which a run asks about its units: 50 g, far
 #: above the strongest recorded ground motions (about 4 g) and shaking tables; a record in
-#: mm/s^2 read as m/s^2 peaks near 450 g (S27 U1 #11: its top storey went 0.98 m into a
-#: stop 5 mm away, 1.02e8 N, without a word)
+#: mm/s^2 read as m/s^2 peaks near 450 g and, unwarned, can drive a storey metres into a
+#: stop millimetres away
 SUPPORT_PEAK_LIMIT = 50.0 * G_STANDARD
 
 
@@ -366,8 +366,8 @@ def support_peak_warning(case: DiscreteCase) -> list[str]:
 #: the closest approach to an obstacle, as a fraction of its gap, below which a shock that
 #: never closed asks whether its gap is in metres. A gap meant in mm (cm) and read as
 #: metres is 1000 (100) times too large: a motion of the order of the gap meant stays
-#: under 5 % of the one written unless it is 50 (5) times larger than that (the audit's
-#: 5 mm written `gap = 5`: 0.08229 m of 5 m, 1.6 %). A stop placed for the motion and not
+#: under 5 % of the one written unless it is 50 (5) times larger than that (5 mm written
+#: `gap = 5` with a motion of 0.08229 m: 1.6 %). A stop placed for the motion and not
 #: reached is of the motion's order (a 0.2 m stop beside a 0.1 m amplitude: 50 %); one
 #: 20 times farther than the motion goes is no stop of this run, and its gap is more
 #: likely a slip than a design
@@ -379,8 +379,8 @@ def unclosed_warnings(case: DiscreteCase, history: dict[str, np.ndarray],
     """One line per shock that never closed during a run gone to its end (``closed``, see
     :func:`closures`: no impact, no sustained contact) although its node moved towards its
     obstacle, and only by less than :data:`UNIT_SLIP_APPROACH` of its gap (> 0, m): a gap
-    in other units than metres (``gap = 5`` meant as mm) never closes, and the run said
-    nothing (S27 U1 #11). Its gap and its node's closest recorded approach are said. A run
+    in other units than metres (``gap = 5`` meant as mm) never closes, which the run does
+    not say otherwise. Its gap and its node's closest recorded approach are said. A run
     stopped early (a failure, an interrupt) is not asked: it gives no measure of the
     motion; call this for a completed run only."""
     out: list[str] = []
@@ -634,7 +634,7 @@ def run(case: DiscreteCase, *, progress: Progress | None = None) -> RunResult:
     result = RunResult(
         case=case.case.name, kind=case.case.kind, parameters=as_dict(case), history=history,
         quantities=quantities, impacts=impacts, extra=extra,
-        # the steps the history covers: a run that ran away integrated past the row its
+        # the steps the history covers: a run that runs away integrates past the row its
         # history stops before (sdnd102c at 2e-3 s: 250 steps, its history 101)
         timing={"wall_s": time.perf_counter() - t_start - compile_s,
                 "compile_s": compile_s,

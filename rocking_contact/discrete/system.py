@@ -245,7 +245,7 @@ def critical_step(system: DiscreteSystem, closed: bool = True) -> float:
     ``xi = c / (2 omega)`` (Belytschko and Hughes, 1983), that is
     ``4 / (sqrt(4 omega^2 + c^2) + c)``: ``2 / c`` for a rigid mode. The modes of the
     undamped system stand in for the damped ones (exact for Rayleigh damping). Without it a
-    mass damping of 5000 /s on sdnd101a (limit 4e-4 s, step 5e-4 s) went to NaN unwarned.
+    mass damping of 5000 /s on sdnd101a (limit 4e-4 s, step 5e-4 s) goes to NaN unwarned.
     """
     K, C = system.K.copy(), system.C.copy()
     for j in range(len(system.shock_names) if closed else 0):

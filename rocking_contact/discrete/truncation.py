@@ -8,7 +8,7 @@ adds back), is missing: the node is stiffer against its obstacle than the model.
 costs depends on the shock's spring, in series with the structure: a soft spring (``1/kn``
 much larger than ``df``) hides it, a stiff stop shows it, and also drives the dropped modes
 (a stiff impact excites frequencies the kept modes lack). ``kn df``, the missed flexibility
-against the spring's own ``1/kn``, measured the error on 2-dof chains (docs/discrete.md,
+against the spring's own ``1/kn``, measures the error on 2-dof chains (docs/discrete.md,
 "Modal truncation").
 """
 
@@ -19,7 +19,7 @@ import numpy as np
 from rocking_contact.discrete.case import DiscreteCase
 from rocking_contact.discrete.system import DiscreteSystem
 
-#: ``kn df`` above which a run warns: a 2-dof chain's peak impact force was off by 0.2 %
+#: ``kn df`` above which a run warns: a 2-dof chain's peak impact force is off by 0.2 %
 #: at 0.0025, 4 % at 0.025 and 15 % at 0.25 (docs/discrete.md, "Modal truncation")
 MISSED_FLEXIBILITY_LIMIT = 0.01
 #: share of the initial state's energy in the dropped modes above which a run warns

@@ -452,8 +452,8 @@ def recalage(block: RigidBlock, tilt: float, count: int, *, velocity_ratio: floa
              interval_ratio: float = 0.77, end: float = math.inf) -> ImpactSequence:
     """The manual's "recalage" table: the rigid chain with effective elastic-body ratios.
 
-    The manual measured on its Code_Aster run a mean ratio 0.79 on the square root of the
-    kinetic energy (velocities, lifts) and 0.77 on the flight times. Impact 1 is the rigid
+    The manual gives mean ratios measured on its Code_Aster run: 0.79 on the square root of
+    the kinetic energy (velocities, lifts) and 0.77 on the flight times. Impact 1 is the rigid
     one. As published, the percussions after impact 1 scale with the interval ratio 0.77
     (a momentum balance would scale them with 0.79: I_y = 38.50 instead of 37.52 N.s at
     impact 2); we follow the publication.

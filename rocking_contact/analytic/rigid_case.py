@@ -174,8 +174,8 @@ class RigidCase(BlockModel, CaseFile):
     rigid: RigidOptions = param(default_factory=RigidOptions)
     time: TimeSpan = param()
 
-    #: a FEM block case's sections that a rigid case has not, and where their meaning is
-    #: (``rigid --set contact.mu=0.3`` was told the allowed sections alone)
+    #: a FEM block case's sections that a rigid case has not, and where their meaning is,
+    #: so that ``rigid --set contact.mu=0.3`` is told more than the allowed sections
     ELSEWHERE: ClassVar = {"contact": "a rigid block has no [contact]: its Coulomb "
                                       "coefficient, a block case's contact.mu, is "
                                       "rigid.friction"}
@@ -207,7 +207,7 @@ class RigidCase(BlockModel, CaseFile):
             raise ValueError(unread)
         if self.loading.gravity <= 0.0:
             raise ValueError(NEEDS_GRAVITY)
-        # a row at every time.step, held in memory: 2e6 rows took 1.34 GB, 1e8 were loaded
+        # a row at every time.step, held in memory (2e6 rows take 1.34 GB): bound the count
         rows = row_count_problem(self.time)
         if rows is not None:
             raise ValueError(": ".join(rows))

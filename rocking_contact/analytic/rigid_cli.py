@@ -75,7 +75,7 @@ def impact_table(levels: Mapping[str, Mapping[str, Any]], count: int,
         row = [str(k), corner]
         for n in names:
             imp = found.get(n)
-            # significant digits: a block of 1e-9 kg/m^3 has 1e-12 J, which .6f showed as 0
+            # significant digits: a block of 1e-9 kg/m^3 has 1e-12 J, which .6f shows as 0
             row.append(f"{imp['time']:.8f}  {imp['kinetic_energy']:#.7g}" if imp else "—")
         if compare and {"closed_form", "nonlinear"} <= found.keys():
             cf, nl = found["closed_form"], found["nonlinear"]
@@ -88,7 +88,7 @@ def impact_table(levels: Mapping[str, Mapping[str, Any]], count: int,
 
 def _percent(fraction: float) -> str:
     """``+1.13 %``; a difference that rounds to zero is ``0.00 %`` (the closed form's
-    first instant, 1.9e-5 relative early, printed "-0.00 %")."""
+    first instant, 1.9e-5 relative early, is not "-0.00 %")."""
     text = f"{100 * fraction:+.2f}"
     return f"{'0.00' if float(text) == 0.0 else text} %"
 
@@ -235,8 +235,8 @@ def main(args: argparse.Namespace) -> int:
 
     result, out = run_into(case, args, show)
     if args.quiet or mpi_rank() != 0:
-        # under mpiexec every rank ran it (the run is collective); one prints. Quiet, the
-        # summary line alone: in a study's shell loop the tables were noise
+        # under mpiexec every rank runs it (the run is collective); one prints. Quiet, the
+        # summary line alone: in a study's shell loop the tables are noise
         show(result, out)
         return 0
     q, count = result.quantities, case.rigid.impacts

@@ -69,14 +69,15 @@ def recalage_ratios(case: Any, tilt: float | None = None
                     ) -> tuple[tuple[float, float] | None, str]:
     """The ratios of the ``recalage`` level for a case's block, or None and why not.
 
-    The SDNV105 manual measured 0.79 (on the square root of the kinetic energy) and 0.77
-    (on the flight times) on Code_Aster's elastic run of its block released from 0.01 rad:
-    they sum up how that elastic block lost energy at its impacts, and say nothing of
-    another block (0.5 m wide, b = 0.25 m, it keeps 0.335 of its energy per rigid impact,
-    and 0.79^2 = 0.62 with them: its second impact came 18 % late and with 88 % more energy
-    than the exact level's). They are used for SDNV105's block (:data:`SDNV105_BLOCK`, the
-    release angle within :data:`TILT_TOLERANCE`) on a still table; ratios other than those
-    are a fit of the case's own and are used as given, on any block.
+    The SDNV105 manual gives 0.79 (on the square root of the kinetic energy) and 0.77
+    (on the flight times), measured on Code_Aster's elastic run of its block released from
+    0.01 rad: they sum up how that elastic block loses energy at its impacts, and say
+    nothing of another block (0.5 m wide, b = 0.25 m, it keeps 0.335 of its energy per
+    rigid impact, and 0.79^2 = 0.62 with them: its second impact comes 18 % late and with
+    88 % more energy than the exact level's). They are used for SDNV105's block
+    (:data:`SDNV105_BLOCK`, the release angle within :data:`TILT_TOLERANCE`) on a still
+    table; ratios other than those are a fit of the case's own and are used as given, on
+    any block.
 
     Args:
         case: a case with ``geometry``, ``material.block``, ``loading``, ``preload`` and,
@@ -200,7 +201,7 @@ def _side_by_side(steps: Mapping[str, Iterator[float]], start: float, end: float
                   stop: Callable[[], bool] | None) -> bool:
     """Advance the integrations ``steps`` (their simulated time) side by side, the one
     behind first, so that they reach each instant together: one progress over the whole
-    run (it ran 0 to 100 % once per level, restarting at 0 %), and a stop leaves every level
+    run (not 0 to 100 % once per level, restarting at 0 %), and a stop leaves every level
     at about the same instant. Returns False if ``stop`` stopped them."""
     running = dict(steps)
     reached = dict.fromkeys(running, start)

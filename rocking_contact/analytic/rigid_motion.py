@@ -110,7 +110,7 @@ class RockingMotion:
 
 class _History:
     """Rows of the history, computed from the state (theta, omega) and the regime, held in
-    blocks of :attr:`BLOCK` rows of floats (a list of tuples of Python floats took 0.67 GB
+    blocks of :attr:`BLOCK` rows of floats (a list of tuples of Python floats takes 0.67 GB
     a million rows)."""
 
     #: rows of a block
@@ -307,8 +307,8 @@ class RockingSimulation:
             # largest |theta|: omega changes sign toward the table
             ivp_event(lambda t, y: y[1], -s, False),
             ivp_event(lambda t, y: s * y[0] - limit, 1.0, True),
-            # the pivot would pull on the table: the block leaves it (g + uy < 0 under a
-            # rocking block went on with RN = -212.7 N, a warning alone saying so)
+            # the pivot would pull on the table: the block leaves it (without this event a
+            # rocking block under g + uy < 0 goes on with RN < 0, a warning alone saying so)
             ivp_event(pressing, -1.0, True),
         ]
         lifted = other_corner(pivot)

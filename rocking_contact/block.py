@@ -119,7 +119,7 @@ class Material:
     density: float = param(unit="kg/m3", check=POSITIVE)
     # Bounds far past any structure's damping (1 s of stiffness damping gives SDNV105's
     # block's first elastic mode a damping ratio of ~1e4), below the overflow of the forms
-    # (1e300 stopped the preload with a PETSc traceback)
+    # (1e300 stops the preload with a PETSc traceback)
     rayleigh_stiffness: float = param(0.0, unit="s", check=in_range(0.0, 1.0))
     rayleigh_mass: float = param(0.0, unit="1/s", check=in_range(0.0, 1e6))
 

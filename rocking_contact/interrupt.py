@@ -26,10 +26,10 @@ and once rank 0 has written the results alone, and again after it drew the plots
 rank takes the same stop (:func:`agreed`). A signal may reach one rank alone (``kill`` on
 its pid): rank 0 then says the stop where the ranks agree on it, as its handler would.
 ``mpiexec`` forwards a Ctrl-C to every rank, where a ``KeyboardInterrupt`` would land
-anywhere: a rank that left while another waited in a collective call (the barrier after
-the results directory is cleared, the mesh's distribution) hung both for good. The command
-line therefore defers the whole of a collective command under ``mpiexec`` (:func:`deferred`
-nests), and the run stops after its first step.
+anywhere: a rank that leaves while another waits in a collective call (the barrier after
+the results directory is cleared, the mesh's distribution) would hang both for good. The
+command line therefore defers the whole of a collective command under ``mpiexec``
+(:func:`deferred` nests), and the run stops after its first step.
 """
 
 from __future__ import annotations
@@ -127,9 +127,9 @@ def common(ranks: Sequence[RankStop]) -> RankStop:
 def agreed(alone: str | None = None) -> RankStop:
     """The stop every rank takes (:func:`common`) where rank 0 has just done work alone
     (writing the results, drawing the plots): a collective call under MPI, so every rank
-    asks at the same point. A rank that decided alone went on to the next case's barrier
-    while rank 0, stopped by a signal that came as it wrote, waited in MPI_Finalize:
-    ``mpiexec`` never returned.
+    asks at the same point. A rank that decided alone would go on to the next case's
+    barrier while rank 0, stopped by a signal that came as it wrote, waits in MPI_Finalize:
+    ``mpiexec`` would never return.
 
     Args:
         alone: rank 0's stop taken alone, its message (:class:`RankStop`); None on the
@@ -194,8 +194,8 @@ def python_handlers_kept() -> Iterator[None]:
     knowing (PETSc's crash report and MPI_Abort on SIGTERM). The signals are held during
     the block and come after it, to Python's handlers: blocked in this thread, and only
     noted if another thread takes them (one started before the block: numpy's OpenBLAS
-    threads), where the handler in place raised in the middle of the block (an import
-    of VTK's modules so interrupted crashed: SIGSEGV)."""
+    threads), where the handler in place would raise in the middle of the block (an
+    import of VTK's modules so interrupted crashes: SIGSEGV)."""
     if threading.current_thread() is not threading.main_thread():
         yield
         return

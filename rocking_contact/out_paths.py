@@ -44,10 +44,10 @@ def check_dir(option: str, path: Path, allowed: str = "a writable directory, cre
 
 def make_dir(option: str, path: Path, *, key: str = "") -> None:
     """:func:`check_dir` for a command every rank runs: rank 0 alone makes the directories
-    (made by another rank first, they were missing from rank 0's :func:`missing_dirs` and
-    stayed after a refusal) and tells the others whether it could, so that every rank
+    (made by another rank first, they would be missing from rank 0's :func:`missing_dirs`
+    and stay after a refusal) and tells the others whether it could, so that every rank
     raises the same :class:`CaseError` or none does (rank 0 alone refusing a path it
-    could not make left the others waiting for it)."""
+    could not make would leave the others waiting for it)."""
     world = interrupt.world()
     if world is None or world.size == 1:
         check_dir(option, path, key=key)

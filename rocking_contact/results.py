@@ -199,8 +199,8 @@ class RunResult:
         run's collisions), a block's collisions without the window maxima that are none
         (:func:`~rocking_contact.post.collisions.interior`). A block's impacts are its
         collisions' ``impact`` (which of its contact changes the collision is): it has no
-        ``impacts`` rows, and its repr said '1 collisions, 0 impacts' of a collision
-        marked impact 1."""
+        ``impacts`` rows, and counting those would say '1 collisions, 0 impacts' of a
+        collision marked impact 1."""
         from rocking_contact.post.collisions import interior
 
         times = self.history.get("time")

@@ -28,8 +28,8 @@ SAID_TAG = 0x5A1D
 SAID_WAIT = 1.0
 #: seconds rank 0 looks for a note before it says the error, and a rank that sent its
 #: notes for a lower rank's sent at the same moment: MPICH's first probe after a note
-#: came only takes it in (it returned False, the second True), a look of one probe missed
-#: a note sent 0.5 s before
+#: comes only takes it in (it returns False, the second True), so that a look of one probe
+#: can miss a note sent 0.5 s before
 SAID_LOOK = 0.05
 #: the notes under way: a note's buffer lives as long as its request
 _notes: list[Any] = []
@@ -37,16 +37,16 @@ _notes: list[Any] = []
 
 def say_once(line: str) -> None:
     """Say ``line`` on stderr once under ``mpiexec``, whether one rank or every rank met
-    the error it says: a full disk in fields.h5, which every rank writes, was said on
-    every rank. Serially it is a print.
+    the error it says (a full disk in fields.h5, which every rank writes, would otherwise
+    be said on every rank). Serially it is a print.
 
     A rank that finds another's note that it says the error says nothing. Rank 0 looks
     for one during :data:`SAID_LOOK`, rank ``r`` waits up to ``r`` times :data:`SAID_WAIT`
     (rank 0 did not meet the error: it waits for this rank in a collective call); finding
     none, it notes so to every other rank, then says the line unless a lower rank's note
     came meanwhile (within :data:`SAID_LOOK`: both sent theirs at the same moment, and the
-    lower one says it). Every rank sends notes, not rank 0 alone: rank 1 meeting the error
-    1.5 s before rank 0 said it after its wait, and rank 0 again.
+    lower one says it). Every rank sends notes, not rank 0 alone: otherwise rank 1 meeting
+    the error 1.5 s before rank 0 would say it after its wait, and rank 0 again.
 
     For an error every rank may meet at the same point of a collective command, which
     then ends every rank (the command line's ``_stop_every_rank``): a note that no rank

@@ -97,7 +97,7 @@ def discrete_impact_table(result: RunResult, shown: int | None = None) -> str:
 
 
 #: the share of the largest mechanical energy above which what the regularised friction
-#: law supplied (``ESTICK``) is said: twomass's stick spring got 1.1 J of 3.13 J (35 %) by
+#: law supplied (``ESTICK``) is said: twomass's stick spring gets 1.1 J of 3.13 J (35 %) by
 #: sticking again from the sliding force, sdnd100a's 3.4e-5 J of 2.50 J
 STICK_SAID = 0.01
 
@@ -221,9 +221,10 @@ def block_energy_lines(result: RunResult) -> list[str]:
 def _residual_sign(result: RunResult) -> str:
     """``, energy the time steps lost (ENERGY_RESIDUAL -4.79 J at t = 0.42 s)``: the
     signed largest residual of the run's history and when (J, s; the residual is what the
-    steps created, > 0, or lost, < 0), empty without the column. A |residual| of 4.79 J,
-    17 % of the largest kinetic energy, said nothing of which: a theta-scheme granite block
-    lost it, mostly in the corner's chatter after each landing."""
+    steps created, > 0, or lost, < 0), empty without the column. Without the sign a
+    |residual| of 4.79 J, 17 % of the largest kinetic energy, says nothing of which (a
+    theta-scheme granite block loses it, mostly in the corner's chatter after each
+    landing)."""
     residual = np.asarray((getattr(result, "history", None) or {}).get("ENERGY_RESIDUAL", []),
                           dtype=float)
     if not residual.size or not np.isfinite(residual).any():
@@ -261,7 +262,7 @@ def summary_line(result: RunResult, out: Path | None = None) -> str:
     if "preload_steps" in result.timing:
         steps += f" (stopped in the preload, after {result.timing['preload_steps']} static steps)"
     elif result.status != "completed":
-        # the steps it took: a run whose step 1 failed read '0 steps', then '(step 1, ...)'
+        # the steps it took: a run whose step 1 failed would read '0 steps', '(step 1, ...)'
         steps += " before the run stopped"
     motion = outcome_text(result.extra)
     motion = f", {motion}" if motion else ""

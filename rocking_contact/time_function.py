@@ -95,8 +95,8 @@ class TimeFunction:
         super().__setattr__(name, value)
 
     def __repr__(self) -> str:
-        # the keys its type reads alone (VARIANTS): a table switched from a sine showed the
-        # sine's frequency=2.0, which it does not read; a type no variant names (set in
+        # the keys its type reads alone (VARIANTS): a table switched from a sine would show
+        # the sine's frequency=2.0, which it does not read; a type no variant names (set in
         # Python, refused by rc.run) shows every key
         every = [key.name for key in dataclass_fields(self) if key.name != "type"]
         shown = ("type", *self.VARIANTS["type"].get(self.type, every))
@@ -106,7 +106,7 @@ class TimeFunction:
         """Why a sine sampled every ``step`` (s, the run's longest step) cannot be seen:
         at :data:`ALIASED` periods a step or more (two samples a period, Nyquist's bound)
         its samples are those of a slower sine, and at a whole number of half periods a
-        step they are all zero (1e6 Hz at a 1e-4 s step ran without load, without a
+        step they are all zero (1e6 Hz at a 1e-4 s step runs without load, without a
         word). As a :class:`~rocking_contact.config.Conflict`'s problems: said from its
         ``frequency`` (``key``: this function's dotted key) and from ``time.step``; None
         for another type or a sine of more samples a period."""
@@ -174,7 +174,7 @@ def few_samples(f: TimeFunction, key: str, step: float,
 
 
 #: the largest magnitude a function may reach: every one is an acceleration (a table's, a
-#: support's), and 1e300 m/s^2 failed the first step on a NaN
+#: support's), and 1e300 m/s^2 fails the first step on a NaN
 PEAK = SCALES["m/s2"]
 
 
@@ -294,7 +294,7 @@ def _unit_warning(f: TimeFunction, key: str, values: np.ndarray, names: list[str
     """The warning of a record (``values`` read from column ``read`` from 0, under the
     header's ``names``) whose header names its values in an acceleration other than
     m/s^2 while ``amplitude`` is +-1, which reads them as given, in m/s^2 (a record headed
-    ``accel (g)`` was read as 0.5 m/s^2 where it meant 0.5 g, without a word). Another
+    ``accel (g)`` is read as 0.5 m/s^2 where it means 0.5 g, without a word). Another
     amplitude is taken to convert them, and a unit this module does not know is not
     judged (``ax (filtered)``). A warning, not a refusal: the loaded case's amplitude is
     known once its layers are merged (a parent's sine amplitude stays behind,
@@ -533,7 +533,7 @@ class Record:
 
     An ODE's right-hand side or event function asks for one instant at a time, hundreds of
     thousands of times over a long record (the rigid block on 20 s of a 20,001-point
-    record: 433,727 calls): ``numpy.interp`` on the record's arrays took 16 us a call
+    record: 433,727 calls): ``numpy.interp`` on the record's arrays takes 16 us a call
     there, 16 s of a 39 s run. A bisection on the held times finds the segment, and the
     value is computed with ``numpy.interp``'s floating-point operations in their order:
     the same values to the last bit (``tests/analytic/test_table_record.py``), 0.45 us a

@@ -90,8 +90,8 @@ def main(args: argparse.Namespace) -> int:
     its results directory (the first line names the file written). A mesh not written (a
     Ctrl-C while meshing or writing, Gmsh's error) leaves nothing: neither the directories
     made for it, as ``run`` refused as it sets up, nor a part of the file, and a file there
-    before is kept (a Ctrl-C while Gmsh wrote 0.0007 m cells left 58 MB of a file cut in
-    its elements, and the empty directories)."""
+    before is kept (otherwise a Ctrl-C while Gmsh writes 0.0007 m cells leaves 58 MB of a
+    file cut in its elements, and the empty directories)."""
     spec = load_input(case_argument(args), args.overrides)
     made = missing_dirs(args.out.parent)
     # Gmsh picks the format by the suffix, and only .msh is read back

@@ -318,7 +318,7 @@ def mark_windows_past_end(checks: list[dict[str, Any]], ends: Mapping[str, float
                           last_time: float) -> None:
     """Say why a check has no value when its quantity's window (:func:`window_ends`) ends
     after the run's last instant ``last_time`` (s): a case file whose own ``time.end``
-    comes before the windows it inherited said only "not computed". They stay misses; a
+    comes before the windows it inherited would say only "not computed". They stay misses; a
     check :func:`mark_not_reached` marked keeps its note (the run ended early)."""
     for check in checks:
         end = ends.get(check["quantity"])

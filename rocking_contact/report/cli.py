@@ -110,8 +110,8 @@ def main(args: argparse.Namespace) -> int:
 
 def _start_petsc() -> None:
     """Start PETSc and SLEPc, whose versions the report gives, with the Python handlers of
-    Ctrl-C and SIGTERM put back: started by the report, PETSc's took a SIGTERM (its crash
-    report and MPI_Abort, exit code 15, 16 reports in 30)."""
+    Ctrl-C and SIGTERM put back: started by the report, PETSc's would take a SIGTERM (its
+    crash report and MPI_Abort, exit code 15)."""
     from rocking_contact import interrupt
 
     with interrupt.python_handlers_kept(), contextlib.suppress(ImportError):

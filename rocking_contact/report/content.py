@@ -439,8 +439,9 @@ def opening(data: Mapping[str, Any]) -> list[Paragraph]:
     """What a case section starts with: the ``--set`` options the run was given
     (:func:`overrides_text`), what it changes of its case file's physics, and the file's
     title and description, marked as the file's when the run was not the file as written
-    (``sdnv105d --set mesh.layout=structured`` was described as "coarse Code_Aster mesh,
-    25 nodes, 12 quadrilaterals", its overrides two rows deep in the parameters)."""
+    (unmarked, ``sdnv105d --set mesh.layout=structured`` would be described as "coarse
+    Code_Aster mesh, 25 nodes, 12 quadrilaterals", its overrides two rows deep in the
+    parameters)."""
     info = (data.get("parameters") or {}).get("case") or {}
     out = []
     given = overrides_text(data.get("provenance") or {})

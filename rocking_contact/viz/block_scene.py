@@ -104,9 +104,9 @@ def blend_notes(between: tuple[float, float] | None, data: Mapping[str, Any],
     """Lines that say a picture's fields are a blend of two output times ``between`` (s),
     and what contact change the blend spans: an impact (results.json ``collisions``, the
     kinetic-energy maximum before it) or, failing that, a change of the closed contacts
-    (history ``CONTACTS``) over the samples between them. At 0.05446 s of sdnv105a, after
-    impact 1, the stresses were those of 0.0525 and 0.055 s blended, under "t = 0.05446 s"
-    alone."""
+    (history ``CONTACTS``) over the samples between them: at 0.05446 s of sdnv105a, after
+    impact 1, the stresses are those of 0.0525 and 0.055 s blended, which "t = 0.05446 s"
+    alone does not say."""
     if between is None:
         return []
     t0, t1 = between
@@ -262,8 +262,8 @@ class BlockScene(Scene):
 
     def _drawn_extent(self) -> tuple[np.ndarray, np.ndarray]:
         """Lower-left and upper-right corners (x, y; drawing units) of what the amplified
-        block covers over the run: the camera keeps it in the picture (a block that slid
-        off its table, turned by 0.7 rad, was drawn half outside)."""
+        block covers over the run: the camera keeps it in the picture (a block that slides
+        off its table, turned by 0.7 rad, would be drawn half outside)."""
         if isinstance(self.motion, FieldMotion):
             series = self.motion.series  # its datasets are cached: the colour range reads them
             states = (series.dataset(i) for i in range(series.times.size))
@@ -285,7 +285,7 @@ class BlockScene(Scene):
         xmax = max(right, 2.1 * self.b, float(hi[0])) + 0.05
         if self.field is not None:
             # room for the colour bar on the right: a table wider than the block is tall
-            # (b = 0.25 m, l = 0.3 m on a 1.1 m table) ran under it
+            # (b = 0.25 m, l = 0.3 m on a 1.1 m table) would run under it
             xmax = xmin + (xmax - xmin) / BAR_X
         below = max(thick, SPRING_FRACTION * 2 * self.l) if self.springs else thick
         return (xmin, xmax, min(-below - arrow, float(lo[1])) - 0.03,

@@ -151,7 +151,7 @@ RIGID_LOOK: dict[str, Any] = {"color": "black", "linestyle": (0, (4, 2)), "linew
 OTHER_LOOK: dict[str, Any] = {"linestyle": (0, (1, 1.5)), "linewidth": 1.8}
 #: growth of a reference marker's size per source of its family already in the figure:
 #: Code_Aster's A, B and C points of one collision (0.0544 s, 7.29 J) nest rather than hide
-#: one another (C's hexagon was drawn over A's triangle)
+#: one another (C's hexagon would be drawn over A's triangle)
 NESTED_GROWTH = 0.35
 
 

@@ -88,7 +88,8 @@ def spread_out(rest: dict[str, np.ndarray],
                normals: Sequence[np.ndarray] = ()) -> dict[str, np.ndarray]:
     """Rest positions (m) with a node that would sit on an earlier one moved 1 m at a time
     (the drawing unit of an unpositioned model) until it sits alone: ``position`` is
-    optional and for drawings only, and two masses left at the origin were drawn as one.
+    optional and for drawings only, and two masses left at the origin would be drawn as
+    one.
     They move across the shocks' ``normals`` (along y, else x, else z: the axis the
     normals use least), so that no mass lands on another's obstacle or spring anchor,
     which lie along the normals."""
@@ -217,7 +218,7 @@ class DiscreteScene(Scene):
         leading singular vector of their offsets from their centre, less their part along
         ``along``), its largest component positive: y up for masses stacked along y. None
         when they do not spread across it (all on a line along ``along``: the singular
-        vector of zero offsets is any, and the view along ``along`` x it was zero)."""
+        vector of zero offsets is any, and the view along ``along`` x it would be zero)."""
         points = np.array(list(self.rest.values()))
         offsets = points - points.mean(axis=0)
         offsets -= np.outer(offsets @ along, along)

@@ -76,7 +76,7 @@ RESIDUAL = "ENERGY_RESIDUAL"
 #: longest legend label of a reference source
 _LABEL_CHARS = 60
 #: longest line of a figure title (characters): what the 1040 px width holds at 12 pt
-#: with a margin (a line of 89 characters of dotted keys was cut at the right edge)
+#: with a margin (a line of 89 characters of dotted keys is cut at the right edge)
 TITLE_CHARS = 72
 
 
@@ -192,7 +192,7 @@ def _our_extremum(marker: Marker, history: Mapping[str, np.ndarray]
     (:func:`rocking_contact.post.references.evaluate` of its argmax or argmin and its max or
     min, the window's bounds included); None when the run has none there (a window past a
     shortened run's end). Over its closed window SDNV105 A's open (0.01, 0.05) s maximum of
-    RN_O was put at 0.01 s, 3600.68 N; the check grades 3599.53 N at 0.0125 s."""
+    RN_O would be put at 0.01 s, 3600.68 N; the check grades 3599.53 N at 0.0125 s."""
     from rocking_contact.config import QuantitySpec
     from rocking_contact.post.references import evaluate
 
@@ -267,7 +267,7 @@ def draw_markers(ax: Any, markers: Sequence[Marker], styles: style.MarkerStyles,
     vertical lines, pass-band boxes) and name each source once in the legend, by a key
     that shows all it draws here: its marker, its line style, or both (a source with a
     point and a segment, such as the integrated rigid block's collision and its largest
-    later kinetic energy, showed only its marker in the legend), with "(graded)" or
+    later kinetic energy, shows both, not its marker alone), with "(graded)" or
     "(info)" when the markers say whether their checks have a pass mark (graded ones
     black and heavier, information ones grey: :func:`.style.reference_look`), both
     (:data:`MIXED_SUFFIX`, the graded key) for a source that is each; set the axis limits
@@ -419,9 +419,10 @@ def joined_labels(labels: Sequence[str]) -> str:
 def _at_ours(markers: Sequence[Marker], ours: Any, ax: Any) -> tuple[str, str] | None:
     """(label, how the legend says it) of the source whose points are all at our points
     (the line ``ours``, on the time axis: :func:`_all_at`), None if none or no ``ours``: a
-    rigid run's own level, checked against its stored values, drew its marks under our
-    dots, and both were in the legend. The words say how many of ours it is at when not
-    all (``5 of them``: sdnv105_rigid's seven collisions by 0.33 s, five checked)."""
+    rigid run's own level, checked against its stored values, draws its marks under our
+    dots, and one legend entry names both instead of two. The words say how many of ours it
+    is at when not all (``5 of them``: sdnv105_rigid's seven collisions by 0.33 s, five
+    checked)."""
     if ours is None:
         return None
     lo, hi = ax.get_xlim()
@@ -468,8 +469,8 @@ def _draw_tags(ax: Any, tags: Sequence[_Tag], lo: float, hi: float) -> None:
     for place in places:
         anchor = max(place, key=lambda g: g.end)
         windows = list(dict.fromkeys(w for g in place for w in g.over))
-        # a line per window, each naming the column: one line of both ran into the next
-        # column's segment
+        # a line per window, each naming the column: one line of both would run into the
+        # next column's segment
         text = (anchor.text if len(windows) < 2
                 else "\n".join(f"{anchor.text} {w}" for w in windows))
         colour = next((g.colour for g in place if g.colour == style.REFERENCE_COLOUR),
@@ -552,7 +553,8 @@ def _history_figure(spec: HistoryFigure, data: Mapping[str, Any],
 
 def _unclip_points(ax: Any) -> None:
     """Let the single-point markers inside the axis limits overhang its frame: a reference
-    at t = 0 (the preload's lift, the tilt at release) was cut in half by the axis edge.
+    at t = 0 (the preload's lift, the tilt at release) would be cut in half by the axis
+    edge.
     Set the limits first: a point off them stays clipped."""
     (x0, x1), (y0, y1) = sorted(ax.get_xlim()), sorted(ax.get_ylim())
     for line in ax.lines:

@@ -133,8 +133,9 @@ def offscreen_plotter(window_size: tuple[int, int] = WINDOW) -> Iterator[Any]:
     """
     from rocking_contact.viz.pv import pyvista as pv
 
-    # a signal inside the plotter's creation, which calls back into Python from VTK, left
-    # VTK half set up and crashed the process (SIGSEGV): it is taken once the plotter stands
+    # a signal inside the plotter's creation, which calls back into Python from VTK, would
+    # leave VTK half set up and crash the process (SIGSEGV): it is taken once the plotter
+    # stands
     with pv.vtk_verbosity("error"):
         with interrupt.python_handlers_kept():
             plotter = pv.Plotter(off_screen=True, window_size=list(window_size))

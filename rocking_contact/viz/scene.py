@@ -23,8 +23,8 @@ from rocking_contact.viz.changes import changed_keys, ending, run_name
 #: line length (characters)
 TITLE_FONT, TEXT_FONT, LABEL_FONT, TITLE_WIDTH = 12, 10, 16, 64
 #: the picture size (pixels, its smaller side) the font sizes are for: `view`'s default;
-#: they scale with the picture (at 400 px the title ran off its right edge and the scale's
-#: text over the forces')
+#: they scale with the picture (at fixed sizes a 400 px title runs off its right edge and
+#: the scale's text over the forces')
 FONT_REFERENCE_PX = 900
 
 

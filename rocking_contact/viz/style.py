@@ -28,11 +28,11 @@ if TYPE_CHECKING:
     from matplotlib.typing import RcKeyType
 
 #: Okabe-Ito colours but black, which is the references' (a seventh curve, RN_BASE of a
-#: block with four output points, was drawn black beside black reference lines), and but
+#: block with four output points, would be black beside black reference lines), and but
 #: its yellow, #F0E442, hard to see on white (DX_C1 of SDNV105): Paul Tol's wine instead
 PALETTE = ("#0072B2", "#D55E00", "#009E73", "#CC79A7", "#E69F00", "#56B4E9", "#882255")
-#: location -> colour of its curves, the same in every case and figure (the colour used to
-#: follow the order of the columns drawn: RN_A green in SDNV105 A, C, D, yellow in B)
+#: location -> colour of its curves, the same in every case and figure (a colour that
+#: follows the order of the columns drawn makes RN_A green in SDNV105 A, C, D, yellow in B)
 LOCATION_COLOURS: dict[str, str] = {"O": PALETTE[0], "A": PALETTE[1], "O1": PALETTE[2],
                                     "C1": PALETTE[3], "BASE": PALETTE[4]}
 #: component -> line style of its curves: vertical and normal components solid,
@@ -157,8 +157,8 @@ def curve_look(where: str, component: str, taken: Iterable[tuple[str, str]] = ()
     return {"color": colour, "linestyle": linestyle}
 
 
-#: energy term -> (colour, line style), the same in every run: the kinetic energies
-#: blues, the dissipations and works dash-dotted (EFRICTION was dash-dotted in EKIN's blue)
+#: energy term -> (colour, line style), the same in every run whatever terms it has: the
+#: kinetic energies blues, the dissipations and works dash-dotted
 ENERGY_LOOKS: dict[str, tuple[str, str]] = {
     "EKIN": (PALETTE[0], "-"), "EKIN_BLOCK": (PALETTE[5], "-"), "EELAS": (PALETTE[2], "-"),
     "EPOT_GRAV": (PALETTE[3], "-"), "ETOT": (PALETTE[1], "-"), "EDAMP": (PALETTE[4], "-"),
@@ -335,7 +335,7 @@ def reference_look(kw: dict[str, Any], graded: bool | None) -> dict[str, Any]:
     out = {**kw, "linewidth_ref": REFERENCE_LINEWIDTH}
     if graded:
         # the edge's own colour: unset, matplotlib gives it the fill's transparency, and
-        # the graded marker came out grey (its darkest pixel 108 of 255)
+        # the graded marker comes out grey (its darkest pixel 108 of 255)
         out.update(markerfacecolor=(0.0, 0.0, 0.0, 0.35), markeredgewidth=1.8,
                    markeredgecolor=out.get("color", "black"), linewidth_ref=1.6)
     elif graded is False:

@@ -158,16 +158,15 @@ class ShockSpring:
                            "tangential stiffness kt + ct / dt)")
 
 
-#: contact.augmentation_* (both treatments, both keys): they change Newton's path, not
-#: the solution, where the steps converge: sdnv105a to 0.06 s has its first impact at
-#: 0.05441 s with 7.2918130 J for the normal one from 1e-12 to 1e12, from 1e6 on in 778 to
-#: 802 steps instead of 771 (4 to 9 times the time). Above 1e6 steps fail with a message
-#: of the solver's (rejected by ContinuousContact) rather than of the case (sdnv105a's
-#: tangential 1e9 at 1.4e-4 s, sdnv105c's normal 1e8 at 0.0025 s), and sdnv105c's normal
-#: 1e7 costs 6.6 times 1e6's time: so 1e6 at most. The lower bound is the smallest value
-#: known to run. The continuous treatment's tangential one is narrower still for SDNV105
-#: C (3 and 10 fail its first impact, 30 its second step; 1 and 0.01 run), no bound of
-#: the key's
+#: contact.augmentation_*: they change Newton's path, not the solution, where the steps
+#: converge: sdnv105a to 0.06 s has its first impact at 0.05441 s with 7.2918130 J for the
+#: normal one from 1e-12 to 1e12, from 1e6 on in 778 to 802 steps instead of 771 (4 to 9
+#: times the time). Above 1e6 steps fail with a message of the solver's (rejected by
+#: ContinuousContact) rather than of the case (sdnv105a's tangential 1e9 at 1.4e-4 s,
+#: sdnv105c's normal 1e8 at 0.0025 s), and sdnv105c's normal 1e7 costs 6.6 times 1e6's time:
+#: so 1e6 at most. The lower bound, 1e-12, runs both treatments, both keys. The continuous
+#: treatment's tangential one is narrower still for SDNV105 C (3 and 10 fail its first
+#: impact, 30 its second step; 1 and 0.01 run), no bound of the key's
 AUGMENTATION = in_range(1e-12, 1e6)
 
 

@@ -495,8 +495,8 @@ def check_support(case: BlockCase) -> None:
     """Refuse a block that nothing holds against its loads after the release: contact
     treatment ``'none'`` (the default) stands for supports of ``[[constraint]]`` (the pin
     at O of ``sdnv105_preload``); without one on the block along a loaded direction the
-    block falls through its table, and a file with a [case] and a [time] alone runs in free
-    fall and reports "completed". Loaded along y: gravity or a vertical table
+    block falls through its table: unrefused, a file with a [case] and a [time] alone would
+    run in free fall and report "completed". Loaded along y: gravity or a vertical table
     acceleration; along x: a horizontal one (the block is solved in the table's frame)."""
     if case.contact.info.level != "none":
         return

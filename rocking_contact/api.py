@@ -458,8 +458,12 @@ def _execute(run: _Run) -> RunResult:
         if run.write:
             make_dir("rc.run", run.out_dir, key="out")
             if mpi_rank() == 0:
-                results_dir.set_aside(run.out_dir)
-                aside = True
+                # a signal as they move comes once the flag says they moved: a second
+                # Ctrl-C between the two left them in the hidden folder, the directory
+                # without results until the next run put them back
+                with interrupt.python_handlers_kept():
+                    results_dir.set_aside(run.out_dir)
+                    aside = True
                 results_io.write(_started(run), run.out_dir, plots=False)
             _barrier()  # no rank writes its fields before the old ones are gone
         ran = True

@@ -227,6 +227,45 @@ def test_a_run_killed_as_it_set_up_gives_them_back_to_the_next(earlier, capsys, 
     assert snapshot(out) == before
 
 
+#: ``rocking-contact ARGS`` sent Ctrl-C as it makes its directory (a stop asked for) and
+#: again as it ends setting the earlier results aside (an abort). Two signals sent
+#: together may be taken as one: a signal is pending once at most
+CTRL_C_TWICE_AS_IT_SETS_UP = """
+import os, signal, sys
+import rocking_contact.api as api
+from rocking_contact import results_dir
+
+def ctrl_c_after(original):
+    def sent(*args, **kwargs):
+        done = original(*args, **kwargs)
+        os.kill(os.getpid(), signal.SIGINT)
+        return done
+    return sent
+
+api.make_dir = ctrl_c_after(api.make_dir)
+results_dir.set_aside = ctrl_c_after(results_dir.set_aside)
+from rocking_contact.cli import main
+sys.exit(main(sys.argv[1:]))
+"""
+
+
+def test_a_second_ctrl_c_as_they_are_set_aside_puts_them_back(earlier):
+    """The second Ctrl-C raised KeyboardInterrupt after set_aside had moved them and before
+    the run noted it: they stayed in the hidden folder, the directory without results
+    until the next run put them back. Now a signal there comes once the run knows they
+    are aside: they are back, and the command says the stop, then "interrupted" (no
+    traceback), exit code 130."""
+    out, before = earlier
+    aborted = subprocess.run([sys.executable, "-c", CTRL_C_TWICE_AS_IT_SETS_UP, "run",
+                              "sdnd101a", "--out", str(out), "-q", "--no-plots"],
+                             capture_output=True, text=True)
+    assert (aborted.returncode, aborted.stdout) == (130, ""), aborted.stderr
+    assert aborted.stderr == ("\nCtrl-C: stopping after the step under way and writing the "
+                              "results so far (Ctrl-C again to abort without them)\n"
+                              "interrupted\n")
+    assert snapshot(out) == before
+
+
 def _killed_after(out, history):
     """``out`` as a run killed after it set the earlier results aside leaves it: its
     started results.json, and the rows it streamed (``history``: time -> values)."""

@@ -42,8 +42,10 @@ from rocking_contact.config import (
     file_label,
     kind_schema,
     short_text,
+    source_file,
     stray_attribute,
     unread_after_loading,
+    unset_name,
 )
 from rocking_contact.out_paths import make_dir, missing_dirs, remove_made
 from rocking_contact.post import references
@@ -378,6 +380,9 @@ def _check_again(case: Any) -> CaseFile:
     except AttributeError as exc:  # `del case.time`: dataclasses.asdict meets no value
         raise CaseError(file, "", f"a setting was deleted ({exc}), allowed: changed values "
                         "(or load the case again)") from None
+    source = source_file(case)
+    if source is not None:  # `case.case.name = None`, as --set case.name=: its file's name
+        unset_name(values, source)
     # A table set as a dict (``case.loading.table_acceleration_x = {"path": "ux.csv",
     # ...}``) is typed in Python, as one set as an attribute (``....path = "ux.csv"``,
     # made absolute by TimeFunction) or given by --set or overrides: its relative path
@@ -453,8 +458,12 @@ def _execute(run: _Run) -> RunResult:
         if run.write:
             make_dir("rc.run", run.out_dir, key="out")
             if mpi_rank() == 0:
-                results_dir.set_aside(run.out_dir)
-                aside = True
+                # a signal as they move comes once the flag says they moved: a second
+                # Ctrl-C between the two left them in the hidden folder, the directory
+                # without results until the next run put them back
+                with interrupt.python_handlers_kept():
+                    results_dir.set_aside(run.out_dir)
+                    aside = True
                 results_io.write(_started(run), run.out_dir, plots=False)
             _barrier()  # no rank writes its fields before the old ones are gone
         ran = True

@@ -234,6 +234,29 @@ def test_a_mistyped_attribute_on_a_loaded_case_is_refused():
         rc.run(case, write=False, quiet=True)
 
 
+def test_setting_the_source_file_says_what_to_do_instead():
+    """``case.source_file`` is the file the case's record says it read: set or deleted, it
+    said "property 'source_file' of 'DiscreteCase' object has no setter"; now where the
+    case came from and what to do instead, and the case keeps its file."""
+    from rocking_contact.config import as_dict, build
+
+    case = load_case("sdnd101a")
+    source = case.source_file
+    allowed = ("allowed: rc.load_case(<case file>) for another file's case; a path set in "
+               "Python (a record's) is read from the current directory")
+    for change in (lambda: setattr(case, "source_file", "mine.toml"),
+                   lambda: delattr(case, "source_file")):
+        with pytest.raises(AttributeError) as refused:
+            change()
+        assert str(refused.value) == (f"case.source_file is read-only: the case was loaded "
+                                      f"from {source}; {allowed}")
+    assert case.source_file == source and source.name == "sdnd101a.toml"
+    built = build(type(case), as_dict(case), file="code")
+    with pytest.raises(AttributeError, match=r"^case\.source_file is read-only: the case "
+                                             r"was built in code; allowed: "):
+        built.source_file = source
+
+
 def test_a_record_is_read_next_to_the_file_that_names_it(tmp_path, monkeypatch):
     """A CSV record named in an extended file in another folder is that file's: the child
     reads ``sub/ux.csv``, not ``ux.csv`` next to itself, and loads the same value as the

@@ -3,6 +3,7 @@ a key with a default reads its default, a required key is refused as one that ca
 unset, with the values it takes. Both said "expected a number, got None" (session 31, L1)."""
 
 import dataclasses
+import json
 
 import pytest
 
@@ -31,9 +32,9 @@ def test_a_required_key_unset_is_refused_as_such(case, capsys):
 def test_every_required_key_says_so(kind, case):
     """Each required key of a kind's schema (those not in a list of tables), unset on a
     shipped case: one place says it for all (case.kind, which selects the schema, says it
-    cannot be unset)."""
+    cannot be unset; case.name takes its file's name, below)."""
     keys = [key for key, _, default, _ in schema_doc(kind_schema(kind))
-            if default == "(required)" and ".N." not in key]
+            if default == "(required)" and ".N." not in key and key != "case.name"]
     assert "time.step" in keys and "case.title" in keys
     for key in keys:
         with pytest.raises(CaseError) as raised:
@@ -44,6 +45,33 @@ def test_every_required_key_says_so(kind, case):
         else:
             assert said.startswith(f"required, cannot be unset with --set {key}= or None "
                                    "(allowed: "), (key, said)
+
+
+def test_an_unset_case_name_is_its_files_name(tmp_path, capsys):
+    """As a file without a name (docs/case-files.md: an unset key reads as if the file did
+    not give it): ``--set case.name=``, None in the overrides or set on the loaded case
+    was refused as "required, cannot be unset"; now the case takes its file's name, never
+    its parent's, and runs into its results directory."""
+    child = tmp_path / "child.toml"
+    child.write_text('extends = "sdnd101a"\n[case]\nname = "mine"\n')
+    assert rc.load_case(child, ["case.name="]).case.name == "child"
+    assert rc.load_case(child, {"case.name": None}).case.name == "child"
+    assert rc.load_case("sdnd101a", {"case.name": None}).case.name == "sdnd101a"
+    assert main(["run", str(child), "--set", "case.name=", "--set", "time.end=0.01",
+                 "--quiet", "--no-plots", "--out", str(tmp_path / "o")]) == 0
+    assert json.loads((tmp_path / "o" / "results.json").read_text())["case"] == "child"
+    loaded = rc.load_case(child, {"time.end": 0.01})
+    loaded.case.name = None
+    assert rc.run(loaded, write=False, quiet=True).case == "child"
+    # a file name that is no case name is refused as for a file without a name
+    spaced = tmp_path / "my block.toml"
+    spaced.write_text(child.read_text())
+    capsys.readouterr()
+    assert main(["run", str(spaced), "--set", "case.name=", "--out", "never"]) == 2
+    assert capsys.readouterr().err == (
+        f"error: {spaced} (with --set): case.name: got 'my block', allowed: letters, digits "
+        "and _ . + - (not starting with . + -), no path (the name of the file my block.toml, "
+        "taken as the case's name since --set unset it: give a name)\n")
 
 
 def test_the_values_allowed_are_those_of_the_key():

@@ -11,6 +11,8 @@ started, and the refusal left the directory without them (a case refused when it
 loaded left them).
 """
 
+import shutil
+
 import pytest
 from test_bad_input import assert_one_line_error
 
@@ -36,6 +38,27 @@ def earlier_run(out, tmp_path):
     assert {"results.json", "history.csv", "report/index.html", "notes.txt"} <= set(before)
     assert any(name.endswith(".png") for name in before)
     return before
+
+
+class KeptRun:
+    """An earlier run (:func:`earlier_run`) made once in ``where/o``, for a module's
+    tests, and a copy of it that puts ``out`` back as made before each test (:meth:`again`).
+    The tests work in ``out`` itself, not in a copy elsewhere: the report drawn inside it
+    is the run's own only there (it names its run's directory)."""
+
+    def __init__(self, where):
+        self.out = where / "o"
+        self.before = earlier_run(self.out, where)
+        self.kept = where / "kept"
+        shutil.copytree(self.out, self.kept)
+
+    def again(self):
+        """Put ``out`` back as made, whatever a test before left there; returns
+        ``(out, before)``, ``before`` its snapshot."""
+        shutil.rmtree(self.out, ignore_errors=True)
+        shutil.copytree(self.kept, self.out)
+        assert snapshot(self.out) == self.before
+        return self.out, self.before
 
 
 def _misspelt(tmp_path):

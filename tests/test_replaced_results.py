@@ -15,7 +15,7 @@ import numpy as np
 import pytest
 from test_interrupt import AskToStop
 from test_mpi_tools import under_mpiexec
-from test_refused_run_output import _misspelt, earlier_run, snapshot
+from test_refused_run_output import KeptRun, _misspelt, snapshot
 
 import rocking_contact as rc
 from rocking_contact import interrupt, results_dir, results_io
@@ -23,6 +23,19 @@ from rocking_contact.cli import EXIT_FAILED, main
 from rocking_contact.config import shipped_cases
 from rocking_contact.progress import Progress
 from rocking_contact.results import STARTED, RunResult
+
+
+@pytest.fixture(scope="module")
+def kept_run(tmp_path_factory):
+    """The earlier run (:class:`KeptRun`), made once for the module."""
+    return KeptRun(tmp_path_factory.mktemp("earlier"))
+
+
+@pytest.fixture
+def earlier(kept_run):
+    """``(out, before)``: ``out`` holding the earlier run as it was made (whatever the
+    test before did to it) and its snapshot."""
+    return kept_run.again()
 
 
 def _earlier_gone(out, before):
@@ -36,11 +49,10 @@ def _earlier_gone(out, before):
     return json.loads(now["results.json"])
 
 
-def test_a_completed_run_replaces_the_earlier_results(monkeypatch, tmp_path):
+def test_a_completed_run_replaces_the_earlier_results(earlier, monkeypatch):
     """While it runs, the earlier run's files are out of the way (no plot or frame of it
     beside this run's), in the hidden folder; once it ends, gone."""
-    out = tmp_path / "o"
-    before = earlier_run(out, tmp_path)
+    out, before = earlier
     seen = []
 
     class Peek(Progress):
@@ -57,10 +69,9 @@ def test_a_completed_run_replaces_the_earlier_results(monkeypatch, tmp_path):
     assert _earlier_gone(out, before)["status"] == "completed"
 
 
-def test_a_failed_run_replaces_them_with_what_it_computed(capsys, tmp_path):
+def test_a_failed_run_replaces_them_with_what_it_computed(earlier, capsys, tmp_path):
     """A solver failure is past the set-up: its partial results stay, the earlier go."""
-    out = tmp_path / "o"
-    before = earlier_run(out, tmp_path)
+    out, before = earlier
     bad = tmp_path / "bad.toml"
     bad.write_text(f'extends = "{shipped_cases()["sdnd101a"]}"\n[solver]\nscheme = '
                    '"newmark"\nnewton_max_iter = 3\nnewton_tol = 1e-30\n')
@@ -69,13 +80,12 @@ def test_a_failed_run_replaces_them_with_what_it_computed(capsys, tmp_path):
     assert _earlier_gone(out, before)["status"].startswith("failed")
 
 
-def test_a_failure_before_the_first_step_puts_them_back(monkeypatch, capsys, tmp_path):
+def test_a_failure_before_the_first_step_puts_them_back(earlier, monkeypatch, capsys):
     """A runner that fails with nothing computed (``partial`` None: the rigid block's
     levels raising) computed no run to replace them with: they come back, and the command
     line does not say it wrote results. They were deleted, the directory left with the
     started results.json alone ("stopped before it wrote its results (killed)")."""
-    out = tmp_path / "o"
-    before = earlier_run(out, tmp_path)
+    out, before = earlier
 
     class Failing:
         @staticmethod
@@ -90,20 +100,18 @@ def test_a_failure_before_the_first_step_puts_them_back(monkeypatch, capsys, tmp
     assert snapshot(out) == before
 
 
-def test_an_interrupted_run_replaces_them_with_what_it_computed(monkeypatch, tmp_path):
-    out = tmp_path / "o"
-    before = earlier_run(out, tmp_path)
+def test_an_interrupted_run_replaces_them_with_what_it_computed(earlier, monkeypatch):
+    out, before = earlier
     monkeypatch.setattr("rocking_contact.api.Progress", AskToStop)
     with interrupt.deferred(), pytest.raises(rc.Interrupted):
         rc.run(rc.load_case("sdnd101a", {"time.step": 1e-5}), out=out, plots=False)
     assert _earlier_gone(out, before)["status"].startswith("interrupted at t = ")
 
 
-def test_a_full_disk_as_the_run_starts_leaves_them(monkeypatch, tmp_path):
+def test_a_full_disk_as_the_run_starts_leaves_them(earlier, monkeypatch):
     """The results.json that says the run started cannot be written: no run started, and
     the earlier results are back (renames need no space)."""
-    out = tmp_path / "o"
-    before = earlier_run(out, tmp_path)
+    out, before = earlier
 
     def full(*_args, **_kwargs):
         raise OSError(errno.ENOSPC, "No space left on device")
@@ -118,13 +126,12 @@ def _interrupt():
     raise KeyboardInterrupt
 
 
-def test_an_interrupt_at_the_barrier_puts_them_back(monkeypatch, tmp_path):
+def test_an_interrupt_at_the_barrier_puts_them_back(earlier, monkeypatch, tmp_path):
     """A Ctrl-C or SIGTERM raised as the ranks wait for rank 0 to set them aside (a second
     one: the first is deferred from there on) stops a run that computed nothing. It left
     them set aside beside a results.json that said it had started, for the next run to
     delete; now they are back, and a directory made for the run is gone."""
-    out = tmp_path / "o"
-    before = earlier_run(out, tmp_path)
+    out, before = earlier
     monkeypatch.setattr("rocking_contact.api._barrier", _interrupt)
     case = rc.load_case("sdnd101a", ["time.end=0.2"])
     with pytest.raises(KeyboardInterrupt):
@@ -135,11 +142,10 @@ def test_an_interrupt_at_the_barrier_puts_them_back(monkeypatch, tmp_path):
     assert not (tmp_path / "made").exists()
 
 
-def test_an_interrupt_before_the_run_defers_it_touches_nothing(monkeypatch, tmp_path):
+def test_an_interrupt_before_the_run_defers_it_touches_nothing(earlier, monkeypatch, tmp_path):
     """Raised as rc.run starts to defer Ctrl-C: the directory was made and the earlier
     results set aside before it, and stayed so; now both come after it."""
-    out = tmp_path / "o"
-    before = earlier_run(out, tmp_path)
+    out, before = earlier
 
     @contextmanager
     def interrupted_on_entry():
@@ -167,11 +173,10 @@ class AbortAt(Progress):
             _interrupt()
 
 
-def test_an_abort_that_leaves_nothing_computed_puts_them_back(monkeypatch, tmp_path):
+def test_an_abort_that_leaves_nothing_computed_puts_them_back(earlier, monkeypatch):
     """A discrete run writes its history as it ends: aborted during its steps, it leaves
     only its started results.json, and the earlier results come back."""
-    out = tmp_path / "o"
-    before = earlier_run(out, tmp_path)
+    out, before = earlier
     monkeypatch.setattr("rocking_contact.api.Progress", AbortAt)
     with interrupt.deferred(), pytest.raises(KeyboardInterrupt) as stop:
         rc.run(rc.load_case("sdnd101a", {"time.step": 1e-5}), out=out, plots=False)
@@ -179,11 +184,10 @@ def test_an_abort_that_leaves_nothing_computed_puts_them_back(monkeypatch, tmp_p
     assert snapshot(out) == before
 
 
-def test_an_abort_after_streamed_rows_keeps_them(monkeypatch, tmp_path):
+def test_an_abort_after_streamed_rows_keeps_them(earlier, monkeypatch):
     """A block run aborted after the rows and frames it streamed keeps them, as a killed
     one does: the earlier results go."""
-    out = tmp_path / "o"
-    before = earlier_run(out, tmp_path)
+    out, before = earlier
     monkeypatch.setattr(AbortAt, "STEP", 60)  # history.csv is flushed every 50 rows
     monkeypatch.setattr("rocking_contact.api.Progress", AbortAt)
     with interrupt.deferred(), pytest.raises(KeyboardInterrupt):
@@ -206,12 +210,11 @@ sys.exit(main(sys.argv[1:]))
 """
 
 
-def test_a_run_killed_as_it_set_up_gives_them_back_to_the_next(capsys, tmp_path):
+def test_a_run_killed_as_it_set_up_gives_them_back_to_the_next(earlier, capsys, tmp_path):
     """Killed before it computed, a run leaves them set aside beside its started
     results.json and nothing else: the next run puts them back before it sets them aside
     again, so that a refusal of that run leaves them (the next run deleted them)."""
-    out = tmp_path / "o"
-    before = earlier_run(out, tmp_path)
+    out, before = earlier
     killed = subprocess.run([sys.executable, "-c", KILLED_AS_IT_SETS_UP, "run", "sdnd101a",
                              "--out", str(out), "-q", "--no-plots"], capture_output=True)
     assert killed.returncode == -signal.SIGKILL, killed.stderr
@@ -224,6 +227,45 @@ def test_a_run_killed_as_it_set_up_gives_them_back_to_the_next(capsys, tmp_path)
     assert snapshot(out) == before
 
 
+#: ``rocking-contact ARGS`` sent Ctrl-C as it makes its directory (a stop asked for) and
+#: again as it ends setting the earlier results aside (an abort). Two signals sent
+#: together may be taken as one: a signal is pending once at most
+CTRL_C_TWICE_AS_IT_SETS_UP = """
+import os, signal, sys
+import rocking_contact.api as api
+from rocking_contact import results_dir
+
+def ctrl_c_after(original):
+    def sent(*args, **kwargs):
+        done = original(*args, **kwargs)
+        os.kill(os.getpid(), signal.SIGINT)
+        return done
+    return sent
+
+api.make_dir = ctrl_c_after(api.make_dir)
+results_dir.set_aside = ctrl_c_after(results_dir.set_aside)
+from rocking_contact.cli import main
+sys.exit(main(sys.argv[1:]))
+"""
+
+
+def test_a_second_ctrl_c_as_they_are_set_aside_puts_them_back(earlier):
+    """The second Ctrl-C raised KeyboardInterrupt after set_aside had moved them and before
+    the run noted it: they stayed in the hidden folder, the directory without results
+    until the next run put them back. Now a signal there comes once the run knows they
+    are aside: they are back, and the command says the stop, then "interrupted" (no
+    traceback), exit code 130."""
+    out, before = earlier
+    aborted = subprocess.run([sys.executable, "-c", CTRL_C_TWICE_AS_IT_SETS_UP, "run",
+                              "sdnd101a", "--out", str(out), "-q", "--no-plots"],
+                             capture_output=True, text=True)
+    assert (aborted.returncode, aborted.stdout) == (130, ""), aborted.stderr
+    assert aborted.stderr == ("\nCtrl-C: stopping after the step under way and writing the "
+                              "results so far (Ctrl-C again to abort without them)\n"
+                              "interrupted\n")
+    assert snapshot(out) == before
+
+
 def _killed_after(out, history):
     """``out`` as a run killed after it set the earlier results aside leaves it: its
     started results.json, and the rows it streamed (``history``: time -> values)."""
@@ -232,12 +274,11 @@ def _killed_after(out, history):
                                status=STARTED, history=history), out, plots=False)
 
 
-def test_a_killed_runs_set_aside_folder_goes_with_the_next_run(tmp_path):
+def test_a_killed_runs_set_aside_folder_goes_with_the_next_run(earlier):
     """SIGKILL during its steps leaves the earlier results in
     ``.rocking-contact-replaced/`` beside the results.json that says it started and the
     rows it streamed: the next run removes the folder with that run."""
-    out = tmp_path / "o"
-    before = earlier_run(out, tmp_path)
+    out, before = earlier
     _killed_after(out, {"time": np.array([0.0, 1e-4]), "DX_NO1": np.zeros(2)})
     assert sorted(p.name for p in out.iterdir()) == [results_dir.REPLACED, "history.csv",
                                                       "notes.txt", "results.json"]
@@ -252,12 +293,11 @@ def test_a_killed_runs_set_aside_folder_goes_with_the_next_run(tmp_path):
     assert sorted(p.name for p in out.iterdir()) == ["notes.txt"]
 
 
-def test_a_history_without_rows_is_nothing_computed(tmp_path):
+def test_a_history_without_rows_is_nothing_computed(earlier):
     """Killed with its history.csv opened and no row on disk (a block run's rows are
     flushed every 50), a run left nothing: the earlier results come back; with a row on
     disk, they go with the next run."""
-    out = tmp_path / "o"
-    before = earlier_run(out, tmp_path)
+    out, before = earlier
     _killed_after(out, {})
     (out / "history.csv").write_text("time,DX_NO1\n")
     assert results_dir.only_started(out)
@@ -273,11 +313,10 @@ def test_a_history_without_rows_is_nothing_computed(tmp_path):
         "history.csv", "results.json", results_dir.REPLACED_MARK]
 
 
-def test_setting_them_aside_is_all_or_none(monkeypatch, tmp_path):
+def test_setting_them_aside_is_all_or_none(earlier, monkeypatch):
     """Stopped as it moves them (a second Ctrl-C, an error), set_aside moves back those it
     moved: none is left in the folder for the next run to delete."""
-    out = tmp_path / "o"
-    before = earlier_run(out, tmp_path)
+    out, before = earlier
     replace, moves = results_io.os.replace, []
 
     def third_fails(source, target):
@@ -319,11 +358,10 @@ def test_a_run_refused_under_mpiexec_leaves_no_directory_it_made(tmp_path):
         assert not (tmp_path / f"z{k}").exists()
 
 
-def test_a_folder_of_that_name_without_the_mark_is_the_users(tmp_path):
+def test_a_folder_of_that_name_without_the_mark_is_the_users(earlier):
     """A user's own folder named as the set-aside one (no mark in it) stays, whatever it
     holds: discard deleted any folder of that name."""
-    out = tmp_path / "o"
-    earlier_run(out, tmp_path)
+    out, _ = earlier
     mine = out / results_dir.REPLACED / "my_notes.txt"
     mine.parent.mkdir()
     mine.write_text("mine\n")

@@ -5,12 +5,11 @@ for the deleted one it was. Killed after some of its renames, set_aside left the
 results in two halves, in the directory and in the hidden folder, and the next run deleted
 the hidden half (its own refusal then put back the other half alone)."""
 
-import shutil
 import subprocess
 import sys
 
 import pytest
-from test_refused_run_output import earlier_run, snapshot
+from test_refused_run_output import KeptRun, snapshot
 
 from rocking_contact import results_dir
 
@@ -100,31 +99,16 @@ def set_aside_then_refused(out):
 
 @pytest.fixture(scope="module")
 def earlier(tmp_path_factory):
-    """``(out, kept, before)``: ``out`` holding an earlier run (:func:`earlier_run`, made
-    once for the module), ``kept`` a copy of it and its snapshot. The tests work in ``out``
-    itself: the report drawn inside it is the run's own only there (it names its run's
-    directory)."""
-    where = tmp_path_factory.mktemp("earlier")
-    out = where / "o"
-    before = earlier_run(out, where)
-    kept = where / "kept"
-    shutil.copytree(out, kept)
-    return out, kept, before
+    """The earlier run the tests work on (:class:`KeptRun`), made once for the module."""
+    return KeptRun(tmp_path_factory.mktemp("earlier"))
 
 
 @pytest.fixture
 def pristine(earlier):
     """``(out, before, again)``: ``out`` holding the earlier run as it was made, its
     snapshot, and a function that puts ``out`` back as it was."""
-    out, kept, before = earlier
-
-    def again():
-        shutil.rmtree(out)
-        shutil.copytree(kept, out)
-
-    again()  # whatever the test before left there
-    assert snapshot(out) == before
-    return out, before, again
+    out, before = earlier.again()  # whatever the test before left there
+    return out, before, earlier.again
 
 
 @pytest.mark.parametrize(("steps", "more"), [

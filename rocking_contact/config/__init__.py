@@ -53,6 +53,7 @@ from rocking_contact.config.loading import (
     source_file,
     twin_of,
     unread_after_loading,
+    unset_name,
     variant_cases,
 )
 from rocking_contact.config.names import (
@@ -145,7 +146,7 @@ __all__ = [
     # loading
     "cases_dir", "shipped_cases", "variant_cases", "resolve_case_path", "read_toml",
     "read_case_data", "origin_file", "load_case", "unread_after_loading", "case_dir",
-    "file_case", "kind_of", "overridden_keys",
+    "file_case", "kind_of", "overridden_keys", "unset_name",
     # loading: what loading notes on a case (its LoadInfo, no schema field)
     "source_file", "file_label", "references_from", "loaded_as", "loading_record",
     "base_case", "twin_of",

@@ -264,6 +264,7 @@ def load_case(
         keys = overridden_keys(overrides)
         for key in keys:  # an overridden key is the loaded case's, even if a parent had it
             origins[tuple(key_path(key))] = (path,)
+    unset = unset_name(data, path)
     layer = layers(origins, keys)
     try:  # (its record paths are absolute: read_case_data and apply_overrides anchored them)
         obj = build(kind_schema(case_kind(data, str(path))), data, file=str(path))
@@ -271,9 +272,10 @@ def load_case(
         if exc.reoffer is not None:
             exc = _offering_what_loads(exc, path, overrides, given)
         key, problem = _blamed(exc, layer, path, origins)
-        if key == "case.name" and not named and layer(key) > 0:
-            problem += (f" (the name of the file {path.name}, taken as the case's name since "
-                        "the file gives none: give [case] name)")
+        if key == "case.name" and (unset or not named and layer(key) > 0):
+            why = f"{given} unset it: give a name" if unset else ("the file gives none: "
+                                                                  "give [case] name")
+            problem += f" (the name of the file {path.name}, taken as the case's name since {why})"
         file = origin_file(key, path, origins) + (f" (with {given})" if overrides else "")
         raise CaseError(file, key, problem) from None
 
@@ -346,6 +348,18 @@ def _own_name(data: dict[str, Any], path: Path, origins: Origins) -> bool:
     info["name"] = path.stem
     origins[("case", "name")] = (path,)
     return False
+
+
+def unset_name(data: dict[str, Any], path: Path) -> bool:
+    """Give the case its file's name (the stem) when ``data`` unsets ``case.name`` (None:
+    ``--set case.name=``, an override's None, or one set on a loaded case): an unset key
+    reads as if the file did not give it, and a file without a name takes its own
+    (:func:`_own_name`). Returns whether it was unset (``data`` is changed in place)."""
+    info = data.get("case")
+    if not (isinstance(info, dict) and "name" in info and info["name"] is None):
+        return False
+    info["name"] = path.stem
+    return True
 
 
 def _blamed(exc: CaseError, layer: Layer, loaded: Path, origins: Origins

@@ -467,8 +467,29 @@ class CaseFile:
     @property
     def source_file(self) -> Path | None:
         """The case file the case was loaded from (``load_info.source_file``), where its
-        relative paths start; None for a case built in code."""
+        relative paths start; None for a case built in code. Read-only: the case's record
+        names the file it read (results.json's ``provenance.loaded``, with its SHA-256) and
+        its changes are taken against that file's values; setting or deleting it says what
+        to do instead (:meth:`_source_file_is_read_only`)."""
         return self.load_info.source_file
+
+    @source_file.setter
+    def source_file(self, _value: object) -> None:
+        raise AttributeError(self._source_file_is_read_only())
+
+    @source_file.deleter
+    def source_file(self) -> None:
+        raise AttributeError(self._source_file_is_read_only())
+
+    def _source_file_is_read_only(self) -> str:
+        """The one line that refuses setting :attr:`source_file`: where the case came
+        from, and the two things a user who sets it may want (another file's case; a
+        relative path read from elsewhere)."""
+        source = self.load_info.source_file
+        came = "was built in code" if source is None else f"was loaded from {source}"
+        return (f"case.source_file is read-only: the case {came}; allowed: "
+                "rc.load_case(<case file>) for another file's case; a path set in Python "
+                "(a record's) is read from the current directory")
 
     def step_windows(self) -> Sequence[tuple[float, float]]:
         """``(start, end)`` of each ``[[time.window]]`` (s); none for a kind of uniform

@@ -279,7 +279,7 @@ def settle_on_springs(problem: StepProblem, driver: StepDriver,
     """
     preloaded = problem.u.x.array.copy()
     armed = False
-    for term in problem.contributions:
+    for term in problem.terms.contributions:
         armed |= bool(term.settle(problem))
     if not armed:
         return None

@@ -254,11 +254,11 @@ class StepDriver:
         p.predictor(self._x)
         report = self.solver.solve(self._x)
         if report.converged:
-            for corrector in p.step_correctors:
+            for corrector in p.step_terms.correctors:
                 if not corrector.correct(p, self.solver, self._x):
                     return NewtonReport(False, report.iterations, report.residual,
                                         f"rejected by {_named(corrector)}")
-            for term in p.step_contributions:
+            for term in p.step_terms.contributions:
                 why = term.inconsistency(p)
                 if why:
                     return NewtonReport(False, report.iterations, report.residual,

@@ -71,7 +71,8 @@ adds a positive diagonal).
 
 from __future__ import annotations
 
-from collections.abc import Sequence
+from collections.abc import Iterator, Sequence
+from dataclasses import dataclass
 from typing import Any, Protocol
 
 import numpy as np
@@ -171,6 +172,29 @@ class Corrector(StepTerm, Protocol):
         with ``solver``'s factorised step Jacobian; False rejects the step (it is halved)."""
 
 
+@dataclass(frozen=True)
+class Terms:
+    """Terms of the step equation: the contributions, then the correctors; iterating gives
+    them in that order, the order of their calls and of their history columns.
+    :attr:`StepProblem.terms` holds all of them, :attr:`StepProblem.step_terms` those of
+    the step under way (:meth:`taking_part`)."""
+
+    contributions: tuple[Contribution, ...] = ()
+    correctors: tuple[Corrector, ...] = ()
+
+    def __iter__(self) -> Iterator[Contribution | Corrector]:
+        yield from self.contributions
+        yield from self.correctors
+
+    def taking_part(self, problem: StepProblem) -> Terms:
+        """Those that take part in the step ``problem`` begins: all of them in a dynamic
+        step, in a static one (the preload's) those whose ``in_static_step`` says so."""
+        if not problem.static:
+            return self
+        return Terms(tuple(c for c in self.contributions if c.in_static_step(problem)),
+                     tuple(c for c in self.correctors if c.in_static_step(problem)))
+
+
 def combine(f: Affine, x: np.ndarray | None, u: np.ndarray, v: np.ndarray,
             a: np.ndarray, out: np.ndarray) -> np.ndarray:
     """``out = f.x x + f.u u + f.v v + f.a a`` on local arrays, skipping zero terms (and
@@ -245,11 +269,10 @@ class StepProblem:
         self._point = (body.u.x.array, body.v.x.array)
         self.t = t0
         self.prescribed = list(prescribed)
-        self.contributions = list(contributions)
-        self.correctors = list(correctors)
-        # the terms that take part in the step under way (:meth:`begin`)
-        self._step_contributions: list[Contribution] = []
-        self._step_correctors: list[Corrector] = []
+        #: every term of the step equation
+        self.terms = Terms(tuple(contributions), tuple(correctors))
+        #: the terms that take part in the step under way (:meth:`begin`)
+        self.step_terms = Terms()
         #: a static step was begun: the state comes from a preload, its supports held it
         self.preloaded = False
         self.J = body.matrix()
@@ -289,29 +312,6 @@ class StepProblem:
 
     # -- set-up ---------------------------------------------------------------------------
     @property
-    def terms(self) -> tuple[Contribution | Corrector, ...]:
-        """The contributions, then the correctors."""
-        return (*self.contributions, *self.correctors)
-
-    @property
-    def step_contributions(self) -> list[Contribution]:
-        """The contributions that take part in the step under way (after :meth:`begin`):
-        all of them in a dynamic step, in a static one those that say so
-        (``in_static_step``)."""
-        return self._step_contributions
-
-    @property
-    def step_correctors(self) -> list[Corrector]:
-        """The correctors that take part in the step under way, as
-        :attr:`step_contributions`."""
-        return self._step_correctors
-
-    @property
-    def step_terms(self) -> tuple[Contribution | Corrector, ...]:
-        """:attr:`step_contributions`, then :attr:`step_correctors`."""
-        return (*self._step_contributions, *self._step_correctors)
-
-    @property
     def static(self) -> bool:
         """The step under way (after :meth:`begin`) is a static one (the preload's
         :class:`~rocking_contact.time.static.Static` scheme), which the terms sit out
@@ -321,7 +321,7 @@ class StepProblem:
     @property
     def linear(self) -> bool:
         """One solve per step, Jacobian rebuilt only when the stage changes."""
-        return self.body.linear and all(c.linear for c in self.contributions)
+        return self.body.linear and all(c.linear for c in self.terms.contributions)
 
     def vector(self) -> PETSc.Vec:
         """A ghosted vector of the unknown's space."""
@@ -400,12 +400,8 @@ class StepProblem:
             self._owned_mask = dofs < self._n_owned
             self._owned_dofs = dofs[self._owned_mask]
         self._owned_xbar = self._xbar[self._owned_mask]
-        static = self.static
-        self.preloaded |= static
-        self._step_contributions = [c for c in self.contributions
-                                    if not static or c.in_static_step(self)]
-        self._step_correctors = [c for c in self.correctors
-                                 if not static or c.in_static_step(self)]
+        self.preloaded |= self.static
+        self.step_terms = self.terms.taking_part(self)
         for c in self.step_terms:
             c.begin_step(self)
 
@@ -494,7 +490,7 @@ class StepProblem:
             # owned entries: the product gathers the ghosts it needs itself
             combine(s.a, x.array_r, *self._owned_state, self._inertia.array)
             self.body.M.multAdd(self._inertia, r, r)
-        for c in self._step_contributions:
+        for c in self.step_terms.contributions:
             c.add_residual(self, x, r)
         owned = self._owned_dofs
         r.array[owned] = x.array_r[owned] - self._owned_xbar
@@ -513,7 +509,7 @@ class StepProblem:
         self.body.tangent(s.stiffness_coefficient, s.damping_coefficient, jac)
         if s.mass_coefficient != 0.0:
             jac.axpy(s.mass_coefficient, self.body.M, PETSc.Mat.Structure.SAME_NONZERO_PATTERN)
-        for c in self._step_contributions:
+        for c in self.step_terms.contributions:
             c.add_jacobian(self, x, jac)
         jac.zeroRows(self._rows_global, diag=1.0)
         self._jacobian_key = key

@@ -7,7 +7,8 @@ from test_provenance_interrupted import StopAtUpdate
 
 import rocking_contact as rc
 from rocking_contact import api, interrupt, results_io
-from rocking_contact.results import Interrupted, RunResult
+from rocking_contact.results import RunResult
+from rocking_contact.stops import Interrupted
 
 
 @pytest.fixture

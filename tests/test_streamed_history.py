@@ -1,4 +1,4 @@
-"""A block run's ``history.csv`` is the file it streamed (solvers.history.History), closed
+"""A block run's ``history.csv`` is the file it streamed (results_io.History), closed
 before its results are written and not written again (results_io.write's ``history``):
 byte for byte what results_io.write writes of the run's result, completed or stopped."""
 

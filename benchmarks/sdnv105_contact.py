@@ -37,7 +37,7 @@ from pathlib import Path
 from typing import Any
 
 import rocking_contact as rc
-from rocking_contact.results import SolverFailure
+from rocking_contact.stops import SolverFailure
 
 #: Code_Aster's published collisions (CASES SDNV105)
 CODE_ASTER = {

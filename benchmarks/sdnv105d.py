@@ -31,7 +31,7 @@ from typing import Any
 import numpy as np
 
 import rocking_contact as rc
-from rocking_contact.results import SolverFailure
+from rocking_contact.stops import SolverFailure
 
 VARIANTS = Path(__file__).resolve().parent.parent / "cases" / "variants"
 SOURCES: dict[str, str | Path] = {

@@ -23,7 +23,7 @@ from rocking_contact.config import (
     in_range,
     param,
 )
-from rocking_contact.time_function import (
+from rocking_contact.loads import (
     TableMotion,
     TimeFunction,
     few_samples,
@@ -168,7 +168,7 @@ class Loading:
     def held_records(self, start: float, end: float) -> list[str]:
         """A sentence per table-acceleration record that ends (or starts) inside the run
         ``[start, end]`` (s) on a nonzero value, which is held
-        (:func:`rocking_contact.time_function.held_values`)."""
+        (:func:`rocking_contact.loads.held_values`)."""
         return [w for axis in ("x", "y") for w in held_values(
             getattr(self, f"table_acceleration_{axis}"), f"loading.table_acceleration_{axis}",
             start, end)]
@@ -176,7 +176,7 @@ class Loading:
     def few_samples(self, step: float, *seen: str) -> list[str]:
         """A sentence per table-acceleration sine that a run sampling it every ``step``
         (s, its longest step) sees coarsely, in fewer than ten samples a period
-        (:func:`rocking_contact.time_function.few_samples`, ``seen`` saying what that
+        (:func:`rocking_contact.loads.few_samples`, ``seen`` saying what that
         does; fewer than two are refused as the case is loaded)."""
         return [w for axis in ("x", "y") for w in few_samples(
             getattr(self, f"table_acceleration_{axis}"), f"loading.table_acceleration_{axis}",

@@ -5,9 +5,10 @@ The files they are written to (a block run's field index ``fields.pvd`` too:
 :class:`~rocking_contact.results_io.FieldIndex`) are :mod:`rocking_contact.results_io`'s
 (those a run sets aside for the next, :data:`~rocking_contact.results_dir.RUN_FILES`,
 :mod:`rocking_contact.results_dir`'s),
-what ends a run early (:class:`RunStopped`, :class:`SolverFailure`, :class:`Interrupted`,
-:class:`Overturned`) :mod:`rocking_contact.stops`'; their names are importable from here
-too.
+what ends a run early (:class:`~rocking_contact.stops.RunStopped`,
+:class:`~rocking_contact.stops.SolverFailure`, :class:`~rocking_contact.stops.Interrupted`,
+:class:`~rocking_contact.stops.Overturned`) :mod:`rocking_contact.stops`'; import them from
+those modules.
 """
 
 from __future__ import annotations
@@ -22,33 +23,11 @@ from typing import Any, NamedTuple
 
 import numpy as np
 
-from rocking_contact.results_dir import RUN_FILES
-from rocking_contact.results_io import (
-    HISTORY_FILE,
-    PARTIAL_SUFFIX,
-    PLOTS_STAGING,
-    RESULTS_ARRAYS,
-    RESULTS_FILE,
-    RESULTS_OBJECTS,
-    FieldIndex,
-    collection_xml,
-    json_type,
-    load,
-    read_history_csv,
-    write,
-    write_history_csv,
-    write_plots,
-)
-from rocking_contact.stops import Interrupted, Overturned, RunStopped, SolverFailure
+from rocking_contact.results_io import RESULTS_FILE, json_type, load
 
 __all__ = [
     "STARTED", "RunResult", "CheckCounts", "check_counts", "Verdict", "classify",
     "ROW_ENTRIES", "ROW_FIELDS", "CHECK_NUMBERS", "load_result",
-    # re-exported: the files (results_io; RUN_FILES from results_dir) and the stops (stops)
-    "FieldIndex", "collection_xml", "HISTORY_FILE", "PARTIAL_SUFFIX", "PLOTS_STAGING",
-    "RESULTS_ARRAYS", "RESULTS_FILE", "RESULTS_OBJECTS", "RUN_FILES", "load",
-    "read_history_csv", "write", "write_history_csv", "write_plots", "Interrupted",
-    "Overturned", "RunStopped", "SolverFailure",
 ]
 
 #: ``status`` of the results.json written as a run starts; a killed run keeps it

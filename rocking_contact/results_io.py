@@ -13,8 +13,9 @@
   ``<COMPONENT>_<NODE>`` in Code_Aster style (``DX_NO2``, ``VX_NO2``, ``FN_NO1``);
 - plots of the main time histories (PNG, SVG).
 
-A block run streams its field frames too; :class:`FieldIndex` keeps their index
-``fields.pvd`` current as they are written (:func:`collection_xml`).
+A block run streams its history as it goes (:class:`History`, in ``history.csv``'s format)
+and its field frames; :class:`FieldIndex` keeps the frames' index ``fields.pvd`` current as
+they are written (:func:`collection_xml`).
 
 :func:`load` reads a directory back as JSON content and columns
 (:func:`~rocking_contact.results.load_result`, as the :class:`RunResult`). An earlier run's
@@ -24,8 +25,8 @@ files in the directory a new run writes to are :mod:`rocking_contact.results_dir
 ``results.json`` and ``history.csv`` are written first, each through a temporary file and
 :func:`os.replace`, so that a run stopped while its plots are drawn (a second Ctrl-C, a
 scheduler's kill after its grace period) keeps its results whole; the plots follow. A block
-run's ``history.csv`` is not written here: the run streamed it and closed it whole before
-it returned (:func:`write`'s ``history``).
+run's ``history.csv`` is not written by :func:`write`: the run streamed it (:class:`History`)
+and closed it whole before it returned (:func:`write`'s ``history``).
 """
 
 from __future__ import annotations
@@ -34,9 +35,10 @@ import json
 import os
 import shutil
 import time
-from collections.abc import Iterable
+from collections.abc import Iterable, Iterator
+from contextlib import contextmanager
 from pathlib import Path
-from typing import TYPE_CHECKING, Any
+from typing import TYPE_CHECKING, Any, TextIO
 
 import numpy as np
 
@@ -51,10 +53,10 @@ PARTIAL_SUFFIX = ".partial"
 #: the folder the plots are drawn in before they are moved beside results.json
 PLOTS_STAGING = "plots" + PARTIAL_SUFFIX
 #: how ``history.csv`` writes a value (printf style): eleven significant digits. A block
-#: run streams its history row by row (:class:`~rocking_contact.solvers.history.History`);
-#: :func:`write_history_csv` writes the others' at their end, and a block run's result
-#: written again (``rc.run(write=False)``, then :func:`write`): both use this format and
-#: :func:`history_names`, so that a history has one text however it was written
+#: run streams its history row by row (:class:`History`); :func:`write_history_csv` writes
+#: the others' at their end, and a block run's result written again (``rc.run(write=False)``,
+#: then :func:`write`): both use this format and :func:`history_names`, so that a history
+#: has one text however it was written
 HISTORY_FORMAT = "%.10e"
 
 
@@ -80,6 +82,79 @@ def read_history_csv(path: Path) -> dict[str, np.ndarray]:
     return {name: data[:, i] for i, name in enumerate(names)}
 
 
+class History:
+    """A time history that grows row by row and is streamed to ``history.csv`` as it grows
+    (a block run's).
+
+    The columns are fixed by the first row (``time`` first) and written in
+    :data:`HISTORY_FORMAT`, the format :func:`write_history_csv` writes a whole history in.
+    Every rank keeps the rows (their values are global, computed with collective
+    reductions); only the one made with ``write=True`` (rank 0) writes the file, flushing
+    every ``flush_every`` rows, so that a run that stops (failure, kill) leaves its history
+    on disk. The file closed (:meth:`close`) is the run's ``history.csv``: the run's results
+    are written beside it, not it again (:func:`write`'s ``history``).
+
+    Args:
+        path: the CSV file (None: memory only).
+        write: True on the rank that writes (rank 0).
+        flush_every: rows between flushes of the file.
+
+    """
+
+    def __init__(self, path: Path | None = None, *, write: bool = True, flush_every: int = 50):
+        self.path = path if write else None
+        self.flush_every = flush_every
+        self.names: list[str] = []
+        self.rows: list[list[float]] = []
+        self._fh: TextIO | None = None
+        self._row_format = ""  # a CSV line of the columns (printf style: one call a row)
+        self._name_set: frozenset[str] = frozenset()
+
+    def append(self, row: dict[str, float]) -> None:
+        """Add a row; the first row fixes the columns (``time`` first)."""
+        if not self.names:
+            self.names = history_names(row)
+            self._row_format = ",".join([HISTORY_FORMAT] * len(self.names)) + "\n"
+            self._name_set = frozenset(self.names)
+            if self.path is not None:
+                self.path.parent.mkdir(parents=True, exist_ok=True)
+                self._fh = open(self.path, "w")
+                self._fh.write(",".join(self.names) + "\n")
+        if row.keys() != self._name_set:
+            missing = self._name_set - row.keys()
+            raise KeyError(f"history row columns differ from the first row: {sorted(missing)}")
+        values = [float(row[k]) for k in self.names]
+        self.rows.append(values)
+        if self._fh is not None:
+            with self._named():
+                self._fh.write(self._row_format % tuple(values))
+                if len(self.rows) % self.flush_every == 0:
+                    self._fh.flush()
+
+    def columns(self) -> dict[str, np.ndarray]:
+        """The history as ``name -> array``."""
+        data = np.array(self.rows, dtype=float).reshape(len(self.rows), len(self.names))
+        return {name: data[:, i] for i, name in enumerate(self.names)}
+
+    def close(self) -> None:
+        """Flush and close the stream."""
+        if self._fh is not None:
+            fh, self._fh = self._fh, None
+            with self._named():
+                fh.close()
+
+    @contextmanager
+    def _named(self) -> Iterator[None]:
+        """A write error of the stream names its file: a full disk is said as 'cannot write
+        .../history.csv', where the flush's error had no name."""
+        try:
+            yield
+        except OSError as exc:
+            if exc.filename is None:
+                exc.filename = str(self.path)
+            raise
+
+
 def write(result: RunResult, out_dir: Path, *, plots: bool = True,
           history: bool = True) -> Path:
     """Write ``history.csv`` and ``results.json`` into ``out_dir``, then the plots
@@ -87,10 +162,9 @@ def write(result: RunResult, out_dir: Path, *, plots: bool = True,
 
     Args:
         history: False: ``history.csv`` is there already, the run's own stream of the
-            result's rows, closed before the run returned (a block run's,
-            :class:`~rocking_contact.solvers.history.History`; one whose closing failed
-            raised instead, its ``results.json`` left saying it started): it is not
-            written again.
+            result's rows, closed before the run returned (a block run's, :class:`History`;
+            one whose closing failed raised instead, its ``results.json`` left saying it
+            started): it is not written again.
 
     """
     out_dir.mkdir(parents=True, exist_ok=True)

@@ -16,6 +16,7 @@ import numpy as np
 
 from rocking_contact.post.collision_warnings import unmatched_line
 from rocking_contact.post.collisions import RIGID_LEVEL, interior
+from rocking_contact.post.impacts import FIELD_LABELS
 from rocking_contact.post.references import text_table, unreferenced
 from rocking_contact.results import RunResult, Verdict, check_counts, classify
 
@@ -55,6 +56,9 @@ def show_result(result: RunResult | None, out: Path | None = None, *,
 
 #: impacts ``run`` lists before ``... N more``: the whole list is results.json's
 IMPACTS_SHOWN = 5
+#: the entries of an impact that ``run`` lists, in its columns' order (headed as the
+#: report heads them: :data:`~rocking_contact.post.impacts.FIELD_LABELS`)
+IMPACT_COLUMNS = ("start", "max_force", "speed", "rebound_speed", "impulse")
 
 
 def discrete_summary(result: RunResult) -> str:
@@ -84,11 +88,9 @@ def discrete_impact_table(result: RunResult, shown: int | None = None) -> str:
         held = (f" ({', '.join(sustained)} closed all along: "
                 f"results.json extra.sustained_contacts)" if sustained else "")
         return f"impacts: none{held}"
-    head = ["k", "shock", "node", "start (s)", "max FN (N)", "speed (m/s)", "rebound (m/s)",
-            "impulse (N.s)"]
+    head = ["k", "shock", "node", *(FIELD_LABELS[key] for key in IMPACT_COLUMNS)]
     rows = [[f"{i.get('index', '?')}", str(i.get("shock", "?")), str(i.get("node", "?")),
-             _cell(i.get("start"), 6), _cell(i.get("max_force")), _cell(i.get("speed")),
-             _cell(i.get("rebound_speed")), _cell(i.get("impulse"))]
+             *(_cell(i.get(key), 6 if key == "start" else 4) for key in IMPACT_COLUMNS)]
             for i in impacts[:shown]]
     lines = text_table([head, *rows], sep="", pad=2)
     more = len(impacts) - shown

@@ -7,7 +7,7 @@ import pytest
 
 from rocking_contact.cli import main
 from rocking_contact.config import load_case, shipped_cases, variant_cases
-from rocking_contact.results import read_history_csv
+from rocking_contact.results_io import read_history_csv
 from rocking_contact.summary import COMPILE_SHOWN_S
 
 

@@ -14,7 +14,7 @@ from rocking_contact.config import (
     param,
     physics_changes,
 )
-from rocking_contact.time_function import table_samples
+from rocking_contact.loads import table_samples
 
 
 @dataclass(kw_only=True)
@@ -342,7 +342,7 @@ def test_an_empty_case_name_is_named_in_its_error():
 
 def test_a_record_with_a_line_of_column_names_reads_as_without(tmp_path):
     """A spreadsheet's 't_s,ax' first line was refused ('could not convert string')."""
-    from rocking_contact.time_function import TimeFunction, table_samples
+    from rocking_contact.loads import TimeFunction, table_samples
 
     plain, named = tmp_path / "plain.csv", tmp_path / "named.csv"
     plain.write_text("# a comment\n0,0\n0.1,1.5\n0.2,-1\n")
@@ -407,7 +407,7 @@ def test_a_record_path_set_after_loading_is_read_from_the_current_directory(
         tmp_path, monkeypatch):
     """As one given by --set or in overrides: ``case.loading.table_acceleration_x.path =
     "ux.csv"`` was read next to the shipped case ("cases/ux.csv: no such file")."""
-    from rocking_contact.time_function import TimeFunction, time_function_values
+    from rocking_contact.loads import TimeFunction, time_function_values
 
     monkeypatch.chdir(tmp_path)
     np.savetxt(tmp_path / "ux.csv", [[0.0, 0.0], [1.0, 2.0]], delimiter=",")
@@ -468,7 +468,7 @@ def test_a_record_in_milliseconds_is_said(tmp_path):
     """A 200 Hz record whose times were written in ms (0, 5, 10, ... 200) shook a 0.15 s
     run with the straight line between its first two samples, silently (audit s25, nit
     4); the same record in s, or a two-point ramp, is a record the run sees."""
-    from rocking_contact.time_function import TimeFunction, held_values
+    from rocking_contact.loads import TimeFunction, held_values
 
     t_ms = np.arange(0.0, 205.0, 5.0)
     values = np.sin(2 * np.pi * 5e-3 * t_ms)

@@ -1,9 +1,9 @@
 """The case files' layer sits below what it configures: no module of
 ``rocking_contact.config`` imports another module of the package (at its top, in a
 function or for mypy under TYPE_CHECKING) but ``rocking_contact.lazy``, which imports the
-kinds' schemas by name. A time function, a contact treatment or a runner imports the
-config; the config never imports them back (it did, for mypy: config.loading -> the kinds'
-runners -> time_function -> config)."""
+kinds' schemas by name. A load's function of time, a contact treatment or a runner imports
+the config; the config never imports them back (it did, for mypy: config.loading -> the
+kinds' runners -> loads -> config)."""
 
 import ast
 from pathlib import Path
@@ -35,6 +35,6 @@ def test_the_config_imports_nothing_of_the_package_above_it(path):
     assert above == set()
 
 
-def test_a_time_function_imports_the_schema_pieces_not_the_loading():
-    assert imported(PACKAGE / "time_function.py") == {"rocking_contact.config.schema",
-                                                      "rocking_contact.config.names"}
+def test_the_loads_import_the_schema_pieces_not_the_loading():
+    assert imported(PACKAGE / "loads.py") == {"rocking_contact.config.schema",
+                                              "rocking_contact.config.names"}

@@ -15,7 +15,7 @@ from pathlib import Path
 
 import pytest
 
-from rocking_contact.results import FieldIndex
+from rocking_contact.results_io import FieldIndex
 
 #: as root of a user and mount namespace of its own: the tmpfs goes with the process
 MOUNTED = """

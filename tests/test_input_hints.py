@@ -8,7 +8,7 @@ from typing import Literal
 import pytest
 
 from rocking_contact.config import CaseError, build, load_case, param
-from rocking_contact.time_function import TimeFunction, held_values
+from rocking_contact.loads import TimeFunction, held_values
 
 
 @dataclass(kw_only=True)

@@ -19,7 +19,8 @@ from rocking_contact.api import plots_command
 from rocking_contact.cli import EXIT_INTERRUPTED, main
 from rocking_contact.config import shipped_cases
 from rocking_contact.progress import Progress
-from rocking_contact.results import Interrupted, RunStopped, SolverFailure, read_history_csv
+from rocking_contact.results_io import read_history_csv
+from rocking_contact.stops import Interrupted, RunStopped, SolverFailure
 
 CLI = Path(sys.executable).parent / "rocking-contact"
 
@@ -270,7 +271,7 @@ def _run_stopped_while_plotting(monkeypatch, out, signum):
     seen = {}
 
     def draw(result, staging):
-        seen["results"] = results.load(out)[0]  # already written, whole
+        seen["results"] = results_io.load(out)[0]  # already written, whole
         staging.mkdir(parents=True, exist_ok=True)
         first = staging / "first.png"
         first.write_bytes(b"half")
@@ -291,7 +292,7 @@ def test_a_signal_while_the_plots_are_drawn_drops_them_at_once(monkeypatch, tmp_
     once and leaves no plot that results.json does not list."""
     out = tmp_path / "r"
     assert _run_stopped_while_plotting(monkeypatch, out, signum) == (code, {
-        "results": results.load(out)[0]})  # the very results.json, and no "went_on"
+        "results": results_io.load(out)[0]})  # the very results.json, and no "went_on"
     err = capsys.readouterr().err
     assert "interrupted while the plots were drawn: none was kept (results so far were " \
         "written)" in err and "Traceback" not in err
@@ -306,7 +307,7 @@ def test_the_plots_are_listed_once_drawn_and_a_killed_drawing_is_cleared(tmp_pat
     out = tmp_path / "r"
     result = rc.run("sdnd101a", out=out, quiet=True, plots=False)
     assert json.loads((out / "results.json").read_text())["plots"] == []
-    names = results.write_plots(result, out)
+    names = results_io.write_plots(result, out)
     assert names and json.loads((out / "results.json").read_text())["plots"] == names
     assert sorted(p.name for p in out.glob("*.png")) == sorted(n for n in names
                                                               if n.endswith(".png"))
@@ -347,17 +348,17 @@ def test_results_json_says_the_run_started_until_it_ends(monkeypatch, tmp_path):
 
     class Peek(Progress):
         def update(self, t, info="", step=None):
-            seen.append(results.load(out)[0]["status"])
+            seen.append(results_io.load(out)[0]["status"])
 
     monkeypatch.setattr(api, "Progress", Peek)
     rc.run("sdnd101a", out=out, quiet=True, plots=False)
     assert seen and set(seen) == {results.STARTED}
-    assert results.load(out)[0]["status"] == "completed"
+    assert results_io.load(out)[0]["status"] == "completed"
 
 
 def test_the_field_index_is_current_at_most_once_per_interval(tmp_path):
     path = tmp_path / "fields.pvd"
-    index = results.FieldIndex(path, interval=3600.0)
+    index = results_io.FieldIndex(path, interval=3600.0)
     for t in (0.0, 0.5, 1.0):
         index.add(t)
     assert path.read_text().count("<DataSet ") == 1  # the first frame at once, then due later
@@ -374,7 +375,7 @@ def test_a_killed_block_run_can_still_be_read(tmp_path):
     proc = block_run_under_way(out, "--set", "output.fields_every=10")
     proc.kill()
     proc.communicate(timeout=60)
-    data, columns = results.load(out)
+    data, columns = results_io.load(out)
     assert data["status"] == results.STARTED and data["extra"] == {"fields": "fields.pvd"}
     assert data["parameters"]["time"]["end"] == 1.0 and len(columns["time"]) > 100
     frames = [out / d.attrib["file"] for d in ET.parse(out / "fields.pvd").iter("DataSet")]
@@ -417,9 +418,9 @@ def test_a_stop_asked_while_the_results_are_written_ends_as_interrupted(tmp_path
     with pytest.raises(Interrupted) as info:
         rc.run("sdnd101a", out=tmp_path, quiet=True)
     assert str(info.value) == "interrupted at the end of the run (t = 0.5 s)"
-    data = json.loads((tmp_path / results.RESULTS_FILE).read_text())
+    data = json.loads((tmp_path / results_io.RESULTS_FILE).read_text())
     assert data["status"] == "completed" and data["plots"] == []
-    written = read_history_csv(tmp_path / results.HISTORY_FILE)["time"]
+    written = read_history_csv(tmp_path / results_io.HISTORY_FILE)["time"]
     assert written[-1] == pytest.approx(0.5) and len(written) == len(
         info.value.partial.history["time"])
 

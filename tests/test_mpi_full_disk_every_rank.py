@@ -14,14 +14,14 @@ pytestmark = pytest.mark.mpi
 
 SCRIPT = textwrap.dedent("""
     import errno, sys
-    from rocking_contact.solvers import history
+    from rocking_contact import results_io
     from rocking_contact import cli
-    append = history.History.append
+    append = results_io.History.append
     def full(self, row):
         if len(self.rows) == 2:
             raise OSError(errno.ENOSPC, "No space left on device", "fields.h5")
         append(self, row)
-    history.History.append = full
+    results_io.History.append = full
     sys.exit(cli.main(["run", "sdnv105a", "--set", "time.end=0.002", "--quiet",
                        "--no-plots", "--out", {out!r}]))
 """)

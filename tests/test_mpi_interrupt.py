@@ -19,7 +19,7 @@ import pytest
 from test_mpi_tools import MPIEXEC, communicate, mpi_env
 
 import rocking_contact as rc
-from rocking_contact.results import read_history_csv
+from rocking_contact.results_io import read_history_csv
 
 pytestmark = pytest.mark.mpi
 

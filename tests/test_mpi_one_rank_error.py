@@ -49,14 +49,14 @@ def test_an_error_on_rank_0_alone_ends_both_ranks(tmp_path):
     # a bug on rank 0 alone, as its third history row is appended (the steps under way)
     script = textwrap.dedent(f"""
         import os, sys
-        from rocking_contact.solvers import history
+        from rocking_contact import results_io
         from rocking_contact import cli
-        append = history.History.append
+        append = results_io.History.append
         def broken(self, row):
             if os.environ.get("PMI_RANK") == "0" and len(self.rows) == 2:
                 raise RuntimeError("a bug on rank 0")
             append(self, row)
-        history.History.append = broken
+        results_io.History.append = broken
         sys.exit(cli.main({RUN + ["--out", str(tmp_path / "bug")]!r}))
     """)
     code, err = under_mpiexec(tmp_path, sys.executable, "-c", script)

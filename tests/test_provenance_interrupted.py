@@ -10,7 +10,8 @@ import rocking_contact as rc
 from rocking_contact import api, interrupt, provenance
 from rocking_contact.cli import main
 from rocking_contact.progress import Progress
-from rocking_contact.results import Interrupted, RunResult
+from rocking_contact.results import RunResult
+from rocking_contact.stops import Interrupted
 
 
 class StopAtUpdate(Progress):

@@ -127,7 +127,7 @@ def test_a_column_needs_a_record(capsys, tmp_path):
 def test_a_quoted_header_names_its_columns(tmp_path):
     """A spreadsheet may quote its header ('"t","ax"'): 'ax' was refused with 'close:
     "ax"'. The quoted and the plain header read the same samples."""
-    from rocking_contact.time_function import TimeFunction, table_samples
+    from rocking_contact.loads import TimeFunction, table_samples
 
     rows = "0,1,2\n0.1,3,4\n0.2,5,6\n"
     (tmp_path / "q.csv").write_text('"t","ax","ay"\n' + rows)
@@ -141,7 +141,7 @@ def test_a_quoted_header_names_its_columns(tmp_path):
 
 def test_a_name_given_to_the_times_too_offers_the_value_column(tmp_path):
     """'t,ax,t' and column = 't': the numbers allowed leave out column 1, the times."""
-    from rocking_contact.time_function import TimeFunction, table_samples
+    from rocking_contact.loads import TimeFunction, table_samples
 
     (tmp_path / "d.csv").write_text("t,ax,t\n0,1,2\n0.1,3,4\n")
     with pytest.raises(ValueError, match=r"names columns 1, 3 of .*\(allowed: the number 3\)"):

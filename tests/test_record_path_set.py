@@ -6,7 +6,7 @@ import numpy as np
 import pytest
 
 import rocking_contact as rc
-from rocking_contact.time_function import TimeFunction
+from rocking_contact.loads import TimeFunction
 
 
 @pytest.fixture

@@ -11,7 +11,7 @@ from scipy.integrate import solve_ivp
 import rocking_contact as rc
 from rocking_contact import interrupt
 from rocking_contact.analytic import rigid_motion
-from rocking_contact.results import Interrupted
+from rocking_contact.stops import Interrupted
 
 
 def test_a_stop_at_once_stops_once_every_level_took_a_piece(monkeypatch):

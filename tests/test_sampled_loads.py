@@ -11,7 +11,7 @@ import pytest
 
 import rocking_contact as rc
 from rocking_contact.analytic import rigid_cli
-from rocking_contact.time_function import TimeFunction, few_samples, held_values
+from rocking_contact.loads import TimeFunction, few_samples, held_values
 
 SHAKING = "sdnv105d_shaking"  # a 2 Hz sine at 1e-4 s steps
 SHAKING_X = "loading.table_acceleration_x"

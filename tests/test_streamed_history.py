@@ -1,4 +1,4 @@
-"""A block run's ``history.csv`` is the file it streamed (solvers.history.History), closed
+"""A block run's ``history.csv`` is the file it streamed (results_io.History), closed
 before its results are written and not written again (results_io.write's ``history``):
 byte for byte what results_io.write writes of the run's result, completed or stopped."""
 
@@ -7,7 +7,8 @@ from test_provenance_interrupted import StopAtUpdate
 
 import rocking_contact as rc
 from rocking_contact import api, interrupt, results_io
-from rocking_contact.results import Interrupted, RunResult
+from rocking_contact.results import RunResult
+from rocking_contact.stops import Interrupted
 
 
 @pytest.fixture

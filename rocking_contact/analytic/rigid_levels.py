@@ -24,7 +24,7 @@ from rocking_contact.analytic.rigid_block import (
 )
 from rocking_contact.analytic.rigid_case import SDNV105_RATIOS
 from rocking_contact.analytic.rigid_motion import RockingMotion, RockingSimulation
-from rocking_contact.time_function import TableMotion
+from rocking_contact.loads import TableMotion
 
 #: every level a run computes, in the order of the printed tables
 LEVELS = ("closed_form", "linearised", "nonlinear", "recalage")

@@ -17,7 +17,7 @@ The motion is a chain of phases, each integrated until an event ends it:
 - *rest* flat on the table, until the table acceleration makes a corner's normal force
   vanish (``uplift``: ``|ux| > (g + uy) b / l``), when the block starts rocking about the
   other corner. The table's acceleration is sampled at its breakpoints and at its
-  resolution (:class:`~rocking_contact.time_function.TableMotion`), and every sampled
+  resolution (:class:`~rocking_contact.loads.TableMotion`), and every sampled
   maximum of the margin is refined: an excursion past the threshold shorter than any
   sampling step is found too.
 
@@ -47,7 +47,7 @@ from rocking_contact.analytic.rigid_block import (
     other_corner,
 )
 from rocking_contact.block import overturn_limit
-from rocking_contact.time_function import TableMotion
+from rocking_contact.loads import TableMotion
 
 #: history columns, ``time`` first (the contract shared with the FEM SDNV105 cases)
 COLUMNS = ("time", "THETA", "OMEGA", "EKIN_BLOCK", "DY_O", "DY_A", "VY_O", "VY_A",

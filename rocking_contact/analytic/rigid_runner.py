@@ -68,10 +68,11 @@ from rocking_contact.config import (
     load_case,
     resolve_case_path,
 )
+from rocking_contact.loads import FEW_SAMPLES
 from rocking_contact.progress import Progress
 from rocking_contact.provenance import sha256
-from rocking_contact.results import Interrupted, RunResult, SolverFailure
-from rocking_contact.time_function import FEW_SAMPLES
+from rocking_contact.results import RunResult
+from rocking_contact.stops import Interrupted, SolverFailure
 
 if TYPE_CHECKING:  # the FEM kind's schema, whose imports a rigid run does not need
     from rocking_contact.fem.case import BlockCase

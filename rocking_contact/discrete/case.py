@@ -34,8 +34,8 @@ from rocking_contact.config import (
     unknown_name,
 )
 from rocking_contact.contact.springs import stick_problem
+from rocking_contact.loads import TimeFunction
 from rocking_contact.time.hht import ALPHA_RANGE
-from rocking_contact.time_function import TimeFunction
 
 Component = Literal["DX", "DY", "DZ"]
 COMPONENTS: tuple[Component, ...] = ("DX", "DY", "DZ")

@@ -1,30 +1,19 @@
 """The discrete time integrators, one scheme per module: explicit central differences
 (:mod:`.central_difference`) and implicit Newmark / HHT (:mod:`.newmark`), on the state and
 counters of :mod:`.stepping`, recording through :mod:`.recording`. This module picks the one
-a case asks for (:data:`INTEGRATORS`) and keeps the names importable from here."""
+a case asks for (:data:`INTEGRATORS`); callers import an integrator or its helpers
+(``FREEZE_BRANCH_AFTER``, ``branch_contradicted``) from its scheme's module."""
 
 from __future__ import annotations
 
 import numpy as np
 
-from rocking_contact.discrete.case import SCHEMES, SHOCK_CHANNELS, DiscreteCase
-from rocking_contact.discrete.central_difference import CentralDifferenceIntegrator
-from rocking_contact.discrete.newmark import (
-    FREEZE_BRANCH_AFTER,
-    HHTIntegrator,
-    NewmarkFailure,
-    NewmarkIntegrator,
-    branch_contradicted,
-)
-from rocking_contact.discrete.recording import Chunk, chunk
+from rocking_contact.discrete.case import SCHEMES, DiscreteCase
 from rocking_contact.discrete.stepping import Integrator
 from rocking_contact.discrete.system import DiscreteSystem
 from rocking_contact.lazy import imported
 
-__all__ = ["FREEZE_BRANCH_AFTER", "INTEGRATORS", "SHOCK_CHANNELS",
-           "CentralDifferenceIntegrator", "Chunk", "HHTIntegrator", "Integrator",
-           "NewmarkFailure", "NewmarkIntegrator", "branch_contradicted", "chunk",
-           "integrator_class", "make_integrator"]
+__all__ = ["INTEGRATORS", "integrator_class", "make_integrator"]
 
 
 #: the integrator of each ``solver.scheme``, from its entry in :data:`.case.SCHEMES` (where

@@ -40,17 +40,17 @@ from rocking_contact.discrete.system import (
     stick_critical_damping,
 )
 from rocking_contact.discrete.truncation import missed_flexibility, truncation_warnings
-from rocking_contact.post import impacts as impact_post
-from rocking_contact.progress import Progress
-from rocking_contact.results import RunResult
-from rocking_contact.stops import Interrupted, RunStopped, SolverFailure
-from rocking_contact.time_function import (
+from rocking_contact.loads import (
     TimeFunction,
     few_samples,
     held_values,
     table_samples,
     time_function_values,
 )
+from rocking_contact.post import impacts as impact_post
+from rocking_contact.progress import Progress
+from rocking_contact.results import RunResult
+from rocking_contact.stops import Interrupted, RunStopped, SolverFailure
 
 #: most values of the shocks' rows around their contacts a run keeps for its impacts (those
 #: of MAX_ROWS history rows of ten columns, 0.8 GB); past them it measures the impacts on

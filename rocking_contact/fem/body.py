@@ -31,7 +31,7 @@ from rocking_contact.fem.materials import plane_stress_lambda, shear_modulus
 from rocking_contact.fem.petsc import assemble_vector_into, shared_matrix
 from rocking_contact.geometry.layout import BLOCK, TABLE
 from rocking_contact.geometry.mesh import BlockMesh
-from rocking_contact.time_function import TableMotion
+from rocking_contact.loads import TableMotion
 
 #: region -> attribute of :class:`~rocking_contact.block.Materials`
 REGION_MATERIAL = {BLOCK: "block", TABLE: "table"}

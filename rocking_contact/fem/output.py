@@ -18,9 +18,8 @@ from rocking_contact.fem.energy_balance import EnergyBalance
 from rocking_contact.fem.fields import VTK_FILE, FieldWriter
 from rocking_contact.fem.probes import Recorder
 from rocking_contact.progress import Progress
-from rocking_contact.results_io import HISTORY_FILE, FieldIndex, history_names
+from rocking_contact.results_io import HISTORY_FILE, FieldIndex, History, history_names
 from rocking_contact.solvers.driver import StepInfo
-from rocking_contact.solvers.history import History
 from rocking_contact.solvers.step import StepProblem
 
 

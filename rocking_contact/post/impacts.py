@@ -68,6 +68,13 @@ import numpy as np
 
 FIELDS = ("start", "end", "t_max", "max_force", "duration", "impulse", "speed",
           "rebound_speed")
+#: the heading of each entry of an impact in a table, unit included: one wording for
+#: ``run``'s impacts (:func:`rocking_contact.summary.discrete_impact_table`) and the
+#: report's (:func:`rocking_contact.report.content.impacts_table`)
+FIELD_LABELS = {"start": "start (s)", "end": "end (s)", "t_max": "instant of max (s)",
+                "max_force": "max force (N)", "duration": "duration (s)",
+                "impulse": "impulse (N.s)", "speed": "impact speed (m/s)",
+                "rebound_speed": "rebound speed (m/s)", "resolved": "resolved"}
 #: a shock's figures over all its impacts (``impact.<shock>.<statistic>``)
 STATISTICS = ("count", "max_abs_force", "mean_max_force", "std_max_force")
 

@@ -31,6 +31,7 @@ from typing import Any
 
 from rocking_contact.commands.compare import is_number
 from rocking_contact.post.collisions import RIGID_LEVEL, interior
+from rocking_contact.post.impacts import FIELD_LABELS, FIELDS
 from rocking_contact.post.references import (
     NO_REFERENCE,
     band_text,
@@ -299,10 +300,9 @@ def rigid_table(case: str, rows: Sequence[Mapping[str, Any]]) -> Table:
                   "rigid kinetic energy (J)", "t difference", "energy difference"], out)
 
 
-IMPACT_FIELDS = (("start", "start (s)"), ("end", "end (s)"), ("t_max", "instant of max (s)"),
-                 ("max_force", "max force (N)"), ("duration", "duration (s)"),
-                 ("impulse", "impulse (N.s)"), ("speed", "impact speed (m/s)"),
-                 ("rebound_speed", "rebound speed (m/s)"), ("resolved", "resolved"))
+#: the impacts table's columns: every entry of an impact and its heading, the one ``run``
+#: gives it too (:data:`~rocking_contact.post.impacts.FIELD_LABELS`)
+IMPACT_FIELDS = tuple((key, FIELD_LABELS[key]) for key in (*FIELDS, "resolved"))
 
 
 def impacts_table(case: str, impacts: Sequence[Mapping[str, Any]]) -> Table:

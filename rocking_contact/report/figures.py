@@ -28,7 +28,7 @@ from typing import Any
 
 import numpy as np
 
-from rocking_contact import results
+from rocking_contact import results_io
 from rocking_contact.config import CaseError
 from rocking_contact.report.document import Figure, Paragraph
 from rocking_contact.report.inputs import CaseResult, read_result
@@ -146,7 +146,7 @@ def run_plots(result: CaseResult) -> list[Path] | None:
         return None
     names = ordered_plots(str(n) for n in names)
     files = [result.directory / str(n) for n in names]
-    history = result.directory / results.HISTORY_FILE
+    history = result.directory / results_io.HISTORY_FILE
     if any(f.name != str(n) or not f.is_file() for f, n in zip(files, names)) or \
             not history.is_file():
         return None

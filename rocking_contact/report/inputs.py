@@ -18,7 +18,7 @@ from typing import Any
 
 import numpy as np
 
-from rocking_contact import results
+from rocking_contact import results_io
 from rocking_contact.config import CaseError
 from rocking_contact.results_io import read_results
 
@@ -109,23 +109,23 @@ def read_result(directory: Path) -> CaseResult:
         rocking_contact.config.CaseError: no readable ``results.json``.
 
     """
-    if not (directory / results.RESULTS_FILE).is_file():
-        killed = (directory / results.HISTORY_FILE).is_file()
+    if not (directory / results_io.RESULTS_FILE).is_file():
+        killed = (directory / results_io.HISTORY_FILE).is_file()
         runs = [] if killed else _run_dirs(directory)
-        raise CaseError(str(directory / results.RESULTS_FILE), "", "missing" + (
+        raise CaseError(str(directory / results_io.RESULTS_FILE), "", "missing" + (
             " beside history.csv: the run was killed before it wrote its results"
             if killed else
             f" (a parent of {len(runs)} results directories: give it as --results "
             f"{directory})" if runs else " (not a results directory)"))
     try:
-        data, history = results.load(directory)
+        data, history = results_io.load(directory)
     except CaseError as exc:
-        if Path(exc.file).name != results.HISTORY_FILE:
+        if Path(exc.file).name != results_io.HISTORY_FILE:
             raise
         # load() checks results.json before it reads the history: it is valid.
         data = read_results(directory)
         return CaseResult(directory, data, {}, history_problem=_reason(exc))
-    missing = "" if history else f"{results.HISTORY_FILE}: missing"
+    missing = "" if history else f"{results_io.HISTORY_FILE}: missing"
     return CaseResult(directory, data, history, history_problem=missing)
 
 
@@ -141,7 +141,7 @@ def _named_dirs(results_dir: Path, cases: Sequence[str]) -> list[Path]:
         # a directory with results first, then any directory of that name, to be skipped
         # with its reason
         candidates = [p for p in (Path(case), results_dir / case) if p.exists()]
-        ready = [p for p in candidates if (p / results.RESULTS_FILE).is_file()]
+        ready = [p for p in candidates if (p / results_io.RESULTS_FILE).is_file()]
         if not candidates and Path(case).name != case:  # a path, not a case name
             raise ReportError(f"{case}: no such directory (give a results directory, or "
                               f"a case name under --results {results_dir})")
@@ -156,7 +156,7 @@ def _run_dirs(results_dir: Path) -> list[Path]:
     """The subdirectories of ``results_dir`` that hold a run, read or not: a
     ``results.json``, or a ``history.csv`` alone (a run killed before it finished)."""
     return sorted(p for p in Path(results_dir).glob("*/") if p.is_dir() and any(
-        (p / name).is_file() for name in (results.RESULTS_FILE, results.HISTORY_FILE)))
+        (p / name).is_file() for name in (results_io.RESULTS_FILE, results_io.HISTORY_FILE)))
 
 
 def find_results(results_dir: Path,
@@ -174,7 +174,7 @@ def find_results(results_dir: Path,
         raise ReportError(f"{results_dir}: no such directory (give --results the directory "
                           "the runs wrote under, `results` by default)")
     dirs = _named_dirs(results_dir, cases) if cases else _run_dirs(results_dir)
-    if not dirs and not cases and (Path(results_dir) / results.RESULTS_FILE).is_file():
+    if not dirs and not cases and (Path(results_dir) / results_io.RESULTS_FILE).is_file():
         dirs = [Path(results_dir)]  # --results given one run's directory: that run
     if not dirs:
         raise ReportError(f"{results_dir}: no results (run `rocking-contact validate` first)")

@@ -9,8 +9,10 @@
 - :mod:`~rocking_contact.solvers.newton`: the prefixed PETSc SNES around it (one factorised
   solve per step for linear problems);
 - :mod:`~rocking_contact.solvers.driver`: the time loop: predictor, solve, accept, or halve
-  the step and retry;
-- :mod:`~rocking_contact.solvers.history`: time histories streamed to CSV as they grow.
+  the step and retry.
+
+The history a block run streams as it goes is :class:`rocking_contact.results_io.History`'s,
+beside the rest of ``history.csv``'s format.
 
 DOLFINx and petsc4py imports go through the package's import hook
 (``rocking_contact/__init__.py``, ``_WheelFirst``), which imports the wheel

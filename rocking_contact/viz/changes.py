@@ -20,8 +20,8 @@ from pathlib import Path
 from typing import Any
 
 from rocking_contact.config import dig
+from rocking_contact.loads import TimeFunction
 from rocking_contact.results import STARTED
-from rocking_contact.time_function import TimeFunction
 
 #: the warning of ``run`` (``rocking_contact.api``) for references of another physics
 _WARNING = re.compile(r"(?:the run changes|and it changes) (.+?): the checks are shown for "
@@ -64,7 +64,7 @@ LIST_ITEMS = 6
 def _is_function(value: Any) -> bool:
     """Whether ``value`` is a time function as parameters hold it (every key) or a mapping
     given in Python for one (``{"type": "table", "times": t, "values": v}``): a ``type`` of
-    :class:`~rocking_contact.time_function.TimeFunction` and others of its keys alone. A
+    :class:`~rocking_contact.loads.TimeFunction` and others of its keys alone. A
     ``type`` alone, which no run records, is said as the key it is."""
     return (isinstance(value, Mapping) and "type" in value and len(value) > 1
             and value.keys() <= _FUNCTION_KEYS
@@ -73,7 +73,7 @@ def _is_function(value: Any) -> bool:
 
 def function_text(function: Mapping[str, Any]) -> str:
     """A time function (m/s^2, as every one is an acceleration) in a few words, by the keys
-    its type reads alone (:attr:`TimeFunction.VARIANTS <rocking_contact.time_function.
+    its type reads alone (:attr:`TimeFunction.VARIANTS <rocking_contact.loads.
     TimeFunction.VARIANTS>`; a table keeps the frequency of the sine it replaced, a sine the
     path of the record): ``sine of 6 m/s^2 at 2 Hz``, ``table of 151 samples over 0-0.15
     s``, ``record table.csv column ax times 0.5``, ``zero``. No comma: the changes are

@@ -88,7 +88,7 @@ def _result_dir(arg: Path) -> Path:
     An existing file is taken as given (unless results/<name> holds results), so that the
     error names it rather than a results/<name> the user never mentioned.
     """
-    from rocking_contact.results import RESULTS_FILE
+    from rocking_contact.results_io import RESULTS_FILE
 
     if arg.is_dir() or len(arg.parts) > 1:
         return arg

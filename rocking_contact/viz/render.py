@@ -16,7 +16,7 @@ from typing import Any
 
 import numpy as np
 
-from rocking_contact import interrupt, results
+from rocking_contact import interrupt, results_io
 from rocking_contact.viz.scene import Scene
 
 #: default window size (pixels) of screenshots and movies
@@ -86,9 +86,9 @@ def open_scene(result_dir: Path, options: ViewOptions = ViewOptions()) -> Scene:
         out = "" if case != "CASE" else f" --out {result_dir}"
         raise ViewError(f"{result_dir}: no results (run `rocking-contact run {case}{out}` "
                         "first)")
-    if not (result_dir / results.RESULTS_FILE).is_file():
-        raise ViewError(f"{result_dir}: no {results.RESULTS_FILE} (not a results directory)")
-    data, history = results.load(result_dir)
+    if not (result_dir / results_io.RESULTS_FILE).is_file():
+        raise ViewError(f"{result_dir}: no {results_io.RESULTS_FILE} (not a results directory)")
+    data, history = results_io.load(result_dir)
     fields = (data.get("extra") or {}).get("fields")
     if fields:
         path = result_dir / fields

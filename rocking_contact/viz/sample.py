@@ -18,12 +18,7 @@ from typing import Any
 import numpy as np
 
 from rocking_contact.provenance import stack_versions
-from rocking_contact.results import (
-    HISTORY_FILE,
-    RESULTS_FILE,
-    collection_xml,
-    write_history_csv,
-)
+from rocking_contact.results_io import HISTORY_FILE, RESULTS_FILE, collection_xml, write_history_csv
 from rocking_contact.viz.rigid import block_mesh, rigid_displacement
 
 B, L = 0.18, 0.40  # half width, half height (m)

@@ -20,7 +20,7 @@ from rocking_contact.analytic.rigid_block import RigidBlock, closed_form, recala
 from rocking_contact.analytic.rigid_levels import compare_collisions, reference_collisions
 from rocking_contact.analytic.rigid_motion import RockingSimulation, TableMotion
 from rocking_contact.block import Geometry, Loading, Materials, Preload
-from rocking_contact.results import read_history_csv
+from rocking_contact.results_io import read_history_csv
 
 TILT = 0.01
 BLOCK = RigidBlock(half_width=0.18, half_height=0.40, mass=417.6, gravity=9.81)

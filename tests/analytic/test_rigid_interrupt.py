@@ -14,7 +14,8 @@ import rocking_contact as rc
 from rocking_contact import interrupt
 from rocking_contact.analytic.rigid_runner import run
 from rocking_contact.progress import Progress
-from rocking_contact.results import Interrupted, read_history_csv
+from rocking_contact.results_io import read_history_csv
+from rocking_contact.stops import Interrupted
 
 CLI = Path(sys.executable).parent / "rocking-contact"
 

@@ -12,7 +12,7 @@ import pytest
 import rocking_contact as rc
 from rocking_contact.cli import main
 from rocking_contact.config import CaseError, load_case
-from rocking_contact.results import read_history_csv
+from rocking_contact.results_io import read_history_csv
 
 
 def test_the_tilt_releases_the_rigid_block_where_it_releases_the_fem_block():

@@ -10,7 +10,7 @@ import pytest
 import rocking_contact as rc
 from rocking_contact.analytic.rigid_block import RigidBlock
 from rocking_contact.analytic.rigid_motion import RockingSimulation
-from rocking_contact.time_function import (
+from rocking_contact.loads import (
     Record,
     TableMotion,
     TimeFunction,

@@ -32,7 +32,7 @@ from pathlib import Path
 import numpy as np
 import pytest
 
-from rocking_contact.results import read_history_csv
+from rocking_contact.results_io import read_history_csv
 
 pytestmark = pytest.mark.mpi
 

@@ -8,7 +8,8 @@ import pytest
 
 import rocking_contact as rc
 from rocking_contact.fem.energy_balance import EnergyBalance
-from rocking_contact.results import SolverFailure, read_history_csv
+from rocking_contact.results_io import read_history_csv
+from rocking_contact.stops import SolverFailure
 from rocking_contact.time import Newmark
 
 # The schemes' energy identities on the 1 ms grid itself: without the release window the

@@ -14,7 +14,7 @@ from acceptance import assert_all_pass
 from rocking_ode import RESTITUTION, rocking, uplift_time
 
 import rocking_contact as rc
-from rocking_contact.results import read_history_csv
+from rocking_contact.results_io import read_history_csv
 
 SHAKE = {"type": "sine", "amplitude": 6.0, "frequency": 2.0}
 UPLIFT = uplift_time(SHAKE["amplitude"], SHAKE["frequency"])  # 0.0657925 s
@@ -177,7 +177,7 @@ def test_a_block_the_table_overturns_stops_there(tmp_path):
     atan(b/l) ends at 0.427 s (the rigid block crosses it at 0.42715 s, -0.03 %) and it
     reaches pi/2 at 0.762 s (rigid 0.76490 s, -0.38 %); its corner O slides by 12.6 mm as it
     falls."""
-    from rocking_contact.results import Overturned
+    from rocking_contact.stops import Overturned
 
     rigid = rc.run(rc.load_case("sdnv105_rigid", shaken(10.0, **{"time.end": 0.9})),
                    write=False, quiet=True)
@@ -202,7 +202,7 @@ def test_a_block_that_slides_off_its_table_stops_there(tmp_path):
     would slide and jump). Its corners' contacts are fixed node-to-node pairs, which held O
     up after it slid 1.47 m, past the table's end at -0.18 m; the run now stops when a
     corner passes an end: at 0.27 s, O at -0.1808 m (measured 2026-11-22, 1 ms steps)."""
-    from rocking_contact.results import Overturned
+    from rocking_contact.stops import Overturned
 
     case = rc.load_case("sdnv105d", shaken(40.0, **{"collisions.rigid": False,
                                                    "time.step": 1e-3, "time.end": 0.6}))

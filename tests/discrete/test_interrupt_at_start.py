@@ -8,7 +8,7 @@ import pytest
 import rocking_contact as rc
 from rocking_contact import interrupt
 from rocking_contact.discrete import runner
-from rocking_contact.results import Interrupted
+from rocking_contact.stops import Interrupted
 
 
 @pytest.mark.parametrize("scheme", ["central_difference", "newmark"])

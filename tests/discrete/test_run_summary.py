@@ -20,9 +20,9 @@ def test_run_prints_the_impacts_and_the_energy_balance(case, tmp_path, capsys):
     out = capsys.readouterr().out
     lines = out.splitlines()
     head = lines.index("impacts (4):")
-    assert lines[head + 1].split() == ["k", "shock", "node", "start", "(s)", "max", "FN",
-                                       "(N)", "speed", "(m/s)", "rebound", "(m/s)",
-                                       "impulse", "(N.s)"]
+    assert lines[head + 1].split() == ["k", "shock", "node", "start", "(s)", "max", "force",
+                                       "(N)", "impact", "speed", "(m/s)", "rebound", "speed",
+                                       "(m/s)", "impulse", "(N.s)"]
     result = rc.load_result(tmp_path / "out")
     for impact, line in zip(result.impacts, lines[head + 2:head + 6], strict=True):
         cells = line.split()

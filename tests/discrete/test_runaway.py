@@ -10,7 +10,7 @@ from rocking_contact.cli import main
 from rocking_contact.config import build
 from rocking_contact.discrete.case import DiscreteCase
 from rocking_contact.discrete.energy import EXCESS, GROWTH
-from rocking_contact.results import SolverFailure
+from rocking_contact.stops import SolverFailure
 
 
 def test_a_step_above_the_limit_with_every_shock_open_is_refused(capsys, tmp_path):

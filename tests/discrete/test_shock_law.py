@@ -3,7 +3,7 @@
 import numpy as np
 import pytest
 
-from rocking_contact.discrete.integrators import branch_contradicted
+from rocking_contact.discrete.newmark import branch_contradicted
 from rocking_contact.discrete.shock import LAWS, STATE_SIZE, shock_force
 
 KN, CN, KT, CT, MU = 1e6, 1e3, 1e4, 10.0, 0.5

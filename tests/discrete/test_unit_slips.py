@@ -12,7 +12,7 @@ from rocking_contact import interrupt
 from rocking_contact.config.loading import shipped_cases
 from rocking_contact.discrete import runner
 from rocking_contact.discrete.runner import SUPPORT_PEAK_LIMIT
-from rocking_contact.results import Interrupted
+from rocking_contact.stops import Interrupted
 
 
 def run(tmp_path, gap=0.05, acceleration='{ type = "zero" }'):

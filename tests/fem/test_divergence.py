@@ -10,7 +10,8 @@ import pytest
 
 import rocking_contact as rc
 from rocking_contact.fem.overturn import Diverged, Overturn, divergence
-from rocking_contact.results import Overturned, SolverFailure, read_history_csv
+from rocking_contact.results_io import read_history_csv
+from rocking_contact.stops import Overturned, SolverFailure
 
 #: SDNV105 A in long steps without its windows and refinement (the audit's command)
 LONG_STEPS = {"time.step": 0.02, "time.window": [], "time.refine.enabled": False}

@@ -13,7 +13,7 @@ import numpy as np
 import pytest
 
 import rocking_contact as rc
-from rocking_contact.results import read_history_csv
+from rocking_contact.results_io import read_history_csv
 
 pytestmark = pytest.mark.mpi
 

@@ -12,9 +12,10 @@ import rocking_contact as rc
 from rocking_contact import interrupt
 from rocking_contact.config import CaseError
 from rocking_contact.fem import runner
-from rocking_contact.results import SolverFailure, read_history_csv
+from rocking_contact.results_io import read_history_csv
 from rocking_contact.solvers.newton import NewtonSolver
 from rocking_contact.solvers.step import Contribution
+from rocking_contact.stops import SolverFailure
 from rocking_contact.time import HHT, Newmark
 
 BLOCK_CASES = ["sdnv105_preload", "sdnv105_preload_small_strain"]

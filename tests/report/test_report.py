@@ -9,7 +9,7 @@ import html5lib
 import pytest
 from PIL import Image
 
-from rocking_contact import results
+from rocking_contact import results_io
 from rocking_contact.cli import main
 from rocking_contact.config import shipped_cases
 from rocking_contact.post.references import NO_REFERENCE, unreferenced
@@ -52,7 +52,7 @@ def shown(text, value, digits=7):
 
 
 def all_results(results_dir):
-    return {p.name: results.load(p)[0] for p in sorted(results_dir.iterdir())}
+    return {p.name: results_io.load(p)[0] for p in sorted(results_dir.iterdir())}
 
 
 def test_html_is_valid_html5(page, tree):
@@ -357,7 +357,7 @@ def test_a_run_without_rerun_says_why(results_dir, tmp_path):
 
     root = tmp_path / "results"
     shutil.copytree(results_dir / "sdnd101a", root / "sdnd101a")
-    path = root / "sdnd101a" / results.RESULTS_FILE
+    path = root / "sdnd101a" / results_io.RESULTS_FILE
     data = json.loads(path.read_text())
     data["provenance"].update(rerun=None, rerun_note="the case was changed after loading",
                               ended=None, mpi_ranks=2, checkout=None)
@@ -378,7 +378,7 @@ def test_an_interrupted_run_says_what_its_rerun_reproduces(results_dir, tmp_path
 
     root = tmp_path / "results"
     shutil.copytree(results_dir / "sdnd101a", root / "sdnd101a")
-    path = root / "sdnd101a" / results.RESULTS_FILE
+    path = root / "sdnd101a" / results_io.RESULTS_FILE
     data = json.loads(path.read_text())
     note = "this run was interrupted at t = 0.25 s; rerun runs it to its end"
     data["provenance"].update(rerun_note=note)
@@ -406,7 +406,7 @@ def test_warnings_of_a_run_are_in_its_section(results_dir, tmp_path):
 
     root = tmp_path / "results"
     shutil.copytree(results_dir / "sdnd101a", root / "sdnd101a")
-    path = root / "sdnd101a" / results.RESULTS_FILE
+    path = root / "sdnd101a" / results_io.RESULTS_FILE
     data = json.loads(path.read_text())
     data["warnings"] = ["the total energy rose 1.2 J above its released value"]
     path.write_text(json.dumps(data))

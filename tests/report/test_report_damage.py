@@ -14,7 +14,7 @@ import numpy as np
 import pytest
 from test_report import parse_html, table
 
-from rocking_contact import results
+from rocking_contact import results, results_io
 from rocking_contact.cli import main
 from rocking_contact.report.cli import write_report
 from rocking_contact.report.content import run_status, verdict
@@ -41,10 +41,10 @@ def failed_sample(directory):
     """A sample run cut at END as a failed run leaves it: its window maximum on its last
     instant (``interior`` false), its collision checks not reached."""
     write_sample(directory, case="sdnv105_failed", fields=False)
-    data, history = results.load(directory)
+    data, history = results_io.load(directory)
     keep = history["time"] <= END + 1e-12
-    results.write_history_csv({k: v[keep] for k, v in history.items()},
-                              directory / results.HISTORY_FILE)
+    results_io.write_history_csv({k: v[keep] for k, v in history.items()},
+                                 directory / results_io.HISTORY_FILE)
     last = int(np.flatnonzero(keep)[-1])
     data["status"] = f"failed: step {last + 1} from t = {END:g} s failed"
     data["collisions"] = [{"index": 1, "time": END,
@@ -56,7 +56,7 @@ def failed_sample(directory):
         if c["quantity"].startswith("collision."):
             c.update(value=None, abs_error=None, rel_error=None, passed=False,
                      note=NOT_REACHED)
-    (directory / results.RESULTS_FILE).write_text(json.dumps(data))
+    (directory / results_io.RESULTS_FILE).write_text(json.dumps(data))
     return data
 
 
@@ -106,7 +106,7 @@ def test_plots_show_collisions_and_the_references_the_run_reached():
 
 
 def test_a_reached_collision_keeps_its_dot_and_references(results_dir, tmp_path):
-    data, history = results.load(results_dir / "sdnv105_sample")
+    data, history = results_io.load(results_dir / "sdnv105_sample")
     plot_results(data, history, tmp_path)
     legend = svg_text(tmp_path / "kinetic_energy.svg")
     for present in ("ours: collision", "rigid", "recalage", "LMGC90", "Code_Aster"):
@@ -120,10 +120,10 @@ def damaged_tree(results_dir, root):
     """A good run, a truncated results.json, a killed run, and a directory of no run."""
     shutil.copytree(results_dir / "sdnd101a", root / "good")
     shutil.copytree(results_dir / "sdnd101a", root / "truncated")
-    path = root / "truncated" / results.RESULTS_FILE
+    path = root / "truncated" / results_io.RESULTS_FILE
     path.write_text(path.read_text()[:500])
     (root / "killed").mkdir()
-    shutil.copy(results_dir / "sdnd101a" / results.HISTORY_FILE, root / "killed")
+    shutil.copy(results_dir / "sdnd101a" / results_io.HISTORY_FILE, root / "killed")
     (root / "notes").mkdir()
     (root / "notes" / "x.txt").write_text("not a run")
     return root
@@ -174,8 +174,8 @@ def test_missing_or_damaged_pieces_get_a_line(results_dir, tmp_path):
     root = tmp_path / "results"
     for name in ("nohistory", "badhistory", "nofields"):
         shutil.copytree(results_dir / "sdnv105_sample", root / name)
-    (root / "nohistory" / results.HISTORY_FILE).unlink()
-    (root / "badhistory" / results.HISTORY_FILE).write_text("foo,bar\n1,2\n")
+    (root / "nohistory" / results_io.HISTORY_FILE).unlink()
+    (root / "badhistory" / results_io.HISTORY_FILE).write_text("foo,bar\n1,2\n")
     (root / "nofields" / "fields.pvd").unlink()
     page = write_report([], root, tmp_path / "report")
     tree = parse_html(page.read_text(encoding="utf-8"))
@@ -252,7 +252,7 @@ def killed_sample(directory):
     data = failed_sample(directory)
     data.update(status=results.STARTED, quantities={}, collisions=[], checks=[], timing={},
                 stack={})
-    (directory / results.RESULTS_FILE).write_text(json.dumps(data))
+    (directory / results_io.RESULTS_FILE).write_text(json.dumps(data))
 
 
 def test_a_killed_run_is_unfinished_and_says_how_far_it_got(tmp_path, capsys):
@@ -299,7 +299,7 @@ def test_the_runs_own_plots_are_reused_while_up_to_date(tmp_path):
 
     run = tmp_path / "results" / "sdnd101a"
     rc.run(rc.load_case("sdnd101a"), out=run, quiet=True)
-    listed = json.loads((run / results.RESULTS_FILE).read_text())["plots"]
+    listed = json.loads((run / results_io.RESULTS_FILE).read_text())["plots"]
     assert "shock_force.png" in listed
     planted = (run / "displacement.png").read_bytes()[::-1]  # told apart from a redraw
     (run / "shock_force.png").write_bytes(planted)
@@ -308,6 +308,6 @@ def test_the_runs_own_plots_are_reused_while_up_to_date(tmp_path):
     assert (figures / "shock_force.png").read_bytes() == planted
     assert sorted(p.name for p in figures.iterdir()) == sorted(listed)
     later = (run / "shock_force.png").stat().st_mtime + 10
-    os.utime(run / results.HISTORY_FILE, (later, later))  # history written again: redraw
+    os.utime(run / results_io.HISTORY_FILE, (later, later))  # history written again: redraw
     write_report([], run.parent, tmp_path / "r", views=False)
     assert (figures / "shock_force.png").read_bytes() != planted

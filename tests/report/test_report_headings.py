@@ -44,9 +44,9 @@ def test_a_rigid_run_greys_the_keys_its_kind_never_reads(results_dir):
     """sdnv105_rigid: material.block.young, material.table.*, preload.pivot were shown as
     if read (the rigid kind refuses them away from their defaults); preload.tilt had no
     unit where keys says rad (now preload.angle, the angle the file gives)."""
-    from rocking_contact import results
+    from rocking_contact import results_io
 
-    data = results.load(results_dir / "sdnv105_rigid")[0]
+    data = results_io.load(results_dir / "sdnv105_rigid")[0]
     assert not {"material.block.young", "preload.pivot"} & set(unread_recorded(data))
     never = kind_not_read("rigid")
     assert {"material.block.young", "material.table.young", "preload.pivot"} <= set(never)

@@ -3,7 +3,7 @@
 import math
 
 import rocking_contact as rc
-from rocking_contact import results
+from rocking_contact import results_io
 from rocking_contact.report.content import IMPACT_FIELDS, impacts_table
 from rocking_contact.report.document import MISSING
 
@@ -15,7 +15,7 @@ def test_an_unresolved_impact_shows_its_bracket_and_dashes(tmp_path):
     rc.run(rc.load_case("sdnd101a", {"solver.scheme": "newmark", "model.shock.0.kn": 1e12,
                                      "time.end": 0.5}),
            out=tmp_path / "run", quiet=True, plots=False)
-    data, _ = results.load(tmp_path / "run")
+    data, _ = results_io.load(tmp_path / "run")
     table = impacts_table("sdnd101a", data["impacts"])
     assert table.header[2:] == [h for _, h in IMPACT_FIELDS]
     assert len(table.rows) == len(data["impacts"]) == 2

@@ -6,7 +6,7 @@ import shutil
 
 from test_report import parse_html, table
 
-from rocking_contact import results
+from rocking_contact import results_io
 from rocking_contact.report.cli import write_report
 from rocking_contact.report.figures import caption
 
@@ -22,7 +22,7 @@ RIGID = [{"index": 1, "time": 0.0582, "kinetic_energy": 39.2832, "levels": {
 
 
 def _edit(directory, **changes):
-    path = directory / results.RESULTS_FILE
+    path = directory / results_io.RESULTS_FILE
     data = json.loads(path.read_text())
     for key, value in changes.items():
         if key == "extra":
@@ -121,7 +121,7 @@ def test_a_run_with_overrides_shows_them_and_calls_the_description_the_files(res
     Code_Aster mesh" text, its overrides two rows deep in the parameters (audit s24 #6)."""
     root = tmp_path / "results"
     shutil.copytree(results_dir / "sdnd101a", root / "sdnd101a")
-    data = json.loads((root / "sdnd101a" / results.RESULTS_FILE).read_text())
+    data = json.loads((root / "sdnd101a" / results_io.RESULTS_FILE).read_text())
     description = " ".join(data["parameters"]["case"]["description"].split())
     title = data["parameters"]["case"]["title"]
     # the file as written: no options, the description as it is

@@ -4,7 +4,7 @@ variant)"; the others as before."""
 
 import html5lib
 
-from rocking_contact import results
+from rocking_contact import results_io
 from rocking_contact.config import load_case, unread_keys
 from rocking_contact.report.cli import MARKDOWN_FILE
 from rocking_contact.report.content import parameters_table
@@ -25,7 +25,7 @@ def _rows(report_dir, table_id):
 
 def test_results_json_records_the_keys_not_read(results_dir):
     """sdnd101a, central differences: the Newmark and HHT keys of its solver are not read."""
-    data = results.load(results_dir / "sdnd101a")[0]
+    data = results_io.load(results_dir / "sdnd101a")[0]
     unread = data["extra"]["unread"]
     assert unread == unread_keys(load_case("sdnd101a"))
     assert {"solver.beta", "solver.gamma", "solver.alpha", "solver.newton_tol"} <= set(unread)

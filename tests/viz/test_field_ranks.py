@@ -17,7 +17,7 @@ import pytest
 import pyvista as pv
 
 import rocking_contact as rc
-from rocking_contact.results import collection_xml
+from rocking_contact.results_io import collection_xml
 from rocking_contact.viz.fields import FieldSeries
 
 MPIEXEC = Path(sys.executable).parent / "mpiexec"

@@ -4,7 +4,7 @@ import numpy as np
 import pytest
 import pyvista as pv
 
-from rocking_contact.results import collection_xml
+from rocking_contact.results_io import collection_xml
 from rocking_contact.viz.fields import FieldSeries, _linearise, displacement_3d
 from rocking_contact.viz.rigid import block_mesh, rigid_displacement, tilt_from_lifts
 

@@ -6,7 +6,7 @@ import numpy as np
 from matplotlib.figure import Figure
 from PIL import Image
 
-from rocking_contact import results
+from rocking_contact import results_io
 from rocking_contact.viz import style
 from rocking_contact.viz.history_plots import (
     EXTREMUM_SEGMENT,
@@ -48,7 +48,7 @@ def test_discrete_run_plots_histories_and_histogram(discrete_dir):
 
 
 def test_block_result_plots_energy_corners_reactions_balance(block_dir, tmp_path):
-    data, history = results.load(str(block_dir))  # a path as text, as docs/outputs.md shows
+    data, history = results_io.load(str(block_dir))  # a path as text, as docs/outputs.md shows
     written = plot_results(data, history, tmp_path)
     stems = {p.stem for p in written}
     assert stems == {"kinetic_energy", "displacement", "velocity", "reactions",

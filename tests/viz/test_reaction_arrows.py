@@ -2,18 +2,18 @@
 
 import numpy as np
 
-from rocking_contact import results
+from rocking_contact import results_io
 from rocking_contact.viz import render
 from rocking_contact.viz.sample import B, write_sample
 
 
 def _with_o1(out_dir, rn, rx):
     """The sample (reactions at O and A) with a constant reaction at O1 added."""
-    path = out_dir / results.HISTORY_FILE
-    history = results.read_history_csv(path)
+    path = out_dir / results_io.HISTORY_FILE
+    history = results_io.read_history_csv(path)
     history["RN_O1"] = np.full_like(history["time"], rn)
     history["RX_O1"] = np.full_like(history["time"], rx)
-    results.write_history_csv(history, path)
+    results_io.write_history_csv(history, path)
     return out_dir
 
 
@@ -51,15 +51,15 @@ def test_arrows_are_scaled_by_the_weight_not_by_the_runs_own_forces(tmp_path):
     from rocking_contact.viz.sample import MASS, G, L
 
     out = write_sample(tmp_path / "s", end=0.05, fields=False)
-    path = out / results.HISTORY_FILE
-    history = results.read_history_csv(path)
+    path = out / results_io.HISTORY_FILE
+    history = results_io.read_history_csv(path)
     t = history["time"]
     ringing = (t > 0.02) & (t < 0.03)  # 20 % of the rows
     history["RN_O"] = np.where(ringing, 0.0, MASS * G / 2)
     history["RX_O"] = np.zeros_like(t)
     history["RN_A"] = np.where(ringing, 43228.0, 0.0)
     history["RX_A"] = np.zeros_like(t)
-    results.write_history_csv(history, path)
+    results_io.write_history_csv(history, path)
     scene = render.open_scene(out)
     assert block_weight(scene.data) == MASS * G  # the SDNV105 block, as the sample's
     with render.offscreen_plotter((320, 320)) as plotter:

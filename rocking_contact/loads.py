@@ -1,4 +1,7 @@
-"""Scalar functions of time given as data in case files (support and table accelerations).
+"""A case's loads as functions of time: the table's accelerations of a block or rigid case
+(``[loading]``) and a discrete model's support acceleration (``model.support.acceleration``),
+scalar functions given as data in the case file (:class:`TimeFunction`), and the table's
+motion they integrate to (:class:`TableMotion`).
 
 A case file is data, never code: a function is a ``type`` with its parameters, or a table
 of samples (inline or a CSV record).

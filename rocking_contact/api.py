@@ -461,7 +461,7 @@ def _execute(run: _Run) -> RunResult:
                 # a signal as they move comes once the flag says they moved: a second
                 # Ctrl-C between the two left them in the hidden folder, the directory
                 # without results until the next run put them back
-                with interrupt.python_handlers_kept():
+                with interrupt.signals_held_for_python():
                     results_dir.set_aside(run.out_dir)
                     aside = True
                 results_io.write(_started(run), run.out_dir, plots=False)

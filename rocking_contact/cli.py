@@ -221,7 +221,7 @@ def _load() -> None:
     after, where it stops the command as any other. Raised in the middle of an import it
     would leave the modules half started (MPI's too), or raise an extension module's
     "ImportError: initialization failed"."""
-    with interrupt.python_handlers_kept():
+    with interrupt.signals_held_for_python():
         import rocking_contact.api  # noqa: F401
 
 
@@ -231,7 +231,7 @@ def _start_petsc_for_a_block(args: argparse.Namespace) -> None:
     defers them (its crash report, MPI_Abort(59), exit code 15), and under mpiexec it would
     replace the handler deferring them from the command line's start."""
     if _runs_a_block(args):
-        with interrupt.python_handlers_kept():
+        with interrupt.signals_held_for_python():
             from petsc4py import PETSc  # noqa: F401
 
 

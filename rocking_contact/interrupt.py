@@ -188,14 +188,22 @@ def rank() -> int:
 
 
 @contextmanager
-def python_handlers_kept() -> Iterator[None]:
-    """Put back, after the block, the handlers set from Python for :data:`SIGNALS`: C code
-    started inside (Gmsh's, PETSc's initialisation) may replace them without Python
-    knowing (PETSc's crash report and MPI_Abort on SIGTERM). The signals are held during
-    the block and come after it, to Python's handlers: blocked in this thread, and only
-    noted if another thread takes them (one started before the block: numpy's OpenBLAS
-    threads), where the handler in place would raise in the middle of the block (an
-    import of VTK's modules so interrupted crashes: SIGSEGV)."""
+def signals_held_for_python() -> Iterator[None]:
+    """Ctrl-C and SIGTERM (:data:`SIGNALS`) held through the block, then given to the
+    handlers set from Python before it, for two jobs.
+
+    - Python's handlers are put back: C code started inside (Gmsh's, PETSc's initialisation)
+      may replace them without Python knowing (PETSc's crash report and MPI_Abort on
+      SIGTERM);
+    - the block is not cut short: work that a signal would leave half done (an import of
+      VTK's modules, SIGSEGV; the earlier results set aside without the flag that says
+      so) ends first, and the signal comes right after it, to the handler in place as
+      anywhere else (a stop asked for within :func:`deferred`).
+
+    Held: blocked in this thread, and only noted if another thread takes them (one
+    started before the block: numpy's OpenBLAS threads), where the handler in place would
+    raise in the middle of the block. Outside the main thread, where Python sets no
+    handlers, it does nothing."""
     if threading.current_thread() is not threading.main_thread():
         yield
         return

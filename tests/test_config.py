@@ -330,7 +330,27 @@ def test_keys_of_a_table_with_a_default_instance_default_to_its_values():
     rows = {key: default for key, _, default, _ in schema_doc(kind_schema("block"))}
     assert rows["material.table.young"] == "1e+14"  # printed 100000000000000.0 before S31
     assert rows["material.block.density"] == "1450.0"
-    assert rows["time.end"] == rows["case.name"] == "(required)"
+    assert rows["time.end"] == "(required)"
+
+
+@pytest.mark.parametrize("case", ["sdnd101a", "sdnv105a", "sdnv105_rigid"])
+def test_keys_say_an_unnamed_case_takes_its_files_name(case, capsys):
+    """`keys` listed case.name as required, of every kind: a file without a name, or one
+    that unsets it (--set case.name=, 6e2c37b), takes its file's name; a key the case
+    needs (case.title) is still listed as required."""
+    from rocking_contact.cli import main
+    from rocking_contact.config import kind_of, kind_schema, schema_doc
+
+    rows = {key: default for key, _, default, _ in schema_doc(kind_schema(kind_of(case)))}
+    assert rows["case.name"] == "the case file's name (without .toml)"
+    assert rows["case.title"] == "(required)"
+    assert main(["keys", case]) == 0
+    lines = {line.split()[0]: line for line in capsys.readouterr().out.splitlines()
+             if line.startswith("  case.")}
+    assert lines["case.name"].split(None, 1)[1].startswith(
+        "a string, default the case file's name (without .toml); short name, used for the "
+        "results directory (not given or unset: its own file's name, never its parent's)")
+    assert lines["case.title"].split(None, 1)[1].startswith("a string, required; ")
 
 
 def test_an_empty_case_name_is_named_in_its_error():

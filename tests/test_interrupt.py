@@ -385,10 +385,10 @@ def test_a_killed_block_run_can_still_be_read(tmp_path):
 @pytest.mark.parametrize("kept", [True, False])
 def test_petscs_signal_handlers_do_not_outlive_its_start(kept):
     """PETSc's start puts its own SIGTERM handler in place (MPI_Abort(59): exit code 15),
-    without Python knowing; started within python_handlers_kept, SIGTERM meets Python's
+    without Python knowing; started within signals_held_for_python, SIGTERM meets Python's
     again (here the default action: killed by SIGTERM). The command line starts PETSc so
     for a block run, before the run defers the signals."""
-    start = ("with interrupt.python_handlers_kept():\n    from petsc4py import PETSc\n"
+    start = ("with interrupt.signals_held_for_python():\n    from petsc4py import PETSc\n"
              if kept else "from petsc4py import PETSc\n")
     code = ("import os, signal\nimport rocking_contact\nfrom rocking_contact import interrupt\n"
             + start + "os.kill(os.getpid(), signal.SIGTERM)\n")

@@ -106,7 +106,7 @@ def test_an_error_raised_after_a_stop_was_asked_for_stands_for_it(monkeypatch):
     assert dropped == [AttributeError] and sys.unraisablehook is record
 
 
-def test_a_signal_held_by_python_handlers_kept_comes_after_whichever_thread_takes_it(
+def test_a_signal_held_for_python_comes_after_whichever_thread_takes_it(
         python_sigint):
     """A thread started before the block (numpy's OpenBLAS threads) takes the signal that
     this one blocks: noted, it comes after the block, not in it (an import of VTK's modules
@@ -117,7 +117,7 @@ def test_a_signal_held_by_python_handlers_kept_comes_after_whichever_thread_take
     started.wait(10)
     reached = []
     with pytest.raises(KeyboardInterrupt):
-        with interrupt.python_handlers_kept():
+        with interrupt.signals_held_for_python():
             signal.pthread_kill(thread.ident, signal.SIGINT)
             time.sleep(0.1)  # the handler in place ran here, in this thread
             reached.append("end of the block")

@@ -13,6 +13,7 @@ from __future__ import annotations
 
 import math
 from collections.abc import Callable, Iterable
+from dataclasses import dataclass
 from pathlib import Path
 
 from rocking_contact.config.overrides import key_path
@@ -32,15 +33,24 @@ def layers(origins: Origins, overridden: Iterable[str]) -> Layer:
     """The :data:`Layer` of a case read with ``origins`` (filled by
     :func:`~rocking_contact.config.read_case_data`) and overridden at the dotted keys
     ``overridden``: 0 for those keys and any key inside them."""
-    overrides = {tuple(key_path(k)) for k in overridden}
+    return _FileLayer(origins, frozenset(tuple(key_path(k)) for k in overridden))
 
-    def layer(key: str) -> float:
+
+@dataclass(frozen=True)
+class _FileLayer:
+    """The :data:`Layer` that :func:`layers` makes. A class, not a closure: a loaded case
+    holds it (``load_info.loaded_as``), and pickles with it (``ProcessPoolExecutor``
+    over loaded cases) and compares equal to its copy."""
+
+    origins: Origins
+    #: the key paths overridden
+    overrides: frozenset[tuple[str, ...]]
+
+    def __call__(self, key: str) -> float:
         path = tuple(key_path(key))  # (``quantity[1].time`` too)
-        if any(path[:n] in overrides for n in range(1, len(path) + 1)):  # or its table
+        if any(path[:n] in self.overrides for n in range(1, len(path) + 1)):  # or its table
             return 0
-        return len(origins[path]) if path in origins else math.inf
-
-    return layer
+        return len(self.origins[path]) if path in self.origins else math.inf
 
 
 def given_layer(layer: Layer, key: str) -> float:

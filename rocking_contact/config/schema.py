@@ -148,9 +148,14 @@ def param(
     unit: str = "",
     check: Check | None = None,
     default_factory: Any = dataclasses.MISSING,
+    default_doc: str = "",
 ) -> Any:
-    """A schema field: default, documentation, unit and optional constraint."""
-    meta = {"doc": doc, "unit": unit, "check": check}
+    """A schema field: default, documentation, unit and optional constraint.
+
+    ``default_doc``: what a field without a default reads when a case does not give it,
+    as ``rocking-contact keys`` says it (loading fills it in before :func:`build`:
+    ``case.name`` is its file's name); without it, such a field is listed as required."""
+    meta = {"doc": doc, "unit": unit, "check": check, "default_doc": default_doc}
     if default_factory is not dataclasses.MISSING:
         return field(default_factory=default_factory, metadata=meta)
     return field(default=default, metadata=meta)
@@ -573,7 +578,7 @@ def schema_doc(cls: type, prefix: str = "", instance: Any = None,
         elif f.default_factory is not dataclasses.MISSING:
             default = toml_text(f.default_factory())
         else:
-            default = "(required)"
+            default = f.metadata.get("default_doc") or "(required)"
         doc, unit = docs.get(key, (f.metadata.get("doc", ""), f.metadata.get("unit", "")))
         doc = f"{doc} [{unit}]".lstrip() if unit else doc
         allowed = _allowed(f.metadata.get("check"), unit)

@@ -30,9 +30,9 @@ if TYPE_CHECKING:
 class CaseInfo:
     """The ``[case]`` table: identity of the case."""
 
-    name: str = param(doc="short name, used for the results directory (a case file "
-                      "without it takes its file's name, never its parent's)",
-                      check=DIRECTORY_NAME)
+    name: str = param(doc="short name, used for the results directory (not given or unset: "
+                      "its own file's name, never its parent's)", check=DIRECTORY_NAME,
+                      default_doc="the case file's name (without .toml)")
     title: str = param(doc="one-line title shown by `rocking-contact list`")
     kind: str = param(doc="model family: selects the schema and the runner")
     description: str = param("", doc="free text: what the case is, where it comes from")

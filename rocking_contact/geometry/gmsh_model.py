@@ -63,7 +63,7 @@ def session() -> Iterator[Any]:
 
     owner = not gmsh.isInitialized()
     if owner:
-        with interrupt.python_handlers_kept():
+        with interrupt.signals_held_for_python():
             gmsh.initialize(interruptible=False)
     else:
         current, models = gmsh.model.getCurrent(), len(gmsh.model.list())
@@ -73,7 +73,7 @@ def session() -> Iterator[Any]:
         yield gmsh
     finally:
         if owner:
-            with interrupt.python_handlers_kept():
+            with interrupt.signals_held_for_python():
                 gmsh.finalize()
         else:
             while len(gmsh.model.list()) > models:

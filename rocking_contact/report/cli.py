@@ -114,6 +114,6 @@ def _start_petsc() -> None:
     crash report and MPI_Abort, exit code 15)."""
     from rocking_contact import interrupt
 
-    with interrupt.python_handlers_kept(), contextlib.suppress(ImportError):
+    with interrupt.signals_held_for_python(), contextlib.suppress(ImportError):
         from petsc4py import PETSc  # noqa: F401
         from slepc4py import SLEPc  # noqa: F401

@@ -9,7 +9,7 @@ signal then comes right after the import and stops the command as anywhere else.
 
 from rocking_contact import interrupt
 
-with interrupt.python_handlers_kept():
+with interrupt.signals_held_for_python():
     import pyvista as pyvista
     import pyvista.plotting
 

@@ -137,7 +137,7 @@ def offscreen_plotter(window_size: tuple[int, int] = WINDOW) -> Iterator[Any]:
     # leave VTK half set up and crash the process (SIGSEGV): it is taken once the plotter
     # stands
     with pv.vtk_verbosity("error"):
-        with interrupt.python_handlers_kept():
+        with interrupt.signals_held_for_python():
             plotter = pv.Plotter(off_screen=True, window_size=list(window_size))
         try:
             yield plotter
@@ -246,7 +246,7 @@ def interactive_plotter(scene: Scene, window_size: tuple[int, int] = WINDOW, *,
     """A plotter showing the scene with a time slider under the title."""
     from rocking_contact.viz.pv import pyvista as pv
 
-    with interrupt.python_handlers_kept():  # as in offscreen_plotter
+    with interrupt.signals_held_for_python():  # as in offscreen_plotter
         plotter = pv.Plotter(window_size=list(window_size), off_screen=off_screen)
     scene.add_to(plotter)
     plotter.camera.zoom(SLIDER_ZOOM)  # room for the slider above the scene

@@ -465,10 +465,10 @@ def given_steps(history: dict[str, np.ndarray]) -> dict[str, np.ndarray]:
     value a step, >= 0): the step's rise of the block's energy (:func:`own_total` with the
     springs' store), at most what the dissipations that fell in it lost together, shared
     among them in proportion to their falls. A rise is counted once: capped by it column
-    by column, it was counted once for each column that fell (SDNV105 A on the 0.02 m
-    mesh, the 10 us step to 0.05443 s: the total energy rose 0.0472 J as the normal forces'
-    column fell 1.377 J and the friction's 0.0614 J, 0.0944 J given back; shared, 0.0452
-    and 0.0020 J). A lone fall gives at most the rise, as before, and the shares sum to the
+    by column, it would count once for each column that fell (SDNV105 A on the 0.02 m
+    mesh, the 10 us step to 0.05443 s: the total energy rises 0.0472 J as the normal
+    forces' column falls 1.377 J and the friction's 0.0614 J, 0.0944 J given back; shared,
+    0.0452 and 0.0020 J). A lone fall gives at most the rise, and the shares sum to the
     part of the rise the falls account for: the balance says that the falls paid for the
     rise, not which of them, and attributing it all to the largest fall would leave the
     other unnamed whatever it lost."""

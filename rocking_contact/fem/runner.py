@@ -53,13 +53,11 @@ from rocking_contact.geometry.layout import BLOCK, base_points, size_warning
 from rocking_contact.geometry.mesh import create_block_mesh
 from rocking_contact.post.collisions import annotate as annotate_collisions
 from rocking_contact.post.energy import (
-    anchor_warning,
     motion_floor,
     released_depth,
     released_store,
     remedy,
-    restick_warning,
-    rise_warning,
+    run_warnings,
 )
 from rocking_contact.post.energy import summary as energy_summary
 from rocking_contact.post.iterations import iteration_statistics
@@ -272,11 +270,8 @@ def post_process(case: BlockCase, result: RunResult, model: contact_model.Contac
         below = result.extra.get("preload", {}).get("base_below", 0.0)
         # only a case with springs reads them (tests/test_unread_keys)
         pressed = has_springs(case) and any(s.gap < 0.0 for s in case.contact.spring)
-        advice = steps_remedy(case)
-        for warning in (restick_warning(energy), anchor_warning(energy),
-                        rise_warning(energy, advice, stored, depth, below, pressed)):
-            if warning:
-                result.warnings.append(warning)
+        result.warnings.extend(run_warnings(result.history, energy, steps_remedy(case),
+                                            stored, depth, below, pressed))
     if case.contact.treatment in TABLE_TREATMENTS:
         found = deepest(result.history, base_points(case.geometry, case.mesh),
                         2 * case.geometry.half_width)

@@ -30,7 +30,7 @@ from pathlib import Path
 from typing import Any
 
 from rocking_contact.commands.compare import add_collisions_option
-from rocking_contact.options import add_case_options
+from rocking_contact.options import add_case_options, path_argument
 
 #: the most runs one sweep starts: a typo in a list of values (a grid of 3 keys of 20
 #: values is 8000 FEM runs) is refused at once rather than found hours later
@@ -42,7 +42,7 @@ TABLE_FILE = "sweep.csv"
 def add_arguments(parser: argparse.ArgumentParser) -> None:
     """Options of ``rocking-contact sweep``."""
     parser.add_argument("case", help="shipped case name or path to a case TOML file")
-    parser.add_argument("--out", type=Path, required=True,
+    parser.add_argument("--out", type=path_argument, required=True,
                         help="the sweep's directory: a run per value (or combination) in "
                              "DIR/<key>=<value>[,...]/, replacing the results there, and "
                              f"the table of the runs in DIR/{TABLE_FILE}")

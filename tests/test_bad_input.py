@@ -23,6 +23,8 @@ BAD_SETS = [
     (["model.node.0.mass=0"], ["model.node[0].mass", "needs mass"]),
     (["solver.scheme=rk4"], ["solver.scheme", "one of 'central_difference'"]),
     (["model.shock.0.node=NO9"], ["model.shock[0].node", "unknown node 'NO9'"]),
+    # the nodes it may name, as model.shock's and model.spring's messages say them
+    (["output.nodes=[\"NO9\"]"], ["output.nodes[0]", "unknown node 'NO9' (nodes: NO1)"]),
     (["model.shock.5.kn=1"], ["model.shock[5]", "index"]),
     (["model.shock[5].kn=1"], ["model.shock[5]", "index 0..0"]),
     (["model.shock[0].kn=true"], ["model.shock[0].kn", "expected a number, got true"]),

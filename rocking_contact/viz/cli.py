@@ -35,7 +35,8 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
     parser.add_argument("--scale", type=float, default=None, metavar="FACTOR",
                         help="displacement amplification (default: automatic, shown on the view)")
     parser.add_argument("--screenshot", type=file_argument, metavar="FILE.png",
-                        help="write a PNG offscreen instead of opening a window")
+                        help="write an image offscreen instead of opening a window (PNG; "
+                             "JPEG, BMP or TIFF by the file's suffix)")
     parser.add_argument("--time", type=float, default=None, metavar="T",
                         help="instant of the screenshot in s (default: the first); between "
                              "two field outputs their blend, said on the picture")

@@ -254,8 +254,9 @@ def _table(out: Path, runs: Sequence[tuple[str, list[str]]], done: Sequence[str]
     """The table of the runs that wrote results (``compare``'s, the run column their names
     in ``out``), written as ``out/sweep.csv`` too; the runs without results named."""
     from rocking_contact.commands.compare import study
+    from rocking_contact.results import counted
 
-    print(f"\nsweep: {len(runs)} runs in {wall:.3g} s, results in {out}/")
+    print(f"\nsweep: {counted(len(runs), 'run')} in {wall:.3g} s, results in {out}/")
     missing = [name for name, _ in runs if name not in done]
     if missing:
         print(f"no results (refused, or failed before their first step): "

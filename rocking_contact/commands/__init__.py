@@ -64,7 +64,7 @@ COMMANDS: dict[str, Command] = {
         {0: "listed", 2: "a syntax error (list takes no argument): one line 'error: ...'"}),
     "keys": Command(
         "rocking_contact.commands.keys",
-        "every case-file key of a kind: type, default, meaning",
+        "every case-file key of a kind: type, default, unit, meaning",
         {0: "listed",
          2: "bad input (no such case file, shipped case or kind; a case file it cannot "
             "read; an option): one line 'error: ...'"}),

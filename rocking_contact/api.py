@@ -157,8 +157,8 @@ def run(
 
     Raises:
         CaseError: bad input (a value changed on ``case`` that loading would refuse, a
-            case of another type, an ``out`` that is a file or not writable), said in one
-            line before the first step.
+            case of another type, an ``out`` that is empty, a file or not writable), said
+            in one line before the first step.
         SolverFailure: the run could not go on; ``.partial`` holds what it computed,
             written to ``out`` first.
         Overturned: the block toppled or slid off its table (a :class:`SolverFailure`).
@@ -346,6 +346,9 @@ def _prepare(case: CaseFile, out: str | os.PathLike[str] | None, *, quiet: bool,
     started = utc_now()
     checked: Any = _check_again(case)
     runner = kind_runner(checked.case.kind)
+    if isinstance(out, str) and not out:  # Path("") is the current directory
+        raise CaseError("rc.run", "out", "empty (allowed: a directory path, \".\" for the "
+                        "current one, or None for results/<case name>/)")
     progress = Progress(checked.time.start, checked.time.end, checked.case.name,
                         enabled=not quiet and mpi_rank() == 0)
     out_dir = Path(out) if out is not None else default_out_dir(checked)

@@ -7,6 +7,27 @@ Imported to build the command line: keep its imports light.
 from __future__ import annotations
 
 import argparse
+from pathlib import Path
+
+
+def given_text(text: str, allowed: str = "a path; . for the current directory") -> str:
+    """An argparse ``type`` for a path or a name: ``text`` unless it is empty. ``Path("")``
+    is the current directory, so that ``--out "$DIR"`` with ``DIR`` unset wrote into it (and
+    ``view ""`` showed what it held) instead of saying that no path was given."""
+    if not text:
+        raise argparse.ArgumentTypeError(f"empty (allowed: {allowed})")
+    return text
+
+
+def path_argument(text: str) -> Path:
+    """An argparse ``type`` for a directory (or a path of either kind): :func:`given_text`
+    as a ``Path``."""
+    return Path(given_text(text))
+
+
+def file_argument(text: str) -> Path:
+    """An argparse ``type`` for a file to write: :func:`given_text` as a ``Path``."""
+    return Path(given_text(text, "a file path"))
 
 
 def add_set_option(parser: argparse.ArgumentParser,

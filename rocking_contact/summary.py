@@ -18,7 +18,7 @@ from rocking_contact.post.collision_warnings import unmatched_line
 from rocking_contact.post.collisions import RIGID_LEVEL, interior
 from rocking_contact.post.impacts import FIELD_LABELS
 from rocking_contact.post.references import text_table, unreferenced
-from rocking_contact.results import RunResult, Verdict, check_counts, classify
+from rocking_contact.results import RunResult, Verdict, check_counts, classify, counted
 
 #: numba compilation time (s) the summary line names beside the wall time
 COMPILE_SHOWN_S = 1.0
@@ -260,9 +260,11 @@ def summary_line(result: RunResult, out: Path | None = None) -> str:
     # container) 6 to 27 s, which a user would otherwise read as the run's own time
     compiled = (f" (+{compile_s:.2g} s compiling numba kernels)"
                 if compile_s >= COMPILE_SHOWN_S else "")
-    steps = f"{result.timing.get('steps', '?')} steps"
+    taken = result.timing.get("steps")
+    steps = "? steps" if taken is None else counted(taken, "step")
     if "preload_steps" in result.timing:
-        steps += f" (stopped in the preload, after {result.timing['preload_steps']} static steps)"
+        static = counted(result.timing["preload_steps"], "static step")
+        steps += f" (stopped in the preload, after {static})"
     elif result.status != "completed":
         # the steps it took: a run whose step 1 failed would read '0 steps', '(step 1, ...)'
         steps += " before the run stopped"

@@ -16,6 +16,9 @@ BAD_SETS = [
     (["time.stpe=1e-4"], ["time.stpe", "unknown key", "allowed: start, end, step"]),
     (["nosuch.section=1"], ["nosuch", "unknown key"]),
     (["time.step=abc"], ["time.step", "expected a number", "'abc'"]),
+    # a number with a unit: the key's unit is said (test_a_number_with_a_unit_...)
+    (["time.step=1e-4 s"], ["time.step: expected a number, got '1e-4 s'; allowed: a number "
+                            "alone, read in s, such as 1e-4"]),
     (["time.step=0"], ["time.step", "> 0"]),
     (["time.step=-1e-3"], ["time.step", "> 0"]),
     (["time.end=-1"], ["time.end", "not after start"]),
@@ -23,6 +26,8 @@ BAD_SETS = [
     (["model.node.0.mass=0"], ["model.node[0].mass", "needs mass"]),
     (["solver.scheme=rk4"], ["solver.scheme", "one of 'central_difference'"]),
     (["model.shock.0.node=NO9"], ["model.shock[0].node", "unknown node 'NO9'"]),
+    # the nodes it may name, as model.shock's and model.spring's messages say them
+    (["output.nodes=[\"NO9\"]"], ["output.nodes[0]", "unknown node 'NO9' (nodes: NO1)"]),
     (["model.shock.5.kn=1"], ["model.shock[5]", "index"]),
     (["model.shock[5].kn=1"], ["model.shock[5]", "index 0..0"]),
     (["model.shock[0].kn=true"], ["model.shock[0].kn", "expected a number, got true"]),
@@ -604,3 +609,22 @@ def test_a_list_given_as_a_value_and_as_tables_says_what_to_do(capsys, tmp_path)
                      'windows = [[0.0, 0.01]]\n[[quantity]]\nname = "m"\ncolumn = "DY_A"\n'
                      'op = "max"\n')
     assert [q.name for q in load_case(child).quantity] == ["m"]
+
+
+@pytest.mark.parametrize("given,allowed", [
+    ("0.05 s", "a number alone, read in s, such as 0.05"),
+    (".5s", "a number alone, read in s, such as 0.5"),  # as TOML writes it
+    ("10ms", "a number alone, read in s"),  # another unit: its conversion is the user's
+])
+def test_a_number_with_a_unit_is_told_the_unit_of_its_key(given, allowed):
+    """``time.end=10ms`` said "expected a number, got '10ms'" without the unit that the
+    number is read in; a word that is no unit keeps the plain message."""
+    from rocking_contact.config import CaseError
+
+    with pytest.raises(CaseError) as refused:
+        load_case(CASE, [f"time.end={given}"])
+    assert str(refused.value).endswith(f"time.end: expected a number, got {given!r}; "
+                                       f"allowed: {allowed}")
+    with pytest.raises(CaseError) as refused:
+        load_case(CASE, ["time.end=abc"])
+    assert str(refused.value).endswith("time.end: expected a number, got 'abc'")

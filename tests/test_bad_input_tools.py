@@ -245,3 +245,41 @@ def test_report_of_a_results_directory_that_does_not_exist(capsys, tmp_path, mon
     (tmp_path / "empty").mkdir()
     assert_one_line_error(capsys, main(["report", "--results", "empty", "--no-views"]),
                           ["error: empty: no results (run `rocking-contact validate` first)"])
+
+
+# -- empty paths -------------------------------------------------------------------------
+
+@pytest.mark.parametrize("args,option,allowed", [
+    (["run", "sdnd101a", "--out", ""], "--out", "a path; . for the current directory"),
+    (["validate", "sdnd101a", "--out", ""], "--out", "a path; . for the current directory"),
+    (["sweep", "sdnd101a", "--set", "time.step=1e-4,2e-4", "--out", ""], "--out",
+     "a path; . for the current directory"),
+    (["rigid", "--out", ""], "--out", "a path; . for the current directory"),
+    (["mesh", "--out", ""], "--out", "a file path"),
+    (["report", "{result}", "--out", ""], "--out", "a path; . for the current directory"),
+    (["report", "--results", ""], "--results", "a path; . for the current directory"),
+    (["report", ""], "cases", "a path; . for the current directory"),
+    (["view", ""], "result", "a path; . for the current directory"),
+    (["view", "{result}", "--screenshot", ""], "--screenshot", "a file path"),
+    (["view", "{result}", "--movie", ""], "--movie", "a file path"),
+    (["compare", ""], "DIR", "a path; . for the current directory"),
+    (["compare", "{result}", "--csv", ""], "--csv", "a file path"),
+], ids=lambda a: " ".join(a) if isinstance(a, list) else None)
+def test_an_empty_path_is_refused_not_taken_for_the_current_directory(
+        capsys, tmp_path, result, monkeypatch, args, option, allowed):
+    """``--out "$DIR"`` with DIR unset: Path("") is ".", and run, validate, sweep, rigid and
+    report wrote into the current directory (view "" and compare "" read it); mesh, view
+    and compare said '. is a directory', a path the user never typed."""
+    monkeypatch.chdir(tmp_path)
+    with pytest.raises(SystemExit) as stop:  # argparse's, as for every syntax error
+        main([a.format(result=result) for a in args])
+    assert_one_line_error(capsys, stop.value.code,
+                          [f"argument {option}: empty (allowed: {allowed})"])
+    assert list(tmp_path.iterdir()) == []
+
+
+def test_rc_run_refuses_an_empty_out(tmp_path, monkeypatch):
+    monkeypatch.chdir(tmp_path)
+    with pytest.raises(rc.CaseError, match=r"^rc.run: out: empty \(allowed: a directory path"):
+        rc.run("sdnd101a", out="", quiet=True, plots=False)
+    assert list(tmp_path.iterdir()) == []

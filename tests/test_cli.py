@@ -142,7 +142,7 @@ def _help(capsys, command):
 
 
 @pytest.mark.parametrize("command", [None, "list", "keys", "run", "validate", "mesh", "rigid",
-                                     "view", "report"])
+                                     "view", "report", "compare"])
 def test_help_ends_with_the_exit_codes(capsys, command):
     """--help said nothing of them (0, 1 when a run stops or validate misses a check, 2 bad
     input, 130/143 stopped)."""
@@ -157,6 +157,10 @@ def test_help_ends_with_the_exit_codes(capsys, command):
     assert ("bad input" if command != "list" else "a syntax error") in codes
     # list, keys, mesh, view and report run no case: there is no run to keep
     assert ("what a run computed is written" in codes) == stops
+    # view, report and compare read results: they said "bad input (case file, --set, ...)"
+    # without taking either (list and keys say their own too)
+    general = command not in ("list", "keys", "view", "report", "compare")
+    assert ("bad input (case file, --set, option, path)" in codes) == general
     if command is None:
         assert "`make demo` exits 0 when every case passes, otherwise 2" in help_text
 

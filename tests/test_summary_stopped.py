@@ -21,3 +21,19 @@ def test_a_run_that_failed_at_its_first_step_says_0_steps_before_it_stopped():
     done = rc.run(rc.load_case("sdnd101a", {"time.end": 0.01}), write=False, quiet=True,
                   plots=False)
     assert summary_line(done).startswith("sdnd101a: 20 steps, ")
+
+
+def test_one_step_and_one_static_step_are_said_in_the_singular():
+    """'sdnv105a: 0 steps (stopped in the preload, after 1 static steps)', and a run of
+    one step said '1 steps'."""
+    one = rc.run(rc.load_case("sdnd101a", {"time.end": 5e-4}), write=False, quiet=True,
+                 plots=False)
+    assert summary_line(one).startswith("sdnd101a: 1 step, ")
+    case = rc.load_case("sdnv105a", {"solver.max_iterations": 2, "solver.max_halvings": 0,
+                                     "time.end": 0.01})
+    with pytest.raises(SolverFailure) as failure:  # the tilt's single static step
+        rc.run(case, write=False, quiet=True, plots=False)
+    stopped = failure.value.partial
+    assert stopped is not None
+    assert summary_line(stopped).startswith("sdnv105a: 0 steps (stopped in the preload, "
+                                            "after 1 static step), ")

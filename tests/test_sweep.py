@@ -233,3 +233,11 @@ def test_help_ends_with_the_exit_codes(capsys, command, codes):
     assert [line.split()[0] for line in said.splitlines()
             if line.startswith("  ") and line.split()[0].isdigit()] == codes
     assert ("what a run computed is written" in said) == (command == "sweep")
+
+
+def test_a_sweep_of_one_value_says_1_run(tmp_path, capsys):
+    """It said 'sweep: 1 runs in ... s'."""
+    code, out, _ = _sweep(capsys, "sdnd101a", "--set", "time.step=1e-4", "--out", tmp_path,
+                          "--quiet", "--no-plots")
+    assert code == 0 and out[0].startswith("[1/1] time.step=1e-4: completed, ")
+    assert out[2].startswith("sweep: 1 run in ") and out[2].endswith(f"results in {tmp_path}/")

@@ -24,7 +24,12 @@ from pathlib import Path
 from typing import TYPE_CHECKING, Any, cast
 
 from rocking_contact.commands.run import OUT_HELP
-from rocking_contact.options import add_case_argument, add_case_options, case_argument
+from rocking_contact.options import (
+    add_case_argument,
+    add_case_options,
+    case_argument,
+    path_argument,
+)
 
 if TYPE_CHECKING:  # the FEM kind's schema (its imports take 0.3 s)
     from rocking_contact.fem.case import BlockCase
@@ -40,7 +45,7 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
     """Options of ``rocking-contact rigid``."""
     add_case_argument(parser, f"rigid case, or FEM block case whose rigid twin to run: a "
                               f"name or a TOML file (default {DEFAULT_CASE})")
-    parser.add_argument("--out", type=Path, help=OUT_HELP)
+    parser.add_argument("--out", type=path_argument, help=OUT_HELP)
     add_case_options(parser, "no progress bar, and of the output the summary line, warnings "
                              "and errors alone, as run --quiet prints (no tables of the "
                              "levels' impacts or of the checks)",

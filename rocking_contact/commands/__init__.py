@@ -64,7 +64,7 @@ COMMANDS: dict[str, Command] = {
         {0: "listed", 2: "a syntax error (list takes no argument): one line 'error: ...'"}),
     "keys": Command(
         "rocking_contact.commands.keys",
-        "every case-file key of a kind: type, default, meaning",
+        "every case-file key of a kind: type, default, unit, meaning",
         {0: "listed",
          2: "bad input (no such case file, shipped case or kind; a case file it cannot "
             "read; an option): one line 'error: ...'"}),
@@ -89,7 +89,8 @@ COMMANDS: dict[str, Command] = {
         "rocking_contact.commands.compare",
         "one table of several runs' collisions, changes and quantities (reads results.json)",
         {0: "the table is printed (and its CSV written)",
-         2: "also a directory without a results.json a run writes, a quantity no run has"}),
+         2: "bad input (an option, a path; a directory without a results.json a run "
+            "writes, a quantity no run has): one line 'error: ...'"}),
     "sweep": Command(
         "rocking_contact.commands.sweep",
         "run a case once per value (or combination) of --set keys, then compare the runs",
@@ -113,11 +114,13 @@ COMMANDS: dict[str, Command] = {
     "view": Command(
         "rocking_contact.viz.cli", "look at a result: pyvista scene, screenshot, movie",
         {0: "shown, or the files written",
-         2: "also results it cannot read and files it cannot write"}),
+         2: "bad input (an option, a path; results it cannot read, a file it cannot "
+            "write): one line 'error: ...'"}),
     "report": Command(
         "rocking_contact.report.cli", "HTML/Markdown validation report",
         {0: "written (a results directory it cannot read is skipped, with a warning)",
-         2: "also no results directory it can read, a file it cannot write"}),
+         2: "bad input (an option, a path; no results directory it can read, a file it "
+            "cannot write): one line 'error: ...'"}),
 }
 
 #: the top level's exit codes: what every command can say
@@ -126,7 +129,8 @@ TOP_EXIT_CODES = {
     1: f"{_STOPPED}; validate: also a failed check, a case no check graded, or checks a "
        "shortened run did not reach (each COMMAND --help says its own)"}
 #: the codes every command has; a command's own text for 2 that starts with "also " is
-#: added after this one's (what else is bad input to it)
+#: added after this one's (what else is bad input to it); one that reads no case file
+#: (compare, view, report) says its own whole
 EVERY_COMMAND = {2: "bad input (case file, --set, option, path): one line 'error: ...'",
                  130: "stopped by Ctrl-C (what a run computed is written)",
                  143: "stopped by SIGTERM (docker stop, kill, a batch scheduler), the same"}

@@ -27,6 +27,8 @@ from collections.abc import Iterable, Mapping, Sequence
 from pathlib import Path
 from typing import Any
 
+from rocking_contact.options import file_argument, given_text
+
 #: collisions (or impacts per shock) shown by default; every one with ``--collisions 0``
 SHOWN = 5
 #: widest cell of a changed value in the text table (a table acceleration of 151 samples
@@ -49,12 +51,12 @@ NAMED_UNITS = {"penetration.max": "m", "energy.rise.max": "J", "energy.regain.ma
 
 def add_arguments(parser: argparse.ArgumentParser) -> None:
     """Options of ``rocking-contact compare``."""
-    parser.add_argument("dirs", nargs="+", metavar="DIR",
+    parser.add_argument("dirs", nargs="+", metavar="DIR", type=given_text,
                         help="results directories (each holding the results.json of a run, "
                              "rigid run, sweep run or rc.run), or folders of them (a "
                              "sweep's --out, results/): their runs in sorted order; a "
                              "sweep's sweep.csv among them is skipped (compare DIR/*)")
-    parser.add_argument("--csv", type=Path, metavar="FILE",
+    parser.add_argument("--csv", type=file_argument, metavar="FILE",
                         help="also write the table as CSV, every column in every row, "
                              "units in the header")
     parser.add_argument("--quantity", action="append", default=[], metavar="NAME",

@@ -11,7 +11,7 @@ from collections.abc import Callable
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
-from rocking_contact.options import add_case_options
+from rocking_contact.options import add_case_options, path_argument
 
 if TYPE_CHECKING:
     from rocking_contact.results import RunResult
@@ -29,7 +29,7 @@ QUIET_HELP = ("no progress bar and no table of the checks (the summary line, war
 def add_arguments(parser: argparse.ArgumentParser) -> None:
     """Options of ``rocking-contact run``."""
     parser.add_argument("case", help="shipped case name or path to a case TOML file")
-    parser.add_argument("--out", type=Path, help=OUT_HELP)
+    parser.add_argument("--out", type=path_argument, help=OUT_HELP)
     add_case_options(parser, QUIET_HELP)
 
 

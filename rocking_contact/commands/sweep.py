@@ -30,7 +30,7 @@ from pathlib import Path
 from typing import Any
 
 from rocking_contact.commands.compare import add_collisions_option
-from rocking_contact.options import add_case_options
+from rocking_contact.options import add_case_options, path_argument
 
 #: the most runs one sweep starts: a typo in a list of values (a grid of 3 keys of 20
 #: values is 8000 FEM runs) is refused at once rather than found hours later
@@ -42,7 +42,7 @@ TABLE_FILE = "sweep.csv"
 def add_arguments(parser: argparse.ArgumentParser) -> None:
     """Options of ``rocking-contact sweep``."""
     parser.add_argument("case", help="shipped case name or path to a case TOML file")
-    parser.add_argument("--out", type=Path, required=True,
+    parser.add_argument("--out", type=path_argument, required=True,
                         help="the sweep's directory: a run per value (or combination) in "
                              "DIR/<key>=<value>[,...]/, replacing the results there, and "
                              f"the table of the runs in DIR/{TABLE_FILE}")
@@ -254,8 +254,9 @@ def _table(out: Path, runs: Sequence[tuple[str, list[str]]], done: Sequence[str]
     """The table of the runs that wrote results (``compare``'s, the run column their names
     in ``out``), written as ``out/sweep.csv`` too; the runs without results named."""
     from rocking_contact.commands.compare import study
+    from rocking_contact.results import counted
 
-    print(f"\nsweep: {len(runs)} runs in {wall:.3g} s, results in {out}/")
+    print(f"\nsweep: {counted(len(runs), 'run')} in {wall:.3g} s, results in {out}/")
     missing = [name for name, _ in runs if name not in done]
     if missing:
         print(f"no results (refused, or failed before their first step): "

@@ -10,14 +10,14 @@ import sys
 from pathlib import Path
 from typing import Any
 
-from rocking_contact.options import add_case_options
+from rocking_contact.options import add_case_options, path_argument
 
 
 def add_arguments(parser: argparse.ArgumentParser) -> None:
     """Options of ``rocking-contact validate``."""
     parser.add_argument("cases", nargs="*", help="case names or files (default: every "
                                                  "shipped case); one given twice runs once")
-    parser.add_argument("--out", type=Path, default=Path("results"),
+    parser.add_argument("--out", type=path_argument, default=Path("results"),
                         help="parent directory of the per-case results (default results/; "
                              "replaces each case's results already there once its run "
                              "starts; a run refused as it sets up leaves them)")

@@ -86,6 +86,18 @@ def resolve_case_path(case: str | Path, *, kinds: bool = False) -> Path:
                                            f"variants: rocking-contact list{nearest})")
 
 
+def run_first_hint(name: str, parent: Path = Path("results")) -> str:
+    """What ``view`` and ``report`` say of a ``name`` without results, ``parent/<name>/``
+    missing: how to run it when it names a shipped case or variant, else that it names no
+    case, with the closest that do (``report sdnv105`` was told to run ``sdnv105``, which
+    no command takes)."""
+    known = {**variant_cases(), **shipped_cases()}
+    if name in known:
+        return f"(run `rocking-contact run {name}` first)"
+    return (f"({name} is no shipped case or variant; allowed: a results directory, or the "
+            f"name of a case run into {parent}/<case>/{close_hint(name, known)})")
+
+
 def kind_of(case: str) -> str:
     """The kind of a case name or file (read, not loaded), or ``case`` if it names a kind
     (``rocking-contact keys block``).

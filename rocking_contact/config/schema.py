@@ -249,12 +249,16 @@ def distinct_texts(a: float, b: float, spec_a: str = "g", spec_b: str = "g"
 DECIMAL_COMMA = re.compile(r"[-+]?\d*,\d+(?:[eE][-+]?\d+)?")
 #: a number that may be written with commas between its thousands (``1,000``)
 THOUSANDS = re.compile(r"[-+]?[1-9]\d{0,2}(?:,\d{3})+")
+#: a number followed by a unit (``10ms``, ``0.01 s``, ``9.81 m/s^2``): the number and the unit
+WITH_UNIT = re.compile(r"([-+]?(?:\d+\.?\d*|\.\d+)(?:[eE][-+]?\d+)?)\s*([^\W\d_].*)")
 
 
-def _misread(tp: Any, value: Any) -> str:
+def _misread(tp: Any, value: Any, unit: str = "") -> str:
     """What a string given for a number or a list says it meant, as the "allowed:" end of
     the type's refusal: ``0,2`` (a decimal comma, as some locales write 0.2), ``'3e10'``
-    (a number in quotes), ``1,0,0`` (a list without its brackets); '' otherwise."""
+    (a number in quotes), ``1,0,0`` (a list without its brackets), ``10ms`` (a number with
+    a unit: the key's ``unit`` is said, which a case file's numbers are read in); ''
+    otherwise."""
     if not isinstance(value, str):
         return ""
     text = value.strip()
@@ -272,7 +276,10 @@ def _misread(tp: Any, value: Any) -> str:
         try:
             number = (float if tp is float else int)(text)
         except ValueError:
-            return ""  # "expected a number" says it
+            given = WITH_UNIT.fullmatch(text)
+            if given is None or not unit:
+                return ""  # "expected a number" says it
+            return f"; allowed: {_type_name(tp)} alone, read in {unit}{_such(tp, given, unit)}"
         if not math.isfinite(number):
             return ""  # no key takes it (_convert)
         return f"; allowed: {_type_name(tp)}, not a string: {text} without quotes"
@@ -285,23 +292,38 @@ def _misread(tp: Any, value: Any) -> str:
     return ""
 
 
-def _convert(tp: Any, value: Any, key: str, file: str) -> Any:
-    """Convert one TOML value to the annotated type, or raise a CaseError."""
+def _such(tp: Any, given: re.Match[str], unit: str) -> str:
+    """``, such as 0.01`` for ``0.01 s`` given to a key read in s (the number as typed, or
+    as TOML takes it: ``.5 s`` is 0.5); '' for another unit, whose conversion is the
+    user's."""
+    if given[2].strip() != unit:
+        return ""
+    try:
+        number = (float if tp is float else int)(given[1])
+    except ValueError:  # 0.5 s for a whole number of s
+        return ""
+    typed = re.fullmatch(r"[-+]?\d+(?:\.\d+)?(?:[eE][-+]?\d+)?", given[1])
+    return f", such as {given[1] if typed else repr(number)}"
+
+
+def _convert(tp: Any, value: Any, key: str, file: str, unit: str = "") -> Any:
+    """Convert one TOML value to the annotated type, or raise a CaseError (which names
+    ``unit``, the key's, for a number given with a unit)."""
     origin = typing.get_origin(tp)
 
     def fail() -> typing.NoReturn:
         raise CaseError(file, key, f"expected {_type_name(tp)}, got {short_text(value)}"
-                                   f"{_misread(tp, value)}")
+                                   f"{_misread(tp, value, unit)}")
 
     if origin in (typing.Union, types.UnionType):
         members = [a for a in typing.get_args(tp) if a is not type(None)]
         if value is None:
             return None
         if len(members) == 1:  # optional: the inner type's own error is the useful one
-            return _convert(members[0], value, key, file)
+            return _convert(members[0], value, key, file, unit)
         for arg in members:
             try:
-                return _convert(arg, value, key, file)
+                return _convert(arg, value, key, file, unit)
             except CaseError:
                 continue
         fail()
@@ -338,9 +360,10 @@ def _convert(tp: Any, value: Any, key: str, file: str) -> Any:
             if len(value) != len(args):
                 fail()
             return tuple(
-                _convert(a, v, f"{key}[{i}]", file) for i, (a, v) in enumerate(zip(args, value))
+                _convert(a, v, f"{key}[{i}]", file, unit)
+                for i, (a, v) in enumerate(zip(args, value))
             )
-        items = [_convert(args[0], v, f"{key}[{i}]", file) for i, v in enumerate(value)]
+        items = [_convert(args[0], v, f"{key}[{i}]", file, unit) for i, v in enumerate(value)]
         return tuple(items) if origin is tuple else items
     if isinstance(tp, type) and dataclasses.is_dataclass(tp):
         if not isinstance(value, Mapping):
@@ -447,7 +470,7 @@ def build[T](cls: type[T], data: Mapping[str, Any], *, file: str, prefix: str = 
             # A partial table completes the default one (``--set material.block.young=1e9``
             # keeps the other default block properties).
             raw = merge(dataclasses.asdict(f.default_factory()), raw)
-        value = _convert(hints[name], raw, key, file)
+        value = _convert(hints[name], raw, key, file, f.metadata.get("unit", ""))
         check: Check | None = f.metadata.get("check")
         if check is not None and value is not None:
             for i, item in enumerate(value if isinstance(value, list | tuple) else [value]):

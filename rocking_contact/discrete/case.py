@@ -455,10 +455,11 @@ class DiscreteCase(CaseFile):
     impacts: ImpactOptions = param(default_factory=ImpactOptions)
 
     def validate(self) -> None:
-        names = {n.name for n in self.model.node}
+        names = [n.name for n in self.model.node]
         for i, name in enumerate(self.output.nodes):
             if name not in names:
-                raise ValueError(f"output.nodes[{i}]: unknown node {name!r}")
+                raise ValueError(f"output.nodes[{i}]: unknown node {name!r} "
+                                 f"(nodes: {', '.join(names)})")
         unknowns = self.model.unknowns()
         # the modal basis cannot have more modes than dofs (physical space does not read it:
         # the variant check says so)

@@ -21,7 +21,12 @@ from typing import Any
 from rocking_contact.block import Geometry
 from rocking_contact.config import CaseError, param
 from rocking_contact.geometry.layout import MeshSpec, check_size, size_warning
-from rocking_contact.options import add_case_argument, add_set_option, case_argument
+from rocking_contact.options import (
+    add_case_argument,
+    add_set_option,
+    case_argument,
+    file_argument,
+)
 from rocking_contact.out_paths import check_file, missing_dirs, remove_made
 
 
@@ -45,7 +50,7 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
                               f"table on a {spec.layout}{size} {spec.cell} mesh (the shipped "
                               "cases' coarse Code_Aster mesh: --set mesh.layout=aster)")
     add_set_option(parser, "override geometry.* or mesh.* (repeatable)")
-    parser.add_argument("--out", type=Path, required=True,
+    parser.add_argument("--out", type=file_argument, required=True,
                         help="output file, ending in .msh (MSH 4.1)")
 
 

@@ -18,6 +18,7 @@ import time
 from pathlib import Path
 from typing import TYPE_CHECKING
 
+from rocking_contact.options import given_text, path_argument
 from rocking_contact.report.meta import REPORT_INDEX
 
 if TYPE_CHECKING:
@@ -30,12 +31,12 @@ MARKDOWN_FILE, FIGURES_DIR = "report.md", "figures"
 
 def add_arguments(parser: argparse.ArgumentParser) -> None:
     """The ``report`` subcommand's options."""
-    parser.add_argument("cases", nargs="*",
+    parser.add_argument("cases", nargs="*", type=given_text,
                         help="case names or results directories (default: every result in "
                              "--results)")
-    parser.add_argument("--results", type=Path, default=Path("results"),
+    parser.add_argument("--results", type=path_argument, default=Path("results"),
                         help="parent directory of the per-case results (default results/)")
-    parser.add_argument("--out", type=Path, default=Path("report"),
+    parser.add_argument("--out", type=path_argument, default=Path("report"),
                         help="report directory (default report/)")
     parser.add_argument("--no-views", action="store_true",
                         help="skip the pyvista pictures (faster, no OpenGL needed)")

@@ -20,6 +20,7 @@ import numpy as np
 
 from rocking_contact import results_io
 from rocking_contact.config import CaseError
+from rocking_contact.config.loading import run_first_hint
 from rocking_contact.results_io import read_results
 
 
@@ -147,7 +148,7 @@ def _named_dirs(results_dir: Path, cases: Sequence[str]) -> list[Path]:
                               f"a case name under --results {results_dir})")
         if not candidates:
             raise ReportError(f"{case}: no results in {results_dir / case} "
-                              f"(run `rocking-contact run {case}` first)")
+                              f"{run_first_hint(case, results_dir)}")
         dirs.append((ready or candidates)[0])
     return list({d.resolve(): d for d in dirs}.values())  # a directory named twice: once
 

@@ -14,6 +14,8 @@ import re
 import sys
 from pathlib import Path
 
+from rocking_contact.options import file_argument, path_argument
+
 #: the image files pyvista writes (its ``SUPPORTED_FORMATS``; exact, lower case)
 SCREENSHOT_SUFFIXES = (".png", ".jpg", ".jpeg", ".bmp", ".tif", ".tiff")
 #: what a negative number looks like, scientific notation included: argparse's own matcher
@@ -25,19 +27,20 @@ NEGATIVE_NUMBER = re.compile(r"^-(\d+\.?\d*|\.\d+)([eE][-+]?\d+)?$|^-inf(inity)?
 def add_arguments(parser: argparse.ArgumentParser) -> None:
     """The ``view`` subcommand's options."""
     parser._negative_number_matcher = NEGATIVE_NUMBER  # no option of view looks like one
-    parser.add_argument("result", type=Path,
+    parser.add_argument("result", type=path_argument,
                         help="results directory (or a case name: results/<case>/)")
     parser.add_argument("--field", default="auto",
                         help="FEM stress to colour by: von_mises, sigma_yy, none "
                              "(default: von_mises if present, else sigma_yy)")
     parser.add_argument("--scale", type=float, default=None, metavar="FACTOR",
                         help="displacement amplification (default: automatic, shown on the view)")
-    parser.add_argument("--screenshot", type=Path, metavar="FILE.png",
-                        help="write a PNG offscreen instead of opening a window")
+    parser.add_argument("--screenshot", type=file_argument, metavar="FILE.png",
+                        help="write an image offscreen instead of opening a window (PNG; "
+                             "JPEG, BMP or TIFF by the file's suffix)")
     parser.add_argument("--time", type=float, default=None, metavar="T",
                         help="instant of the screenshot in s (default: the first); between "
                              "two field outputs their blend, said on the picture")
-    parser.add_argument("--movie", type=Path, metavar="FILE.gif|FILE.mp4",
+    parser.add_argument("--movie", type=file_argument, metavar="FILE.gif|FILE.mp4",
                         help="write a movie offscreen instead of opening a window")
     parser.add_argument("--clim", type=float, nargs=2, default=None, metavar=("LO", "HI"),
                         help="colour range of the stress in Pa, for a view coloured by one "

@@ -73,6 +73,7 @@ def open_scene(result_dir: Path, options: ViewOptions = ViewOptions()) -> Scene:
         ViewError: no results there, or nothing this viewer can draw.
 
     """
+    from rocking_contact.config.loading import run_first_hint
     from rocking_contact.viz.block_scene import BlockScene, FieldMotion, RigidMotion
     from rocking_contact.viz.discrete_scene import DiscreteScene
     from rocking_contact.viz.fields import FieldSeries
@@ -82,10 +83,10 @@ def open_scene(result_dir: Path, options: ViewOptions = ViewOptions()) -> Scene:
         raise ViewError(f"{result_dir}: not a directory (allowed: a results directory, or a "
                         "case name for results/<case>/)")
     if not result_dir.exists():  # not run yet: say how to, as the report does
-        case = result_dir.name if result_dir.parent == Path("results") else "CASE"
-        out = "" if case != "CASE" else f" --out {result_dir}"
-        raise ViewError(f"{result_dir}: no results (run `rocking-contact run {case}{out}` "
-                        "first)")
+        if result_dir.parent == Path("results"):
+            raise ViewError(f"{result_dir}: no results {run_first_hint(result_dir.name)}")
+        raise ViewError(f"{result_dir}: no results (run `rocking-contact run CASE --out "
+                        f"{result_dir}` first)")
     if not (result_dir / results_io.RESULTS_FILE).is_file():
         raise ViewError(f"{result_dir}: no {results_io.RESULTS_FILE} (not a results directory)")
     data, history = results_io.load(result_dir)

@@ -299,8 +299,18 @@ def test_missing_results_are_bad_input(results_dir, tmp_path, capsys):
     assert main(["report", "nosuchcase", "--results", str(results_dir),
                  "--out", str(tmp_path / "r")]) == 2
     err = capsys.readouterr().err
-    assert err == (f"error: nosuchcase: no results in {results_dir / 'nosuchcase'} (run "
-                   "`rocking-contact run nosuchcase` first)\n")
+    # no case of that name: told so, not to run it (which run refuses)
+    assert err == (f"error: nosuchcase: no results in {results_dir / 'nosuchcase'} "
+                   "(nosuchcase is no shipped case or variant; allowed: a results directory, "
+                   f"or the name of a case run into {results_dir}/<case>/)\n")
+    assert main(["report", "sdnv105", "--results", str(results_dir),
+                 "--out", str(tmp_path / "r")]) == 2
+    assert capsys.readouterr().err.endswith("; close: sdnv105d, sdnv105c, sdnv105b)\n")
+    assert main(["report", "sdnv105c", "--results", str(results_dir),
+                 "--out", str(tmp_path / "r")]) == 2
+    assert capsys.readouterr().err == (f"error: sdnv105c: no results in "
+                                       f"{results_dir / 'sdnv105c'} (run `rocking-contact "
+                                       "run sdnv105c` first)\n")
 
 
 def test_runs_record_their_stack_and_the_report_compares_it(tree, results_dir):

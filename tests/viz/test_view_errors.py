@@ -214,6 +214,11 @@ def test_a_case_not_run_yet_says_how_to_run_it(tmp_path, monkeypatch, capfd):
     assert main(["view", "sdnv105b", "--screenshot", "s.png"]) == 2
     one_error_line(capfd, "error: results/sdnv105b: no results (run `rocking-contact run "
                           "sdnv105b` first)")
+    # a name that is no case is not to be run: `run sdnv105` refuses it
+    assert main(["view", "sdnv105", "--screenshot", "s.png"]) == 2
+    one_error_line(capfd, "error: results/sdnv105: no results (sdnv105 is no shipped case or "
+                          "variant; allowed: a results directory, or the name of a case run "
+                          "into results/<case>/; close: sdnv105d, sdnv105c, sdnv105b)")
     (tmp_path / "empty").mkdir()  # a directory that is there is not a run to be
     assert main(["view", "empty", "--screenshot", "s.png"]) == 2
     one_error_line(capfd, "error: empty: no results.json (not a results directory)")

@@ -24,6 +24,9 @@ from rocking_contact.discrete.recording import (
     record,
     record_contact,
 )
+
+# (FREEZE_BRANCH_AFTER is the shock law's; named here too for those that import it from here)
+from rocking_contact.discrete.shock import FREEZE_BRANCH_AFTER as FREEZE_BRANCH_AFTER
 from rocking_contact.discrete.shock import P_GAP, S_VELOCITY, STATE_SIZE
 from rocking_contact.discrete.stepping import (
     Integrator,
@@ -36,8 +39,6 @@ from rocking_contact.discrete.stepping import (
 from rocking_contact.discrete.system import DiscreteSystem
 from rocking_contact.time.hht import hht_coefficients
 
-#: Newton iterations after which the stick/slip branch of each shock is kept fixed
-FREEZE_BRANCH_AFTER = 8
 #: entries of the kernel's counters (``NewmarkIntegrator.stats``): steps done, Newton
 #: iterations, the last failed step's residual (relative to the step's displacement scale),
 #: branch corrections, branch cycles and the instant of the first cycle (s)
@@ -119,7 +120,7 @@ def _displacement_scale(dfree: np.ndarray, P: np.ndarray) -> float:
 def _freeze_branches(state_new: np.ndarray, branch: np.ndarray, slip_dir: np.ndarray) -> None:
     """Fix each shock's stick/slip ``branch`` (0 slide, 1 stick) and ``slip_dir`` (ns, 3;
     unit) to those the law decided at the last iterate (``state_new``, ns x
-    ``STATE_SIZE``), for Newton's iterations from :data:`FREEZE_BRANCH_AFTER` on."""
+    ``STATE_SIZE``), for Newton's iterations from :data:`.shock.FREEZE_BRANCH_AFTER` on."""
     for j in range(branch.size):
         branch[j] = int(state_new[j, 0])
         _slip_direction(state_new[j], slip_dir[j])

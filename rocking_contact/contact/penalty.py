@@ -33,7 +33,7 @@ Code_Aster's MODI_EQUI='OUI' do).
 The state row of a spring is evaluated at every residual into a trial row and
 committed when the step is accepted; after a few residual evaluations of a step the
 friction branch (stick or slip, and the slip direction) is frozen, as the discrete
-integrators do (:data:`rocking_contact.discrete.newmark.FREEZE_BRANCH_AFTER`), so that
+integrators do (:data:`rocking_contact.discrete.shock.FREEZE_BRANCH_AFTER`), so that
 the stick-slip decision cannot flip between Newton iterates. The normal force jumps by
 ``cn v_n`` where a spring closes, so a spring landing slowly can have no consistent status
 within a step: Newton cycles between open and closed, and halving the step does not help.
@@ -62,8 +62,8 @@ from petsc4py import PETSc
 from rocking_contact.contact.components import point_columns, summary_columns
 from rocking_contact.contact.release import mass_solver
 from rocking_contact.contact.spec import ContactSpec
-from rocking_contact.discrete.newmark import FREEZE_BRANCH_AFTER
 from rocking_contact.discrete.shock import (
+    FREEZE_BRANCH_AFTER,
     LAWS,
     P_GAP,
     P_KN,

@@ -47,6 +47,25 @@ from rocking_contact.discrete.stepping import (
 from rocking_contact.discrete.system import DiscreteSystem, critical_step
 
 
+@njit(cache=True, inline="always")
+def _step_before(dt: float, x: np.ndarray, vh: np.ndarray, a_prev: np.ndarray,
+                 Gn: np.ndarray, P: np.ndarray, opens: np.ndarray, fn: np.ndarray,
+                 x_before: np.ndarray, v_before_all: np.ndarray, zero: np.ndarray,
+                 v_before: np.ndarray, p_before: np.ndarray) -> None:
+    """The shocks' contact row at the step before a contact starts, every shock that can
+    open open then, from the leapfrog's state: ``x_{n-1} = x_n - dt v_{n-1/2}``,
+    ``v_{n-1} = v_{n-1/2} - dt/2 a_{n-1}`` (``x_before``, ``v_before_all``, n): the forces
+    ``zero`` (N; a shock that cannot open pushed then as now, ``fn``), normal velocities
+    ``v_before`` (m/s) and penetrations ``p_before`` (m)."""
+    for k in range(x.size):
+        x_before[k] = x[k] - dt * vh[k]
+        v_before_all[k] = vh[k] - 0.5 * dt * a_prev[k]
+    for j in range(P.shape[0]):
+        zero[j] = 0.0 if opens[j] else fn[j]
+        v_before[j] = row_dot(Gn, j, v_before_all)
+        p_before[j] = row_dot(Gn, j, x_before) - P[j, P_GAP]
+
+
 @njit(cache=True)
 def _cd_kernel(n_steps: int, final: bool, step0: int, every: int, dt: float, start: bool,
                x: np.ndarray, vh: np.ndarray, a_prev: np.ndarray, state: np.ndarray,
@@ -58,62 +77,27 @@ def _cd_kernel(n_steps: int, final: bool, step0: int, every: int, dt: float, sta
                opens: np.ndarray, was_closed: np.ndarray,
                slots: np.ndarray) -> tuple[int, int]:
     """Central-difference steps (see the module doc), recording the state at each recorded
-    step; the state arrays are updated in place, to carry into the next chunk.
-
-    Units: ``[x]`` is the unknowns' unit, m in physical space (translations) and a modal
-    amplitude (m kg^1/2, mass-normalised modes) in modal space, where ``M`` is the identity
-    and ``K``, ``C`` are diagonal (``omega^2``, 1/s^2; ``2 xi omega``, 1/s). ``[f]`` is the
-    load's unit on the unknowns, ``[M] [x]/s^2``: N in physical space.
+    step. Its other arguments are the kernels' shared ones (:mod:`.stepping`; ``diag``
+    covers ``Minv`` too, and ``M`` is read for the recorded energy only).
 
     Args:
-        n_steps: steps to take.
-        final: whether to record the state reached after the last step too (one more pass
-            that records and does not step; the chunk that ends the run).
-        step0: the run's number of the chunk's first step (0 at ``time.start``): its
-            instant is ``time.start + step0 dt``, and the rows carry it.
-        every: record the steps whose number is a multiple of ``every``.
-        dt: time step (s).
         start: whether the chunk starts the run: its first step is the half step from the
             initial state (``vh`` holding ``v0``, ``a_prev`` ``a0``).
-        x: displacements ``x_n`` at step ``step0`` (``[x]``, n); updated.
         vh: half-step velocities ``v_{n-1/2}`` (``[x]``/s, n; ``v0`` at the run's start);
             updated.
         a_prev: accelerations ``a_{n-1}`` of the step before (``[x]``/s^2, n; ``a0`` at the
             run's start); updated.
-        state: the shocks' law state rows (ns, ``STATE_SIZE``, see :mod:`.shock`); updated.
         was_open: per shock, whether it was open at the step before (a shock that closes
             starts its state from :func:`.shock.open_state`); updated.
-        M: mass matrix (n, n; kg in physical space), read for the recorded energy only.
-        Minv: its inverse (n, n).
-        K: stiffness matrix (n, n; N/m in physical space).
-        C: damping matrix (n, n; N.s/m in physical space).
-        diag: whether ``M``, ``Minv``, ``K``, ``C`` are diagonal (modal space): only their
-            diagonals are read.
-        G: the shocks' nodes' displacements (m) per unknown (3 ns, n): rows ``3j .. 3j+2``
-            are shock ``j``'s node's global x, y, z.
+        Minv: the inverse of ``M`` (n, n).
         Gn: the normal rows (ns, n): ``Gn[j] @ x`` is the displacement (m) of shock
             ``j``'s node along its normal, towards the obstacle.
-        P: the shocks' parameters (ns, ``len(SHOCK_PARAMS)``): unit normal, gap (m), kn
-            (N/m), cn (N.s/m), kt (N/m), ct (N.s/m), mu (-), friction law's code.
         MiGt: ``M^-1 G^T`` (n, 3 ns): the accelerations a unit local force gives.
         rho: per shock, the projected Gauss-Seidel step of exact friction (kg/s, N per
             m/s): the inverse of the largest eigenvalue of the tangential block of the
             whole step's Delassus operator ``dt G M^-1 G^T``; 0 where it vanishes.
-        gam: the support's acceleration (m/s^2) at steps ``step0 .. step0 + n_steps``.
-        p_sup: the load per unit support acceleration (n; ``[f]`` per m/s^2, kg in
-            physical space), ``-M`` times the support's rigid motion.
-        f_const: the constant load (``[f]``, n): gravity.
-        R: the rows of the basis of the recorded physical dofs (n_out, n; m per ``[x]``).
-        rec: the history records (rows, channels; see :func:`.recording.record`), written
-            from row ``rec_index`` on.
-        rec_index: the first row of ``rec`` to write.
-        srec: the shocks' rows at every step around their contacts (steps + 2,
-            3 ns + 1; see :func:`.recording.record_contact`), or no row: not recorded.
-        opens: per shock, whether it can open (:func:`.recording.any_closed`).
         was_closed: one value carried from chunk to chunk, 1.0 if a shock pushed at the
             step before, else 0.0 (the contact rows' edges); updated.
-        slots: per shock, its place among those with friction, whose tangential force
-            and law state the rows hold, -1 without friction (:func:`.recording.record`).
 
     Returns:
         The index after the last row written in ``rec`` (the rows written, from
@@ -153,6 +137,8 @@ def _cd_kernel(n_steps: int, final: bool, step0: int, every: int, dt: float, sta
             f[k] = p_sup[k] * gam[i] + f_const[k]
         matvec(K, diag, x, f, -1.0)
         matvec(C, diag, v_est, f, -1.0)
+        # (the shocks' loop stays here: a helper costs every step, :mod:`.stepping`'s doc
+        # says how much)
         for j in range(ns):
             # Normal gap first (one row of Gn): open shocks cost nothing more.
             pn[j] = row_dot(Gn, j, x) - P[j, P_GAP]
@@ -205,22 +191,12 @@ def _cd_kernel(n_steps: int, final: bool, step0: int, every: int, dt: float, sta
             for j in range(ns):
                 vn[j] = row_dot(Gn, j, v_out)
         if recorded:
-            record(rec, r, R, x, v_out, a, fn, ft, vn, pn, ftv, state, slots,
-                   mechanical_energy(M, K, diag, P, x, v_out, pn))
-            rec[r, rec.shape[1] - 1] = step
-            r += 1
+            r = record(rec, r, step, R, x, v_out, a, fn, ft, vn, pn, ftv, state, slots,
+                       mechanical_energy(M, K, diag, P, x, v_out, pn))
         if near:
             if closed and was_closed[0] == 0.0 and step > 0:
-                # The step before, every shock open, from the leapfrog's state:
-                # x_{n-1} = x_n - dt v_{n-1/2}, v_{n-1} = v_{n-1/2} - dt/2 a_{n-1}.
-                for k in range(n):
-                    x_before[k] = x[k] - dt * vh[k]
-                    v_before_all[k] = vh[k] - 0.5 * dt * a_prev[k]
-                for j in range(ns):
-                    # (a shock that cannot open pushed then as now)
-                    zero[j] = 0.0 if opens[j] else fn[j]
-                    v_before[j] = row_dot(Gn, j, v_before_all)
-                    p_before[j] = row_dot(Gn, j, x_before) - P[j, P_GAP]
+                _step_before(dt, x, vh, a_prev, Gn, P, opens, fn, x_before, v_before_all,
+                             zero, v_before, p_before)
                 sr = record_contact(srec, sr, step - 1, zero, v_before, p_before)
             sr = record_contact(srec, sr, step, fn, vn, pn)
         if dense:

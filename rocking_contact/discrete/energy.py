@@ -24,6 +24,8 @@ step a contact) multiplies its energy by 9 and stays far below :data:`GROWTH`.
 
 from __future__ import annotations
 
+from typing import NamedTuple
+
 import numpy as np
 
 from rocking_contact.discrete.case import SHOCK_CHANNELS, shock_columns
@@ -123,36 +125,77 @@ def stick_stiffness(system: DiscreteSystem, step: float) -> np.ndarray:
     return stiffness
 
 
-def energy_columns(system: DiscreteSystem, t: np.ndarray, x: np.ndarray, v: np.ndarray,
-                   shocks: dict[str, np.ndarray], gam: np.ndarray, friction: np.ndarray,
-                   step: float, stepwise: bool, moving: bool) -> dict[str, np.ndarray]:
-    """The energy columns of a discrete run's history (J, one value a row), each computed
-    from the recorded states, none from the balance: ``x``, ``v`` (rows x unknowns, the
-    unknowns' units: :class:`.system.DiscreteSystem`) at the instants ``t`` (s), the
-    shocks' channels ``shocks`` (``FN_<S>``, ``FT_<S>``, ``VN_<S>``, ``PN_<S>``), the
-    ``friction`` of those with friction (rows x those shocks,
-    :func:`.recording.friction_shocks`, x :data:`.recording.FRICTION_CHANNELS`: the
-    tangential force on the node ``Ft``, N, global x, y, z; the law's stick flag; its
-    stick spring's force ``Fs``, N) and the support acceleration ``gam`` (m/s^2) there;
-    ``step`` is the time step (s); ``moving``: the case drives its support (an
-    acceleration other than zero), which the columns follow, not the rows' values, so that
-    the case knows them before it runs (:func:`energy_names`).
+class StickSprings(NamedTuple):
+    """The stick springs of the shocks with friction (:func:`.recording.friction_shocks`)
+    at a history's rows: ``rubbing`` those shocks' indices, ``kt`` their stick springs'
+    stiffness (N/m, :func:`stick_stiffness`; 0 without one), per row and such shock
+    whether it is closed (``closed``) and sticks on its spring (``sticks``), and what the
+    spring holds, ``|Fs|^2 / (2 kt)`` (``held``, J; 0 without a spring)."""
 
-    As the block's columns (:mod:`rocking_contact.contact.penalty`):
+    rubbing: np.ndarray
+    kt: np.ndarray
+    closed: np.ndarray
+    sticks: np.ndarray
+    held: np.ndarray
+
+
+def stick_springs(system: DiscreteSystem, shocks: dict[str, np.ndarray],
+                  friction: np.ndarray, step: float) -> StickSprings:
+    """The stick springs of ``system``'s shocks with friction at the rows of their channels
+    ``shocks`` and ``friction`` (as :func:`energy_columns` takes them; ``step`` the time
+    step, s)."""
+    names = system.shock_names
+    rubbing = friction_shocks(system.shock_params)
+    kt = stick_stiffness(system, step)[rubbing]
+    closed = np.zeros((len(friction), len(rubbing)), dtype=bool)
+    for i, j in enumerate(rubbing):
+        closed[:, i] = shocks[f"FN_{names[j]}"] > 0.0
+    sticks = closed & (friction[:, :, 3] == 1.0) & (kt > 0.0)
+    held = 0.5 * np.sum(friction[:, :, 4:7] ** 2, axis=2) / np.where(kt > 0.0, kt, 1.0)
+    return StickSprings(rubbing, kt, closed, sticks, held)
+
+
+def stored_energies(system: DiscreteSystem, x: np.ndarray, v: np.ndarray,
+                    shocks: dict[str, np.ndarray], springs: StickSprings
+                    ) -> dict[str, np.ndarray]:
+    """What the states hold at each row (J; arguments as :func:`energy_columns`'s), named as
+    the block's columns (:mod:`rocking_contact.contact.penalty`).
 
     - ``EKIN`` ``v^T M v / 2``, ``EELAS`` the model's springs ``x^T K x / 2``, ``EPOT_GRAV``
       (with gravity) ``-f_g^T x``, 0 at the undeformed state; ``ETOT`` their sum;
     - ``ESPRING`` (with shocks) what the shocks' springs store: the normal ones' ``kn p^2 /
       2`` where ``p > 0``, and a closed shock's stick spring's ``|Fs|^2 / (2 kt)`` while it
-      sticks (:func:`stick_stiffness`; sliding, the law tracks no stretch and it stores
-      nothing); with ``EKIN`` and ``EELAS``, the mechanical energy (the runaway guard,
-      :func:`.recording.mechanical_energy`, watches the normal springs only);
+      sticks (``springs``, :func:`stick_springs`; sliding, the law tracks no stretch and it
+      stores nothing); with ``EKIN`` and ``EELAS``, the mechanical energy (the runaway
+      guard, :func:`.recording.mechanical_energy`, watches the normal springs only).
+    """
+    out = {"EKIN": 0.5 * quadratic(v, system.M), "EELAS": 0.5 * quadratic(x, system.K)}
+    total = out["EKIN"] + out["EELAS"]
+    if system.f_const.any():
+        out["EPOT_GRAV"] = -(x @ system.f_const)
+        total = total + out["EPOT_GRAV"]
+    out["ETOT"] = total
+    names = system.shock_names
+    if names:
+        kn = system.shock_params[:, P_KN]
+        out["ESPRING"] = sum((0.5 * kn[j] * np.maximum(shocks[f"PN_{name}"], 0.0) ** 2
+                              for j, name in enumerate(names)), np.zeros(len(x)))
+        if springs.kt.any():
+            out["ESPRING"] = out["ESPRING"] + np.sum(
+                np.where(springs.sticks, springs.held, 0.0), axis=1)
+    return out
 
-    and when the rows are the steps (``stepwise``; works over rows ``output.every``
-    steps apart would miss contacts shorter than that: not written then), works from the
-    first row, each a sum over the steps of the mean of its force at the step's two ends
-    times the step's displacement, ``sum 1/2 (F_n + F_{n+1}) . (x_{n+1} - x_n)`` (:func:`work`:
-    the schemes' increments, so that the residual is the scheme's, not a quadrature's):
+
+def step_works(system: DiscreteSystem, x: np.ndarray, v: np.ndarray,
+               shocks: dict[str, np.ndarray], gam: np.ndarray, friction: np.ndarray,
+               springs: StickSprings,
+               moving: bool) -> tuple[dict[str, np.ndarray], np.ndarray]:
+    """The works from the first row when the rows are the steps (J; arguments as
+    :func:`energy_columns`'s, ``springs`` :func:`stick_springs`'s), each a sum over the
+    steps of the mean of its force at the step's two ends times the step's displacement,
+    ``sum 1/2 (F_n + F_{n+1}) . (x_{n+1} - x_n)`` (:func:`work`: the schemes' increments,
+    so that the residual is the scheme's, not a quadrature's), and what they take from the
+    mechanical energy, ``EDAMP + ECONTACT - ETABLE`` (the residual's part).
 
     - ``EDAMP`` (with dampers) ``sum 1/2 (C v_n + C v_{n+1}) . (x_{n+1} - x_n)``, what the
       linear damping dissipated (``int v^T C v dt``);
@@ -175,7 +218,59 @@ def energy_columns(system: DiscreteSystem, t: np.ndarray, x: np.ndarray, v: np.n
       ``p gamma(t)`` (``p`` :attr:`.system.DiscreteSystem.p_support`, ``-M`` times the
       support's rigid motion: kg in physical space) on the motion relative to the support,
       which ``x`` is, ``sum 1/2 (gamma_n + gamma_{n+1}) p . (x_{n+1} - x_n)`` (``int gamma
-      p^T v dt``);
+      p^T v dt``).
+    """
+    rows, names = len(x), system.shock_names
+    out: dict[str, np.ndarray] = {}
+    loss = np.zeros(rows)
+    if system.C.any():
+        out["EDAMP"] = work(v @ system.C.T, x)
+        loss = loss + out["EDAMP"]
+    if names:
+        contact = sum((work(shocks[f"FN_{name}"], shocks[f"PN_{name}"]) for name in names),
+                      np.zeros(rows))
+        if len(springs.rubbing):
+            taken = np.zeros(rows)
+            for i, j in enumerate(springs.rubbing):
+                node_x = x @ system.G[3 * j:3 * j + 3].T  # (rows, 3), m
+                taken -= work(friction[:, i, :3], node_x)
+            out["EFRICTION"] = taken
+            contact = contact + out["EFRICTION"]
+        if springs.kt.any():
+            # a row that sticks after one that slid, the shock closed at both
+            restuck = (springs.sticks[1:] & springs.closed[:-1]
+                       & (friction[:-1, :, 3] == 0.0))
+            out["ESTICK"] = np.concatenate(
+                [[0.0], np.cumsum(np.sum(np.where(restuck, springs.held[:-1], 0.0), axis=1))])
+        out["ECONTACT"] = contact
+        loss = loss + contact
+    if moving and system.p_support.any():
+        out["ETABLE"] = work(gam, x @ system.p_support)
+        loss = loss - out["ETABLE"]
+    return out, loss
+
+
+def energy_columns(system: DiscreteSystem, t: np.ndarray, x: np.ndarray, v: np.ndarray,
+                   shocks: dict[str, np.ndarray], gam: np.ndarray, friction: np.ndarray,
+                   step: float, stepwise: bool, moving: bool) -> dict[str, np.ndarray]:
+    """The energy columns of a discrete run's history (J, one value a row), each computed
+    from the recorded states, none from the balance: ``x``, ``v`` (rows x unknowns, the
+    unknowns' units: :class:`.system.DiscreteSystem`) at the instants ``t`` (s), the
+    shocks' channels ``shocks`` (``FN_<S>``, ``FT_<S>``, ``VN_<S>``, ``PN_<S>``), the
+    ``friction`` of those with friction (rows x those shocks,
+    :func:`.recording.friction_shocks`, x :data:`.recording.FRICTION_CHANNELS`: the
+    tangential force on the node ``Ft``, N, global x, y, z; the law's stick flag; its
+    stick spring's force ``Fs``, N) and the support acceleration ``gam`` (m/s^2) there;
+    ``step`` is the time step (s); ``moving``: the case drives its support (an
+    acceleration other than zero), which the columns follow, not the rows' values, so that
+    the case knows them before it runs (:func:`energy_names`).
+
+    The columns, in order: what the states store (:func:`stored_energies`: ``EKIN``,
+    ``EELAS``, ``EPOT_GRAV``, ``ETOT``, ``ESPRING``); when the rows are the steps
+    (``stepwise``; works over rows ``output.every`` steps apart would miss contacts shorter
+    than that: not written then), the works from the first row (:func:`step_works`:
+    ``EDAMP``, ``EFRICTION``, ``ESTICK``, ``ECONTACT``, ``ETABLE``) and
+
     - ``ENERGY_RESIDUAL`` ``ETOT - ETOT(t0) + EDAMP + ECONTACT - ETABLE``: what the time
       scheme creates (> 0) or dissipates (< 0), as the block's. The average-acceleration
       Newmark's closes to its Newton tolerance and round-off (twomass: 1e-8 J of 3.1 J),
@@ -186,55 +281,13 @@ def energy_columns(system: DiscreteSystem, t: np.ndarray, x: np.ndarray, v: np.n
       also what their force at the estimate ``v_{n-1/2} + dt a_{n-1} / 2`` works less
       ``C v_n``'s (a damped twomass: -4.5e-6 J by 0.5 s).
     """
-    M, K, C = system.M, system.K, system.C
-    out = {"EKIN": 0.5 * quadratic(v, M), "EELAS": 0.5 * quadratic(x, K)}
-    total = out["EKIN"] + out["EELAS"]
-    if system.f_const.any():
-        out["EPOT_GRAV"] = -(x @ system.f_const)
-        total = total + out["EPOT_GRAV"]
-    out["ETOT"] = total
-    names = system.shock_names
-    # the shocks with friction, their friction's columns in order
-    rubbing = friction_shocks(system.shock_params)
-    kt = stick_stiffness(system, step)[rubbing]
-    closed = np.zeros((len(t), len(rubbing)), dtype=bool)
-    for i, j in enumerate(rubbing):
-        closed[:, i] = shocks[f"FN_{names[j]}"] > 0.0
-    sticks = closed & (friction[:, :, 3] == 1.0) & (kt > 0.0)
-    # |Fs|^2 / (2 kt) per row and shock with friction (0 without a stick spring)
-    held = 0.5 * np.sum(friction[:, :, 4:7] ** 2, axis=2) / np.where(kt > 0.0, kt, 1.0)
-    if names:
-        kn = system.shock_params[:, P_KN]
-        out["ESPRING"] = sum((0.5 * kn[j] * np.maximum(shocks[f"PN_{name}"], 0.0) ** 2
-                              for j, name in enumerate(names)), np.zeros(len(t)))
-        if kt.any():
-            out["ESPRING"] = out["ESPRING"] + np.sum(np.where(sticks, held, 0.0), axis=1)
+    springs = stick_springs(system, shocks, friction, step)
+    out = stored_energies(system, x, v, shocks, springs)
     if not stepwise:
         return out
-    loss = np.zeros(len(t))
-    if C.any():
-        out["EDAMP"] = work(v @ C.T, x)
-        loss = loss + out["EDAMP"]
-    if names:
-        contact = sum((work(shocks[f"FN_{name}"], shocks[f"PN_{name}"]) for name in names),
-                      np.zeros(len(t)))
-        if len(rubbing):
-            taken = np.zeros(len(t))
-            for i, j in enumerate(rubbing):
-                node_x = x @ system.G[3 * j:3 * j + 3].T  # (rows, 3), m
-                taken -= work(friction[:, i, :3], node_x)
-            out["EFRICTION"] = taken
-            contact = contact + out["EFRICTION"]
-        if kt.any():
-            # a row that sticks after one that slid, the shock closed at both
-            restuck = sticks[1:] & closed[:-1] & (friction[:-1, :, 3] == 0.0)
-            out["ESTICK"] = np.concatenate(
-                [[0.0], np.cumsum(np.sum(np.where(restuck, held[:-1], 0.0), axis=1))])
-        out["ECONTACT"] = contact
-        loss = loss + contact
-    if moving and system.p_support.any():
-        out["ETABLE"] = work(gam, x @ system.p_support)
-        loss = loss - out["ETABLE"]
+    works, loss = step_works(system, x, v, shocks, gam, friction, springs, moving)
+    out.update(works)
+    total = out["ETOT"]
     out["ENERGY_RESIDUAL"] = total - (total[0] if len(t) else 0.0) + loss
     return out
 

@@ -24,6 +24,9 @@ from rocking_contact.discrete.recording import (
     record,
     record_contact,
 )
+
+# (FREEZE_BRANCH_AFTER is the shock law's; named here too for those that import it from here)
+from rocking_contact.discrete.shock import FREEZE_BRANCH_AFTER as FREEZE_BRANCH_AFTER
 from rocking_contact.discrete.shock import P_GAP, S_VELOCITY, STATE_SIZE
 from rocking_contact.discrete.stepping import (
     Integrator,
@@ -36,8 +39,6 @@ from rocking_contact.discrete.stepping import (
 from rocking_contact.discrete.system import DiscreteSystem
 from rocking_contact.time.hht import hht_coefficients
 
-#: Newton iterations after which the stick/slip branch of each shock is kept fixed
-FREEZE_BRANCH_AFTER = 8
 #: entries of the kernel's counters (``NewmarkIntegrator.stats``): steps done, Newton
 #: iterations, the last failed step's residual (relative to the step's displacement scale),
 #: branch corrections, branch cycles and the instant of the first cycle (s)
@@ -83,6 +84,68 @@ def _slip_direction(row: np.ndarray, out: np.ndarray) -> None:
         out[c] = row[S_VELOCITY + c] / speed if speed > 0 else 0.0
 
 
+@njit(cache=True, inline="always")
+def _newton_matrix(W: np.ndarray, Jd_all: np.ndarray, Jv_all: np.ndarray, c1: float,
+                   af: float, J: np.ndarray) -> None:
+    """``J`` (3 ns, 3 ns; -): the Jacobian of the local residual ``d - d_free - af W F``,
+    ``I - af W (dF/dd + c1 dF/dd')``, from the law's tangents per shock ``Jd_all``,
+    ``Jv_all`` (ns, 3, 3; N/m, N.s/m; the velocities move by ``c1`` (1/s) per unit
+    displacement)."""
+    nl = J.shape[0]
+    for q in range(nl):
+        for m in range(nl):
+            J[q, m] = 1.0 if q == m else 0.0
+    for q in range(nl):
+        for j in range(Jd_all.shape[0]):
+            for c in range(3):
+                jac = 0.0
+                for m in range(3):
+                    jac += W[q, 3 * j + m] * (Jd_all[j, m, c] + c1 * Jv_all[j, m, c])
+                J[q, 3 * j + c] -= af * jac
+
+
+@njit(cache=True, inline="always")
+def _displacement_scale(dfree: np.ndarray, P: np.ndarray) -> float:
+    """The scale (m) of a step's local displacements that Newton's tolerance is relative
+    to: the largest of ``|d_free|`` (m, 3 ns) and the shocks' gaps, at least 1e-300 m."""
+    scale = 0.0
+    for q in range(dfree.size):
+        scale = max(scale, abs(dfree[q]))
+    for j in range(P.shape[0]):
+        scale = max(scale, abs(P[j, P_GAP]))
+    return max(scale, 1e-300)
+
+
+@njit(cache=True, inline="always")
+def _freeze_branches(state_new: np.ndarray, branch: np.ndarray, slip_dir: np.ndarray) -> None:
+    """Fix each shock's stick/slip ``branch`` (0 slide, 1 stick) and ``slip_dir`` (ns, 3;
+    unit) to those the law decided at the last iterate (``state_new``, ns x
+    ``STATE_SIZE``), for Newton's iterations from :data:`.shock.FREEZE_BRANCH_AFTER` on."""
+    for j in range(branch.size):
+        branch[j] = int(state_new[j, 0])
+        _slip_direction(state_new[j], slip_dir[j])
+
+
+@njit(cache=True, inline="always")
+def _count_cycle(stats: np.ndarray, t_next: float) -> None:
+    """Count a step kept although no stick/slip branch held (``stats[STAT_CYCLES]``), and
+    the first one's instant ``t_next`` (s)."""
+    stats[STAT_CYCLES] += 1
+    if stats[STAT_CYCLES] == 1:
+        stats[STAT_FIRST_CYCLE] = t_next
+
+
+@njit(cache=True, inline="always")
+def _committed_tangential(Floc: np.ndarray, P: np.ndarray, ftv: np.ndarray) -> None:
+    """``ftv`` (ns, 3; N, global): the shocks' committed forces ``Floc`` (N, 3 ns), what
+    the step's equilibrium weighed, less their normal parts."""
+    for j in range(P.shape[0]):
+        fnj = (Floc[3 * j] * P[j, 0] + Floc[3 * j + 1] * P[j, 1]
+               + Floc[3 * j + 2] * P[j, 2])
+        for c in range(3):
+            ftv[j, c] = Floc[3 * j + c] - fnj * P[j, c]
+
+
 @njit(cache=True)
 def _newmark_kernel(n_steps: int, final: bool, step0: int, every: int, dt: float,
                     beta: float, gamma: float, alpha: float, x: np.ndarray, v: np.ndarray,
@@ -94,66 +157,32 @@ def _newmark_kernel(n_steps: int, final: bool, step0: int, every: int, dt: float
                     stats: np.ndarray, srec: np.ndarray, opens: np.ndarray,
                     carry: np.ndarray, slots: np.ndarray) -> tuple[int, int, int, int]:
     """Implicit Newmark / HHT steps (see the module doc), recording the committed state at
-    each recorded step; the state arrays are updated in place, to carry into the next chunk.
-
-    Units: ``[x]`` is the unknowns' unit, m in physical space (translations) and a modal
-    amplitude (m kg^1/2, mass-normalised modes) in modal space, where ``M`` is the identity
-    and ``K``, ``C`` are diagonal. ``[f]`` is the load's unit on the unknowns,
-    ``[M] [x]/s^2``: N in physical space. The local (shock-node) quantities are in m, m/s
-    and N.
+    each recorded step. Its other arguments are the kernels' shared ones (:mod:`.stepping`;
+    ``diag`` covers ``Kinv`` too).
 
     Args:
-        n_steps: steps to take.
-        final: whether to record the state reached after the last step too (the chunk
-            that ends the run).
-        step0: the run's number of the chunk's first step (0 at ``time.start``).
-        every: record the steps whose number is a multiple of ``every``.
-        dt: time step (s).
         beta: Newmark's beta (-).
         gamma: Newmark's gamma (-).
         alpha: HHT's alpha (-, in [-1/3, 0]; 0 for Newmark): the stiffness, damping and
             shock forces are weighed ``1 + alpha`` at ``t_{n+1}`` and ``-alpha`` at ``t_n``.
-        x: displacements at step ``step0`` (``[x]``, n); updated.
         v: velocities (``[x]``/s, n); updated.
         a: accelerations (``[x]``/s^2, n); updated.
         Floc: the committed shock forces at step ``step0`` (N, 3 ns: shock ``j``'s global
             x, y, z at ``3j .. 3j+2``), which HHT weighs at ``t_n``; updated.
-        state: the shocks' law state rows (ns, ``STATE_SIZE``, see :mod:`.shock`); updated.
-        M: mass matrix (n, n; kg in physical space).
-        K: stiffness matrix (n, n; N/m in physical space).
-        C: damping matrix (n, n; N.s/m in physical space).
-        diag: whether ``M``, ``K``, ``C`` and ``Kinv`` are diagonal (modal space): only
-            their diagonals are read.
         Kinv: ``K_eff^-1``, the inverse of the effective matrix
             ``M / (beta dt^2) + (1 + alpha) (gamma / (beta dt) C + K)`` (n, n; m/N in
             physical space).
-        G: the shocks' nodes' displacements (m) per unknown (3 ns, n).
         KiGt: ``K_eff^-1 G^T`` (n, 3 ns): the unknowns' response to unit local forces.
         W: ``G K_eff^-1 G^T`` (3 ns, 3 ns; m/N), the condensed flexibility of the step on
             the shock nodes: ``d = d_free + (1 + alpha) W F``.
-        P: the shocks' parameters (ns, ``len(SHOCK_PARAMS)``): unit normal, gap (m), kn
-            (N/m), cn (N.s/m), kt (N/m), ct (N.s/m), mu (-), friction law's code.
-        gam: the support's acceleration (m/s^2) at steps ``step0 .. step0 + n_steps``.
-        p_sup: the load per unit support acceleration (n; ``[f]`` per m/s^2, kg in
-            physical space).
-        f_const: the constant load (``[f]``, n): gravity.
         tol: Newton's tolerance on the largest local residual (-), relative to the step's
-            displacement scale, the largest of ``|d_free|`` and the gaps (m).
+            displacement scale (:func:`_displacement_scale`).
         max_iter: Newton iterations allowed a step.
-        R: the rows of the basis of the recorded physical dofs (n_out, n; m per ``[x]``).
-        rec: the history records (rows, channels; see :func:`.recording.record`), written
-            from row ``rec_index`` on.
-        rec_index: the first row of ``rec`` to write.
         stats: the run's counters (``N_STATS``, indices ``STAT_*``): steps, Newton
             iterations, the failed step's relative residual, branch corrections, branch
             cycles, the first cycle's instant (s); updated.
-        srec: the shocks' rows at every step around their contacts (steps + 2,
-            3 ns + 1; see :func:`.recording.record_contact`), or no row: not recorded.
-        opens: per shock, whether it can open (:func:`.recording.any_closed`).
         carry: the previous step's contact row, carried from chunk to chunk
             (3 ns + 3): ``[closed, has one, step, FN..., VN..., PN...]``; updated.
-        slots: per shock, its place among those with friction, whose tangential force
-            and law state the rows hold, -1 without friction (:func:`.recording.record`).
 
     Returns:
         (the index after the last row written in ``rec``, the rows written in ``srec``,
@@ -195,22 +224,14 @@ def _newmark_kernel(n_steps: int, final: bool, step0: int, every: int, dt: float
             local_forces(P, dloc, vnow, state, res, state_new, Jd_all, Jv_all, out, False,
                          free_branch, slip_dir)
         if recorded:
-            for j in range(ns):
-                # the force the step committed (what its equilibrium weighed), less its
-                # normal part
-                fnj = (Floc[3 * j] * P[j, 0] + Floc[3 * j + 1] * P[j, 1]
-                       + Floc[3 * j + 2] * P[j, 2])
-                for c in range(3):
-                    ftv[j, c] = Floc[3 * j + c] - fnj * P[j, c]
-            record(rec, r, R, x, v, a, out[:, 0], out[:, 1], out[:, 2], out[:, 3], ftv, state,
-                   slots, mechanical_energy(M, K, diag, P, x, v, out[:, 3]))
-            rec[r, rec.shape[1] - 1] = step
-            r += 1
+            _committed_tangential(Floc, P, ftv)
+            r = record(rec, r, step, R, x, v, a, out[:, 0], out[:, 1], out[:, 2], out[:, 3],
+                       ftv, state, slots, mechanical_energy(M, K, diag, P, x, v, out[:, 3]))
         if dense:
             closed = any_closed(out[:, 0], opens)
             if closed and carry[0] == 0.0 and carry[1] == 1.0:
                 sr = record_contact(srec, sr, int(carry[2]), carry[3:3 + ns],
-                                     carry[3 + ns:3 + 2 * ns], carry[3 + 2 * ns:])
+                                    carry[3 + ns:3 + 2 * ns], carry[3 + 2 * ns:])
             if closed or carry[0] == 1.0:
                 sr = record_contact(srec, sr, step, out[:, 0], out[:, 2], out[:, 3])
             carry[0], carry[1], carry[2] = (1.0 if closed else 0.0), 1.0, step
@@ -243,26 +264,20 @@ def _newmark_kernel(n_steps: int, final: bool, step0: int, every: int, dt: float
             row3(G, j, xf, dfree[3 * j:3 * j + 3])
             row3(G, j, xt, dt_loc[3 * j:3 * j + 3])
             row3(G, j, vt, vt_loc[3 * j:3 * j + 3])
-        # Newton on the local displacements d: R(d) = d - d_free - af W F(d, d'(d)).
+        # Newton on the local displacements d: R(d) = d - d_free - af W F(d, d'(d)) (here,
+        # not in a helper: one costs every step, :mod:`.stepping`'s doc says how much).
         for q in range(nl):
             dloc[q] = dfree[q]
         converged = False
         branch[:] = -1
         corrections = 0
         rnorm = 0.0
-        scale = 0.0
-        for q in range(nl):
-            scale = max(scale, abs(dfree[q]))
-        for j in range(ns):
-            scale = max(scale, abs(P[j, P_GAP]))
-        scale = max(scale, 1e-300)
+        scale = _displacement_scale(dfree, P)
         for it in range(max_iter + 1):
             for q in range(nl):
                 vloc[q] = vt_loc[q] + c1 * (dloc[q] - dt_loc[q])
             if it == FREEZE_BRANCH_AFTER:
-                for j in range(ns):
-                    branch[j] = int(state_new[j, 0])
-                    _slip_direction(state_new[j], slip_dir[j])
+                _freeze_branches(state_new, branch, slip_dir)
             local_forces(P, dloc, vloc, state, Fnew, state_new, Jd_all, Jv_all, out, True,
                          branch, slip_dir)
             rnorm = 0.0
@@ -281,23 +296,12 @@ def _newmark_kernel(n_steps: int, final: bool, step0: int, every: int, dt: float
                         corrections += 1
                         stats[STAT_CORRECTIONS] += 1
                         continue
-                    stats[STAT_CYCLES] += 1
-                    if stats[STAT_CYCLES] == 1:
-                        stats[STAT_FIRST_CYCLE] = (step + 1) * dt
+                    _count_cycle(stats, (step + 1) * dt)
                 converged = True
                 break
             if it == max_iter:
                 break
-            for q in range(nl):
-                for m in range(nl):
-                    J[q, m] = 1.0 if q == m else 0.0
-            for q in range(nl):
-                for j in range(ns):
-                    for c in range(3):
-                        jac = 0.0
-                        for m in range(3):
-                            jac += W[q, 3 * j + m] * (Jd_all[j, m, c] + c1 * Jv_all[j, m, c])
-                        J[q, 3 * j + c] -= af * jac
+            _newton_matrix(W, Jd_all, Jv_all, c1, af, J)
             delta = np.linalg.solve(J, res)
             stats[STAT_ITERATIONS] += 1
             for q in range(nl):
@@ -317,7 +321,6 @@ def _newmark_kernel(n_steps: int, final: bool, step0: int, every: int, dt: float
                 state[j, c] = state_new[j, c]
         stats[STAT_STEPS] += 1
     return r, sr, n_steps, 0
-
 
 
 class NewmarkFailure(RuntimeError):

@@ -49,6 +49,11 @@ LAW_REGULARISED, LAW_EXACT, LAW_STORED_DASHPOT = 0.0, 1.0, 2.0
 LAWS = {"regularised": LAW_REGULARISED, "exact": LAW_EXACT, "stored_dashpot": LAW_STORED_DASHPOT}
 #: below this tangential speed (m/s) a sliding contact is taken as stopped (as Code_Aster)
 SLIP_VELOCITY = 1.0e-6
+#: Newton iterations of a step after which the stick/slip branch of each shock is kept
+#: fixed (:func:`shock_force`'s ``branch``): the discrete Newmark / HHT kernel
+#: (:mod:`.newmark`) and the block's penalty springs
+#: (:mod:`rocking_contact.contact.penalty`) both freeze it so
+FREEZE_BRANCH_AFTER = 8
 
 
 @njit(cache=True)
@@ -80,12 +85,12 @@ def shock_force(P: np.ndarray, j: int, d: np.ndarray, dv: np.ndarray,  # noqa: D
 
     Writes ``F`` (N), the new state row ``S_new`` and, when ``want_jac``, the Jacobians
     ``Jd = dF/dd`` (N/m) and ``Jv = dF/d(dv)`` (N.s/m). ``branch`` imposes the friction
-    branch (0 slide, 1 stick; -1 lets the law decide): Newton freezes it after a few
-    iterations, since the stick-slip decision can otherwise flip between iterates; with
-    ``branch = 0`` a given unit ``direction`` of the slip velocity fixes the friction force's
-    direction too (near a reversal -vt/|vt| would flip sign between iterates). Returns
-    ``(FN, FT, penetration, normal velocity)`` with ``FN >= 0`` the normal force magnitude
-    and ``FT`` the tangential force magnitude.
+    branch (0 slide, 1 stick; -1 lets the law decide): Newton freezes it after
+    :data:`FREEZE_BRANCH_AFTER` iterations, since the stick-slip decision can otherwise flip
+    between iterates; with ``branch = 0`` a given unit ``direction`` of the slip velocity
+    fixes the friction force's direction too (near a reversal -vt/|vt| would flip sign
+    between iterates). Returns ``(FN, FT, penetration, normal velocity)`` with ``FN >= 0``
+    the normal force magnitude and ``FT`` the tangential force magnitude.
     """
     n = P[j, 0:3]
     gap, kn, cn, kt, ct = P[j, P_GAP], P[j, P_KN], P[j, P_CN], P[j, P_KT], P[j, P_CT]

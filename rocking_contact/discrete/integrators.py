@@ -2,7 +2,8 @@
 (:mod:`.central_difference`) and implicit Newmark / HHT (:mod:`.newmark`), on the state and
 counters of :mod:`.stepping`, recording through :mod:`.recording`. This module picks the one
 a case asks for (:data:`INTEGRATORS`); callers import an integrator or its helpers
-(``FREEZE_BRANCH_AFTER``, ``branch_contradicted``) from its scheme's module."""
+(``branch_contradicted``) from its scheme's module, the shock law's Newton rule
+(``FREEZE_BRANCH_AFTER``) from :mod:`.shock`."""
 
 from __future__ import annotations
 

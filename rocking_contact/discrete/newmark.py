@@ -24,10 +24,7 @@ from rocking_contact.discrete.recording import (
     record,
     record_contact,
 )
-
-# (FREEZE_BRANCH_AFTER is the shock law's; named here too for those that import it from here)
-from rocking_contact.discrete.shock import FREEZE_BRANCH_AFTER as FREEZE_BRANCH_AFTER
-from rocking_contact.discrete.shock import P_GAP, S_VELOCITY, STATE_SIZE
+from rocking_contact.discrete.shock import FREEZE_BRANCH_AFTER, P_GAP, S_VELOCITY, STATE_SIZE
 from rocking_contact.discrete.stepping import (
     Integrator,
     add_gtf,

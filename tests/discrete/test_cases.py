@@ -89,7 +89,7 @@ def test_a_converged_step_whose_branch_is_contradicted_at_the_last_iteration_is_
     at t = 0.291 s converges there (residual 1.7e-21 relative) with a branch the law
     contradicts; no iteration is left to try another: the step is kept as a cycle, where
     the run failed ("did not converge ... residual 1.707e-21")."""
-    from rocking_contact.discrete.newmark import FREEZE_BRANCH_AFTER
+    from rocking_contact.discrete.shock import FREEZE_BRANCH_AFTER
 
     case = rc.load_case("sdnd100a", overrides={"solver.scheme": "newmark",
                                                "solver.newton_max_iter": FREEZE_BRANCH_AFTER})

@@ -73,7 +73,8 @@ def summary(history: dict[str, np.ndarray], least: float = 0.0) -> dict[str, flo
     :data:`ROUND_OFF` of the largest energy term and at least ``least``, the case's
     :func:`motion_floor` (J); ``motion_floor``, that floor, when it decided), and what the
     dissipations gave the block back (:func:`given_steps`): ``given_back_total`` over the
-    run, ``given_back_max`` in one step (J), that step's end ``given_back_time`` (s) and
+    run, ``given_back_max`` in one step (J), that step's end ``given_back_time`` (s; absent when
+    nothing was given back) and
     ``given_back_relative``, that step's over the energy of the motion."""
     if "ENERGY_RESIDUAL" not in history or not len(history["time"]):
         return {}
@@ -120,7 +121,8 @@ def summary(history: dict[str, np.ndarray], least: float = 0.0) -> dict[str, flo
         k = int(np.argmax(gifts))
         out["given_back_total"] = float(np.sum(gifts))
         out["given_back_max"] = float(gifts[k])
-        out["given_back_time"] = float(np.asarray(history["time"])[k + 1])
+        if gifts[k] > 0.0:  # else no step to name (the argmax of zeros is the first)
+            out["given_back_time"] = float(np.asarray(history["time"])[k + 1])
         if motion > 0:
             out["given_back_relative"] = out["given_back_max"] / motion
     return out

@@ -233,3 +233,14 @@ def test_a_base_released_in_the_table_is_no_dissipation_warning():
     assert rose.endswith(f"{ADVICE} (docs/contact.md, 'Sensitivity')")
     assert said.startswith("energy taken by the dissipations came back to the block: "
                            "0.15 J over the run (1.5% of the energy of the motion)")
+
+
+def test_nothing_given_back_names_no_step():
+    """Dissipations that only take (the total energy falls as they rise): zero given back,
+    and no ``given_back_time``, which would otherwise name the first step."""
+    history = rows([10.0, 9.0, 8.5], ECONTACT=[0.0, 1.0, 1.5], EDAMP=np.zeros(3))
+    energy = summary(history)
+    assert energy["given_back_total"] == energy["given_back_max"] == 0.0
+    assert "given_back_time" not in energy
+    assert given_back(history, energy["motion"]) == []
+    assert dissipation_warning(history, energy, ADVICE) is None

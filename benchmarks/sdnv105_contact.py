@@ -181,7 +181,7 @@ def main() -> None:
     p = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     p.add_argument("--cases", nargs="*", default=["a", "b", "c"])
     p.add_argument("--meshes", nargs="*", default=["coarse"],
-                   help="coarse (~1 min), fine (~7 min for A, B, C), auto (~0.5 min)")
+                   help="coarse, fine, auto (A, B, C: ~25 s, ~3 min, ~15 s of runs)")
     p.add_argument("--small-strain", action="store_true")
     p.add_argument("--json", type=Path, help="also write every run's summary there")
     p.add_argument("--repeat", type=int, default=1,

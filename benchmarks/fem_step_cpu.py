@@ -129,7 +129,10 @@ def main() -> None:
     doc = (__doc__ or "").split("\n\n")[0]
     parser = argparse.ArgumentParser(description=doc,
                                      formatter_class=argparse.RawDescriptionHelpFormatter)
-    parser.add_argument("case", help="a shipped case or variant name, or a case file")
+    # a default, so that `make bench` (every script without arguments) runs this one too
+    parser.add_argument("case", nargs="?", default="sdnv105a",
+                        help="a shipped case or variant name, or a case file (default "
+                             "sdnv105a)")
     parser.add_argument("--set", action="append", default=[], metavar="KEY=VALUE",
                         help="a case override, as rocking-contact run's --set")
     parser.add_argument("--repeat", type=int, default=1, help="plain runs (default 1)")

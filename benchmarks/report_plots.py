@@ -16,7 +16,7 @@ best wall time of ``--repeat`` reports and the figures drawn. ``--results DIR`` 
 the report of that tree as it is (its plots copied or drawn as the report finds them).
 
 Usage: python benchmarks/report_plots.py [--copies 2] [--end 0.02] [--repeat 1]
-       [--workers 1 0] [--results DIR]
+       [--workers 1 0] [--runs sdnd101a sample ...] [--results DIR]
 """
 
 from __future__ import annotations
@@ -31,18 +31,22 @@ from pathlib import Path
 SHIPPED = ("sdnd100a", "sdnd100a_exact", "sdnd101a", "sdnd102c", "sdnd102e", "sdnv105_rigid")
 
 
-def results_tree(root: Path, *, copies: int, end: float, plots: bool) -> Path:
-    """Write ``copies`` runs of each :data:`SHIPPED` case to ``end`` s and ``copies``
-    sample block runs under ``root``, with their plots or without; returns ``root``."""
+def results_tree(root: Path, *, copies: int, end: float, plots: bool,
+                 runs: tuple[str, ...] = (*SHIPPED, "sample")) -> Path:
+    """Write ``copies`` runs of each of ``runs`` (:data:`SHIPPED` cases, to ``end`` s, and
+    "sample", the sample block run) under ``root``, with their plots or without; returns
+    ``root``."""
     import rocking_contact as rc
     from rocking_contact.results_io import RESULTS_FILE, load, ordered_plots
     from rocking_contact.viz.history_plots import plot_results
     from rocking_contact.viz.sample import write_sample
 
     for k in range(copies):
-        for name in SHIPPED:
+        for name in (name for name in runs if name in SHIPPED):
             rc.run(rc.load_case(name, {"time.end": end}), out=root / f"{name}_{k}",
                    quiet=True, plots=plots)
+        if "sample" not in runs:
+            continue
         sample = write_sample(root / f"sample_{k}", case=f"sdnv105_sample_{k}", end=0.1,
                               fields=False)
         if plots:  # drawn and listed in its results.json, as a run does
@@ -78,6 +82,10 @@ def main() -> None:
     p.add_argument("--repeat", type=int, default=1, help="reports timed, the best kept")
     p.add_argument("--workers", type=int, nargs="+", default=[1, 0],
                    help="drawing processes to time (0: one per CPU; default 1 0)")
+    p.add_argument("--runs", nargs="+", choices=[*SHIPPED, "sample"],
+                   default=[*SHIPPED, "sample"],
+                   help="the runs of the tree written (default all: the shipped cases "
+                        "and the sample block run)")
     p.add_argument("--results", type=Path, help="time the report of this tree as it is")
     args = p.parse_args()
     from rocking_contact.report.figures import MAX_WORKERS, _cpus
@@ -86,7 +94,7 @@ def main() -> None:
     with tempfile.TemporaryDirectory() as scratch:
         trees = ({"given": args.results} if args.results else
                  {f"{label}": results_tree(Path(scratch) / label, copies=args.copies,
-                                           end=args.end, plots=plots)
+                                           end=args.end, plots=plots, runs=tuple(args.runs))
                   for label, plots in (("plots copied", True), ("plots redrawn", False))})
         for label, tree in trees.items():
             runs = sum(1 for d in tree.iterdir() if (d / "results.json").is_file())

@@ -21,7 +21,7 @@ each case once more under cProfile and prints the N functions with the largest o
 that calls them, and the profiler slows the Python code most).
 
 Usage: python benchmarks/sdnv105_contact.py [--cases a b c] [--meshes coarse [fine] [auto]]
-       [--small-strain] [--json FILE] [--profile N]
+       [--small-strain] [--json FILE] [--profile N] [--end T]
 """
 
 from __future__ import annotations
@@ -114,7 +114,9 @@ def run(name: str, source: str | Path, overrides: dict[str, Any],
         "energy": result.extra.get("energy", {}),
         "dofs": result.extra.get("dofs"),
         "end": case.time.end,
-        "steps_to_code_aster_end": _steps_to(result.history, CODE_ASTER_END.get(name)),
+        # None for a run ending before Code_Aster's (--end): its steps are not comparable
+        "steps_to_code_aster_end": _steps_to(result.history, CODE_ASTER_END.get(name),
+                                             case.time.end),
     }
 
 
@@ -131,9 +133,10 @@ def profile(source: str | Path, overrides: dict[str, Any], top: int) -> str:
     return out.getvalue()
 
 
-def _steps_to(history: dict[str, Any], end: float | None) -> int | None:
-    """Accepted steps ending at or before ``end`` (s); the history has every step."""
-    if end is None or "DT" not in history:
+def _steps_to(history: dict[str, Any], end: float | None, run_end: float) -> int | None:
+    """Accepted steps ending at or before ``end`` (s), None when the run (to ``run_end``,
+    s) stops before it; the history has every step."""
+    if end is None or end > run_end or "DT" not in history:
         return None
     return sum(1 for t, dt in zip(history["time"], history["DT"]) if dt > 0 and t <= end + 1e-12)
 
@@ -161,7 +164,7 @@ def table(r: dict[str, Any]) -> str:
     rows.append("")
     end = CODE_ASTER_END.get(r["case"])
     upto = (f"; {r['steps_to_code_aster_end']} to {end} s, Code_Aster {ca_steps}"
-            if ca_steps else "")
+            if ca_steps and r["steps_to_code_aster_end"] is not None else "")
     rows.append(f"steps {tm.get('steps')} (to {r['end']:g} s{upto}), "
                 f"Newton iterations "
                 f"per step {tm.get('iterations_per_step_mean', math.nan):.2f} mean / "
@@ -178,7 +181,7 @@ def main() -> None:
     p = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     p.add_argument("--cases", nargs="*", default=["a", "b", "c"])
     p.add_argument("--meshes", nargs="*", default=["coarse"],
-                   help="coarse (~1 min), fine (~7 min for A, B, C), auto (~0.5 min)")
+                   help="coarse, fine, auto (A, B, C: ~25 s, ~3 min, ~15 s of runs)")
     p.add_argument("--small-strain", action="store_true")
     p.add_argument("--json", type=Path, help="also write every run's summary there")
     p.add_argument("--repeat", type=int, default=1,
@@ -186,17 +189,20 @@ def main() -> None:
     p.add_argument("--profile", type=int, default=0, metavar="N",
                    help="one more run of each case under cProfile: its N functions of "
                         "largest own time")
+    p.add_argument("--end", type=float, default=None,
+                   help="end time of the runs (s; default the case's)")
     args = p.parse_args()
+    stop = {} if args.end is None else {"time.end": args.end}
     runs = []
     for mesh in args.meshes:
         for name in args.cases:
             source = case_file(name, mesh)
             overrides = release_window_only(source, name) if mesh == "auto" else {}
-            runs.append((f"{name.upper()} {mesh}", name, source, overrides))
+            runs.append((f"{name.upper()} {mesh}", name, source, {**overrides, **stop}))
     if args.small_strain:
         for name in args.cases:
             runs.append((f"{name.upper()} coarse, small strain", name,
-                         case_file(name, "coarse"), {"kinematics.type": "small_strain"}))
+                         case_file(name, "coarse"), {"kinematics.type": "small_strain", **stop}))
     summaries = []
     for title, name, source, overrides in runs:
         r = run(name, source, overrides, args.repeat)

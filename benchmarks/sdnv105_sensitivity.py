@@ -4,7 +4,8 @@ release window's step halved, and round-off alone (the contact corrections ``Z l
 added as one matrix-vector product instead of column by column: the same numbers summed in
 another order). Prints the "Sensitivity" table of docs/contact.md.
 
-Usage: python benchmarks/sdnv105_sensitivity.py [LABEL_PREFIX ...]   (default: every row)
+Usage: python benchmarks/sdnv105_sensitivity.py [--end T] [LABEL_PREFIX ...]   (default: every
+row, to the case's end)
 """
 
 from __future__ import annotations
@@ -51,7 +52,10 @@ def main() -> None:
     p.add_argument("chosen", nargs="*", metavar="LABEL_PREFIX",
                    help="run the rows whose label starts with one of these, e.g. 'C,' "
                         f"(default: every row; the labels: {'; '.join(r[0] for r in RUNS)})")
-    chosen = p.parse_args().chosen
+    p.add_argument("--end", type=float, default=None,
+                   help="end time of the runs (s; default the case's)")
+    args = p.parse_args()
+    chosen, stop = args.chosen, {} if args.end is None else {"time.end": args.end}
     unknown = [c for c in chosen if not any(r[0].startswith(c) for r in RUNS)]
     if unknown:
         p.error(f"no row's label starts with {', '.join(map(repr, unknown))}")
@@ -62,7 +66,7 @@ def main() -> None:
         if chosen and not any(label.startswith(prefix) for prefix in chosen):
             continue
         with (patch[0]() if patch else contextlib.nullcontext()):
-            r = run(name, f"sdnv105{name}", overrides)
+            r = run(name, f"sdnv105{name}", {**overrides, **stop})
         found = {c["index"]: c for c in r["collisions"]}
         t = " | ".join(f"{found[k]['time']:.5f}" if k in found else "—" for k in range(2, 6))
         e = " | ".join(f"{found[k]['kinetic_energy']:.4f}" if k in found else "—"

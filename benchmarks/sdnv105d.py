@@ -17,7 +17,7 @@ Runs: ``coarse`` (sdnv105d, 1e-4 s), ``step5e-4`` (5e-4 s), ``fine`` (0.02 m mes
 also runs sdnv105a for its cost. ``--theta`` repeats the coarse run for other thetas.
 
 Usage: python benchmarks/sdnv105d.py [--runs coarse step5e-4 fine] [--a] [--theta 0.5 1]
-       [--json FILE]
+       [--json FILE] [--end T]
 """
 
 from __future__ import annotations
@@ -141,17 +141,20 @@ def main() -> None:
     parser.add_argument("--theta", nargs="*", type=float, default=[],
                         help="other thetas for the coarse run")
     parser.add_argument("--json", type=Path, help="write every result to this file")
+    parser.add_argument("--end", type=float, default=None,
+                        help="end time of the runs (s; default the case's)")
     args = parser.parse_args()
+    stop = {} if args.end is None else {"time.end": args.end}
     results: dict[str, Any] = {}
     for name in args.runs:
-        results[name] = run(SOURCES[name], {})
+        results[name] = run(SOURCES[name], stop)
         print(report(name, results[name]), "\n", flush=True)
     for theta in args.theta:
         name = f"coarse theta={theta:g}"
-        results[name] = run("sdnv105d", {"scheme.theta": theta})
+        results[name] = run("sdnv105d", {"scheme.theta": theta, **stop})
         print(report(name, results[name]), "\n", flush=True)
     if args.a:
-        a = rc.run(rc.load_case("sdnv105a"), write=False, plots=False, quiet=True)
+        a = rc.run(rc.load_case("sdnv105a", stop), write=False, plots=False, quiet=True)
         results["sdnv105a"] = {"timing": a.timing, "collisions": a.collisions}
         t = a.timing
         print(f"## sdnv105a (Lagrange, Code_Aster's windows): {t.get('steps')} steps, "

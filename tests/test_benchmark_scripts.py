@@ -1,10 +1,15 @@
 """Every benchmark script answers --help with its usage, without running the benchmark
 (``sdnd102_convergence.py --help`` ran its minutes of runs, the sensitivity script took
-``--help`` for a row label and printed an empty table)."""
+``--help`` for a row label and printed an empty table), and runs its real code path on a
+tiny problem, printing the numbers it exists for (``discrete_steps.py`` failed with 'too
+many values to unpack' while its --help passed)."""
 
 import ast
+import math
+import re
 import subprocess
 import sys
+import time
 from pathlib import Path
 
 import pytest
@@ -61,3 +66,58 @@ def test_the_sensitivity_scripts_round_off_rows_run(monkeypatch, tmp_path):
     assert product.status == "completed"
     np.testing.assert_allclose(product.history["DY_O"], shipped.history["DY_O"], rtol=0,
                                atol=1e-12)
+
+
+#: per script: the arguments of a run of a few seconds, and the lines it must print as
+#: (pattern, how many): every group of a match is a number, and finite. Timings are read as
+#: numbers, never compared.
+NUMBER = r"([-+]?\d+(?:\.\d*)?(?:e[-+]?\d+)?)"
+SMOKE: dict[str, tuple[list[str], list[tuple[str, int]]]] = {
+    "discrete_steps.py": (["--repeat", "1", "--steps", "1000"], [
+        (rf": (1000) steps, {NUMBER} steps/s", 3)]),
+    "fem_newmark_steps.py": (["--ranks", "1", "--sizes", "0.1", "--steps", "2"], [
+        (r"^ *" + r" +".join([r"(\d+)", "(1)", *[NUMBER] * 5, r"(\d+)"]) + "$", 1)]),
+    "fem_step_cpu.py": (["sdnv105a", "--set", "time.end=0.001", "--split"], [
+        (r"^ +(1) +(100) +" + " +".join([NUMBER] * 4) + "$", 1),
+        (rf"under cProfile: (100) steps, stepping {NUMBER} s CPU \({NUMBER} ms a step\), "
+         r"(\d+) Jacobians", 1),
+        (rf"^\S.{{31}} +{NUMBER} +{NUMBER}% ", 12)]),  # the parts and the rest
+    "report_plots.py": (["--copies", "1", "--end", "0.002", "--workers", "1",
+                         "--runs", "sdnd101a"], [
+        (rf"^plots (?:copied|redrawn): (1) runs, workers 1: {NUMBER} s wall, (\d+) PNG", 2)]),
+    "sdnd102_convergence.py": (["--steps", "1e-3", "5e-4"], [
+        (rf"max \|CD - Newmark\| / max\|x\| = {NUMBER} ", 1),
+        (rf"dt={NUMBER}: max error vs exact / max\|x_exact\| = {NUMBER}, (\d+) steps, "
+         rf"(\d+) Newton iterations, {NUMBER} s$", 4)]),
+    "sdnv105_contact.py": (["--cases", "a", "--end", "0.06"], [
+        (r"^\| (1) \| " + r" \| ".join([NUMBER] * 12) + r" \|$", 1),  # the first impact
+        (rf"^steps (\d+) \(to (0.06) s\), .* wall {NUMBER} s, cpu {NUMBER} s", 1)]),
+    "sdnv105_impact_steps.py": (["--a", "1e-5", "--b", "--d", "1e-4", "--end", "0.002"], [
+        (rf"^\| [AD], {NUMBER} s \| (\d+) \| {NUMBER} \| ", 2)]),
+    "sdnv105_sensitivity.py": (["--end", "0.002", "A, tilt 0.01 (shipped)"], [
+        (rf"^\| A, tilt 0.01 \(shipped\) \|.* \| (\d+) \((\d+)\) \| {NUMBER} \|$", 1)]),
+    "sdnv105d.py": (["--runs", "coarse", "--end", "0.06"], [
+        (r"^\| (1) \| " + r" \| ".join([NUMBER] * 2) + " ", 1),  # the first impact
+        (rf"^cost: (\d+) steps, (\d+) SNES iterations, (\d+) contact passes \(max (\d+)/step\)"
+         rf", {NUMBER} iterations/step, {NUMBER} s wall$", 1)]),
+}
+
+
+def test_every_script_has_a_smoke_run():
+    assert sorted(SMOKE) == [p.name for p in BENCHMARKS]
+
+
+@pytest.mark.parametrize("script", BENCHMARKS, ids=lambda p: p.name)
+def test_a_tiny_run_prints_its_numbers(script):
+    args, expected = SMOKE[script.name]
+    started = time.perf_counter()
+    proc = subprocess.run([sys.executable, str(script), *args], cwd=script.parent,
+                          capture_output=True, text=True, timeout=300)
+    print(f"{script.name} {' '.join(args)}: {time.perf_counter() - started:.1f} s")
+    assert proc.returncode == 0 and "Traceback" not in proc.stderr, proc.stderr
+    for pattern, count in expected:
+        found = re.findall(pattern, proc.stdout, flags=re.MULTILINE)
+        assert len(found) == count, (pattern, proc.stdout)
+        for match in found:
+            numbers = [float(x) for x in (match if isinstance(match, tuple) else (match,))]
+            assert all(math.isfinite(x) for x in numbers), (pattern, match)

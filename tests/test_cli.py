@@ -220,7 +220,7 @@ def test_a_failed_run_prints_its_table_and_summary_before_the_error(tmp_path, ca
                 if compile_s >= COMPILE_SHOWN_S else "")
     assert lines[-1] == (f"sdnd101a: {data['timing']['steps']} steps before the run stopped, "
                          f"{data['timing']['wall_s']:.3g} s wall{compiled}, {passed}/{len(graded)} "
-                         f"checks pass ({n_unreached} not reached: the run ends at "
+                         f"checks pass ({n_unreached} not reached: the run stopped at "
                          f"t = {end:.6g} s); results in {out}/")
     err = captured.err.splitlines()
     assert err[-1].startswith("error: solver failed: Newton") and \

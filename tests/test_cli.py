@@ -537,6 +537,10 @@ def test_a_fallback_in_the_static_preload_says_so(tmp_path, capsys):
                and line.endswith("in the static preload, at pseudo-time 1 (of [0, 1])")
                for line in err), err
     assert err[-1].startswith("error: solver failed: ") and "preload tilt" in err[-1]
+    # stopped before its first step: results.json alone, not "results so far"
+    assert err[-1].endswith("(results.json was written, with this status: no step was "
+                            "computed)")
+    assert [p.name for p in (tmp_path / "r").iterdir()] == ["results.json"]
 
 
 def test_a_file_that_ends_before_its_inherited_windows_says_which_window(tmp_path, capsys):

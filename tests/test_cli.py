@@ -318,6 +318,12 @@ def test_partial_override_of_a_default_table_keeps_its_other_defaults():
               "(rocking-contact run --help)"),
     (["run", "sdnd101a", "--bogus"], "error: run: unrecognized arguments: --bogus "
                                      "(rocking-contact run --help)"),
+    # a misspelt option gets its close names, as a misspelt key does
+    (["run", "sdnd101a", "--sett", "x"], "error: run: unrecognized arguments: --sett x; "
+                                         "close: --set (rocking-contact run --help)"),
+    (["validate", "--sett=x", "--no-plts"], "error: validate: unrecognized arguments: "
+                                            "--sett=x --no-plts; close: --set "
+                                            "(rocking-contact validate --help)"),
     (["view", "x", "--scale", "abc"], "error: view: argument --scale: invalid float value: "
                                       "'abc' (rocking-contact view --help)"),
     (["frobnicate"], "error: argument COMMAND: invalid choice: 'frobnicate' (choose from "),

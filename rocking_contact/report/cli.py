@@ -107,6 +107,7 @@ def _files(folder: Path, base: Path) -> list[str]:
 
 def main(args: argparse.Namespace) -> int:
     """Run ``report``; returns the exit code (2 on bad input)."""
+    from rocking_contact.config import CaseError
     from rocking_contact.report.inputs import ReportError
 
     _start_petsc()
@@ -121,8 +122,9 @@ def main(args: argparse.Namespace) -> int:
     except OSError as exc:
         print(f"error: {exc}\n{_left(args.out, had_page)}", file=sys.stderr)
         return 2
-    except BaseException:  # Ctrl-C, SIGTERM: the line ``interrupted`` follows
-        print(_left(args.out, had_page), file=sys.stderr)
+    except BaseException as exc:  # Ctrl-C, SIGTERM: the line ``interrupted`` follows
+        if not isinstance(exc, CaseError):  # a bad --out, refused before any writing
+            print(_left(args.out, had_page), file=sys.stderr)
         raise
     for s in skipped:
         print(f"warning: skipped {s.directory}: {s.reason}", file=sys.stderr)

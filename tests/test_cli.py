@@ -370,6 +370,21 @@ def test_mesh_help_says_what_it_builds_without_a_case(tmp_path, capsys):
         f"{cell} mesh" in help_text and layout != "aster"
 
 
+def test_mesh_out_without_a_suffix_gets_msh_as_its_help_says(tmp_path, capsys):
+    """``--out afile`` wrote afile.msh while ``--out a.vtk`` was refused, and --help said
+    neither: one rule, said in the help and in the refusal."""
+    with pytest.raises(SystemExit):
+        main(["mesh", "--help"])
+    help_text = " ".join(capsys.readouterr().out.split())
+    assert "a name without a suffix gets .msh, any other suffix is refused" in help_text
+    assert main(["mesh", "sdnv105a", "--out", str(tmp_path / "afile")]) == 0
+    assert capsys.readouterr().out.startswith(f"{tmp_path / 'afile.msh'}: 25 nodes")
+    assert main(["mesh", "sdnv105a", "--out", str(tmp_path / "a.vtk")]) == 2
+    assert "(allowed: a .msh file path (a name without a suffix gets .msh)" in \
+        capsys.readouterr().err
+    assert sorted(p.name for p in tmp_path.iterdir()) == ["afile.msh"]
+
+
 def test_a_physics_override_shows_the_references_without_grading_them(tmp_path, capsys):
     """References describe the case file's physics: a run that changes it is compared for
     information; a numerical override keeps the grading; validate refuses the former."""

@@ -138,13 +138,31 @@ def _parse(parser: _Parser,
     try:
         args, unknown = parser.parse_known_args(argv)
         if unknown:  # say it with the subcommand's name, not the top level's
-            parser.subcommands[args.command].error(  # exits with code 2
-                f"unrecognized arguments: {' '.join(unknown)}")
+            sub = parser.subcommands[args.command]
+            sub.error(  # exits with code 2
+                f"unrecognized arguments: {' '.join(unknown)}{_close_options(sub, unknown)}")
     finally:
         if quiet:
             sys.stdout.close()
             sys.stdout, sys.stderr = streams
     return args
+
+
+def _close_options(parser: argparse.ArgumentParser, unknown: Sequence[str]) -> str:
+    """``"; close: --set"``: the options of ``parser`` nearest the first unknown option of
+    ``unknown`` (``--sett x``, ``--sett=x``), as a misspelt key gets its close names; ""
+    when none is near or no option is unknown (a stray positional argument)."""
+    from rocking_contact.config.names import close_names
+
+    given = next((u.partition("=")[0] for u in unknown if u.startswith("-")), None)
+    if given is None:
+        return ""
+    # compared without their dashes, which every option shares: "--bogus" is not near
+    # "--out"
+    names = [o.removeprefix("--") for o in parser._option_string_actions
+             if o.startswith("--")]
+    found = close_names(given.lstrip("-"), names)
+    return f"; close: {', '.join('--' + n for n in found)}" if found else ""
 
 
 def main(argv: Sequence[str] | None = None) -> int:

@@ -97,7 +97,9 @@ def check_file(option: str, path: Path, what: str,
     ``suffixes`` (the first is added to a name without one, so that the messages name the
     file written), in a writable directory (made if missing, with ``create``: see
     :func:`check_dir`). Returns the path."""
-    allowed = f"{what} file path, in a directory that exists or can be created"
+    # one rule for every such option: a missing suffix is added, any other refused
+    added = f" (a name without a suffix gets {suffixes[0]})" if suffixes else ""
+    allowed = f"{what} file path{added}, in a directory that exists or can be created"
     if path.is_dir():
         raise CaseError(option, "", f"{path} is a directory (allowed: {allowed})")
     if suffixes is not None:

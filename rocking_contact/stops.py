@@ -116,9 +116,14 @@ class RunStopped(BaseException):
     def written(self) -> str:
         """What the command line adds to :meth:`describe` about the results directory:
         a run that stopped without a partial result (one that failed before its first
-        step) wrote none, and the results there before are kept."""
+        step) wrote none, and the results there before are kept; one that stopped before
+        its first step (in a block's static preload) wrote its ``results.json`` alone,
+        with no rows of history to speak of."""
         if self.partial is None:
             return "(no results were written: the ones there before, if any, are kept)"
+        times = self.partial.history.get("time")
+        if times is None or not len(times):
+            return "(results.json was written, with this status: no step was computed)"
         return "(results so far were written)"
 
 

@@ -310,11 +310,14 @@ def outcome_text(extra: Mapping[str, Any]) -> str:
 
 def run_end(result: RunResult) -> str:
     """``the run ends at t = 0.2 s``: what the checks a run did not reach share (each
-    check's note says which window); empty for a run without history."""
+    check's note says which window); ``the run stopped at t = 0.05 s`` for one that did
+    not complete (interrupted, failed), which a longer ``time.end`` would not have
+    changed; empty for a run without history."""
     times = result.history.get("time")
     if times is None or not len(times):
         return ""
-    return f"the run ends at t = {float(times[-1]):.6g} s"
+    stopped = classify(result.status, ()) in (Verdict.INTERRUPTED, Verdict.RUN_FAILED)
+    return f"the run {'stopped' if stopped else 'ends'} at t = {float(times[-1]):.6g} s"
 
 
 #: ``validate``'s word for each verdict but a pass, in the order of its last lines

@@ -46,7 +46,8 @@ def afile(tmp_path):
     pytest.param("/proc/x/a.msh", ["--out: cannot create /proc/x"],
                  marks=needs_proc),
     ("{afile}/a.msh", ["--out: {afile} is a file, not a directory"]),
-    ("{tmp}/a.txt", ["--out: {tmp}/a.txt: not a .msh file", "allowed: a .msh file path"]),
+    ("{tmp}/a.txt", ["--out: {tmp}/a.txt: not a .msh file", "allowed: a .msh file path "
+                     "(a name without a suffix gets .msh)"]),
     ("{tmp}", ["--out: {tmp} is a directory", "allowed: a .msh file path"]),
 ], ids=["unwritable", "under a file", "not .msh", "a directory"])
 def test_mesh_out_must_be_a_msh_file_gmsh_can_write(capsys, tmp_path, afile, out, words):

@@ -220,7 +220,7 @@ def test_a_failed_run_prints_its_table_and_summary_before_the_error(tmp_path, ca
                 if compile_s >= COMPILE_SHOWN_S else "")
     assert lines[-1] == (f"sdnd101a: {data['timing']['steps']} steps before the run stopped, "
                          f"{data['timing']['wall_s']:.3g} s wall{compiled}, {passed}/{len(graded)} "
-                         f"checks pass ({n_unreached} not reached: the run ends at "
+                         f"checks pass ({n_unreached} not reached: the run stopped at "
                          f"t = {end:.6g} s); results in {out}/")
     err = captured.err.splitlines()
     assert err[-1].startswith("error: solver failed: Newton") and \
@@ -318,6 +318,12 @@ def test_partial_override_of_a_default_table_keeps_its_other_defaults():
               "(rocking-contact run --help)"),
     (["run", "sdnd101a", "--bogus"], "error: run: unrecognized arguments: --bogus "
                                      "(rocking-contact run --help)"),
+    # a misspelt option gets its close names, as a misspelt key does
+    (["run", "sdnd101a", "--sett", "x"], "error: run: unrecognized arguments: --sett x; "
+                                         "close: --set (rocking-contact run --help)"),
+    (["validate", "--sett=x", "--no-plts"], "error: validate: unrecognized arguments: "
+                                            "--sett=x --no-plts; close: --set "
+                                            "(rocking-contact validate --help)"),
     (["view", "x", "--scale", "abc"], "error: view: argument --scale: invalid float value: "
                                       "'abc' (rocking-contact view --help)"),
     (["frobnicate"], "error: argument COMMAND: invalid choice: 'frobnicate' (choose from "),
@@ -362,6 +368,21 @@ def test_mesh_help_says_what_it_builds_without_a_case(tmp_path, capsys):
     layout, cell, _ = capsys.readouterr().out.splitlines()[0].split("(")[1].split(", ")
     assert f"default: the keys' defaults, SDNV105's block and table on a {layout} 0.04 m " \
         f"{cell} mesh" in help_text and layout != "aster"
+
+
+def test_mesh_out_without_a_suffix_gets_msh_as_its_help_says(tmp_path, capsys):
+    """``--out afile`` wrote afile.msh while ``--out a.vtk`` was refused, and --help said
+    neither: one rule, said in the help and in the refusal."""
+    with pytest.raises(SystemExit):
+        main(["mesh", "--help"])
+    help_text = " ".join(capsys.readouterr().out.split())
+    assert "a name without a suffix gets .msh, any other suffix is refused" in help_text
+    assert main(["mesh", "sdnv105a", "--out", str(tmp_path / "afile")]) == 0
+    assert capsys.readouterr().out.startswith(f"{tmp_path / 'afile.msh'}: 25 nodes")
+    assert main(["mesh", "sdnv105a", "--out", str(tmp_path / "a.vtk")]) == 2
+    assert "(allowed: a .msh file path (a name without a suffix gets .msh)" in \
+        capsys.readouterr().err
+    assert sorted(p.name for p in tmp_path.iterdir()) == ["afile.msh"]
 
 
 def test_a_physics_override_shows_the_references_without_grading_them(tmp_path, capsys):
@@ -537,6 +558,10 @@ def test_a_fallback_in_the_static_preload_says_so(tmp_path, capsys):
                and line.endswith("in the static preload, at pseudo-time 1 (of [0, 1])")
                for line in err), err
     assert err[-1].startswith("error: solver failed: ") and "preload tilt" in err[-1]
+    # stopped before its first step: results.json alone, not "results so far"
+    assert err[-1].endswith("(results.json was written, with this status: no step was "
+                            "computed)")
+    assert [p.name for p in (tmp_path / "r").iterdir()] == ["results.json"]
 
 
 def test_a_file_that_ends_before_its_inherited_windows_says_which_window(tmp_path, capsys):

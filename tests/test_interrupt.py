@@ -185,7 +185,7 @@ def test_ctrl_c_shows_the_table_and_summary_of_the_results_so_far(monkeypatch, t
     summary = [line for line in lines if line.startswith("sdnd101a: ")]
     where = f"; results in {out}/" if command == "run" else ""  # validate's: under --out
     assert len(summary) == 1 and summary[0].endswith(
-        f"not reached: the run ends at t = {end:.6g} s){where}")
+        f"not reached: the run stopped at t = {end:.6g} s){where}")
     assert captured.err.splitlines()[-1].endswith(
         f"interrupted at t = {end:.6g} s (results so far were written)")
 

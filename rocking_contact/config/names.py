@@ -63,10 +63,15 @@ class NamePattern:
         return self.template + (f" ({'; '.join(said)})" if said else "")
 
 
+def close_names(name: str, candidates: Iterable[str]) -> list[str]:
+    """The :data:`CLOSE` names of ``candidates`` nearest ``name``, nearest first."""
+    return difflib.get_close_matches(name, list(dict.fromkeys(candidates)), n=CLOSE)
+
+
 def close_hint(name: str, candidates: Iterable[str]) -> str:
-    """``"; close: a, b"``: the :data:`CLOSE` names of ``candidates`` nearest ``name``, to
-    end a message's "(allowed: ...)"; "" when none is near."""
-    found = difflib.get_close_matches(name, list(dict.fromkeys(candidates)), n=CLOSE)
+    """``"; close: a, b"``: the :func:`close_names` of ``name``, to end a message's
+    "(allowed: ...)"; "" when none is near."""
+    found = close_names(name, candidates)
     return f"; close: {', '.join(found)}" if found else ""
 
 

@@ -51,7 +51,8 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
                               "cases' coarse Code_Aster mesh: --set mesh.layout=aster)")
     add_set_option(parser, "override geometry.* or mesh.* (repeatable)")
     parser.add_argument("--out", type=file_argument, required=True,
-                        help="output file, ending in .msh (MSH 4.1)")
+                        help="output file, ending in .msh (MSH 4.1); a name without a "
+                             "suffix gets .msh, any other suffix is refused")
 
 
 def load_input(case: str | None, overrides: list[str]) -> MeshInput:

@@ -7,14 +7,19 @@ error (exit code 2). A results directory that
 cannot be read (a damaged results.json, a run killed before it wrote one) is skipped: the
 report lists it with its reason, stderr has one ``warning:`` line for it, and the exit code
 stays 0 unless no directory at all could be read (2).
+
+The report is drawn in a hidden folder of ``--out`` (:data:`STAGING`) and moved into place
+once complete, its page last: an interrupted or failed report leaves the previous report
+of ``--out`` as it was (or none), not a page without its figures or figures without a page.
 """
 
 from __future__ import annotations
 
 import argparse
 import contextlib
+import os
+import shutil
 import sys
-import time
 from pathlib import Path
 from typing import TYPE_CHECKING
 
@@ -27,6 +32,9 @@ if TYPE_CHECKING:
 #: the report's files beside its page (:data:`~rocking_contact.report.meta.REPORT_INDEX`,
 #: named where the page's format is, as a later run reads it back)
 MARKDOWN_FILE, FIGURES_DIR = "report.md", "figures"
+#: the folder of ``--out`` a report is drawn in, moved into ``--out`` once complete
+#: (:func:`write_report`): one a killed report left is removed by the next
+STAGING = ".rocking-contact-report-partial"
 
 
 def add_arguments(parser: argparse.ArgumentParser) -> None:
@@ -67,46 +75,68 @@ def write_report(cases: list[str], results_dir: Path, out: Path, *, views: bool 
 
     found, unread = find_results(results_dir, cases)
     check_dir("--out", out)  # as `run --out`: one line naming --out, not an OSError
-    started = time.time_ns()
-    doc = content.build(found, out / FIGURES_DIR, views=views, skipped=unread,
-                        workers=workers)
-    # what it was drawn from and wrote: a run into the directory of the one run it
-    # shows removes those files (report.meta.own_reports), not a user's own
-    meta = report_meta([r.directory for r in found],
-                       [REPORT_INDEX, MARKDOWN_FILE, *_written(out / FIGURES_DIR, started, out)])
-    page = out / REPORT_INDEX
-    page.write_text(html.render(doc, meta), encoding="utf-8")
-    (out / MARKDOWN_FILE).write_text(markdown.render(doc, out), encoding="utf-8")
+    staging = out / STAGING
+    shutil.rmtree(staging, ignore_errors=True)
+    staging.mkdir()
+    try:
+        doc = content.build(found, staging / FIGURES_DIR, views=views, skipped=unread,
+                            workers=workers)
+        # what it was drawn from and wrote: a run into the directory of the one run it
+        # shows removes those files (report.meta.own_reports), not a user's own
+        figures = _files(staging / FIGURES_DIR, staging)
+        meta = report_meta([r.directory for r in found],
+                           [REPORT_INDEX, MARKDOWN_FILE, *figures])
+        (staging / REPORT_INDEX).write_text(html.render(doc, meta), encoding="utf-8")
+        (staging / MARKDOWN_FILE).write_text(markdown.render(doc, staging), encoding="utf-8")
+        # the page last: until it moves, the previous page is whole (its own figures of
+        # the same names may already be the new ones)
+        for name in [*figures, MARKDOWN_FILE, REPORT_INDEX]:
+            (out / name).parent.mkdir(parents=True, exist_ok=True)
+            os.replace(staging / name, out / name)
+    finally:
+        shutil.rmtree(staging, ignore_errors=True)
     if skipped is not None:
         skipped += unread
-    return page
+    return out / REPORT_INDEX
 
 
-def _written(folder: Path, since_ns: int, base: Path) -> list[str]:
-    """The files under ``folder`` written since ``since_ns`` (ns since the epoch, the
-    second it falls in included: a file system may keep whole seconds), relative to
-    ``base``."""
-    floor = since_ns // 10**9 * 10**9
-    return sorted(p.relative_to(base).as_posix() for p in folder.rglob("*")
-                  if p.is_file() and p.stat().st_mtime_ns >= floor)
+def _files(folder: Path, base: Path) -> list[str]:
+    """The files under ``folder``, relative to ``base``, sorted."""
+    return sorted(p.relative_to(base).as_posix() for p in folder.rglob("*") if p.is_file())
 
 
 def main(args: argparse.Namespace) -> int:
     """Run ``report``; returns the exit code (2 on bad input)."""
+    from rocking_contact.config import CaseError
     from rocking_contact.report.inputs import ReportError
 
     _start_petsc()
     skipped: list[Skipped] = []
+    had_page = (args.out / REPORT_INDEX).is_file()
     try:
         page = write_report(args.cases, args.results, args.out, views=not args.no_views,
                             skipped=skipped)
-    except (ReportError, OSError) as exc:
+    except ReportError as exc:  # found before anything is written
         print(f"error: {exc}", file=sys.stderr)
         return 2
+    except OSError as exc:
+        print(f"error: {exc}\n{_left(args.out, had_page)}", file=sys.stderr)
+        return 2
+    except BaseException as exc:  # Ctrl-C, SIGTERM: the line ``interrupted`` follows
+        if not isinstance(exc, CaseError):  # a bad --out, refused before any writing
+            print(_left(args.out, had_page), file=sys.stderr)
+        raise
     for s in skipped:
         print(f"warning: skipped {s.directory}: {s.reason}", file=sys.stderr)
     print(f"wrote {page} and {args.out / MARKDOWN_FILE}")
     return 0
+
+
+def _left(out: Path, had_page: bool) -> str:
+    """What a report that did not end leaves in ``out`` (:func:`write_report`)."""
+    if had_page:
+        return f"no report written: the previous report in {out} is unchanged"
+    return f"no report written to {out}"
 
 
 def _start_petsc() -> None:

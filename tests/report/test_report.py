@@ -513,3 +513,28 @@ def test_keys_of_an_optional_table_have_their_units():
         {"case": {"kind": "block"}, "time": {"step": 1e-3, "refine": {"step": 1e-5,
                                                                        "hold": 1e-4}}})}
     assert rows == {"time.step": "s", "time.refine.step": "s", "time.refine.hold": "s"}
+
+
+def test_interrupted_report_leaves_the_previous_one(results_dir, tmp_path, monkeypatch,
+                                                    capsys):
+    """A report stopped after drawing its figures (Ctrl-C) leaves the previous report of
+    --out whole and no figures of its own; a first report stopped leaves nothing."""
+    from rocking_contact.report import cli, html
+
+    out = tmp_path / "r"
+    write_report(["sdnd101a"], results_dir, out, views=False)
+    before = {p.relative_to(out): p.read_bytes() for p in out.rglob("*") if p.is_file()}
+
+    def stopped(*args, **kwargs):
+        raise KeyboardInterrupt
+
+    monkeypatch.setattr(html, "render", stopped)
+    for target, left in [(out, f"the previous report in {out} is unchanged"),
+                         (tmp_path / "first", "no report written to")]:
+        assert main(["report", "sdnv105_sample", "--results", str(results_dir),
+                     "--out", str(target), "--no-views"]) == 130
+        assert left in capsys.readouterr().err
+    after = {p.relative_to(out): p.read_bytes() for p in out.rglob("*") if p.is_file()}
+    assert after == before
+    assert not any((tmp_path / "first").rglob("*"))
+    assert not (out / cli.STAGING).exists()

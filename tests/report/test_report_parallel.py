@@ -14,7 +14,7 @@ import pytest
 
 from rocking_contact.config import CaseError
 from rocking_contact.report import figures as report_figures
-from rocking_contact.report.cli import write_report
+from rocking_contact.report.cli import STAGING, write_report
 from rocking_contact.report.inputs import read_result
 
 CLI = Path(sys.executable).parent / "rocking-contact"
@@ -75,13 +75,14 @@ def _process_group_left(pgid):
 def test_a_signal_as_the_workers_draw_stops_the_report_and_them(results_dir, tmp_path,
                                                                 signum, code, group):
     """Ctrl-C goes to the whole process group (a terminal's): the workers leave it to the
-    report, which says one line; SIGTERM to the report alone (``kill``) stops its workers
-    too: nothing of the report's is left running."""
+    report, which says what it left and ``interrupted``; SIGTERM to the report alone
+    (``kill``) stops its workers too: nothing of the report's is left running, and no
+    figure without its page."""
     proc = subprocess.Popen([str(CLI), "report", *REDRAWN, "--results", str(results_dir),
                              "--no-views", "--out", str(tmp_path / "rep")],
                             stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True,
                             start_new_session=True)
-    drawn = tmp_path / "rep" / "figures"
+    drawn = tmp_path / "rep" / STAGING / "figures"  # drawn there, moved once complete
     deadline = time.monotonic() + 120
     while not any(drawn.glob("*/*.png")) and proc.poll() is None:
         assert time.monotonic() < deadline
@@ -92,7 +93,9 @@ def test_a_signal_as_the_workers_draw_stops_the_report_and_them(results_dir, tmp
     else:
         proc.send_signal(signum)
     out, err = proc.communicate(timeout=60)
-    assert proc.returncode == code and err == "interrupted\n", err
+    left = f"no report written to {tmp_path / 'rep'}\n"
+    assert proc.returncode == code and err == left + "interrupted\n", err
+    assert not any((tmp_path / "rep").iterdir())  # no figures without their page
     deadline = time.monotonic() + 10
     while _process_group_left(proc.pid):  # the workers, stopped as the report ended
         assert time.monotonic() < deadline, "a drawing worker outlived the report"

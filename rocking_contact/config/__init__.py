@@ -49,6 +49,7 @@ from rocking_contact.config.loading import (
     read_toml,
     references_from,
     resolve_case_path,
+    run_first_hint,
     shipped_cases,
     source_file,
     twin_of,
@@ -59,6 +60,7 @@ from rocking_contact.config.loading import (
 from rocking_contact.config.names import (
     NamePattern,
     close_hint,
+    close_names,
     missing_columns,
     uncomputed,
     uncomputed_references,
@@ -132,7 +134,7 @@ __all__ = [
     "key_path", "parse_override", "anchor_paths", "apply_overrides", "dig", "plain",
     # names
     "NamePattern", "unknown_name", "uncomputed", "missing_columns",
-    "uncomputed_references", "close_hint",
+    "uncomputed_references", "close_hint", "close_names",
     # sections
     "CaseInfo", "Reference", "QuantitySpec", "MAX_STEPS", "step_count_problem",
     "MAX_ROWS", "recorded_rows", "round_step", "row_count_problem", "check_span",
@@ -146,7 +148,7 @@ __all__ = [
     # loading
     "cases_dir", "shipped_cases", "variant_cases", "resolve_case_path", "read_toml",
     "read_case_data", "origin_file", "load_case", "unread_after_loading", "case_dir",
-    "file_case", "kind_of", "overridden_keys", "unset_name",
+    "file_case", "kind_of", "overridden_keys", "unset_name", "run_first_hint",
     # loading: what loading notes on a case (its LoadInfo, no schema field)
     "source_file", "file_label", "references_from", "loaded_as", "loading_record",
     "base_case", "twin_of",

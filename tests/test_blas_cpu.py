@@ -10,7 +10,7 @@ import pytest
 import rocking_contact as rc
 from rocking_contact import blas
 from rocking_contact.provenance import stack_versions
-from rocking_contact.report.content import stack_note
+from rocking_contact.report.provenance import stack_note
 
 INTEL = """processor\t: 0
 vendor_id\t: GenuineIntel

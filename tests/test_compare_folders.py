@@ -6,7 +6,7 @@ import shutil
 
 import pytest
 
-import rocking_contact.report.content as content
+import rocking_contact.report.case_tables as case_tables
 from rocking_contact.cli import main
 from rocking_contact.commands import compare
 from rocking_contact.commands.compare import is_number, study
@@ -78,6 +78,6 @@ def test_a_folder_without_runs_and_other_files_are_refused(sweep, capsys, tmp_pa
 
 
 def test_one_test_of_a_number_s_text_serves_compare_and_the_report():
-    assert content.is_number is is_number and not hasattr(compare, "_numeric")
+    assert case_tables.is_number is is_number and not hasattr(compare, "_numeric")
     assert [is_number(t) for t in ("1e+06", "-3", "nan", "0.5", "-", "sdnd101a", "")] == [
         True, True, True, True, False, False, False]

@@ -12,8 +12,10 @@ import pytest
 
 import rocking_contact as rc
 from rocking_contact.post.references import NO_REFERENCE, format_table, unreferenced
-from rocking_contact.report.content import case_section, checks_table, events_table, run_status
+from rocking_contact.report.case_tables import checks_table, events_table
+from rocking_contact.report.content import case_section
 from rocking_contact.report.inputs import read_result
+from rocking_contact.report.verdicts import run_status
 from rocking_contact.summary import outcome_text, show_result, summary_line
 
 #: SDND101 A (graded on its impacts) with two quantities of its own and no reference to

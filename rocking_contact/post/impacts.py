@@ -70,7 +70,7 @@ FIELDS = ("start", "end", "t_max", "max_force", "duration", "impulse", "speed",
           "rebound_speed")
 #: the heading of each entry of an impact in a table, unit included: one wording for
 #: ``run``'s impacts (:func:`rocking_contact.summary.discrete_impact_table`) and the
-#: report's (:func:`rocking_contact.report.content.impacts_table`)
+#: report's (:func:`rocking_contact.report.case_tables.impacts_table`)
 FIELD_LABELS = {"start": "start (s)", "end": "end (s)", "t_max": "instant of max (s)",
                 "max_force": "max force (N)", "duration": "duration (s)",
                 "impulse": "impulse (N.s)", "speed": "impact speed (m/s)",

@@ -80,7 +80,7 @@ def _referenced_components(data: Mapping[str, Any], history: Mapping[str, Any]
     """The history components (``EKIN``, ``RN``, ``THETA``) whose plots draw a reference,
     as the run's plots select them (:func:`rocking_contact.viz.history_plots.plotted`), and
     those whose plots mark our extremum of a failing graded check
-    (:data:`rocking_contact.viz.history_plots.MISS_LABEL`)."""
+    (:data:`rocking_contact.viz.marker_drawing.MISS_LABEL`)."""
     from rocking_contact.viz.history_plots import plotted
     from rocking_contact.viz.markers import reference_markers
 

@@ -7,7 +7,8 @@ not by this package, so that ``rocking-contact --help`` stays fast.
 
 - :mod:`.channels`: names and units of the history columns (``DY_O``, ``FN_NO1``...).
 - :mod:`.changes`: what a run changes from its case file's physics, to name it by.
-- :mod:`.markers`: reference values of the ``checks`` turned into plot markers.
+- :mod:`.markers`: reference values of the ``checks`` turned into plot markers;
+  :mod:`.marker_drawing` draws them onto a plot's axis and names them in its legend.
 - :mod:`.style`: fonts, colours and markers shared by every figure.
 - :mod:`.history_plots`: the PNG/SVG plots written by every run.
 - :mod:`.comparison`: several treatments of one validation case on one axis.

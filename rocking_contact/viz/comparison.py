@@ -24,7 +24,8 @@ import numpy as np
 from rocking_contact.viz import style
 from rocking_contact.viz.changes import changed_keys, changed_values, variant_text
 from rocking_contact.viz.channels import kinetic_energy_column
-from rocking_contact.viz.history_plots import TITLE_CHARS, draw_markers
+from rocking_contact.viz.history_plots import TITLE_CHARS
+from rocking_contact.viz.marker_drawing import draw_markers
 from rocking_contact.viz.markers import Marker, event_markers
 from rocking_contact.viz.runs import Run, as_pair
 

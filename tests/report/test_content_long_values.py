@@ -4,7 +4,9 @@ written out in the summary row, 'Run with', 'This run changes ...' and the rerun
 import numpy as np
 
 from rocking_contact import provenance
-from rocking_contact.report.content import opening, provenance_block, run_status
+from rocking_contact.report.content import opening
+from rocking_contact.report.provenance import provenance_block
+from rocking_contact.report.verdicts import run_status
 
 TIMES = np.linspace(0.0, 0.15, 151)
 GIVEN = {"loading.table_acceleration_x": {"type": "table", "path": "", "times": TIMES,

@@ -13,8 +13,8 @@ from rocking_contact import results_io
 from rocking_contact.cli import main
 from rocking_contact.config import shipped_cases
 from rocking_contact.post.references import NO_REFERENCE, unreferenced
+from rocking_contact.report.case_tables import tolerance_text
 from rocking_contact.report.cli import MARKDOWN_FILE, write_report
-from rocking_contact.report.content import tolerance_text
 from rocking_contact.report.inputs import ReportError
 from rocking_contact.report.meta import REPORT_INDEX
 
@@ -315,7 +315,7 @@ def test_missing_results_are_bad_input(results_dir, tmp_path, capsys):
 
 def test_runs_record_their_stack_and_the_report_compares_it(tree, results_dir):
     from rocking_contact.provenance import NOT_LOADED, stack_versions
-    from rocking_contact.report.content import stack_note
+    from rocking_contact.report.provenance import stack_note
 
     own = dict(stack_versions())
     for case, data in all_results(results_dir).items():
@@ -477,7 +477,7 @@ def test_two_runs_of_one_case_are_told_apart_in_the_comparison(results_dir, tmp_
 
 
 def test_quantities_table_says_whether_window_ends_count():
-    from rocking_contact.report.content import quantities_table
+    from rocking_contact.report.case_tables import quantities_table
 
     specs = [{"name": "a", "column": "RN_O", "op": "max", "window": [0.01, 0.05],
               "bounds": "open"},
@@ -490,7 +490,7 @@ def test_quantities_table_says_whether_window_ends_count():
 
 def test_the_summary_says_what_makes_a_run_another_than_its_case_files():
     """A shortened or changed run beside the validated ones is not taken for one of them."""
-    from rocking_contact.report.content import run_status
+    from rocking_contact.report.verdicts import run_status
 
     checks = [{"note": "issue 4"}, {"note": "not reached: the run ends at t = 0.06 s"},
               {"note": "not graded: the run changes preload.tilt"}]

@@ -17,9 +17,9 @@ from test_report import parse_html, table
 from rocking_contact import results, results_io
 from rocking_contact.cli import main
 from rocking_contact.report.cli import write_report
-from rocking_contact.report.content import run_status, verdict
 from rocking_contact.report.inputs import ReportError
 from rocking_contact.report.meta import REPORT_INDEX
+from rocking_contact.report.verdicts import run_status, verdict
 from rocking_contact.results import check_counts
 from rocking_contact.viz.history_plots import plot_results, plotted
 from rocking_contact.viz.sample import write_sample

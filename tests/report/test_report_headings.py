@@ -4,7 +4,7 @@ collision's ``time`` is for the run's kind, and a rigid run's parameters table g
 keys of the block's sections the rigid kind never reads and gives ``preload.tilt`` its
 unit, as ``rocking-contact keys`` does."""
 
-from rocking_contact.report.content import (
+from rocking_contact.report.case_tables import (
     COLLISION_TITLES,
     collisions_table,
     impacts_table,

@@ -11,17 +11,13 @@ import html5lib
 from rocking_contact.post.references import MISSES
 from rocking_contact.provenance import checkout
 from rocking_contact.report import content, html, markdown
+from rocking_contact.report.case_tables import checks_table
 from rocking_contact.report.cli import MARKDOWN_FILE
-from rocking_contact.report.content import (
-    checks_table,
-    headline,
-    summary_table,
-    worst_miss,
-)
 from rocking_contact.report.document import Document, Figure, Group, Paragraph
 from rocking_contact.report.figures import DIAGNOSTICS_HEADING, DIAGNOSTICS_TEXT, is_diagnostic
 from rocking_contact.report.inputs import CaseResult
 from rocking_contact.report.meta import REPORT_INDEX
+from rocking_contact.report.verdicts import headline, summary_table, worst_miss
 
 
 def _check(quantity, reference, value, tolerance=None, kind="relative", note=""):

@@ -4,7 +4,7 @@ import math
 
 import rocking_contact as rc
 from rocking_contact import results_io
-from rocking_contact.report.content import IMPACT_FIELDS, impacts_table
+from rocking_contact.report.case_tables import IMPACT_FIELDS, impacts_table
 from rocking_contact.report.document import MISSING
 
 

@@ -1,6 +1,7 @@
 """The report's rigid table says why a collision has no rigid impact beside it."""
 
-from rocking_contact.report.content import RIGID_LEVEL, rigid_table
+from rocking_contact.post.collisions import RIGID_LEVEL
+from rocking_contact.report.case_tables import rigid_table
 
 
 def test_a_collision_without_a_rigid_impact_is_explained_in_the_title():

@@ -6,8 +6,8 @@ import html5lib
 
 from rocking_contact import results_io
 from rocking_contact.config import load_case, unread_keys
+from rocking_contact.report.case_tables import parameters_table
 from rocking_contact.report.cli import MARKDOWN_FILE
-from rocking_contact.report.content import parameters_table
 from rocking_contact.report.meta import REPORT_INDEX
 from rocking_contact.report.parameters import NOT_READ, not_read
 

@@ -8,12 +8,8 @@ from PIL import Image
 
 from rocking_contact import results_io
 from rocking_contact.viz import style
-from rocking_contact.viz.history_plots import (
-    EXTREMUM_SEGMENT,
-    MISS_LABEL,
-    draw_markers,
-    plot_results,
-)
+from rocking_contact.viz.history_plots import plot_results
+from rocking_contact.viz.marker_drawing import EXTREMUM_SEGMENT, MISS_LABEL, draw_markers
 from rocking_contact.viz.markers import Marker
 from rocking_contact.viz.style import MarkerStyles
 

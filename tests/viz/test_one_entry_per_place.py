@@ -9,7 +9,8 @@ import numpy as np
 from matplotlib.offsetbox import DrawingArea, HPacker, TextArea
 
 from rocking_contact.viz import style
-from rocking_contact.viz.history_plots import joined_labels, plot_results
+from rocking_contact.viz.history_plots import plot_results
+from rocking_contact.viz.marker_drawing import joined_labels
 
 #: sdnv105_rigid's first three collisions (s, J): its nonlinear level, and the linearised
 NONLINEAR = [(0.05441079, 7.291925), (0.13520238, 4.073332), (0.19536438, 2.275399)]

@@ -211,8 +211,7 @@ def _check_increasing(key: str, times: np.ndarray) -> None:
                          "strictly")
 
 
-def held_values(f: TimeFunction, key: str, start: float, end: float,
-                unit: str = "m/s^2") -> list[str]:
+def held_values(f: TimeFunction, key: str, start: float, end: float) -> list[str]:
     """A table holds its first value before its samples and its last after them: one
     sentence per end of the record that lies inside the run ``[start, end]`` (s) with a
     nonzero value there (an earthquake record shorter than the run would go on shaking at
@@ -243,7 +242,7 @@ def held_values(f: TimeFunction, key: str, start: float, end: float,
                 where = f"inside the run {run}: its value there"
                 held = f"{'before' if side == 'starts' else 'after'} it"
             out.append(f"{key}: the record {side} at t = {t:g} s, {where}, "
-                       f"{f.amplitude * value:g} {unit}, is held {held} (add a row 't, 0' "
+                       f"{f.amplitude * value:g} m/s^2, is held {held} (add a row 't, 0' "
                        f"there to keep it at zero)")
     inside = np.count_nonzero((times > start) & (times < end))
     if inside == 0 and len(times) >= 3 and times[0] < end and times[-1] > start:

@@ -150,8 +150,7 @@ def command_line() -> list[str] | None:
     if commanding is not None:
         return list(commanding)
     program = Path(sys.argv[0]).name if sys.argv and sys.argv[0] else ""
-    if program == PROGRAM or sys.argv[0].endswith(("rocking_contact/cli.py",
-                                                    "rocking_contact/__main__.py")):
+    if program == PROGRAM or sys.argv[0].endswith("rocking_contact/cli.py"):
         return [PROGRAM, *sys.argv[1:]]
     return None
 

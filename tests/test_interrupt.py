@@ -341,7 +341,8 @@ def test_clearing_a_results_directory_removes_only_what_a_run_writes(tmp_path):
 
 
 def test_results_json_says_the_run_started_until_it_ends(monkeypatch, tmp_path):
-    """A killed run keeps that results.json (tests/test_killed_run.py)."""
+    """A killed run keeps that results.json (tests/test_replaced_results.py, a run killed
+    as it sets up)."""
     from rocking_contact import api
 
     out, seen = tmp_path / "r", []

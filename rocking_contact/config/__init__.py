@@ -35,7 +35,6 @@ from rocking_contact.config.kinds import KINDS, Kind, case_kind, kind_schema
 from rocking_contact.config.layers import Origins, given_layer, layers
 from rocking_contact.config.loading import (
     base_case,
-    case_dir,
     cases_dir,
     file_case,
     file_label,
@@ -147,7 +146,7 @@ __all__ = [
     "Origins", "layers", "given_layer",
     # loading
     "cases_dir", "shipped_cases", "variant_cases", "resolve_case_path", "read_toml",
-    "read_case_data", "origin_file", "load_case", "unread_after_loading", "case_dir",
+    "read_case_data", "origin_file", "load_case", "unread_after_loading",
     "file_case", "kind_of", "overridden_keys", "unset_name", "run_first_hint",
     # loading: what loading notes on a case (its LoadInfo, no schema field)
     "source_file", "file_label", "references_from", "loaded_as", "loading_record",

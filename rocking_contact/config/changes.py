@@ -116,10 +116,10 @@ def physics_changes(case: CaseFile, base: CaseFile | None = None) -> list[str]:
     return [".".join(p) for p in _changes(case, base) if not _is_method_key(p)]
 
 
-def grading_changes(case: CaseFile, base: CaseFile | None = None) -> list[str]:
+def grading_changes(case: CaseFile) -> list[str]:
     """Dotted keys changed from the case file under :data:`GRADING_KEYS`: the marks or the
     measures are not the case file's."""
-    return [".".join(p) for p in _changes(case, base)
+    return [".".join(p) for p in _changes(case, None)
             if any(p[:len(k)] == k for k in GRADING_KEYS)]
 
 

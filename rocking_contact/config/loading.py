@@ -495,13 +495,6 @@ def base_case(case: CaseFile) -> CaseFile | None:
     return info.base_case if info.twin_of is not None else file_case(case)
 
 
-def case_dir(case: Any) -> Path | None:
-    """The folder of the file ``case`` was loaded from (where its relative paths start);
-    None for a case built in code."""
-    source = source_file(case)
-    return None if source is None else Path(source).parent
-
-
 def file_case(case: Any) -> Any | None:
     """``case`` as its case file defines it, without overrides; None for a case built in
     code or whose file is gone."""

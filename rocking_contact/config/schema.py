@@ -231,14 +231,12 @@ def short_text(value: Any, *, typed: bool = False) -> str:
     return f"{type(value).__name__} {text}" if typed else text
 
 
-def distinct_texts(a: float, b: float, spec_a: str = "g", spec_b: str = "g"
-                   ) -> tuple[str, str]:
-    """``a`` and ``b`` written with the formats ``spec_a`` and ``spec_b``, or both with
-    Python's ``repr`` (the shortest text that reads back as the same float) when they
-    differ and would read alike, so that a message never contradicts itself ("0.0001 does
-    not divide the run; allowed: a step that does, such as 0.0001" for a step of
-    1.00000001e-4 s)."""
-    texts = format(a, spec_a), format(b, spec_b)
+def distinct_texts(a: float, b: float) -> tuple[str, str]:
+    """``a`` and ``b`` written with ``%g``, or both with Python's ``repr`` (the shortest
+    text that reads back as the same float) when they differ and would read alike, so that
+    a message never contradicts itself ("0.0001 does not divide the run; allowed: a step
+    that does, such as 0.0001" for a step of 1.00000001e-4 s)."""
+    texts = format(a, "g"), format(b, "g")
     if texts[0] == texts[1] and a != b:
         return repr(float(a)), repr(float(b))
     return texts

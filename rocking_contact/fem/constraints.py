@@ -48,12 +48,13 @@ class Prescribed:
         return moved if self.start is None else self.start + moved
 
 
-def fix(body: ElasticBody, name: str, components: Sequence[str], value: float = 0.0,
-        factor: Callable[[float], float] = constant) -> Prescribed:
-    """Prescribe ``value * factor(t)`` (m) on components ``DX``/``DY`` of a named group."""
+def fix(body: ElasticBody, name: str, components: Sequence[str], value: float = 0.0
+        ) -> Prescribed:
+    """Prescribe ``value`` (m), whatever the time, on components ``DX``/``DY`` of a named
+    group."""
     dofs = _dofs(body, name, components)
     return Prescribed(f"{name}: {', '.join(components)}", dofs,
-                      np.full(len(dofs), float(value)), factor)
+                      np.full(len(dofs), float(value)))
 
 
 def hold(body: ElasticBody, name: str, components: Sequence[str],

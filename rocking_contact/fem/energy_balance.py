@@ -44,9 +44,6 @@ from rocking_contact.fem.body import ElasticBody
 from rocking_contact.fem.probes import energies
 from rocking_contact.solvers.step import Contribution, StepProblem
 
-#: history columns of the balance
-COLUMNS = ("EDAMP", "ENERGY_RESIDUAL")
-
 
 class EnergySource(Protocol):
     """Something that takes energy from the bodies (a contact treatment)."""

@@ -132,13 +132,13 @@ def _add_grid(gmsh: Any, patch: Patch, spec: MeshSpec) -> _Grid:
     return grid
 
 
-def build_model(geometry: Geometry, spec: MeshSpec, *, name: str = "sdnv105") -> dict[str, int]:
-    """Add the block-on-table model to the open Gmsh session and mesh it.
+def build_model(geometry: Geometry, spec: MeshSpec) -> dict[str, int]:
+    """Add the block-on-table model (Gmsh model ``sdnv105``) to the open Gmsh session and
+    mesh it.
 
     Args:
         geometry: the block and table dimensions (m).
         spec: layout, element size, cell type and order.
-        name: Gmsh model name.
 
     Returns:
         Physical name -> physical tag.
@@ -146,7 +146,7 @@ def build_model(geometry: Geometry, spec: MeshSpec, *, name: str = "sdnv105") ->
     """
     import gmsh
 
-    gmsh.model.add(name)
+    gmsh.model.add("sdnv105")
     # Coincident block/table points must stay distinct: no automatic merging.
     gmsh.option.setNumber("Geometry.AutoCoherence", 0)
     gmsh.option.setNumber("Mesh.SecondOrderIncomplete", 0)

@@ -19,6 +19,8 @@ from mpi4py import MPI
 from rocking_contact.block import Geometry
 from rocking_contact.geometry.layout import MeshSpec
 
+#: the rank that builds or reads the Gmsh model
+_GMSH_RANK = 0
 
 @dataclass
 class BlockMesh:
@@ -92,8 +94,9 @@ def _named_entities(gmsh: Any) -> dict[str, tuple[int, np.ndarray]]:
     return out
 
 
-def mesh_from_gmsh(comm: MPI.Comm, rank: int = 0) -> BlockMesh:
-    """Turn the current Gmsh model (open on ``rank``) into a :class:`BlockMesh`.
+def mesh_from_gmsh(comm: MPI.Comm) -> BlockMesh:
+    """Turn the current Gmsh model (open on rank :data:`_GMSH_RANK`) into a
+    :class:`BlockMesh`.
 
     The model's point and curve physical groups are removed from it (they are kept as
     separate tags); write the model to a file before calling this if you need them there.
@@ -105,7 +108,7 @@ def mesh_from_gmsh(comm: MPI.Comm, rank: int = 0) -> BlockMesh:
 
     named: dict[str, tuple[int, np.ndarray]] = {}
     model = None
-    if comm.rank == rank:
+    if comm.rank == _GMSH_RANK:
         import gmsh
 
         model = gmsh.model
@@ -113,15 +116,15 @@ def mesh_from_gmsh(comm: MPI.Comm, rank: int = 0) -> BlockMesh:
         lower = [(d, t) for d, t in gmsh.model.getPhysicalGroups() if d < 2]
         gmsh.model.removePhysicalGroups(lower)
     layout = comm.bcast([(name, dim, nodes.shape[1]) for name, (dim, nodes) in named.items()],
-                        root=rank)
-    data = gmshio.model_to_mesh(model, comm, rank, gdim=2)
+                        root=_GMSH_RANK)
+    data = gmshio.model_to_mesh(model, comm, _GMSH_RANK, gdim=2)
     mesh = data.mesh
     regions = {name: group.tag for name, group in data.physical_groups.items()
                if group.dim == 2}
     groups = {}
     tdim = mesh.topology.dim
     for name, dim, width in layout:
-        nodes = named[name][1] if comm.rank == rank else np.empty((0, width), np.int64)
+        nodes = named[name][1] if comm.rank == _GMSH_RANK else np.empty((0, width), np.int64)
         local, values = distribute_entity_data(mesh, dim, nodes, np.ones(len(nodes), np.int32))
         mesh.topology.create_connectivity(dim, tdim)
         tags = meshtags_from_entities(mesh, dim, adjacencylist(local),
@@ -131,26 +134,22 @@ def mesh_from_gmsh(comm: MPI.Comm, rank: int = 0) -> BlockMesh:
     return BlockMesh(mesh=mesh, cell_tags=data.cell_tags, regions=regions, groups=groups)
 
 
-def create_block_mesh(comm: MPI.Comm, geometry: Geometry, spec: MeshSpec,
-                      *, msh_file: Path | None = None) -> BlockMesh:
+def create_block_mesh(comm: MPI.Comm, geometry: Geometry, spec: MeshSpec) -> BlockMesh:
     """Build, mesh and distribute the block-on-table model.
 
     Args:
         comm: communicator of the mesh (Gmsh runs on its rank 0).
         geometry: dimensions of the block and table (m).
         spec: the ``[mesh]`` section.
-        msh_file: also write the Gmsh mesh there (rank 0), physical groups included.
 
     """
-    from rocking_contact.geometry.gmsh_model import build_model, session, write_msh
+    from rocking_contact.geometry.gmsh_model import build_model, session
 
-    if comm.rank != 0:
-        return mesh_from_gmsh(comm, 0)
+    if comm.rank != _GMSH_RANK:
+        return mesh_from_gmsh(comm)
     with session():
         build_model(geometry, spec)
-        if msh_file is not None:
-            write_msh(msh_file)
-        return mesh_from_gmsh(comm, 0)
+        return mesh_from_gmsh(comm)
 
 
 def read_block_mesh(comm: MPI.Comm, path: Path) -> BlockMesh:
@@ -162,9 +161,9 @@ def read_block_mesh(comm: MPI.Comm, path: Path) -> BlockMesh:
     """
     from rocking_contact.geometry.gmsh_model import session
 
-    if comm.rank != 0:
-        return mesh_from_gmsh(comm, 0)
+    if comm.rank != _GMSH_RANK:
+        return mesh_from_gmsh(comm)
     with session() as gmsh:
         gmsh.model.add("read")
         gmsh.merge(str(path))
-        return mesh_from_gmsh(comm, 0)
+        return mesh_from_gmsh(comm)

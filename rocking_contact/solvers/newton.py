@@ -67,7 +67,6 @@ class NewtonOptions:
         stagnation_rtol: residual reduction the fallback accepts from iterations that
             stalled (Code_Aster's default ``RESI_GLOB_RELA``).
         linear_solver: PETSc factorisation package (``mumps``, ``superlu_dist``, ``petsc``).
-        petsc_options: extra options under the solver's prefix (``snes_monitor``: ...).
 
     """
 
@@ -77,7 +76,6 @@ class NewtonOptions:
     max_iterations: int = 25
     stagnation_rtol: float = 1e-6
     linear_solver: str = "mumps"
-    petsc_options: dict[str, Any] | None = None
 
 
 #: exceptions of a residual or Jacobian callback that fail the step instead of the run
@@ -171,15 +169,7 @@ class NewtonSolver:
         ksp.setType("preonly")
         ksp.getPC().setType("lu")
         ksp.getPC().setFactorSolverType(opts.linear_solver)
-        petsc_options = opts.petsc_options or {}
-        db = PETSc.Options()
-        db.prefixPush(prefix)
-        for key, value in petsc_options.items():
-            db[key] = value
         self.snes.setFromOptions()
-        for key in petsc_options:
-            del db[key]
-        db.prefixPop()
 
     def solve(self, x: PETSc.Vec) -> NewtonReport:
         """Solve ``R(x) = 0`` from the initial guess in ``x`` (ghosts updated on return)."""

@@ -184,16 +184,16 @@ _PREFIXES = {-9: "n", -6: "µ", -3: "m", 3: "k", 6: "M"}
 SI_RANGE = (1e-2, 1e5)
 
 
-def display_unit(ax: Any, unit: str, axis: str = "y") -> str:
-    """Scale the tick labels of ``ax``'s ``axis`` to a prefixed unit (``m`` -> ``µm``) when
+def display_unit(ax: Any, unit: str) -> str:
+    """Scale the tick labels of ``ax``'s y axis to a prefixed unit (``m`` -> ``µm``) when
     its extent falls outside :data:`SI_RANGE`, so that they read 0-999 without a
     multiplier; returns the unit to put in the label (``unit`` as it is when unchanged or
     empty, a count). Set the axis limits first: they choose the prefix."""
-    lo, hi = ax.get_ylim() if axis == "y" else ax.get_xlim()
+    lo, hi = ax.get_ylim()
     power = _power(max(abs(lo), abs(hi))) if unit else 0
     if power == 0:
         return unit
-    getattr(ax, f"{axis}axis").set_major_formatter(_ScaledFormatter(10.0 ** power))
+    ax.yaxis.set_major_formatter(_ScaledFormatter(10.0 ** power))
     return _PREFIXES[power] + unit
 
 

@@ -37,6 +37,7 @@ from pathlib import Path
 from typing import Any
 
 import rocking_contact as rc
+from rocking_contact.fem.case import BlockCase
 from rocking_contact.stops import SolverFailure
 
 #: Code_Aster's published collisions (CASES SDNV105)
@@ -55,6 +56,15 @@ LMGC90 = ([0.0546, 0.1324, 0.1929, 0.2359, 0.2693], [7.23255, 4.04688, 2.25311, 
 VARIANTS = Path(__file__).resolve().parent.parent / "cases" / "variants"
 
 
+def load_block(source: str | Path, overrides: dict[str, Any] | None = None) -> BlockCase:
+    """``rc.load_case`` of a block case: these scripts read its time windows and run its
+    contact; a case of another kind is refused (SystemExit)."""
+    case = rc.load_case(source, overrides)
+    if not isinstance(case, BlockCase):
+        raise SystemExit(f"{source}: a {type(case).__name__}, allowed: a block case (SDNV105)")
+    return case
+
+
 def case_file(name: str, mesh: str) -> str | Path:
     """The shipped case (coarse, auto) or its fine-mesh variant."""
     return VARIANTS / f"sdnv105{name}_fine.toml" if mesh == "fine" else f"sdnv105{name}"
@@ -68,7 +78,7 @@ AUTO_HOLD = {"b": 5e-3}
 
 def release_window_only(source: str | Path, name: str) -> dict[str, Any]:
     """Overrides keeping the case's first time window (the release) and no other."""
-    first = rc.load_case(source).time.window[0]
+    first = load_block(source).time.window[0]
     overrides: dict[str, Any] = {"time.window": [
         {"start": first.start, "end": first.end, "step": first.step, "alpha": first.alpha}]}
     if name in AUTO_HOLD:
@@ -83,7 +93,7 @@ def run(name: str, source: str | Path, overrides: dict[str, Any],
     The cost is the wall time of the run and the CPU time of this process over it (s): on
     a shared machine the CPU time is the steadier measure. Repeats must give the same
     collisions."""
-    case = rc.load_case(source, overrides)
+    case = load_block(source, overrides)
     best: tuple[float, float] = (math.inf, math.inf)
     result = None
     for _ in range(repeat):
@@ -91,6 +101,8 @@ def run(name: str, source: str | Path, overrides: dict[str, Any],
         try:
             this = rc.run(case, write=False, plots=False, quiet=True)
         except SolverFailure as exc:  # keep what was computed
+            if exc.partial is None:  # it failed before its first step: nothing to print
+                raise
             this = exc.partial
         cpu = time.process_time() - cpu
         if result is not None and this.collisions != result.collisions:

@@ -22,16 +22,16 @@ from __future__ import annotations
 
 import argparse
 from dataclasses import asdict
+from typing import Any
 
-from sdnv105_contact import run
-
-import rocking_contact as rc
+from sdnv105_contact import load_block, run
 
 #: the mesh settings of ``--mesh``
-MESHES = {"coarse": {}, "fine": {"mesh.layout": "structured", "mesh.element_size": 0.02}}
+MESHES: dict[str, dict[str, Any]] = {
+    "coarse": {}, "fine": {"mesh.layout": "structured", "mesh.element_size": 0.02}}
 
 
-def mesh_settings(mesh: str) -> dict:
+def mesh_settings(mesh: str) -> dict[str, Any]:
     """The overrides of ``--mesh``: a name of :data:`MESHES`, or a structured mesh's
     element size in metres."""
     if mesh in MESHES:
@@ -44,20 +44,20 @@ def mesh_settings(mesh: str) -> dict:
     return {"mesh.layout": "structured", "mesh.element_size": size}
 
 
-def overrides(name: str, h: float) -> dict:
+def overrides(name: str, h: float) -> dict[str, Any]:
     """The step settings of one row."""
     if name == "a":
         return {"time.refine.step": h,
                 "time.window": [{"start": 0.0, "end": 0.0025, "step": h, "alpha": -0.1}]}
     if name == "b":
         windows = [{k: v for k, v in asdict(w).items() if v is not None}
-                   for w in rc.load_case("sdnv105b").time.window]
+                   for w in load_block("sdnv105b").time.window]
         return {"time.refine.step": h,
                 "time.window": [w if k == 0 else {**w, "step": h} for k, w in enumerate(windows)]}
     return {"time.step": h}
 
 
-def row(name: str, h: float, mesh: dict, end: float | None) -> str:
+def row(name: str, h: float, mesh: dict[str, Any], end: float | None) -> str:
     """One run as a markdown row (``end``: the run's end time, s, or the case's)."""
     source = {"a": "sdnv105a_auto", "b": "sdnv105b", "d": "sdnv105d"}[name]
     stop = {} if end is None else {"time.end": end}

@@ -12,11 +12,16 @@ from __future__ import annotations
 
 import argparse
 import contextlib
-from collections.abc import Iterator
+from collections.abc import Callable, Iterator
+from typing import TYPE_CHECKING, NamedTuple
 
 from sdnv105_contact import run
 
 from rocking_contact.contact import condensed
+
+if TYPE_CHECKING:  # for the annotations only: petsc4py comes after rocking_contact at run time
+    import numpy as np
+    from petsc4py import PETSc
 
 
 @contextlib.contextmanager
@@ -25,7 +30,8 @@ def one_product() -> Iterator[None]:
     columns one by one): a change of summation order only."""
     shipped = condensed.add_columns
 
-    def add(y, Z, coefficients, column=None):  # the shipped signature; no work vector
+    def add(y: PETSc.Vec, Z: np.ndarray, coefficients: np.ndarray,
+            column: PETSc.Vec | None = None) -> None:  # the shipped signature; no work vector
         y.array = y.array + Z @ coefficients
 
     condensed.add_columns = add
@@ -34,16 +40,25 @@ def one_product() -> Iterator[None]:
     finally:
         condensed.add_columns = shipped
 
-#: (row label, case, overrides)
+
+class Row(NamedTuple):
+    """One row of the table: its label, the case (``a``, ``c``), the overrides of its run
+    (SI units) and the context the run is made in."""
+    label: str
+    case: str
+    overrides: dict[str, float]
+    context: Callable[[], contextlib.AbstractContextManager[None]] = contextlib.nullcontext
+
+
 RUNS = [
-    ("A, tilt 0.01 (shipped)", "a", {}),
-    ("A, tilt 0.01000001", "a", {"preload.tilt": 0.01000001}),
-    ("A, tilt 0.009999", "a", {"preload.tilt": 0.009999}),
-    ("A, tilt 0.010001", "a", {"preload.tilt": 0.010001}),
-    ("C, tilt 0.009999", "c", {"preload.tilt": 0.009999}),
-    ("A, release window step 5 us", "a", {"time.window[0].step": 5e-6}),
-    ("A, round-off only", "a", {}, one_product),
-    ("C, round-off only", "c", {}, one_product),
+    Row("A, tilt 0.01 (shipped)", "a", {}),
+    Row("A, tilt 0.01000001", "a", {"preload.tilt": 0.01000001}),
+    Row("A, tilt 0.009999", "a", {"preload.tilt": 0.009999}),
+    Row("A, tilt 0.010001", "a", {"preload.tilt": 0.010001}),
+    Row("C, tilt 0.009999", "c", {"preload.tilt": 0.009999}),
+    Row("A, release window step 5 us", "a", {"time.window[0].step": 5e-6}),
+    Row("A, round-off only", "a", {}, one_product),
+    Row("C, round-off only", "c", {}, one_product),
 ]
 
 
@@ -51,21 +66,21 @@ def main() -> None:
     p = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     p.add_argument("chosen", nargs="*", metavar="LABEL_PREFIX",
                    help="run the rows whose label starts with one of these, e.g. 'C,' "
-                        f"(default: every row; the labels: {'; '.join(r[0] for r in RUNS)})")
+                        f"(default: every row; the labels: {'; '.join(r.label for r in RUNS)})")
     p.add_argument("--end", type=float, default=None,
                    help="end time of the runs (s; default the case's)")
     args = p.parse_args()
     chosen, stop = args.chosen, {} if args.end is None else {"time.end": args.end}
-    unknown = [c for c in chosen if not any(r[0].startswith(c) for r in RUNS)]
+    unknown = [c for c in chosen if not any(r.label.startswith(c) for r in RUNS)]
     if unknown:
         p.error(f"no row's label starts with {', '.join(map(repr, unknown))}")
     print("| run | t2 | t3 | t4 | t5 (s) | E2 | E3 | E4 | E5 (J) | percussion at A (N.s) "
           "| steps (refined) | wall (s) |")
     print("|---" * 12 + "|")
-    for label, name, overrides, *patch in RUNS:
+    for label, name, overrides, context in RUNS:
         if chosen and not any(label.startswith(prefix) for prefix in chosen):
             continue
-        with (patch[0]() if patch else contextlib.nullcontext()):
+        with context():
             r = run(name, f"sdnv105{name}", {**overrides, **stop})
         found = {c["index"]: c for c in r["collisions"]}
         t = " | ".join(f"{found[k]['time']:.5f}" if k in found else "—" for k in range(2, 6))

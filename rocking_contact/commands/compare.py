@@ -58,7 +58,8 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
                              "sweep's sweep.csv among them is skipped (compare DIR/*)")
     parser.add_argument("--csv", type=file_argument, metavar="FILE",
                         help="also write the table as CSV, every column in every row, "
-                             "units in the header")
+                             "units in the header; a name without a suffix gets .csv, any "
+                             "other suffix is refused")
     parser.add_argument("--quantity", action="append", default=[], metavar="NAME",
                         help="add a column: a key of results.json's quantities or a "
                              "check's quantity (repeatable), e.g. penetration.max")

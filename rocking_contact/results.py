@@ -26,7 +26,7 @@ import numpy as np
 from rocking_contact.results_io import RESULTS_FILE, json_type, load
 
 __all__ = [
-    "STARTED", "RunResult", "CheckCounts", "check_counts", "Verdict", "classify",
+    "STARTED", "RunResult", "CheckCounts", "check_counts", "Verdict", "classify", "stopped",
     "ROW_ENTRIES", "ROW_FIELDS", "CHECK_NUMBERS", "load_result",
 ]
 
@@ -295,6 +295,13 @@ def classify(status: str, checks: Sequence[Mapping[str, Any]]) -> Verdict:
     if counts.not_reached:
         return Verdict.INCOMPLETE
     return Verdict.PASS if counts.passed else Verdict.NOT_GRADED
+
+
+def stopped(status: str) -> bool:
+    """Whether a run of this ``status`` stopped before its end (interrupted, failed,
+    overturned, slid off its table), which a longer ``time.end`` would not have changed;
+    not one that completed, even short of its case file's end, nor one not ended."""
+    return classify(status, ()) in (Verdict.INTERRUPTED, Verdict.RUN_FAILED)
 
 
 #: the entries of a :class:`RunResult` that hold one dict per row

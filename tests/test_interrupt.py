@@ -186,6 +186,10 @@ def test_ctrl_c_shows_the_table_and_summary_of_the_results_so_far(monkeypatch, t
     where = f"; results in {out}/" if command == "run" else ""  # validate's: under --out
     assert len(summary) == 1 and summary[0].endswith(
         f"not reached: the run stopped at t = {end:.6g} s){where}")
+    # results.json says it as the summary does: its notes said "the run ends at t = ..."
+    unreached = [c["note"] for c in data["checks"] if c["note"].startswith("not reached")]
+    assert unreached and all(note.startswith(f"not reached: the run stopped at t = {end:.6g} s")
+                             for note in unreached), unreached
     assert captured.err.splitlines()[-1].endswith(
         f"interrupted at t = {end:.6g} s (results so far were written)")
 

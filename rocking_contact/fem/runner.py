@@ -279,6 +279,10 @@ def post_process(case: BlockCase, result: RunResult, model: contact_model.Contac
             result.extra["penetration"] = {"depth_m": found.depth, "time_s": found.time,
                                            "scale_m": found.scale, "since_s": found.since}
             result.quantities["penetration.max"] = found.depth
+        elif len(result.history.get("GAP_MIN", ())):
+            # the base never went into the table (D before it lifts, about 0.05 s): the
+            # deepest it went is none, a value that compare and the report can show
+            result.quantities["penetration.max"] = 0.0
         warning = penetration_warning(found, steps_remedy(case))
         if warning:
             result.warnings.append(warning)

@@ -192,7 +192,7 @@ def test_solver_failure_keeps_results_so_far(tmp_path, capsys):
     assert data["status"].startswith("failed")
     history = read_history_csv(out / "history.csv")
     assert 0 < len(history["time"]) < 1001
-    end = f"not reached: the run ends at t = {history['time'][-1]:.6g} s"
+    end = f"not reached: the run stopped at t = {history['time'][-1]:.6g} s"  # as printed
     assert any(c["note"] == end for c in data["checks"])
 
 

@@ -576,3 +576,9 @@ def _integrate(case: BlockCase, driver: StepDriver, energy: EnergyBalance | None
         if exc.errno in FULL_DISK and output.fields is not None:
             output.fields.abandon()
         raise
+    except KeyboardInterrupt:
+        # aborted (a second Ctrl-C or SIGTERM), in a step or as the stop's last state is
+        # written: the rows recorded so far reach the disk now, where results.json then
+        # says the run ends (api._abort_said), not as the process exits
+        output.history.close()
+        raise

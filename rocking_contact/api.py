@@ -516,7 +516,8 @@ def _abort_said(run: _Run) -> Iterator[None]:
     run: rank 0's ``results.json``, if it still is the one this run started with
     (:func:`_started`; not the results written whole, nor earlier ones put back), says so
     (:func:`~rocking_contact.results.aborted`, where the history it streamed ends), with
-    the stack it ran on; it said ``started: ... (killed)``, and ``compare`` "not ended"."""
+    the stack it ran on and when it ended; it said ``started: ... (killed)``, and
+    ``compare`` "not ended"."""
     try:
         yield
     except KeyboardInterrupt as exc:
@@ -544,6 +545,7 @@ def _say_aborted(run: _Run) -> None:
     name = interrupt.SIGNALS.get(signal.Signals(interrupt.stop_signal()), "the signal")
     record.status = aborted(results_io.last_time(run.out_dir / results_io.HISTORY_FILE), name)
     record.stack = dict(stack_versions(load_libraries=False))
+    record.provenance = ended(run.provenance, record)  # it ended: aborted, not killed
     # a third signal waits for the milliseconds it takes: results.json is replaced whole
     with interrupt.signals_held_for_python(), contextlib.suppress(OSError):
         results_io.write(record, run.out_dir, plots=False, history=False)

@@ -485,7 +485,7 @@ def test_a_run_aborted_by_a_second_ctrl_c_says_so_in_its_results(tmp_path, monke
         assert not history.exists()
         assert data["status"] == results.aborted(None, "Ctrl-C") == (
             "aborted: Ctrl-C again before the run wrote its results (nothing graded)")
-    assert data["checks"] == [] and data["provenance"]["ended"] is None and data["stack"]
+    assert data["checks"] == [] and data["provenance"]["ended"] and data["stack"]
     assert results.classify(data["status"], []) is results.Verdict.INTERRUPTED
     assert main(["compare", str(tmp_path)]) == 0
     assert capsys.readouterr().out.splitlines()[-1].endswith(

@@ -10,6 +10,7 @@ import pytest
 import rocking_contact as rc
 from rocking_contact.cli import main
 from rocking_contact.commands.compare import short_status, study
+from rocking_contact.results import aborted
 
 
 def _run(case, out, overrides=(), rigid=False):
@@ -152,6 +153,8 @@ def test_study_from_python_gives_the_rows(runs):
      "overturned at t = 0.3124 s"),
     ("the block slid off its table at t = 0.2 s: ...", "slid off its table at t = 0.2 s"),
     ("interrupted at t = 0.05 s", "interrupted at t = 0.05 s"),
+    (aborted(0.0143, "Ctrl-C"), "aborted at t = 0.0143 s"),
+    (aborted(None, "SIGTERM"), "aborted"),
     ("failed: Newton did not converge at t = 0.0123 s (step 12)", "failed at t = 0.0123 s"),
     ("failed: the setup broke", "failed"),
     ("started: under way or killed", "not ended (under way, or killed)"),

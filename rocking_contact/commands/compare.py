@@ -314,7 +314,8 @@ def study(dirs: Iterable[str | os.PathLike[str]], quantities: Sequence[str] = ()
 def short_status(status: str) -> str:
     """A run's ``status`` in a few words: ``completed``, ``failed at t = 0.0123 s``,
     ``overturned at t = 0.31 s``, ``slid off its table at t = ...``, ``interrupted at t =
-    ...``; ``not ended`` for a run under way or killed (``started: ...``)."""
+    ...``, ``aborted at t = ...`` (a second Ctrl-C or SIGTERM); ``not ended`` for a run
+    under way or killed (``started: ...``)."""
     text = status.removeprefix("the block ")
     head = text.split(":", 1)[0].strip()
     if head == "started":

@@ -528,3 +528,28 @@ def test_a_second_ctrl_c_on_a_block_run_leaves_it_aborted(tmp_path):
     end = read_history_csv(out / "history.csv")["time"][-1]
     assert data["status"] == results.aborted(float(f"{end:.6g}"), "Ctrl-C")
     assert data["status"].startswith(f"aborted at t = {end:.6g} s: Ctrl-C again")
+
+
+def test_the_stop_said_is_one_whole_line_however_soon_a_second_signal_comes(monkeypatch):
+    """Two SIGINTs a few microseconds apart: the second's KeyboardInterrupt, raised as the
+    first handler printed, came between the line and its newline, and the command's
+    'interrupted' followed on the same line ('... without them)interrupted')."""
+
+    class Cut:
+        """stderr that a second signal stops after its first write."""
+
+        written: list[str] = []
+
+        def write(self, text):
+            self.written.append(text)
+            raise KeyboardInterrupt
+
+        def flush(self):
+            pass
+
+    monkeypatch.setitem(interrupt._state, "announced", False)
+    monkeypatch.setattr(sys, "stderr", Cut())
+    with pytest.raises(KeyboardInterrupt):
+        interrupt._announce(signal.SIGINT)
+    assert Cut.written == ["\nCtrl-C: stopping after the step under way and writing the "
+                           "results so far (Ctrl-C again to abort without them)\n"]

@@ -20,11 +20,15 @@ and :mod:`rocking_contact.summary`'s.
 
 from __future__ import annotations
 
+import contextlib
 import importlib
+import json
 import os
 import shlex
+import signal
 import sys
-from collections.abc import Mapping, Sequence
+from collections.abc import Iterator, Mapping, Sequence
+from contextlib import contextmanager
 from dataclasses import dataclass, replace
 from pathlib import Path
 from typing import TYPE_CHECKING, Any, Protocol, cast
@@ -52,7 +56,7 @@ from rocking_contact.post import references
 from rocking_contact.post.grading import grade
 from rocking_contact.progress import Progress
 from rocking_contact.provenance import ended, load_record, run_record, stack_versions, utc_now
-from rocking_contact.results import STARTED, RunResult
+from rocking_contact.results import STARTED, RunResult, aborted
 from rocking_contact.stops import Interrupted, RunStopped
 
 if TYPE_CHECKING:  # the kinds' schemas and runners; imported when a case is loaded, run
@@ -180,8 +184,8 @@ def run(
     # A Ctrl-C from here on asks the run to stop after its step under way: raised as the
     # earlier results are set aside, it would leave them there for the next run to delete,
     # and while the results are written it would leave them half written (a second Ctrl-C
-    # still aborts at once).
-    with interrupt.deferred():
+    # still aborts at once: results.json then says so).
+    with interrupt.deferred(), _abort_said(prepared):
         try:
             result = _execute(prepared)
         except RunStopped as exc:  # a failure or a stop asked for: what it computed is kept
@@ -503,6 +507,48 @@ def _started(run: _Run) -> RunResult:
     return RunResult(case=case.case.name, kind=case.case.kind, parameters=as_dict(case),
                      history={}, status=STARTED, provenance=run.provenance,
                      extra=dict(streamed))
+
+
+@contextmanager
+def _abort_said(run: _Run) -> Iterator[None]:
+    """A second Ctrl-C or SIGTERM within the block (a ``KeyboardInterrupt`` raised at once,
+    no :class:`Interrupted`: the first asked the run to stop after its step) aborts the
+    run: rank 0's ``results.json``, if it still is the one this run started with
+    (:func:`_started`; not the results written whole, nor earlier ones put back), says so
+    (:func:`~rocking_contact.results.aborted`, where the history it streamed ends), with
+    the stack it ran on and when it ended; it said ``started: ... (killed)``, and
+    ``compare`` "not ended"."""
+    try:
+        yield
+    except KeyboardInterrupt as exc:
+        if not isinstance(exc, Interrupted) and run.write and mpi_rank() == 0:
+            _say_aborted(run)
+        raise
+
+
+def _say_aborted(run: _Run) -> None:
+    """Rank 0 rewrites the ``results.json`` the run started with as aborted
+    (:func:`_abort_said`); another, or none, is left as it is, and so is that one on a
+    full disk."""
+    try:
+        with open(run.out_dir / results_io.RESULTS_FILE, encoding="utf-8") as fh:
+            written = json.load(fh)
+    except (OSError, ValueError):
+        return
+    if not isinstance(written, dict) or written.get("status") != STARTED:
+        return
+    provenance = written.get("provenance")
+    if not isinstance(provenance, dict) or provenance.get("started") != run.provenance.get(
+            "started"):
+        return
+    record = _started(run)
+    name = interrupt.SIGNALS.get(signal.Signals(interrupt.stop_signal()), "the signal")
+    record.status = aborted(results_io.last_time(run.out_dir / results_io.HISTORY_FILE), name)
+    record.stack = dict(stack_versions(load_libraries=False))
+    record.provenance = ended(run.provenance, record)  # it ended: aborted, not killed
+    # a third signal waits for the milliseconds it takes: results.json is replaced whole
+    with interrupt.signals_held_for_python(), contextlib.suppress(OSError):
+        results_io.write(record, run.out_dir, plots=False, history=False)
 
 
 def _leave(run: _Run, *, aside: bool, kept: bool) -> None:

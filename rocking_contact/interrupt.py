@@ -172,7 +172,9 @@ def _announce(signum: int, *, ended: bool = False) -> None:
     said = ("the run had ended and its results are written" if ended else
             f"stopping after the step under way and writing the results so far ({name} "
             f"again to abort without them)")
-    print(f"\n{name}: {said}", file=sys.stderr, flush=True)
+    # one write, its newline in: a second signal raised as print wrote its end ("\n")
+    # left the line open, the command's "interrupted" after it on the same line
+    print(f"\n{name}: {said}\n", end="", file=sys.stderr, flush=True)
 
 
 def world() -> Any:

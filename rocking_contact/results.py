@@ -26,12 +26,28 @@ import numpy as np
 from rocking_contact.results_io import RESULTS_FILE, json_type, load
 
 __all__ = [
-    "STARTED", "RunResult", "CheckCounts", "check_counts", "Verdict", "classify",
-    "ROW_ENTRIES", "ROW_FIELDS", "CHECK_NUMBERS", "load_result",
+    "STARTED", "ABORTED", "aborted", "RunResult", "CheckCounts", "check_counts", "Verdict",
+    "classify", "stopped", "wrote_no_results", "ROW_ENTRIES", "ROW_FIELDS", "CHECK_NUMBERS",
+    "load_result",
 ]
 
 #: ``status`` of the results.json written as a run starts; a killed run keeps it
 STARTED = "started: still running, or stopped before it wrote its results (killed)"
+#: the first word of the ``status`` of a run aborted before it wrote its results
+#: (:func:`aborted`)
+ABORTED = "aborted"
+
+
+def aborted(t: float | None, signal_name: str) -> str:
+    """The ``status`` that replaces :data:`STARTED` when a second Ctrl-C or SIGTERM
+    (``signal_name``, again: the first asked the run to stop after its step and write its
+    results) aborted the run at once, before it wrote its results: nothing was graded, and
+    what it streamed stays, its history up to ``t`` (s, the last row written; None: no
+    row)."""
+    where = f" at t = {t:.6g} s" if t is not None else ""
+    kept = "; the history and fields streamed so far are kept" if t is not None else ""
+    return (f"{ABORTED}{where}: {signal_name} again before the run wrote its results "
+            f"(nothing graded{kept})")
 
 
 @dataclass(repr=False, eq=False)
@@ -76,7 +92,8 @@ class RunResult:
             that took the block off its table), ``"interrupted at t = ..."`` (Ctrl-C,
             SIGTERM), ``"the block overturned at t = ..."``, ``"the block slid off its
             table at t = ..."``; or :data:`STARTED` (``"started: ..."``), read back by
-            :func:`load_result` from a run still under way or killed.
+            :func:`load_result` from a run still under way or killed, or :func:`aborted`'s
+            (``"aborted at t = ..."``) from one a second Ctrl-C or SIGTERM aborted.
         stack: component -> version the run was computed with.
         provenance: where the run came from and how to run it again: UTC ``started`` and
             ``ended``, ``argv``, ``cwd``, the ``case`` as given, its ``case_file``, the
@@ -263,7 +280,8 @@ class Verdict(enum.Enum):
     """What a run's results say of its validation (:func:`classify`), in the order it is
     decided; ``validate`` and the report each say it in their own words."""
 
-    #: stopped by Ctrl-C or SIGTERM: the user's stop, no failure of the run's
+    #: stopped by Ctrl-C or SIGTERM (aborted by a second one too): the user's stop, no
+    #: failure of the run's
     INTERRUPTED = enum.auto()
     #: :data:`STARTED`: killed, or still running; nothing graded yet
     UNFINISHED = enum.auto()
@@ -283,7 +301,7 @@ def classify(status: str, checks: Sequence[Mapping[str, Any]]) -> Verdict:
     """The :class:`Verdict` of a run from its ``status`` and ``checks`` (a
     :class:`RunResult`'s, or a ``results.json``'s): how it ended first, then its checks
     counted as :func:`check_counts` counts them."""
-    if status.startswith("interrupted"):
+    if status.startswith(("interrupted", ABORTED)):
         return Verdict.INTERRUPTED
     if status == STARTED:
         return Verdict.UNFINISHED
@@ -295,6 +313,20 @@ def classify(status: str, checks: Sequence[Mapping[str, Any]]) -> Verdict:
     if counts.not_reached:
         return Verdict.INCOMPLETE
     return Verdict.PASS if counts.passed else Verdict.NOT_GRADED
+
+
+def stopped(status: str) -> bool:
+    """Whether a run of this ``status`` stopped before its end (interrupted, failed,
+    overturned, slid off its table), which a longer ``time.end`` would not have changed;
+    not one that completed, even short of its case file's end, nor one not ended."""
+    return classify(status, ()) in (Verdict.INTERRUPTED, Verdict.RUN_FAILED)
+
+
+def wrote_no_results(status: str) -> bool:
+    """Whether a run of this ``status`` never wrote its results, so graded nothing: killed
+    or still running (:data:`STARTED`), or aborted by a second Ctrl-C or SIGTERM
+    (:func:`aborted`)."""
+    return status == STARTED or status.startswith(ABORTED)
 
 
 #: the entries of a :class:`RunResult` that hold one dict per row

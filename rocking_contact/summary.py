@@ -17,8 +17,15 @@ import numpy as np
 from rocking_contact.post.collision_warnings import unmatched_line
 from rocking_contact.post.collisions import RIGID_LEVEL, interior
 from rocking_contact.post.impacts import FIELD_LABELS
-from rocking_contact.post.references import text_table, unreferenced
-from rocking_contact.results import RunResult, Verdict, check_counts, classify, counted
+from rocking_contact.post.references import run_end_text, text_table, unreferenced
+from rocking_contact.results import (
+    RunResult,
+    Verdict,
+    check_counts,
+    classify,
+    counted,
+    stopped,
+)
 
 #: numba compilation time (s) the summary line names beside the wall time
 COMPILE_SHOWN_S = 1.0
@@ -316,8 +323,7 @@ def run_end(result: RunResult) -> str:
     times = result.history.get("time")
     if times is None or not len(times):
         return ""
-    stopped = classify(result.status, ()) in (Verdict.INTERRUPTED, Verdict.RUN_FAILED)
-    return f"the run {'stopped' if stopped else 'ends'} at t = {float(times[-1]):.6g} s"
+    return run_end_text(float(times[-1]), stopped=stopped(result.status))
 
 
 #: ``validate``'s word for each verdict but a pass, in the order of its last lines

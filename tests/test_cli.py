@@ -192,7 +192,7 @@ def test_solver_failure_keeps_results_so_far(tmp_path, capsys):
     assert data["status"].startswith("failed")
     history = read_history_csv(out / "history.csv")
     assert 0 < len(history["time"]) < 1001
-    end = f"not reached: the run ends at t = {history['time'][-1]:.6g} s"
+    end = f"not reached: the run stopped at t = {history['time'][-1]:.6g} s"  # as printed
     assert any(c["note"] == end for c in data["checks"])
 
 
@@ -383,6 +383,20 @@ def test_mesh_out_without_a_suffix_gets_msh_as_its_help_says(tmp_path, capsys):
     assert "(allowed: a .msh file path (a name without a suffix gets .msh)" in \
         capsys.readouterr().err
     assert sorted(p.name for p in tmp_path.iterdir()) == ["afile.msh"]
+
+
+@pytest.mark.parametrize("command,option,suffix", [("compare", "--csv", ".csv"),
+                                                    ("view", "--screenshot", ".png")])
+def test_the_other_file_options_say_their_suffix_rule_as_mesh_out_does(capsys, command,
+                                                                        option, suffix):
+    """``--csv table`` wrote table.csv and ``--screenshot shot`` shot.png (out_paths.
+    check_file, mesh --out's rule), while their --help said neither."""
+    with pytest.raises(SystemExit):
+        main([command, "--help"])
+    help_text = " ".join(capsys.readouterr().out.split())
+    options = help_text[help_text.index("options:"):]
+    said = options[options.index(option):].split(" --", 1)[0]  # its own help
+    assert f"a name without a suffix gets {suffix}, any other suffix is refused" in said
 
 
 def test_a_physics_override_shows_the_references_without_grading_them(tmp_path, capsys):

@@ -10,6 +10,7 @@ import pytest
 import rocking_contact as rc
 from rocking_contact.cli import main
 from rocking_contact.commands.compare import short_status, study
+from rocking_contact.results import aborted
 
 
 def _run(case, out, overrides=(), rigid=False):
@@ -108,6 +109,19 @@ def test_rigid_runs_collisions_and_outcome(runs, capsys, tmp_path):
         in lines
 
 
+def test_the_penetration_of_a_block_that_never_went_into_the_table_is_0(tmp_path, capsys):
+    """SDNV105 D shorter than its lift (about 0.05 s) rests on the table, its gap +8e-13 m:
+    'compare --quantity penetration.max' was refused ('no run has it'), the quantity
+    recorded only for a base that went in. It is 0 m, and shown so."""
+    out = _run("sdnv105d", tmp_path / "d", ["time.end=0.005"])
+    assert _json(out)["quantities"]["penetration.max"] == 0.0
+    assert "extra" in _json(out) and "penetration" not in _json(out)["extra"]
+    lines = _table(capsys, out, "--quantity", "penetration.max", "--csv", tmp_path / "d.csv")
+    assert lines[0].split()[-1] == "penetration.max" and lines[2].split()[-1] == "0"
+    (row,) = csv.DictReader((tmp_path / "d.csv").open())
+    assert float(row["penetration.max (m)"]) == 0.0
+
+
 def test_block_collisions_with_landings_and_a_quantity(runs, capsys, tmp_path):
     out = tmp_path / "b.csv"
     lines = _table(capsys, runs["fem"], "--quantity", "penetration.max", "--csv", out)
@@ -139,6 +153,8 @@ def test_study_from_python_gives_the_rows(runs):
      "overturned at t = 0.3124 s"),
     ("the block slid off its table at t = 0.2 s: ...", "slid off its table at t = 0.2 s"),
     ("interrupted at t = 0.05 s", "interrupted at t = 0.05 s"),
+    (aborted(0.0143, "Ctrl-C"), "aborted at t = 0.0143 s"),
+    (aborted(None, "SIGTERM"), "aborted"),
     ("failed: Newton did not converge at t = 0.0123 s (step 12)", "failed at t = 0.0123 s"),
     ("failed: the setup broke", "failed"),
     ("started: under way or killed", "not ended (under way, or killed)"),

@@ -186,6 +186,10 @@ def test_ctrl_c_shows_the_table_and_summary_of_the_results_so_far(monkeypatch, t
     where = f"; results in {out}/" if command == "run" else ""  # validate's: under --out
     assert len(summary) == 1 and summary[0].endswith(
         f"not reached: the run stopped at t = {end:.6g} s){where}")
+    # results.json says it as the summary does: its notes said "the run ends at t = ..."
+    unreached = [c["note"] for c in data["checks"] if c["note"].startswith("not reached")]
+    assert unreached and all(note.startswith(f"not reached: the run stopped at t = {end:.6g} s")
+                             for note in unreached), unreached
     assert captured.err.splitlines()[-1].endswith(
         f"interrupted at t = {end:.6g} s (results so far were written)")
 
@@ -453,3 +457,100 @@ def test_a_serial_run_agrees_with_itself():
         assert interrupt.agreed() == (None, False, signal.SIGINT)
         interrupt.request()
         assert interrupt.agreed("plots dropped") == ("plots dropped", True, signal.SIGINT)
+
+
+@pytest.mark.parametrize("name,end,streamed", [("sdnv105d", 0.005, True),
+                                               ("sdnd101a", 0.1, False)])
+def test_a_run_aborted_by_a_second_ctrl_c_says_so_in_its_results(tmp_path, monkeypatch, capsys,
+                                                                 name, end, streamed):
+    """A second Ctrl-C (the handler's KeyboardInterrupt at once) before the results are
+    written left results.json saying 'started: ... (killed)', and compare 'not ended
+    (under way, or killed)', of a run the user aborted: it says 'aborted', where the
+    history it streamed ends, nothing graded; the report's verdict is INTERRUPTED."""
+    import rocking_contact.api as api
+
+    def second_ctrl_c(case, result):
+        raise KeyboardInterrupt  # what the handler raises on a second signal
+
+    monkeypatch.setattr(api, "grade", second_ctrl_c)
+    with pytest.raises(KeyboardInterrupt) as info:
+        rc.run(rc.load_case(name, {"time.end": end}), out=tmp_path, quiet=True)
+    assert not isinstance(info.value, Interrupted)
+    data = json.loads((tmp_path / results_io.RESULTS_FILE).read_text())
+    history = tmp_path / results_io.HISTORY_FILE
+    if streamed:  # a block run's rows are on disk as it goes
+        assert read_history_csv(history)["time"][-1] == pytest.approx(end)
+        assert data["status"] == results.aborted(end, "Ctrl-C") and "at t = 0.005 s" in \
+            data["status"]
+    else:  # a discrete run writes its history with its results
+        assert not history.exists()
+        assert data["status"] == results.aborted(None, "Ctrl-C") == (
+            "aborted: Ctrl-C again before the run wrote its results (nothing graded)")
+    assert data["checks"] == [] and data["provenance"]["ended"] and data["stack"]
+    assert results.classify(data["status"], []) is results.Verdict.INTERRUPTED
+    assert main(["compare", str(tmp_path)]) == 0
+    assert capsys.readouterr().out.splitlines()[-1].endswith(
+        f"aborted at t = {end:g} s" if streamed else "aborted")
+
+
+def test_an_abort_before_a_run_computed_leaves_the_earlier_results_as_they_were(tmp_path,
+                                                                               monkeypatch):
+    """The earlier results put back by a run aborted before its first step are not
+    relabelled as aborted: only the results.json this run started with is."""
+    from rocking_contact.discrete import runner
+
+    rc.run(rc.load_case("sdnd101a", {"time.end": 0.1}), out=tmp_path, quiet=True, plots=False)
+    before = (tmp_path / results_io.RESULTS_FILE).read_bytes()
+
+    def second_ctrl_c(case, **kwargs):
+        raise KeyboardInterrupt
+
+    monkeypatch.setattr(runner, "run", second_ctrl_c)
+    with pytest.raises(KeyboardInterrupt):
+        rc.run(rc.load_case("sdnd101a", {"time.end": 0.2}), out=tmp_path, quiet=True)
+    assert (tmp_path / results_io.RESULTS_FILE).read_bytes() == before
+
+
+def test_a_second_ctrl_c_on_a_block_run_leaves_it_aborted(tmp_path):
+    """Two SIGINTs in the middle of a FEM run: the second aborts it at once (exit code 130),
+    its results.json saying so where its streamed history ends, which it said 'started:
+    ... (killed)'."""
+    out = tmp_path / "d"
+    proc = block_run_under_way(out)
+    proc.send_signal(signal.SIGINT)
+    said = []  # the second once the first was taken: two at once are one signal
+    while not any("stopping after the step under way" in line for line in said):
+        said.append(proc.stderr.readline())
+    proc.send_signal(signal.SIGINT)
+    _, err = proc.communicate(timeout=120)
+    assert proc.returncode == EXIT_INTERRUPTED, err
+    assert "Traceback" not in err
+    data = json.loads((out / "results.json").read_text())
+    end = read_history_csv(out / "history.csv")["time"][-1]
+    assert data["status"] == results.aborted(float(f"{end:.6g}"), "Ctrl-C")
+    assert data["status"].startswith(f"aborted at t = {end:.6g} s: Ctrl-C again")
+
+
+def test_the_stop_said_is_one_whole_line_however_soon_a_second_signal_comes(monkeypatch):
+    """Two SIGINTs a few microseconds apart: the second's KeyboardInterrupt, raised as the
+    first handler printed, came between the line and its newline, and the command's
+    'interrupted' followed on the same line ('... without them)interrupted')."""
+
+    class Cut:
+        """stderr that a second signal stops after its first write."""
+
+        written: list[str] = []
+
+        def write(self, text):
+            self.written.append(text)
+            raise KeyboardInterrupt
+
+        def flush(self):
+            pass
+
+    monkeypatch.setitem(interrupt._state, "announced", False)
+    monkeypatch.setattr(sys, "stderr", Cut())
+    with pytest.raises(KeyboardInterrupt):
+        interrupt._announce(signal.SIGINT)
+    assert Cut.written == ["\nCtrl-C: stopping after the step under way and writing the "
+                           "results so far (Ctrl-C again to abort without them)\n"]

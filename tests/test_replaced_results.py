@@ -22,7 +22,7 @@ from rocking_contact import interrupt, results_dir, results_io
 from rocking_contact.cli import EXIT_FAILED, main
 from rocking_contact.config import shipped_cases
 from rocking_contact.progress import Progress
-from rocking_contact.results import STARTED, RunResult
+from rocking_contact.results import STARTED, RunResult, aborted
 
 
 @pytest.fixture(scope="module")
@@ -186,14 +186,16 @@ def test_an_abort_that_leaves_nothing_computed_puts_them_back(earlier, monkeypat
 
 def test_an_abort_after_streamed_rows_keeps_them(earlier, monkeypatch):
     """A block run aborted after the rows and frames it streamed keeps them, as a killed
-    one does: the earlier results go."""
+    one does, and its results.json says it was aborted where they end (it said 'started:
+    ... (killed)'): the earlier results go."""
     out, before = earlier
     monkeypatch.setattr(AbortAt, "STEP", 60)  # history.csv is flushed every 50 rows
     monkeypatch.setattr("rocking_contact.api.Progress", AbortAt)
     with interrupt.deferred(), pytest.raises(KeyboardInterrupt):
         rc.run(rc.load_case("sdnv105d", ["time.end=0.01"]), out=out, plots=False)
     assert not (out / results_dir.REPLACED).exists()
-    assert json.loads((out / "results.json").read_text())["status"] == STARTED
+    end = results_io.read_history_csv(out / "history.csv")["time"][-1]
+    assert json.loads((out / "results.json").read_text())["status"] == aborted(end, "Ctrl-C")
     assert (out / "history.csv").read_text().count("\n") > 50
     assert sorted(set(before) - set(snapshot(out))) == sorted(
         name for name in before if name not in ("notes.txt", "results.json", "history.csv"))

@@ -58,7 +58,8 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
                              "sweep's sweep.csv among them is skipped (compare DIR/*)")
     parser.add_argument("--csv", type=file_argument, metavar="FILE",
                         help="also write the table as CSV, every column in every row, "
-                             "units in the header")
+                             "units in the header; a name without a suffix gets .csv, any "
+                             "other suffix is refused")
     parser.add_argument("--quantity", action="append", default=[], metavar="NAME",
                         help="add a column: a key of results.json's quantities or a "
                              "check's quantity (repeatable), e.g. penetration.max")
@@ -313,7 +314,8 @@ def study(dirs: Iterable[str | os.PathLike[str]], quantities: Sequence[str] = ()
 def short_status(status: str) -> str:
     """A run's ``status`` in a few words: ``completed``, ``failed at t = 0.0123 s``,
     ``overturned at t = 0.31 s``, ``slid off its table at t = ...``, ``interrupted at t =
-    ...``; ``not ended`` for a run under way or killed (``started: ...``)."""
+    ...``, ``aborted at t = ...`` (a second Ctrl-C or SIGTERM); ``not ended`` for a run
+    under way or killed (``started: ...``)."""
     text = status.removeprefix("the block ")
     head = text.split(":", 1)[0].strip()
     if head == "started":

@@ -53,6 +53,7 @@ from rocking_contact.geometry.layout import BLOCK, base_points, size_warning
 from rocking_contact.geometry.mesh import create_block_mesh
 from rocking_contact.post.collisions import annotate as annotate_collisions
 from rocking_contact.post.energy import (
+    given_steps,
     motion_floor,
     released_depth,
     released_store,
@@ -257,7 +258,9 @@ def post_process(case: BlockCase, result: RunResult, model: contact_model.Contac
     (:mod:`~rocking_contact.post.penetration`), the contact treatment's counters and the
     Newton iterations per step (``timing``)."""
     annotate_collisions(case, result)
-    energy = energy_summary(result.history, motion_floor(case))
+    # what the dissipations gave back in each step: the summary and its warning read them
+    given = given_steps(result.history)
+    energy = energy_summary(result.history, motion_floor(case), steps=given)
     if energy:
         result.extra["energy"] = energy
         result.quantities["energy.residual.final"] = energy["residual_final"]
@@ -271,7 +274,7 @@ def post_process(case: BlockCase, result: RunResult, model: contact_model.Contac
         # only a case with springs reads them (tests/test_unread_keys)
         pressed = has_springs(case) and any(s.gap < 0.0 for s in case.contact.spring)
         result.warnings.extend(run_warnings(result.history, energy, steps_remedy(case),
-                                            stored, depth, below, pressed))
+                                            stored, depth, below, pressed, steps=given))
     if case.contact.treatment in TABLE_TREATMENTS:
         found = deepest(result.history, base_points(case.geometry, case.mesh),
                         2 * case.geometry.half_width)
@@ -279,6 +282,10 @@ def post_process(case: BlockCase, result: RunResult, model: contact_model.Contac
             result.extra["penetration"] = {"depth_m": found.depth, "time_s": found.time,
                                            "scale_m": found.scale, "since_s": found.since}
             result.quantities["penetration.max"] = found.depth
+        elif len(result.history.get("GAP_MIN", ())):
+            # the base never went into the table (D before it lifts, about 0.05 s): the
+            # deepest it went is none, a value that compare and the report can show
+            result.quantities["penetration.max"] = 0.0
         warning = penetration_warning(found, steps_remedy(case))
         if warning:
             result.warnings.append(warning)
@@ -568,4 +575,10 @@ def _integrate(case: BlockCase, driver: StepDriver, energy: EnergyBalance | None
         # the process ends, which aborts it (FieldWriter.abandon)
         if exc.errno in FULL_DISK and output.fields is not None:
             output.fields.abandon()
+        raise
+    except KeyboardInterrupt:
+        # aborted (a second Ctrl-C or SIGTERM), in a step or as the stop's last state is
+        # written: the rows recorded so far reach the disk now, where results.json then
+        # says the run ends (api._abort_said), not as the process exits
+        output.history.close()
         raise

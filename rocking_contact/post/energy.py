@@ -62,7 +62,8 @@ def motion_floor(case: Any) -> float:
     return float(max(lift, block.young * mass / block.density * np.finfo(float).eps))
 
 
-def summary(history: dict[str, np.ndarray], least: float = 0.0) -> dict[str, float]:
+def summary(history: dict[str, np.ndarray], least: float = 0.0, *,
+            steps: dict[str, np.ndarray] | None = None) -> dict[str, float]:
     """The balance of a run from its history: final terms, largest |residual| (J), the
     residual relative to the kinetic energy peak, the largest rise of the total energy
     above its released value (``ETOT_rise_*``) and above the lowest value it had reached
@@ -75,7 +76,9 @@ def summary(history: dict[str, np.ndarray], least: float = 0.0) -> dict[str, flo
     dissipations gave the block back (:func:`given_steps`): ``given_back_total`` over the
     run, ``given_back_max`` in one step (J), that step's end ``given_back_time`` (s; absent when
     nothing was given back) and
-    ``given_back_relative``, that step's over the energy of the motion."""
+    ``given_back_relative``, that step's over the energy of the motion. ``steps``: the
+    history's :func:`given_steps` when the caller has them (a run's, which its warnings
+    read too), else computed here."""
     if "ENERGY_RESIDUAL" not in history or not len(history["time"]):
         return {}
     res = np.asarray(history["ENERGY_RESIDUAL"])
@@ -116,7 +119,7 @@ def summary(history: dict[str, np.ndarray], least: float = 0.0) -> dict[str, flo
     if "ETOT_rise_max" in out and motion > 0:
         out["ETOT_rise_relative"] = out["ETOT_rise_max"] / motion
         out["ETOT_regain_relative"] = out["ETOT_regain_max"] / motion
-    gifts = gifts_of(given_steps(history))
+    gifts = gifts_of(given_steps(history) if steps is None else steps)
     if "ETOT" in history and len(gifts):
         k = int(np.argmax(gifts))
         out["given_back_total"] = float(np.sum(gifts))
@@ -490,7 +493,8 @@ def gifts_of(steps: dict[str, np.ndarray]) -> np.ndarray:
     return np.sum(list(steps.values()), axis=0) if steps else np.zeros(0)
 
 
-def given_back(history: dict[str, np.ndarray], motion: float) -> list[Given]:
+def given_back(history: dict[str, np.ndarray], motion: float, *,
+               steps: dict[str, np.ndarray] | None = None) -> list[Given]:
     """The dissipations that gave the block energy (:func:`given_steps`), each that gave at
     least :data:`NAMED` of what they gave together, the most first, when in one step they
     gave more than :data:`RISE_WARNING` of the energy of the motion (``motion``, J, a
@@ -510,8 +514,11 @@ def given_back(history: dict[str, np.ndarray], motion: float) -> list[Given]:
     gained: at SDNV105 A's first impact, in the 10 us step to 0.05443 s where both corners
     lift, the contact's normal forces fall 1.484 J (20 % of its 7.29 J) while the damping
     takes 1.368 J and the total energy falls by 0.0065 J, the split of two impulsive forces
-    paired with one displacement increment: nothing is given back."""
-    steps = given_steps(history)
+    paired with one displacement increment: nothing is given back.
+
+    ``steps``: the history's :func:`given_steps` if the caller has them, as :func:`summary`
+    takes them."""
+    steps = given_steps(history) if steps is None else steps
     gifts = gifts_of(steps)
     if not len(gifts) or not motion > 0.0 or not np.max(gifts) > RISE_WARNING * motion:
         return []
@@ -527,16 +534,18 @@ def given_back(history: dict[str, np.ndarray], motion: float) -> list[Given]:
 
 
 def dissipation_warning(history: dict[str, np.ndarray], energy: dict[str, float],
-                        advice: str) -> str | None:
+                        advice: str, *,
+                        steps: dict[str, np.ndarray] | None = None) -> str | None:
     """One sentence saying what the dissipations gave the block (:func:`given_back`;
     ``energy`` the run's :func:`summary`, whose ``given_back_*`` it quotes): over the run
     and in the step where they gave most, then each, with what it gave (J), when most and
     in how long a step, ending with ``advice`` (:func:`remedy`); None when no step gave
     more than :data:`RISE_WARNING` of the energy of the motion. A dissipation only takes
     energy: one that gives it is the time steps' doing (a Lagrange contact that stays
-    closed through a long step, whose friction works backwards)."""
+    closed through a long step, whose friction works backwards). ``steps``: as
+    :func:`given_back` takes them."""
     motion = energy.get("motion", 0.0)
-    given = given_back(history, motion)
+    given = given_back(history, motion, steps=steps)
     if not given:
         return None
     said = "; ".join(
@@ -556,17 +565,19 @@ def dissipation_warning(history: dict[str, np.ndarray], energy: dict[str, float]
 
 def run_warnings(history: dict[str, np.ndarray], energy: dict[str, float], advice: str,
                  stored: float = 0.0, depth: float = 0.0, below: float = 0.0,
-                 pressed: bool = True) -> list[str]:
+                 pressed: bool = True, *,
+                 steps: dict[str, np.ndarray] | None = None) -> list[str]:
     """The energy warnings of a block run, in the order it says them: what the springs'
     friction law (:func:`restick_warning`) and their anchors (:func:`anchor_warning`)
     supplied, the total energy's rise (:func:`rise_warning`, the arguments its) and the
     dissipations that gave energy back (:func:`dissipation_warning`; ``history`` and
-    ``energy`` the run's, :func:`summary`). A rise the released state covers
+    ``energy`` the run's, :func:`summary`, and ``steps`` the :func:`given_steps` it was
+    computed with, if given). A rise the released state covers
     (:func:`released_cause`) has no dissipation's: a base released in the table is pushed
     out by its contact in the first step, which gives the block what smaller steps make
     larger, and the rise's warning says so."""
     released = released_cause(energy, stored, depth, below, pressed)
     said = (restick_warning(energy), anchor_warning(energy),
             rise_warning(energy, advice, stored, depth, below, pressed),
-            None if released else dissipation_warning(history, energy, advice))
+            None if released else dissipation_warning(history, energy, advice, steps=steps))
     return [warning for warning in said if warning]

@@ -40,7 +40,7 @@ from rocking_contact.post.references import (
     whole_run_quantities,
     window_ends,
 )
-from rocking_contact.results import RunResult
+from rocking_contact.results import RunResult, stopped
 
 
 def grade(case: CaseFile, result: RunResult) -> RunResult:
@@ -150,10 +150,11 @@ def mark_reach(case: CaseFile, result: RunResult, base: CaseFile | None,
         return
     own_end, graded_end = ((f if f is not None else case).time.end for f in (base, graded))
     whole = whole_run_quantities(case.quantity, result.quantities, result.impacts)
-    mark_not_reached(result.checks, float(times[-1]), own_end, whole)
+    ended = stopped(result.status)  # said as the printed summary says it
+    mark_not_reached(result.checks, float(times[-1]), own_end, whole, stopped=ended)
     if graded_end != own_end:
         mark_not_reached([c for c in result.checks if c["quantity"] in whole],
-                         float(times[-1]), graded_end, whole)
+                         float(times[-1]), graded_end, whole, stopped=ended)
     mark_windows_past_end(result.checks, window_ends(
         case.quantity, _in_force(case.collision_windows(), result)), float(times[-1]))
 

@@ -255,15 +255,25 @@ def impacts_not_had_warnings(names: Iterable[str], impacts: Iterable[Mapping[str
     return {name: lines[shock] for name, (shock, _, _) in not_had.items()}
 
 
+def run_end_text(last_time: float, *, stopped: bool = False) -> str:
+    """``the run ends at t = 0.2 s`` (a run that completed at ``last_time``, s, short of
+    its case file's end), or ``the run stopped at t = 0.05 s`` (``stopped``: interrupted,
+    failed, overturned: :func:`rocking_contact.results.stopped`): what the checks it did
+    not reach say, in ``results.json`` as in the printed summary."""
+    return f"the run {'stopped' if stopped else 'ends'} at t = {last_time:.6g} s"
+
+
 def mark_not_reached(checks: list[dict[str, Any]], last_time: float,
-                     end: float | None, whole_run: Collection[str] = ()) -> None:
+                     end: float | None, whole_run: Collection[str] = (), *,
+                     stopped: bool = False) -> None:
     """Grade a run that does not end at the case file's end ``end`` (s), at ``last_time``
     (s), on what it covers: the ``whole_run`` quantities (:func:`whole_run_quantities`)
     measure another span than the file's, and nothing else changes but what a shorter run
     did not reach.
 
-    A run that stops before ``end`` (shortened with ``--set time.end``, failed or
-    interrupted) says "not reached" for the checks without a value and for those of
+    A run that stops before ``end`` (shortened with ``--set time.end``; or failed or
+    interrupted, ``stopped``, whose notes say "the run stopped at": :func:`run_end_text`)
+    says "not reached" for the checks without a value and for those of
     ``whole_run``, whose value covers only part of what they measure: their value is
     dropped (a partial count or maximum is not the run's; results.json's ``quantities``
     keep it). They stay misses: the run does not show what they measure. A field of an
@@ -298,7 +308,7 @@ def mark_not_reached(checks: list[dict[str, Any]], last_time: float,
                 check["passed"] = False
         if not math.isfinite(check["value"]) and (
                 whole or not check["note"].startswith("not measured")):
-            check["note"] = (f"not reached: the run ends at t = {last_time:.6g} s"
+            check["note"] = (f"not reached: {run_end_text(last_time, stopped=stopped)}"
                              + (", and this measures the whole run" if partial else ""))
 
 

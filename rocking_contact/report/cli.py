@@ -9,8 +9,9 @@ report lists it with its reason, stderr has one ``warning:`` line for it, and th
 stays 0 unless no directory at all could be read (2).
 
 The report is drawn in a hidden folder of ``--out`` (:data:`STAGING`) and moved into place
-once complete, its page last: an interrupted or failed report leaves the previous report
-of ``--out`` as it was (or none), not a page without its figures or figures without a page.
+once complete, its page last, a Ctrl-C or SIGTERM held through the moves: an interrupted or
+failed report leaves the previous report of ``--out`` as it was (or none), or the new one
+whole, not a page without its figures or figures without a page.
 """
 
 from __future__ import annotations
@@ -68,6 +69,7 @@ def write_report(cases: list[str], results_dir: Path, out: Path, *, views: bool 
         rocking_contact.config.CaseError: an ``out`` that cannot be a directory.
 
     """
+    from rocking_contact import interrupt
     from rocking_contact.out_paths import check_dir
     from rocking_contact.report import content, html, markdown
     from rocking_contact.report.inputs import find_results
@@ -88,11 +90,13 @@ def write_report(cases: list[str], results_dir: Path, out: Path, *, views: bool 
                            [REPORT_INDEX, MARKDOWN_FILE, *figures])
         (staging / REPORT_INDEX).write_text(html.render(doc, meta), encoding="utf-8")
         (staging / MARKDOWN_FILE).write_text(markdown.render(doc, staging), encoding="utf-8")
-        # the page last: until it moves, the previous page is whole (its own figures of
-        # the same names may already be the new ones)
-        for name in [*figures, MARKDOWN_FILE, REPORT_INDEX]:
-            (out / name).parent.mkdir(parents=True, exist_ok=True)
-            os.replace(staging / name, out / name)
+        # the page last, and every file moved before a Ctrl-C or SIGTERM is taken (held
+        # through the renames, milliseconds): one that came between two renames left the
+        # previous page over some of the new figures of the same names
+        with interrupt.signals_held_for_python():
+            for name in [*figures, MARKDOWN_FILE, REPORT_INDEX]:
+                (out / name).parent.mkdir(parents=True, exist_ok=True)
+                os.replace(staging / name, out / name)
     finally:
         shutil.rmtree(staging, ignore_errors=True)
     if skipped is not None:
@@ -112,7 +116,7 @@ def main(args: argparse.Namespace) -> int:
 
     _start_petsc()
     skipped: list[Skipped] = []
-    had_page = (args.out / REPORT_INDEX).is_file()
+    had_page = _page(args.out)
     try:
         page = write_report(args.cases, args.results, args.out, views=not args.no_views,
                             skipped=skipped)
@@ -132,9 +136,24 @@ def main(args: argparse.Namespace) -> int:
     return 0
 
 
-def _left(out: Path, had_page: bool) -> str:
-    """What a report that did not end leaves in ``out`` (:func:`write_report`)."""
-    if had_page:
+def _page(out: Path) -> tuple[int, int] | None:
+    """Which page ``out`` holds (its inode and modification time: a report moved into
+    place is another file), None for none."""
+    try:
+        found = (out / REPORT_INDEX).stat()
+    except OSError:
+        return None
+    return found.st_ino, found.st_mtime_ns
+
+
+def _left(out: Path, had_page: tuple[int, int] | None) -> str:
+    """What a report that did not end leaves in ``out`` (:func:`write_report`), whose
+    page was ``had_page`` (:func:`_page`) as it started: the previous report, none, or the
+    new one whole, when the stop came as it moved into place (held until it was)."""
+    now = _page(out)
+    if now is not None and now != had_page:
+        return f"wrote {out / REPORT_INDEX} and {out / MARKDOWN_FILE} before the interrupt"
+    if had_page is not None:
         return f"no report written: the previous report in {out} is unchanged"
     return f"no report written to {out}"
 

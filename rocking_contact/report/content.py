@@ -55,7 +55,7 @@ from rocking_contact.report.verdicts import (
     summary_table,
     verdict,
 )
-from rocking_contact.results import STARTED
+from rocking_contact.results import wrote_no_results
 from rocking_contact.viz.changes import changes_text
 
 
@@ -79,8 +79,8 @@ def _build(cases: Sequence[CaseResult], figures_dir: Path, *, views: bool,
                    "mark, the graded checks first (a FAIL row's note says why it misses); "
                    "'info' rows, after them, have no pass mark; 'not reached': the run "
                    "ended before what the reference measures.")
-    elif any(r.data.get("status") == STARTED for r in cases):
-        # killed runs hold their references in their parameters, ungraded
+    elif any(wrote_no_results(str(r.data.get("status", ""))) for r in cases):
+        # killed and aborted runs hold their references in their parameters, ungraded
         opening = ("No run here has been graded: a run compares itself with its references "
                    "when it ends, and some of these stopped (or are still running) before; "
                    "each case below shows the history it kept.")

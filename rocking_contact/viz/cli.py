@@ -36,7 +36,8 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
                         help="displacement amplification (default: automatic, shown on the view)")
     parser.add_argument("--screenshot", type=file_argument, metavar="FILE.png",
                         help="write an image offscreen instead of opening a window (PNG; "
-                             "JPEG, BMP or TIFF by the file's suffix)")
+                             "JPEG, BMP or TIFF by the file's suffix); a name without a "
+                             "suffix gets .png, any other suffix is refused")
     parser.add_argument("--time", type=float, default=None, metavar="T",
                         help="instant of the screenshot in s (default: the first); between "
                              "two field outputs their blend, said on the picture")

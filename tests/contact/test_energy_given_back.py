@@ -244,3 +244,24 @@ def test_nothing_given_back_names_no_step():
     assert "given_back_time" not in energy
     assert given_back(history, energy["motion"]) == []
     assert dissipation_warning(history, energy, ADVICE) is None
+
+
+def test_a_run_computes_what_was_given_back_once(monkeypatch):
+    """The run's summary and its warning each computed given_steps from the whole history
+    (cheap, but a reader wondered why twice): computed once, passed to both, the same
+    figures."""
+    from rocking_contact.fem import runner
+    from rocking_contact.post import energy
+
+    calls = []
+
+    def counted(history):
+        calls.append(len(history["time"]))
+        return given_steps(history)
+
+    for module in (energy, runner):
+        monkeypatch.setattr(module, "given_steps", counted, raising=False)
+    case = rc.load_case("sdnv105d", {"time.end": 0.005})
+    result = rc.run(case, quiet=True, plots=False)
+    assert calls == [len(result.history["time"])]
+    assert result.extra["energy"] == energy.summary(result.history, energy.motion_floor(case))

@@ -515,6 +515,40 @@ def test_keys_of_an_optional_table_have_their_units():
     assert rows == {"time.step": "s", "time.refine.step": "s", "time.refine.hold": "s"}
 
 
+def test_a_report_interrupted_as_it_moves_into_place_is_the_new_one_whole(
+        results_dir, tmp_path, monkeypatch, capsys):
+    """A Ctrl-C between two of the renames that move a finished report into --out left
+    some of its figures under the previous page (which said "the previous report ... is
+    unchanged"): held through the renames, it leaves the new report whole, and says so."""
+    import os
+    import signal
+
+    from rocking_contact.report import cli
+
+    out = tmp_path / "r"
+    write_report(["sdnd101a"], results_dir, out, views=False)
+    replace, moved = os.replace, []
+
+    def replace_then_ctrl_c(source, target):
+        replace(source, target)
+        moved.append(target)
+        if len(moved) == 1:  # after the first figure
+            os.kill(os.getpid(), signal.SIGINT)
+
+    monkeypatch.setattr(cli.os, "replace", replace_then_ctrl_c)
+    assert main(["report", "sdnv105_sample", "--results", str(results_dir), "--out",
+                 str(out), "--no-views"]) == 130
+    monkeypatch.undo()
+    err = capsys.readouterr().err
+    assert f"wrote {out / REPORT_INDEX} and {out / MARKDOWN_FILE} before the interrupt" in err
+    assert moved[-1] == out / REPORT_INDEX and len(moved) > 3
+    page, markdown = ((out / name).read_text() for name in (REPORT_INDEX, MARKDOWN_FILE))
+    assert "sdnv105_sample" in page and "sdnd101a" not in page
+    figures = re.findall(r"\]\((figures/[^)]+)\)", markdown)
+    assert figures and all((out / f).is_file() for f in figures)
+    assert not (out / cli.STAGING).exists()
+
+
 def test_interrupted_report_leaves_the_previous_one(results_dir, tmp_path, monkeypatch,
                                                     capsys):
     """A report stopped after drawing its figures (Ctrl-C) leaves the previous report of

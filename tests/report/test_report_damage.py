@@ -272,6 +272,23 @@ def test_a_killed_run_is_unfinished_and_says_how_far_it_got(tmp_path, capsys):
     assert "UNFINISHED" in text and "RUN FAILED" not in text
 
 
+
+def test_an_aborted_run_is_interrupted_and_not_called_a_run_without_references(tmp_path):
+    """A run aborted by a second Ctrl-C graded nothing, like a killed one: the report opens
+    by saying that no run here was graded, not that the runs have no references."""
+    run = tmp_path / "aborted"
+    killed_sample(run)
+    data = json.loads((run / results_io.RESULTS_FILE).read_text())
+    data["status"] = results.aborted(END, "Ctrl-C")
+    (run / results_io.RESULTS_FILE).write_text(json.dumps(data))
+    assert verdict({"status": data["status"], "checks": []}) == "INTERRUPTED"
+    assert main(["report", "--results", str(run), "--out", str(tmp_path / "r"),
+                 "--no-views"]) == 0
+    text = " ".join("".join(parse_html((tmp_path / "r" / REPORT_INDEX).read_text(
+        encoding="utf-8")).itertext()).split())
+    assert "No run here has been graded" in text and "None of these runs" not in text
+    assert f"aborted at t = {END:g} s" in text
+
 # 5. Impulses plotted as impulses, figures named after the whole column group
 #    (the change is in rocking_contact/viz: channels.py and history_plots.py)
 

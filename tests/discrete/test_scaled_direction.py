@@ -38,9 +38,9 @@ def test_a_zero_normal_is_still_refused_at_load():
 
 
 def test_a_run_with_a_scaled_normal_is_graded_as_its_case(tmp_path):
-    plain = rc.run(load_case("sdnd101a"), out=tmp_path / "plain")
+    plain = rc.run(load_case("sdnd101a"), out=tmp_path / "plain", plots=False, quiet=True)
     scaled = rc.run(load_case("sdnd101a", {"model.shock.0.normal": [2.0, 0.0, 0.0]}),
-                    out=tmp_path / "scaled")
+                    out=tmp_path / "scaled", plots=False, quiet=True)
     assert scaled.extra["changes"] == [] and scaled.warnings == []
     assert [c["passed"] for c in scaled.checks] == [c["passed"] for c in plain.checks]
     assert any(c["passed"] is not None for c in scaled.checks)  # graded, not for information

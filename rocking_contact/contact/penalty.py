@@ -18,7 +18,7 @@ stiffness), so the normal one may pull and neither is capped by Coulomb; and
 the tangential force, times the node's total tangential displacement, while the spring is
 closed. SDNV105 B gives that matrix (3e10, 1e7, 0) meaning normal first, but in the global
 frame (the default), so its 3e10 N/m lands on the tangent: each corner that touches is
-pinned in x to where it started (docs/contact.md, "B").
+pinned in x to where it started (docs/contact.md, "B: what Code_Aster's B is").
 
 The springs are a :class:`~rocking_contact.solvers.step.Contribution`: their forces and
 consistent tangents enter the step equation solved by the SNES,

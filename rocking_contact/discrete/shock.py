@@ -21,7 +21,7 @@ Tangential force (``friction = "regularised"``, the stick-slip logic of Code_Ast
 the tangential contact then behaves as a spring ``kt + ct / dt`` (4e8 N/m for SDNV105 B at
 dt = 25 us, forty times ``kt``), a step-dependent stiffness. It reproduces the first
 impact of Code_Aster's SDNV105 B, but Code_Aster's published routines do not store the
-dashpot (docs/contact.md, "B"): kept to show what it does.
+dashpot (docs/contact.md, "B: what Code_Aster's B is"): kept to show what it does.
 
 So a reversal of the sliding velocity starts a stick phase from the force the contact had,
 and a new contact starts sliding if it arrives with a tangential velocity. The state is

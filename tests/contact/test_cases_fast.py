@@ -140,7 +140,7 @@ def test_anchor_pins_the_base_and_gives_code_asters_first_impact(runs):
     """B's corners that touch are pinned in x by the anchor (3e10 N/m on the total shift: it
     carries RX but for the stick spring and dashpot's newtons) and the block lands as
     Code_Aster's B; the plain springs let the base sway and the block land early
-    (docs/contact.md, "B")."""
+    (docs/contact.md, "B: what Code_Aster's B is")."""
     b, plain = runs["sdnv105b"], runs["sdnv105b_plain_springs"]
     flight = b.history["time"] <= 0.05
     shift = b.history["DX_O"][flight]

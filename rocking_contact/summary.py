@@ -82,14 +82,12 @@ def _cell(value: Any, digits: int = 4) -> str:
     return f"{value:.{digits}g}" if isinstance(value, int | float) else "-"
 
 
-def discrete_impact_table(result: RunResult, shown: int | None = None) -> str:
-    """The run's impacts (results.json ``impacts``), the first ``shown`` of them
-    (:data:`IMPACTS_SHOWN` by default) and how many more: per shock, their number ``k``,
-    the shock and its node, the start of the contact (s), the largest normal force (N),
-    the normal speeds before and after it (m/s) and the impulse (N.s); ``impacts: none``
-    without one."""
+def discrete_impact_table(result: RunResult) -> str:
+    """The run's impacts (results.json ``impacts``), the first :data:`IMPACTS_SHOWN` of them
+    and how many more: per shock, their number ``k``, the shock and its node, the start of
+    the contact (s), the largest normal force (N), the normal speeds before and after it
+    (m/s) and the impulse (N.s); ``impacts: none`` without one."""
     impacts = result.impacts
-    shown = IMPACTS_SHOWN if shown is None else shown
     if not impacts:
         sustained = result.extra.get("sustained_contacts") or {}
         held = (f" ({', '.join(sustained)} closed all along: "
@@ -98,9 +96,9 @@ def discrete_impact_table(result: RunResult, shown: int | None = None) -> str:
     head = ["k", "shock", "node", *(FIELD_LABELS[key] for key in IMPACT_COLUMNS)]
     rows = [[f"{i.get('index', '?')}", str(i.get("shock", "?")), str(i.get("node", "?")),
              *(_cell(i.get(key), 6 if key == "start" else 4) for key in IMPACT_COLUMNS)]
-            for i in impacts[:shown]]
+            for i in impacts[:IMPACTS_SHOWN]]
     lines = text_table([head, *rows], sep="", pad=2)
-    more = len(impacts) - shown
+    more = len(impacts) - IMPACTS_SHOWN
     tail = [f"... {more} more (results.json impacts)"] if more > 0 else []
     return "\n".join([f"impacts ({len(impacts)}):", *lines, *tail])
 

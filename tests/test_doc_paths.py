@@ -1,8 +1,10 @@
 """Every path and module of the project that README.md and docs/*.md name in backticks is
 there: a package path (``rocking_contact/fem/runner.py``, ``rocking_contact/contact/``), a
 module or one of its attributes (``rocking_contact.solvers.driver.StepDriver``), a test
-(``tests/test_cli.py``), a benchmark (``benchmarks/sdnv105d.py``) or a case file
-(``cases/variants/sdnv105a_auto.toml``). Modules get renamed and split; a doc left naming
+(``tests/test_cli.py``), a benchmark (``benchmarks/sdnv105d.py``, also in a ``python
+benchmarks/...`` command), a case file (``cases/variants/sdnv105a_auto.toml``), a package
+file named from its folder (``contact/lagrange.py``) or a file named alone (``moreau.py``:
+one of the package, the tests or the benchmarks). Modules get renamed and split; a doc left naming
 the old one sends the reader to nothing.
 
 An attribute is looked up in its module's source first (a top-level ``def``, ``class``,

@@ -8,6 +8,7 @@ import subprocess
 import sys
 import time
 import xml.etree.ElementTree as ET
+from functools import partial
 from pathlib import Path
 
 import numpy as np
@@ -491,6 +492,36 @@ def test_a_run_aborted_by_a_second_ctrl_c_says_so_in_its_results(tmp_path, monke
     assert main(["compare", str(tmp_path)]) == 0
     assert capsys.readouterr().out.splitlines()[-1].endswith(
         f"aborted at t = {end:g} s" if streamed else "aborted")
+
+
+def test_an_aborted_block_run_lists_every_frame_it_wrote(tmp_path, monkeypatch):
+    """A second Ctrl-C between two steps of a block run (the handler's KeyboardInterrupt,
+    here at t = 4 ms): as the abort leaves the runner, fields.pvd lists every frame on disk,
+    to where the history ends. It listed those of its last rewrite (at most one a second,
+    here once: the first frame) until DOLFINx's VTKFile, collected as the process exited,
+    wrote it again; a kill after the abort left it so."""
+    from rocking_contact.fem import output
+
+    monkeypatch.setattr(output, "FieldIndex", partial(results_io.FieldIndex, interval=3600.0))
+    check = interrupt.check
+
+    def second_ctrl_c(t, comm=None):
+        if t >= 0.004 - 1e-12:
+            raise KeyboardInterrupt  # what the handler raises on a second signal
+        check(t, comm)
+
+    monkeypatch.setattr(interrupt, "check", second_ctrl_c)
+    with pytest.raises(KeyboardInterrupt) as info:
+        rc.run(rc.load_case("sdnv105d", {"time.end": 0.01, "output.fields_every": 1}),
+               out=tmp_path, quiet=True)
+    # info holds the run's frames, and so its VTKFile: nothing rewrote fields.pvd since
+    assert not isinstance(info.value, Interrupted)
+    listed = list(ET.parse(tmp_path / "fields.pvd").iter("DataSet"))
+    frames = [d.attrib["file"] for d in listed]
+    assert frames == sorted(p.name for p in tmp_path.glob("fields*.pvtu"))
+    assert len(frames) == 41  # the initial state and 40 steps of 0.1 ms
+    end = read_history_csv(tmp_path / results_io.HISTORY_FILE)["time"][-1]
+    assert float(listed[-1].attrib["timestep"]) == end == pytest.approx(0.004)
 
 
 def test_an_abort_before_a_run_computed_leaves_the_earlier_results_as_they_were(tmp_path,

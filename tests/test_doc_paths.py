@@ -12,12 +12,20 @@ assignment or import, and a class's own names below it), so that the check impor
 DOLFINx; a name the source does not define at top level (a package's lazy ``__getattr__``)
 is checked by importing the module and ``getattr`` (the names the docs give import nothing
 heavier than ``rocking_contact.results``; a missing name in a DOLFINx module imports it).
+
+The public API, which the docs name after ``import rocking_contact as rc`` (``rc.run``,
+``rc.Diverged``, ``rc.mpi_rank()``, in prose and in examples alike), is checked too: the
+name is in the package's ``__all__`` and is defined by ``rocking_contact/__init__.py`` or by
+the module its lazy ``__getattr__`` takes it from (``_HOMES``), attributes after it
+(``rc.Interrupted.exit_code``) included; both read from the source, so that the check
+imports no DOLFINx (``rocking_contact.api``, home of ``rc.run``, would).
 """
 
 import ast
 import importlib
 import re
 from pathlib import Path
+from typing import Any
 
 import pytest
 
@@ -37,6 +45,10 @@ ALONE = re.compile(r"\w+\.py")
 COMMAND = re.compile(r"python\s+(benchmarks/\S+\.py)(?:\s.*)?", re.S)
 #: a dotted module name, maybe with attributes, maybe called: ``rocking_contact.x.y(...)``
 DOTTED = re.compile(r"(rocking_contact(?:\.\w+)+)(?:\(.*)?", re.S)
+#: a name of the public API, maybe with attributes: ``rc.run``, ``rc.Interrupted.exit_code``
+API = re.compile(r"(?<![\w.])rc\.(\w+(?:\.\w+)*)")
+#: the package's ``__init__.py``, where the public API is listed
+PACKAGE = ROOT / "rocking_contact" / "__init__.py"
 
 
 def _unfenced(text: str) -> str:
@@ -129,7 +141,34 @@ def missing(name: str) -> str:
     return ""
 
 
+def _literal(source: Path, name: str) -> Any:
+    """The value of the top-level assignment to ``name`` in ``source``, a Python literal."""
+    node = _defines(ast.parse(source.read_text(encoding="utf-8")), name)
+    assert isinstance(node, ast.Assign), f"{source}: no assignment to {name}"
+    return ast.literal_eval(node.value)
+
+
+def api_named(page: Path) -> list[str]:
+    """The names of the public API ``page`` gives (``rc.<name>``, without ``rc.``), in its
+    examples too, in order, once each."""
+    return list(dict.fromkeys(API.findall(page.read_text(encoding="utf-8"))))
+
+
+def api_missing(name: str) -> str:
+    """Why ``rc.<name>`` names nothing; empty if it names something."""
+    first, *attributes = name.split(".")
+    if first not in _literal(PACKAGE, "__all__"):
+        return f"{first} is not in rocking_contact.__all__"
+    if _in_source(PACKAGE, [first]):
+        return missing(f"rocking_contact.{name}") if attributes else ""
+    homes = _literal(PACKAGE, "_HOMES")
+    if first not in homes:
+        return f"rocking_contact.__getattr__ has no module for {first} (_HOMES)"
+    return missing(f"rocking_contact.{homes[first]}.{name}")
+
+
 NAMES = [(str(page.relative_to(ROOT)), name) for page in PAGES for name in named(page)]
+API_NAMES = [(str(page.relative_to(ROOT)), name) for page in PAGES for name in api_named(page)]
 
 
 def test_the_docs_name_paths_and_modules():
@@ -152,3 +191,21 @@ def test_a_made_up_name_is_missing(made_up):
 @pytest.mark.parametrize(("page", "name"), NAMES, ids=[f"{p}:{n}"[:70] for p, n in NAMES])
 def test_a_named_path_or_module_exists(page, name):
     assert not missing(name), f"{page}: `{name}`: {missing(name)}"
+
+
+def test_the_docs_name_the_public_api():
+    assert {name for _, name in API_NAMES} >= {"run", "load_case", "Diverged", "mpi_rank"}
+
+
+@pytest.mark.parametrize("made_up", [
+    "rc.nowhere", "rc.Nowhere(case)", "rc.Diverged.nowhere", "rc.SolverFailure.nowhere",
+    "rc.CaseError.nowhere", "rc.__version__.nowhere", "rc._HOMES"])
+def test_a_made_up_api_name_is_missing(made_up):
+    names = API.findall(made_up)
+    assert len(names) == 1 and api_missing(names[0])
+
+
+@pytest.mark.parametrize(("page", "name"), API_NAMES,
+                         ids=[f"{p}:rc.{n}"[:70] for p, n in API_NAMES])
+def test_a_named_api_name_exists(page, name):
+    assert not api_missing(name), f"{page}: `rc.{name}`: {api_missing(name)}"

@@ -6,6 +6,7 @@ adds; the history it streams is the one the run's result takes at its end.
 
 from __future__ import annotations
 
+import contextlib
 from collections.abc import Callable
 from functools import partial
 from pathlib import Path
@@ -126,3 +127,19 @@ class RunOutput:
         if self.fields is not None:
             self.fields.close()
         self.history.close()
+
+    def aborted(self) -> None:
+        """The run aborted at once (a second Ctrl-C or SIGTERM: a ``KeyboardInterrupt``
+        in a step, or as :meth:`close` wrote the stop's last state): the history's rows
+        recorded so far and the index of the frames written so far reach the disk now,
+        where ``results.json`` then says the run ends
+        (:func:`~rocking_contact.api._abort_said`). ``fields.pvd`` lagged its frames by up
+        to the index's interval until DOLFINx's ``VTKFile``, collected as the process
+        exited, wrote it again; a kill after the abort (the third signal's, a scheduler's
+        past its grace period) left it so. The field files are left open: the abort may
+        have cut their :meth:`close` short, and DOLFINx closes them as the process exits."""
+        self.history.close()
+        if self._index is not None:
+            # a full disk keeps the index there: the abort is what the command says
+            with contextlib.suppress(OSError):
+                self._index.write()

@@ -578,7 +578,7 @@ def _integrate(case: BlockCase, driver: StepDriver, energy: EnergyBalance | None
         raise
     except KeyboardInterrupt:
         # aborted (a second Ctrl-C or SIGTERM), in a step or as the stop's last state is
-        # written: the rows recorded so far reach the disk now, where results.json then
-        # says the run ends (api._abort_said), not as the process exits
-        output.history.close()
+        # written: the rows and frames recorded so far are listed on disk now, where
+        # results.json then says the run ends (api._abort_said), not as the process exits
+        output.aborted()
         raise

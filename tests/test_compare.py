@@ -235,3 +235,30 @@ def test_runs_of_several_kinds_share_a_table(runs, tmp_path, capsys):
     assert [r["model.shock.0.kn (N/m)"] for r in rows] == ["", "100000.0"]
     assert rows[0]["t1 (s)"] != "" and rows[1]["t1 (s)"] == ""
     assert rows[0]["NO1 F1 (N)"] == "" and rows[1]["NO1 F1 (N)"] != ""
+
+
+def test_a_count_a_run_of_another_kind_has_no_place_for_is_no_zero(runs, tmp_path, capsys):
+    """A block run has no shock and a discrete run no collisions: their counts are '-',
+    not 0 impacts or 0 collisions (measured before: 'NO1 impacts' 0 for sdnv105d)."""
+    out = tmp_path / "n.csv"
+    _table(capsys, runs["fem"], runs["kn1e5"], "--csv", out, "--collisions", "1")
+    rows = list(csv.DictReader(out.open()))
+    assert [r["kind"] for r in rows] == ["block", "discrete"]
+    assert [r["NO1 impacts"] for r in rows] == ["", str(len(_json(runs["kn1e5"])["impacts"]))]
+    assert rows[0]["collisions"] == str(len(_json(runs["fem"])["collisions"]))
+    assert rows[1]["collisions"] == ""
+
+
+def test_a_rigid_twin_shows_the_tilt_it_was_released_from(tmp_path, capsys):
+    """The twin of a block case is released at the angle the block's preload.tilt gives
+    and records its levels' file's tilt as unread (extra.unread): a sweep of the tilt
+    shows the tilt each run was given, not that file's 0.01 in every row."""
+    dirs = [_run("sdnv105d", tmp_path / f"t{tilt}", [f"preload.tilt={tilt}", "time.end=0.1"],
+                 rigid=True) for tilt in (0.01, 0.02)]
+    assert all("preload.tilt" in _json(d)["extra"]["unread"] for d in dirs)
+    out = tmp_path / "tilt.csv"
+    _table(capsys, *dirs, "--csv", out)
+    rows = list(csv.DictReader(out.open()))
+    assert [r["preload.tilt"] for r in rows] == ["0.01", "0.02"]
+    assert [float(r["preload.angle (rad)"]) for r in rows] == [
+        _json(d)["parameters"]["preload"]["angle"] for d in dirs]

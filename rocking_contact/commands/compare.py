@@ -348,6 +348,7 @@ def _changed(runs: Sequence[Run]) -> list[Column]:
     shows the value it was given, if any: the ``preload.tilt`` of a block case whose rigid
     twin ran at the angle it gives, whose ``parameters`` keep its levels' file's tilt."""
     from rocking_contact.config.overrides import dig, key_path, parse_override
+    from rocking_contact.viz.changes import unread_recorded
 
     keys: dict[str, None] = {}
     given: list[dict[str, Any]] = []
@@ -373,18 +374,11 @@ def _changed(runs: Sequence[Run]) -> list[Column]:
         cells = []
         for run, own in zip(runs, given, strict=True):
             value = dig(run.data.get("parameters") or {}, key)
-            if value is dataclasses.MISSING or key in _unread(run):
+            if value is dataclasses.MISSING or key in unread_recorded(run.data):
                 value = own.get(key)
             cells.append(_plain_value(value))
         columns.append(Column(key, _key_unit(runs, key), cells, WIDEST_VALUE))
     return columns
-
-
-def _unread(run: Run) -> list[str]:
-    """The dotted keys of a run's ``parameters`` it did not read (``extra.unread``)."""
-    extra = run.data.get("extra")
-    unread = extra.get("unread") if isinstance(extra, Mapping) else None
-    return [str(k) for k in unread] if isinstance(unread, list) else []
 
 
 def _plain_value(value: Any) -> Any:

@@ -89,6 +89,9 @@ def test_view_command_writes_a_screenshot(block_dir, tmp_path, capsys):
     (["view", "{block}", "--movie", "{tmp}/m.avi"], ".gif or an .mp4"),
     (["view", "{block}", "--movie", "{tmp}/m.gif", "--frames", "1"], "at least 2 frames"),
     (["view", "{block}", "--time", "0.1"], "--time goes with --screenshot"),
+    # movie options given to a screenshot were ignored without a word (exit code 0)
+    (["view", "{block}", "--screenshot", "{out}", "--frames", "5"], "--frames goes with --movie"),
+    (["view", "{block}", "--screenshot", "{out}", "--fps", "5"], "--fps goes with --movie"),
     (["view", "{block}", "--screenshot", "{out}", "--scale", "-1"], "must be > 0"),
     (["view", "{block}", "--screenshot", "{out}", "--clim", "5", "1"], "--clim: 1 is not above 5"),
 ])

@@ -186,6 +186,21 @@ def test_bad_input_is_one_line_exit_2(runs, capsys, tmp_path):
         assert captured.out == ""
         lines = captured.err.splitlines()
         assert len(lines) == 1 and lines[0].startswith("error: ") and said in lines[0], lines
+    # a CSV the system refuses (a read-only file, /proc): one line, no table, no traceback
+    denied = tmp_path / "denied.csv"
+
+    def refuse(self, path):
+        raise PermissionError(13, "Permission denied", str(path))
+
+    monkey = pytest.MonkeyPatch()
+    monkey.setattr("rocking_contact.commands.compare.Study.write_csv", refuse)
+    try:
+        code = main(["compare", str(runs["kn1e5"]), "--csv", str(denied)])
+    finally:
+        monkey.undo()
+    captured = capsys.readouterr()
+    assert code == 2 and captured.out == ""
+    assert captured.err == f"error: --csv: cannot write {denied}: Permission denied\n"
     # the misspelt quantity is offered its closest names
     main(["compare", str(runs["kn1e5"]), "--quantity", "impact.NO1.1.max_forse"])
     assert "close: impact.NO1.1.max_force" in capsys.readouterr().err

@@ -87,15 +87,23 @@ def _count(text: str) -> int:
 
 def main(args: argparse.Namespace) -> int:
     """Print the table of the runs (and write its CSV); returns the exit code."""
+    from rocking_contact.config import CaseError
     from rocking_contact.out_paths import check_file
+    from rocking_contact.stops import FULL_DISK
 
     csv_path = None if args.csv is None else check_file("--csv", args.csv, "a .csv",
                                                         (".csv",), create=False)
     table = study(args.dirs, args.quantity, shown=args.collisions)
+    if csv_path is not None:  # before the table: a file the system refuses is one line
+        check_file("--csv", csv_path, "a .csv", (".csv",))  # its directory made now
+        try:
+            table.write_csv(csv_path)
+        except OSError as exc:
+            if exc.errno in FULL_DISK:  # the disk, not the path: as a run says it
+                raise
+            raise CaseError("--csv", "", f"cannot write {csv_path}: {exc.strerror}") from None
     print(table.text())
     if csv_path is not None:
-        check_file("--csv", csv_path, "a .csv", (".csv",))  # its directory made now
-        table.write_csv(csv_path)
         print(f"written: {csv_path}")
     return 0
 

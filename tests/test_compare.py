@@ -186,24 +186,29 @@ def test_bad_input_is_one_line_exit_2(runs, capsys, tmp_path):
         assert captured.out == ""
         lines = captured.err.splitlines()
         assert len(lines) == 1 and lines[0].startswith("error: ") and said in lines[0], lines
-    # a CSV the system refuses (a read-only file, /proc): one line, no table, no traceback
-    denied = tmp_path / "denied.csv"
-
-    def refuse(self, path):
-        raise PermissionError(13, "Permission denied", str(path))
-
-    monkey = pytest.MonkeyPatch()
-    monkey.setattr("rocking_contact.commands.compare.Study.write_csv", refuse)
-    try:
-        code = main(["compare", str(runs["kn1e5"]), "--csv", str(denied)])
-    finally:
-        monkey.undo()
-    captured = capsys.readouterr()
-    assert code == 2 and captured.out == ""
-    assert captured.err == f"error: --csv: cannot write {denied}: Permission denied\n"
     # the misspelt quantity is offered its closest names
     main(["compare", str(runs["kn1e5"]), "--quantity", "impact.NO1.1.max_forse"])
     assert "close: impact.NO1.1.max_force" in capsys.readouterr().err
+
+
+@pytest.mark.parametrize(("errno", "reason", "code", "said"), [
+    # a file the system refuses (read-only, /proc): bad input, before the table
+    (13, "Permission denied", 2, "error: --csv: cannot write {csv}: Permission denied"),
+    # the disk, not the path: exit code 1, as for a run
+    (28, "No space left on device", 1, "error: cannot write {csv}: No space left on device"),
+])
+def test_a_csv_that_cannot_be_written_is_one_line_without_the_table(
+        errno, reason, code, said, runs, tmp_path, capsys, monkeypatch):
+    """'compare results/d01 --csv /proc/z.csv' printed the table, then a traceback."""
+    csv_path = tmp_path / "t.csv"
+
+    def refuse(self, path):
+        raise OSError(errno, reason, str(path))
+
+    monkeypatch.setattr("rocking_contact.commands.compare.Study.write_csv", refuse)
+    assert main(["compare", str(runs["kn1e5"]), "--csv", str(csv_path)]) == code
+    captured = capsys.readouterr()
+    assert captured.out == "" and captured.err == said.format(csv=csv_path) + "\n"
 
 
 def test_the_python_study_of_docs_studies_runs_as_written(tmp_path, monkeypatch):

@@ -26,6 +26,7 @@ from __future__ import annotations
 import ctypes
 import os
 import platform
+import re
 from pathlib import Path
 
 #: what each bundled OpenBLAS calls its "which kernels" function
@@ -122,3 +123,35 @@ def openblas_kernels() -> str | None:
             ", ".join(f"{kernel} ({', '.join(owners)})" for kernel, owners in by_kernel.items()))
     chosen = os.environ.get("OPENBLAS_CORETYPE")
     return f"{text}; OPENBLAS_CORETYPE={chosen}" if chosen else text
+
+
+#: how :func:`openblas_kernels` says that the environment chose the kernels
+CHOSEN_BY = "; OPENBLAS_CORETYPE="
+
+
+def _kernels_read(text: str) -> tuple[dict[str, str], str]:
+    """The ``library -> kernels`` of an :func:`openblas_kernels` text, ``{"": kernels}``
+    for the one-kernel form (every library the process loaded, unnamed), and the
+    environment's ``OPENBLAS_CORETYPE`` ('' if it chose none)."""
+    named, _, chosen = text.partition(CHOSEN_BY)
+    by_library = {library.strip(): kernel
+                  for kernel, libraries in re.findall(r"(\S+) \(([^)]*)\)", named)
+                  for library in libraries.split(",")}
+    return by_library or {"": named.strip()}, chosen
+
+
+def same_kernels(one: str, other: str) -> bool:
+    """Whether two processes' :func:`openblas_kernels` texts say they computed with the
+    same kernels, although each names only the libraries it loaded (a report's process
+    loads numpy's and PETSc's, a block run basix's and scipy's too): unless the
+    environment chose them in one and not alike in the other, they differ only where a
+    library both name chose other kernels, or, for a process whose libraries all chose
+    one (unnamed), where none of the other's chose it."""
+    (mine, my_choice), (theirs, their_choice) = _kernels_read(one), _kernels_read(other)
+    if my_choice != their_choice:
+        return False
+    if "" in mine or "" in theirs:  # one of them unnamed: compare what either chose
+        single, named = (mine, theirs) if "" in mine else (theirs, mine)
+        return single[""] in named.values()
+    return all(mine[library] == kernel for library, kernel in theirs.items()
+               if library in mine)

@@ -56,6 +56,9 @@ DISTRIBUTIONS: tuple[tuple[str, str], ...] = (
 #: what a run that never loaded a compiled library records for it
 NOT_LOADED = "not loaded by this run"
 
+#: the stack's component of the OpenBLAS kernels (results.json ``stack``)
+KERNELS = "OpenBLAS kernels"
+
 
 def _library_version(module: str, attribute: str) -> str | None:
     """``module.attribute.Sys.getVersion()`` as a dotted string, or None."""
@@ -111,7 +114,7 @@ def stack_versions(*, load_libraries: bool = True) -> list[tuple[str, str]]:
     # the CPU and the kernels decide the order of BLAS sums, which the impacts amplify
     # (rocking_contact.blas): a number reproduces on the same CPU model with the same kernels
     rows.append(("CPU", cpu_model()))
-    rows.append(("OpenBLAS kernels", openblas_kernels() or NOT_LOADED))
+    rows.append((KERNELS, openblas_kernels() or NOT_LOADED))
     return rows
 
 

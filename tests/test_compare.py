@@ -191,6 +191,26 @@ def test_bad_input_is_one_line_exit_2(runs, capsys, tmp_path):
     assert "close: impact.NO1.1.max_force" in capsys.readouterr().err
 
 
+@pytest.mark.parametrize(("errno", "reason", "code", "said"), [
+    # a file the system refuses (read-only, /proc): bad input, before the table
+    (13, "Permission denied", 2, "error: --csv: cannot write {csv}: Permission denied"),
+    # the disk, not the path: exit code 1, as for a run
+    (28, "No space left on device", 1, "error: cannot write {csv}: No space left on device"),
+])
+def test_a_csv_that_cannot_be_written_is_one_line_without_the_table(
+        errno, reason, code, said, runs, tmp_path, capsys, monkeypatch):
+    """'compare results/d01 --csv /proc/z.csv' printed the table, then a traceback."""
+    csv_path = tmp_path / "t.csv"
+
+    def refuse(self, path):
+        raise OSError(errno, reason, str(path))
+
+    monkeypatch.setattr("rocking_contact.commands.compare.Study.write_csv", refuse)
+    assert main(["compare", str(runs["kn1e5"]), "--csv", str(csv_path)]) == code
+    captured = capsys.readouterr()
+    assert captured.out == "" and captured.err == said.format(csv=csv_path) + "\n"
+
+
 def test_the_python_study_of_docs_studies_runs_as_written(tmp_path, monkeypatch):
     """docs/studies.md "From Python": the block, run as a script in an empty directory,
     prints the table of its three runs and a line per run of its rows, and writes the CSV.
@@ -235,3 +255,30 @@ def test_runs_of_several_kinds_share_a_table(runs, tmp_path, capsys):
     assert [r["model.shock.0.kn (N/m)"] for r in rows] == ["", "100000.0"]
     assert rows[0]["t1 (s)"] != "" and rows[1]["t1 (s)"] == ""
     assert rows[0]["NO1 F1 (N)"] == "" and rows[1]["NO1 F1 (N)"] != ""
+
+
+def test_a_count_a_run_of_another_kind_has_no_place_for_is_no_zero(runs, tmp_path, capsys):
+    """A block run has no shock and a discrete run no collisions: their counts are '-',
+    not 0 impacts or 0 collisions (measured before: 'NO1 impacts' 0 for sdnv105d)."""
+    out = tmp_path / "n.csv"
+    _table(capsys, runs["fem"], runs["kn1e5"], "--csv", out, "--collisions", "1")
+    rows = list(csv.DictReader(out.open()))
+    assert [r["kind"] for r in rows] == ["block", "discrete"]
+    assert [r["NO1 impacts"] for r in rows] == ["", str(len(_json(runs["kn1e5"])["impacts"]))]
+    assert rows[0]["collisions"] == str(len(_json(runs["fem"])["collisions"]))
+    assert rows[1]["collisions"] == ""
+
+
+def test_a_rigid_twin_shows_the_tilt_it_was_released_from(tmp_path, capsys):
+    """The twin of a block case is released at the angle the block's preload.tilt gives
+    and records its levels' file's tilt as unread (extra.unread): a sweep of the tilt
+    shows the tilt each run was given, not that file's 0.01 in every row."""
+    dirs = [_run("sdnv105d", tmp_path / f"t{tilt}", [f"preload.tilt={tilt}", "time.end=0.1"],
+                 rigid=True) for tilt in (0.01, 0.02)]
+    assert all("preload.tilt" in _json(d)["extra"]["unread"] for d in dirs)
+    out = tmp_path / "tilt.csv"
+    _table(capsys, *dirs, "--csv", out)
+    rows = list(csv.DictReader(out.open()))
+    assert [r["preload.tilt"] for r in rows] == ["0.01", "0.02"]
+    assert [float(r["preload.angle (rad)"]) for r in rows] == [
+        _json(d)["parameters"]["preload"]["angle"] for d in dirs]

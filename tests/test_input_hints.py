@@ -79,6 +79,21 @@ def test_a_number_in_quotes_and_a_list_without_brackets_are_said_so():
     assert problem({"every": "0,2"}) == "expected an integer, got '0,2'"
 
 
+def test_several_numbers_for_one_are_said_to_be_a_sweep():
+    """``run sdnv105d --set contact.mu=0.3,0.6`` (sweep's syntax given to run) was refused
+    as 'expected a number, got '0.3,0.6'' with no allowed part, and ``time.step=1e-4,2e-4``
+    as 'a number alone, read in s' (its 'e-4,2e-4' taken for a unit)."""
+    hint = ("allowed: one number (a comma separates the items of a list; rocking-contact "
+            "sweep runs a case once per value)")
+    assert problem({"half_width": "0.3,0.6"}) == f"expected a number, got '0.3,0.6'; {hint}"
+    assert problem({"half_width": "1e-4, 2e-4,5e-4"}).endswith(hint)
+    with pytest.raises(CaseError) as err:  # --set hands the text over as a string
+        load_case("sdnv105d", ["contact.mu=0.3,0.6"])
+    assert err.value.problem.endswith(hint)
+    # a decimal comma and thousands keep their own offers (above); a word is no number
+    assert problem({"half_width": "0.3,abc"}) == "expected a number, got '0.3,abc'"
+
+
 def test_a_misspelt_choice_gets_the_close_one():
     assert problem({"treatment": "lagrang"}) == (
         "expected one of 'lagrange', 'penalty', 'theta', got 'lagrang'; close: 'lagrange'")

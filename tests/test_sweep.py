@@ -224,9 +224,10 @@ def test_under_mpiexec_the_runs_go_one_after_another_rank_0_prints(tmp_path):
 
 
 @pytest.mark.parametrize("command, codes", [("sweep", ["0", "1", "2", "130", "143"]),
-                                            ("compare", ["0", "2", "130", "143"])])
+                                            ("compare", ["0", "1", "2", "130", "143"])])
 def test_help_ends_with_the_exit_codes(capsys, command, codes):
-    """sweep stops runs (1, and 130/143 keep what a run computed); compare runs none."""
+    """sweep stops runs (1, and 130/143 keep what a run computed); compare runs none (its
+    1: a disk that fills up as its CSV is written, tests/test_compare.py)."""
     with pytest.raises(SystemExit):
         main([command, "--help"])
     said = capsys.readouterr().out.split("exit codes:\n")[1]

@@ -208,3 +208,23 @@ def test_a_run_that_stopped_says_so_in_the_notes_of_what_it_did_not_reach():
                  if c["note"].startswith("not reached")]
         assert notes and all(n.startswith(f"not reached: the run {word} at t = 0.2 s")
                              for n in notes), (status, notes)
+
+
+def test_a_run_stopped_before_any_impact_leaves_the_shock_statistics_not_reached(tmp_path):
+    """sdnd101a at time.step 0.1 s fails at its first step (t = 0), before its first impact
+    (as does one interrupted while its kernels compile): its impact count 0 and largest
+    force 0 were graded, FAIL ('1.50e+00 outside'), beside 10 checks 'not reached'; the
+    statistics of a shock without impacts measure the whole run too."""
+    try:
+        rc.run(rc.load_case("sdnd101a", {"time.step": 0.1}), out=tmp_path / "s", quiet=True,
+               plots=False)
+    except rc.SolverFailure as failure:
+        stopped = failure.partial
+    assert stopped.impacts == [] and stopped.quantities["impact.NO1.count"] == 0
+    for name in ("impact.NO1.count", "impact.NO1.max_abs_force"):
+        (check,) = _checks(stopped, name)
+        assert check["passed"] is False and math.isnan(check["value"])
+        assert check["note"] == ("not reached: the run stopped at t = 0 s, and this measures "
+                                 "the whole run")
+    assert whole_run_quantities([], ["impact.S.count", "impact.S.1.start", "impact.count"]) \
+        == {"impact.S.count"}

@@ -89,8 +89,10 @@ COMMANDS: dict[str, Command] = {
         "rocking_contact.commands.compare",
         "one table of several runs' collisions, changes and quantities (reads results.json)",
         {0: "the table is printed (and its CSV written)",
+         1: "the disk filled up as the CSV was written",
          2: "bad input (an option, a path; a directory without a results.json a run "
-            "writes, a quantity no run has): one line 'error: ...'"}),
+            "writes, a quantity no run has, a CSV file it cannot write): one line "
+            "'error: ...'"}),
     "sweep": Command(
         "rocking_contact.commands.sweep",
         "run a case once per value (or combination) of --set keys, then compare the runs",

@@ -87,15 +87,23 @@ def _count(text: str) -> int:
 
 def main(args: argparse.Namespace) -> int:
     """Print the table of the runs (and write its CSV); returns the exit code."""
+    from rocking_contact.config import CaseError
     from rocking_contact.out_paths import check_file
+    from rocking_contact.stops import FULL_DISK
 
     csv_path = None if args.csv is None else check_file("--csv", args.csv, "a .csv",
                                                         (".csv",), create=False)
     table = study(args.dirs, args.quantity, shown=args.collisions)
+    if csv_path is not None:  # before the table: a file the system refuses is one line
+        check_file("--csv", csv_path, "a .csv", (".csv",))  # its directory made now
+        try:
+            table.write_csv(csv_path)
+        except OSError as exc:
+            if exc.errno in FULL_DISK:  # the disk, not the path: as a run says it
+                raise
+            raise CaseError("--csv", "", f"cannot write {csv_path}: {exc.strerror}") from None
     print(table.text())
     if csv_path is not None:
-        check_file("--csv", csv_path, "a .csv", (".csv",))  # its directory made now
-        table.write_csv(csv_path)
         print(f"written: {csv_path}")
     return 0
 
@@ -344,8 +352,11 @@ def _changed(runs: Sequence[Run]) -> list[Column]:
     """A column per key that a run changed from its case file: its ``--set`` (or
     ``rc.load_case`` overrides, ``provenance.overrides``) and its ``extra.changes``, each
     run's value read from its ``parameters`` (the value it ran with: another run's file
-    value where it did not change the key)."""
+    value where it did not change the key). A key the run did not read (``extra.unread``)
+    shows the value it was given, if any: the ``preload.tilt`` of a block case whose rigid
+    twin ran at the angle it gives, whose ``parameters`` keep its levels' file's tilt."""
     from rocking_contact.config.overrides import dig, key_path, parse_override
+    from rocking_contact.viz.changes import unread_recorded
 
     keys: dict[str, None] = {}
     given: list[dict[str, Any]] = []
@@ -371,7 +382,7 @@ def _changed(runs: Sequence[Run]) -> list[Column]:
         cells = []
         for run, own in zip(runs, given, strict=True):
             value = dig(run.data.get("parameters") or {}, key)
-            if value is dataclasses.MISSING:
+            if value is dataclasses.MISSING or key in unread_recorded(run.data):
                 value = own.get(key)
             cells.append(_plain_value(value))
         columns.append(Column(key, _key_unit(runs, key), cells, WIDEST_VALUE))
@@ -412,7 +423,9 @@ def _collisions(runs: Sequence[Run], shown: int, notes: list[str]) -> list[Colum
     if not most:
         return []
     count = most if not shown else min(shown, most)
-    columns = [Column("collisions", "", [len(c) for c in lists])]
+    # a discrete run has impacts on its shocks, no collisions: no count, not 0
+    columns = [Column("collisions", "", [None if r.data.get("kind") == "discrete" else len(c)
+                                         for r, c in zip(runs, lists, strict=True)])]
     for k in range(count):
         def at(field: str, k: int = k) -> list[Any]:
             return [c[k].get(field) if k < len(c) else None for c in lists]
@@ -450,7 +463,10 @@ def _impacts(runs: Sequence[Run], shown: int, notes: list[str]) -> list[Column]:
         count = most if not shown else min(shown, most)
         if count < most:
             cut.append(f"{shock}: impacts 1 to {count} shown of up to {most}")
-        columns.append(Column(f"{shock} impacts", "", [len(i) for i in lists]))
+        # a run without this shock (a block's, another model's) has no count, not 0
+        columns.append(Column(f"{shock} impacts", "", [
+            len(i) if i or shock in _shocks(r) else None for r, i in zip(runs, lists,
+                                                                         strict=True)]))
         for k in range(count):
             columns.append(Column(f"{shock} t{k + 1}", "s",
                                   [i[k].get("start") if k < len(i) else None for i in lists]))
@@ -462,6 +478,14 @@ def _impacts(runs: Sequence[Run], shown: int, notes: list[str]) -> list[Column]:
     if cut:
         notes.append("; ".join(cut) + " (--collisions 0: all)")
     return columns
+
+
+def _shocks(run: Run) -> list[str]:
+    """The names of a discrete run's shocks (``parameters.model.shock``); none for
+    another kind."""
+    model = (run.data.get("parameters") or {}).get("model")
+    shocks = model.get("shock") if isinstance(model, Mapping) else None
+    return [str(s.get("name")) for s in shocks or [] if isinstance(s, Mapping)]
 
 
 def _quantity(runs: Sequence[Run], name: str) -> Column:

@@ -254,8 +254,9 @@ WITH_UNIT = re.compile(r"([-+]?(?:\d+\.?\d*|\.\d+)(?:[eE][-+]?\d+)?)\s*([^\W\d_]
 def _misread(tp: Any, value: Any, unit: str = "") -> str:
     """What a string given for a number or a list says it meant, as the "allowed:" end of
     the type's refusal: ``0,2`` (a decimal comma, as some locales write 0.2), ``'3e10'``
-    (a number in quotes), ``1,0,0`` (a list without its brackets), ``10ms`` (a number with
-    a unit: the key's ``unit`` is said, which a case file's numbers are read in); ''
+    (a number in quotes), ``1,0,0`` (a list without its brackets), ``0.3,0.6`` for a
+    number (several values, as ``sweep --set`` takes them), ``10ms`` (a number with a
+    unit: the key's ``unit`` is said, which a case file's numbers are read in); ''
     otherwise."""
     if not isinstance(value, str):
         return ""
@@ -270,6 +271,9 @@ def _misread(tp: Any, value: Any, unit: str = "") -> str:
     if tp is float and DECIMAL_COMMA.fullmatch(text):
         return (f"; allowed: a number with a decimal point, such as {point} (a comma "
                 f"separates the items of a list)")
+    if tp is float and _numbers(text.split(",")):  # sweep's V1,V2,... given to run
+        return ("; allowed: one number (a comma separates the items of a list; "
+                "rocking-contact sweep runs a case once per value)")
     if tp in (float, int):
         try:
             number = (float if tp is float else int)(text)
@@ -288,6 +292,14 @@ def _misread(tp: Any, value: Any, unit: str = "") -> str:
         # 'HHT' for 'hht': the closeness of the names is case-blind
         return close_hint(repr(value), options) or close_hint(repr(value.lower()), options)
     return ""
+
+
+def _numbers(texts: list[str]) -> bool:
+    """Whether ``texts`` are two or more numbers."""
+    try:
+        return len([float(t) for t in texts]) > 1
+    except ValueError:
+        return False
 
 
 def _such(tp: Any, given: re.Match[str], unit: str) -> str:

@@ -64,7 +64,7 @@ from rocking_contact.post.energy import summary as energy_summary
 from rocking_contact.post.iterations import iteration_statistics
 from rocking_contact.post.penetration import deepest, penetration_warning
 from rocking_contact.progress import Progress
-from rocking_contact.results import RunResult
+from rocking_contact.results import RunResult, counted
 from rocking_contact.solvers.driver import (
     DriverStats,
     Refinement,
@@ -147,8 +147,9 @@ def shortened_steps(case: BlockCase) -> list[str]:
             where = ("the run" if seg.window is None and len(case.time.window) == 0
                      else f"[{seg.start:g}, {seg.end:g}] s")
             key = "time.step" if seg.window is None else f"time.window[{seg.window}].step"
-            out.append(f"{key}: {seg.step:g} s does not divide {where}: its {seg.n_steps} "
-                       f"steps are {taken:.6g} s")
+            steps = f"{counted(seg.n_steps, 'step')} {'is' if seg.n_steps == 1 else 'are'}"
+            out.append(f"{key}: {seg.step:g} s does not divide {where}: its {steps} "
+                       f"{taken:.6g} s")
     return out
 
 

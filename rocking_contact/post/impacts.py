@@ -92,6 +92,16 @@ def quantity_names(impacts: Iterable[Mapping[str, Any]], fields: Iterable[str] =
 
 #: ``impact.<shock>.<k>.<field>``, as :func:`analyse` names an impact's fields
 _FIELD_NAME = re.compile(r"impact\.([^.]+)\.([1-9][0-9]*)\.(\w+)")
+#: ``impact.<shock>.<statistic>``, as :func:`analyse` names a shock's figures
+_STATISTIC_NAME = re.compile(r"impact\.[^.]+\.(\w+)")
+
+
+def statistic_names(names: Iterable[str]) -> set[str]:
+    """The names among ``names`` of a shock's figures over its impacts
+    (``impact.<shock>.<statistic>``, a statistic of :data:`STATISTICS`), those of a shock
+    that had no impact (``count`` 0) included."""
+    return {n for n in names
+            if (m := _STATISTIC_NAME.fullmatch(n)) is not None and m[1] in STATISTICS}
 
 
 def impacts_not_had(names: Iterable[str], impacts: Iterable[Mapping[str, Any]]

@@ -10,7 +10,12 @@ from typing import Any, TypeGuard
 import numpy as np
 
 from rocking_contact.config import QuantitySpec, Reference
-from rocking_contact.post.impacts import FIELDS, impacts_not_had, quantity_names
+from rocking_contact.post.impacts import (
+    FIELDS,
+    impacts_not_had,
+    quantity_names,
+    statistic_names,
+)
 
 
 def _round_off(window: tuple[float, float]) -> float:
@@ -204,8 +209,9 @@ def whole_run_quantities(specs: Iterable[QuantitySpec], quantities: Iterable[str
     names = {q.name for q in specs
              if q.window is None and q.time is None and q.op != "crossing"}
     impacts = list(impacts)
-    stats = quantity_names(impacts, fields=())
-    names |= {n for n in quantities if n in stats or n.startswith("energy.")}
+    # a shock's statistics, of one that had no impact yet too (a run stopped at t = 0)
+    quantities = list(quantities)
+    names |= statistic_names(quantities) | {n for n in quantities if n.startswith("energy.")}
     return names | quantity_names([i for i in impacts if not i.get("complete", True)],
                                   [f for f in FIELDS if f not in ("start", "speed")], ())
 

@@ -44,14 +44,6 @@ def parameters_table(case: str, params: Mapping[str, Any], unread: Sequence[str]
                  ["key", "value", "unit"], rows, collapsed=True)
 
 
-def unread_recorded(data: Mapping[str, Any]) -> list[str]:
-    """results.json ``extra.unread``: the dotted keys of ``parameters`` the run's variants
-    did not read; none for a run written before they were recorded (or a list of another
-    kind, in a file changed by hand)."""
-    unread = (data.get("extra") or {}).get("unread")
-    return [k for k in unread if isinstance(k, str)] if isinstance(unread, list) else []
-
-
 #: the checks table's columns; "error" says in each cell how it is measured (error_text)
 CHECK_HEADER = ["quantity", "reference", "source", "ours", "error", "tolerance", "pass",
                 "note"]

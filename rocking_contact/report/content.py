@@ -36,7 +36,6 @@ from rocking_contact.report.case_tables import (
     rigid_table,
     run_table,
     sustained_contacts_table,
-    unread_recorded,
 )
 from rocking_contact.report.document import Cell, Document, Figure, Group, Paragraph, Section, Table
 from rocking_contact.report.figures import DIAGNOSTICS_HEADING, drawn_plots, figures, is_diagnostic
@@ -56,7 +55,7 @@ from rocking_contact.report.verdicts import (
     verdict,
 )
 from rocking_contact.results import wrote_no_results
-from rocking_contact.viz.changes import changes_text
+from rocking_contact.viz.changes import changes_text, unread_recorded
 
 
 def build(cases: Sequence[CaseResult], figures_dir: Path, *, views: bool = True,

@@ -13,7 +13,8 @@ from __future__ import annotations
 from collections.abc import Mapping, Sequence
 from typing import Any
 
-from rocking_contact.provenance import NOT_LOADED, override_texts
+from rocking_contact.blas import same_kernels
+from rocking_contact.provenance import KERNELS, NOT_LOADED, override_texts
 from rocking_contact.report.document import Cell, Paragraph, Table
 from rocking_contact.results import STARTED
 from rocking_contact.viz.changes import value_text
@@ -132,7 +133,9 @@ def _given(overrides: Mapping[str, Any] | Sequence[str]) -> list[tuple[str, str,
 
 def stack_note(run: dict[str, str] | None, report: dict[str, str],
                status: str = "completed") -> str:
-    """One sentence on the stack a run was computed with, against the report's own."""
+    """One sentence on the stack a run was computed with, against the report's own. The
+    OpenBLAS kernels differ only where a library both processes loaded chose other ones
+    (:func:`~rocking_contact.blas.same_kernels`): each records only the libraries it loaded."""
     if not run and status == STARTED:
         return ("Stack: not recorded: the run stopped (or is still running) before it wrote "
                 "its results.")
@@ -140,7 +143,14 @@ def stack_note(run: dict[str, str] | None, report: dict[str, str],
         return "Stack: not recorded by this run (results written before runs recorded it)."
     differ = [f"{name} {version} (report: {report.get(name, 'absent')})"
               for name, version in run.items()
-              if version != NOT_LOADED and report.get(name) != version]
+              if version != NOT_LOADED and not _same(name, version, report.get(name))]
     if not differ:
         return "Stack: the run was computed with the versions listed at the end of the report."
     return "Stack: the run was computed with another stack: " + "; ".join(differ) + "."
+
+
+def _same(name: str, run: str, report: str | None) -> bool:
+    """Whether a run's stack component ``name`` is the report's."""
+    if name == KERNELS and report not in (None, NOT_LOADED):
+        return same_kernels(run, str(report))
+    return run == report

@@ -112,7 +112,10 @@ def run_status(data: Mapping[str, Any], history: Mapping[str, Any] | None = None
         (c["note"] for c in checks if str(c.get("note", "")).startswith("not graded")), None)
     # a rigid block that overturned completes its run: its outcome says what happened
     motion = outcome_text(data.get("extra") or {})
-    extra = [text for text in (motion, ended and ended.partition(": ")[2], changed) if text]
+    # a check of a run that also changes the physics notes it after the reach ("...; not
+    # graded: the run changes ..."), which ``changed`` says
+    reach = ended and ended.partition(": ")[2].partition("; not graded")[0]
+    extra = [text for text in (motion, reach, changed) if text]
     return f"{status} ({'; '.join(extra)})" if extra else status
 
 

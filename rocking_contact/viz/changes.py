@@ -48,6 +48,14 @@ def changed_keys(data: Mapping[str, Any]) -> list[str]:
     return []
 
 
+def unread_recorded(data: Mapping[str, Any]) -> list[str]:
+    """results.json ``extra.unread``: the dotted keys of ``parameters`` the run's variants
+    did not read; none for a run written before they were recorded (or a list of another
+    kind, in a file changed by hand)."""
+    unread = (data.get("extra") or {}).get("unread")
+    return [k for k in unread if isinstance(k, str)] if isinstance(unread, list) else []
+
+
 def _parameter(parameters: Any, key: str) -> Any:
     """The value of a dotted key in a run's parameters; None if they do not hold it."""
     value = dig(parameters, key)
@@ -191,13 +199,15 @@ def variant_values(data: Mapping[str, Any]) -> list[tuple[str, str]]:
     (:func:`overrides`) that change what the figures show, its numerics too
     (``time.step``, ``solver.scheme``, ``time.end``; not :data:`UNSEEN_OVERRIDES`), each
     key once (an override of a time function, or of a key of one, is the function's change).
-    A value is the run's parameter, else the override as given."""
+    A value is the run's parameter, else, or for a key the run did not read
+    (:func:`unread_recorded`: a rigid twin's ``preload.tilt``), the override as given."""
     out = dict(changed_values(data))
     parameters = data.get("parameters") or {}
+    unread = unread_recorded(data)
     for key, given in overrides(data):
         key, value = _value(parameters, key)
         if key not in out and not _unseen(key):
-            out[key] = value or given
+            out[key] = given if key in unread else value or given
     return list(out.items())
 
 

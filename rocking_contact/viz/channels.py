@@ -63,7 +63,7 @@ WHOLE_NAMES: dict[str, tuple[str, str]] = {
     "EPOT_GRAV": ("gravity potential energy", "J"),
     "ECONTACT": ("energy taken by the contact", "J"),
     "EFRICTION": ("work of the friction forces", "J"),
-    "ESPRING": ("energy stored in the springs", "J"),
+    "ESPRING": ("energy stored in the shock springs", "J"),
     "ESTICK": ("energy the springs' friction law supplied", "J"),
     "GAP_MIN": ("smallest gap of the base (negative: into the table)", "m"),
     "EPROJECTION": ("work of the position projection", "J"),

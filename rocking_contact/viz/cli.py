@@ -18,6 +18,9 @@ from rocking_contact.options import file_argument, path_argument
 
 #: the image files pyvista writes (its ``SUPPORTED_FORMATS``; exact, lower case)
 SCREENSHOT_SUFFIXES = (".png", ".jpg", ".jpeg", ".bmp", ".tif", ".tiff")
+#: a movie's frames per second and frames when --fps and --frames are not given
+MOVIE_FPS = 20
+MOVIE_FRAMES = 100
 #: what a negative number looks like, scientific notation included: argparse's own matcher
 #: takes ``-1e5`` for an option and ``--clim -1e5 1e5`` would lack an argument
 NEGATIVE_NUMBER = re.compile(r"^-(\d+\.?\d*|\.\d+)([eE][-+]?\d+)?$|^-inf(inity)?$",
@@ -48,9 +51,11 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
                              "(default: its 1st to 99th percentile over the run on the block, "
                              "the table left out, widened to round ticks; brief impact peaks "
                              "saturate)")
-    parser.add_argument("--fps", type=int, default=20, help="movie frames per second (default 20)")
-    parser.add_argument("--frames", type=int, default=100,
-                        help="movie frames, evenly spaced over the run (default 100)")
+    # None: not given, which a screenshot needs (a movie option given to it is refused)
+    parser.add_argument("--fps", type=int, default=None,
+                        help=f"movie frames per second (default {MOVIE_FPS})")
+    parser.add_argument("--frames", type=int, default=None,
+                        help=f"movie frames, evenly spaced over the run (default {MOVIE_FRAMES})")
     parser.add_argument("--window-size", type=int, nargs=2, default=None, metavar=("W", "H"),
                         help="image size in pixels (default 900 900)")
 
@@ -112,8 +117,13 @@ def main(args: argparse.Namespace) -> int:
         # an amplification: nan or inf would draw nothing (or fail deep in VTK)
         if args.scale is not None and not (math.isfinite(args.scale) and args.scale > 0):
             raise render.ViewError(f"--scale {args.scale:g}: must be > 0 (a finite number)")
-        if args.fps <= 0:
-            raise render.ViewError(f"--fps {args.fps}: must be > 0")
+        for option, given in (("--fps", args.fps), ("--frames", args.frames)):
+            if given is not None and args.movie is None:
+                raise render.ViewError(f"{option} goes with --movie")
+        fps = MOVIE_FPS if args.fps is None else args.fps
+        frames = MOVIE_FRAMES if args.frames is None else args.frames
+        if fps <= 0:
+            raise render.ViewError(f"--fps {fps}: must be > 0")
         if min(window) < 16:
             raise render.ViewError("--window-size: at least 16 x 16 pixels")
         if args.time is not None and args.screenshot is None:
@@ -125,7 +135,7 @@ def main(args: argparse.Namespace) -> int:
                 SCREENSHOT_SUFFIXES))
         if args.movie is not None:
             movie = check_file("--movie", args.movie, "a .gif or .mp4")
-            render.check_movie(movie, args.frames, window)
+            render.check_movie(movie, frames, window)
             movie = _writable("--movie", movie)
         options = render.ViewOptions(field=args.field, scale=args.scale, clim=_clim(args.clim))
         scene = render.open_scene(_result_dir(args.result), options)
@@ -142,7 +152,7 @@ def main(args: argparse.Namespace) -> int:
         if movie is not None:
             if screenshot is not None:  # a fresh scene: the screenshot's plotter is closed
                 scene = render.open_scene(_result_dir(args.result), options)
-            n = render.movie(scene, movie, frames=args.frames, fps=args.fps,
+            n = render.movie(scene, movie, frames=frames, fps=fps,
                              window_size=window)
             print(f"wrote {movie} ({n} frames)")
     except (render.ViewError, OSError) as exc:

@@ -66,6 +66,24 @@ def _pick_field(names: list[str], options: ViewOptions) -> str | None:
     return field
 
 
+def _not_a_run(directory: Path) -> str:
+    """What a directory without ``results.json`` is, as ``report`` says it: a run killed
+    before it wrote its results (``history.csv`` alone), a folder of runs (a sweep's
+    ``--out``, ``results/``: one of them to view), or neither."""
+    from rocking_contact.commands.compare import results_dirs
+    from rocking_contact.config import CaseError
+
+    if (directory / results_io.HISTORY_FILE).is_file():
+        return (f" beside {results_io.HISTORY_FILE}: the run was killed before it wrote its "
+                "results")
+    try:
+        runs, _ = results_dirs([directory])
+    except CaseError:  # no results.json in its folders either
+        return " (not a results directory)"
+    return (f" (a folder of {len(runs)} results directories: view one of them, such as "
+            f"{runs[0]})")
+
+
 def open_scene(result_dir: Path, options: ViewOptions = ViewOptions()) -> Scene:
     """The scene that fits the results in ``result_dir``.
 
@@ -88,7 +106,7 @@ def open_scene(result_dir: Path, options: ViewOptions = ViewOptions()) -> Scene:
         raise ViewError(f"{result_dir}: no results (run `rocking-contact run CASE --out "
                         f"{result_dir}` first)")
     if not (result_dir / results_io.RESULTS_FILE).is_file():
-        raise ViewError(f"{result_dir}: no {results_io.RESULTS_FILE} (not a results directory)")
+        raise ViewError(f"{result_dir}: no {results_io.RESULTS_FILE}{_not_a_run(result_dir)}")
     data, history = results_io.load(result_dir)
     fields = (data.get("extra") or {}).get("fields")
     if fields:

@@ -431,6 +431,9 @@ def test_a_step_that_does_not_divide_its_span_is_said():
     case = rc.load_case("sdnv105d", {"time.end": 0.00105})
     assert shortened_steps(case) == [
         "time.step: 0.0001 s does not divide the run: its 11 steps are 9.54545e-05 s"]
+    # a run shorter than its step: 'its 1 steps are 1e-05 s' (--set time.end=1e-5)
+    assert shortened_steps(rc.load_case("sdnv105d", {"time.end": 1e-5})) == [
+        "time.step: 0.0001 s does not divide the run: its 1 step is 1e-05 s"]
     for name in ("sdnv105a", "sdnv105b", "sdnv105c", "sdnv105d", "sdnv105a_fine",
                  "sdnv105d_shaking", "sdnv105_preload"):
         assert shortened_steps(rc.load_case(name)) == [], name

@@ -246,6 +246,20 @@ def test_a_stopped_runs_status_does_not_say_where_it_ends_twice():
         "completed (the run ends at t = 0.05493 s)"
 
 
+def test_a_shortened_run_of_other_physics_says_its_change_once():
+    """A check not reached by a run that also changes the physics notes both ('not
+    reached: ...; not graded: the run changes ...'): the status said the change twice,
+    'completed (the run ends at t = 0.1 s; not graded: the run changes
+    loading.table_acceleration_x.amplitude; the run changes loading.table_acceleration_x =
+    sine of 5 m/s^2 at 2 Hz)' (sdnv105d_shaking --set ...amplitude=5 --set time.end=0.1)."""
+    checks = [{"note": "not reached: the run ends at t = 0.1 s; not graded: the run changes "
+                       "preload.tilt"}]
+    data = {"status": "completed", "checks": checks, "extra": {"changes": ["preload.tilt"]},
+            "parameters": {"preload": {"tilt": 0.02}}}
+    assert run_status(data) == "completed (the run ends at t = 0.1 s; the run changes " \
+        "preload.tilt = 0.02)"
+
+
 def killed_sample(directory):
     """A sample run as a SIGKILL leaves it: results.json still the one written at the start
     (status STARTED, references in its parameters, nothing graded), the history cut at END."""

@@ -9,9 +9,9 @@ from rocking_contact.report.case_tables import (
     collisions_table,
     impacts_table,
     parameters_table,
-    unread_recorded,
 )
 from rocking_contact.report.parameters import NOT_READ, kind_not_read
+from rocking_contact.viz.changes import unread_recorded
 
 IMPACT = {"shock": "NO1", "index": 1, "start": 0.1, "end": 0.2, "t_max": 0.15,
           "max_force": 10.0, "duration": 0.1, "impulse": 0.5, "speed": 0.3,

@@ -151,3 +151,15 @@ def test_no_collision_windows_are_said_by_what_they_mean():
     assert run_name(given_in_python) == f"sdnv105d with {means}"
     windows = {**data, "parameters": {"collisions": {"windows": [[0.0, 0.33]]}}}
     assert run_name(windows) == "sdnv105d with collisions.windows = [[0.0, 0.33]]"
+
+
+def test_a_key_the_run_did_not_read_is_named_by_the_value_it_was_given():
+    """The rigid twin of sdnv105d at --set preload.tilt=0.02 runs at the angle the tilt
+    gives; its parameters keep its levels' file's tilt 0.01, unread (extra.unread): its
+    title said 'preload.tilt = 0.01' (measured at 46dbea7, `rigid sdnv105d --set
+    preload.tilt=0.02` then `view --screenshot`)."""
+    data = {"case": "sdnv105d_rigid",
+            "parameters": {"preload": {"tilt": 0.01, "angle": 0.02000133357339049}},
+            "extra": {"changes": ["preload.angle"], "unread": ["preload.tilt"]},
+            "provenance": {"overrides": ["preload.tilt=0.02"]}}
+    assert run_name(data) == "sdnv105d_rigid with preload.angle = 0.0200013, preload.tilt = 0.02"

@@ -179,6 +179,11 @@ def test_pn_is_a_penetration_for_discrete_runs_and_an_impulse_for_blocks():
     assert Channel.parse("RX_O", "block").label == (
         "force of the block on the table along x at O (RX_O)")
     assert Channel.parse("CONTACT_ITERATIONS").component == "CONTACT_ITERATIONS"
+    # the shocks' springs, as docs/outputs.md says, not the model's (EELAS, 'elastic
+    # energy'): sdnd101a's legend read 'energy stored in the springs' beside it
+    for kind in ("discrete", "block"):
+        assert Channel.parse("ESPRING", kind).label == (
+            "energy stored in the shock springs (ESPRING)")
 
 
 def test_descriptions_survive_the_capitalised_titles():

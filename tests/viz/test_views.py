@@ -89,6 +89,9 @@ def test_view_command_writes_a_screenshot(block_dir, tmp_path, capsys):
     (["view", "{block}", "--movie", "{tmp}/m.avi"], ".gif or an .mp4"),
     (["view", "{block}", "--movie", "{tmp}/m.gif", "--frames", "1"], "at least 2 frames"),
     (["view", "{block}", "--time", "0.1"], "--time goes with --screenshot"),
+    # movie options given to a screenshot were ignored without a word (exit code 0)
+    (["view", "{block}", "--screenshot", "{out}", "--frames", "5"], "--frames goes with --movie"),
+    (["view", "{block}", "--screenshot", "{out}", "--fps", "5"], "--fps goes with --movie"),
     (["view", "{block}", "--screenshot", "{out}", "--scale", "-1"], "must be > 0"),
     (["view", "{block}", "--screenshot", "{out}", "--clim", "5", "1"], "--clim: 1 is not above 5"),
 ])
@@ -294,3 +297,27 @@ def test_a_views_png_is_a_256_colour_palette_like_the_figures(block_dir, tmp_pat
     exact = (drawn[:, :, None, :] == kept[None, None]).all(axis=3).any(axis=2)
     assert exact.sum() > 0.1 * exact.size  # the white ground and the black text at least
     assert np.array_equal(back[exact], drawn[exact])
+
+
+def test_a_folder_of_runs_or_a_killed_run_is_said_as_the_report_says_it(tmp_path):
+    """``view studies/mu`` (a sweep's --out) said only 'no results.json (not a results
+    directory)'; it names a run to view, and a run killed before its results (history.csv
+    alone) says so, as ``report`` does."""
+    sweep = tmp_path / "mu"
+    for name in ("contact.mu=0.3", "contact.mu=0.9"):
+        (sweep / name).mkdir(parents=True)
+        (sweep / name / "results.json").write_text("{}")
+    with pytest.raises(render.ViewError) as err:
+        render.open_scene(sweep)
+    assert str(err.value) == (f"{sweep}: no results.json (a folder of 2 results directories: "
+                              f"view one of them, such as {sweep / 'contact.mu=0.3'})")
+    killed = tmp_path / "killed"
+    killed.mkdir()
+    (killed / "history.csv").write_text("time\n0\n")
+    with pytest.raises(render.ViewError) as err:
+        render.open_scene(killed)
+    assert str(err.value) == (f"{killed}: no results.json beside history.csv: the run was "
+                              "killed before it wrote its results")
+    with pytest.raises(render.ViewError) as err:
+        render.open_scene(tmp_path / "killed" / "..")
+    assert str(err.value).endswith("no results.json (not a results directory)")

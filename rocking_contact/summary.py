@@ -246,13 +246,16 @@ def _residual_sign(result: RunResult) -> str:
 
 def summary_line(result: RunResult, out: Path | None = None) -> str:
     """A run's summary line, as ``run``, ``validate`` and ``rigid`` print it: steps, wall
-    time, a rigid run's outcome and events (:func:`outcome_text`), the checks that pass and
-    those the run did not reach (or that none is graded, and how many are shown for
+    time, a rigid run's outcome and events (:func:`outcome_text`), the checks that pass,
+    those that fail on a value and those the run did not reach (``4/14 checks pass, 1
+    fails (9 not reached: ...)``; or that none is graded, and how many are shown for
     information), and the results directory ``out`` if given.
     """
     counts = check_counts(result.checks)
     if counts.graded:
         passing = f", {counts.passed}/{counts.graded} checks pass"
+        if counts.failed:  # else '4/14 checks pass (9 not reached)' hid the one failure
+            passing += f", {counted(counts.failed, 'fails', 'fail')}"
     else:  # a case without references says nothing of checks
         passing = (f", no check graded ({counts.information} shown for information)"
                    if counts.information else "")

@@ -214,13 +214,15 @@ def test_a_failed_run_prints_its_table_and_summary_before_the_error(tmp_path, ca
     graded = [c for c in data["checks"] if c["passed"] is not None]
     passed = sum(c["passed"] for c in graded)
     n_unreached = sum(c in unreached for c in graded)
+    n_failed = len(graded) - passed - n_unreached  # said, when any: a reader counts them
+    failing = f", {n_failed} fail{'s' if n_failed == 1 else ''}" if n_failed else ""
     end = read_history_csv(out / "history.csv")["time"][-1]
     compile_s = data["timing"]["compile_s"]  # a cold numba cache: said, apart from wall
     compiled = (f" (+{compile_s:.2g} s compiling numba kernels)"
                 if compile_s >= COMPILE_SHOWN_S else "")
     assert lines[-1] == (f"sdnd101a: {data['timing']['steps']} steps before the run stopped, "
                          f"{data['timing']['wall_s']:.3g} s wall{compiled}, {passed}/{len(graded)} "
-                         f"checks pass ({n_unreached} not reached: the run stopped at "
+                         f"checks pass{failing} ({n_unreached} not reached: the run stopped at "
                          f"t = {end:.6g} s); results in {out}/")
     err = captured.err.splitlines()
     assert err[-1].startswith("error: solver failed: Newton") and \

@@ -37,3 +37,26 @@ def test_one_step_and_one_static_step_are_said_in_the_singular():
     assert stopped is not None
     assert summary_line(stopped).startswith("sdnv105a: 0 steps (stopped in the preload, "
                                             "after 1 static step), ")
+
+
+def test_the_summary_line_counts_the_checks_that_fail():
+    """'4/14 checks pass (9 not reached: ...)' never said the 14th failed: a reader could
+    not tell one failure from none (audit, session 35)."""
+    import numpy as np
+
+    from rocking_contact.results import RunResult
+
+    def check(passed, note=""):
+        return {"quantity": "q", "passed": passed, "note": note, "value": None}
+
+    unreached = check(False, "not reached: the run ends at t = 0.06 s")
+    result = RunResult("short", "block", {}, {"time": np.array([0.0, 0.06])},
+                       checks=[check(True)] * 4 + [check(False)] + [unreached] * 9,
+                       timing={"steps": 120, "wall_s": 1.0})
+    assert summary_line(result) == ("short: 120 steps, 1 s wall, 4/14 checks pass, 1 fails "
+                                    "(9 not reached: the run ends at t = 0.06 s)")
+    result.checks = [check(True)] * 10 + [check(False)] * 5
+    assert summary_line(result) == "short: 120 steps, 1 s wall, 10/15 checks pass, 5 fail"
+    result.checks = [check(True)] * 3 + [unreached]  # none fails: nothing said of failures
+    assert summary_line(result) == ("short: 120 steps, 1 s wall, 3/4 checks pass (1 not "
+                                    "reached: the run ends at t = 0.06 s)")

@@ -40,6 +40,32 @@ def afile(tmp_path):
     return path
 
 
+# -- --set ----------------------------------------------------------------------------
+
+@pytest.mark.parametrize("command,sets", [
+    (["run", "sdnd101a"], ["time.step=1e-4", "time.step=2e-4"]),
+    (["validate", "sdnd101a"], ["time.step=1e-4", "time.step=2e-4"]),
+    (["rigid", "sdnv105_rigid"], ["time.step=1e-4", "time.step=2e-4"]),
+    (["mesh", "sdnv105a"], ["mesh.h=0.1", "mesh.h=0.2"]),
+    (["mesh"], ["mesh.h=0.1", "mesh.h=0.2"]),
+    (["run", "sdnd101a"], ["model.shock[0].kn=1e5", "model.shock.0.kn=2e5"]),
+])
+def test_a_key_in_two_sets_is_refused_as_sweep_refuses_it(capsys, tmp_path, command, sets):
+    """``run --set time.step=1e-4 --set time.step=2e-4`` ran at the last value, unsaid;
+    sweep refused it (audit, session 35)."""
+    key = sets[1].partition("=")[0]  # as typed in the second
+    args = [*command, *(a for s in sets for a in ("--set", s)), "--out",
+            str(tmp_path / ("x.msh" if command[0] == "mesh" else "x"))]
+    assert_one_line_error(capsys, main(args), [
+        f"{key}: given twice ({sets[0]!r} and {sets[1]!r}; allowed: one --set {key}=VALUE)"])
+    assert not (tmp_path / "x").exists()
+
+
+def test_a_key_in_two_overrides_is_refused_by_load_case():
+    with pytest.raises(rc.CaseError, match="time.step: given twice"):
+        rc.load_case("sdnd101a", ["time.step=1e-4", "time.step=2e-4"])
+
+
 # -- mesh ------------------------------------------------------------------------------
 
 @pytest.mark.parametrize("out,words", [

@@ -90,23 +90,19 @@ def sweep_sets(texts: Sequence[str]) -> list[tuple[str, list[str]]]:
             a value given twice for a key (the runs would share a directory).
 
     """
-    from rocking_contact.config import CaseError
-    from rocking_contact.config.overrides import key_path, parse_override
+    from rocking_contact.config import CaseError, parse_override, refuse_repeated_keys
 
     if not texts:
         raise CaseError("--set", "", "none given (allowed: one or more --set KEY=V1,V2,...)")
     sets: list[tuple[str, list[str]]] = []
-    seen: dict[str, str] = {}
     for text in texts:
-        key, sep, raw = text.partition("=")
-        key = key.strip()
-        if not sep or not key:
+        key, sep, _ = text.partition("=")
+        if not sep or not key.strip():
             raise CaseError("--set", text, "expected KEY=V1,V2,...")
-        dotted = ".".join(key_path(key))
-        if dotted in seen:
-            raise CaseError("--set", key, f"given twice ({seen[dotted]!r} and {text!r}; "
-                            f"allowed: its values in one --set {key}=V1,V2,...)")
-        seen[dotted] = text
+    refuse_repeated_keys(texts, "its values in one --set {key}=V1,V2,...")
+    for text in texts:
+        key, _, raw = text.partition("=")
+        key = key.strip()
         values = split_values(raw)
         parsed: dict[str, str] = {}
         for value in values:

@@ -72,6 +72,7 @@ from rocking_contact.config.overrides import (
     key_path,
     parse_override,
     plain,
+    refuse_repeated_keys,
 )
 from rocking_contact.config.reach import never_reached
 from rocking_contact.config.refusals import (
@@ -131,6 +132,7 @@ __all__ = [
     "unknown_key", "toml_text", "short_text", "dotted_key", "differences",
     # overrides
     "key_path", "parse_override", "anchor_paths", "apply_overrides", "dig", "plain",
+    "refuse_repeated_keys",
     # names
     "NamePattern", "unknown_name", "uncomputed", "missing_columns",
     "uncomputed_references", "close_hint", "close_names",

@@ -15,7 +15,7 @@ from __future__ import annotations
 import dataclasses
 import re
 import tomllib
-from collections.abc import Mapping
+from collections.abc import Mapping, Sequence
 from pathlib import Path
 from typing import Any
 
@@ -69,6 +69,30 @@ def plain(value: Any) -> Any:
     return value
 
 
+def refuse_repeated_keys(texts: Sequence[str], allowed: str) -> None:
+    """Refuse a key given in two ``--set`` texts (``time.step=1e-4``, ``time.step=2e-4``;
+    ``model.shock[0].mu`` and ``model.shock.0.mu`` are one key), which would otherwise
+    keep the last value unsaid. ``allowed``: what to give instead, ``{key}`` the key as
+    typed. A text without a key is left to its reader to refuse.
+
+    Raises:
+        CaseError: ``--set: time.step: given twice ('time.step=1e-4' and
+            'time.step=2e-4'; allowed: one --set time.step=VALUE)``.
+
+    """
+    seen: dict[str, str] = {}
+    for text in texts:
+        key, sep, _ = text.partition("=")
+        key = key.strip()
+        if not sep or not key:
+            continue
+        dotted = ".".join(key_path(key))
+        if dotted in seen:
+            raise CaseError("--set", key, f"given twice ({seen[dotted]!r} and {text!r}; "
+                            f"allowed: {allowed.format(key=key)})")
+        seen[dotted] = text
+
+
 def parse_override(text: str) -> tuple[list[str], Any]:
     """Split ``section.key=value`` into a key path (:func:`key_path`) and a TOML-parsed
     value.
@@ -113,9 +137,10 @@ def apply_overrides(data: dict[str, Any], overrides: Mapping[str, Any] | list[st
     """Apply ``--set`` overrides in place; list items are addressed by integer index
     (``a.b[0].c`` or ``a.b.0.c``, see :func:`key_path`).
 
-    ``overrides`` is either a list of ``"a.b=value"`` strings (command line) or a mapping of
-    dotted keys to Python values (Python API; NumPy arrays read as lists, :func:`plain`);
-    both read their keys the same way.
+    ``overrides`` is either a list of ``"a.b=value"`` strings (command line; a key given in
+    two is refused, :func:`refuse_repeated_keys`) or a mapping of dotted keys to Python
+    values (Python API; NumPy arrays read as lists, :func:`plain`); both read their keys
+    the same way.
     ``folder``: where their relative record paths start (:func:`anchor_paths`; None: left
     as given).
     """
@@ -123,6 +148,7 @@ def apply_overrides(data: dict[str, Any], overrides: Mapping[str, Any] | list[st
     if isinstance(overrides, Mapping):
         items = [(key_path(k), plain(v)) for k, v in overrides.items()]
     else:
+        refuse_repeated_keys(overrides, "one --set {key}=VALUE")
         items = [parse_override(text) for text in overrides]
     kind = _dig_kind(data)
     for path, value in items:

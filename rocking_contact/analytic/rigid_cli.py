@@ -98,11 +98,19 @@ def _percent(fraction: float) -> str:
     return f"{'0.00' if float(text) == 0.0 else text} %"
 
 
+#: the line under :func:`percussion_table` when a lift is shown as a dash
+NO_LIFT = ("lift —: no highest point after that impact within the run (it ended in "
+           "mid-flight, or the block came to rest)")
+
+
 def percussion_table(levels: Mapping[str, Mapping[str, Any]], count: int) -> str:
-    """Corner velocity and percussion before/at each impact, and the lift after it."""
+    """Corner velocity and percussion before/at each impact, and the lift after it; a
+    lift the level does not have (the run ended before the corner's highest point, or the
+    block came to rest) is a dash, which :data:`NO_LIFT`, under the table, then says."""
     names = [n for n in TITLES if n in levels]
     head = ["k"] + [f"{TITLES[n]} vy (m/s) / Iy (N.s) / lift (mm)" for n in names]
     rows = []
+    dashed = False
     for k in range(1, count + 1):
         if all(len(levels[n]["impacts"]) < k for n in names):
             break  # every level at rest (or past the end) before impact k
@@ -114,9 +122,10 @@ def percussion_table(levels: Mapping[str, Mapping[str, Any]], count: int) -> str
                 continue
             imp = impacts[k - 1]
             lift = f"{1e3 * lifts[k]['height']:.4f}" if len(lifts) > k else "—"
+            dashed = dashed or len(lifts) <= k
             row.append(f"{imp['vy_before']:.6f}  {imp['percussion_y']:#.5g}  {lift}")
         rows.append(row)
-    return _columns([head, *rows])
+    return _columns([head, *rows]) + (f"\n{NO_LIFT}" if dashed else "")
 
 
 def _columns(rows: list[list[str]]) -> str:

@@ -185,3 +185,21 @@ def test_a_block_case_given_a_rigid_key_says_where_its_twin_takes_it(key):
     assert message.endswith("a block case has no [rigid], the rigid block's section: its "
                             "rigid twin (rocking-contact rigid) takes the block's contact.mu "
                             "for rigid.friction)")
+
+
+def test_a_lift_shown_as_a_dash_is_explained_under_the_table(tmp_path, capsys):
+    """A run ending between impact 2 and the corner's highest point after it showed '—'
+    in the lift column unexplained (audit, session 35); the full run shows no dash and no
+    line."""
+    from rocking_contact.analytic.rigid_cli import NO_LIFT
+
+    assert main(["rigid", "sdnv105_rigid", "--set", "time.end=0.14", "--out",
+                 str(tmp_path / "short"), "--no-plots"]) == 0
+    lines = capsys.readouterr().out.splitlines()
+    head = next(i for i, line in enumerate(lines) if "lift (mm)" in line)
+    assert lines[head + 1].startswith("1 ") and "—" not in lines[head + 1]
+    assert lines[head + 2].startswith("2 ") and "—" in lines[head + 2]
+    assert lines[head + 3] == NO_LIFT
+    assert main(["rigid", "sdnv105_rigid", "--out", str(tmp_path / "full"), "--no-plots"]) == 0
+    out = capsys.readouterr().out
+    assert "lift (mm)" in out and NO_LIFT not in out and "—" not in out

@@ -136,10 +136,12 @@ def open_scene(result_dir: Path, options: ViewOptions = ViewOptions()) -> Scene:
 
 
 def check_time(scene: Scene, t: float) -> float:
-    """``t`` if the run covers it, else a :class:`ViewError` naming the range."""
+    """``t`` (s) if the run covers it, else a :class:`ViewError` naming the range: ``--time
+    -1: outside the run (allowed: a time in [0, 0.06] s, from its start to its end)``."""
     eps = 1e-9 * max(1.0, abs(scene.t_end))
     if not (np.isfinite(t) and scene.t_start - eps <= t <= scene.t_end + eps):
-        raise ViewError(f"--time {t:g} is outside the run [{scene.t_start:g}, {scene.t_end:g}] s")
+        raise ViewError(f"--time {t:g}: outside the run (allowed: a time in [{scene.t_start:g}, "
+                        f"{scene.t_end:g}] s, from its start to its end)")
     return min(max(t, scene.t_start), scene.t_end)
 
 

@@ -84,7 +84,13 @@ def test_view_command_writes_a_screenshot(block_dir, tmp_path, capsys):
 @pytest.mark.parametrize("args, message", [
     (["view", "{missing}", "--screenshot", "{out}"], "nothing: no results (run "
                                                      "`rocking-contact run CASE --out "),
-    (["view", "{block}", "--screenshot", "{out}", "--time", "5"], "outside the run"),
+    # it said '--time -1 is outside the run [0, 0.1] s', no 'allowed:' (audit, session 35)
+    (["view", "{block}", "--screenshot", "{out}", "--time", "5"],
+     "--time 5: outside the run (allowed: a time in [0, "),
+    (["view", "{block}", "--screenshot", "{out}", "--time", "-1"],
+     "--time -1: outside the run (allowed: a time in [0, "),
+    (["view", "{block}", "--screenshot", "{out}", "--time", "-1"],
+     "] s, from its start to its end)\n"),
     (["view", "{block}", "--screenshot", "{out}", "--field", "pressure"], "not in the results"),
     (["view", "{block}", "--movie", "{tmp}/m.avi"], ".gif or an .mp4"),
     (["view", "{block}", "--movie", "{tmp}/m.gif", "--frames", "1"], "at least 2 frames"),

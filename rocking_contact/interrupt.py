@@ -42,7 +42,7 @@ from contextlib import contextmanager
 from typing import Any, NamedTuple
 
 _state: dict[str, Any] = {"requested": False, "signal": signal.SIGINT, "abandon": False,
-                          "depth": 0, "announced": False}
+                          "depth": 0, "announced": False, "first": ""}
 
 #: the signals that ask for a stop, and how the message names them
 SIGNALS = {signal.SIGINT: "Ctrl-C", signal.SIGTERM: "SIGTERM"}
@@ -169,12 +169,26 @@ def _announce(signum: int, *, ended: bool = False) -> None:
         return
     _state["announced"] = True
     name = SIGNALS.get(signal.Signals(signum), f"signal {signum}")
+    first = f" ({_state['first']})" if _state["first"] and not ended else ""
     said = ("the run had ended and its results are written" if ended else
-            f"stopping after the step under way and writing the results so far ({name} "
-            f"again to abort without them)")
+            f"stopping after the step under way{first} and writing the results so far "
+            f"({name} again to abort without them)")
     # one write, its newline in: a second signal raised as print wrote its end ("\n")
     # left the line open, the command's "interrupted" after it on the same line
     print(f"\n{name}: {said}\n", end="", file=sys.stderr, flush=True)
+
+
+@contextmanager
+def before_the_steps(what: str) -> Iterator[None]:
+    """Within the block, a stop asked for says ``what`` comes before the step it stops
+    after (``compiling numba kernels first, a few seconds``): work before the first step
+    that no check between steps can cut short, whose wait would otherwise read as a run
+    that did not hear the signal."""
+    previous, _state["first"] = _state["first"], what
+    try:
+        yield
+    finally:
+        _state["first"] = previous
 
 
 def world() -> Any:

@@ -619,3 +619,40 @@ def test_the_stop_said_is_one_whole_line_however_soon_a_second_signal_comes(monk
         interrupt._announce(signal.SIGINT)
     assert Cut.written == ["\nCtrl-C: stopping after the step under way and writing the "
                            "results so far (Ctrl-C again to abort without them)\n"]
+
+
+def test_ctrl_c_during_the_numba_compilation_says_it_comes_first(monkeypatch, capsys):
+    """A Ctrl-C as a cold cache compiled the kernels said 'stopping after the step under
+    way', then the run went on compiling for seconds (10 s for sdnd101a here) without a
+    word (audit, session 35)."""
+    from rocking_contact.discrete import runner
+
+    made = runner.make_integrator
+
+    def pressed(*args, **kwargs):  # Ctrl-C as the throwaway integrator compiles
+        if not interrupt.requested():  # once: the run's own integrator is made after it
+            os.kill(os.getpid(), signal.SIGINT)
+            time.sleep(0.05)
+        return made(*args, **kwargs)
+
+    monkeypatch.setattr(runner, "make_integrator", pressed)
+    with interrupt.deferred(), pytest.raises(Interrupted):
+        runner.run(rc.load_case("sdnd101a", {"time.end": 0.01}))
+    assert capsys.readouterr().err == (
+        f"\nCtrl-C: stopping after the step under way ({runner.COMPILING_FIRST}) and writing "
+        "the results so far (Ctrl-C again to abort without them)\n")
+    monkeypatch.setattr(runner, "make_integrator", made)
+
+    class Press(Progress):
+        def update(self, t, info="", step=None):
+            if not interrupt.requested():  # once: a second Ctrl-C aborts
+                os.kill(os.getpid(), signal.SIGINT)
+                time.sleep(0.05)
+
+    # once the steps are under way, nothing is said of the compilation
+    with interrupt.deferred(), pytest.raises(Interrupted):
+        runner.run(rc.load_case("sdnd101a", {"time.step": 1e-5}),
+                   progress=Press(0.0, 0.5, enabled=False))
+    assert capsys.readouterr().err == (
+        "\nCtrl-C: stopping after the step under way and writing the results so far "
+        "(Ctrl-C again to abort without them)\n")

@@ -171,6 +171,12 @@ def state_rows(recorded: np.ndarray) -> np.ndarray:
     return rows
 
 
+#: what a Ctrl-C during :func:`compile_kernels` says comes before the step it stops after:
+#: sdnd101a compiled in 10 s on a cold NUMBA_CACHE_DIR (the AMD EPYC, 2026-11-24, its 2
+#: cores shared), 6 to 27 s elsewhere (:func:`~rocking_contact.summary.summary_line`)
+COMPILING_FIRST = "compiling numba kernels first, up to half a minute"
+
+
 def compile_kernels(case: DiscreteCase, system: DiscreteSystem,
                     progress: Progress | None = None) -> float:
     """Compile the numba kernels the case's scheme steps with, or load them from numba's
@@ -181,10 +187,12 @@ def compile_kernels(case: DiscreteCase, system: DiscreteSystem,
     them (sdnd100a: 6 s, against 0.3 s for its 600 steps); later ones load them (about
     0.25 s); in the same process again, nothing. ``progress`` says "compiling numba
     kernels ..." if it takes long, and starts its clock after it
-    (:meth:`~rocking_contact.progress.Progress.preparing`)."""
+    (:meth:`~rocking_contact.progress.Progress.preparing`); a Ctrl-C meanwhile says that
+    the compilation comes first (:func:`~rocking_contact.interrupt.before_the_steps`)."""
     started = time.perf_counter()
     with (contextlib.nullcontext() if progress is None
-          else progress.preparing("compiling numba kernels")):
+          else progress.preparing("compiling numba kernels")), \
+            interrupt.before_the_steps(COMPILING_FIRST):
         outputs = state_rows(recorded_rows(system, output_dofs(case)))
         make_integrator(case, system, outputs, 0.0).advance(0, np.zeros(1), False)
     return time.perf_counter() - started

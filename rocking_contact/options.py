@@ -31,7 +31,7 @@ def file_argument(text: str) -> Path:
 
 
 def add_set_option(parser: argparse.ArgumentParser,
-                   help_text: str = "override a case-file value (repeatable), "
+                   help_text: str = "override a case-file value (repeatable, a key once), "
                                     "e.g. time.step=1e-4") -> None:
     """``--set SECTION.KEY=VALUE``, repeatable, gathered in ``args.overrides``."""
     parser.add_argument("--set", dest="overrides", action="append", default=[],

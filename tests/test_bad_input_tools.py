@@ -61,6 +61,14 @@ def test_a_key_in_two_sets_is_refused_as_sweep_refuses_it(capsys, tmp_path, comm
     assert not (tmp_path / "x").exists()
 
 
+@pytest.mark.parametrize("command", ["run", "validate", "rigid", "mesh"])
+def test_the_help_of_set_says_a_key_once(capsys, command):
+    with pytest.raises(SystemExit) as done:
+        main([command, "--help"])
+    help_text = " ".join(capsys.readouterr().out.split())
+    assert done.value.code == 0 and "(repeatable, a key once)" in help_text
+
+
 def test_a_key_in_two_overrides_is_refused_by_load_case():
     with pytest.raises(rc.CaseError, match="time.step: given twice"):
         rc.load_case("sdnd101a", ["time.step=1e-4", "time.step=2e-4"])

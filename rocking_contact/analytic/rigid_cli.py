@@ -49,7 +49,7 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
     add_case_options(parser, "no progress bar, and of the output the summary line, warnings "
                              "and errors alone, as run --quiet prints (no tables of the "
                              "levels' impacts or of the checks)",
-                     "override a case value (repeatable), e.g. preload.angle=0.02 (the "
+                     "override a case value (repeatable, a key once), e.g. preload.angle=0.02 (the "
                      "release angle, rad) or preload.tilt=0.02 (a FEM case's pull ratio, "
                      "no angle: released at asin(0.02) = 0.0200013 rad)")
 

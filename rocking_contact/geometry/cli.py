@@ -49,7 +49,7 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
                               "TOML file); default: the keys' defaults, SDNV105's block and "
                               f"table on a {spec.layout}{size} {spec.cell} mesh (the shipped "
                               "cases' coarse Code_Aster mesh: --set mesh.layout=aster)")
-    add_set_option(parser, "override geometry.* or mesh.* (repeatable)")
+    add_set_option(parser, "override geometry.* or mesh.* (repeatable, a key once)")
     parser.add_argument("--out", type=file_argument, required=True,
                         help="output file, ending in .msh (MSH 4.1); a name without a "
                              "suffix gets .msh, any other suffix is refused")

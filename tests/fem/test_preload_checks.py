@@ -187,21 +187,33 @@ def test_a_tilt_below_the_weights_rotation_is_that_rotation():
 
 
 def test_tolerances_below_round_off_are_named_and_steps_counted_in_their_phase():
-    """rtol = 1e-16 with atol = 1e-300: the gravity step stops at ~5e-12 N (1e-15 of its
-    first residual), DIVERGED_MAX_IT, and said "step 4 ... over 1 step(s)" with no word
-    of the tolerance. The failed step is counted in its phase with the halved steps before
-    it, and the message says the tolerance is below round-off."""
+    """rtol = 1e-16 with atol = 1e-300: a step that stops at the residual's round-off
+    (the gravity step at ~5e-12 N, 1e-15 of its first residual, DIVERGED_MAX_IT) was said
+    "step 4 ... over 1 step(s)" with no word of the tolerance. The message says the
+    tolerance is below round-off, and a preload step is counted in its phase.
+
+    Which step meets round-off first is the CPU's and its kernels' (measured: the Intel
+    Xeon's gravity step after 5 halvings; on an AMD EPYC a halving or a stalled step
+    accepted gets every step through, and without them its step 39 fails, or with the
+    Haswell or Zen kernels the tilt's first). No halving and no stalled step accepted
+    (solver.max_halvings = 0, solver.stagnation_rtol = 0) make the first such step the
+    failure on every machine, whichever step it is."""
     case = rc.load_case("sdnv105a", {**SHORT, "solver.rtol": 1e-16, "solver.atol": 1e-300,
-                                     "solver.stol": 1e-16})
+                                     "solver.stol": 1e-16, "solver.max_halvings": 0,
+                                     "solver.stagnation_rtol": 0.0})
     message = failure_of(case)[1]
-    step, before = said(r"step (\d+) from pseudo-time \S+ failed with a pseudo-time step of "
-                        r"\S+ after 5 halvings \(residual \S+ N, [^;]*; preload gravity, "
-                        r"pseudo-time in \[0, 1\] in 1 planned step\(s\)(?:, (\d+) halved "
-                        r"step\(s\) accepted before it)?\); solver\.rtol = 1e-16 is below the "
-                        r"residual's round-off", message)
-    step, before = int(step), int(before or 0)
-    assert step == before + 1
-    assert message.endswith("use solver.rtol >= 1e-14 or a solver.atol above the round-off")
+    assert re.match(r"step \d+ from (?:t = \S+ s|pseudo-time \S+) failed .* after 0 halvings "
+                    r"\(residual \S+ N, DIVERGED_MAX_IT", message), message
+    assert ("; solver.rtol = 1e-16 is below the residual's round-off (about 1e-15 of the "
+            "forces) and solver.atol = 1e-300 N below the residual reached: no iteration can "
+            "meet them; use solver.rtol >= 1e-14 or a solver.atol above the round-off"
+            in message), message
+    phase = re.match(r"step (\d+) from pseudo-time .*; preload (?:gravity|tilt), pseudo-time "
+                     r"in \[0, 1\] in \d+ planned step\(s\)(?:, (\d+) halved step\(s\) "
+                     r"accepted before it)?\)", message)
+    if " from pseudo-time " in message.split(" failed ")[0]:
+        assert phase is not None, message
+        assert int(phase.group(1)) == int(phase.group(2) or 0) + 1
 
 
 def test_a_tilt_step_that_fails_on_a_sagging_block_names_the_units():

@@ -134,10 +134,19 @@ def test_on_springs_a_base_turned_back_is_named_not_their_gap():
         "m below O; preload.tilt = 0 releases it flat, settled on its supports"), said
     below = result.extra["preload"]["base_below"]
     assert below == pytest.approx(2.23e-8, rel=1e-2)
+    # Whether this release gives the block energy is the CPU's: the tilt's static solution
+    # is degenerate at 1e-9 rad (the Intel Xeon's springs held 1.0e-3 J at the release and
+    # the total energy rose; an AMD EPYC's, with any kernels, 9.33e-5 J, the block settled
+    # on its three springs and nothing rose). A rise the store covers names the base.
+    named = (f"the preload released its base turned back, its lowest node {below:.3g} m "
+             "below the corner O")
     rose = [w for w in result.warnings if w.startswith("the total energy rose")]
-    assert len(rose) == 1 and "check contact.spring's gap" not in rose[0], result.warnings
-    assert (f"the preload released its base turned back, its lowest node {below:.3g} m "
-            "below the corner O") in rose[0]
+    assert len(rose) <= 1, result.warnings
+    for warning in rose:
+        assert named in warning and "check contact.spring's gap" not in warning, warning
+    stored = float(result.history["ESPRING"][0])
+    cause = from_release(Created(stored / 2, 1e-4, 0.5, RELEASED), stored, below)
+    assert cause is not None and named in cause and "contact.spring's gap" not in cause, cause
     flat = rc.run(rc.load_case("sdnv105b", {**SHORT, "preload.tilt": 0.0}), write=False,
                   plots=False, quiet=True)
     assert not any(w.startswith(("the total energy rose", "the preload's tilt"))

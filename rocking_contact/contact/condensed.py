@@ -119,7 +119,7 @@ class CondensedContact(Corrector):
         self._trial_lam = self.lam.copy()
         self._trial_status = self.status.copy()
         self._prescribed_owned = np.zeros(0, np.int32)
-        self._blocked = np.zeros(kinematics.n_dofs, dtype=bool)
+        self._blocked = np.zeros(0, dtype=np.int64)  # the contact dofs prescribed anywhere
         self._supports_of: np.ndarray | None = None  # the dofs array the two above are for
         # 1 on the contact dofs this rank owns and prescribes (summed over the ranks)
         self._prescribed_mine = np.zeros(kinematics.n_dofs)
@@ -168,7 +168,7 @@ class CondensedContact(Corrector):
     # -- Corrector protocol -----------------------------------------------------------------
     def begin_step(self, problem: StepProblem) -> None:
         """The start of a dynamic step (released before the first one)."""
-        self._u0 = self.kin.values(problem.u.x.array)
+        self._u0 = self.kin.values(problem.arrays[0])
         self._set_supports(problem.prescribed_dofs)
         self.iterations = 0
 
@@ -186,11 +186,12 @@ class CondensedContact(Corrector):
         converged = False
         change = math.inf
         for it in range(self.spec.max_iterations + 1):
+            # the residual first: its end state at x is the one end_values then picks
+            if it > 0 or not solver.residual_at_solution(x, r):
+                problem.residual(None, x, r)
             u1, _ = problem.end_values(x, self.kin.values_many)
             geometry = self.kin.geometry(u1)
             q = self._relative(geometry, u1)
-            if it > 0 or not solver.residual_at_solution(x, r):
-                problem.residual(None, x, r)
             if start is not None:
                 self.kin.add_forces(start, r.array, -1.0)
             forces = geometry.H.T @ (w1 * lam)
@@ -249,7 +250,7 @@ class CondensedContact(Corrector):
 
     def accept(self, problem: StepProblem) -> None:
         """Commit the forces; accumulate the work of the contact forces."""
-        u1 = self.kin.values(problem.u.x.array)
+        u1 = self.kin.values(problem.arrays[0])
         geometry = self._geometry if self._geometry is not None else self.kin.geometry(u1)
         self.lam = self._trial_lam
         self.status = self._trial_status
@@ -414,7 +415,7 @@ class CondensedContact(Corrector):
         """The contacts of a Newton iteration: paired with a gap (m) within
         ``contact.search_distance``, or pressed by ``lam`` (N, ``lambda_N > 0``)."""
         near = geometry.paired & (geometry.gap <= self.spec.search_distance)
-        return np.flatnonzero(near | (lam[0::2] > 0.0))
+        return (near | (lam[0::2] > 0.0)).nonzero()[0]  # flatnonzero, without its wrappers
 
     def _complementarity(self, lam: np.ndarray, q: np.ndarray, contacts: np.ndarray,
                          rows: np.ndarray) -> float:
@@ -441,23 +442,30 @@ class CondensedContact(Corrector):
         """The prescribed dofs (local): owned ones, and which contact dofs are prescribed.
 
         This rank's part is kept while the problem hands the same array (its supports
-        merged once per phase when none moves). The reduction runs at every call on every
-        rank: whether the array is the same one is this rank's own knowledge, and a
-        collective decided on it would hang the ranks that decide otherwise."""
-        if dofs is not self._supports_of:
+        merged once per phase when none moves). On several ranks the reduction runs at
+        every call on every rank: whether the array is the same one is this rank's own
+        knowledge, and a collective decided on it would hang the ranks that decide
+        otherwise. One rank's sum is its own part: nothing to do while the array stays."""
+        same = dofs is self._supports_of
+        if not same:
             self._supports_of = dofs
             self._prescribed_owned = dofs[dofs < self.body.n_owned]
             owned = self.kin.local_dofs >= 0
             self._prescribed_mine = np.zeros(self.kin.n_dofs)
             self._prescribed_mine[owned] = np.isin(self.kin.local_dofs[owned],
                                                    self._prescribed_owned)
+        if self.comm.size == 1:
+            if not same:
+                self._blocked = np.flatnonzero(self._prescribed_mine > 0)
+            return
         total = np.empty_like(self._prescribed_mine)
         self.comm.Allreduce(self._prescribed_mine, total, op=MPI.SUM)
-        self._blocked = total > 0
+        self._blocked = np.flatnonzero(total > 0)
 
     def _zero_prescribed_forces(self, forces: np.ndarray) -> None:
         """Supports take the contact force on prescribed dofs (their rows stay x - xbar)."""
-        forces[self._blocked] = 0.0
+        if len(self._blocked):  # none prescribed: no indexing
+            forces[self._blocked] = 0.0
 
     def _rhs_columns(self, geometry: ContactGeometry, rows: np.ndarray) -> np.ndarray:
         """``H^T e_row`` for each row on the owned dofs, the forces on prescribed dofs

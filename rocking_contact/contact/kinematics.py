@@ -64,6 +64,7 @@ check H against; no treatment uses it.
 
 from __future__ import annotations
 
+import math
 from dataclasses import dataclass
 from enum import IntEnum
 from functools import cached_property
@@ -91,6 +92,11 @@ class Pairing(IntEnum):
     NODE_TO_SEGMENT = 2
 
 
+#: plain ints of :class:`Pairing` for the arrays of every contact iteration: numpy takes an
+#: IntEnum operand or value the slow way (1-2 us each)
+_UNPAIRED, _ON_SEGMENT = int(Pairing.UNPAIRED), int(Pairing.NODE_TO_SEGMENT)
+
+
 @dataclass(frozen=True)
 class ContactGeometry:
     """The contacts at one configuration (every array is the same on every rank).
@@ -116,7 +122,7 @@ class ContactGeometry:
     @cached_property
     def paired(self) -> np.ndarray:
         """Mask of the paired slave nodes (made once: a contact iteration asks it twice)."""
-        mask: np.ndarray = self.pairing != Pairing.UNPAIRED
+        mask: np.ndarray = self.pairing != _UNPAIRED
         return mask
 
     def rows(self, contacts: np.ndarray) -> np.ndarray:
@@ -177,6 +183,8 @@ class ContactKinematics:
         self.local_dofs = np.concatenate([ls, lm]).ravel()
         self._mine = np.flatnonzero(self.local_dofs >= 0)
         self._mine_local = self.local_dofs[self._mine]  # distinct: no index repeats
+        # this rank owns every contact dof (one rank): forces[_mine] would copy them whole
+        self._owns_all = len(self._mine) == len(self.local_dofs)
         self.owner = self.slave.owner
         self.named = self._find_named(body, names)
         self._segment_min = self._smallest_segment()
@@ -269,7 +277,7 @@ class ContactKinematics:
                 counts negative (``-f_ext`` in ``g``), as the condensed treatments do.
 
         """
-        array[self._mine_local] += scale * forces[self._mine]
+        array[self._mine_local] += scale * (forces if self._owns_all else forces[self._mine])
 
     # -- geometry -----------------------------------------------------------------------
     def geometry(self, u: np.ndarray) -> ContactGeometry:
@@ -318,7 +326,7 @@ class ContactKinematics:
                 key.append(None)
                 continue
             k, xi = found
-            pairing[i] = Pairing.NODE_TO_SEGMENT
+            pairing[i] = _ON_SEGMENT
             masters[i] = (k, k + 1)
             weights[i] = (1.0 - xi, xi)
             normal[i] = seg_n[k]
@@ -453,15 +461,20 @@ def _project(xs: np.ndarray, xm: np.ndarray, seg_t: np.ndarray, lengths: np.ndar
     The first of equally near segments wins."""
     d = xs[:, None, :] - xm[None, :-1, :]
     # vecdot: one BLAS ddot per point and segment, as ``d[i, k] @ seg_t[k]``
-    xi = np.vecdot(d, seg_t) / lengths
-    distance = np.abs(seg_t[:, 0] * d[..., 1] - seg_t[:, 1] * d[..., 0])
-    within = (xi >= -1e-12) & (xi <= 1.0 + 1e-12) & (distance < np.inf)
-    # argmin takes the first of equal distances
-    nearest = np.where(within, distance, np.inf).argmin(axis=1).tolist()
+    xi = (np.vecdot(d, seg_t) / lengths).tolist()
+    # The rest one point and segment at a time in Python floats (2 x 4 on the SDNV105
+    # meshes): the IEEE operations numpy would do, without its cost per call
+    tangents = seg_t.tolist()
     out: list[tuple[int, float] | None] = []
-    for i, k in enumerate(nearest):
+    for xi_i, d_i in zip(xi, d.tolist(), strict=True):
+        least, nearest = math.inf, -1
+        for k, ((tx, ty), (dx, dy), s) in enumerate(zip(tangents, d_i, xi_i, strict=True)):
+            distance = abs(tx * dy - ty * dx)
+            # within the segment's span; the first of equally near segments wins
+            if -1e-12 <= s <= 1.0 + 1e-12 and distance < least:
+                least, nearest = distance, k
         # clipped by Python's max and min, which keep an xi of -0.0 (numpy's may not)
-        out.append((k, min(max(float(xi[i, k]), 0.0), 1.0)) if within[i, k] else None)
+        out.append((nearest, min(max(xi_i[nearest], 0.0), 1.0)) if nearest >= 0 else None)
     return out
 
 

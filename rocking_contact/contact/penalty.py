@@ -168,7 +168,7 @@ class PenaltySprings(Contribution):
         self._mismatch[:] = False
         self._status_frozen, self._lag_next = self._lag_next, False
         self._branch[:] = -1
-        u = self._gather([problem.u.x.array])[0]
+        u = self._gather([problem.arrays[0]])[0]
         self._d0[:, :2] = u
 
     def settle(self, problem: StepProblem) -> bool:
@@ -416,7 +416,7 @@ class PenaltySprings(Contribution):
         """Commit the state rows; accumulate the springs' work on the block."""
         self._settled |= self._settling
         d1 = np.zeros_like(self._d0)
-        d1[:, :2] = self._gather([problem.u.x.array])[0]
+        d1[:, :2] = self._gather([problem.arrays[0]])[0]
         self.work += 0.5 * float(np.sum((self.force + self.trial_force) * (d1 - self._d0)))
         # A sliding spring carries mu RN with no stretch behind it (the law tracks none
         # while it slides); sticking again it starts from that force, as if stretched

@@ -343,7 +343,7 @@ class MoreauJeanContact(Corrector):
             problem.residual(None, x, residual)  # R(x), contact excluded
             contact_force = self._transpose_apply(P) / h
             residual.array[:] -= contact_force
-            change = float(np.max(np.abs(previous - x.array_r), initial=0.0))
+            change = float(np.abs(previous - x.array_r).max(initial=0.0))
             if problem.comm.size > 1:  # no pickled reduction (8 us a pass) of one value
                 change = problem.comm.allreduce(change, op=MPI.MAX)
             norm = residual.norm()

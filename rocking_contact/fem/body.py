@@ -98,6 +98,9 @@ class ElasticBody:
         #: evaluation point of the forces: displacement (m) and velocity (m/s)
         self.u = fem.Function(self.V, name="u")
         self.v = fem.Function(self.V, name="v")
+        # their arrays, fetched once (each u.x.array is a call into DOLFINx; the point is
+        # set a few times a step)
+        self._point_arrays = (self.u.x.array, self.v.x.array)
         #: changes whenever the evaluation point is set (:meth:`set_point`, a step
         #: problem's end state), so that a caller can tell that it holds what it left there
         self.point_version = 0
@@ -279,11 +282,11 @@ class ElasticBody:
         """Copy a state (ghosted vectors or local arrays) into the evaluation point; None is
         zero."""
         self.point_version += 1
-        for target, src in ((self.u, u), (self.v, v)):
+        for target, src in zip(self._point_arrays, (u, v), strict=True):
             if src is None:
-                target.x.array[:] = 0.0
+                target[:] = 0.0
             elif isinstance(src, np.ndarray):
-                target.x.array[:] = src
+                target[:] = src
             else:
                 with src.localForm() as local:
-                    target.x.array[:] = local.array_r
+                    target[:] = local.array_r

@@ -90,7 +90,7 @@ class EnergyBalance(Contribution):
         balance out of the static preload's)."""
         if self.initial is None:
             self._start(problem)
-        self._u0[:] = problem.u.x.array[:self.body.n_owned]
+        self._u0[:] = problem.arrays[0][:self.body.n_owned]
         self._t0 = problem.t
 
     def add_residual(self, problem: StepProblem, x: PETSc.Vec, r: PETSc.Vec) -> None:
@@ -101,7 +101,7 @@ class EnergyBalance(Contribution):
 
     def accept(self, problem: StepProblem) -> None:
         """Add the step's damping dissipation (trapezoidal rule)."""
-        u, v = problem.u.x.array, problem.v.x.array
+        u, v, _ = problem.arrays
         self._damping_force(u, v, self._fd1)
         du = u[:self.body.n_owned] - self._u0
         local = 0.5 * float((self._fd0.array + self._fd1.array) @ du)

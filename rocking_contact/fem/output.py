@@ -97,7 +97,8 @@ class RunOutput:
         return due
 
     def _row(self, problem: StepProblem) -> None:
-        row = self.recorder.row(problem.t, problem.u.x.array, problem.v.x.array)
+        u, v, _ = problem.arrays
+        row = self.recorder.row(problem.t, u, v)
         if self.balance is not None:
             self.balance.record_total(row["ETOT"])  # its residual's E: the same state's
         row["DT"] = self._info.h if self._info else 0.0

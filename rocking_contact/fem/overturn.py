@@ -121,7 +121,7 @@ class OverturnWatch:
         self._zero = np.zeros_like(body.u.x.array)
 
     def __call__(self, problem: StepProblem, info: Any) -> None:
-        values = self.probe.sample(problem.u.x.array, self._zero)
+        values = self.probe.sample(problem.arrays[0], self._zero)
         theta = base_rotation(values, self.width)
         if abs(theta) >= self.limit:
             where = (f"past atan(b/l) = {self.limit:.6g} rad, where it topples"

@@ -33,6 +33,9 @@ def assemble_vector_into(form: Any, out: PETSc.Vec) -> None:
 
 #: the PETSc attribute under which :func:`shared_matrix` keeps its DOLFINx CSR matrix
 CSR_ATTRIBUTE = "rocking_contact_csr"
+#: and the array of its values (``csr.data``: each fetch of that property is a Python call
+#: into DOLFINx, twice an assembly, four assemblies a step)
+VALUES_ATTRIBUTE = "rocking_contact_csr_values"
 
 
 def shared_matrix(form: Any, like: PETSc.Mat) -> PETSc.Mat:
@@ -60,6 +63,7 @@ def shared_matrix(form: Any, like: PETSc.Mat) -> PETSc.Mat:
     out.setBlockSize(like.getBlockSize())
     # the CSR matrix lives as long as the PETSc one (petsc4py keeps the arrays it is given)
     out.setAttr(CSR_ATTRIBUTE, csr)
+    out.setAttr(VALUES_ATTRIBUTE, csr.data)
     return out
 
 
@@ -73,11 +77,12 @@ def assemble_matrix_into(form: Any, out: PETSc.Mat) -> None:
     else:
         # PETSc shares the values alone: a pattern it compressed (zeroRows without
         # KEEP_NONZERO_PATTERN) would take them in DOLFINx's layout, wrong and unsaid
-        if out.getInfo()["nz_used"] != csr.data.size:
+        values = out.getAttr(VALUES_ATTRIBUTE)
+        if out.getInfo()["nz_used"] != values.size:
             raise RuntimeError("the matrix's nonzero pattern changed since shared_matrix "
                                "made it (zeroRows without MAT_KEEP_NONZERO_PATTERN?): its "
                                "values are no longer the CSR matrix's")
-        csr.data[:] = 0.0
+        values[:] = 0.0
         # the C++ call of fem.assemble_matrix without boundary conditions (whose diagonal
         # insertion is then empty), without its Python dispatch
         cpp_form = form._cpp_object

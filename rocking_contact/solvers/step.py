@@ -279,6 +279,8 @@ class StepProblem:
         # Zeroing rows of prescribed dofs must keep the pattern for later axpy's.
         self.J.setOption(PETSc.Mat.Option.KEEP_NONZERO_PATTERN, True)
         self.stage: Stage | None = None
+        # the stage has an inertia term (asked at every residual: a dataclass comparison)
+        self._inertial = False
         self.scheme: Scheme | None = None
         self.t1 = t0
         self._g_n = body.vector()
@@ -293,11 +295,14 @@ class StepProblem:
         self._jacobian_key: tuple[float, float, float] | None = None
         self.jacobian_builds = 0
         self._dofs = np.zeros(0, np.int32)
+        # the same as numpy's own index type: indexing by an int32 array converts it at
+        # every use (5 us against 0.6 us for the 6 prescribed dofs of the SDNV105 meshes)
+        self._dofs_at = np.zeros(0, np.intp)
         self._xbar = np.zeros(0)
         self._rows_global = np.zeros(0, np.int32)
         self._owned_mask = np.zeros(0, bool)
         # the owned prescribed dofs (local) and their xbar: the residual's prescribed rows
-        self._owned_dofs = np.zeros(0, np.int32)
+        self._owned_dofs = np.zeros(0, np.intp)
         self._owned_xbar = np.zeros(0)
         self._merged: tuple[np.ndarray, np.ndarray] | None = None
         # (x's handle, its state, the body's point version) of the last end state put in
@@ -311,6 +316,13 @@ class StepProblem:
             obj.destroy()
 
     # -- set-up ---------------------------------------------------------------------------
+    @property
+    def arrays(self) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
+        """The local arrays (owned and ghost) of :attr:`u`, :attr:`v`, :attr:`a` (m, m/s,
+        m/s^2): the Functions' own storage, fetched once (``u.x.array`` is a call into
+        DOLFINx, which the per-step callers would make a dozen times a step)."""
+        return self._state
+
     @property
     def static(self) -> bool:
         """The step under way (after :meth:`begin`) is a static one (the preload's
@@ -380,6 +392,7 @@ class StepProblem:
                 and abs(h - self.stage.h) <= 1e-9 * self.stage.h)
         if not same:
             self.stage = scheme.stage(h)
+            self._inertial = self.stage.a != ZERO
         self.scheme = scheme
         self.t1 = t1
         self._point_at = None
@@ -392,13 +405,15 @@ class StepProblem:
             self._g_n_valid = True
         dofs, ubar = self._prescribed_at(t1)
         f = stage.u
-        u, v, a = self._state
-        self._xbar = (ubar - f.u * u[dofs] - f.v * v[dofs] - f.a * a[dofs]) / f.x
         if dofs is not self._dofs:  # the same array while the supports stay
             self._dofs = dofs
+            self._dofs_at = dofs.astype(np.intp)
             self._rows_global = self.body.global_rows(dofs)
             self._owned_mask = dofs < self._n_owned
-            self._owned_dofs = dofs[self._owned_mask]
+            self._owned_dofs = self._dofs_at[self._owned_mask]
+        u, v, a = self._state
+        at = self._dofs_at
+        self._xbar = (ubar - f.u * u[at] - f.v * v[at] - f.a * a[at]) / f.x
         self._owned_xbar = self._xbar[self._owned_mask]
         self.preloaded |= self.static
         self.step_terms = self.terms.taking_part(self)
@@ -428,16 +443,27 @@ class StepProblem:
         assert self.stage is not None
         with x.localForm() as local:
             combine(self.stage.predictor, None, *self._state, local.array)
-            local.array[self._dofs] = self._xbar
+            local.array[self._dofs_at] = self._xbar
 
     def end_values(self, x: PETSc.Vec, pick: Any = None, *, velocity: bool = False
                    ) -> tuple[np.ndarray, np.ndarray | None]:
         """``u1(x)`` (m) and ``v1(x)`` (m/s, None unless ``velocity``): the end of the step
         for the unknown ``x`` (x's ghosts up to date; m or m/s, the stage's unknown), on
-        the local arrays, or on the values that ``pick([x, u, v, a])`` returns for them
-        (e.g. a contact's nodes, on every rank)."""
+        the local arrays, or on the values that ``pick`` returns for them (e.g. a
+        contact's nodes, on every rank): ``pick(arrays)`` takes the same entries of each
+        local array of a list (``[x, u, v, a]``, or ``u1`` and ``v1`` themselves), one
+        row of values per array."""
         s = self.stage
         assert s is not None
+        if self._point_holds(x):
+            # end_state(x) made them already, entry by entry with the same operations (a
+            # residual at x comes first in a contact iteration): picked, not combined again
+            point = list(self._point if velocity else self._point[:1])
+            if pick is None:
+                point = [array.copy() for array in point]
+            else:  # combine's results are never -0.0: a sum over ranks keeps them
+                point = list(pick(point))
+            return point[0], point[1] if velocity else None
         with x.localForm() as local:
             arrays = [local.array_r, *self._state]
             xs, us, vs, acc = pick(arrays) if pick is not None else arrays
@@ -472,6 +498,11 @@ class StepProblem:
         self.body.point_version += 1
         self._point_at = (x.handle, x.stateGet(), self.body.point_version)
 
+    def _point_holds(self, x: PETSc.Vec) -> bool:
+        """The body's evaluation point holds ``u1(x)``, ``v1(x)``: :meth:`end_state` put
+        them there last, and neither ``x`` (its PETSc state) nor the step has changed."""
+        return self._point_at == (x.handle, x.stateGet(), self.body.point_version)
+
     def residual(self, _snes: Any, x: PETSc.Vec, r: PETSc.Vec) -> None:
         """SNES function callback: ``r = R(x)``."""
         assert self.stage is not None
@@ -486,7 +517,7 @@ class StepProblem:
         r.scale(s.w1)
         if s.w0 != 0.0:
             r.axpy(s.w0, self._g_n)
-        if s.a != ZERO:
+        if self._inertial:
             # owned entries: the product gathers the ghosts it needs itself
             combine(s.a, x.array_r, *self._owned_state, self._inertia.array)
             self.body.M.multAdd(self._inertia, r, r)
@@ -502,8 +533,7 @@ class StepProblem:
         key = (s.mass_coefficient, s.stiffness_coefficient, s.damping_coefficient)
         if self.linear and key == self._jacobian_key:
             return  # unchanged operator: PETSc keeps its factorisation
-        if not self.body.linear and self._point_at != (x.handle, x.stateGet(),
-                                                        self.body.point_version):
+        if not self.body.linear and not self._point_holds(x):
             x.ghostUpdate(addv=PETSc.InsertMode.INSERT, mode=PETSc.ScatterMode.FORWARD)
             self.end_state(x)
         self.body.tangent(s.stiffness_coefficient, s.damping_coefficient, jac)
@@ -522,8 +552,11 @@ class StepProblem:
         with x.localForm() as local:
             xa = local.array_r
             u, v, a = self._state
-            u1 = combine(s.u, xa, u, v, a, np.empty_like(u))
-            v1 = combine(s.v, xa, u, v, a, np.empty_like(v))
+            if self._point_holds(x):  # the last residual's end state (a converged step's)
+                u1, v1 = self._point
+            else:
+                u1 = combine(s.u, xa, u, v, a, np.empty_like(u))
+                v1 = combine(s.v, xa, u, v, a, np.empty_like(v))
             combine(s.a, xa, u, v, a, self._x_work)
         u[:] = u1
         v[:] = v1

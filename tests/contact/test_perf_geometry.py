@@ -10,7 +10,12 @@ import numpy as np
 import pytest
 
 import rocking_contact as rc
-from rocking_contact.contact.kinematics import ContactKinematics, Pairing
+from rocking_contact.contact.kinematics import (
+    ContactKinematics,
+    Pairing,
+    _project,
+    _segment_frames,
+)
 from rocking_contact.fem import runner
 
 
@@ -68,3 +73,33 @@ def test_geometry_is_the_per_contact_evaluation_to_the_bit(case, large_rotation)
     expected = {Pairing.NODE_TO_NODE, Pairing.NODE_TO_SEGMENT} if case == "sdnv105a" else {
         Pairing.NODE_TO_NODE}
     assert pairings == expected
+
+
+def _vectorised_projection(xs, xm, seg_t, lengths):
+    """The projection as numpy computed it on all points and segments at once (the form
+    ``_project`` replaced by Python floats, the same IEEE operations)."""
+    d = xs[:, None, :] - xm[None, :-1, :]
+    xi = np.vecdot(d, seg_t) / lengths
+    distance = np.abs(seg_t[:, 0] * d[..., 1] - seg_t[:, 1] * d[..., 0])
+    within = (xi >= -1e-12) & (xi <= 1.0 + 1e-12) & (distance < np.inf)
+    nearest = np.where(within, distance, np.inf).argmin(axis=1).tolist()
+    return [(k, min(max(float(xi[i, k]), 0.0), 1.0)) if within[i, k] else None
+            for i, k in enumerate(nearest)]
+
+
+def test_projection_is_the_vectorised_one_to_the_bit():
+    """Nearest segment and parameter of each point, on polylines with points outside them,
+    on their nodes (two segments equally near: the first wins) and on their ends (xi of
+    -0.0 or 1 + round-off, clipped)."""
+    rng = np.random.default_rng(11)
+    found = set()
+    for _ in range(3000):
+        xm = np.cumsum(rng.standard_normal((5, 2)), axis=0)
+        xs = 3.0 * rng.standard_normal((4, 2))
+        xs[0] = xm[rng.integers(5)]
+        xs[1] = xm[0] + 1e-13 * rng.standard_normal(2)
+        seg_t, _, lengths = _segment_frames(xm)
+        got = _project(xs, xm, seg_t, lengths)
+        assert repr(got) == repr(_vectorised_projection(xs, xm, seg_t, lengths))
+        found |= {None if p is None else p[1] in (0.0, 1.0) for p in got}
+    assert found == {None, True, False}  # outside, at an end, inside

@@ -5,6 +5,8 @@
 - :meth:`StepProblem.jacobian` at the unknown the residual was just evaluated at reuses
   the end state the residual put in the body's evaluation point, and evaluates it again
   once the point or the unknown changed;
+- :meth:`StepProblem.end_values` at the unknown the residual was just evaluated at picks
+  ``u1`` and ``v1`` from the body's evaluation point instead of combining them again;
 - :meth:`LocalProblem.scaled` takes the mean of W's diagonal as its trace over its size.
 """
 
@@ -16,6 +18,7 @@ from fem_checks import block_body, clamped, stepper  # tests/fem, beside this fi
 from petsc4py import PETSc
 
 from rocking_contact.contact.local import LocalProblem
+from rocking_contact.solvers import step
 from rocking_contact.solvers.step import combine
 from rocking_contact.time import Newmark
 from rocking_contact.time.stage import Affine
@@ -73,16 +76,31 @@ def _jacobian_values(problem, x) -> np.ndarray:
     return problem.J.getValuesCSR()[2].copy()
 
 
-def test_jacobian_reuses_the_residual_point_and_only_that():
+def _perturbed_step(prefix: str, seed: int):
+    """A large-rotation block's first Newmark step, its unknown ``x`` the predictor
+    perturbed: the body, the problem, its driver, ``x`` and a residual vector ``r``."""
     body = block_body("large_rotation", size=0.1)
-    problem, driver = stepper(body, clamped(body), prefix="overheads_")
+    problem, driver = stepper(body, clamped(body), prefix=prefix)
     problem.begin(1e-3, Newmark())
     x, r = problem.vector(), problem.vector()
     problem.predictor(x)
-    rng = np.random.default_rng(3)
+    rng = np.random.default_rng(seed)
     with x.localForm() as local:
         local.array[:] += 1e-4 * rng.standard_normal(local.array.size)
     x.ghostUpdate(addv=PETSc.InsertMode.INSERT, mode=PETSc.ScatterMode.FORWARD)
+    return body, problem, driver, x, r
+
+
+def _destroy(problem, driver, *vectors) -> None:
+    for obj in vectors:
+        obj.destroy()
+    driver.solver.destroy()
+    driver.destroy()
+    problem.destroy()
+
+
+def test_jacobian_reuses_the_residual_point_and_only_that():
+    body, problem, driver, x, r = _perturbed_step("overheads_", 3)
     # the reference: the point set by the Jacobian itself
     body.set_point(None, None)
     fresh = _jacobian_values(problem, x)
@@ -103,8 +121,42 @@ def test_jacobian_reuses_the_residual_point_and_only_that():
     assert moved.tobytes() != fresh.tobytes()
     body.set_point(None, None)
     assert _jacobian_values(problem, x).tobytes() == moved.tobytes()
-    for obj in (x, r):
-        obj.destroy()
-    driver.solver.destroy()
-    driver.destroy()
-    problem.destroy()
+    _destroy(problem, driver, x, r)
+
+
+def test_end_values_take_the_residual_point_to_the_bit(monkeypatch):
+    """After the residual at ``x``, :meth:`StepProblem.end_values` picks ``u1`` and ``v1``
+    from the body's evaluation point (no combination), the numbers it combines otherwise;
+    once the point or ``x`` moved, it combines them again."""
+    body, problem, driver, x, r = _perturbed_step("overheads_end_", 5)
+    combined = [0]
+
+    def counting(*args):
+        combined[0] += 1
+        return combine(*args)
+
+    monkeypatch.setattr(step, "combine", counting)
+
+    def pick(arrays):  # a few entries of each array, as a contact's gather takes them
+        return np.array([array[[7, 3, 0]] for array in arrays])
+
+    def values():
+        return [*problem.end_values(x, pick, velocity=True),
+                *problem.end_values(x, velocity=True)]
+
+    body.set_point(None, None)
+    fresh = [array.copy() for array in values()]
+    assert combined[0] == 4  # no end state in the point: combined
+    problem.residual(None, x, r)
+    combined[0] = 0
+    taken = values()
+    assert combined[0] == 0  # picked from the point
+    assert [a.tobytes() for a in taken] == [a.tobytes() for a in fresh]
+    taken[2][:] = np.nan  # a copy: the point stays
+    assert body.u.x.array.tobytes() == fresh[2].tobytes()
+    # another unknown: combined there
+    x.array[:] *= 2.0
+    moved = values()
+    assert combined[0] == 4
+    assert moved[0].tobytes() != fresh[0].tobytes()
+    _destroy(problem, driver, x, r)

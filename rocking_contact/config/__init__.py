@@ -73,6 +73,7 @@ from rocking_contact.config.overrides import (
     parse_override,
     plain,
     refuse_repeated_keys,
+    set_key,
 )
 from rocking_contact.config.reach import never_reached
 from rocking_contact.config.refusals import (
@@ -133,6 +134,7 @@ __all__ = [
     # overrides
     "key_path", "parse_override", "anchor_paths", "apply_overrides", "dig", "plain",
     "refuse_repeated_keys",
+    "set_key",
     # names
     "NamePattern", "unknown_name", "uncomputed", "missing_columns",
     "uncomputed_references", "close_hint", "close_names",

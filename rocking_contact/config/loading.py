@@ -27,6 +27,7 @@ from rocking_contact.config.overrides import (
     dig,
     key_path,
     parse_override,
+    set_key,
 )
 from rocking_contact.config.refusals import first_refusal, first_refusal_of_changes, leave_behind
 from rocking_contact.config.schema import CaseError, as_dict, build, merge, short_text
@@ -332,9 +333,11 @@ def _offering_what_loads(exc: CaseError, path: Path,
         raise other from None
 
     def loads(key: str, text: str) -> bool:
+        # the offered value stands in for the one given: a key given twice is refused
         tried: Mapping[str, Any] | list[str] = (
             {**overrides, key: float(text)} if isinstance(overrides, Mapping)
-            else [*(overrides or []), f"{key}={text}"])
+            else [*(t for t in overrides or [] if set_key(t) != tuple(key_path(key))),
+                  f"{key}={text}"])
         try:
             load_case(path, tried, given=given)
         except CaseError:

@@ -80,17 +80,25 @@ def refuse_repeated_keys(texts: Sequence[str], allowed: str) -> None:
             'time.step=2e-4'; allowed: one --set time.step=VALUE)``.
 
     """
-    seen: dict[str, str] = {}
+    seen: dict[tuple[str, ...], str] = {}
     for text in texts:
-        key, sep, _ = text.partition("=")
-        key = key.strip()
-        if not sep or not key:
+        path = set_key(text)
+        if path is None:
             continue
-        dotted = ".".join(key_path(key))
-        if dotted in seen:
-            raise CaseError("--set", key, f"given twice ({seen[dotted]!r} and {text!r}; "
+        key = text.partition("=")[0].strip()
+        if path in seen:
+            raise CaseError("--set", key, f"given twice ({seen[path]!r} and {text!r}; "
                             f"allowed: {allowed.format(key=key)})")
-        seen[dotted] = text
+        seen[path] = text
+
+
+def set_key(text: str) -> tuple[str, ...] | None:
+    """The key path (:func:`key_path`) a ``--set`` text sets, ``("model", "shock", "0",
+    "kn")`` for ``model.shock[0].kn=1e5`` and ``model.shock.0.kn=1e5`` alike; None for a
+    text without a key, which its reader refuses."""
+    key, sep, _ = text.partition("=")
+    key = key.strip()
+    return tuple(key_path(key)) if sep and key else None
 
 
 def parse_override(text: str) -> tuple[list[str], Any]:

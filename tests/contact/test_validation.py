@@ -98,9 +98,14 @@ def test_a_perturbed_release_creates_no_energy(name):
     assert result.status == "completed"
     assert result.quantities["energy.rise.max"] <= 1e-3, result.quantities["energy.rise.max"]
     assert result.timing["refined_steps"] >= 1
-    # the five windows' collisions, each a kinetic-energy peak inside its window (no
-    # collision at all passed this before)
-    assert len(result.collisions) == 5 and all(c["interior"] for c in result.collisions)
+    # A changed tilt takes the collisions at the landings (the case's windows were placed
+    # at its own impacts): five at least, each a kinetic-energy peak inside its span (no
+    # collision at all passed this before). A sixth landing before the end is the CPU's:
+    # C's comes at 0.32887 s on an AMD EPYC (family 25, model 17), after 0.33 s on the
+    # Intel Xeon; A's after 0.33 s on both.
+    times = [c["time"] for c in result.collisions]
+    assert len(times) >= 5 and all(c["interior"] for c in result.collisions), times
+    assert times == sorted(times), times
 
 
 @pytest.mark.parametrize("mesh", ["coarse", "fine"])

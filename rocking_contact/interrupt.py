@@ -181,7 +181,7 @@ def _announce(signum: int, *, ended: bool = False) -> None:
 @contextmanager
 def before_the_steps(what: str) -> Iterator[None]:
     """Within the block, a stop asked for says ``what`` comes before the step it stops
-    after (``compiling numba kernels first, a few seconds``): work before the first step
+    after (``compiling numba kernels first, up to half a minute``): work before the first step
     that no check between steps can cut short, whose wait would otherwise read as a run
     that did not hear the signal."""
     previous, _state["first"] = _state["first"], what

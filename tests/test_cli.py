@@ -307,6 +307,38 @@ def test_keys_lists_the_keys_of_an_optional_table(capsys):
         assert key in out
 
 
+def test_keys_of_a_case_show_its_own_values_and_their_files(capsys, tmp_path):
+    """`keys sdnv105a` listed time.step, contact.treatment, collisions.windows at the kind's
+    defaults only: a case's own values are shown where they differ, with the file giving
+    each (through extends), a long list cut; a kind's listing is unchanged."""
+    mine = tmp_path / "mine.toml"
+    mine.write_text('extends = "sdnv105d"\n[loading]\ngravity = 19.62\n'
+                    '[contact]\nmu = 0.9\n')
+    assert main(["keys", str(mine)]) == 0
+    lines = {line.split()[0]: line for line in capsys.readouterr().out.splitlines()
+             if line.startswith("  ")}
+    assert "default 9.81; this case: 19.62 (mine.toml);" in lines["loading.gravity"]
+    assert "this case: 0.0001 (sdnv105d.toml);" in lines["time.step"]
+    assert "this case: 'aster' (sdnv105a.toml);" in lines["mesh.layout"]
+    assert "this case: [[0.0, 0.33], [0.1, 0.33], ... 5 in all] (sdnv105d.toml)" in \
+        lines["collisions.windows"]
+    assert "this case: 'sdnv105d' (mine.toml)" in lines["extends"]
+    for same in ("contact.mu", "case.name", "material.block.young"):  # given as the default
+        assert "this case" not in lines[same]
+    assert main(["keys", "block"]) == 0
+    assert "this case" not in capsys.readouterr().out
+
+
+def test_keys_of_a_case_that_does_not_load_still_lists_its_keys(capsys, tmp_path):
+    bad = tmp_path / "bad.toml"
+    bad.write_text('extends = "sdnv105d"\n[loading]\ngravity = -1\n')
+    assert main(["keys", str(bad)]) == 0
+    out, err = capsys.readouterr()
+    assert "loading.gravity" in out and "this case" not in out
+    assert err == (f"note: {bad}: loading.gravity: got -1.0, allowed: a number >= 0, the "
+                   "magnitude (gravity acts along -y); the keys below show the defaults only\n")
+
+
 def test_partial_override_of_a_default_table_keeps_its_other_defaults():
     from rocking_contact.config import load_case
 

@@ -181,14 +181,55 @@ def test_a_tiny_fem_sweep_gives_the_runs_run_gives(tmp_path, capsys):
     assert [line.split(",")[0] for line in out if line.startswith("[")] == [
         "[1/2] contact.mu=0.3: completed", "[2/2] contact.mu=0.9: completed"]
     assert "time.end = 0.002 s" in out
+    # mu = 0.3 sets the file's collision windows aside, 0.9 (the file's) would keep them:
+    # both take their collisions at each landing, said once before the runs
+    assert out[0] == (
+        "sweep: 1 of 2 runs change contact.mu, for which the collision windows of "
+        "sdnv105d.toml were not placed, and take their collisions at each landing; so that "
+        "contact.mu=0.9 is measured alike, every run is given --set collisions.windows=[] "
+        "(to measure in windows instead: --set collisions.windows=[[t0, t1], ...])")
+    assert "collisions.windows = []" in out  # one value, above the table
     for mu in (0.3, 0.9):
-        assert _json(tmp_path / "fem" / f"contact.mu={mu}")["parameters"]["contact"]["mu"] == mu
+        data = _json(tmp_path / "fem" / f"contact.mu={mu}")
+        assert data["parameters"]["contact"]["mu"] == mu
+        assert data["parameters"]["collisions"]["windows"] == []
+        assert "windows_set_aside" not in data["extra"]
+        assert data["provenance"]["rerun"] == (
+            f"rocking-contact run sdnv105d --set contact.mu={mu} --set time.end=0.002 "
+            f"--set 'collisions.windows=[]' --out {tmp_path / 'fem' / f'contact.mu={mu}'}")
     # contact.mu = 0.9 is the file's: the sweep's run is the shipped case's to 0.002 s
     alone = tmp_path / "alone"
     assert main(["run", "sdnv105d", "--set", "time.end=0.002", "--out", str(alone), "-q",
                  "--no-plots"]) == 0
     assert (tmp_path / "fem" / "contact.mu=0.9" / "history.csv").read_bytes() == (
         alone / "history.csv").read_bytes()
+
+
+@pytest.mark.parametrize("sets, alike", [
+    (["contact.mu=0.3,0.9"], True),  # the file's value keeps its windows, 0.3 not
+    (["contact.mu=0.3,0.5"], False),  # every run sets them aside
+    (["time.step=1e-4,2e-4"], False),  # numerics: every run keeps them
+    (["contact.mu=0.3,0.9", "collisions.windows=[]"], False),  # the user's own windows
+    (["contact.mu=0.3,0.9", "collisions.windows=[[0.0, 0.33]]"], False),
+])
+def test_a_sweep_measures_its_collisions_one_way(sets, alike):
+    """Where some runs of a sweep set the file's collision windows aside and others keep
+    them, every run is given collisions.windows = []; any other sweep is left as it is."""
+    from rocking_contact.commands.sweep import AT_THE_LANDINGS, load_runs, measured_alike
+    from rocking_contact.post.collisions import windows_set_aside
+
+    runs = combinations(sweep_sets(sets))
+    cases = load_runs("sdnv105d", runs, rigid=False)
+    measured, loaded, line = measured_alike("sdnv105d", runs, cases)
+    assert (line is not None) == alike
+    assert [texts for _, texts in measured] == (
+        [[*texts, AT_THE_LANDINGS] for _, texts in runs] if alike else [t for _, t in runs])
+    assert [name for name, _ in measured] == [name for name, _ in runs]
+    if alike:
+        assert [one.collisions.windows for one in loaded] == [[], []]
+        assert [windows_set_aside(one) for one in loaded] == [None, None]
+    else:
+        assert loaded == cases
 
 
 MPIEXEC = Path(sys.executable).parent / "mpiexec"

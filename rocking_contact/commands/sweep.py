@@ -183,6 +183,46 @@ def load_runs(case: str, runs: Sequence[tuple[str, list[str]]], *, rigid: bool
     return loaded
 
 
+#: the ``--set`` a sweep gives every run when some of its runs would set their case
+#: file's collision windows aside and others keep them (:func:`measured_alike`)
+AT_THE_LANDINGS = "collisions.windows=[]"
+
+
+def measured_alike(case: str, runs: Sequence[tuple[str, list[str]]], cases: Sequence[Any]
+                   ) -> tuple[list[tuple[str, list[str]]], list[Any], str | None]:
+    """The runs and cases of a sweep, their collisions measured one way. A run that
+    changes the physics its case file placed its collision windows for sets them aside
+    and takes its collisions at each landing
+    (:func:`~rocking_contact.post.collisions.windows_set_aside`); a run of the file's own
+    values keeps them. When a sweep has both, every run is given :data:`AT_THE_LANDINGS`
+    (what the first take anyway), so that one table does not mix collisions in windows
+    with collisions at landings, the table's ``collisions.windows`` is one value, and each
+    run's ``rerun`` repeats it. Returns them with the line that says so; None for a sweep
+    left as it is (its runs measured alike already: windows given by ``--set``, numerics
+    keys only, every run of other physics, a rigid or discrete case).
+
+    Raises:
+        CaseError: a run the case refuses with its collisions at the landings.
+
+    """
+    from rocking_contact.post.collisions import windows_set_aside
+
+    aside = [windows_set_aside(one) if one.case.kind == "block" else None for one in cases]
+    set_aside = [a for a in aside if a is not None]
+    if not set_aside or len(set_aside) == len(cases):
+        return list(runs), list(cases), None
+    runs = [(name, [*texts, AT_THE_LANDINGS]) for name, texts in runs]
+    changes = sorted({key for a in set_aside for key in a["changes"]})
+    kept = [name for (name, _), a in zip(runs, aside, strict=True) if a is None]
+    line = (f"sweep: {len(set_aside)} of {len(runs)} runs change {', '.join(changes)}, for "
+            f"which the collision windows of {Path(set_aside[0]['file']).name} were not "
+            f"placed, and take their collisions at each landing; so that {', '.join(kept)} "
+            f"{'is' if len(kept) == 1 else 'are'} measured alike, every run is given --set "
+            f"{AT_THE_LANDINGS} (to measure in windows instead: --set "
+            f"collisions.windows=[[t0, t1], ...])")
+    return runs, load_runs(case, runs, rigid=False), line
+
+
 def main(args: argparse.Namespace) -> int:
     """Run every combination, one progress line each, then the table; returns the exit
     code: 0 every run reached its end, 1 one stopped (the others ran), 2 bad input (before
@@ -197,8 +237,11 @@ def main(args: argparse.Namespace) -> int:
 
     runs = combinations(sweep_sets(args.overrides))
     cases = load_runs(args.case, runs, rigid=args.rigid)
+    runs, cases, alike = measured_alike(args.case, runs, cases)
     make_dir("--out", args.out)
     rank0 = mpi_rank() == 0
+    if rank0 and alike is not None:
+        print(alike, flush=True)
     code, started = 0, time.perf_counter()
     done: list[str] = []
     for i, ((name, _), case) in enumerate(zip(runs, cases, strict=True), 1):

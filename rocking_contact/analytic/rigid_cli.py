@@ -91,6 +91,31 @@ def impact_table(levels: Mapping[str, Mapping[str, Any]], count: int,
     return _columns([head, *rows])
 
 
+def missing_impacts(levels: Mapping[str, Mapping[str, Any]], count: int, end: float,
+                    history: Mapping[str, Any] | None = None) -> list[str]:
+    """The lines under :func:`impact_table` saying why a level's column shows a dash: one
+    per level with fewer impacts than the table's rows (``closed form —: the closed_form
+    rigid block has 1 impact up to t = 0.312 s``), ``end`` (s) the run's last instant;
+    ``history``, the run's ``extra`` (``history_level``, ``outcome``, ``events``), says
+    where the level it integrated ends its motion (comes to rest, overturns, leaves the
+    table). None for a table without dashes."""
+    from rocking_contact.post.collisions import level_impacts_text
+
+    names = [n for n in TITLES if n in levels]
+    rows = min(count, max((len(levels[n]["impacts"]) for n in names), default=0))
+    lines = []
+    for n in names:
+        had = len(levels[n]["impacts"])
+        if had >= rows:
+            continue
+        ended: tuple[Any, list[tuple[str, float]]] = (None, [])
+        if history is not None and history.get("history_level") == n:
+            ended = (history.get("outcome"),
+                     [(e["kind"], e["time"]) for e in history.get("events") or []])
+        lines.append(f"{TITLES[n]} —: {level_impacts_text(n, had, end, *ended)}")
+    return lines
+
+
 def _percent(fraction: float) -> str:
     """``+1.13 %``; a difference that rounds to zero is ``0.00 %`` (the closed form's
     first instant, 1.9e-5 relative early, is not "-0.00 %")."""
@@ -263,6 +288,9 @@ def main(args: argparse.Namespace) -> int:
         print(pulled)
     if any(level["impacts"] for level in result.extra["levels"].values()):
         print(impact_table(result.extra["levels"], count, case.time.start))
+        for line in missing_impacts(result.extra["levels"], count,
+                                    _last_instant(result, case.time.end), result.extra):
+            print(line)
         print()
         print(percussion_table(result.extra["levels"], count))
     else:  # the tables' headers alone read as a table left empty by mistake

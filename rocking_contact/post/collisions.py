@@ -649,14 +649,26 @@ def _unmatched_reason(number: int | None, level: str, impacts: Sequence[Any],
         return ("its maximum is none of the run's impacts (no kinetic-energy peak standing "
                 "out by a quarter of its height; the history has no THETA to find the "
                 "landings by)")
-    had = f"{len(impacts)} impact{'' if len(impacts) == 1 else 's'}" if impacts else "none"
+    ended = ((motion.outcome, [(e.kind, e.time) for e in motion.events])
+             if motion is not None else (None, []))
+    return (f"it is the run's impact {number}, and "
+            f"{level_impacts_text(level, len(impacts), end, *ended)}")
+
+
+def level_impacts_text(level: str, impacts: int, end: float, outcome: str | None = None,
+                       events: Iterable[tuple[str, float]] = ()) -> str:
+    """``the nonlinear rigid block has 2 impacts up to t = 0.15 s`` (``, where it comes to
+    rest at t = 0.1 s`` when its ``outcome`` ends its motion before ``end``, s; ``events``
+    its (kind, instant in s) pairs, the instant said from them): why a rigid level has
+    no impact k, where a table shows it as a dash (a block run's comparison, and the
+    ``rigid`` command's table of the levels)."""
+    had = f"{impacts} impact{'' if impacts == 1 else 's'}" if impacts else "none"
     ends = ""
-    if motion is not None and motion.outcome in _MOTION_ENDS:
-        kind, words = _MOTION_ENDS[motion.outcome]
-        when = next((f" at t = {e.time:.6g} s" for e in motion.events if e.kind == kind), "")
+    if outcome in _MOTION_ENDS:
+        kind, words = _MOTION_ENDS[outcome]
+        when = next((f" at t = {t:.6g} s" for k, t in events if k == kind), "")
         ends = f", where it {words}{when}"
-    return (f"it is the run's impact {number}, and the {level} rigid block has {had} up to "
-            f"t = {end:.6g} s{ends}")
+    return f"the {level} rigid block has {had} up to t = {end:.6g} s{ends}"
 
 
 def rigid_first_impact(case: Any) -> dict[str, float] | None:

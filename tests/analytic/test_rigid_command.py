@@ -203,3 +203,31 @@ def test_a_lift_shown_as_a_dash_is_explained_under_the_table(tmp_path, capsys):
     assert main(["rigid", "sdnv105_rigid", "--out", str(tmp_path / "full"), "--no-plots"]) == 0
     out = capsys.readouterr().out
     assert "lift (mm)" in out and NO_LIFT not in out and "—" not in out
+
+
+def test_a_level_without_impact_k_is_explained_under_the_table(tmp_path, capsys):
+    """Released at asin(0.05) to 0.312 s, the closed form's impact 2 (0.3158 s) comes after
+    the end, the integrated levels' (0.3091 s) before it: its cell showed '—' with no word
+    why. One line per level with a dash, under the impacts table; none in a full table."""
+    assert main(["rigid", "sdnv105_rigid", "--set", "preload.tilt=0.05", "--set",
+                 "time.end=0.312", "--out", str(tmp_path / "short"), "--no-plots"]) == 0
+    lines = capsys.readouterr().out.splitlines()
+    head = next(i for i, line in enumerate(lines) if "closed form t (s)" in line)
+    assert lines[head + 2].startswith("2 ") and lines[head + 2].count("—") == 1
+    assert lines[head + 3] == ("closed form —: the closed_form rigid block has 1 impact up "
+                               "to t = 0.312 s")
+    assert lines[head + 4] == ""  # then the percussions, as before
+    assert main(["rigid", "sdnv105_rigid", "--out", str(tmp_path / "full"), "--no-plots"]) == 0
+    assert "—:" not in capsys.readouterr().out
+
+
+def test_the_level_that_comes_to_rest_says_so():
+    from rocking_contact.analytic.rigid_cli import missing_impacts
+
+    levels = {"closed_form": {"impacts": [{}, {}, {}]}, "nonlinear": {"impacts": [{}, {}]}}
+    extra = {"history_level": "nonlinear", "outcome": "rest",
+             "events": [{"kind": "rest", "time": 0.8322734}]}
+    assert missing_impacts(levels, 5, 2.0, extra) == [
+        "nonlinear —: the nonlinear rigid block has 2 impacts up to t = 2 s, where it comes "
+        "to rest at t = 0.832273 s"]
+    assert missing_impacts(levels, 2, 2.0, extra) == []  # the table stops at 2 rows

@@ -17,6 +17,7 @@ from collections.abc import Mapping, Sequence
 from typing import Any
 
 from rocking_contact.commands.compare import is_number
+from rocking_contact.post.collision_warnings import unmatched_line
 from rocking_contact.post.collisions import RIGID_LEVEL
 from rocking_contact.post.impacts import FIELD_LABELS, FIELDS
 from rocking_contact.post.references import (
@@ -187,10 +188,9 @@ def collisions_table(case: str, collisions: Sequence[Mapping[str, Any]],
 def rigid_table(case: str, rows: Sequence[Mapping[str, Any]]) -> Table:
     """Each collision of a block run next to the rigid block's impact of the same number
     (``extra.rigid_comparison``, level :data:`RIGID_LEVEL`), with the differences
-    ``ours / rigid - 1``; the title says why a row has no rigid impact (its ``unmatched``)."""
+    ``ours / rigid - 1``; a row without a rigid impact is dashed, and
+    :func:`rigid_unmatched` says why under the table."""
     out = []
-    unmatched = [str(why) for row in rows
-                 if (why := (row.get("unmatched") or {}).get(RIGID_LEVEL))]
     for row in rows:
         rigid = (row.get("levels") or {}).get(RIGID_LEVEL) or {}
         out.append([num(row.get("index")), num(row.get("time")), num(row.get("kinetic_energy")),
@@ -198,10 +198,19 @@ def rigid_table(case: str, rows: Sequence[Mapping[str, Any]]) -> Table:
                     num(rigid.get("kinetic_energy")), _percent(rigid.get("time_error")),
                     _percent(rigid.get("energy_error"))])
     return Table(f"rigid-{case}", "Against the rigid block (its exact motion released from the "
-                 "same tilt; the other levels are in results.json, extra.rigid_comparison)"
-                 + "".join(f"; {why}" for why in unmatched),
+                 "same tilt; the other levels are in results.json, extra.rigid_comparison)",
                  ["k", "t (s)", "kinetic energy (J)", "rigid impact", "rigid t (s)",
                   "rigid kinetic energy (J)", "t difference", "energy difference"], out)
+
+
+def rigid_unmatched(rows: Sequence[Mapping[str, Any]]) -> list[Paragraph]:
+    """The lines under :func:`rigid_table` for its dashed rows, the collisions the rigid
+    level has no impact for (their ``unmatched`` reason), as ``run`` prints them under its
+    table: ``— collision 3: no nonlinear rigid impact to compare with: it is the run's
+    impact 3, and the nonlinear rigid block has 2 impacts up to t = 0.15 s``; none for a
+    table without one."""
+    return [Paragraph(f"{MISSING} {unmatched_line(row['index'], RIGID_LEVEL, why)}")
+            for row in rows if (why := (row.get("unmatched") or {}).get(RIGID_LEVEL))]
 
 
 def _percent(x: Any) -> Cell:

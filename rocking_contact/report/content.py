@@ -34,6 +34,7 @@ from rocking_contact.report.case_tables import (
     parameters_table,
     quantities_table,
     rigid_table,
+    rigid_unmatched,
     run_table,
     sustained_contacts_table,
 )
@@ -176,7 +177,7 @@ def case_section(result: CaseResult, figures_dir: Path, *, views: bool,
         blocks.append(collisions_table(case, collisions, str(data.get("kind", ""))))
     rigid = (data.get("extra") or {}).get("rigid_comparison")
     if rigid:
-        blocks.append(rigid_table(case, rigid))
+        blocks += [rigid_table(case, rigid), *rigid_unmatched(rigid)]
     t = result.history.get("time")
     blocks += not_collisions(data.get("collisions") or [],
                              float(t[-1]) if t is not None and len(t) else None)

@@ -22,7 +22,7 @@ from rocking_contact.post.references import band_text, miss_reason, not_reached,
 from rocking_contact.report.case_tables import reference_cell, report_error_text, tolerance_text
 from rocking_contact.report.document import MISSING, VERDICT_CSS, Cell, Table, num
 from rocking_contact.report.inputs import CaseResult
-from rocking_contact.results import STARTED, Verdict, check_counts, classify
+from rocking_contact.results import STARTED, Verdict, check_counts, classify, counted
 from rocking_contact.summary import outcome_text
 from rocking_contact.viz.changes import changes_text
 
@@ -149,17 +149,24 @@ def worst_miss(checks: Sequence[Mapping[str, Any]]) -> str:
 def rigid_summary(data: Mapping[str, Any]) -> str:
     """The largest differences of a block run's collisions from the rigid block's
     (:data:`RIGID_LEVEL`), in words: ``t +0.404 %, energy +3.48 % (2 collisions)``; empty
-    for a run without that comparison."""
-    levels = [(row.get("levels") or {}).get(RIGID_LEVEL) or {}
-              for row in (data.get("extra") or {}).get("rigid_comparison") or []]
+    for a run without that comparison. Collisions the rigid block has no impact for
+    (``unmatched``) are counted apart, their reason under the case's rigid table:
+    ``t -13.3 %, energy -48.1 % (2 collisions; 1 with no rigid impact, see the case's
+    table)``, or ``no rigid impact to compare its 1 collision with (see the case's
+    table)``."""
+    rows = (data.get("extra") or {}).get("rigid_comparison") or []
+    levels = [(row.get("levels") or {}).get(RIGID_LEVEL) or {} for row in rows]
     levels = [lv for lv in levels if isinstance(lv.get("time_error"), float)]
+    alone = sum(1 for row in rows if RIGID_LEVEL in (row.get("unmatched") or {}))
     if not levels:
-        return ""
+        return (f"no rigid impact to compare its {counted(alone, 'collision')} with (see the "
+                f"case's table)" if alone else "")
 
     def largest(key: str) -> float:
         return float(max((lv[key] for lv in levels if isinstance(lv.get(key), float)),
                          key=abs, default=math.nan))
 
-    n = len(levels)
+    apart = f"; {alone} with no rigid impact, see the case's table" if alone else ""
     return (f"t {100 * largest('time_error'):+.3g} %, energy "
-            f"{100 * largest('energy_error'):+.3g} % ({n} collision{'s' if n != 1 else ''})")
+            f"{100 * largest('energy_error'):+.3g} % ({counted(len(levels), 'collision')}"
+            f"{apart})")

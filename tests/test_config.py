@@ -181,6 +181,25 @@ def test_a_file_extends_a_shipped_case_by_name(tmp_path):
         load_case(child)
 
 
+@pytest.mark.parametrize("parent, hint", [
+    ("sdnv105d.toml", '; a shipped case is given by its name alone: extends = "sdnv105d")'),
+    ("variants/sdnv105d_fine.toml",
+     '; a shipped case is given by its name alone: extends = "sdnv105d_fine")'),
+    ("sdnv105", "; close: sdnv105d, sdnv105c, sdnv105b)"),
+    ("xyz", ": rocking-contact list)"),
+])
+def test_a_shipped_case_extended_by_its_file_name_or_a_typo_is_offered_its_name(
+        tmp_path, parent, hint):
+    """A user who saw cases/sdnv105d.toml wrote extends = "sdnv105d.toml" and was told 'no
+    such file' without the fix; a typo got no close names, which resolve_case_path gives."""
+    child = tmp_path / "mine.toml"
+    child.write_text(f'extends = "{parent}"\n')
+    with pytest.raises(CaseError) as error:
+        load_case(child)
+    assert str(error.value).startswith(f"{child}: extends: no such file {parent} (allowed: ")
+    assert str(error.value).endswith(hint)
+
+
 def test_the_python_api_takes_one_override_string_and_numpy_scalars():
     """What a script has at hand: one "key=value" string, NumPy numbers (not bools)."""
     assert load_case("sdnd101a", "time.step=1e-4").time.step == 1e-4

@@ -192,8 +192,13 @@ def read_case_data(path: Path, _seen: tuple[Path, ...] = (),
                         "file relative to this file, or a shipped case's name: rocking-contact "
                         "list)")
     if not base.is_file():
+        # a shipped case's file as ls shows it (sdnv105d.toml, variants/sdnv105d_fine.toml)
+        named = Path(parent).name.removesuffix(".toml")
+        hint = (f'; a shipped case is given by its name alone: extends = "{named}"'
+                if named != parent and named in shipped else close_hint(parent, shipped))
         raise CaseError(str(path), "extends", f"no such file {parent} (allowed: a path "
-                        "relative to this file, or a shipped case's name: rocking-contact list)")
+                        f"relative to this file, or a shipped case's name: rocking-contact "
+                        f"list{hint})")
     merged = merge(read_case_data(base, (*_seen, path), origins), data)
     if origins is not None:  # the child's own keys win, as in the merge
         _record_origins(data, (path, *_seen[::-1]), origins)

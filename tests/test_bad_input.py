@@ -1,5 +1,6 @@
 """Bad input: one line on stderr naming the file and key, exit code 2, no traceback."""
 
+import re
 import subprocess
 import sys
 from pathlib import Path
@@ -628,3 +629,26 @@ def test_a_number_with_a_unit_is_told_the_unit_of_its_key(given, allowed):
     with pytest.raises(CaseError) as refused:
         load_case(CASE, ["time.end=abc"])
     assert str(refused.value).endswith("time.end: expected a number, got 'abc'")
+
+
+@pytest.mark.parametrize("line, said", [
+    ("gravity = 9,81", "line 3 is 'gravity = 9,81': a number with a decimal point, such as "
+                       "9.81 (a comma separates the items of a list)"),
+    ("gravity = .5", "line 3 is 'gravity = .5': TOML writes a digit on both sides of the "
+                     "point, 0.5"),
+    ("gravity = 9.81 m/s2", "line 3 is 'gravity = 9.81 m/s2': a number alone, without its "
+                            "unit (rocking-contact keys CASE gives each key's unit)"),
+    ("gravity: 9.81", "line 3 is 'gravity: 9.81': TOML writes key = value"),
+    ("type = zero", "line 3 is 'type = zero': a text goes in quotes, type = \"zero\""),
+    ("gravity = True", "line 3 is 'gravity = True': TOML writes true"),
+    ("gravity = 9.81,", "line 3 is 'gravity = 9.81,'"),  # the line, and no guess
+])
+def test_a_toml_error_quotes_its_line_and_what_it_meant(capsys, tmp_path, line, said):
+    """A case file's TOML mistakes said where ('Invalid value (at line 3, column 8)') but
+    neither the line nor the TOML meant: a decimal comma, an unquoted word, a unit."""
+    child = tmp_path / "mine.toml"
+    child.write_text(f'extends = "sdnv105d"\n[loading]\n{line}\n')
+    assert main(["run", str(child)]) == 2
+    (err,) = capsys.readouterr().err.splitlines()
+    assert re.fullmatch(rf"error: {re.escape(str(child))}: not valid TOML: [^;]* \(at line 3, "
+                        rf"column [0-9]+\); {re.escape(said)}", err), err

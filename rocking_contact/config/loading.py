@@ -30,7 +30,15 @@ from rocking_contact.config.overrides import (
     set_key,
 )
 from rocking_contact.config.refusals import first_refusal, first_refusal_of_changes, leave_behind
-from rocking_contact.config.schema import CaseError, as_dict, build, merge, short_text
+from rocking_contact.config.schema import (
+    DECIMAL_COMMA,
+    WITH_UNIT,
+    CaseError,
+    as_dict,
+    build,
+    merge,
+    short_text,
+)
 from rocking_contact.config.sections import (
     NOT_LOADED,
     CaseFile,
@@ -119,12 +127,48 @@ def read_toml(path: Path) -> dict[str, Any]:
         with open(path, "rb") as fh:
             return tomllib.load(fh)
     except tomllib.TOMLDecodeError as exc:
-        raise CaseError(str(path), "", f"not valid TOML: {exc}{_toml_hint(str(exc))}"
-                        ) from None
+        text = path.read_text(encoding="utf-8", errors="replace")
+        hint = _toml_hint(str(exc)) or _toml_line_hint(str(exc), text)
+        raise CaseError(str(path), "", f"not valid TOML: {exc}{hint}") from None
     except UnicodeDecodeError:  # TOML is UTF-8 by definition: a binary or Latin-1 file
         raise CaseError(str(path), "", "not UTF-8 text") from None
     except OSError as exc:
         raise CaseError(str(path), "", f"cannot read: {exc.strerror}") from None
+
+
+#: a number TOML refuses for a point without a digit on one side (``.5``, ``1.``, ``2.e3``)
+BARE_POINT = re.compile(r"[-+]?(?:\.\d+|\d+\.)(?:[eE][-+]?\d+)?")
+#: a word TOML refuses unquoted as a value (``newmark``, ``O1``)
+BARE_WORD = re.compile(r"[A-Za-z_][\w-]*")
+
+
+def _toml_line_hint(message: str, text: str) -> str:
+    """``; line 3 is 'type = newmark': a text goes in quotes, type = "newmark"``: the
+    line a TOML error points at (``(at line L, column C)`` in ``message``; ``text`` the
+    file's) and, where it is a mistake a case file's writer makes, the TOML for what it
+    meant: a decimal comma (``9,81``), ``True``, a point without a digit on one side
+    (``.5``), a number with its unit (``1e-4 s``), an unquoted word, ``key: value``;
+    '' for an error that points at no line."""
+    at = re.search(r"\(at line (\d+), column \d+\)", message)
+    lines = text.splitlines()
+    if at is None or not 0 < int(at[1]) <= len(lines):
+        return ""
+    number, line = int(at[1]), lines[int(at[1]) - 1].strip()
+    shown = line if len(line) <= 80 else line[:77] + "..."  # (a line of a long text)
+    key, equals, value = (part.strip() for part in line.partition("="))
+    value = value.split("#")[0].strip()  # (a quoted '#' parses: no error points here)
+    meant = (
+        "TOML writes key = value" if not equals and ":" in line else
+        f"a number with a decimal point, such as {value.replace(',', '.')} (a comma "
+        f"separates the items of a list)"
+        if DECIMAL_COMMA.fullmatch(value) else
+        f"TOML writes {value.lower()}" if value in ("True", "False", "TRUE", "FALSE") else
+        f"TOML writes a digit on both sides of the point, {float(value)!r}"
+        if BARE_POINT.fullmatch(value) else
+        "a number alone, without its unit (rocking-contact keys CASE gives each key's unit)"
+        if WITH_UNIT.fullmatch(value) else
+        f'a text goes in quotes, {key} = "{value}"' if BARE_WORD.fullmatch(value) else "")
+    return f"; line {number} is {shown!r}" + (f": {meant}" if meant else "")
 
 
 def _toml_hint(message: str) -> str:

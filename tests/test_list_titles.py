@@ -12,3 +12,15 @@ def test_a_title_that_is_no_string_is_named_so(tmp_path, capsys):
     out = capsys.readouterr().out.splitlines()
     assert out == ["good  [discrete]  a mass on a spring",
                    "bad   [discrete]  (case.title: expected a string, got true)"], out
+
+
+def test_the_titles_start_in_one_column(capsys):
+    """'sdnd100a  [discrete]  SDND100 A...' and 'sdnv105a  [block]  SDNV105 A...': the
+    titles of the block and rigid cases started 3 columns left of the discrete ones'."""
+    from rocking_contact.cli import main
+
+    assert main(["list"]) == 0
+    lines = [line for line in capsys.readouterr().out.splitlines() if "  [" in line]
+    starts = {len(line) - len(line[line.index("]") + 1:].lstrip()) for line in lines}
+    kinds = {line.split("[")[1].split("]")[0] for line in lines}
+    assert kinds == {"discrete", "block", "rigid"} and len(starts) == 1, lines

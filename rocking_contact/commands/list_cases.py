@@ -27,8 +27,10 @@ def main(args: argparse.Namespace) -> int:
 
 
 def _print_cases(cases: dict[str, Path], width: int) -> None:
-    from rocking_contact.config import CaseError, read_toml, toml_text
+    from rocking_contact.config import KINDS, CaseError, read_toml, toml_text
 
+    # the titles in one column: '[block]' padded as wide as '[discrete]'
+    kind_width = max(len(kind) for kind in KINDS) + 2
     for name, path in cases.items():
         try:
             info = read_toml(path).get("case", {})
@@ -37,4 +39,4 @@ def _print_cases(cases: dict[str, Path], width: int) -> None:
                 title = f"(case.title: expected a string, got {toml_text(title)})"
         except CaseError as exc:
             title, kind = f"(unreadable: {exc.problem})", "?"
-        print(f"{name.ljust(width)}  [{kind}]  {title}")
+        print(f"{name.ljust(width)}  {f'[{kind}]'.ljust(kind_width)}  {title}")

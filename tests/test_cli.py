@@ -329,6 +329,26 @@ def test_keys_of_a_case_show_its_own_values_and_their_files(capsys, tmp_path):
     assert "this case" not in capsys.readouterr().out
 
 
+def test_keys_of_a_case_with_set_show_the_values_given(capsys):
+    """`keys sdnv105d --set contact.mu=0.3` was refused ('unrecognized arguments'): the
+    values a run would take are shown, an override named '--set', at its default too."""
+    assert main(["keys", "sdnv105d", "--set", "contact.mu=0.3", "--set",
+                 "collisions.windows=[]"]) == 0
+    out = capsys.readouterr().out
+    lines = {line.split()[0]: line for line in out.splitlines() if line.startswith("  ")}
+    assert "default 0.9; this case: 0.3 (--set);" in lines["contact.mu"]
+    assert "default []; this case: [] (--set);" in lines["collisions.windows"]
+    assert "this case: 0.0001 (sdnv105d.toml)" in lines["time.step"]
+    assert out.splitlines()[0].endswith("not the default or --set gives it")
+    for argv, said in ((["keys", "block", "--set", "contact.mu=0.3"], "block is a kind"),
+                       (["keys", "sdnv105d", "--set", "contact.mu=-1"],
+                        "contact.mu: got -1.0, allowed: a number >= 0")):
+        assert main(argv) == 2
+        captured = capsys.readouterr()
+        (line,) = captured.err.splitlines()
+        assert captured.out == "" and line.startswith("error: ") and said in line
+
+
 def test_keys_of_a_case_that_does_not_load_still_lists_its_keys(capsys, tmp_path):
     bad = tmp_path / "bad.toml"
     bad.write_text('extends = "sdnv105d"\n[loading]\ngravity = -1\n')

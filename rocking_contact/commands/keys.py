@@ -9,6 +9,7 @@ from __future__ import annotations
 
 import argparse
 import dataclasses
+import math
 import sys
 from typing import Any
 
@@ -19,23 +20,31 @@ LONGEST_VALUE = 60
 
 def add_arguments(parser: argparse.ArgumentParser) -> None:
     """Options of ``rocking-contact keys``."""
+    from rocking_contact.options import add_set_option
+
     parser.add_argument("case", help="a case name or file (the keys of its kind, and the "
                                      "values it gives where they are not the defaults), "
                                      "or a kind")
+    add_set_option(parser, "a value to show the case with, as run --set gives it "
+                           "(repeatable, a key once): its line says 'this case: VALUE (--set)'")
 
 
 def main(args: argparse.Namespace) -> int:
     """Print the keys of the kind of ``args.case``, table by table, with the case's own
     values beside the defaults when ``args.case`` names a case; returns the exit code."""
-    from rocking_contact.config import KINDS, kind_of, kind_schema, schema_doc
+    from rocking_contact.config import KINDS, CaseError, kind_of, kind_schema, schema_doc
 
+    if args.case in KINDS and args.overrides:
+        raise CaseError("--set", "", f"{args.case} is a kind, which has no values to override "
+                        "(allowed: --set with a case name or file)")
     kind = kind_of(args.case)
     rows = schema_doc(kind_schema(kind, args.case))
-    given = {} if args.case in KINDS else _case_values(args.case)
+    given = {} if args.case in KINDS else _case_values(args.case, args.overrides)
     width = max(len(r[0]) for r in rows)
     print(f"case-file keys of kind {kind!r} (override any with --set KEY=VALUE); "
           "N indexes a list of tables"
-          + ("; 'this case:' where the case's value is not the default" if given else ""))
+          + ("; 'this case:' where the case's value is not the default"
+             + (" or --set gives it" if args.overrides else "") if given else ""))
     print(f"  {'extends'.ljust(width)}  a string, optional; a case file (path relative to this "
           "one) whose values this file overrides, tables merged key by key"
           + _this_case(given.get("extends")))
@@ -55,7 +64,9 @@ def main(args: argparse.Namespace) -> int:
         text = f"{type_name}, default {default}" if default != "(required)" else \
             f"{type_name}, required"
         own = given.get(key)
-        text += _this_case(own) if own is None or own[0] != default else ""
+        # (a key given by --set is shown even at its default: the user asked for it)
+        text += _this_case(own) if own is None or own[0] != default or own[1] == "--set" \
+            else ""
         print(f"  {key.ljust(width)}  {text}" + (f"; {doc}" if doc else ""))
     return 0
 
@@ -68,17 +79,25 @@ def _this_case(own: tuple[str, str] | None) -> str:
     return f"; this case: {value}" + (f" ({file})" if file else "")
 
 
-def _case_values(case: str) -> dict[str, tuple[str, str]]:
-    """Dotted key -> (the value ``case`` loads with, as a case file writes it and cut to
-    :data:`LONGEST_VALUE`; the name of the file that gives it, '' for a value no file
-    gives) for its keys, ``extends`` and its tables (a list of tables as its length; an
-    optional table as 'given'); empty, with a note on stderr, for a case that does not
-    load (its keys are still what the user needs to mend it)."""
+def _case_values(case: str, overrides: list[str]) -> dict[str, tuple[str, str]]:
+    """Dotted key -> (the value ``case`` loads with, with ``overrides`` (``--set`` texts),
+    as a case file writes it and cut to :data:`LONGEST_VALUE`; the name of the file that
+    gives it, ``--set`` for an override, '' for a value no file gives) for its keys,
+    ``extends`` and its tables (a list of tables as its length; an optional table as
+    'given'); empty, with a note on stderr, for a case file that does not load (its keys
+    are still what the user needs to mend it).
+
+    Raises:
+        CaseError: an override the case refuses.
+
+    """
     from rocking_contact.config import (
         CaseError,
         Origins,
+        given_layer,
         key_path,
         load_case,
+        loaded_as,
         read_case_data,
         read_toml,
         resolve_case_path,
@@ -86,14 +105,20 @@ def _case_values(case: str) -> dict[str, tuple[str, str]]:
 
     path = resolve_case_path(case)
     try:
-        values = dataclasses.asdict(load_case(path))
+        loaded = load_case(path, overrides)
     except CaseError as exc:
+        if overrides:
+            raise
         print(f"note: {exc}; the keys below show the defaults only", file=sys.stderr)
         return {}
+    values = dataclasses.asdict(loaded)
+    _, layer = loaded_as(loaded) or ({}, lambda key: math.inf)  # (load_case notes it)
     origins: Origins = {}
     read_case_data(path, origins=origins)
 
     def file_of(key: str) -> str:
+        if given_layer(layer, key) == 0:
+            return "--set"
         parts = tuple(key_path(key))
         holder = next((origins[parts[:n]] for n in range(len(parts), 0, -1)
                        if parts[:n] in origins), ())

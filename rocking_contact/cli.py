@@ -140,12 +140,24 @@ def _parse(parser: _Parser,
         if unknown:  # say it with the subcommand's name, not the top level's
             sub = parser.subcommands[args.command]
             sub.error(  # exits with code 2
-                f"unrecognized arguments: {' '.join(unknown)}{_close_options(sub, unknown)}")
+                f"unrecognized arguments: {' '.join(unknown)}{_close_options(sub, unknown)}"
+                f"{_set_in_two_words(args, unknown)}")
     finally:
         if quiet:
             sys.stdout.close()
             sys.stdout, sys.stderr = streams
     return args
+
+
+def _set_in_two_words(args: argparse.Namespace, unknown: Sequence[str]) -> str:
+    """``"; --set takes KEY=VALUE as one word: --set time.step=1e-4"``: what a stray
+    argument means after a ``--set`` given a key without its value (``--set time.step
+    1e-4``, as other tools take an option's value); "" otherwise."""
+    bare = next((text for text in getattr(args, "overrides", None) or []
+                 if "=" not in text), None)
+    if bare is None or not unknown or unknown[0].startswith("-"):
+        return ""
+    return f"; --set takes KEY=VALUE as one word: --set {bare}={unknown[0]}"
 
 
 def _close_options(parser: argparse.ArgumentParser, unknown: Sequence[str]) -> str:

@@ -386,6 +386,15 @@ def test_partial_override_of_a_default_table_keeps_its_other_defaults():
     # rigid takes its case positionally too: "2" is read as the case, as `mesh --frames 2`
     (["rigid", "--frames", "2"], "error: rigid: unrecognized arguments: --frames "
                                  "(rocking-contact rigid --help)"),
+    # --set's key and value as two words, as other tools take an option's value
+    (["run", "sdnd101a", "--set", "time.step", "1e-4"],
+     "error: run: unrecognized arguments: 1e-4; --set takes KEY=VALUE as one word: --set "
+     "time.step=1e-4 (rocking-contact run --help)"),
+    (["sweep", "sdnd101a", "--out", "x", "--set", "contact.mu", "0.3,0.6"],
+     "error: sweep: unrecognized arguments: 0.3,0.6; --set takes KEY=VALUE as one word: "
+     "--set contact.mu=0.3,0.6 (rocking-contact sweep --help)"),
+    (["run", "sdnd101a", "--set", "time.step=1e-4", "stray"],
+     "error: run: unrecognized arguments: stray (rocking-contact run --help)"),
 ])
 def test_a_syntax_error_is_one_line_naming_the_subcommand(capsys, argv, line):
     """argparse's whole usage block before the error was more to read than the error."""

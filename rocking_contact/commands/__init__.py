@@ -64,10 +64,11 @@ COMMANDS: dict[str, Command] = {
         {0: "listed", 2: "a syntax error (list takes no argument): one line 'error: ...'"}),
     "keys": Command(
         "rocking_contact.commands.keys",
-        "every case-file key of a kind: type, default, unit, meaning",
-        {0: "listed",
+        "every case-file key of a kind: type, default, unit, meaning; a case's own values",
+        {0: "listed (a case file whose values do not load too: its error in a note, the "
+            "defaults alone)",
          2: "bad input (no such case file, shipped case or kind; a case file it cannot "
-            "read; an option): one line 'error: ...'"}),
+            "read; a --set the case refuses; an option): one line 'error: ...'"}),
     "run": Command(
         "rocking_contact.commands.run", "run one case and write its results",
         {0: "the run reached its end, whatever its checks say (validate grades them)",

@@ -523,3 +523,29 @@ def test_a_record_in_milliseconds_is_said(tmp_path):
     assert held_values(seconds, "loading.table_acceleration_x", 0.0, 0.15) == []
     ramp = TimeFunction(type="table", times=[0.0, 1.0], values=[0.0, 5.0])
     assert held_values(ramp, "loading.table_acceleration_x", 0.0, 0.15) == []
+
+
+def test_a_child_of_another_kind_is_told_its_kind_not_its_parents_keys(tmp_path):
+    """A child of sdnv105d given kind = "rigid" (to get the rigid block) was told
+    'cases/sdnv105a.toml (extended by ...): mesh: unknown key', a file it did not edit;
+    the refusal names its own case.kind, the parent's kind and the rigid command."""
+    child = tmp_path / "own.toml"
+    child.write_text('extends = "sdnv105d"\n[case]\nkind = "rigid"\n')
+    with pytest.raises(CaseError) as error:
+        load_case(child)
+    assert str(error.value) == (
+        f"{child}: case.kind: got 'rigid', and sdnv105a.toml, which it extends, is a 'block' "
+        "case: its mesh is no key of kind 'rigid'; allowed: 'block', or a case file of kind "
+        "'rigid' that does not extend it; for the rigid block of this block case, keep kind "
+        f"'block' and run rocking-contact rigid {child}")
+    child.write_text('extends = "sdnd101a"\n[case]\nkind = "block"\n')
+    with pytest.raises(CaseError, match=r"case\.kind: got 'block', and sdnd101a\.toml, which "
+                                        r"it extends, is a 'discrete' case: its model is no "
+                                        r"key of kind 'block'; allowed: 'discrete', or a case "
+                                        r"file of kind 'block' that does not extend it$"):
+        load_case(child)
+    # a parent without a kind gives shared keys to children of either kind
+    (tmp_path / "base.toml").write_text("[geometry]\nhalf_width = 0.2\n")
+    child.write_text('extends = "base.toml"\n[case]\ntitle = "r"\nkind = "rigid"\n'
+                     '[time]\nend = 0.1\nstep = 1e-3\n')
+    assert load_case(child).geometry.half_width == 0.2

@@ -333,6 +333,7 @@ def load_case(
     except CaseError as exc:  # name the file that holds the key, and say --set took part
         if exc.reoffer is not None:
             exc = _offering_what_loads(exc, path, overrides, given)
+        _refuse_another_kind(exc, data, path, origins)
         key, problem = _blamed(exc, layer, path, origins)
         if key == "case.name" and (unset or not named and layer(key) > 0):
             why = f"{given} unset it: give a name" if unset else ("the file gives none: "
@@ -358,6 +359,29 @@ def load_case(
                              loaded_as=(as_dict(obj), layer),
                              overrides_given=given if keys else None)
     return obj
+
+
+def _refuse_another_kind(exc: CaseError, data: dict[str, Any], path: Path,
+                         origins: Origins) -> None:
+    """Raise, for ``exc``, an unknown key of a file that ``path`` extends (``origins``),
+    the refusal of what made it unknown: the loaded case's ``case.kind`` (``data``'s)
+    is not the kind of that file, whose keys are another kind's (a child of sdnv105d
+    with ``kind = "rigid"``, told of sdnv105a's ``mesh`` alone, in the file it did not
+    edit). Returns for any other error."""
+    holder = origins.get(tuple(key_path(exc.key)), (path,))[0] if exc.key else path
+    if not exc.problem.startswith("unknown key") or holder == path:
+        return
+    kind = case_kind(data, str(path))
+    theirs = dig(read_case_data(holder), "case.kind")
+    if not isinstance(theirs, str) or theirs == kind:
+        return
+    twin = (f"; for the rigid block of this block case, keep kind 'block' and run "
+            f"rocking-contact rigid {path}" if (theirs, kind) == ("block", "rigid") else "")
+    kind_file = origins.get(("case", "kind"), (path,))[0]
+    raise CaseError(str(kind_file), "case.kind", f"got {kind!r}, and {holder.name}, which it "
+                    f"extends, is a {theirs!r} case: its {exc.key} is no key of kind {kind!r}; "
+                    f"allowed: {theirs!r}, or a case file of kind {kind!r} that does not "
+                    f"extend it{twin}") from None
 
 
 def _offering_what_loads(exc: CaseError, path: Path,

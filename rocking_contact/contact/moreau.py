@@ -25,12 +25,14 @@ problem (:mod:`~rocking_contact.contact.friction_contact`).
 This module is the dense version, for systems of a few degrees of freedom (a point mass,
 a rigid block): :class:`LagrangianLinearSystem`, a :class:`DenseRelation` and the
 one-step integrator :class:`MoreauJean`. No run uses it: it serves the tests
-(``tests/contact/test_theta_moreau.py``), the reference implementation of the scheme that
-they check against problems with a known answer (a bouncing point mass, the rigid block's
-impact law), and with it the index set (:mod:`~rocking_contact.contact.index_set`) and the
-one-step solvers (:mod:`~rocking_contact.contact.friction_contact`) that the finite-element
-version shares. That version, the ``theta`` treatment, solves the same problem through the
-step problem's factorised Jacobian (:mod:`rocking_contact.contact.theta`).
+(``tests/contact/test_theta_moreau.py``) and ``benchmarks/theta_checks.py``, the reference
+implementation of the scheme that they check against problems with a known answer (a
+bouncing point mass, the rigid block's impact law; their relations are in
+:mod:`~rocking_contact.contact.moreau_relations`), and with it the index set
+(:mod:`~rocking_contact.contact.index_set`) and the one-step solvers
+(:mod:`~rocking_contact.contact.friction_contact`) that the finite-element version shares.
+That version, the ``theta`` treatment, solves the same problem through the step problem's
+factorised Jacobian (:mod:`rocking_contact.contact.theta`).
 
 Conventions: gaps in m (positive open); normals point from the obstacle towards the body;
 ``P_N >= 0`` pushes the body away from the obstacle, ``P_T`` is the tangential impulse on

@@ -11,6 +11,14 @@ from rocking_contact.analytic.rigid_block import RigidBlock
 from rocking_contact.analytic.rigid_levels import rigid_levels
 from rocking_contact.contact.friction_contact import NewtonImpactFrictionLaw
 from rocking_contact.contact.moreau import LagrangianLinearSystem, MoreauJean
+from rocking_contact.contact.moreau_relations import (
+    Bar,
+    Floor,
+    Stop,
+    corner_landing_step,
+    rigid_block_integrator,
+    tilted_on_o,
+)
 
 G = 9.81
 
@@ -18,16 +26,6 @@ G = 9.81
 def _rigid(quantity):
     """The manual's rigid-block value of ``quantity`` (cases/sdnv105_rigid.toml)."""
     return case_reference("sdnv105_rigid", quantity, "analytic rigid, closed form").value
-
-
-class Floor:
-    """A point mass (x, y) above the floor y = 0: gap y, U_N = v_y, U_T = v_x."""
-
-    def gaps(self, q):
-        return np.array([q[1]])
-
-    def jacobian(self, q):
-        return np.array([[0.0, 1.0], [1.0, 0.0]])
 
 
 def _ball(mass, restitution, friction=0.0, theta=0.5):
@@ -92,39 +90,11 @@ def test_ball_sliding_on_the_floor_stops_by_coulomb_friction():
     assert abs(q[1]) < 1e-14 and v[0] == pytest.approx(0.0, abs=1e-12)
 
 
-class BlockCorners:
-    """The rigid block (x_G, y_G, phi) on the table y = 0: corners O (-b, -l), A (b, -l)
-    in the body frame; gaps are the corners' heights, U_T the corners' x velocities."""
-
-    def __init__(self, b, height):
-        self.corners = np.array([[-b, -height], [b, -height]])
-
-    def _arms(self, phi):
-        c, s = math.cos(phi), math.sin(phi)
-        return np.array([[c * rx - s * ry, s * rx + c * ry] for rx, ry in self.corners])
-
-    def gaps(self, q):
-        return q[1] + self._arms(q[2])[:, 1]
-
-    def jacobian(self, q):
-        rows = []
-        for ax, ay in self._arms(q[2]):
-            rows.append([0.0, 1.0, ax])   # U_N = v_y + omega a_x
-            rows.append([1.0, 0.0, -ay])  # U_T = v_x - omega a_y
-        return np.array(rows)
-
-
 def _rigid_block_run(h, end, theta=0.5):
     """The rigid SDNV105 block released at rest from 0.01 rad about O, Moreau-Jean."""
     block = RigidBlock(0.18, 0.40, 417.6, G)
-    b, height, mass = block.half_width, block.half_height, block.mass
-    j_g = mass * (b * b + height * height) / 3
-    system = LagrangianLinearSystem(np.diag([mass, mass, j_g]),
-                                    lambda t: np.array([0.0, -mass * G, 0.0]))
-    osi = MoreauJean(system, BlockCorners(b, height), NewtonImpactFrictionLaw(0.0, 0.9), theta)
-    tilt = 0.01
-    c, s = math.cos(tilt), math.sin(tilt)  # O at the origin, the block turned about O
-    q, v, t = np.array([c * b - s * height, s * b + c * height, tilt]), np.zeros(3), 0.0
+    osi = rigid_block_integrator(block, 0.0, 0.9, theta)
+    q, v, t = tilted_on_o(block, 0.01), np.zeros(3), 0.0
     steps, impacts = [], []
     previous = np.zeros(4)
     while t < end:
@@ -132,7 +102,7 @@ def _rigid_block_run(h, end, theta=0.5):
         steps.append((t, out.P.copy()))
         for corner in (0, 1):  # a corner pressed now and not at the previous step lands
             if out.P[2 * corner] > 0 and previous[2 * corner] == 0 and t > 0:
-                impacts.append({"time": t, "kinetic_energy": 0.5 * v @ system.mass @ v,
+                impacts.append({"time": t, "kinetic_energy": 0.5 * v @ osi.system.mass @ v,
                                 "ratio": out.v[2] / v[2], "corner": corner,
                                 "omega": v[2], "P": out.P.copy()})
         previous = out.P
@@ -220,27 +190,20 @@ def test_rigid_block_landing_with_newton_restitution_at_the_corner(e):
     scheme freezes H at the predicted angle (1.4e-5 rad), hence 1e-4 and not round-off.
     The rigid solver's ``rigid.restitution`` is omega+/omega- with the block kept on the
     table, another law: e = 0 is the only value where they agree."""
-    h, g = 1e-4, G
+    h = 1e-4
     block = RigidBlock(0.18, 0.40, 417.6, G)
-    b, height, mass = block.half_width, block.half_height, block.mass
-    r2 = b * b + height * height
-    system = LagrangianLinearSystem(np.diag([mass, mass, mass * r2 / 3]),
-                                    lambda t: np.array([0.0, -mass * g, 0.0]))
-    osi = MoreauJean(system, BlockCorners(b, height), NewtonImpactFrictionLaw(e, 0.9), 0.6)
-    c, s = math.cos(0.01), math.sin(0.01)
-    q, v, t = np.array([c * b - s * height, s * b + c * height, 0.01]), np.zeros(3), 0.0
+    osi = rigid_block_integrator(block, e, 0.9, 0.6)
+    q, v, t = tilted_on_o(block, 0.01), np.zeros(3), 0.0
     out = osi.step(q, v, t, h)
     while out.P[2] == 0.0:
         q, v, t = out.q, out.v, t + h
         out = osi.step(q, v, t, h)
-    w_before = v[2]
-    w_after = (1 - 3 * b * b * (1 + e) / (2 * r2)) * w_before + g * b * h / (4 / 3 * r2)
+    w_after, p_y, p_x = corner_landing_step(block, v[2], e, h)
     assert out.v[2] == pytest.approx(w_after, rel=1e-4)
-    assert out.P[2] == pytest.approx(-mass * b * (w_after + (1 + 2 * e) * w_before)
-                                     + mass * g * h, rel=1e-4)
-    assert out.P[3] == pytest.approx(mass * height * (w_before - w_after), rel=1e-4)
+    assert out.P[2] == pytest.approx(p_y, rel=1e-4)
+    assert out.P[3] == pytest.approx(p_x, rel=1e-4)
     assert out.P[0] == 0.0  # O lifts
-    corner_a = BlockCorners(b, height).jacobian(q + h * (1 - 0.6) * v)[2]  # H at q_m
+    corner_a = osi.relation.jacobian(q + h * (1 - 0.6) * v)[2]  # H at q_m
     assert corner_a @ out.v == pytest.approx(-e * (corner_a @ v), rel=1e-9)
 
 
@@ -267,26 +230,6 @@ def test_mass_on_an_incline_sticks_below_the_friction_angle(degrees, sticks):
         assert out.P[1] == pytest.approx(-mu * out.P[0], rel=1e-12)
     assert abs(q[1]) < 1e-15 and out.P[0] == pytest.approx(mass * G * math.cos(alpha) * h,
                                                             rel=1e-12)
-
-
-class Bar:
-    """A rigid bar (x, y, phi) of half length b, its ends on the floor y = 0."""
-
-    def __init__(self, b):
-        self.b = b
-
-    def _arms(self, phi):
-        return [(-self.b * math.cos(phi), -self.b * math.sin(phi)),
-                (self.b * math.cos(phi), self.b * math.sin(phi))]
-
-    def gaps(self, q):
-        return np.array([q[1] + ay for _, ay in self._arms(q[2])])
-
-    def jacobian(self, q):
-        rows = []
-        for ax, ay in self._arms(q[2]):
-            rows += [[0.0, 1.0, ax], [1.0, 0.0, -ay]]
-        return np.array(rows)
 
 
 @pytest.mark.parametrize("e, mu", [(0.0, 0.0), (0.5, 0.3), (0.0, 0.3)])
@@ -332,18 +275,11 @@ def test_damped_oscillator_order_before_it_reaches_its_stop(theta, order):
         return (decay * math.sin(wd * t) / wd,
                 decay * (math.cos(wd * t) - zeta * w0 / wd * math.sin(wd * t)))
 
-    class Stop:
-        def gaps(self, q):
-            return np.array([d - q[0]])
-
-        def jacobian(self, q):
-            return np.array([[-1.0], [0.0]])
-
     errors = []
     for h in (5e-4, 2.5e-4):
         system = LagrangianLinearSystem(np.eye(1) * mass, lambda t: np.zeros(1),
                                         np.eye(1) * k, np.eye(1) * c)
-        osi = MoreauJean(system, Stop(), NewtonImpactFrictionLaw(0.8, 0.0), theta)
+        osi = MoreauJean(system, Stop(d), NewtonImpactFrictionLaw(0.8, 0.0), theta)
         q, v, t = np.zeros(1), np.ones(1), 0.0
         steps = round(0.018 / h)
         for _ in range(steps):

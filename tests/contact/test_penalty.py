@@ -190,10 +190,11 @@ def test_a_block_released_flat_stands_in_equilibrium_on_its_springs(name):
     supports' 899 N each (0.66 M g) and the sum swung between 2697 and 4892 N.
 
     Bounds: the settle's Newton stops at 1e-10 of its first residual (about M g), so the
-    springs balance the weight to ~1e-10 M g (2.4e-11 measured with the plain springs, 4e-16
-    with B's): 1e-9 relative. An imbalance of 1e-9 M g (4e-6 N) on the 418 kg block for 10 ms
-    gives it 2e-17 J; EKIN stays below 1e-16 J (1e-35 J measured; 1.1e-6 J before). That
-    nothing moves also says each spring carries what the static problem gives."""
+    springs balance the weight to ~1e-10 M g (4e-16 measured with the plain springs and with
+    B's, docs/contact.md at 8670ae5; 2.4e-11 with the plain springs before): 1e-9 relative.
+    An imbalance of 1e-9 M g (4e-6 N) on the 418 kg block for 10 ms gives it 2e-17 J; EKIN
+    stays below 1e-16 J (1e-35 J measured; 1.1e-6 J before). That nothing moves also says
+    each spring carries what the static problem gives."""
     result = rc.run(rc.load_case(name, {**FLAT, "time.end": 0.01}), write=False,
                     plots=False, quiet=True)
     h = result.history

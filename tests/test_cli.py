@@ -602,6 +602,7 @@ def _under_mpiexec(tmp_path, *args):
     return proc.returncode, proc.stdout, proc.stderr
 
 
+@pytest.mark.mpi
 def test_under_mpiexec_each_message_is_said_once(tmp_path):
     """Two ranks used to print bad input twice, the rigid tables twice, and both wrote the
     same mesh file at once; rank 0 speaks (and writes) for all now."""

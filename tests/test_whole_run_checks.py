@@ -193,14 +193,14 @@ def test_a_child_ending_before_its_parents_end_leaves_the_count_not_reached(tmp_
     _assert_first_impact_only(rc.run(rc.load_case(child), write=False, quiet=True))
 
 
-def test_a_run_that_stopped_says_so_in_the_notes_of_what_it_did_not_reach():
+def test_a_run_that_stopped_says_so_in_the_notes_of_what_it_did_not_reach(tmp_path):
     """A failed or interrupted run's checks said "not reached: the run ends at t = ...",
     while its printed summary said "the run stopped at": results.json says it too (a
     longer time.end would not have reached them); a completed short run keeps "ends"."""
     from rocking_contact.post.grading import grade
 
     case = load_case("sdnd101a", {"time.end": 0.2})
-    result = rc.run(case, quiet=True, plots=False)
+    result = rc.run(case, out=tmp_path, quiet=True, plots=False)  # not the cwd's results/
     for status, word in [("failed: a solver failure", "stopped"),
                          ("interrupted at t = 0.2 s", "stopped"), ("completed", "ends")]:
         result.status = status

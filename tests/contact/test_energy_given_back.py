@@ -246,7 +246,7 @@ def test_nothing_given_back_names_no_step():
     assert dissipation_warning(history, energy, ADVICE) is None
 
 
-def test_a_run_computes_what_was_given_back_once(monkeypatch):
+def test_a_run_computes_what_was_given_back_once(monkeypatch, tmp_path):
     """The run's summary and its warning each computed given_steps from the whole history
     (cheap, but a reader wondered why twice): computed once, passed to both, the same
     figures."""
@@ -262,6 +262,6 @@ def test_a_run_computes_what_was_given_back_once(monkeypatch):
     for module in (energy, runner):
         monkeypatch.setattr(module, "given_steps", counted, raising=False)
     case = rc.load_case("sdnv105d", {"time.end": 0.005})
-    result = rc.run(case, quiet=True, plots=False)
+    result = rc.run(case, out=tmp_path, quiet=True, plots=False)  # not the cwd's results/
     assert calls == [len(result.history["time"])]
     assert result.extra["energy"] == energy.summary(result.history, energy.motion_floor(case))

@@ -98,7 +98,7 @@ def missing_impacts(levels: Mapping[str, Mapping[str, Any]], count: int, end: fl
     rigid block has 1 impact up to t = 0.312 s``), ``end`` (s) the run's last instant;
     ``history``, the run's ``extra`` (``history_level``, ``outcome``, ``events``), says
     where the level it integrated ends its motion (comes to rest, overturns, leaves the
-    table). None for a table without dashes."""
+    table). Empty for a table without dashes."""
     from rocking_contact.post.collisions import level_impacts_text
 
     names = [n for n in TITLES if n in levels]

@@ -16,6 +16,11 @@ Dense integrator (:mod:`rocking_contact.contact.moreau`, the relations of
   step's momentum balance;
 - ``rigid``: the rigid block's references of "Restitution" (``rocking-contact rigid``'s
   integration, and the dense integrator's energy kept and time off the table).
+- ``local``: the local solver (:mod:`rocking_contact.contact.friction_contact`) on random
+  problems of a rigid block on 1 to 19 points of its base
+  (:func:`~rocking_contact.contact.moreau_relations.base_problem`, seeds 37 and 38), lifts
+  and velocity problems: how many the semismooth Newton solves alone, how many Gauss-Seidel
+  finishes after it, and what is left.
 
 sdnv105d (coarse mesh, 1e-4 s; ``rocking_contact.run``), seconds to a minute each:
 
@@ -23,12 +28,16 @@ sdnv105d (coarse mesh, 1e-4 s; ``rocking_contact.run``), seconds to a minute eac
 - ``order``: THETA(0.048 s) with steps of 4, 2, 1, 0.5 x 1e-4 s;
 - ``restitution``: the block 100 times stiffer landing with e = 0, 0.5, 1;
 - ``shipped``: the shipped block landing with e = 0.5, at 1e-4 and 2.5e-5 s;
-- ``frictionless``: mu = 0, shipped and stiff block, against the frictionless rigid block;
+- ``frictionless``: mu = 0, shipped and stiff block, against the frictionless rigid block
+  and its landing step (:func:`~rocking_contact.contact.moreau_relations.
+  frictionless_landing_step`);
 - ``impulses``: RN_P = PN_P / DT in the results (to 0.33 s: the whole run);
 - ``granite``: ``cases/variants/granite_d.toml`` to 0.42 s ("The sign of the residual").
+- ``tall``: the 0.2 m x 1.0 m granite block of ``tests/contact/own_block.py`` on sdnv105d
+  with 0.05 and 0.005 s steps, to 0.15 s ("A corner through the table").
 
-``--tiny``: the shortest step of each series, e = 0.5 only, the FEM runs cut short: a check
-that the script runs, not the page's figures.
+``--tiny``: the shortest step of each series, e = 0.5 only, the FEM runs cut short, two local
+problems of each size: a check that the script runs, not the page's figures.
 
 Usage: python benchmarks/theta_checks.py [--checks NAME ...] [--ball-steps N] [--tiny]
 """
@@ -37,6 +46,7 @@ from __future__ import annotations
 
 import argparse
 import csv
+import importlib.util
 import math
 import subprocess
 import sys
@@ -51,10 +61,17 @@ from scipy.integrate import solve_ivp
 
 import rocking_contact as rc
 from rocking_contact.analytic.rigid_block import RigidBlock
+from rocking_contact.analytic.rigid_levels import block_of
 from rocking_contact.analytic.rigid_motion import RockingSimulation
 from rocking_contact.contact import moreau_relations as relations
-from rocking_contact.contact.friction_contact import NewtonImpactFrictionLaw
+from rocking_contact.contact.friction_contact import (
+    NewtonImpactFrictionLaw,
+    impulse_scale,
+    solve_gauss_seidel,
+    solve_semismooth_newton,
+)
 from rocking_contact.contact.moreau import LagrangianLinearSystem, MoreauJean, StepOutcome
+from rocking_contact.contact.projection import LIFT_SWEEPS, smallest_lift
 from rocking_contact.summary import collision_summary
 
 G = 9.81
@@ -63,7 +80,13 @@ H = 1e-4  # sdnv105d's step (s)
 #: case's, and the preload's angle the FEM block leaves from
 BLOCK = RigidBlock(0.18, 0.40, 417.6, G)
 TILT, PRELOADED = 0.01, 0.0100002
-GRANITE = Path(__file__).resolve().parent.parent / "cases" / "variants" / "granite_d.toml"
+#: its mass matrix in (x_G, y_G, phi) (kg, kg, kg.m^2)
+MASS = np.diag([BLOCK.mass, BLOCK.mass, BLOCK.mass * BLOCK.radius**2 / 3])
+ROOT = Path(__file__).resolve().parent.parent
+GRANITE = ROOT / "cases" / "variants" / "granite_d.toml"
+#: the seed of the local problems' lifts; SEED + 1 that of their velocity problems
+#: (``check_local``)
+SEED = 37
 
 
 def _ball(mass: float, restitution: float, mu: float, theta: float,
@@ -247,7 +270,6 @@ def check_rigid(args: argparse.Namespace) -> None:
         print(f"  from {tilt:g} rad: first impact {first.time:.8f} s, {first.kinetic_energy:.6f} J"
               f" (at 0.0544 s {at:.6f} J); energy kept e^2 = {BLOCK.restitution**2:.4f}")
     print("The rigid block on the dense integrator (theta = 1/2, mu = 0.9):")
-    mass = np.diag([BLOCK.mass, BLOCK.mass, BLOCK.mass * BLOCK.radius**2 / 3])
     for e in (0.0, 0.5):
         for h in (1e-4,) if tiny else (1e-4, 1e-5):
             osi = relations.rigid_block_integrator(BLOCK, e, 0.9, 0.5)
@@ -256,7 +278,7 @@ def check_rigid(args: argparse.Namespace) -> None:
             for t, _, v, out in _steps(osi, relations.tilted_on_o(BLOCK, TILT), np.zeros(3), h,
                                        int(0.1 / h)):
                 if math.isnan(landed) and out.P[2] > 0:
-                    landed, kept = t + h, (out.v @ mass @ out.v) / (v @ mass @ v)
+                    landed, kept = t + h, (out.v @ MASS @ out.v) / (v @ MASS @ v)
                 elif not math.isnan(landed) and math.isnan(off) and corners.gaps(out.q)[1] > 0:
                     off = t
                 elif not math.isnan(off) and math.isnan(back) and out.P[2] > 0:
@@ -265,6 +287,50 @@ def check_rigid(args: argparse.Namespace) -> None:
                    else "A stays on the table")
             print(f"  e = {e:g}, h = {h:g} s: lands in the step ending {landed:.6f} s, keeps "
                   f"{kept:.4f} of its kinetic energy over it; {hop}")
+
+
+def check_local(args: argparse.Namespace) -> None:
+    per = 2 if args.tiny else 40
+    sizes = range(1, 20)
+    print(f"The local solver on the rigid SDNV105 block's base ({per} problems of each 1 to "
+          f"19 points, moreau_relations.base_problem; tolerance 1e-12 of the impulses' "
+          f"scale, Newton's 50 iterations from P = 0, then Gauss-Seidel from its iterate):")
+    for seed, lift in ((SEED, True), (SEED + 1, False)):
+        rng = np.random.default_rng(seed)
+        newton = dict.fromkeys(sizes, 0)
+        finished, sweeps, left = 0, 0, []
+        for m in sizes:
+            for _ in range(per):
+                problem, H = relations.base_problem(BLOCK, m, rng, lift=lift)
+                alone = solve_semismooth_newton(problem, tol=1e-12, max_iterations=50)
+                if alone.converged:
+                    newton[m] += 1
+                    continue
+                gs = solve_gauss_seidel(problem, alone.P, tol=1e-12,
+                                        max_sweeps=LIFT_SWEEPS if lift else 10000)
+                if gs.converged:
+                    finished += 1
+                    sweeps = max(sweeps, gs.iterations)
+                else:
+                    left.append((problem, H, gs))
+        total = per * len(sizes)
+        alone_count = sum(newton.values())
+        print(f"  {'lifts (mu = 0)' if lift else 'velocity problems (mu = 0.9)'}, seed {seed}: "
+              f"Newton alone {alone_count} of {total} (by points 1-19: "
+              f"{' '.join(str(newton[m]) for m in sizes)}); Gauss-Seidel finishes "
+              f"{finished} of the {total - alone_count} others (at most {sweeps} of its "
+              f"{LIFT_SWEEPS if lift else 10000} sweeps); {len(left)} left")
+        for problem, H, gs in left:
+            m = problem.size
+            said = (f"    {m} points: Gauss-Seidel stops at "
+                    f"{gs.residual / impulse_scale(problem, gs.P):.1e} after {gs.iterations} "
+                    "sweeps")
+            if lift:  # the runs' fallback for a lift
+                a = smallest_lift(H[0::2], MASS, problem.q[0::2])
+                said += ("; smallest_lift finds no motion" if a is None else
+                         "; smallest_lift's end gaps >= "
+                         f"{np.min(problem.q[0::2] + H[0::2] @ a):.1e} m")
+            print(said)
 
 
 def _run(overrides: dict[str, Any], **kwargs: Any) -> Any:
@@ -403,10 +469,15 @@ def check_frictionless(args: argparse.Namespace) -> None:
         k, t = _landing(h), h["time"]
         at = int(np.argmin(np.abs(t - 0.03)))
         rx = max(np.abs(h["RX_O"]).max(), np.abs(h["RX_A"]).max())
+        w = np.diff(h["THETA"], prepend=np.nan) / H  # over each step (rad/s)
+        rigid, pn = relations.frictionless_landing_step(BLOCK, w[k - 1], 0.0, H)
         print(f"  E = {young:g} Pa: lands in the step ending {t[k]:.4f} s, O slid by "
               f"{h['DX_O'][k] * 1e3:.5f} mm at its end; phi(0.03 s) {h['THETA'][at]:.5e} rad "
               f"({h['THETA'][at] / phi - 1:+.2%}); |RX| < {rx:.1e} N; P_N at A "
-              f"{h['PN_A'][k]:.3f} + {h['PN_A'][k + 1]:.3f} N.s")
+              f"{h['PN_A'][k]:.3f} + {h['PN_A'][k + 1]:.3f} N.s; the rigid step from its "
+              f"omega- {w[k - 1]:.5f} rad/s: P_N {pn:.3f} N.s (ours {h['PN_A'][k] / pn - 1:+.2%}"
+              f" in the step), omega+ {rigid:.5f} rad/s (ours over the second step after "
+              f"it {w[k + 2]:.5f}, {w[k + 2] / rigid - 1:+.1%})")
 
 
 def _impulse_error(h: dict[str, np.ndarray]) -> float:
@@ -467,12 +538,51 @@ def check_granite(args: argparse.Namespace) -> None:
         print(f"  the first CONTACTS change after 0.3 s (the second landing): {later[0]:.4f} s")
 
 
+def _tall_block() -> Callable[..., str]:
+    """``tall_block(parent, extra="")`` of ``tests/contact/own_block.py``: the case file of
+    the 0.2 m x 1.0 m granite block the tests run (loaded from its path: tests/ is no
+    package)."""
+    spec = importlib.util.spec_from_file_location("own_block",
+                                                  ROOT / "tests" / "contact" / "own_block.py")
+    assert spec is not None and spec.loader is not None
+    module = importlib.util.module_from_spec(spec)
+    spec.loader.exec_module(module)
+    tall: Callable[..., str] = module.tall_block
+    return tall
+
+
+def check_tall(args: argparse.Namespace) -> None:
+    with tempfile.TemporaryDirectory() as folder:
+        path = Path(folder) / "tall.toml"
+        path.write_text(_tall_block()("sdnv105d"), encoding="utf-8")
+        case: Any = rc.load_case(path)  # a block case (sdnv105d's kind)
+        block, tilt = block_of(case), case.preload.tilt
+        released = block.mass * block.gravity * (
+            block.half_width * math.sin(tilt) + block.half_height * (math.cos(tilt) - 1))
+        print(f"The tall granite block (tests/contact/own_block.py on sdnv105d: 2b x 2l = "
+              f"{2 * block.half_width:g} x {2 * block.half_height:g} m, {block.mass:g} kg) "
+              f"released at {tilt:g} rad, to {case.time.end:g} s; released with "
+              f"M g (y_G - l) = {released:.2f} J:")
+        for step in (0.05, 0.005):
+            result = rc.run(rc.load_case(path, {"time.step": step}), write=False, plots=False,
+                            quiet=True)
+            h, found = result.history, result.extra["penetration"]
+            warned = any(w.startswith("the base went") for w in result.warnings)
+            print(f"  time.step = {step:g} s: {result.status}; the base went "
+                  f"{found['depth_m']:.3g} m deep (at {found['time_s']:g} s, "
+                  f"{found['depth_m'] / found['scale_m']:.1%} of its largest lift "
+                  f"{found['scale_m']:.4f} m), {'warned' if warned else 'not warned'}; "
+                  f"EKIN_BLOCK at {h['time'][-1]:g} s {h['EKIN_BLOCK'][-1]:.2f} J "
+                  f"({h['EKIN_BLOCK'][-1] / released - 1:+.0%} of the release's)")
+
+
 CHECKS: dict[str, Callable[[argparse.Namespace], None]] = {
     "ball": check_ball, "sliding": check_sliding, "incline": check_incline, "bar": check_bar,
     "oscillator": check_oscillator, "landing": check_landing, "rigid": check_rigid,
-    "range": check_range, "order": check_order, "restitution": check_restitution,
+    "local": check_local, "range": check_range, "order": check_order,
+    "restitution": check_restitution,
     "shipped": check_shipped, "frictionless": check_frictionless,
-    "impulses": check_impulses, "granite": check_granite,
+    "impulses": check_impulses, "granite": check_granite, "tall": check_tall,
 }
 
 

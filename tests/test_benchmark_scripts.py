@@ -96,11 +96,16 @@ SMOKE: dict[str, tuple[list[str], list[tuple[str, int]]]] = {
         (rf"^\| [AD], {NUMBER} s \| (\d+) \| {NUMBER} \| ", 2)]),
     "sdnv105_sensitivity.py": (["--end", "0.002", "A, tilt 0.01 (shipped)"], [
         (rf"^\| A, tilt 0.01 \(shipped\) \|.* \| (\d+) \((\d+)\) \| {NUMBER} \|$", 1)]),
-    "theta_checks.py": (["--tiny", "--checks", "bar", "oscillator", "restitution"], [
+    "theta_checks.py": (["--tiny", "--checks", "bar", "oscillator", "restitution", "local",
+                         "tall"], [
         (rf"W 4x4 of rank (3), P_N {NUMBER} and {NUMBER} N.s", 4),
         (rf"^  theta = {NUMBER}: error / error at half the step {NUMBER}; ", 3),
         (rf"^  e = (0.5): lands in the step ending {NUMBER} s .* omega\+ {NUMBER} / "
-         rf"{NUMBER} rad/s", 1)]),
+         rf"{NUMBER} rad/s", 1),
+        (r"^  (?:lifts|velocity problems) .*: Newton alone (\d+) of (38) .* Gauss-Seidel "
+         r"finishes (\d+) of the (\d+) others", 2),
+        (rf"^  time.step = {NUMBER} s: completed; the base went {NUMBER} m deep .* EKIN_BLOCK "
+         rf"at {NUMBER} s {NUMBER} J", 2)]),
     "sdnv105d.py": (["--runs", "coarse", "--end", "0.06"], [
         (r"^\| (1) \| " + r" \| ".join([NUMBER] * 2) + " ", 1),  # the first impact
         (rf"^cost: (\d+) steps, (\d+) SNES iterations, (\d+) contact passes \(max (\d+)/step\)"

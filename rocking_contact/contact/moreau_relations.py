@@ -3,9 +3,11 @@
 Each is a :class:`~rocking_contact.contact.moreau.DenseRelation` (gaps in m, positive open;
 ``H`` rows ``[N_0, T_0, N_1, T_1, ...]`` with ``U = H v`` in m/s) of a system whose answer
 is known in closed form: a point mass above a floor, a mass against a stop, a rigid bar on
-its two ends, the rigid SDNV105 block on its two corners. The tests of the integrator
-(``tests/contact/test_theta_moreau.py``) and ``benchmarks/theta_checks.py`` (docs/theta.md,
-"Checks on inputs outside the validation") share them.
+its two ends, the rigid SDNV105 block on its two corners; one step of that block landing,
+with and without friction; and random local problems of a rigid block on points of its base
+(:func:`base_problem`). The tests of the integrator (``tests/contact/test_theta_moreau.py``)
+and of the local solver, and ``benchmarks/theta_checks.py`` (docs/theta.md, "Checks on
+inputs outside the validation") share them.
 """
 
 from __future__ import annotations
@@ -15,7 +17,10 @@ import math
 import numpy as np
 
 from rocking_contact.analytic.rigid_block import RigidBlock
-from rocking_contact.contact.friction_contact import NewtonImpactFrictionLaw
+from rocking_contact.contact.friction_contact import (
+    FrictionContactProblem,
+    NewtonImpactFrictionLaw,
+)
 from rocking_contact.contact.moreau import LagrangianLinearSystem, MoreauJean
 
 
@@ -123,3 +128,60 @@ def corner_landing_step(block: RigidBlock, omega_before: float, restitution: flo
         + g * b * h / (4 / 3 * r2)
     return (after, -mass * b * (after + (1 + 2 * restitution) * omega_before) + mass * g * h,
             mass * height * (omega_before - after))
+
+
+def frictionless_landing_step(block: RigidBlock, omega_before: float, restitution: float,
+                              h: float) -> tuple[float, float]:
+    """One step of ``h`` (s) of the rigid ``block`` landing on its corner A of a
+    frictionless table with Newton's ``restitution`` there (O free to lift), by the momentum
+    balance with G at the origin, A at (b, -l) and the weight over the whole step:
+    ``(omega+, P_y)``. Before the step the block rocks on O with G on a vertical line (no
+    horizontal force), so at phi = 0 v_G = (0, b omega-); no horizontal impulse acts, and
+    A leaves at U_N+ = -e U_N- = -2 e b omega-. omega+ (rad/s, counter-clockwise;
+    ``omega_before`` < 0 when A comes down) = ((J_G - (1 + 2 e) M b^2) omega- + M g b h) /
+    (J_G + M b^2), J_G = M R^2 / 3; P_y = -M b (omega+ + (1 + 2 e) omega-) + M g h (N.s, on
+    the block, up). As h -> 0, omega+ / omega- -> (R^2 - 3 (1 + 2 e) b^2) / (R^2 + 3 b^2)."""
+    b, mass, g = block.half_width, block.mass, block.gravity
+    j_g = mass * block.radius**2 / 3
+    after = ((j_g - (1 + 2 * restitution) * mass * b * b) * omega_before + mass * g * b * h) \
+        / (j_g + mass * b * b)
+    return after, -mass * b * (after + (1 + 2 * restitution) * omega_before) + mass * g * h
+
+
+def base_problem(block: RigidBlock, contacts: int, rng: np.random.Generator, *, lift: bool,
+                 tilt: float = 0.02, mu: float = 0.9) -> tuple[FrictionContactProblem,
+                                                             np.ndarray]:
+    """A random local problem of the rigid ``block`` (x_G, y_G, phi) on ``contacts`` points
+    of its base line, as the theta treatment meets them (docs/theta.md, "Checks on inputs
+    outside the validation"): the points' x drawn uniformly on [-b, b] (m, body frame), the
+    base turned by an angle drawn uniformly on [-``tilt``, ``tilt``] (rad), ``H`` the rows
+    ``[N_0, T_0, ...]`` of the points (U_N = v_y + omega a_x, U_T = v_x - omega a_y, a the
+    point's arm from G), W = H M^-1 H^T (1/kg; rank <= 3, its normal rows' <= 2: the points
+    are collinear).
+
+    - ``lift``: the position projection's problem (frictionless, :func:`~rocking_contact.
+      contact.projection.rigid_lift`): q_N the end gaps, each drawn uniformly on
+      [-1e-6, 5e-7] m, q_T = 0 (P in kg.m, the lift M^-1 H^T P);
+    - otherwise the velocity problem: Coulomb's ``mu`` at every point, q = H v_free with
+      v_free's (v_x, v_y, omega) drawn normal with deviations 0.1 m/s, 0.1 m/s, 0.5 rad/s.
+
+    Draws, in order: the x's, the angle, then the gaps or v_free. Returns the problem and
+    ``H`` (2 ``contacts`` x 3).
+    """
+    b, height = block.half_width, block.half_height
+    points = np.column_stack([rng.uniform(-b, b, contacts), np.full(contacts, -height)])
+    phi = rng.uniform(-tilt, tilt)
+    c, s = math.cos(phi), math.sin(phi)
+    rows = []
+    for rx, ry in points:
+        ax, ay = c * rx - s * ry, s * rx + c * ry
+        rows += [[0.0, 1.0, ax], [1.0, 0.0, -ay]]
+    H = np.array(rows)
+    mass = np.diag([block.mass, block.mass, block.mass * block.radius**2 / 3])
+    W = H @ np.linalg.solve(mass, H.T)
+    if lift:
+        q = np.zeros(2 * contacts)
+        q[0::2] = rng.uniform(-1e-6, 5e-7, contacts)
+        return FrictionContactProblem(W, q, np.zeros(contacts)), H
+    v_free = rng.standard_normal(3) * [0.1, 0.1, 0.5]
+    return FrictionContactProblem(W, H @ v_free, np.full(contacts, mu)), H

@@ -16,6 +16,7 @@ from rocking_contact.contact.moreau_relations import (
     Floor,
     Stop,
     corner_landing_step,
+    frictionless_landing_step,
     rigid_block_integrator,
     tilted_on_o,
 )
@@ -181,6 +182,17 @@ def test_rigid_block_free_flight_reactions(rigid_rocking):
     assert rx.min() == pytest.approx(_rigid("reaction.horizontal"), rel=0.01)
 
 
+def _landing_step(osi, block, h):
+    """Steps of ``h`` (s) of ``osi`` from ``block`` released at rest at 0.01 rad on O, to
+    the first step with an impulse at A: (q, v) at that step's start and its outcome."""
+    q, v, t = tilted_on_o(block, 0.01), np.zeros(3), 0.0
+    out = osi.step(q, v, t, h)
+    while out.P[2] == 0.0:
+        q, v, t = out.q, out.v, t + h
+        out = osi.step(q, v, t, h)
+    return q, v, out
+
+
 @pytest.mark.parametrize("e", [0.0, 0.5, 1.0])
 def test_rigid_block_landing_with_newton_restitution_at_the_corner(e):
     """Newton's law at the landing corner A (sticking, O free to lift) against the momentum
@@ -193,11 +205,7 @@ def test_rigid_block_landing_with_newton_restitution_at_the_corner(e):
     h = 1e-4
     block = RigidBlock(0.18, 0.40, 417.6, G)
     osi = rigid_block_integrator(block, e, 0.9, 0.6)
-    q, v, t = tilted_on_o(block, 0.01), np.zeros(3), 0.0
-    out = osi.step(q, v, t, h)
-    while out.P[2] == 0.0:
-        q, v, t = out.q, out.v, t + h
-        out = osi.step(q, v, t, h)
+    q, v, out = _landing_step(osi, block, h)
     w_after, p_y, p_x = corner_landing_step(block, v[2], e, h)
     assert out.v[2] == pytest.approx(w_after, rel=1e-4)
     assert out.P[2] == pytest.approx(p_y, rel=1e-4)
@@ -205,6 +213,26 @@ def test_rigid_block_landing_with_newton_restitution_at_the_corner(e):
     assert out.P[0] == 0.0  # O lifts
     corner_a = osi.relation.jacobian(q + h * (1 - 0.6) * v)[2]  # H at q_m
     assert corner_a @ out.v == pytest.approx(-e * (corner_a @ v), rel=1e-9)
+
+
+@pytest.mark.parametrize("e", [0.0, 0.5, 1.0])
+def test_rigid_block_landing_on_a_frictionless_table(e):
+    """mu = 0: the block rocks on O with G on a vertical line and lands on A with a normal
+    impulse only, against one step's momentum balance (frictionless_landing_step: v_G =
+    (0, b omega-) before, omega+ = ((J_G - (1 + 2 e) M b^2) omega- + M g b h) /
+    (J_G + M b^2)). The scheme freezes H at the predicted angle (-2.3e-5 rad, A's arm
+    9e-6 m short of b): omega+ within 1e-4 of omega- (4e-5 measured; e = 0.5 leaves
+    omega+ near 0), P_y within 1e-4 (3e-5). docs/theta.md's "mu = 0" compares the FEM
+    block with this step."""
+    h = 1e-4
+    block = RigidBlock(0.18, 0.40, 417.6, G)
+    _, v, out = _landing_step(rigid_block_integrator(block, e, 0.0, 0.6), block, h)
+    assert abs(v[0]) < 1e-9 * abs(v[1])  # G came down a vertical line
+    w_after, p_y = frictionless_landing_step(block, v[2], e, h)
+    assert out.v[2] == pytest.approx(w_after, rel=0, abs=1e-4 * abs(v[2]))
+    assert out.P[2] == pytest.approx(p_y, rel=1e-4)
+    assert out.P[0] == 0.0 and out.P[3] == 0.0  # O lifts; no tangential impulse
+    assert out.v[0] == v[0]
 
 
 @pytest.mark.parametrize("degrees, sticks", [(20.0, True), (26.0, True), (35.0, False)])

@@ -33,13 +33,13 @@ MESHES: dict[str, dict[str, Any]] = {
 
 def mesh_settings(mesh: str) -> dict[str, Any]:
     """The overrides of ``--mesh``: a name of :data:`MESHES`, or a structured mesh's
-    element size in metres."""
+    element size in metres (ValueError for anything else)."""
     if mesh in MESHES:
         return MESHES[mesh]
     try:
         size = float(mesh)
     except ValueError:
-        raise SystemExit(f"--mesh: {mesh!r} is neither {' nor '.join(MESHES)} "
+        raise ValueError(f"--mesh: {mesh!r} is neither {' nor '.join(MESHES)} "
                          "nor an element size in metres") from None
     return {"mesh.layout": "structured", "mesh.element_size": size}
 
@@ -57,11 +57,18 @@ def overrides(name: str, h: float) -> dict[str, Any]:
     return {"time.step": h}
 
 
+#: the case each letter of the rows runs
+SOURCES = {"a": "sdnv105a_auto", "b": "sdnv105b", "d": "sdnv105d"}
+
+
+def settings(name: str, h: float, mesh: dict[str, Any], end: float | None) -> dict[str, Any]:
+    """The overrides of one row (``end``: the run's end time, s, or the case's)."""
+    return {**overrides(name, h), **mesh, **({} if end is None else {"time.end": end})}
+
+
 def row(name: str, h: float, mesh: dict[str, Any], end: float | None) -> str:
-    """One run as a markdown row (``end``: the run's end time, s, or the case's)."""
-    source = {"a": "sdnv105a_auto", "b": "sdnv105b", "d": "sdnv105d"}[name]
-    stop = {} if end is None else {"time.end": end}
-    r = run(name, source, {**overrides(name, h), **mesh, **stop})
+    """One run as a markdown row."""
+    r = run(name, SOURCES[name], settings(name, h, mesh, end))
     found = {c["index"]: c for c in r["collisions"] if c["interior"]}
     t = " | ".join(f"{found[k]['time']:.5f}" if k in found else "—" for k in range(2, 6))
     e = " | ".join(f"{found[k]['kinetic_energy']:.4f}" if k in found else "—"
@@ -82,13 +89,21 @@ def main() -> None:
                    help="coarse, fine, or a structured mesh's element size (m)")
     p.add_argument("--end", type=float, default=None, help="end time of the runs (s)")
     args = p.parse_args()
-    mesh = mesh_settings(args.mesh)
+    rows = [(name, h) for name, steps in (("a", args.a), ("b", args.b), ("d", args.d))
+            for h in steps]
+    # Every row's case is read before the first run: a setting one of them refuses (B's
+    # windows past --end, say) stops the script at once, not after minutes of other rows.
+    try:
+        mesh = mesh_settings(args.mesh)
+        for name, h in rows:
+            load_block(SOURCES[name], settings(name, h, mesh, args.end))
+    except ValueError as exc:  # rc.CaseError is one
+        p.error(str(exc))
     print("| run, impact step | steps | wall (s) | t2 | t3 | t4 | t5 (s) | E2 | E3 | E4 | E5 (J) "
           "| percussion (N.s) | RX max A (N) |")
     print("|---" * 13 + "|")
-    for name, steps in (("a", args.a), ("b", args.b), ("d", args.d)):
-        for h in steps:
-            print(row(name, h, mesh, args.end), flush=True)
+    for name, h in rows:
+        print(row(name, h, mesh, args.end), flush=True)
 
 
 if __name__ == "__main__":

@@ -46,6 +46,24 @@ def test_an_unknown_row_of_the_sensitivity_table_is_refused():
                                             "starts with 'B, tilt'")
 
 
+@pytest.mark.parametrize("args, message", [
+    (["--a", "--d", "--end", "0.2"],
+     "time.window[4]: starts at 0.2325 s, at or after time.end = 0.2 s"),
+    (["--mesh", "medium"], "--mesh: 'medium' is neither coarse nor fine nor an element size"),
+])
+def test_the_impact_steps_script_refuses_a_row_before_running_any(args, message):
+    """B's default rows with ``--end 0.2`` (its windows reach 0.2325 s) printed the A rows,
+    then stopped on B with a traceback and exit code 1; every row's case is now read first,
+    and a refusal is argparse's one error line, exit code 2, no table."""
+    script = next(p for p in BENCHMARKS if p.name == "sdnv105_impact_steps.py")
+    proc = subprocess.run([sys.executable, str(script), *args], cwd=script.parent,
+                          capture_output=True, text=True, timeout=300)
+    assert proc.returncode == 2 and proc.stdout == ""
+    last = proc.stderr.splitlines()[-1]
+    assert last.startswith("sdnv105_impact_steps.py: error: ") and message in last
+    assert "Traceback" not in proc.stderr
+
+
 def test_the_sensitivity_scripts_round_off_rows_run(monkeypatch, tmp_path):
     """Its "round-off only" rows replace the contact's add_columns, whose signature gained
     a work vector (eb83256): they failed with a TypeError. A's first 5 ms

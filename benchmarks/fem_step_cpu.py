@@ -29,6 +29,8 @@ from collections.abc import Iterator
 from contextlib import contextmanager
 from typing import Any
 
+from sdnv105_contact import refusals
+
 #: the parts of a step: (label, functions as "folder/file.py:function", what is counted):
 #: "cum" a function with what it calls (a part's functions that call one another counted
 #: once), "own" its own (C) time: the SNES solve's own time is PETSc's (factorisations,
@@ -141,27 +143,28 @@ def main() -> None:
     parser.add_argument("--out", metavar="DIR",
                         help="write each run's files there (field output included)")
     args = parser.parse_args()
-    overrides = args.set
-    print(f"{'run':>4} {'steps':>6} {'stepping CPU (s)':>17} {'CPU / step (ms)':>16} "
-          f"{'run CPU (s)':>12} {'wall (s)':>9}")
-    for k in range(args.repeat):
-        r = one_run(args.case, overrides, out=args.out)
-        print(f"{k + 1:>4} {r['steps']:>6.0f} {r['cpu']:>17.2f} "
-              f"{1e3 * r['cpu'] / r['steps']:>16.2f} {r['run_cpu']:>12.2f} {r['wall']:>9.2f}")
-    if not args.split:
-        return
-    profile = cProfile.Profile(time.process_time)
-    r = one_run(args.case, overrides, profile, args.out)
-    stats = pstats.Stats(profile)
-    steps, total = r["steps"], r["cpu"]
-    print(f"\nunder cProfile: {steps:.0f} steps, stepping {total:.2f} s CPU "
-          f"({1e3 * total / steps:.2f} ms a step), {r['jacobians']:.0f} Jacobians")
-    print(f"{'part':<32} {'ms / step':>10} {'share':>7} {'calls':>8}")
-    parts = split(stats)
-    rest = ("rest (Python, vector algebra)", total - sum(s for _, s, _ in parts), 0)
-    for label, seconds, calls in (*parts, rest):
-        print(f"{label:<32} {1e3 * seconds / steps:>10.2f} {seconds / total:>7.1%} "
-              f"{calls if calls else '':>8}")
+    with refusals(parser):
+        overrides = args.set
+        print(f"{'run':>4} {'steps':>6} {'stepping CPU (s)':>17} {'CPU / step (ms)':>16} "
+              f"{'run CPU (s)':>12} {'wall (s)':>9}")
+        for k in range(args.repeat):
+            r = one_run(args.case, overrides, out=args.out)
+            print(f"{k + 1:>4} {r['steps']:>6.0f} {r['cpu']:>17.2f} "
+                  f"{1e3 * r['cpu'] / r['steps']:>16.2f} {r['run_cpu']:>12.2f} {r['wall']:>9.2f}")
+        if not args.split:
+            return
+        profile = cProfile.Profile(time.process_time)
+        r = one_run(args.case, overrides, profile, args.out)
+        stats = pstats.Stats(profile)
+        steps, total = r["steps"], r["cpu"]
+        print(f"\nunder cProfile: {steps:.0f} steps, stepping {total:.2f} s CPU "
+              f"({1e3 * total / steps:.2f} ms a step), {r['jacobians']:.0f} Jacobians")
+        print(f"{'part':<32} {'ms / step':>10} {'share':>7} {'calls':>8}")
+        parts = split(stats)
+        rest = ("rest (Python, vector algebra)", total - sum(s for _, s, _ in parts), 0)
+        for label, seconds, calls in (*parts, rest):
+            print(f"{label:<32} {1e3 * seconds / steps:>10.2f} {seconds / total:>7.1%} "
+                  f"{calls if calls else '':>8}")
 
 
 if __name__ == "__main__":

@@ -33,6 +33,8 @@ import json
 import math
 import pstats
 import time
+from collections.abc import Iterator
+from contextlib import contextmanager
 from pathlib import Path
 from typing import Any
 
@@ -54,6 +56,18 @@ LMGC90 = ([0.0546, 0.1324, 0.1929, 0.2359, 0.2693], [7.23255, 4.04688, 2.25311, 
 
 #: the finer mesh: structured 0.02 m cells (case variants)
 VARIANTS = Path(__file__).resolve().parent.parent / "cases" / "variants"
+
+
+@contextmanager
+def refusals(parser: argparse.ArgumentParser) -> Iterator[None]:
+    """A case that a script's options make invalid (``rc.CaseError``: a ``--set``, an
+    ``--end`` before one of its windows, an unknown case) ends the script as argparse ends
+    it for a bad option: one error line, exit code 2, no traceback. The rows printed before
+    it stay."""
+    try:
+        yield
+    except rc.CaseError as exc:
+        parser.error(str(exc))
 
 
 def load_block(source: str | Path, overrides: dict[str, Any] | None = None) -> BlockCase:
@@ -204,6 +218,12 @@ def main() -> None:
     p.add_argument("--end", type=float, default=None,
                    help="end time of the runs (s; default the case's)")
     args = p.parse_args()
+    with refusals(p):
+        report_runs(args)
+
+
+def report_runs(args: argparse.Namespace) -> None:
+    """The runs of ``main``'s options, each printed as it ends."""
     stop = {} if args.end is None else {"time.end": args.end}
     runs = []
     for mesh in args.meshes:

@@ -15,7 +15,7 @@ import contextlib
 from collections.abc import Callable, Iterator
 from typing import TYPE_CHECKING, NamedTuple
 
-from sdnv105_contact import run
+from sdnv105_contact import refusals, run
 
 from rocking_contact.contact import condensed
 
@@ -70,26 +70,28 @@ def main() -> None:
     p.add_argument("--end", type=float, default=None,
                    help="end time of the runs (s; default the case's)")
     args = p.parse_args()
-    chosen, stop = args.chosen, {} if args.end is None else {"time.end": args.end}
-    unknown = [c for c in chosen if not any(r.label.startswith(c) for r in RUNS)]
-    if unknown:
-        p.error(f"no row's label starts with {', '.join(map(repr, unknown))}")
-    print("| run | t2 | t3 | t4 | t5 (s) | E2 | E3 | E4 | E5 (J) | percussion at A (N.s) "
-          "| steps (refined) | wall (s) |")
-    print("|---" * 12 + "|")
-    for label, name, overrides, context in RUNS:
-        if chosen and not any(label.startswith(prefix) for prefix in chosen):
-            continue
-        with context():
-            r = run(name, f"sdnv105{name}", {**overrides, **stop})
-        found = {c["index"]: c for c in r["collisions"]}
-        t = " | ".join(f"{found[k]['time']:.5f}" if k in found else "—" for k in range(2, 6))
-        e = " | ".join(f"{found[k]['kinetic_energy']:.4f}" if k in found else "—"
-                       for k in range(2, 6))
-        tm = r["timing"]
-        print(f"| {label} | {t} | {e} | {r['quantities'].get('percussion_RN_A', float('nan')):.2f}"
-              f" | {tm['steps']} ({tm.get('refined_steps', 0)}) | {tm['wall_s']:.1f} |",
-              flush=True)
+    with refusals(p):
+        chosen, stop = args.chosen, {} if args.end is None else {"time.end": args.end}
+        unknown = [c for c in chosen if not any(r.label.startswith(c) for r in RUNS)]
+        if unknown:
+            p.error(f"no row's label starts with {', '.join(map(repr, unknown))}")
+        print("| run | t2 | t3 | t4 | t5 (s) | E2 | E3 | E4 | E5 (J) | percussion at A (N.s) "
+              "| steps (refined) | wall (s) |")
+        print("|---" * 12 + "|")
+        for label, name, overrides, context in RUNS:
+            if chosen and not any(label.startswith(prefix) for prefix in chosen):
+                continue
+            with context():
+                r = run(name, f"sdnv105{name}", {**overrides, **stop})
+            found = {c["index"]: c for c in r["collisions"]}
+            t = " | ".join(f"{found[k]['time']:.5f}" if k in found else "—" for k in range(2, 6))
+            e = " | ".join(f"{found[k]['kinetic_energy']:.4f}" if k in found else "—"
+                           for k in range(2, 6))
+            tm = r["timing"]
+            percussion = r["quantities"].get("percussion_RN_A", float("nan"))
+            print(f"| {label} | {t} | {e} | {percussion:.2f}"
+                  f" | {tm['steps']} ({tm.get('refined_steps', 0)}) | {tm['wall_s']:.1f} |",
+                  flush=True)
 
 
 if __name__ == "__main__":

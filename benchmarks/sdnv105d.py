@@ -29,6 +29,7 @@ from pathlib import Path
 from typing import Any
 
 import numpy as np
+from sdnv105_contact import refusals
 
 import rocking_contact as rc
 from rocking_contact.stops import SolverFailure
@@ -144,24 +145,25 @@ def main() -> None:
     parser.add_argument("--end", type=float, default=None,
                         help="end time of the runs (s; default the case's)")
     args = parser.parse_args()
-    stop = {} if args.end is None else {"time.end": args.end}
-    results: dict[str, Any] = {}
-    for name in args.runs:
-        results[name] = run(SOURCES[name], stop)
-        print(report(name, results[name]), "\n", flush=True)
-    for theta in args.theta:
-        name = f"coarse theta={theta:g}"
-        results[name] = run("sdnv105d", {"scheme.theta": theta, **stop})
-        print(report(name, results[name]), "\n", flush=True)
-    if args.a:
-        a = rc.run(rc.load_case("sdnv105a", stop), write=False, plots=False, quiet=True)
-        results["sdnv105a"] = {"timing": a.timing, "collisions": a.collisions}
-        t = a.timing
-        print(f"## sdnv105a (Lagrange, Code_Aster's windows): {t.get('steps')} steps, "
-              f"{t.get('newton_iterations')} SNES iterations, {t.get('contact_iterations', 0)} "
-              f"contact iterations, {t.get('wall_s', math.nan):.1f} s wall", flush=True)
-    if args.json:
-        args.json.write_text(json.dumps(results, indent=1, default=float))
+    with refusals(parser):
+        stop = {} if args.end is None else {"time.end": args.end}
+        results: dict[str, Any] = {}
+        for name in args.runs:
+            results[name] = run(SOURCES[name], stop)
+            print(report(name, results[name]), "\n", flush=True)
+        for theta in args.theta:
+            name = f"coarse theta={theta:g}"
+            results[name] = run("sdnv105d", {"scheme.theta": theta, **stop})
+            print(report(name, results[name]), "\n", flush=True)
+        if args.a:
+            a = rc.run(rc.load_case("sdnv105a", stop), write=False, plots=False, quiet=True)
+            results["sdnv105a"] = {"timing": a.timing, "collisions": a.collisions}
+            t = a.timing
+            print(f"## sdnv105a (Lagrange, Code_Aster's windows): {t.get('steps')} steps, "
+                  f"{t.get('newton_iterations')} SNES iterations, {t.get('contact_iterations', 0)} "
+                  f"contact iterations, {t.get('wall_s', math.nan):.1f} s wall", flush=True)
+        if args.json:
+            args.json.write_text(json.dumps(results, indent=1, default=float))
 
 
 if __name__ == "__main__":

@@ -46,22 +46,31 @@ def test_an_unknown_row_of_the_sensitivity_table_is_refused():
                                             "starts with 'B, tilt'")
 
 
-@pytest.mark.parametrize("args, message", [
-    (["--a", "--d", "--end", "0.2"],
+@pytest.mark.parametrize("name, args, message", [
+    ("sdnv105_impact_steps.py", ["--a", "--d", "--end", "0.2"],
      "time.window[4]: starts at 0.2325 s, at or after time.end = 0.2 s"),
-    (["--mesh", "medium"], "--mesh: 'medium' is neither coarse nor fine nor an element size"),
-])
-def test_the_impact_steps_script_refuses_a_row_before_running_any(args, message):
-    """B's default rows with ``--end 0.2`` (its windows reach 0.2325 s) printed the A rows,
-    then stopped on B with a traceback and exit code 1; every row's case is now read first,
-    and a refusal is argparse's one error line, exit code 2, no table."""
-    script = next(p for p in BENCHMARKS if p.name == "sdnv105_impact_steps.py")
+    ("sdnv105_impact_steps.py", ["--mesh", "medium"],
+     "--mesh: 'medium' is neither coarse nor fine nor an element size"),
+    ("sdnv105d.py", ["--end", "-1"], "time.end: -1 is not after start 0"),
+    ("fem_step_cpu.py", ["sdnv105d", "--set", "time.step=-1"],
+     "time.step: got -1.0, allowed: a number > 0"),
+    ("sdnv105_contact.py", ["--cases", "z"], "sdnv105z: no such case file or shipped case"),
+    ("sdnv105_sensitivity.py", ["A, tilt 0.01 (", "--end", "-1"],
+     "time.end: -1 is not after start 0"),
+], ids=lambda v: v if isinstance(v, str) and v.endswith(".py") else "")
+def test_a_case_the_options_make_invalid_is_refused_in_one_line(name, args, message):
+    """A case error from the options (``--end`` before B's windows, a bad ``--set``, an
+    unknown case) was a CaseError traceback with exit code 1, and sdnv105_impact_steps.py
+    printed its A rows before B's; now it is argparse's one error line, exit code 2, and
+    sdnv105_impact_steps.py reads every row's case before its first run."""
+    script = next(p for p in BENCHMARKS if p.name == name)
     proc = subprocess.run([sys.executable, str(script), *args], cwd=script.parent,
                           capture_output=True, text=True, timeout=300)
-    assert proc.returncode == 2 and proc.stdout == ""
+    assert proc.returncode == 2 and "Traceback" not in proc.stderr, proc.stderr
     last = proc.stderr.splitlines()[-1]
-    assert last.startswith("sdnv105_impact_steps.py: error: ") and message in last
-    assert "Traceback" not in proc.stderr
+    assert last.startswith(f"{name}: error: ") and message in last
+    if name == "sdnv105_impact_steps.py":
+        assert proc.stdout == ""
 
 
 def test_the_sensitivity_scripts_round_off_rows_run(monkeypatch, tmp_path):

@@ -111,20 +111,21 @@ class History:
     :data:`HISTORY_FORMAT`, the format :func:`write_history_csv` writes a whole history in.
     Every rank keeps the rows (their values are global, computed with collective
     reductions); only the one made with ``write=True`` (rank 0) writes the file, flushing
-    every ``flush_every`` rows, so that a run that stops (failure, kill) leaves its history
+    every :attr:`FLUSH_EVERY` rows, so that a run that stops (failure, kill) leaves its history
     on disk. The file closed (:meth:`close`) is the run's ``history.csv``: the run's results
     are written beside it, not it again (:func:`write`'s ``history``).
 
     Args:
         path: the CSV file (None: memory only).
         write: True on the rank that writes (rank 0).
-        flush_every: rows between flushes of the file.
 
     """
 
-    def __init__(self, path: Path | None = None, *, write: bool = True, flush_every: int = 50):
+    #: rows between flushes of the file
+    FLUSH_EVERY = 50
+
+    def __init__(self, path: Path | None = None, *, write: bool = True):
         self.path = path if write else None
-        self.flush_every = flush_every
         self.names: list[str] = []
         self.rows: list[list[float]] = []
         self._fh: TextIO | None = None
@@ -149,7 +150,7 @@ class History:
         if self._fh is not None:
             with self._named():
                 self._fh.write(self._row_format % tuple(values))
-                if len(self.rows) % self.flush_every == 0:
+                if len(self.rows) % self.FLUSH_EVERY == 0:
                     self._fh.flush()
 
     def columns(self) -> dict[str, np.ndarray]:

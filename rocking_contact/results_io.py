@@ -177,10 +177,10 @@ class History:
             raise
 
 
-def write(result: RunResult, out_dir: Path, *, plots: bool = True,
-          history: bool = True) -> Path:
-    """Write ``history.csv`` and ``results.json`` into ``out_dir``, then the plots
-    (:func:`write_plots`, which lists them in ``results.json``).
+def write(result: RunResult, out_dir: Path, *, history: bool = True) -> Path:
+    """Write ``history.csv`` and ``results.json`` into ``out_dir``, its ``plots`` empty: the
+    plots are :func:`write_plots`'s, drawn after it (a run's: ``rocking_contact.api._draw``,
+    which a Ctrl-C may cut short), which lists them there.
 
     Args:
         history: False: ``history.csv`` is there already, the run's own stream of the
@@ -195,8 +195,6 @@ def write(result: RunResult, out_dir: Path, *, plots: bool = True,
         write_history_csv(result.history, partial)
         os.replace(partial, out_dir / HISTORY_FILE)
     _write_json(result, out_dir, plots=[])
-    if plots:
-        write_plots(result, out_dir)
     return out_dir
 
 

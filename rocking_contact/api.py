@@ -471,7 +471,7 @@ def _execute(run: _Run) -> RunResult:
                 with interrupt.signals_held_for_python():
                     results_dir.set_aside(run.out_dir)
                     aside = True
-                results_io.write(_started(run), run.out_dir, plots=False)
+                results_io.write(_started(run), run.out_dir)
             _barrier()  # no rank writes its fields before the old ones are gone
         ran = True
         if run.kind.streams:  # it writes its files as it goes into the results' directory
@@ -548,7 +548,7 @@ def _say_aborted(run: _Run) -> None:
     record.provenance = ended(run.provenance, record)  # it ended: aborted, not killed
     # a third signal waits for the milliseconds it takes: results.json is replaced whole
     with interrupt.signals_held_for_python(), contextlib.suppress(OSError):
-        results_io.write(record, run.out_dir, plots=False, history=False)
+        results_io.write(record, run.out_dir, history=False)
 
 
 def _leave(run: _Run, *, aside: bool, kept: bool) -> None:
@@ -607,7 +607,7 @@ def _write_and_draw(result: RunResult | None, out_dir: Path, *, write: bool, plo
     rank, and its signal."""
     ours = result if write and mpi_rank() == 0 else None  # None: it stopped before a step
     if ours is not None:
-        results_io.write(ours, out_dir, plots=False, history=not streamed)
+        results_io.write(ours, out_dir, history=not streamed)
     # a stop asked for on another rank alone (kill on its pid) stops the run as well:
     # rank 0, whose own handler does not run, draws no plots either
     stopped = interrupt.agreed().requested

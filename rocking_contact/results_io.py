@@ -111,20 +111,21 @@ class History:
     :data:`HISTORY_FORMAT`, the format :func:`write_history_csv` writes a whole history in.
     Every rank keeps the rows (their values are global, computed with collective
     reductions); only the one made with ``write=True`` (rank 0) writes the file, flushing
-    every ``flush_every`` rows, so that a run that stops (failure, kill) leaves its history
+    every :attr:`FLUSH_EVERY` rows, so that a run that stops (failure, kill) leaves its history
     on disk. The file closed (:meth:`close`) is the run's ``history.csv``: the run's results
     are written beside it, not it again (:func:`write`'s ``history``).
 
     Args:
         path: the CSV file (None: memory only).
         write: True on the rank that writes (rank 0).
-        flush_every: rows between flushes of the file.
 
     """
 
-    def __init__(self, path: Path | None = None, *, write: bool = True, flush_every: int = 50):
+    #: rows between flushes of the file
+    FLUSH_EVERY = 50
+
+    def __init__(self, path: Path | None = None, *, write: bool = True):
         self.path = path if write else None
-        self.flush_every = flush_every
         self.names: list[str] = []
         self.rows: list[list[float]] = []
         self._fh: TextIO | None = None
@@ -149,7 +150,7 @@ class History:
         if self._fh is not None:
             with self._named():
                 self._fh.write(self._row_format % tuple(values))
-                if len(self.rows) % self.flush_every == 0:
+                if len(self.rows) % self.FLUSH_EVERY == 0:
                     self._fh.flush()
 
     def columns(self) -> dict[str, np.ndarray]:
@@ -176,10 +177,10 @@ class History:
             raise
 
 
-def write(result: RunResult, out_dir: Path, *, plots: bool = True,
-          history: bool = True) -> Path:
-    """Write ``history.csv`` and ``results.json`` into ``out_dir``, then the plots
-    (:func:`write_plots`, which lists them in ``results.json``).
+def write(result: RunResult, out_dir: Path, *, history: bool = True) -> Path:
+    """Write ``history.csv`` and ``results.json`` into ``out_dir``, its ``plots`` empty: the
+    plots are :func:`write_plots`'s, drawn after it (a run's: ``rocking_contact.api._draw``,
+    which a Ctrl-C may cut short), which lists them there.
 
     Args:
         history: False: ``history.csv`` is there already, the run's own stream of the
@@ -194,8 +195,6 @@ def write(result: RunResult, out_dir: Path, *, plots: bool = True,
         write_history_csv(result.history, partial)
         os.replace(partial, out_dir / HISTORY_FILE)
     _write_json(result, out_dir, plots=[])
-    if plots:
-        write_plots(result, out_dir)
     return out_dir
 
 

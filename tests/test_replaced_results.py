@@ -273,7 +273,7 @@ def _killed_after(out, history):
     started results.json, and the rows it streamed (``history``: time -> values)."""
     results_dir.set_aside(out)
     results_io.write(RunResult(case="sdnd101a", kind="discrete", parameters={},
-                               status=STARTED, history=history), out, plots=False)
+                               status=STARTED, history=history), out)
 
 
 def test_a_killed_runs_set_aside_folder_goes_with_the_next_run(earlier):

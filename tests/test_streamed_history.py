@@ -27,7 +27,7 @@ def whole_writes(monkeypatch):
 
 def _as_written_again(result: RunResult, tmp_path) -> bytes:
     again = tmp_path / "again"
-    results_io.write(result, again, plots=False)
+    results_io.write(result, again)
     return (again / results_io.HISTORY_FILE).read_bytes()
 
 

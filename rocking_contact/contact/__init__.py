@@ -25,7 +25,8 @@
   :mod:`~rocking_contact.contact.projection`, and :mod:`~rocking_contact.contact.moreau`,
   which no run uses: a dense Moreau-Jean integrator for systems of a few degrees of
   freedom, the reference the tests check against known answers (a bouncing point mass,
-  the rigid block's impact law);
+  the rigid block's impact law), on the relations of
+  :mod:`~rocking_contact.contact.moreau_relations`;
 - :mod:`~rocking_contact.contact.components`: the normal and tangential components of
   per-contact forces and impulses (their rows in H, the force on the table along x, the
   Coulomb-cone test) and the treatments' history columns, their names, units and signs

@@ -13,8 +13,8 @@ from collections.abc import Hashable, Sequence
 import numpy as np
 
 
-def active_contacts(predicted_gaps: np.ndarray, tolerance: float = 0.0,
-                    pressed: np.ndarray | None = None) -> np.ndarray:
+def active_contacts(predicted_gaps: np.ndarray, tolerance: float,
+                    pressed: np.ndarray) -> np.ndarray:
     """Indices of the contacts that may carry an impulse this step.
 
     A contact is active when its predicted gap is closed (``g(q_m) <= tolerance``, m), or
@@ -29,9 +29,7 @@ def active_contacts(predicted_gaps: np.ndarray, tolerance: float = 0.0,
         pressed: boolean mask of the contacts with ``P_N > 0`` at the previous step.
 
     """
-    closed = np.asarray(predicted_gaps) <= tolerance
-    if pressed is not None:
-        closed |= pressed
+    closed = (np.asarray(predicted_gaps) <= tolerance) | pressed
     return np.flatnonzero(closed)
 
 

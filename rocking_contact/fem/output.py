@@ -44,14 +44,13 @@ class RunOutput:
             tests replace to watch the writer), made as the first frame is written.
         check: called with the history's columns (:func:`~rocking_contact.results_io.
             history_names`) before the first row is kept or written; it raises to refuse
-            them (None: no check).
+            them.
 
     """
 
     def __init__(self, case: BlockCase, body: ElasticBody, out_dir: Path | None,
-                 progress: Progress | None, balance: EnergyBalance | None = None,
-                 writer: Callable[..., FieldWriter] = FieldWriter,
-                 check: Callable[[list[str]], None] | None = None):
+                 progress: Progress | None, *, balance: EnergyBalance | None,
+                 writer: Callable[..., FieldWriter], check: Callable[[list[str]], None]):
         comm = body.comm
         self.every, self.fields_every = case.output.every, case.output.fields_every
         self.fields_interval = case.output.fields_interval
@@ -104,7 +103,7 @@ class RunOutput:
         row["DT"] = self._info.h if self._info else 0.0
         row["NEWTON"] = self._info.iterations if self._info else 0
         row.update(problem.columns())
-        if self._check is not None and not self.history.names:
+        if not self.history.names:
             self._check(history_names(row))
         self.history.append(row)
         self._row_t = problem.t

@@ -153,6 +153,19 @@ def shortened_steps(case: BlockCase) -> list[str]:
     return out
 
 
+def setup_warnings(case: BlockCase) -> list[str]:
+    """What a block case's set-up warns of before its first step: a table-acceleration
+    record that ends or starts inside the run on a nonzero value (held), a sine sampled
+    coarsely by ``time.step`` (its longest step), the spans its steps do not divide
+    (:func:`shortened_steps`), an ``element_size`` too large for the block
+    (:func:`~rocking_contact.geometry.layout.size_warning`)."""
+    warnings = case.loading.held_records(case.time.start, case.time.end)
+    warnings += case.loading.few_samples(case.time.step)
+    warnings += shortened_steps(case)
+    coarse = size_warning(case.geometry, case.mesh)
+    return warnings + ([coarse] if coarse else [])
+
+
 def time_steps(case: BlockCase) -> Iterator[tuple[float, Scheme]]:
     """(end time, scheme) of every step of the case's grid."""
     t = case.time
@@ -535,12 +548,8 @@ def _integrate(case: BlockCase, driver: StepDriver, energy: EnergyBalance | None
         "scheme": case.scheme.scheme().describe(),
         "cells": body.V.mesh.topology.index_map(2).size_global,
     }
-    # of the set-up; the preload's are added to them, the fallbacks' counted at the end
-    warnings = case.loading.held_records(case.time.start, case.time.end)
-    warnings += case.loading.few_samples(case.time.step)  # time.step: its longest step
-    warnings += shortened_steps(case)
-    coarse = size_warning(case.geometry, case.mesh)
-    warnings += [coarse] if coarse else []
+    # the preload's warnings are added to them, the fallbacks' counted at the end
+    warnings = setup_warnings(case)
     result = partial(run_result, case, driver, problem, output, extra, warnings)
     try:
         try:

@@ -576,41 +576,49 @@ def annotate(case: Any, result: RunResult) -> None:
     if spec.rigid and not interior(result.collisions):
         result.extra["rigid_first_impact"] = rigid_first_impact(case)
     if spec.rigid and interior(result.collisions):
-        from rocking_contact.analytic.rigid_levels import (
-            compare_collisions,
-            friction_needed,
-            reference_motions,
-        )
+        compare_with_rigid(case, result, len(windows))
 
-        # The rigid block released where the preload puts the elastic one: the pull of C1
-        # that preload.tilt sets turns it by asin(tilt) about O (pivot O1), less with O.
-        # the rigid impacts up to the last one a collision is matched with (a window may
-        # hold a later impact than its number: SDNV105's windows under heavier gravity)
-        compared = interior(result.collisions)
-        count = max([len(windows), *(c["impact"] for c in compared if c["impact"])])
-        references, motions = reference_motions(case, count=count,
-                                                release=case.time.start,
-                                                tilt=case.release_angle)
-        rows, quantities = compare_collisions(compared, references, release=case.time.start)
-        result.extra["rigid_comparison"] = _with_unmatched(
-            compared, rows, references, motions, case.time.end)
-        result.quantities.update(quantities)
-        mu = case.contact.sliding_friction()
-        needed = friction_needed(motions["nonlinear"].history)
-        if mu is not None and needed > mu:
-            result.warnings.append(
-                f"the rigid block the collisions are compared with needs |RX|/RN up to "
-                f"{needed:.4g} to rock without sliding, and the contact's Coulomb "
-                f"coefficient is {mu:g}: this block slides, the rigid comparison does not "
-                f"describe it")
-        rigid = motions["nonlinear"]
-        if rigid.outcome == "jumped":  # it ends there: fewer impacts to compare with
-            left = next((e for e in rigid.events if e.kind == "jump"), None)
-            when = f" at t = {left.time:.6g} s" if left is not None else ""
-            result.warnings.append(
-                f"the rigid block the collisions are compared with leaves the table{when} "
-                f"(its pivot's normal force falls to 0; the rigid model has no free flight "
-                f"to follow): the comparison stops there")
+
+def compare_with_rigid(case: Any, result: RunResult, windows: int) -> None:
+    """Compare the collisions of ``result`` (some interior) with every level of the rigid
+    block released where the preload puts the elastic one (the pull of C1 that
+    ``preload.tilt`` sets turns it by asin(tilt) about O, pivot O1; less with O):
+    ``extra.rigid_comparison`` and the quantities ``rigid.<level>.collision.<k>.*``, with
+    a warning when the rigid block needs more friction than the contact has, or leaves
+    the table. ``windows``: how many collision windows the run measured in (0: at its
+    landings)."""
+    from rocking_contact.analytic.rigid_levels import (
+        compare_collisions,
+        friction_needed,
+        reference_motions,
+    )
+
+    # the rigid impacts up to the last one a collision is matched with (a window may
+    # hold a later impact than its number: SDNV105's windows under heavier gravity)
+    compared = interior(result.collisions)
+    count = max([windows, *(c["impact"] for c in compared if c["impact"])])
+    references, motions = reference_motions(case, count=count, release=case.time.start,
+                                            tilt=case.release_angle)
+    rows, quantities = compare_collisions(compared, references, release=case.time.start)
+    result.extra["rigid_comparison"] = _with_unmatched(
+        compared, rows, references, motions, case.time.end)
+    result.quantities.update(quantities)
+    mu = case.contact.sliding_friction()
+    needed = friction_needed(motions["nonlinear"].history)
+    if mu is not None and needed > mu:
+        result.warnings.append(
+            f"the rigid block the collisions are compared with needs |RX|/RN up to "
+            f"{needed:.4g} to rock without sliding, and the contact's Coulomb "
+            f"coefficient is {mu:g}: this block slides, the rigid comparison does not "
+            f"describe it")
+    rigid = motions["nonlinear"]
+    if rigid.outcome == "jumped":  # it ends there: fewer impacts to compare with
+        left = next((e for e in rigid.events if e.kind == "jump"), None)
+        when = f" at t = {left.time:.6g} s" if left is not None else ""
+        result.warnings.append(
+            f"the rigid block the collisions are compared with leaves the table{when} "
+            f"(its pivot's normal force falls to 0; the rigid model has no free flight "
+            f"to follow): the comparison stops there")
 
 
 #: what ends an integrated rigid level's motion before the run's end: its outcome, the

@@ -91,7 +91,7 @@ def lifts(case: CaseFile) -> dict[str, float]:
     the lift angle its collisions take for a landing
     (:func:`~rocking_contact.post.collisions.lift_angle`), so that a block that never
     lifted has no crossing of it: SDNV105 D shaken at 4 m/s^2 rings to 2.6e-8 rad, and a
-    sign change of that ringing (0.302181 s) would be its 'impact_time'. None for other
+    sign change of that ringing (0.302181 s) would be its 'impact_time'. Empty for other
     kinds (a rigid block's THETA is exact: at rest, it is 0)."""
     return {"THETA": lift_angle(case)} if case.case.kind == "block" else {}
 

@@ -3,8 +3,10 @@
 The same peaks and bases as ``scipy.signal.find_peaks(x, prominence=0.0)`` (its
 ``left_bases`` and ``right_bases``), index for index, without importing
 ``scipy.signal``: that import costs 0.35 to 0.4 s of CPU, 3.5 % of a whole SDNV105 A run
-and 10 % of a short one, for the one call that finds a run's impacts
-(:func:`rocking_contact.post.collisions.impact_instants`).
+and 10 % of a short one, for its one use: the impacts of a run as its kinetic-energy peaks
+(``_impact_peaks`` of :mod:`rocking_contact.post.collisions`, which finds a landing caught
+by a second support and numbers the collisions of a history without ``THETA``;
+:func:`~rocking_contact.post.collisions.impact_instants` gives their instants).
 
 Definitions, scipy's:
 

@@ -29,7 +29,7 @@ a contact changes inside a long step (SDNV105 A: a landing in a 2.5 ms step give
 from __future__ import annotations
 
 import math
-from collections.abc import Callable, Iterable, Sequence
+from collections.abc import Callable, Iterable
 from dataclasses import dataclass, field
 
 from mpi4py import MPI
@@ -154,17 +154,20 @@ class StepDriver:
         solver: the SNES of that problem.
         max_halvings: how many times a failed step may be halved (each half may be
             halved again, down to ``h / 2**max_halvings``).
-        observers: called after every accepted step.
         refine: small steps around contact changes (None: the grid as given).
+
+    Attributes:
+        observers: called after every accepted step (none at first: the run appends its
+            output, watches and interrupt check once the initial state is recorded).
 
     """
 
     def __init__(self, problem: StepProblem, solver: NewtonSolver, *, max_halvings: int = 5,
-                 observers: Sequence[Observer] = (), refine: Refinement | None = None):
+                 refine: Refinement | None = None):
         self.problem = problem
         self.solver = solver
         self.max_halvings = max_halvings
-        self.observers = list(observers)
+        self.observers: list[Observer] = []
         self.refine = refine
         self.stats = DriverStats()
         self._x = problem.vector()

@@ -17,6 +17,8 @@ not by this package, so that ``rocking-contact --help`` stays fast.
   of :mod:`.block_scene` (a block, FEM or rigid, whose mesh and tilt :mod:`.rigid` gives
   from its corners) and :mod:`.discrete_scene` (spring-mass systems); :mod:`.pv` imports
   pyvista.
+- :mod:`.runs`: the runs a figure is drawn from (a ``RunResult``, a results directory, or
+  its ``results.json`` content and history).
 - :mod:`.sample`: a made-up results directory to try the viewer and the report on.
 - :mod:`.render`: screenshots, GIF/MP4 movies and the interactive window;
   :mod:`.cli` the ``view`` command.

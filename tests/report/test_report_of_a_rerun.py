@@ -14,7 +14,7 @@ from rocking_contact.results_io import write
 def _results(directory, status="completed"):
     t = np.linspace(0.0, 0.1, 5)
     write(rc.RunResult(case="x", kind="discrete", parameters={}, status=status,
-                       history={"time": t, "DX_NO1": t * t}), directory, plots=False)
+                       history={"time": t, "DX_NO1": t * t}), directory)
     return directory
 
 

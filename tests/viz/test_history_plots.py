@@ -386,7 +386,7 @@ def test_a_run_result_or_its_directory_is_plotted_as_its_content(tmp_path):
     t = np.linspace(0.0, 0.1, 5)
     result = rc.RunResult(case="x", kind="block", parameters={},
                           history={"time": t, "EKIN_BLOCK": t * t})
-    write(result, tmp_path / "run", plots=False)
+    write(result, tmp_path / "run")
     names = [{p.name for p in plot_results(*args, tmp_path / str(i))} for i, args in
              enumerate([(result,), (result, result.history), (tmp_path / "run",),
                         (str(tmp_path / "run"),), (result.to_json(), result.history)])]

@@ -24,7 +24,7 @@ import numbers
 import re
 import types
 import typing
-from collections.abc import Callable, Collection, Mapping
+from collections.abc import Callable, Collection, Mapping, Sequence
 from dataclasses import dataclass, field
 from typing import Any, Literal
 
@@ -409,6 +409,46 @@ def _values_allowed(tp: Any, f: dataclasses.Field[Any]) -> str:
             else check.allowed)
     scale = SCALES.get(f.metadata.get("unit", ""))
     return what if scale is None else f"{what}, |x| <= {scale.limit:g} {f.metadata['unit']}"
+
+
+def _table_type(tp: Any) -> type | None:
+    """The dataclass of a table type (``Refine``, or ``Refine | None`` for an optional
+    table), else None."""
+    options = [a for a in typing.get_args(tp) if a is not type(None)]
+    if typing.get_origin(tp) in (typing.Union, types.UnionType) and len(options) == 1:
+        tp = options[0]
+    return tp if isinstance(tp, type) and dataclasses.is_dataclass(tp) else None
+
+
+def key_values(cls: type, path: Sequence[str]) -> tuple[str, str] | None:
+    """What the key ``path`` (its dotted components, a list item by its index or by ``N``
+    as ``rocking-contact keys`` writes it: ``["model", "shock", "0", "kn"]``) of the
+    schema ``cls`` takes: ``("value", its values as its refusal states them)`` (``a
+    number > 0, |x| <= 1e+06 s``), ``("table", its keys)`` for a table or a list's item
+    (``start, end, step``), ``("tables", their keys)`` for a list of tables; None for no
+    key of ``cls``."""
+    tp: Any = cls
+    found: dataclasses.Field[Any] | None = None
+    for part in path:
+        if typing.get_origin(tp) is list and _table_type(typing.get_args(tp)[0]):
+            if not (part.isdigit() or part == "N"):
+                return None
+            tp = typing.get_args(tp)[0]
+            continue
+        table = _table_type(tp)
+        fields = {f.name: f for f in dataclasses.fields(table)} if table else {}
+        if part not in fields or table is None:
+            return None
+        found, tp = fields[part], typing.get_type_hints(table)[part]
+    table = _table_type(tp)
+    if found is None:
+        return None
+    if table is not None:
+        return "table", ", ".join(f.name for f in dataclasses.fields(table))
+    item = _table_type(typing.get_args(tp)[0]) if typing.get_origin(tp) is list else None
+    if item is not None:
+        return "tables", ", ".join(f.name for f in dataclasses.fields(item))
+    return "value", _values_allowed(tp, found)
 
 
 def _unread(cls: type, fields: Mapping[str, dataclasses.Field[Any]], data: Mapping[str, Any],

@@ -76,7 +76,7 @@ def load_input(case: str | None, overrides: list[str]) -> MeshInput:
             raise CaseError("--set", key, "not a key of the mesh (allowed: geometry.*, mesh.*)")
     if case is None:
         data: dict[str, Any] = {}
-        apply_overrides(data, overrides)
+        apply_overrides(data, overrides, schema=MeshInput)
         spec = build(MeshInput, data, file="--set")
         unread = unread_override(spec, [text.partition("=")[0] for text in overrides])
         if unread is not None:

@@ -128,7 +128,7 @@ def _write(spec: MeshInput, out: Path) -> int:
                        and gmsh.model.getPhysicalName(d, t) == name)
             nodes = gmsh.model.mesh.getNodesForPhysicalGroup(dim, tag)[0]
             kind = {0: "point", 1: "curve", 2: "region"}[dim]
-            print(f"  {name:<9} {kind:<6} {len(nodes):>7} nodes")
+            print(f"  {name:<9} {kind:<6} {len(nodes):>7} node{'' if len(nodes) == 1 else 's'}")
     return 0
 
 

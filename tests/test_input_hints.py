@@ -103,6 +103,22 @@ def test_a_misspelt_choice_gets_the_close_one():
     assert problem({"treatment": "THETA"}).endswith("got 'THETA'; close: 'theta'")
 
 
+@pytest.mark.parametrize("typed, close", [
+    ("SDND101A", "close: sdnd101a, "),  # as the Code_Aster manuals write it
+    ("SDNV105D_SHAKING", "close: sdnv105d_shaking, "),  # a variant
+    ("sdnd101", "close: sdnd101a, "),
+])
+def test_a_case_name_in_capitals_gets_the_close_names(typed, close):
+    """``run SDND101A`` listed the shipped cases and no ``close:`` name."""
+    with pytest.raises(CaseError) as err:
+        load_case(typed)
+    assert err.value.file == typed and close in err.value.problem
+
+
+def test_a_key_in_capitals_gets_the_close_one():
+    assert problem({"HALF_WIDTH": 0.2}).endswith("; close: half_width)")
+
+
 def record(tmp_path, header: str, rows: str = "0,0\n0.1,0.5\n", **keys: object
            ) -> TimeFunction:
     path = tmp_path / "rec.csv"

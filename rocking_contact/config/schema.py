@@ -289,8 +289,7 @@ def _misread(tp: Any, value: Any, unit: str = "") -> str:
         return f"; allowed: {_type_name(tp)} in brackets, such as [{text}]"
     if origin is Literal:
         options = [repr(a) for a in typing.get_args(tp)]
-        # 'HHT' for 'hht': the closeness of the names is case-blind
-        return close_hint(repr(value), options) or close_hint(repr(value.lower()), options)
+        return close_hint(repr(value), options)  # ('HHT': 'hht', close_names)
     return ""
 
 

@@ -59,8 +59,17 @@ class _Parser(argparse.ArgumentParser):
     def error(self, message: str) -> NoReturn:
         """A syntax error in one line, naming the subcommand and where its help is:
         ``error: run: the following arguments are required: case (rocking-contact run
-        --help)``, exit code 2, instead of argparse's whole usage block."""
+        --help)``, exit code 2, instead of argparse's whole usage block. A value outside
+        an argument's choices gets the close ones (``runn``: ``close: run``), as a
+        misspelt option does (:func:`_close_options`)."""
+        import re
+
+        from rocking_contact.config.names import close_hint
+
         command = self.prog.partition(" ")[2]
+        choice = re.search(r"invalid choice: '([^']*)' \(choose from (.*)\)$", message)
+        if choice is not None:
+            message += close_hint(choice[1], re.findall(r"'([^']*)'", choice[2]))
         self.exit(EXIT_BAD_INPUT, f"error: {command + ': ' if command else ''}{message} "
                                   f"({self.prog} --help)\n")
 

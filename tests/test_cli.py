@@ -407,6 +407,20 @@ def test_a_syntax_error_is_one_line_naming_the_subcommand(capsys, argv, line):
     assert "usage:" not in captured.err and captured.err.endswith(" --help)\n")
 
 
+@pytest.mark.parametrize(("typed", "close"), [
+    ("runn", "; close: run"), ("reprot", "; close: report"), ("Validate", "; close: validate"),
+    ("frobnicate", "")])
+def test_a_misspelt_command_gets_the_close_ones(capsys, typed, close):
+    """`rocking-contact runn` listed the commands without the one meant."""
+    with pytest.raises(SystemExit) as stop:
+        main([typed, "sdnd101a"])
+    assert stop.value.code == 2
+    assert capsys.readouterr().err == (
+        f"error: argument COMMAND: invalid choice: '{typed}' (choose from 'list', 'keys', "
+        "'run', 'validate', 'compare', 'sweep', 'mesh', 'rigid', 'view', 'report')"
+        f"{close} (rocking-contact --help)\n")
+
+
 @pytest.mark.parametrize(("command", "table"), [("run", False), ("validate", True)])
 def test_quiet_does_what_its_help_says(tmp_path, capsys, command, table):
     """run --help said only "no progress bar" and --quiet hid the table as well."""

@@ -94,6 +94,22 @@ def test_several_numbers_for_one_are_said_to_be_a_sweep():
     assert problem({"half_width": "0.3,abc"}) == "expected a number, got '0.3,abc'"
 
 
+def test_a_list_of_numbers_for_one_is_said_to_be_a_sweep():
+    """``sweep sdnd101a --set 'time.step=[1e-4,2e-4]'`` (the values in brackets, one list
+    to a sweep) was refused as 'expected a number, got [0.0001, 0.0002]' with no allowed
+    part (session 37's walk through the README)."""
+    hint = ("allowed: one number, not a list (rocking-contact sweep runs a case once per "
+            "value: --set KEY=V1,V2,... without brackets)")
+    assert problem({"half_width": [0.3, 0.6]}) == f"expected a number, got [0.3, 0.6]; {hint}"
+    assert problem({"every": [1, 2]}) == f"expected an integer, got [1, 2]; {hint}"
+    # one item, or items that are no numbers: the type says it
+    assert problem({"half_width": [0.3]}) == "expected a number, got [0.3]"
+    assert problem({"half_width": ["a", "b"]}) == "expected a number, got ['a', 'b']"
+    with pytest.raises(CaseError) as err:
+        load_case("sdnd101a", ["time.step=[1e-4,2e-4]"])
+    assert err.value.problem.endswith(hint)
+
+
 def test_a_misspelt_choice_gets_the_close_one():
     assert problem({"treatment": "lagrang"}) == (
         "expected one of 'lagrange', 'penalty', 'theta', got 'lagrang'; close: 'lagrange'")

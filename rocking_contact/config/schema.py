@@ -256,8 +256,13 @@ def _misread(tp: Any, value: Any, unit: str = "") -> str:
     the type's refusal: ``0,2`` (a decimal comma, as some locales write 0.2), ``'3e10'``
     (a number in quotes), ``1,0,0`` (a list without its brackets), ``0.3,0.6`` for a
     number (several values, as ``sweep --set`` takes them), ``10ms`` (a number with a
-    unit: the key's ``unit`` is said, which a case file's numbers are read in); ''
-    otherwise."""
+    unit: the key's ``unit`` is said, which a case file's numbers are read in), ``[0.3,
+    0.6]`` for a number (a list of numbers: several values, which a sweep takes without
+    brackets); '' otherwise."""
+    if tp in (float, int) and isinstance(value, list | tuple) and len(value) > 1 and all(
+            isinstance(v, numbers.Real) and not isinstance(v, bool) for v in value):
+        return ("; allowed: one number, not a list (rocking-contact sweep runs a case once "
+                "per value: --set KEY=V1,V2,... without brackets)")
     if not isinstance(value, str):
         return ""
     text = value.strip()

@@ -85,7 +85,9 @@ def _writable(option: str, path: Path) -> Path:
         with path.open("ab"):
             pass
     except OSError as exc:
-        raise render.ViewError(f"{option} {path}: cannot be written ({exc.strerror})") from None
+        raise render.ViewError(f"{option} {path}: cannot be written ({exc.strerror}; allowed: "
+                               "a file this user may create or overwrite: not under /proc, "
+                               "/sys or a read-only mount)") from None
     if not existed:
         path.unlink()
     return path

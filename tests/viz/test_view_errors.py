@@ -87,7 +87,8 @@ def test_an_output_the_system_refuses_is_refused_before_rendering(name, block_di
     option = "--screenshot" if name.endswith(".png") else "--movie"
     frames = ["--frames", "2"] if option == "--movie" else []  # a movie's option alone
     assert main(["view", str(block_dir), option, f"/sys/{name}", *frames]) == 2
-    one_error_line(capfd, f"/sys/{name}", "cannot be written")
+    one_error_line(capfd, f"/sys/{name}", "cannot be written (", "; allowed: a file this user may "
+                   "create or overwrite: not under /proc, /sys or a read-only mount)")
 
 
 def test_a_movie_that_fails_to_write_is_not_reported_written(block_dir, tmp_path, capfd):

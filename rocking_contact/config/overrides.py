@@ -114,11 +114,11 @@ def malformed_override(text: str, kind: Any = None, *, value: str = "VALUE",
                        schema: type | None = None) -> CaseError:
     """The refusal of an override text that is not ``KEY=VALUE``: no ``=``
     (``time.step``) or no key before it (``=1e-4``). What is allowed is said from the
-    schema of the case's ``kind`` (its ``case.kind``, unchecked: an unknown kind counts
-    as none) or ``schema`` (a part of one) where the key is one of
-    its keys, as ``rocking-contact keys`` gives it (``allowed: time.step=VALUE, VALUE a
-    number > 0, |x| <= 1e+06 s``; a table's keys for a table); ``value``: the placeholder
-    of what follows ``=`` (``V1,V2,...`` for a sweep)."""
+    schema of the case's ``kind`` (its ``case.kind``, unchecked: an unknown kind counts as
+    none) or ``schema`` (a part of one) where the key is one of its keys, as
+    ``rocking-contact keys`` gives it (``allowed: time.step=VALUE, VALUE a number > 0,
+    |x| <= 1e+06 s``; a table's keys for a table; the close keys of one the kind does not
+    have); ``value``: the placeholder of what follows ``=`` (``V1,V2,...`` for a sweep)."""
     from rocking_contact.config.kinds import KINDS, kind_schema
 
     key = text.partition("=")[0].strip()

@@ -113,6 +113,24 @@ def test_validate_calls_a_shortened_run_incomplete_as_the_report_does(tmp_path, 
     assert "INCOMPLETE" in _help(capsys, "validate").split("exit codes:")[1]
 
 
+@pytest.mark.parametrize("sets", [["time.start=0.1", "time.end=0.6"],  # physics
+                                  ["reference.0.tolerance=0.5"]])      # grading
+def test_validate_refusing_a_set_makes_no_results_directory(tmp_path, capsys, monkeypatch,
+                                                            sets):
+    """A --set that validate refuses after loading (it changes the physics or the grading)
+    left an empty results/ behind, made before the refusal (found as a test left one in
+    the working tree); a --set refused at loading left none."""
+    monkeypatch.chdir(tmp_path)
+    argv = ["validate", "sdnd101a", "-q", "--no-plots"]
+    for text in sets:
+        argv += ["--set", text]
+    assert main(argv) == 2
+    assert capsys.readouterr().err.count("\n") == 1
+    assert not (tmp_path / "results").exists()
+    assert main([*argv, "--out", str(tmp_path / "deep" / "out")]) == 2
+    assert not (tmp_path / "deep").exists()
+
+
 def test_validate_runs_a_case_given_twice_once(tmp_path, capsys, monkeypatch):
     """`validate sdnd101a sdnd101a` ran it twice into one directory, "all 2 cases pass";
     two files of one case.name would share a directory: refused."""

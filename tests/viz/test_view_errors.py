@@ -176,6 +176,21 @@ def test_a_movie_it_cannot_write_is_refused_before_the_result_is_read(tmp_path, 
     assert not (tmp_path / "m.mp4").exists() and not (tmp_path / "m.gif").exists()
 
 
+@pytest.mark.parametrize("option, name", [("--screenshot", "s.png"), ("--movie", "m.gif")])
+def test_results_refused_leave_no_directory_for_the_output(tmp_path, capfd, option, name):
+    """``view results/x --screenshot v/x.png`` made v/ before it found no results there."""
+    out = tmp_path / "made" / "here" / name
+    assert main(["view", str(tmp_path / "no_such_result"), option, str(out)]) == 2
+    one_error_line(capfd, "no_such_result", "no results")
+    assert not (tmp_path / "made").exists()
+
+
+def test_an_output_in_a_new_directory_is_written_there(block_dir, tmp_path, capfd):
+    out = tmp_path / "made" / "s.png"
+    assert main(["view", str(block_dir), "--screenshot", str(out), *SMALL]) == 0
+    assert out.is_file() and capfd.readouterr().out == f"wrote {out}\n"
+
+
 def test_a_run_that_failed_before_its_first_step_says_so(tmp_path, capfd):
     """A block run that failed in its static preload writes results.json alone: the view
     says why there is nothing to draw, in one line."""

@@ -102,6 +102,12 @@ def test_a_list_of_numbers_for_one_is_said_to_be_a_sweep():
             "value: --set KEY=V1,V2,... without brackets)")
     assert problem({"half_width": [0.3, 0.6]}) == f"expected a number, got [0.3, 0.6]; {hint}"
     assert problem({"every": [1, 2]}) == f"expected an integer, got [1, 2]; {hint}"
+    # the values separated by spaces (read as a number and a unit 'e-4 2e-4' before)
+    spaced = ("allowed: one number (rocking-contact sweep runs a case once per value: "
+              "--set KEY=V1,V2,..., separated by commas)")
+    assert problem({"half_width": "1e-4 2e-4"}) == f"expected a number, got '1e-4 2e-4'; {spaced}"
+    assert problem({"every": "1 2"}) == f"expected an integer, got '1 2'; {spaced}"
+    assert problem({"half_width": "0.1 m"}).endswith("read in m, such as 0.1")  # a unit still
     # one item, or items that are no numbers: the type says it
     assert problem({"half_width": [0.3]}) == "expected a number, got [0.3]"
     assert problem({"half_width": ["a", "b"]}) == "expected a number, got ['a', 'b']"

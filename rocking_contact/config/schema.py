@@ -279,6 +279,9 @@ def _misread(tp: Any, value: Any, unit: str = "") -> str:
     if tp is float and _numbers(text.split(",")):  # sweep's V1,V2,... given to run
         return ("; allowed: one number (a comma separates the items of a list; "
                 "rocking-contact sweep runs a case once per value)")
+    if tp in (float, int) and _numbers(text.split()):  # its 'e-4 2e-4' no unit (below)
+        return ("; allowed: one number (rocking-contact sweep runs a case once per value: "
+                "--set KEY=V1,V2,..., separated by commas)")
     if tp in (float, int):
         try:
             number = (float if tp is float else int)(text)

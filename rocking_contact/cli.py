@@ -24,7 +24,7 @@ import sys
 import time
 import traceback
 from collections.abc import Callable, Mapping, Sequence
-from typing import TYPE_CHECKING, NoReturn
+from typing import TYPE_CHECKING, Any, NoReturn
 
 from rocking_contact import interrupt  # light (no numpy): main takes the signals at once
 from rocking_contact.stops import FULL_DISK, say_once
@@ -59,8 +59,17 @@ class _Parser(argparse.ArgumentParser):
     def error(self, message: str) -> NoReturn:
         """A syntax error in one line, naming the subcommand and where its help is:
         ``error: run: the following arguments are required: case (rocking-contact run
-        --help)``, exit code 2, instead of argparse's whole usage block."""
+        --help)``, exit code 2, instead of argparse's whole usage block. A value outside
+        an argument's choices gets the close ones (``runn``: ``close: run``), as a
+        misspelt option does (:func:`_close_options`)."""
+        import re
+
+        from rocking_contact.config.names import close_hint
+
         command = self.prog.partition(" ")[2]
+        choice = re.search(r"invalid choice: '([^']*)' \(choose from (.*)\)$", message)
+        if choice is not None:
+            message += close_hint(choice[1], re.findall(r"'([^']*)'", choice[2]))
         self.exit(EXIT_BAD_INPUT, f"error: {command + ': ' if command else ''}{message} "
                                   f"({self.prog} --help)\n")
 
@@ -380,37 +389,58 @@ def _command(args: argparse.Namespace, argv: Sequence[str] | None) -> int:
         return code
 
 
-#: dofs per rank below which a block ``run`` under mpiexec says that fewer ranks may be
-#: faster: the coarse SDNV105 mesh (50 dofs, 25 per rank on 2) gains nothing from a second
-#: rank and loses on a loaded machine, the 0.02 m mesh (1928 dofs, 964 per rank) gains
+#: dofs per rank below which a block ``run`` or ``sweep`` under mpiexec says that fewer
+#: ranks may be faster: the coarse SDNV105 mesh (50 dofs, 25 per rank on 2) gains nothing
+#: from a second rank and loses on a loaded machine, the 0.02 m mesh (1928 dofs, 964 per
+#: rank) gains
 #: (README, the wall times under mpiexec)
 FEW_DOFS_PER_RANK = 100
 
 
 def _few_dofs_note(args: argparse.Namespace) -> None:
-    """After a block ``run`` under ``mpiexec`` whose mesh leaves each rank fewer than
-    :data:`FEW_DOFS_PER_RANK` dofs, rank 0 says so once, in a line ``note: ...``: its ranks
-    wait for each other more than they compute. Nothing otherwise (one rank, another
-    command or kind, a larger mesh)."""
+    """After a block ``run`` or ``sweep`` under ``mpiexec`` whose mesh leaves each rank
+    fewer than :data:`FEW_DOFS_PER_RANK` dofs (a sweep's largest mesh), rank 0 says so
+    once, in a line ``note: ...``: its ranks wait for each other more than they compute.
+    Nothing otherwise (one rank, another command or kind, a larger mesh)."""
     world = interrupt.world()
-    if args.command != "run" or world is None or world.size < 2 or world.rank != 0:
+    if args.command not in ("run", "sweep") or world is None or world.size < 2 or \
+            world.rank != 0:
         return
-    import rocking_contact as rc
     from rocking_contact.config import CaseError
     from rocking_contact.fem.case import BlockCase
     from rocking_contact.geometry.layout import expected_size
 
     try:
-        case = rc.load_case(args.case, args.overrides)  # as the run loaded it
+        blocks = [case for case in _cases_run(args) if isinstance(case, BlockCase)]
     except CaseError:
         return
-    if not isinstance(case, BlockCase):
+    sizes = {2 * expected_size(case.geometry, case.mesh)[0] for case in blocks}  # u_x, u_y
+    if not sizes or max(sizes) >= FEW_DOFS_PER_RANK * world.size:
         return
-    dofs = 2 * expected_size(case.geometry, case.mesh)[0]  # two displacements a node
-    if dofs < FEW_DOFS_PER_RANK * world.size:
-        print(f"note: {case.case.name}: its mesh has {dofs} dofs, {dofs / world.size:.0f} per "
-              f"rank on {world.size} ranks: so few that the ranks wait for each other more "
-              "than they compute; fewer ranks may be faster", file=sys.stderr, flush=True)
+    dofs, its = max(sizes), "its mesh" if len(sizes) == 1 else "its largest mesh"
+    print(f"note: {blocks[0].case.name}: {its} has {dofs} dofs, {dofs / world.size:.0f} per "
+          f"rank on {world.size} ranks: so few that the ranks wait for each other more "
+          "than they compute; fewer ranks may be faster", file=sys.stderr, flush=True)
+
+
+def _cases_run(args: argparse.Namespace) -> list[Any]:
+    """The cases a ``run`` or ``sweep`` command ran, loaded again as it loaded them (a
+    sweep's ``--rigid`` twins: none, they have no mesh).
+
+    Raises:
+        CaseError: input the command refused (it ran none then).
+
+    """
+    import rocking_contact as rc
+
+    if args.command == "run":
+        return [rc.load_case(args.case, args.overrides)]
+    if args.rigid:
+        return []
+    from rocking_contact.commands.sweep import combinations, load_runs, sweep_sets
+
+    return load_runs(args.case, combinations(sweep_sets(args.overrides, args.case)),
+                     rigid=False)
 
 
 if __name__ == "__main__":

@@ -385,5 +385,8 @@ def print_verdicts(count: int, verdicts: Mapping[str, Sequence[str]]) -> None:
         if verdicts.get(word):
             print(f"{word}: {', '.join(verdicts[word])}")
     passed = count - sum(len(cases) for cases in verdicts.values())
-    print(f"all {count} case(s) pass their reference checks" if passed == count
-          else f"{passed} of {count} case(s) pass their reference checks")
+    if count == 1:  # (its verdict line above names it when it does not pass)
+        print(f"the case {'passes' if passed else 'does not pass'} its reference checks")
+    else:
+        print(f"{'all' if passed == count else f'{passed} of'} {count} cases pass their "
+              "reference checks")

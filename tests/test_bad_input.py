@@ -38,7 +38,9 @@ BAD_SETS = [
     (["solver.alpha=0.5"], ["solver.alpha", "[-0.333333, 0]"]),
     (["model.shock.0.friction=exact", "solver.scheme=newmark"], ["solver.scheme", "exact"]),
     (["model.spring.0.nodes=[]"], ["model.spring[0].nodes", "one node"]),
-    (["time.step"], ["--set", "section.key=value"]),
+    # what a key without '=' may take, as `keys` says it (tests/test_set_without_value.py)
+    (["time.step"], ["time.step: no '=' after the key (allowed: time.step=VALUE, VALUE a "
+                     "number > 0, |x| <= 1e+06 s)"]),
     (["solver.modes=2"], ["solver.modes: got 2, allowed: 0..1 (unknowns of this model)"]),
     (["solver.space=physical", "solver.modes=5"],
      ["solver.modes: 5 has no effect with solver.space = 'physical'", "or space 'modal'"]),

@@ -276,7 +276,12 @@ def test_report_of_a_results_directory_that_does_not_exist(capsys, tmp_path, mon
     monkeypatch.chdir(tmp_path)
     assert_one_line_error(capsys, main(["report", "--results", "nowhere", "--no-views"]),
                           ["error: nowhere: no such directory (give --results the directory "
-                           "the runs wrote under, `results` by default)"])
+                           "the runs wrote under, `results` by default; no run yet: run "
+                           "`rocking-contact validate` first)"])
+    # a new user's first `report`, before any run: told how to make results too
+    assert_one_line_error(capsys, main(["report", "--no-views"]),
+                          ["error: results: no such directory (", "; no run yet: run "
+                           "`rocking-contact validate` first)"])
     (tmp_path / "empty").mkdir()
     assert_one_line_error(capsys, main(["report", "--results", "empty", "--no-views"]),
                           ["error: empty: no results (run `rocking-contact validate` first)"])

@@ -68,7 +68,8 @@ def test_a_run_after_a_command_in_the_same_process_records_its_own_command_line(
 
 def test_validate_exit_codes(tmp_path, capsys):
     assert main(["validate", "sdnd101a", "--out", str(tmp_path), "-q", "--no-plots"]) == 0
-    assert "all 1 case(s) pass" in capsys.readouterr().out
+    # one case: said of it (it said "all 1 case(s) pass")
+    assert capsys.readouterr().out.splitlines()[-1] == "the case passes its reference checks"
     # A coarse step misses the force reference: the table says so and the exit code is 1.
     code = main(["validate", "sdnd101a", "--out", str(tmp_path), "-q", "--no-plots",
                  "--set", "time.step=2e-3"])
@@ -87,7 +88,7 @@ def test_validate_says_a_case_no_check_grades_is_not_graded_not_failed(tmp_path,
     assert out.splitlines()[-2:] == [
         "NOT GRADED: sdnd102c (no check applies at these settings: the value holds for a "
         "step of 0.001 s, the run's is 0.0001 s)",
-        "1 of 2 case(s) pass their reference checks"]
+        "1 of 2 cases pass their reference checks"]
     help_text = _help(capsys, "validate")
     assert "NOT GRADED" in help_text.split("exit codes:")[1]
 
@@ -103,7 +104,7 @@ def test_validate_calls_a_shortened_run_incomplete_as_the_report_does(tmp_path, 
     assert code == 1 and "FAILED" not in out
     assert out.splitlines()[-2:] == [
         "INCOMPLETE: sdnd101a (7 checks not reached: the run ends at t = 0.2 s)",
-        "0 of 1 case(s) pass their reference checks"]
+        "the case does not pass its reference checks"]
     code = main(["validate", "sdnd101a", "--out", str(tmp_path), "-q", "--no-plots",
                  "--set", "time.end=0.2", "--set", "time.step=2e-3"])
     last = capsys.readouterr().out.splitlines()[-2]
@@ -112,8 +113,26 @@ def test_validate_calls_a_shortened_run_incomplete_as_the_report_does(tmp_path, 
     assert "INCOMPLETE" in _help(capsys, "validate").split("exit codes:")[1]
 
 
+@pytest.mark.parametrize("sets", [["time.start=0.1", "time.end=0.6"],  # physics
+                                  ["reference.0.tolerance=0.5"]])      # grading
+def test_validate_refusing_a_set_makes_no_results_directory(tmp_path, capsys, monkeypatch,
+                                                            sets):
+    """A --set that validate refuses after loading (it changes the physics or the grading)
+    left an empty results/ behind, made before the refusal (found as a test left one in
+    the working tree); a --set refused at loading left none."""
+    monkeypatch.chdir(tmp_path)
+    argv = ["validate", "sdnd101a", "-q", "--no-plots"]
+    for text in sets:
+        argv += ["--set", text]
+    assert main(argv) == 2
+    assert capsys.readouterr().err.count("\n") == 1
+    assert not (tmp_path / "results").exists()
+    assert main([*argv, "--out", str(tmp_path / "deep" / "out")]) == 2
+    assert not (tmp_path / "deep").exists()
+
+
 def test_validate_runs_a_case_given_twice_once(tmp_path, capsys, monkeypatch):
-    """`validate sdnd101a sdnd101a` ran it twice into one directory, "all 2 case(s) pass";
+    """`validate sdnd101a sdnd101a` ran it twice into one directory, "all 2 cases pass";
     two files of one case.name would share a directory: refused."""
     import rocking_contact as rc
 
@@ -123,7 +142,7 @@ def test_validate_runs_a_case_given_twice_once(tmp_path, capsys, monkeypatch):
     same = ["sdnd101a", "sdnd101a", str(rc.load_case("sdnd101a").source_file)]
     assert main(["validate", *same, "--out", str(tmp_path), "-q", "--no-plots"]) == 0
     captured = capsys.readouterr()
-    assert len(ran) == 1 and "all 1 case(s) pass" in captured.out
+    assert len(ran) == 1 and "the case passes its reference checks" in captured.out
     assert captured.err == "warning: sdnd101a: given 3 times, validated once\n"
     other = tmp_path / "other.toml"  # (a name is never inherited: it names itself so)
     other.write_text(f'extends = "{same[2]}"\n[case]\nname = "sdnd101a"\n')
@@ -405,6 +424,20 @@ def test_a_syntax_error_is_one_line_naming_the_subcommand(capsys, argv, line):
     assert captured.out == ""
     assert len(captured.err.splitlines()) == 1 and captured.err.startswith(line)
     assert "usage:" not in captured.err and captured.err.endswith(" --help)\n")
+
+
+@pytest.mark.parametrize(("typed", "close"), [
+    ("runn", "; close: run"), ("reprot", "; close: report"), ("Validate", "; close: validate"),
+    ("frobnicate", "")])
+def test_a_misspelt_command_gets_the_close_ones(capsys, typed, close):
+    """`rocking-contact runn` listed the commands without the one meant."""
+    with pytest.raises(SystemExit) as stop:
+        main([typed, "sdnd101a"])
+    assert stop.value.code == 2
+    assert capsys.readouterr().err == (
+        f"error: argument COMMAND: invalid choice: '{typed}' (choose from 'list', 'keys', "
+        "'run', 'validate', 'compare', 'sweep', 'mesh', 'rigid', 'view', 'report')"
+        f"{close} (rocking-contact --help)\n")
 
 
 @pytest.mark.parametrize(("command", "table"), [("run", False), ("validate", True)])

@@ -63,6 +63,10 @@ def test_a_folder_without_runs_and_other_files_are_refused(sweep, capsys, tmp_pa
              "rc.run, or a folder of them such as a sweep's)"),
             ([tmp_path / "alone" / "sweep.csv"], f"error: {tmp_path / 'alone' / 'sweep.csv'}: "
              "a file, not a directory"),
+            # a sweep's table alone: it said 'compare: no results directory given'
+            ([sweep / "sweep.csv"], f"error: {sweep / 'sweep.csv'}: a sweep's table, which "
+             f"compare skips (allowed: its folder {sweep}, for the sweep's runs; its runs' "
+             "results directories)"),
             # a run's own files, and a file of the sweep's folder other than its table
             ([sweep / "time.step=1e-4" / "results.json"],
              f"error: {sweep / 'time.step=1e-4' / 'results.json'}: a file, not a directory"),

@@ -94,6 +94,28 @@ def test_several_numbers_for_one_are_said_to_be_a_sweep():
     assert problem({"half_width": "0.3,abc"}) == "expected a number, got '0.3,abc'"
 
 
+def test_a_list_of_numbers_for_one_is_said_to_be_a_sweep():
+    """``sweep sdnd101a --set 'time.step=[1e-4,2e-4]'`` (the values in brackets, one list
+    to a sweep) was refused as 'expected a number, got [0.0001, 0.0002]' with no allowed
+    part (session 37's walk through the README)."""
+    hint = ("allowed: one number, not a list (rocking-contact sweep runs a case once per "
+            "value: --set KEY=V1,V2,... without brackets)")
+    assert problem({"half_width": [0.3, 0.6]}) == f"expected a number, got [0.3, 0.6]; {hint}"
+    assert problem({"every": [1, 2]}) == f"expected an integer, got [1, 2]; {hint}"
+    # the values separated by spaces (read as a number and a unit 'e-4 2e-4' before)
+    spaced = ("allowed: one number (rocking-contact sweep runs a case once per value: "
+              "--set KEY=V1,V2,..., separated by commas)")
+    assert problem({"half_width": "1e-4 2e-4"}) == f"expected a number, got '1e-4 2e-4'; {spaced}"
+    assert problem({"every": "1 2"}) == f"expected an integer, got '1 2'; {spaced}"
+    assert problem({"half_width": "0.1 m"}).endswith("read in m, such as 0.1")  # a unit still
+    # one item, or items that are no numbers: the type says it
+    assert problem({"half_width": [0.3]}) == "expected a number, got [0.3]"
+    assert problem({"half_width": ["a", "b"]}) == "expected a number, got ['a', 'b']"
+    with pytest.raises(CaseError) as err:
+        load_case("sdnd101a", ["time.step=[1e-4,2e-4]"])
+    assert err.value.problem.endswith(hint)
+
+
 def test_a_misspelt_choice_gets_the_close_one():
     assert problem({"treatment": "lagrang"}) == (
         "expected one of 'lagrange', 'penalty', 'theta', got 'lagrang'; close: 'lagrange'")
@@ -101,6 +123,22 @@ def test_a_misspelt_choice_gets_the_close_one():
         "expected one of 'lagrange', 'penalty', 'theta', got 'bogus'")
     # case-blind (RV3: scheme.type=HHT got no hint)
     assert problem({"treatment": "THETA"}).endswith("got 'THETA'; close: 'theta'")
+
+
+@pytest.mark.parametrize("typed, close", [
+    ("SDND101A", "close: sdnd101a, "),  # as the Code_Aster manuals write it
+    ("SDNV105D_SHAKING", "close: sdnv105d_shaking, "),  # a variant
+    ("sdnd101", "close: sdnd101a, "),
+])
+def test_a_case_name_in_capitals_gets_the_close_names(typed, close):
+    """``run SDND101A`` listed the shipped cases and no ``close:`` name."""
+    with pytest.raises(CaseError) as err:
+        load_case(typed)
+    assert err.value.file == typed and close in err.value.problem
+
+
+def test_a_key_in_capitals_gets_the_close_one():
+    assert problem({"HALF_WIDTH": 0.2}).endswith("; close: half_width)")
 
 
 def record(tmp_path, header: str, rows: str = "0,0\n0.1,0.5\n", **keys: object

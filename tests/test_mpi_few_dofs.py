@@ -1,7 +1,9 @@
 """F3 #6: a block run on the coarse SDNV105 mesh under ``mpiexec -n 2`` was slower than on
 one rank (sdnv105d to 0.05 s on a loaded 2-core machine: 6.6 to 15 s on 1 rank, 25 to 118 s
-on 2), and the 25-node mesh gains nothing on an idle one (README): ``run`` says once,
-after the run, that its mesh has few dofs per rank and that fewer ranks may be faster."""
+on 2), and the 25-node mesh gains nothing on an idle one (README): ``run`` and ``sweep``
+say once, after their runs, that the mesh has few dofs per rank and that fewer ranks may
+be faster (a sweep said nothing: its two runs of sdnv105d to 0.06 s took 6.9 s on one rank,
+56 s on two, session 37)."""
 
 import argparse
 from types import SimpleNamespace
@@ -41,3 +43,23 @@ def test_only_a_run_with_few_dofs_per_rank_says_it(monkeypatch, capsys):
     assert _note(monkeypatch, capsys, "sdnv105d", 2, 1) == ""   # rank 0 says it
     assert _note(monkeypatch, capsys, "sdnd101a") == ""         # no mesh
     assert _note(monkeypatch, capsys, "sdnv105_rigid") == ""
+
+
+def _sweep_note(monkeypatch, capsys, *sets, rigid=False):
+    monkeypatch.setattr(interrupt, "world", lambda: SimpleNamespace(size=2, rank=0))
+    cli._few_dofs_note(argparse.Namespace(command="sweep", case="sdnv105d", overrides=list(sets),
+                                          rigid=rigid))
+    return capsys.readouterr().err
+
+
+def test_a_sweep_says_it_of_its_largest_mesh(monkeypatch, capsys):
+    assert _sweep_note(monkeypatch, capsys, "contact.mu=0.3,0.9") == NOTE + "\n"
+    # 38 and 50 dofs: the largest is said
+    largest = NOTE.replace("its mesh", "its largest mesh")
+    assert _sweep_note(monkeypatch, capsys, "mesh.layout=structured",
+                       "mesh.element_size=0.4,0.2") == largest + "\n"
+    # 50 and 1928 dofs: the finer runs gain from the second rank
+    assert _sweep_note(monkeypatch, capsys, "mesh.layout=structured",
+                       "mesh.element_size=0.2,0.02") == ""
+    assert _sweep_note(monkeypatch, capsys, "contact.mu=0.3,0.9", rigid=True) == ""  # no mesh
+    assert _sweep_note(monkeypatch, capsys, "contact.mu=-1,0.9") == ""  # refused: no run

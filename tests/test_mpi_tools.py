@@ -84,7 +84,7 @@ def test_validate_of_discrete_cases_prints_and_writes_once(tmp_path):
     code, out, err = under_mpiexec(tmp_path, *args, "mpi")
     serial = serially(tmp_path, *args, "serial")
     assert (code, WALL.sub("", out), err) == (serial[0], WALL.sub("", serial[1]), serial[2])
-    assert code == 0 and out.count("all 2 case(s) pass") == 1
+    assert code == 0 and out.count("all 2 cases pass their reference checks") == 1
     for name in ("sdnd101a", "sdnd102c"):
         _same_run_files(tmp_path / "serial" / name, tmp_path / "mpi" / name)
 

@@ -237,31 +237,67 @@ MPIEXEC = Path(sys.executable).parent / "mpiexec"
 WALL = re.compile(r"[0-9.e+-]+ s\b")
 
 
-@pytest.mark.mpi
-def test_under_mpiexec_the_runs_go_one_after_another_rank_0_prints(tmp_path):
-    """Every rank runs each run (collectively, as run does); rank 0 alone prints and writes
-    the table: the output and the files are the serial sweep's but for the wall times."""
+def _on_1_and_2_ranks(tmp_path, *args):
+    """``sweep *args --out tmp_path/nR --quiet --no-plots`` on R = 1 rank and under
+    ``mpiexec -n 2``, each exiting 0: R -> (stdout, its directory read OUT and the wall
+    times WALL; stderr)."""
     import os
 
     env = dict(os.environ, OMP_NUM_THREADS="1", MPIR_CVAR_POLLS_BEFORE_YIELD="1")
-    outputs = {}
+    said = {}
     for ranks in (1, 2):
         out = tmp_path / f"n{ranks}"
         launcher = [str(MPIEXEC), "-n", "2"] if ranks == 2 else []
         proc = subprocess.run([*launcher, sys.executable, "-m", "rocking_contact.cli", "sweep",
-                               "sdnd101a", "--set", "model.shock.0.kn=1e5,1e6", "--out",
-                               str(out), "--quiet", "--no-plots"],
+                               *args, "--out", str(out), "--quiet", "--no-plots"],
                               capture_output=True, text=True, timeout=300, env=env, cwd=tmp_path)
         assert proc.returncode == 0, proc.stderr
-        outputs[ranks] = WALL.sub("WALL", proc.stdout.replace(str(out), "OUT"))
-        assert _json(out / "model.shock.0.kn=1e6")["provenance"]["mpi_ranks"] == ranks
-    assert outputs[1] == outputs[2]
-    assert outputs[2].count("[1/2]") == 1
+        said[ranks] = (WALL.sub("WALL", proc.stdout.replace(str(out), "OUT")), proc.stderr)
+    return said
+
+
+@pytest.mark.mpi
+def test_under_mpiexec_the_runs_go_one_after_another_rank_0_prints(tmp_path):
+    """Every rank runs each run (collectively, as run does); rank 0 alone prints and writes
+    the table: the output and the files are the serial sweep's but for the wall times."""
+    said = _on_1_and_2_ranks(tmp_path, "sdnd101a", "--set", "model.shock.0.kn=1e5,1e6")
+    assert said[1] == said[2]
+    assert said[2][0].count("[1/2]") == 1
     for name in ("model.shock.0.kn=1e5", "model.shock.0.kn=1e6"):
+        assert _json(tmp_path / "n2" / name)["provenance"]["mpi_ranks"] == 2
         assert (tmp_path / "n1" / name / "history.csv").read_bytes() == (
             tmp_path / "n2" / name / "history.csv").read_bytes()
     assert (tmp_path / "n1" / "sweep.csv").read_text() == (
         tmp_path / "n2" / "sweep.csv").read_text().replace("n2", "n1")
+
+
+@pytest.mark.mpi
+def test_under_mpiexec_a_block_sweep_measures_its_collisions_one_way_said_once(tmp_path):
+    """The rule of test_a_tiny_fem_sweep_gives_the_runs_run_gives on 2 ranks: its line,
+    the progress lines, the warnings and the table once (rank 0), as on one rank, and
+    every run given collisions.windows = [] on every rank (the runs are collective: a rank
+    that ran other windows would wait in another step)."""
+    said = _on_1_and_2_ranks(tmp_path, "sdnv105d", "--set", "contact.mu=0.3,0.9",
+                             "--set", "time.end=0.002")
+    out, err = said[2]
+    assert out == said[1][0]
+    # and, on 2 ranks, that the 25-node mesh gains nothing from the second (test_mpi_few_dofs)
+    assert err == said[1][1] + ("note: sdnv105d: its mesh has 50 dofs, 25 per rank on 2 "
+                                "ranks: so few that the ranks wait for each other more than "
+                                "they compute; fewer ranks may be faster\n")
+    assert out.startswith("sweep: 1 of 2 runs change contact.mu, ")
+    assert out.count("every run is given --set collisions.windows=[]") == 1
+    assert out.count("[1/2] contact.mu=0.3: completed, 0 collisions, WALL\n") == 1
+    assert "\ncollisions.windows = []\n" in out
+    assert err.count("warning: sdnv105d: its references describe") == 1
+    for mu in (0.3, 0.9):
+        data = _json(tmp_path / "n2" / f"contact.mu={mu}")
+        assert data["provenance"]["mpi_ranks"] == 2
+        assert data["parameters"]["collisions"]["windows"] == []
+        assert data["provenance"]["rerun"].endswith(
+            f"--set 'collisions.windows=[]' --out {tmp_path / 'n2' / f'contact.mu={mu}'}")
+    assert (tmp_path / "n1" / "sweep.csv").read_text() == (
+        tmp_path / "n2" / "sweep.csv").read_text()
 
 
 @pytest.mark.parametrize("command, codes", [("sweep", ["0", "1", "2", "130", "143"]),

@@ -244,7 +244,8 @@ def results_dirs(dirs: Iterable[str | os.PathLike[str]]
     :func:`read_run` to refuse.
 
     Raises:
-        CaseError: a folder without ``results.json`` in it or in any of its folders.
+        CaseError: a folder without ``results.json`` in it or in any of its folders; a
+            sweep's table alone.
 
     """
     from rocking_contact.commands.sweep import TABLE_FILE
@@ -253,9 +254,11 @@ def results_dirs(dirs: Iterable[str | os.PathLike[str]]
 
     found: list[str | os.PathLike[str]] = []
     said: list[str] = []
+    tables: list[Path] = []
     for given in dirs:
         path = Path(given)
         if path.name == TABLE_FILE and path.is_file() and _runs_in(path.parent):
+            tables.append(path)
             continue
         if not path.is_dir() or (path / RESULTS_FILE).exists():
             found.append(given)
@@ -269,6 +272,10 @@ def results_dirs(dirs: Iterable[str | os.PathLike[str]]
         if others:
             said.append(f"{given}: its folders without {RESULTS_FILE} left out: "
                         f"{', '.join(others)}")
+    if tables and not found:  # `compare DIR/sweep.csv`: the table alone, skipped
+        raise CaseError(str(tables[0]), "", "a sweep's table, which compare skips (allowed: "
+                        f"its folder {tables[0].parent}, for the sweep's runs; its runs' "
+                        "results directories)")
     return found, said
 
 

@@ -81,24 +81,35 @@ def split_values(text: str) -> list[str]:
     return values
 
 
-def sweep_sets(texts: Sequence[str]) -> list[tuple[str, list[str]]]:
+def sweep_sets(texts: Sequence[str], case: str | None = None) -> list[tuple[str, list[str]]]:
     """``--set KEY=V1,V2,...`` texts as (key as given, its value texts), each value read
-    as ``run --set`` reads it.
+    as ``run --set`` reads it. ``case``: the case swept, whose kind says what a text
+    without ``=`` may give (:func:`~rocking_contact.config.malformed_override`).
 
     Raises:
         CaseError: no ``--set``, a text without ``=``, an empty value, a key given twice,
             a value given twice for a key (the runs would share a directory).
 
     """
-    from rocking_contact.config import CaseError, parse_override, refuse_repeated_keys
+    from rocking_contact.config import (
+        CaseError,
+        kind_of,
+        malformed_override,
+        parse_override,
+        refuse_repeated_keys,
+        set_key,
+    )
 
     if not texts:
         raise CaseError("--set", "", "none given (allowed: one or more --set KEY=V1,V2,...)")
     sets: list[tuple[str, list[str]]] = []
-    for text in texts:
-        key, sep, _ = text.partition("=")
-        if not sep or not key.strip():
-            raise CaseError("--set", text, "expected KEY=V1,V2,...")
+    malformed = next((text for text in texts if set_key(text) is None), None)
+    if malformed is not None:
+        try:
+            kind = kind_of(case) if case is not None else None
+        except CaseError:  # a case not found: refused on its own once the texts are mended
+            kind = None
+        raise malformed_override(malformed, kind, value="V1,V2,...")
     refuse_repeated_keys(texts, "its values in one --set {key}=V1,V2,...")
     for text in texts:
         key, _, raw = text.partition("=")
@@ -235,7 +246,7 @@ def main(args: argparse.Namespace) -> int:
     from rocking_contact.out_paths import make_dir
     from rocking_contact.stops import Interrupted, SolverFailure
 
-    runs = combinations(sweep_sets(args.overrides))
+    runs = combinations(sweep_sets(args.overrides, args.case))
     cases = load_runs(args.case, runs, rigid=args.rigid)
     runs, cases, alike = measured_alike(args.case, runs, cases)
     make_dir("--out", args.out)

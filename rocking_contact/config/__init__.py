@@ -70,6 +70,7 @@ from rocking_contact.config.overrides import (
     apply_overrides,
     dig,
     key_path,
+    malformed_override,
     parse_override,
     plain,
     refuse_repeated_keys,
@@ -100,6 +101,7 @@ from rocking_contact.config.schema import (
     distinct_texts,
     dotted_key,
     in_range,
+    key_values,
     merge,
     param,
     schema_doc,
@@ -130,9 +132,10 @@ __all__ = [
     # schema
     "CaseError", "Check", "Conflict", "POSITIVE", "NONNEGATIVE", "FINITE", "DIRECTORY_NAME",
     "in_range", "param", "build", "merge", "as_dict", "schema_doc", "Scale", "distinct_texts",
-    "unknown_key", "toml_text", "short_text", "dotted_key", "differences",
+    "unknown_key", "key_values", "toml_text", "short_text", "dotted_key", "differences",
     # overrides
-    "key_path", "parse_override", "anchor_paths", "apply_overrides", "dig", "plain",
+    "key_path", "parse_override", "malformed_override", "anchor_paths", "apply_overrides",
+    "dig", "plain",
     "refuse_repeated_keys",
     "set_key",
     # names

@@ -64,8 +64,12 @@ class NamePattern:
 
 
 def close_names(name: str, candidates: Iterable[str]) -> list[str]:
-    """The :data:`CLOSE` names of ``candidates`` nearest ``name``, nearest first."""
-    return difflib.get_close_matches(name, list(dict.fromkeys(candidates)), n=CLOSE)
+    """The :data:`CLOSE` names of ``candidates`` nearest ``name``, nearest first; none
+    near as typed, those nearest it in lower case (``SDND101A`` as the manuals write it:
+    sdnd101a; ``'HHT'``: ``'hht'``)."""
+    names = list(dict.fromkeys(candidates))
+    return (difflib.get_close_matches(name, names, n=CLOSE)
+            or difflib.get_close_matches(name.lower(), names, n=CLOSE))
 
 
 def close_hint(name: str, candidates: Iterable[str]) -> str:

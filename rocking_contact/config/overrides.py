@@ -21,7 +21,16 @@ from typing import Any
 
 import numpy as np
 
-from rocking_contact.config.schema import CaseError, dotted_key, merge, short_text, toml_text
+from rocking_contact.config.names import close_hint
+from rocking_contact.config.schema import (
+    CaseError,
+    dotted_key,
+    key_values,
+    merge,
+    schema_doc,
+    short_text,
+    toml_text,
+)
 
 
 def key_path(key: str) -> list[str]:
@@ -101,6 +110,52 @@ def set_key(text: str) -> tuple[str, ...] | None:
     return tuple(key_path(key)) if sep and key else None
 
 
+def malformed_override(text: str, kind: Any = None, *, value: str = "VALUE",
+                       schema: type | None = None) -> CaseError:
+    """The refusal of an override text that is not ``KEY=VALUE``: no ``=``
+    (``time.step``) or no key before it (``=1e-4``). What is allowed is said from the
+    schema of the case's ``kind`` (its ``case.kind``, unchecked: an unknown kind counts as
+    none) or ``schema`` (a part of one) where the key is one of its keys, as
+    ``rocking-contact keys`` gives it (``allowed: time.step=VALUE, VALUE a number > 0,
+    |x| <= 1e+06 s``; a table's keys for a table; the close keys of one the kind does not
+    have); ``value``: the placeholder of what follows ``=`` (``V1,V2,...`` for a sweep)."""
+    from rocking_contact.config.kinds import KINDS, kind_schema
+
+    key = text.partition("=")[0].strip()
+    kind = kind if isinstance(kind, str) and kind in KINDS else None  # (not checked yet)
+    listed = f"rocking-contact keys {kind} lists them" if kind else ""
+    if not key:
+        wrong = "no key before '='" if "=" in text else "an empty text"
+        return CaseError("--set", text.strip(), f"{wrong} (allowed: KEY={value}, "
+                         f"KEY a dotted key such as time.step{'; ' if listed else ''}"
+                         f"{listed})")
+    if schema is None and kind:
+        schema = kind_schema(kind)
+    try:
+        known = key_values(schema, key_path(key)) if schema is not None else None
+    except CaseError:  # an empty component (time..step): its key reads as unknown
+        known = None
+    wrong = "no '=' after the key"
+    if known is None and listed and schema is not None:
+        # the keys as `keys` writes them, a list's item as N (model.shock.N.kn)
+        typed = ".".join("N" if part.isdigit() else part for part in key.split("."))
+        close = close_hint(typed, [row[0] for row in schema_doc(schema)])
+        return CaseError("--set", key, f"{wrong}, and no key of kind {kind!r} (allowed: "
+                                       f"KEY={value}, KEY one that "
+                                       f"{listed.removesuffix(' them')}{close})")
+    if known is None:  # the key unchecked (no schema), or no key of the part checked
+        return CaseError("--set", key, f"{wrong} (allowed: "
+                                       f"{'KEY' if schema is not None else key}={value})")
+    what, said = known
+    if what == "value":
+        placeholder = "each value" if value != "VALUE" else value
+        return CaseError("--set", key, f"{wrong} (allowed: {key}={value}, {placeholder} "
+                                       f"{said})")
+    index = ".N" if what == "tables" else ""
+    return CaseError("--set", key, f"{wrong} (allowed: {key}{index}.KEY={value}, "
+                                   f"{'N an index, ' if index else ''}KEY one of {said})")
+
+
 def parse_override(text: str) -> tuple[list[str], Any]:
     """Split ``section.key=value`` into a key path (:func:`key_path`) and a TOML-parsed
     value.
@@ -113,7 +168,7 @@ def parse_override(text: str) -> tuple[list[str], Any]:
     """
     key, sep, raw = text.partition("=")
     if not sep or not key.strip():
-        raise CaseError("--set", text, "expected section.key=value")
+        raise malformed_override(text)
     path = key_path(key)
     if not raw.strip():  # TOML has no null to spell it
         return path, None
@@ -141,7 +196,7 @@ def anchor_paths(value: Any, folder: Path, key: str = "") -> Any:
 
 
 def apply_overrides(data: dict[str, Any], overrides: Mapping[str, Any] | list[str],
-                    folder: Path | None = None) -> None:
+                    folder: Path | None = None, schema: type | None = None) -> None:
     """Apply ``--set`` overrides in place; list items are addressed by integer index
     (``a.b[0].c`` or ``a.b.0.c``, see :func:`key_path`).
 
@@ -150,13 +205,17 @@ def apply_overrides(data: dict[str, Any], overrides: Mapping[str, Any] | list[st
     values (Python API; NumPy arrays read as lists, :func:`plain`); both read their keys
     the same way.
     ``folder``: where their relative record paths start (:func:`anchor_paths`; None: left
-    as given).
+    as given). ``schema``: what ``data`` is read with, for the refusal of a text that is
+    not ``KEY=VALUE`` (:func:`malformed_override`); None: the schema of its ``case.kind``.
     """
     items: list[tuple[list[str], Any]]
     if isinstance(overrides, Mapping):
         items = [(key_path(k), plain(v)) for k, v in overrides.items()]
     else:
         refuse_repeated_keys(overrides, "one --set {key}=VALUE")
+        malformed = next((text for text in overrides if set_key(text) is None), None)
+        if malformed is not None:  # said from the schema of the case's kind or `schema`
+            raise malformed_override(malformed, _dig_kind(data), schema=schema)
         items = [parse_override(text) for text in overrides]
     kind = _dig_kind(data)
     for path, value in items:

@@ -24,7 +24,7 @@ import numbers
 import re
 import types
 import typing
-from collections.abc import Callable, Collection, Mapping
+from collections.abc import Callable, Collection, Mapping, Sequence
 from dataclasses import dataclass, field
 from typing import Any, Literal
 
@@ -256,8 +256,13 @@ def _misread(tp: Any, value: Any, unit: str = "") -> str:
     the type's refusal: ``0,2`` (a decimal comma, as some locales write 0.2), ``'3e10'``
     (a number in quotes), ``1,0,0`` (a list without its brackets), ``0.3,0.6`` for a
     number (several values, as ``sweep --set`` takes them), ``10ms`` (a number with a
-    unit: the key's ``unit`` is said, which a case file's numbers are read in); ''
-    otherwise."""
+    unit: the key's ``unit`` is said, which a case file's numbers are read in), ``[0.3,
+    0.6]`` for a number (a list of numbers: several values, which a sweep takes without
+    brackets); '' otherwise."""
+    if tp in (float, int) and isinstance(value, list | tuple) and len(value) > 1 and all(
+            isinstance(v, numbers.Real) and not isinstance(v, bool) for v in value):
+        return ("; allowed: one number, not a list (rocking-contact sweep runs a case once "
+                "per value: --set KEY=V1,V2,... without brackets)")
     if not isinstance(value, str):
         return ""
     text = value.strip()
@@ -274,6 +279,9 @@ def _misread(tp: Any, value: Any, unit: str = "") -> str:
     if tp is float and _numbers(text.split(",")):  # sweep's V1,V2,... given to run
         return ("; allowed: one number (a comma separates the items of a list; "
                 "rocking-contact sweep runs a case once per value)")
+    if tp in (float, int) and _numbers(text.split()):  # its 'e-4 2e-4' no unit (below)
+        return ("; allowed: one number (rocking-contact sweep runs a case once per value: "
+                "--set KEY=V1,V2,..., separated by commas)")
     if tp in (float, int):
         try:
             number = (float if tp is float else int)(text)
@@ -289,8 +297,7 @@ def _misread(tp: Any, value: Any, unit: str = "") -> str:
         return f"; allowed: {_type_name(tp)} in brackets, such as [{text}]"
     if origin is Literal:
         options = [repr(a) for a in typing.get_args(tp)]
-        # 'HHT' for 'hht': the closeness of the names is case-blind
-        return close_hint(repr(value), options) or close_hint(repr(value.lower()), options)
+        return close_hint(repr(value), options)  # ('HHT': 'hht', close_names)
     return ""
 
 
@@ -409,6 +416,46 @@ def _values_allowed(tp: Any, f: dataclasses.Field[Any]) -> str:
             else check.allowed)
     scale = SCALES.get(f.metadata.get("unit", ""))
     return what if scale is None else f"{what}, |x| <= {scale.limit:g} {f.metadata['unit']}"
+
+
+def _table_type(tp: Any) -> type | None:
+    """The dataclass of a table type (``Refine``, or ``Refine | None`` for an optional
+    table), else None."""
+    options = [a for a in typing.get_args(tp) if a is not type(None)]
+    if typing.get_origin(tp) in (typing.Union, types.UnionType) and len(options) == 1:
+        tp = options[0]
+    return tp if isinstance(tp, type) and dataclasses.is_dataclass(tp) else None
+
+
+def key_values(cls: type, path: Sequence[str]) -> tuple[str, str] | None:
+    """What the key ``path`` (its dotted components, a list item by its index or by ``N``
+    as ``rocking-contact keys`` writes it: ``["model", "shock", "0", "kn"]``) of the
+    schema ``cls`` takes: ``("value", its values as its refusal states them)`` (``a
+    number > 0, |x| <= 1e+06 s``), ``("table", its keys)`` for a table or a list's item
+    (``start, end, step``), ``("tables", their keys)`` for a list of tables; None for no
+    key of ``cls``."""
+    tp: Any = cls
+    found: dataclasses.Field[Any] | None = None
+    for part in path:
+        if typing.get_origin(tp) is list and _table_type(typing.get_args(tp)[0]):
+            if not (part.isdigit() or part == "N"):
+                return None
+            tp = typing.get_args(tp)[0]
+            continue
+        table = _table_type(tp)
+        fields = {f.name: f for f in dataclasses.fields(table)} if table else {}
+        if part not in fields or table is None:
+            return None
+        found, tp = fields[part], typing.get_type_hints(table)[part]
+    table = _table_type(tp)
+    if found is None:
+        return None
+    if table is not None:
+        return "table", ", ".join(f.name for f in dataclasses.fields(table))
+    item = _table_type(typing.get_args(tp)[0]) if typing.get_origin(tp) is list else None
+    if item is not None:
+        return "tables", ", ".join(f.name for f in dataclasses.fields(item))
+    return "value", _values_allowed(tp, found)
 
 
 def _unread(cls: type, fields: Mapping[str, dataclasses.Field[Any]], data: Mapping[str, Any],

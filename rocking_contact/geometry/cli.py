@@ -76,7 +76,7 @@ def load_input(case: str | None, overrides: list[str]) -> MeshInput:
             raise CaseError("--set", key, "not a key of the mesh (allowed: geometry.*, mesh.*)")
     if case is None:
         data: dict[str, Any] = {}
-        apply_overrides(data, overrides)
+        apply_overrides(data, overrides, schema=MeshInput)
         spec = build(MeshInput, data, file="--set")
         unread = unread_override(spec, [text.partition("=")[0] for text in overrides])
         if unread is not None:
@@ -128,7 +128,7 @@ def _write(spec: MeshInput, out: Path) -> int:
                        and gmsh.model.getPhysicalName(d, t) == name)
             nodes = gmsh.model.mesh.getNodesForPhysicalGroup(dim, tag)[0]
             kind = {0: "point", 1: "curve", 2: "region"}[dim]
-            print(f"  {name:<9} {kind:<6} {len(nodes):>7} nodes")
+            print(f"  {name:<9} {kind:<6} {len(nodes):>7} node{'' if len(nodes) == 1 else 's'}")
     return 0
 
 

@@ -55,7 +55,7 @@ from rocking_contact.report.verdicts import (
     summary_table,
     verdict,
 )
-from rocking_contact.results import wrote_no_results
+from rocking_contact.results import counted, wrote_no_results
 from rocking_contact.viz.changes import changes_text, unread_recorded
 
 
@@ -93,7 +93,7 @@ def _build(cases: Sequence[CaseResult], figures_dir: Path, *, views: bool,
     if graded:
         intro.append(Paragraph(headline(cases)))
     # a graded report counts its cases in its headline
-    intro += [Paragraph(opening if graded else f"{len(cases)} case(s). {opening}"),
+    intro += [Paragraph(opening if graded else f"{counted(len(cases), 'case')}. {opening}"),
               summary_table(cases)]
     if skipped:
         intro.append(skipped_table(skipped))

@@ -173,7 +173,8 @@ def find_results(results_dir: Path,
     """
     if not cases and not Path(results_dir).is_dir():  # not "no results": nothing there
         raise ReportError(f"{results_dir}: no such directory (give --results the directory "
-                          "the runs wrote under, `results` by default)")
+                          "the runs wrote under, `results` by default; no run yet: run "
+                          "`rocking-contact validate` first)")
     dirs = _named_dirs(results_dir, cases) if cases else _run_dirs(results_dir)
     if not dirs and not cases and (Path(results_dir) / results_io.RESULTS_FILE).is_file():
         dirs = [Path(results_dir)]  # --results given one run's directory: that run

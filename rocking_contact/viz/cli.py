@@ -75,17 +75,22 @@ def _clim(values: list[float] | None) -> tuple[float, float] | None:
 
 
 def _writable(option: str, path: Path) -> Path:
-    """``path`` opened for writing now, so that a file the system refuses (under /sys, a
-    read-only file; the directory's access bits do not tell for root) is one error before
-    the rendering rather than after it. A file made by the probe is removed."""
+    """``path`` opened for writing now, its directory made first, so that a file the
+    system refuses (under /sys, a read-only file; the directory's access bits do not tell
+    for root) is one error before the rendering rather than after it. A file made by the
+    probe is removed."""
+    from rocking_contact.out_paths import check_dir
     from rocking_contact.viz import render
 
+    check_dir(option, path.parent)
     existed = path.exists()
     try:
         with path.open("ab"):
             pass
     except OSError as exc:
-        raise render.ViewError(f"{option} {path}: cannot be written ({exc.strerror})") from None
+        raise render.ViewError(f"{option} {path}: cannot be written ({exc.strerror}; allowed: "
+                               "a file this user may create or overwrite: not under /proc, "
+                               "/sys or a read-only mount)") from None
     if not existed:
         path.unlink()
     return path
@@ -128,17 +133,20 @@ def main(args: argparse.Namespace) -> int:
             raise render.ViewError("--window-size: at least 16 x 16 pixels")
         if args.time is not None and args.screenshot is None:
             raise render.ViewError("--time goes with --screenshot")
+        # the outputs' names and sizes checked before the results are read, their
+        # directories made after (_writable): results refused leave no directory behind
         screenshot = movie = None
         if args.screenshot is not None:
-            screenshot = _writable("--screenshot", check_file(
+            screenshot = check_file(
                 "--screenshot", args.screenshot, f"an image ({', '.join(SCREENSHOT_SUFFIXES)})",
-                SCREENSHOT_SUFFIXES))
+                SCREENSHOT_SUFFIXES, create=False)
         if args.movie is not None:
-            movie = check_file("--movie", args.movie, "a .gif or .mp4")
+            movie = check_file("--movie", args.movie, "a .gif or .mp4", create=False)
             render.check_movie(movie, frames, window)
-            movie = _writable("--movie", movie)
         options = render.ViewOptions(field=args.field, scale=args.scale, clim=_clim(args.clim))
         scene = render.open_scene(_result_dir(args.result), options)
+        screenshot = None if screenshot is None else _writable("--screenshot", screenshot)
+        movie = None if movie is None else _writable("--movie", movie)
         if screenshot is None and movie is None:
             if sys.platform.startswith("linux") and not os.environ.get("DISPLAY") \
                     and not os.environ.get("WAYLAND_DISPLAY"):

@@ -1,5 +1,6 @@
 """The block-on-table mesh: layouts, named groups, coincident nodes, the mesh command."""
 
+import re
 import subprocess
 import sys
 
@@ -77,6 +78,9 @@ def test_mesh_command_writes_named_groups(tmp_path):
                           "mesh.layout=aster", "--out", str(out)], capture_output=True, text=True)
     assert run.returncode == 0, run.stderr
     assert "25 nodes, 12 cells" in run.stdout
+    # a named point is one node (it said "1 nodes")
+    assert re.search(r"^  O +point +1 node$", run.stdout, re.MULTILINE), run.stdout
+    assert re.search(r"^  BLOCK +region +15 nodes$", run.stdout, re.MULTILINE), run.stdout
     import gmsh
 
     gmsh.initialize(interruptible=False)
@@ -115,7 +119,9 @@ def test_mesh_command_malformed_override_names_only_the_override(tmp_path):
                           "mesh.layout", "--out", str(tmp_path / "x.msh")],
                          capture_output=True, text=True)
     assert run.returncode == 2
-    assert run.stderr == "error: --set: mesh.layout: expected section.key=value\n"
+    # the values the key takes, from the mesh's schema (no case: no kind to name)
+    assert run.stderr == ("error: --set: mesh.layout: no '=' after the key (allowed: "
+                          "mesh.layout=VALUE, VALUE one of 'aster', 'structured')\n")
 
 
 def test_mesh_command_module_is_cheap_to_import():

@@ -106,7 +106,7 @@ def test_a_comparison_without_references_does_not_announce_them(results_dir, tmp
     assert tree.find("./head/title").text == "rocking_contact report"
     generated, intro = ("".join(p.itertext()) for p in tree.findall(".//body/p")[:2])
     assert generated.startswith("Generated ")  # and no verdict line: nothing is graded
-    assert intro.startswith("2 case(s). None of these runs has references")
+    assert intro.startswith("2 cases. None of these runs has references")
     assert "next to their references" not in intro
 
 

@@ -87,7 +87,8 @@ def test_an_output_the_system_refuses_is_refused_before_rendering(name, block_di
     option = "--screenshot" if name.endswith(".png") else "--movie"
     frames = ["--frames", "2"] if option == "--movie" else []  # a movie's option alone
     assert main(["view", str(block_dir), option, f"/sys/{name}", *frames]) == 2
-    one_error_line(capfd, f"/sys/{name}", "cannot be written")
+    one_error_line(capfd, f"/sys/{name}", "cannot be written (", "; allowed: a file this user may "
+                   "create or overwrite: not under /proc, /sys or a read-only mount)")
 
 
 def test_a_movie_that_fails_to_write_is_not_reported_written(block_dir, tmp_path, capfd):
@@ -173,6 +174,21 @@ def test_a_movie_it_cannot_write_is_refused_before_the_result_is_read(tmp_path, 
     assert main(["view", str(missing), "--movie", str(tmp_path / "m.gif"), "--frames", "1"]) == 2
     one_error_line(capfd, "at least 2 frames")
     assert not (tmp_path / "m.mp4").exists() and not (tmp_path / "m.gif").exists()
+
+
+@pytest.mark.parametrize("option, name", [("--screenshot", "s.png"), ("--movie", "m.gif")])
+def test_results_refused_leave_no_directory_for_the_output(tmp_path, capfd, option, name):
+    """``view results/x --screenshot v/x.png`` made v/ before it found no results there."""
+    out = tmp_path / "made" / "here" / name
+    assert main(["view", str(tmp_path / "no_such_result"), option, str(out)]) == 2
+    one_error_line(capfd, "no_such_result", "no results")
+    assert not (tmp_path / "made").exists()
+
+
+def test_an_output_in_a_new_directory_is_written_there(block_dir, tmp_path, capfd):
+    out = tmp_path / "made" / "s.png"
+    assert main(["view", str(block_dir), "--screenshot", str(out), *SMALL]) == 0
+    assert out.is_file() and capfd.readouterr().out == f"wrote {out}\n"
 
 
 def test_a_run_that_failed_before_its_first_step_says_so(tmp_path, capfd):

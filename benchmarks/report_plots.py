@@ -37,8 +37,9 @@ def results_tree(root: Path, *, copies: int, end: float, plots: bool,
     "sample", the sample block run) under ``root``, with their plots or without; returns
     ``root``."""
     import rocking_contact as rc
-    from rocking_contact.results_io import RESULTS_FILE, load, ordered_plots
+    from rocking_contact.results_io import RESULTS_FILE, load
     from rocking_contact.viz.history_plots import plot_results
+    from rocking_contact.viz.plot_order import ordered_plots
     from rocking_contact.viz.sample import write_sample
 
     for k in range(copies):

@@ -22,6 +22,7 @@ from rocking_contact.config import shipped_cases
 from rocking_contact.progress import Progress
 from rocking_contact.results_io import read_history_csv
 from rocking_contact.stops import Interrupted, RunStopped, SolverFailure
+from rocking_contact.viz.plot_order import ordered_plots
 
 CLI = Path(sys.executable).parent / "rocking-contact"
 
@@ -316,7 +317,7 @@ def test_the_plots_are_listed_once_drawn_and_a_killed_drawing_is_cleared(tmp_pat
     assert names and json.loads((out / "results.json").read_text())["plots"] == names
     assert sorted(p.name for p in out.glob("*.png")) == sorted(n for n in names
                                                               if n.endswith(".png"))
-    assert names == results_io.ordered_plots(names)  # the reader's order, not the alphabet
+    assert names == ordered_plots(names)  # the reader's order, not the alphabet
     (out / "plots.partial").mkdir()
     (out / "plots.partial" / "a.png").write_bytes(b"half")
     (out / "results.json.partial").write_text("{")

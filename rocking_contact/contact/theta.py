@@ -91,6 +91,7 @@ from rocking_contact.contact.kinematics import (
     without_columns,
 )
 from rocking_contact.contact.projection import RigidModes, rigid_lift
+from rocking_contact.contact.spec import ContactSpec
 from rocking_contact.contact.workspace import WorkVectors
 from rocking_contact.fem.body import ElasticBody
 from rocking_contact.fem.probes import energies
@@ -132,31 +133,57 @@ class ContactRelation(Protocol):
         """Index of the contact whose slave node is the named point, None if none."""
 
 
+def _set_by_case(spec: ContactSpec) -> dict[str, Any]:
+    """The :class:`MoreauJeanOptions` a ``[contact]`` section sets, by name (the one map of
+    case keys to options: :func:`options_of` and the options' defaults)."""
+    return {"law": NewtonImpactFrictionLaw(spec.restitution, spec.mu),
+            "activation_gap": spec.closed_gap, "rtol": spec.tolerance,
+            "stol": spec.step_tolerance, "max_iterations": spec.max_iterations,
+            "local_iterations": spec.local_iterations}
+
+
+#: the options of a case file that does not give the keys (its schema's defaults): those
+#: of ``MoreauJeanOptions()``, so that the two cannot drift apart
+_CASE_DEFAULTS = _set_by_case(ContactSpec())
+
+
 @dataclass(frozen=True)
 class MoreauJeanOptions:
     """Settings of the theta treatment.
 
+    Every option but ``atol`` and ``local_tolerance`` is set by a key of ``[contact]``
+    (:func:`options_of`), named below, and defaults to that key's default (the schema's,
+    :class:`~rocking_contact.contact.spec.ContactSpec`): ``MoreauJeanOptions()`` is what a
+    case file without those keys runs with. ``atol`` and ``local_tolerance`` are fixed: no
+    case key sets them.
+
     Attributes:
-        law: restitution and friction of every contact.
-        activation_gap: a contact is active when its predicted gap is below this (m).
+        law: restitution and friction of every contact (``contact.restitution``,
+            ``contact.mu``).
+        activation_gap: a contact is active when its predicted gap is below this (m;
+            ``contact.closed_gap``).
         rtol: coupled-step residual ``|R(x) - H^T P / h|`` relative to the weight
             vector under 9.81 m/s^2, SDNV105's gravity (N/N, :attr:`ElasticBody.force_scale`,
-            ``FORCE_SCALE_GRAVITY``).
-        atol: absolute floor of that residual (N).
-        stol: or the last Newton change of the end displacement relative to it (max norms).
-        max_iterations: coupled Newton passes per step.
-        local_iterations: semismooth Newton iterations of the local solver.
-        local_tolerance: relative tolerance of the local solver on the law.
+            ``FORCE_SCALE_GRAVITY``; ``contact.tolerance``).
+        atol: absolute floor of that residual (N; fixed at 1e-8 N).
+        stol: or the last Newton change of the end displacement relative to it (max norms,
+            no unit; ``contact.step_tolerance``).
+        max_iterations: coupled Newton passes per step (``contact.max_iterations``).
+        local_iterations: semismooth Newton iterations of the local solver, and of the
+            position projection's (``contact.local_iterations``).
+        local_tolerance: tolerance of the local solver on the law's residual, relative to
+            the impulses' scale (N.s/N.s, no unit; fixed at 1e-12), and of the position
+            projection's.
 
     """
 
-    law: NewtonImpactFrictionLaw = NewtonImpactFrictionLaw()
-    activation_gap: float = 1e-9
-    rtol: float = 1e-9
+    law: NewtonImpactFrictionLaw = _CASE_DEFAULTS["law"]
+    activation_gap: float = _CASE_DEFAULTS["activation_gap"]
+    rtol: float = _CASE_DEFAULTS["rtol"]
     atol: float = 1e-8
-    stol: float = 1e-10
-    max_iterations: int = 25
-    local_iterations: int = 50
+    stol: float = _CASE_DEFAULTS["stol"]
+    max_iterations: int = _CASE_DEFAULTS["max_iterations"]
+    local_iterations: int = _CASE_DEFAULTS["local_iterations"]
     local_tolerance: float = 1e-12
 
 
@@ -547,12 +574,10 @@ def _sum_over_ranks(comm: Any, part: np.ndarray) -> np.ndarray:
     return total
 
 
-def options_of(spec: Any) -> MoreauJeanOptions:
-    """The theta treatment's settings from a ``[contact]`` section."""
-    return MoreauJeanOptions(
-        law=NewtonImpactFrictionLaw(spec.restitution, spec.mu),
-        activation_gap=spec.closed_gap, rtol=spec.tolerance, stol=spec.step_tolerance,
-        max_iterations=spec.max_iterations, local_iterations=spec.local_iterations)
+def options_of(spec: ContactSpec) -> MoreauJeanOptions:
+    """The theta treatment's settings from a ``[contact]`` section (the keys each option
+    is set by: :class:`MoreauJeanOptions`)."""
+    return MoreauJeanOptions(**_set_by_case(spec))
 
 
 def build(case: Any, body: ElasticBody, kinematics: ContactKinematics) -> MoreauJeanContact:

@@ -32,8 +32,8 @@ from rocking_contact import results_io
 from rocking_contact.config import CaseError
 from rocking_contact.report.document import Figure, Paragraph
 from rocking_contact.report.inputs import CaseResult, read_result
-from rocking_contact.results_io import is_solver_diagnostic, ordered_plots, plot_rank
 from rocking_contact.viz.channels import Channel, sentence
+from rocking_contact.viz.plot_order import is_solver_diagnostic, ordered_plots, plot_rank
 
 #: figure stem -> caption; what the references add to it when the figure draws some
 CAPTIONS: dict[str, str] = {
@@ -139,8 +139,8 @@ def run_plots(result: CaseResult) -> list[Path] | None:
     its results.json lists (``plots``) are there, and none is older than its history
     or than the code that draws plots. None otherwise (a run with ``--no-plots``, plots
     drawn by an older version, a history written again). In the order a reader takes
-    them (:func:`rocking_contact.results_io.ordered_plots`: an older results.json lists
-    them by name)."""
+    them (:func:`rocking_contact.viz.plot_order.ordered_plots`: an older results.json
+    lists them by name)."""
     names = result.data.get("plots")
     if not names or not isinstance(names, list):
         return None
@@ -419,8 +419,8 @@ DIAGNOSTICS_TEXT = (f"{DIAGNOSTICS_HEADING}: how the solver worked (time step, i
 def is_diagnostic(block: Figure | Paragraph | Any) -> bool:
     """Whether ``block`` of :func:`figures` belongs to the solver's diagnostics: the
     paragraph :data:`DIAGNOSTICS_TEXT` that opens them or one of their plots
-    (:func:`rocking_contact.results_io.is_solver_diagnostic`). They come last and together,
-    so that a renderer may fold them away under :data:`DIAGNOSTICS_HEADING`."""
+    (:func:`rocking_contact.viz.plot_order.is_solver_diagnostic`). They come last and
+    together, so that a renderer may fold them away under :data:`DIAGNOSTICS_HEADING`."""
     if isinstance(block, Figure):
         return is_solver_diagnostic(block.path.stem)
     return isinstance(block, Paragraph) and block.text == DIAGNOSTICS_TEXT
@@ -429,9 +429,9 @@ def is_diagnostic(block: Figure | Paragraph | Any) -> bool:
 def figures(result: CaseResult, out_dir: Path, *, views: bool,
             plots: Sequence[Path] | None = None) -> list[Figure | Paragraph]:
     """The case's plots (PNG; their SVG twins are written beside them) in the order a
-    reader takes them (:func:`rocking_contact.results_io.ordered_plots`), its views, then
-    the solver's diagnostics under :data:`DIAGNOSTICS_TEXT` (:func:`is_diagnostic`), or a
-    line for each that is missing and why. ``plots``: the plot files already in
+    reader takes them (:func:`rocking_contact.viz.plot_order.ordered_plots`), its views,
+    then the solver's diagnostics under :data:`DIAGNOSTICS_TEXT` (:func:`is_diagnostic`), or
+    a line for each that is missing and why. ``plots``: the plot files already in
     ``out_dir`` (:func:`drawn_plots`); by default :func:`plot_files` puts them there."""
     out: list[Figure | Paragraph] = []
     diagnostics: list[Figure | Paragraph] = []

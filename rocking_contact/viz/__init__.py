@@ -11,6 +11,8 @@ not by this package, so that ``rocking-contact --help`` stays fast.
   :mod:`.marker_drawing` draws them onto a plot's axis and names them in its legend.
 - :mod:`.style`: fonts, colours and markers shared by every figure.
 - :mod:`.history_plots`: the PNG/SVG plots written by every run.
+- :mod:`.plot_order`: the order a reader takes them in (``results.json``'s ``plots``, the
+  report).
 - :mod:`.comparison`: several treatments of one validation case on one axis.
 - :mod:`.fields`: the FEM field series (``fields.pvd``) at any instant.
 - :mod:`.scene`: what every pyvista scene shares (time range, labels, camera); the scenes

@@ -10,6 +10,7 @@ from rocking_contact import results_io
 from rocking_contact.report import figures as report_figures
 from rocking_contact.report.document import Figure, Paragraph
 from rocking_contact.report.inputs import read_result
+from rocking_contact.viz.plot_order import ordered_plots
 from rocking_contact.viz.sample import write_sample
 
 #: the order a reader takes the plots of a block run with every kind of column
@@ -24,16 +25,16 @@ def test_the_plots_list_follows_the_figures_not_the_alphabet():
                "history_NEWTON", "history_SLIDING", "history_THETA", "impulses",
                "kinetic_energy", "reactions", "velocity"]
     names = [f"{s}.{x}" for s in by_name for x in ("png", "svg")]
-    stems = [n.removesuffix(".png") for n in results_io.ordered_plots(names)
+    stems = [n.removesuffix(".png") for n in ordered_plots(names)
              if n.endswith(".png")]
     assert stems == ["kinetic_energy", "reactions", "displacement", "velocity",
                      "energy_balance", "impulses", "history_THETA", "history_DT",
                      "history_NEWTON", "history_CONTACT_ITERATIONS", "history_CONTACTS",
                      "history_SLIDING", "history_GAP_MIN"]
-    assert results_io.ordered_plots(["velocity.svg", "velocity.png"]) == [
+    assert ordered_plots(["velocity.svg", "velocity.png"]) == [
         "velocity.png", "velocity.svg"]
     discrete = ["displacement.png", "impact_histogram.png", "shock_force.png", "velocity.png"]
-    assert results_io.ordered_plots(discrete) == [
+    assert ordered_plots(discrete) == [
         "shock_force.png", "displacement.png", "velocity.png", "impact_histogram.png"]
 
 

@@ -100,6 +100,7 @@ def test_the_sensitivity_scripts_round_off_rows_run(monkeypatch, tmp_path):
 #: numbers, never compared.
 NUMBER = r"([-+]?\d+(?:\.\d*)?(?:e[-+]?\d+)?)"
 SMOKE: dict[str, tuple[list[str], list[tuple[str, int]]]] = {
+    "code_paths.py": (["--traces", "rigid"], [(r"^rigid +(\d+) +(\d+)  none  \(0\)$", 1)]),
     "discrete_steps.py": (["--repeat", "1", "--steps", "1000"], [
         (rf": (1000) steps, {NUMBER} steps/s", 3)]),
     "fem_newmark_steps.py": (["--ranks", "1", "--sizes", "0.1", "--steps", "2"], [

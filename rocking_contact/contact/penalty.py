@@ -39,7 +39,9 @@ the stick-slip decision cannot flip between Newton iterates. The normal force ju
 within a step: Newton cycles between open and closed, and halving the step does not help.
 The last resort (:meth:`PenaltySprings.fallback`, after the driver's last halving) takes
 that step again with each spring kept open or closed as the step began, and the run says
-so in its warnings; Code_Aster accepts such a step unconverged (``ARRET = 'NON'``).
+so in its warnings; Code_Aster accepts such a step unconverged (``ARRET = 'NON'``). Not
+right after a fallback that held a spring open in the ground: nothing would stop its node
+sinking.
 
 Signs: ``RN`` is the spring's normal force (N, compression positive; with dashpots outside
 the law it includes the normal dashpot, which may pull); ``RX`` the force the block exerts
@@ -126,6 +128,10 @@ class PenaltySprings(Contribution):
         self.trial_normal = np.zeros(n)
         self.closed = np.zeros(n, dtype=bool)
         self.trial_closed = np.zeros(n, dtype=bool)
+        #: springs a fallback attempt holds open though their law closes them (the last
+        #: evaluation's; those of the accepted step), :meth:`fallback`
+        self.trial_held_open = np.zeros(n, dtype=bool)
+        self.held_open = np.zeros(n, dtype=bool)
         self._Jd = np.zeros((n, 3, 3))
         self._Jv = np.zeros((n, 3, 3))
         self._branch = np.full(n, -1, dtype=np.int64)
@@ -249,6 +255,7 @@ class PenaltySprings(Contribution):
             if self._local[j, 0] >= 0:
                 forces.array[self._local[j]] += F[:2]
         self.S[:] = self.S_trial
+        self.held_open[:] = False
         self.penetration[:] = np.maximum(-d[:, 1] - self.P[:, P_GAP], 0.0)
         self._slide[:] = d[:, [0, 2]]
         return forces
@@ -304,7 +311,9 @@ class PenaltySprings(Contribution):
         closed spring whose law has opened goes on linearly (``kn p``, which pulls); a frozen
         open one gives nothing."""
         closed = self._evaluate(j, d, dv, F, Jd, Jv) > 0.0
-        if self._status_frozen and closed != self.closed[j]:
+        held = self._status_frozen and closed != self.closed[j]
+        self.trial_held_open[j] = held and closed
+        if held:
             closed = bool(self.closed[j])
             F[:], Jd[:], Jv[:] = 0.0, 0.0, 0.0
             if closed:
@@ -386,8 +395,19 @@ class PenaltySprings(Contribution):
     def fallback(self, problem: StepProblem) -> str | None:
         """Take the next attempt of this step with the springs' status of its start; not
         in the settle, where a spring kept closed would pull the block into an equilibrium
-        that is none."""
-        if self._settling:
+        that is none; nor right after a step whose fallback held a spring open though its
+        law closes it (``held_open``; :meth:`describe` names it).
+
+        The fallback carries a run over an instant where no status solves the step. A
+        spring it holds closed is still a spring (``kn p`` and the anchor pull its node
+        back), and B on a shaking table needs 5 such steps in a row as O1 lifts (a scale
+        of 1e-12 m, docs/theta.md). A spring held open gives nothing: its node falls into
+        the ground, and a second fallback in a row would let it go on sinking with no
+        force. B with its anchors and the dashpots clipped did so from 0.0574 s (A 14.7 mm
+        deep by 0.13 s, 3443 fallback steps, 3.5e6 J created, the block toppled at
+        0.1386 s: docs/contact.md, "B").
+        """
+        if self._settling or self.held_open.any():
             return None
         self._lag_next = True
         return "spring status kept from the step's start"
@@ -432,6 +452,7 @@ class PenaltySprings(Contribution):
         self.force[:] = self.trial_force
         self.normal[:] = self.trial_normal
         self.closed[:] = self.trial_closed
+        self.held_open[:] = self.trial_held_open
         self.penetration[:] = np.maximum(-d1[:, 1] - self.P[:, P_GAP], 0.0)
         self._slide[:] = d1[:, [0, 2]]
 
@@ -472,7 +493,13 @@ class PenaltySprings(Contribution):
         return out
 
     def describe(self) -> str:
-        """The springs' state, for a failure message."""
+        """The springs' state, for a failure message; and the springs the step before
+        held open in the ground with the fallback, which this step's was refused for."""
         closed = [f"{n} (RN {f:.4g} N)" for n, f, c in
                   zip(self.names, self.trial_normal, self.trial_closed) if c]
-        return "active contacts: " + (", ".join(closed) if closed else "none")
+        state = "active contacts: " + (", ".join(closed) if closed else "none")
+        if self.held_open.any():
+            held = ", ".join(n for n, h in zip(self.names, self.held_open) if h)
+            state += (f"; the fallback of the step before held {held} open though the law "
+                      "closed it: no second fallback in a row for a spring in the ground")
+        return state

@@ -129,6 +129,44 @@ def test_a_step_that_fails_every_halving_is_taken_with_the_fallback():
     assert len(result.warnings) == 1 and "t = 0.2328 s" in result.warnings[0]
 
 
+def test_a_second_fallback_in_a_row_is_refused_to_a_spring_held_open_in_the_ground():
+    """B with its anchors but the dashpots clipped inside the law (their default): A lands
+    again at 0.0574 s 0.147 mm from where it started, its anchor (3e10 N/m) pushes 4.4e6 N
+    and no status solves the step; the fallback takes it with A held open, and A falls in.
+    The next step has no status either. A second fallback would hold A open in the ground
+    again: from 94396cd to d24deec the run took 3443 fallback steps, A sank 14.7 mm by
+    0.13 s and the block gained 3.5e6 J before it toppled at 0.1386 s. It stops at the
+    second, saying why."""
+    clipped = {f"contact.spring.{n}.dashpots": "clipped" for n in range(3)}
+    case = rc.load_case("sdnv105b", {**clipped, "time.end": 0.0576,
+                                     "collisions.windows": [[0.0, 0.0576]]})
+    with pytest.raises(rc.SolverFailure) as failure:
+        rc.run(case, write=False, plots=False, quiet=True)
+    message = str(failure.value)
+    assert re.search(r"step 291 from t = 0\.0574289\d* s failed with h = 7\.81e-07 s after 5 "
+                     r"halvings", message), message
+    assert message.endswith("; the fallback of the step before held A open though the law "
+                            "closed it: no second fallback in a row for a spring in the "
+                            "ground"), message
+    partial = failure.value.partial
+    assert partial is not None and partial.timing["fallback_steps"] == 1
+
+
+def test_springs_held_closed_may_take_the_fallback_again():
+    """B flat on a table shaken at 6 m/s^2, 2 Hz (docs/theta.md): as O1 lifts at 0.0661 s,
+    5 steps in a row need the fallback, each holding a spring closed that its law opens
+    (a scale of 1e-12 m). A spring held closed still pulls its node back: the run goes on."""
+    case = rc.load_case("sdnv105b", {
+        "preload.tilt": 0.0, "time.end": 0.07, "collisions.windows": [],
+        "loading.table_acceleration_x": {"type": "sine", "amplitude": 6.0, "frequency": 2.0}})
+    result = rc.run(case, write=False, plots=False, quiet=True)
+    assert result.status == "completed"
+    times = [step["time"] for step in result.extra["fallback_steps"]]
+    late = [t for t in times if t > 0.066]
+    assert len(times) == 33 and len(late) == 5
+    assert np.allclose(np.diff(late), 0.00125 / 32, rtol=1e-6)  # in a row: last halving's h
+
+
 def test_hht_weights_the_springs_as_the_body_forces():
     """HHT is second order only if every force of the step equation is weighted alike. The
     block stands undeformed on its three springs, pressed by half their static compression

@@ -1,0 +1,45 @@
+"""A value of the wrong type is refused with the values its key takes, as ``rocking-contact
+keys`` lists them (the type, the check, the scale of its unit; a table's keys): session 37
+found ``time.step: expected a number, got 'fast'``, ``output.every: expected an integer,
+got 2.5`` (no range) and ``time: missing (expected a table)`` (no keys)."""
+
+import pytest
+from test_bad_input import assert_one_line_error
+
+from rocking_contact.cli import main
+
+CASE = "sdnd101a"
+
+
+@pytest.mark.parametrize("given, said", [
+    ("time.step=fast", "time.step: got 'fast', allowed: a number > 0, |x| <= 1e+06 s"),
+    # an integer's check is said of an integer (the checks speak of 'a number')
+    ("output.every=2.5", "output.every: got 2.5, allowed: an integer > 0"),
+    ("output.every=true", "output.every: got true, allowed: an integer > 0"),
+    ("case.title=3", "case.title: got 3, allowed: a string"),
+    ("solver.scheme=rk4", "solver.scheme: got 'rk4', allowed: one of 'central_difference', "
+                          "'newmark', 'hht'"),
+    # each item of a list: the item's values
+    ("model.node.0.v0=[1, 'a', 0]", "model.node[0].v0[1]: got 'a', allowed: a number, "
+                                    "|x| <= 1000 m/s"),
+    ("time=3", "time: got 3, allowed: a table with keys start, end, step"),
+    ("model.shock=3", "model.shock: got 3, allowed: a list of tables, each with keys name, "
+                      "node, normal, gap, kn, cn, kt, ct, mu, friction"),
+])
+def test_a_value_of_another_type_is_told_the_values_of_its_key(capsys, tmp_path, given, said):
+    code = main(["run", CASE, "--out", str(tmp_path), "--set", given])
+    assert_one_line_error(capsys, code, [f"{CASE}.toml (with --set): {said}"])
+
+
+def test_a_missing_table_and_a_bad_extends_are_told_what_they_take(capsys, tmp_path):
+    shipped = tmp_path / "a.toml"
+    shipped.write_text('[case]\ntitle = "t"\nkind = "discrete"\n[model]\n'
+                       '[[model.node]]\nname = "NO1"\nmass = 1.0\n')
+    assert_one_line_error(capsys, main(["run", str(shipped), "--out", str(tmp_path / "o")]),
+                          [f"{shipped}: time: missing (required; allowed: a table with keys "
+                           "start, end, step)"])
+    extends = tmp_path / "b.toml"
+    extends.write_text('extends = 3\n[case]\ntitle = "t"\n')
+    assert_one_line_error(capsys, main(["run", str(extends), "--out", str(tmp_path / "o")]),
+                          [f"{extends}: extends: got 3, allowed: a string, a case file "
+                           "relative to this file or a shipped case's name"])

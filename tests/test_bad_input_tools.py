@@ -225,14 +225,17 @@ def test_view_says_which_file_it_wrote(capsys, tmp_path, result):
 def test_view_scale_must_be_finite_and_positive(capsys, tmp_path, result, scale):
     code = main(["view", str(result), "--screenshot", str(tmp_path / "s.png"),
                  f"--scale={scale}"])
-    assert_one_line_error(capsys, code, [f"--scale {scale}: must be > 0 (a finite number)"])
+    assert_one_line_error(capsys, code, [f"--scale {scale}: must be > 0 (allowed: a finite "
+                                         "number > 0, the factor the displacements are "
+                                         "drawn at)"])
     assert not (tmp_path / "s.png").exists()
 
 
 def test_view_clim_must_be_finite(capsys, tmp_path, result):
     code = main(["view", str(result), "--screenshot", str(tmp_path / "s.png"),
                  "--clim", "0", "inf"])
-    assert_one_line_error(capsys, code, ["--clim 0 inf: allowed: finite numbers"])
+    assert_one_line_error(capsys, code, ["--clim 0 inf: allowed: two finite numbers LO < HI, "
+                                         "stresses in Pa"])
 
 
 # -- a path given is the path named ----------------------------------------------------

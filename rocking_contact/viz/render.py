@@ -230,14 +230,18 @@ def check_movie(path: Path, frames: int, window_size: tuple[int, int]) -> None:
             MP4 of odd width or height (H.264 in yuv420p needs even ones).
 
     """
+    from rocking_contact.viz.cli import FRAMES  # what the option takes, as --frames says it
+
     suffix = path.suffix.lower()
     if suffix not in (".gif", ".mp4"):
-        raise ViewError(f"{path}: a movie is a .gif or an .mp4")
+        raise ViewError(f"{path}: a movie is a .gif or an .mp4 (allowed: FILE.gif or "
+                        "FILE.mp4, any case)")
     if frames < 2:
-        raise ViewError(f"--frames {frames}: a movie needs at least 2 frames")
+        raise ViewError(f"--frames {frames}: a movie needs at least 2 frames (allowed: "
+                        f"{FRAMES})")
     if suffix == ".mp4" and any(n % 2 for n in window_size):
         raise ViewError(f"--window-size {window_size[0]} {window_size[1]}: an .mp4 needs "
-                        "an even width and height")
+                        "an even width and height (allowed: even sizes, or a .gif)")
 
 
 def movie(scene: Scene, path: Path, *, frames: int = 100, fps: int = 20,

@@ -172,7 +172,16 @@ def test_a_movie_it_cannot_write_is_refused_before_the_result_is_read(tmp_path, 
                  "--window-size", "91", "90"]) == 2
     one_error_line(capfd, "even width and height")
     assert main(["view", str(missing), "--movie", str(tmp_path / "m.gif"), "--frames", "1"]) == 2
-    one_error_line(capfd, "at least 2 frames")
+    one_error_line(capfd, "--frames 1: a movie needs at least 2 frames (allowed: an integer "
+                          ">= 2, the movie's frames)")
+    # each says what it takes (they said 'must be > 0' and 'at least 16 x 16 pixels' alone)
+    assert main(["view", str(missing), "--movie", str(tmp_path / "m.gif"), "--fps", "0"]) == 2
+    one_error_line(capfd, "--fps 0: must be > 0 (allowed: an integer > 0, the movie's frames "
+                          "per second)")
+    assert main(["view", str(missing), "--movie", str(tmp_path / "m.gif"),
+                 "--window-size", "8", "900"]) == 2
+    one_error_line(capfd, "--window-size 8 900: at least 16 x 16 pixels (allowed: two "
+                          "integers >= 16, the width and height in pixels)")
     assert not (tmp_path / "m.mp4").exists() and not (tmp_path / "m.gif").exists()
 
 

@@ -269,8 +269,9 @@ def test_report_of_a_parent_directory_says_to_give_it_as_results(capsys, tmp_pat
                           ["error: no results could be read: runs: results.json: missing "
                            "(a parent of 1 results directories: give it as --results runs)"])
     assert_one_line_error(capsys, main(["report", "gone/dir", "--no-views"]),
-                          ["error: gone/dir: no such directory (give a results directory, "
-                           "or a case name under --results results)"])
+                          ["error: gone/dir: no such directory (allowed: a results directory "
+                           "written by run, validate, rigid, sweep or rc.run, or a case name "
+                           "under --results results)"])
 
 
 def test_report_of_a_results_directory_that_does_not_exist(capsys, tmp_path, monkeypatch):
@@ -278,9 +279,13 @@ def test_report_of_a_results_directory_that_does_not_exist(capsys, tmp_path, mon
     where a positional path said "no such directory"; an empty one keeps the former."""
     monkeypatch.chdir(tmp_path)
     assert_one_line_error(capsys, main(["report", "--results", "nowhere", "--no-views"]),
-                          ["error: nowhere: no such directory (give --results the directory "
-                           "the runs wrote under, `results` by default; no run yet: run "
-                           "`rocking-contact validate` first)"])
+                          ["error: nowhere: no such directory (allowed: for --results, the "
+                           "directory the runs wrote under, `results` by default; no run yet: "
+                           "run `rocking-contact validate` first)"])
+    # a file is there, but no directory ('no such directory' said it was missing)
+    (tmp_path / "notes.txt").write_text("")
+    assert_one_line_error(capsys, main(["report", "--results", "notes.txt", "--no-views"]),
+                          ["error: notes.txt: not a directory (allowed: for --results, the "])
     # a new user's first `report`, before any run: told how to make results too
     assert_one_line_error(capsys, main(["report", "--no-views"]),
                           ["error: results: no such directory (", "; no run yet: run "

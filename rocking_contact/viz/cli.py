@@ -114,14 +114,24 @@ def _result_dir(arg: Path) -> Path:
 
     An existing file is taken as given (unless results/<name> holds results), so that the
     error names it rather than a results/<name> the user never mentioned.
+
+    Raises:
+        ViewError: a bare name with no results/<name>: how to run it if it names a case,
+            else the case names close to it (a path typed with a slash is refused by
+            :func:`~rocking_contact.viz.render.open_scene` as a missing directory).
+
     """
+    from rocking_contact.config.loading import run_first_hint
     from rocking_contact.results_io import RESULTS_FILE
+    from rocking_contact.viz import render
 
     if arg.is_dir() or len(arg.parts) > 1:
         return arg
     named = Path("results") / arg
     if arg.exists() and not (named / RESULTS_FILE).is_file():
         return arg
+    if not named.exists():
+        raise render.ViewError(f"{named}: no results {run_first_hint(arg.name)}")
     return named
 
 

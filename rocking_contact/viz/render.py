@@ -91,7 +91,7 @@ def open_scene(result_dir: Path, options: ViewOptions = ViewOptions()) -> Scene:
         ViewError: no results there, or nothing this viewer can draw.
 
     """
-    from rocking_contact.config.loading import run_first_hint
+    from rocking_contact.config.loading import run_first_hint, shipped_cases, variant_cases
     from rocking_contact.viz.block_scene import BlockScene, FieldMotion, RigidMotion
     from rocking_contact.viz.discrete_scene import DiscreteScene
     from rocking_contact.viz.fields import FieldSeries
@@ -100,11 +100,15 @@ def open_scene(result_dir: Path, options: ViewOptions = ViewOptions()) -> Scene:
     if result_dir.exists() and not result_dir.is_dir():
         raise ViewError(f"{result_dir}: not a directory (allowed: a results directory, or a "
                         "case name for results/<case>/)")
-    if not result_dir.exists():  # not run yet: say how to, as the report does
-        if result_dir.parent == Path("results"):
+    if not result_dir.exists():
+        # a case's results not run yet: say how to, as the report does; any other path
+        # (results/nothing too) is a directory that is not there, not a case name
+        if result_dir.parent == Path("results") and result_dir.name in {
+                **variant_cases(), **shipped_cases()}:
             raise ViewError(f"{result_dir}: no results {run_first_hint(result_dir.name)}")
-        raise ViewError(f"{result_dir}: no results (run `rocking-contact run CASE --out "
-                        f"{result_dir}` first)")
+        raise ViewError(f"{result_dir}: no such directory ({results_io.RESULTS_DIRECTORY}, "
+                        "or a case name whose results/<case>/ holds one; `rocking-contact "
+                        f"run CASE --out {result_dir}` writes one there)")
     if not (result_dir / results_io.RESULTS_FILE).is_file():
         raise ViewError(f"{result_dir}: no {results_io.RESULTS_FILE}{_not_a_run(result_dir)}")
     data, history = results_io.load(result_dir)

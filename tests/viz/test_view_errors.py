@@ -190,7 +190,7 @@ def test_results_refused_leave_no_directory_for_the_output(tmp_path, capfd, opti
     """``view results/x --screenshot v/x.png`` made v/ before it found no results there."""
     out = tmp_path / "made" / "here" / name
     assert main(["view", str(tmp_path / "no_such_result"), option, str(out)]) == 2
-    one_error_line(capfd, "no_such_result", "no results")
+    one_error_line(capfd, "no_such_result: no such directory (allowed: a results directory")
     assert not (tmp_path / "made").exists()
 
 
@@ -245,6 +245,17 @@ def test_a_case_not_run_yet_says_how_to_run_it(tmp_path, monkeypatch, capfd):
     one_error_line(capfd, "error: results/sdnv105: no results (sdnv105 is no shipped case or "
                           "variant; allowed: a results directory, or the name of a case run "
                           "into results/<case>/; close: sdnv105d, sdnv105c, sdnv105b)")
+    # a path typed with a slash is a directory that is not there, not a case name (it was
+    # told 'nothing is no shipped case or variant'); a case's own results/<case> is told
+    # how to run it, however typed
+    assert main(["view", "results/nothing", "--screenshot", "s.png"]) == 2
+    one_error_line(capfd, "error: results/nothing: no such directory (allowed: a results "
+                          "directory written by run, validate, rigid, sweep or rc.run, or a "
+                          "case name whose results/<case>/ holds one; `rocking-contact run "
+                          "CASE --out results/nothing` writes one there)")
+    assert main(["view", "results/sdnv105b", "--screenshot", "s.png"]) == 2
+    one_error_line(capfd, "error: results/sdnv105b: no results (run `rocking-contact run "
+                          "sdnv105b` first)")
     (tmp_path / "empty").mkdir()  # a directory that is there is not a run to be
     assert main(["view", "empty", "--screenshot", "s.png"]) == 2
     one_error_line(capfd, "error: empty: no results.json (not a results directory)")

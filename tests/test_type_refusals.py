@@ -43,3 +43,20 @@ def test_a_missing_table_and_a_bad_extends_are_told_what_they_take(capsys, tmp_p
     assert_one_line_error(capsys, main(["run", str(extends), "--out", str(tmp_path / "o")]),
                           [f"{extends}: extends: got 3, allowed: a string, a case file "
                            "relative to this file or a shipped case's name"])
+
+
+@pytest.mark.parametrize("given, said", [
+    # TOML reads 1e3 and 2.0 as floats: the integer meant is offered, if the key takes it
+    ("output.every=1e3", "output.every: got 1000.0, allowed: an integer > 0 (1000, written "
+                         "without a point or an exponent)"),
+    ("output.every=-2.0", "output.every: got -2.0, allowed: an integer > 0"),
+    # a dotted key with an empty name said 'empty component in the dotted key' alone
+    ("time..step=1", "time..step: empty component in the dotted key (allowed: names joined "
+                     "by single dots, such as time.step or model.shock.0.kn)"),
+])
+def test_a_whole_float_and_an_empty_name_are_told_what_is_allowed(capsys, tmp_path, given,
+                                                                  said):
+    code = main(["run", CASE, "--out", str(tmp_path), "--set", given])
+    err = capsys.readouterr().err
+    assert code == 2 and err.endswith(f"{CASE}.toml (with --set): {said}\n"), err
+    assert err.count("\n") == 1 and err.startswith("error: ")

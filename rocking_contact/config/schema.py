@@ -334,6 +334,10 @@ def _convert(tp: Any, value: Any, key: str, file: str, unit: str = "",
 
     def fail() -> typing.NoReturn:
         allowed = _misread(tp, value, unit) or _allowed_text(tp, check, unit)
+        # TOML's 1e3 and 2.0 are floats: the integer meant, if the key takes it
+        if (tp is int and isinstance(value, float) and value.is_integer()
+                and (check is None or check.test(int(value)))):
+            allowed += f" ({int(value)}, written without a point or an exponent)"
         raise CaseError(file, key, f"got {short_text(value)}, allowed: {allowed}")
 
     if origin in (typing.Union, types.UnionType):

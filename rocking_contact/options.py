@@ -74,15 +74,19 @@ def case_argument(args: argparse.Namespace) -> str | None:
     return case
 
 
-def number_argument(kind: type[int] | type[float], allowed: str) -> Callable[[str], float]:
+def number_argument(kind: type[int] | type[float], allowed: str,
+                    test: Callable[[float], bool] | None = None) -> Callable[[str], float]:
     """An argparse ``type`` for a number (``kind`` ``int`` or ``float``) whose refusal
     says what the option takes, ``allowed`` (its range and unit, as the command checks them
-    afterwards), in one line through the command line's parser: ``argument --scale: got
-    'abc', allowed: a finite number > 0, ...`` rather than argparse's ``invalid float
-    value: 'abc'``."""
+    afterwards, or ``test`` here), in one line through the command line's parser:
+    ``argument --scale: got 'abc', allowed: a finite number > 0, ...`` rather than
+    argparse's ``invalid float value: 'abc'``."""
     def number(text: str) -> float:
         try:
-            return kind(text)
+            value = kind(text)
         except ValueError:
-            raise argparse.ArgumentTypeError(f"got {text!r}, allowed: {allowed}") from None
+            value = None
+        if value is None or (test is not None and not test(value)):
+            raise argparse.ArgumentTypeError(f"got {text!r}, allowed: {allowed}")
+        return value
     return number

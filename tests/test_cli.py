@@ -412,6 +412,15 @@ def test_partial_override_of_a_default_table_keeps_its_other_defaults():
                                                    "'9e2', allowed: two integers >= 16, the "
                                                    "width and height in pixels "
                                                    "(rocking-contact view --help)"),
+    # it said "'abc' is no integer (allowed: 0, 1, 2, ...)" and "-1 (allowed: 0 for all, or a
+    # count >= 1)", neither the other's words
+    (["compare", "x", "--collisions", "abc"], "error: compare: argument --collisions: got "
+                                              "'abc', allowed: an integer >= 0, the first N "
+                                              "collisions shown (0: all) (rocking-contact "
+                                              "compare --help)"),
+    (["compare", "x", "--collisions=-1"], "error: compare: argument --collisions: got '-1', "
+                                          "allowed: an integer >= 0, the first N collisions "
+                                          "shown (0: all) (rocking-contact compare --help)"),
     (["frobnicate"], "error: argument COMMAND: invalid choice: 'frobnicate' (choose from "),
     (["mesh"], "error: mesh: the following arguments are required: --out "
                "(rocking-contact mesh --help)"),

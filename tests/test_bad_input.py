@@ -139,7 +139,7 @@ BAD_FILES = [
     ("duplicate node", lambda t: t.replace('[[model.spring]]',
                                            '[[model.node]]\nname = "NO1"\nmass = 1.0\n\n'
                                            '[[model.spring]]'),
-     ["model.node[1].name", "defined twice"]),
+     ["model.node[1].name: 'NO1' defined twice (allowed: a name no other node has)"]),
     ("extends missing file", lambda t: 'extends = "nowhere.toml"\n' + t,
      ["extends", "nowhere.toml"]),
     ("a setting its scheme does not read", lambda t: t.replace(

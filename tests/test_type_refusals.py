@@ -60,3 +60,26 @@ def test_a_whole_float_and_an_empty_name_are_told_what_is_allowed(capsys, tmp_pa
     err = capsys.readouterr().err
     assert code == 2 and err.endswith(f"{CASE}.toml (with --set): {said}\n"), err
     assert err.count("\n") == 1 and err.startswith("error: ")
+
+
+@pytest.mark.parametrize("case, given, said", [
+    # the rules between a table's keys said what was wrong and not what is allowed
+    ("sdnd100a", "model.relation.0.coefficients=[1]", "model.relation[0].coefficients: 1 "
+     "given for 2 dofs (allowed: one coefficient per dof, at least one dof)"),
+    ("sdnd100a", "model.relation.0.coefficients=[0, 0]", "model.relation[0].coefficients: "
+     "all zero (allowed: at least one that is not 0)"),
+    ("sdnd100a", "model.spring.0.nodes=['NO1', 'NO1', 'NO1']", "model.spring[0].nodes: 3 "
+     "given (allowed: one node, a spring to ground, or two)"),
+    ("sdnd101a", "model.shock=[{name = 'S', node = 'NO1', normal = [1, 0, 0], kn = 1}, "
+     "{name = 'S', node = 'NO1', normal = [1, 0, 0], kn = 1}]", "model.shock[1].name: 'S' "
+     "defined twice (allowed: a name no other shock has)"),
+    ("sdnd101a", "model.node.0.fixed=['DX', 'DY', 'DZ']", "model.shock[0].node: 'NO1' has "
+     "no free dof (allowed: a node that moves: not all of DX, DY, DZ in its fixed)"),
+    ("sdnv105a", "time.window.1.start=0.0", "time.window[1].start: 0 overlaps window[0] "
+     "[0, 0.0025] (allowed: a start >= 0.0025 s, where the other ends)"),
+])
+def test_a_rule_between_keys_says_what_is_allowed(capsys, tmp_path, case, given, said):
+    rest = ["model.node.0.u0=[0, 0, 0]", "model.node.0.v0=[0, 0, 0]"] if "fixed" in given else []
+    argv = ["run", case, "--out", str(tmp_path), "--set", given]
+    code = main(argv + [f"--set={r}" for r in rest])
+    assert_one_line_error(capsys, code, [f"{case}.toml (with --set): {said}"])

@@ -83,3 +83,12 @@ def test_a_rule_between_keys_says_what_is_allowed(capsys, tmp_path, case, given,
     argv = ["run", case, "--out", str(tmp_path), "--set", given]
     code = main(argv + [f"--set={r}" for r in rest])
     assert_one_line_error(capsys, code, [f"{case}.toml (with --set): {said}"])
+
+
+def test_a_case_that_is_no_table_is_told_so(capsys, tmp_path):
+    """``case = 3`` was told 'case.kind: missing', as if the table were there."""
+    path = tmp_path / "c.toml"
+    path.write_text("case = 3\n")
+    assert_one_line_error(capsys, main(["run", str(path), "--out", str(tmp_path / "o")]),
+                          [f"{path}: case: got 3, allowed: a table [case] with kind = one of "
+                           "discrete, rigid, block"])

@@ -7,6 +7,7 @@ Imported to build the command line: keep its imports light.
 from __future__ import annotations
 
 import argparse
+from collections.abc import Callable
 from pathlib import Path
 
 
@@ -71,3 +72,21 @@ def case_argument(args: argparse.Namespace) -> str | None:
                         f"{args.case!r} (allowed: one of them)")
     case: str | None = args.case or args.case_option
     return case
+
+
+def number_argument(kind: type[int] | type[float], allowed: str,
+                    test: Callable[[float], bool] | None = None) -> Callable[[str], float]:
+    """An argparse ``type`` for a number (``kind`` ``int`` or ``float``) whose refusal
+    says what the option takes, ``allowed`` (its range and unit, as the command checks them
+    afterwards, or ``test`` here), in one line through the command line's parser:
+    ``argument --scale: got 'abc', allowed: a finite number > 0, ...`` rather than
+    argparse's ``invalid float value: 'abc'``."""
+    def number(text: str) -> float:
+        try:
+            value = kind(text)
+        except ValueError:
+            value = None
+        if value is None or (test is not None and not test(value)):
+            raise argparse.ArgumentTypeError(f"got {text!r}, allowed: {allowed}")
+        return value
+    return number

@@ -302,7 +302,8 @@ RESULTS_ARRAYS = ("checks", "collisions", "impacts", "warnings")
 
 
 #: what a results directory is, as the errors of :func:`read_results` say it
-RESULTS_DIRECTORY = "allowed: a results directory written by run, rigid, sweep or rc.run"
+RESULTS_DIRECTORY = ("allowed: a results directory written by run, validate, rigid, sweep "
+                     "or rc.run")
 
 
 def read_results(result_dir: str | os.PathLike[str]) -> dict[str, Any]:

@@ -225,14 +225,17 @@ def test_view_says_which_file_it_wrote(capsys, tmp_path, result):
 def test_view_scale_must_be_finite_and_positive(capsys, tmp_path, result, scale):
     code = main(["view", str(result), "--screenshot", str(tmp_path / "s.png"),
                  f"--scale={scale}"])
-    assert_one_line_error(capsys, code, [f"--scale {scale}: must be > 0 (a finite number)"])
+    assert_one_line_error(capsys, code, [f"--scale {scale}: must be > 0 (allowed: a finite "
+                                         "number > 0, the factor the displacements are "
+                                         "drawn at)"])
     assert not (tmp_path / "s.png").exists()
 
 
 def test_view_clim_must_be_finite(capsys, tmp_path, result):
     code = main(["view", str(result), "--screenshot", str(tmp_path / "s.png"),
                  "--clim", "0", "inf"])
-    assert_one_line_error(capsys, code, ["--clim 0 inf: allowed: finite numbers"])
+    assert_one_line_error(capsys, code, ["--clim 0 inf: allowed: two finite numbers LO < HI, "
+                                         "stresses in Pa"])
 
 
 # -- a path given is the path named ----------------------------------------------------
@@ -266,8 +269,9 @@ def test_report_of_a_parent_directory_says_to_give_it_as_results(capsys, tmp_pat
                           ["error: no results could be read: runs: results.json: missing "
                            "(a parent of 1 results directories: give it as --results runs)"])
     assert_one_line_error(capsys, main(["report", "gone/dir", "--no-views"]),
-                          ["error: gone/dir: no such directory (give a results directory, "
-                           "or a case name under --results results)"])
+                          ["error: gone/dir: no such directory (allowed: a results directory "
+                           "written by run, validate, rigid, sweep or rc.run, or a case name "
+                           "under --results results)"])
 
 
 def test_report_of_a_results_directory_that_does_not_exist(capsys, tmp_path, monkeypatch):
@@ -275,9 +279,13 @@ def test_report_of_a_results_directory_that_does_not_exist(capsys, tmp_path, mon
     where a positional path said "no such directory"; an empty one keeps the former."""
     monkeypatch.chdir(tmp_path)
     assert_one_line_error(capsys, main(["report", "--results", "nowhere", "--no-views"]),
-                          ["error: nowhere: no such directory (give --results the directory "
-                           "the runs wrote under, `results` by default; no run yet: run "
-                           "`rocking-contact validate` first)"])
+                          ["error: nowhere: no such directory (allowed: for --results, the "
+                           "directory the runs wrote under, `results` by default; no run yet: "
+                           "run `rocking-contact validate` first)"])
+    # a file is there, but no directory ('no such directory' said it was missing)
+    (tmp_path / "notes.txt").write_text("")
+    assert_one_line_error(capsys, main(["report", "--results", "notes.txt", "--no-views"]),
+                          ["error: notes.txt: not a directory (allowed: for --results, the "])
     # a new user's first `report`, before any run: told how to make results too
     assert_one_line_error(capsys, main(["report", "--no-views"]),
                           ["error: results: no such directory (", "; no run yet: run "

@@ -397,8 +397,30 @@ def test_partial_override_of_a_default_table_keeps_its_other_defaults():
     (["validate", "--sett=x", "--no-plts"], "error: validate: unrecognized arguments: "
                                             "--sett=x --no-plts; close: --set "
                                             "(rocking-contact validate --help)"),
-    (["view", "x", "--scale", "abc"], "error: view: argument --scale: invalid float value: "
-                                      "'abc' (rocking-contact view --help)"),
+    # a value that is no number: what the option takes (argparse said 'invalid float
+    # value: 'abc'', no range, no unit)
+    (["view", "x", "--scale", "abc"], "error: view: argument --scale: got 'abc', allowed: a "
+                                      "finite number > 0, the factor the displacements are "
+                                      "drawn at (rocking-contact view --help)"),
+    (["view", "x", "--time", "abc"], "error: view: argument --time: got 'abc', allowed: a "
+                                     "number of s, an instant from the run's start to its end "
+                                     "(rocking-contact view --help)"),
+    (["view", "x", "--fps", "2.5"], "error: view: argument --fps: got '2.5', allowed: an "
+                                    "integer > 0, the movie's frames per second "
+                                    "(rocking-contact view --help)"),
+    (["view", "x", "--window-size", "900", "9e2"], "error: view: argument --window-size: got "
+                                                   "'9e2', allowed: two integers >= 16, the "
+                                                   "width and height in pixels "
+                                                   "(rocking-contact view --help)"),
+    # it said "'abc' is no integer (allowed: 0, 1, 2, ...)" and "-1 (allowed: 0 for all, or a
+    # count >= 1)", neither the other's words
+    (["compare", "x", "--collisions", "abc"], "error: compare: argument --collisions: got "
+                                              "'abc', allowed: an integer >= 0, the first N "
+                                              "collisions shown (0: all) (rocking-contact "
+                                              "compare --help)"),
+    (["compare", "x", "--collisions=-1"], "error: compare: argument --collisions: got '-1', "
+                                          "allowed: an integer >= 0, the first N collisions "
+                                          "shown (0: all) (rocking-contact compare --help)"),
     (["frobnicate"], "error: argument COMMAND: invalid choice: 'frobnicate' (choose from "),
     (["mesh"], "error: mesh: the following arguments are required: --out "
                "(rocking-contact mesh --help)"),

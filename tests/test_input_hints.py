@@ -42,7 +42,7 @@ def test_a_misspelt_key_gets_the_close_names_a_misspelt_quantity_gets():
 
 def test_a_decimal_comma_is_said_with_the_number_it_meant():
     assert problem({"half_width": "0,2"}) == (
-        "expected a number, got '0,2'; allowed: a number with a decimal point, such as 0.2 "
+        "got '0,2', allowed: a number with a decimal point, such as 0.2 "
         "(a comma separates the items of a list)")
     assert problem({"half_width": "-1,5e-1"}).endswith("such as -1.5e-1 (a comma separates "
                                                        "the items of a list)")
@@ -57,7 +57,7 @@ def test_a_decimal_comma_is_said_with_the_number_it_meant():
         "allowed: a number, such as 1000000 if the comma separates thousands (a comma "
         "separates the items of a list)")
     assert problem({"every": "1,000"}) == (
-        "expected an integer, got '1,000'; allowed: an integer, such as 1000 if the comma "
+        "got '1,000', allowed: an integer, such as 1000 if the comma "
         "separates thousands (a comma separates the items of a list)")
     with pytest.raises(CaseError) as err:  # --set hands the text over as a string
         load_case("sdnv105d", ["geometry.half_width=0,2"])
@@ -67,50 +67,53 @@ def test_a_decimal_comma_is_said_with_the_number_it_meant():
 
 def test_a_number_in_quotes_and_a_list_without_brackets_are_said_so():
     assert problem({"half_width": "3e10"}) == (
-        "expected a number, got '3e10'; allowed: a number, not a string: 3e10 without quotes")
+        "got '3e10', allowed: a number, not a string: 3e10 without quotes")
     assert problem({"every": "3"}) == (
-        "expected an integer, got '3'; allowed: an integer, not a string: 3 without quotes")
+        "got '3', allowed: an integer, not a string: 3 without quotes")
     assert problem({"v0": "1,0,0"}) == (
-        "expected a list of 3 values (a number each), got '1,0,0'; allowed: a list of 3 "
-        "values (a number each) in brackets, such as [1,0,0]")
-    # nothing to say of a word, nor of a comma where an integer is expected
-    assert problem({"half_width": "abc"}) == "expected a number, got 'abc'"
-    assert problem({"half_width": "nan"}) == "expected a number, got 'nan'"
-    assert problem({"every": "0,2"}) == "expected an integer, got '0,2'"
+        "got '1,0,0', allowed: a list of 3 values (a number each) in brackets, such as "
+        "[1,0,0]")
+    # nothing to say of a word, nor of a comma where an integer is expected: the key's
+    # values (its type and the scale of its unit; they said only its type before)
+    assert problem({"half_width": "abc"}) == "got 'abc', allowed: a number, |x| <= 1000 m"
+    assert problem({"half_width": "nan"}) == "got 'nan', allowed: a number, |x| <= 1000 m"
+    assert problem({"every": "0,2"}) == "got '0,2', allowed: an integer"
 
 
 def test_several_numbers_for_one_are_said_to_be_a_sweep():
     """``run sdnv105d --set contact.mu=0.3,0.6`` (sweep's syntax given to run) was refused
     as 'expected a number, got '0.3,0.6'' with no allowed part, and ``time.step=1e-4,2e-4``
     as 'a number alone, read in s' (its 'e-4,2e-4' taken for a unit)."""
-    hint = ("allowed: one number (a comma separates the items of a list; rocking-contact "
+    hint = ("one number (a comma separates the items of a list; rocking-contact "
             "sweep runs a case once per value)")
-    assert problem({"half_width": "0.3,0.6"}) == f"expected a number, got '0.3,0.6'; {hint}"
+    assert problem({"half_width": "0.3,0.6"}) == f"got '0.3,0.6', allowed: {hint}"
     assert problem({"half_width": "1e-4, 2e-4,5e-4"}).endswith(hint)
     with pytest.raises(CaseError) as err:  # --set hands the text over as a string
         load_case("sdnv105d", ["contact.mu=0.3,0.6"])
     assert err.value.problem.endswith(hint)
     # a decimal comma and thousands keep their own offers (above); a word is no number
-    assert problem({"half_width": "0.3,abc"}) == "expected a number, got '0.3,abc'"
+    assert problem({"half_width": "0.3,abc"}) == ("got '0.3,abc', allowed: a number, "
+                                                  "|x| <= 1000 m")
 
 
 def test_a_list_of_numbers_for_one_is_said_to_be_a_sweep():
     """``sweep sdnd101a --set 'time.step=[1e-4,2e-4]'`` (the values in brackets, one list
     to a sweep) was refused as 'expected a number, got [0.0001, 0.0002]' with no allowed
     part (session 37's walk through the README)."""
-    hint = ("allowed: one number, not a list (rocking-contact sweep runs a case once per "
+    hint = ("one number, not a list (rocking-contact sweep runs a case once per "
             "value: --set KEY=V1,V2,... without brackets)")
-    assert problem({"half_width": [0.3, 0.6]}) == f"expected a number, got [0.3, 0.6]; {hint}"
-    assert problem({"every": [1, 2]}) == f"expected an integer, got [1, 2]; {hint}"
+    assert problem({"half_width": [0.3, 0.6]}) == f"got [0.3, 0.6], allowed: {hint}"
+    assert problem({"every": [1, 2]}) == f"got [1, 2], allowed: {hint}"
     # the values separated by spaces (read as a number and a unit 'e-4 2e-4' before)
-    spaced = ("allowed: one number (rocking-contact sweep runs a case once per value: "
+    spaced = ("one number (rocking-contact sweep runs a case once per value: "
               "--set KEY=V1,V2,..., separated by commas)")
-    assert problem({"half_width": "1e-4 2e-4"}) == f"expected a number, got '1e-4 2e-4'; {spaced}"
-    assert problem({"every": "1 2"}) == f"expected an integer, got '1 2'; {spaced}"
+    assert problem({"half_width": "1e-4 2e-4"}) == f"got '1e-4 2e-4', allowed: {spaced}"
+    assert problem({"every": "1 2"}) == f"got '1 2', allowed: {spaced}"
     assert problem({"half_width": "0.1 m"}).endswith("read in m, such as 0.1")  # a unit still
-    # one item, or items that are no numbers: the type says it
-    assert problem({"half_width": [0.3]}) == "expected a number, got [0.3]"
-    assert problem({"half_width": ["a", "b"]}) == "expected a number, got ['a', 'b']"
+    # one item, or items that are no numbers: the key's values say it
+    assert problem({"half_width": [0.3]}) == "got [0.3], allowed: a number, |x| <= 1000 m"
+    assert problem({"half_width": ["a", "b"]}) == ("got ['a', 'b'], allowed: a number, "
+                                                   "|x| <= 1000 m")
     with pytest.raises(CaseError) as err:
         load_case("sdnd101a", ["time.step=[1e-4,2e-4]"])
     assert err.value.problem.endswith(hint)
@@ -118,11 +121,12 @@ def test_a_list_of_numbers_for_one_is_said_to_be_a_sweep():
 
 def test_a_misspelt_choice_gets_the_close_one():
     assert problem({"treatment": "lagrang"}) == (
-        "expected one of 'lagrange', 'penalty', 'theta', got 'lagrang'; close: 'lagrange'")
+        "got 'lagrang', allowed: one of 'lagrange', 'penalty', 'theta'; close: 'lagrange'")
     assert problem({"treatment": "bogus"}) == (
-        "expected one of 'lagrange', 'penalty', 'theta', got 'bogus'")
+        "got 'bogus', allowed: one of 'lagrange', 'penalty', 'theta'")
     # case-blind (RV3: scheme.type=HHT got no hint)
-    assert problem({"treatment": "THETA"}).endswith("got 'THETA'; close: 'theta'")
+    assert problem({"treatment": "THETA"}) == (
+        "got 'THETA', allowed: one of 'lagrange', 'penalty', 'theta'; close: 'theta'")
 
 
 @pytest.mark.parametrize("typed, close", [

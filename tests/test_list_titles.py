@@ -11,7 +11,7 @@ def test_a_title_that_is_no_string_is_named_so(tmp_path, capsys):
     list_cases._print_cases({"good": good, "bad": bad}, 4)
     out = capsys.readouterr().out.splitlines()
     assert out == ["good  [discrete]  a mass on a spring",
-                   "bad   [discrete]  (case.title: expected a string, got true)"], out
+                   "bad   [discrete]  (case.title: got true, allowed: a string)"], out
 
 
 def test_the_titles_start_in_one_column(capsys):

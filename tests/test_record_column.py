@@ -78,7 +78,9 @@ def test_the_discrete_support_reads_a_column_too(tmp_path):
                  "its values' column by name (ax, ay, az) or number 2 to 4)"]),
     ("1", None, ["column: got 1, allowed: a name of the record's header line, or a column "
                  "number >= 2 (column 1 is the time)"]),
-    ("2.0", None, ["column: expected a string or an integer, got 2.0"]),
+    # a float: the values the key takes (it said "expected a string or an integer")
+    ("2.0", None, ["column: got 2.0, allowed: a name of the record's header line, or a "
+                   "column number >= 2 (column 1 is the time)"]),
     ("'ax'", "0,1,2\n0.1,2,3\n", ["column: 'ax' names no column of ", "its first line is "
                                   "no header line of names (allowed: its values' column by "
                                   "number 2 or 3)"]),

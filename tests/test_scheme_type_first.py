@@ -8,7 +8,7 @@ from test_bad_input import assert_one_line_error
 
 from rocking_contact.cli import main
 
-BAD_TYPE = "scheme.type: expected one of 'newmark', 'alpha_newmark', 'hht', 'theta', got 'bogus'"
+BAD_TYPE = "scheme.type: got 'bogus', allowed: one of 'newmark', 'alpha_newmark', 'hht', 'theta'"
 
 
 @pytest.mark.parametrize("alpha", ["-0.1", "5"])

@@ -27,7 +27,7 @@ from collections.abc import Iterable, Mapping, Sequence
 from pathlib import Path
 from typing import Any
 
-from rocking_contact.options import file_argument, given_text
+from rocking_contact.options import file_argument, given_text, number_argument
 
 #: collisions (or impacts per shock) shown by default; every one with ``--collisions 0``
 SHOWN = 5
@@ -68,21 +68,11 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
 
 def add_collisions_option(parser: argparse.ArgumentParser) -> None:
     """``--collisions N``, how many collisions the table shows (``compare``, ``sweep``)."""
-    parser.add_argument("--collisions", type=_count, default=SHOWN, metavar="N",
+    parser.add_argument("--collisions", default=SHOWN, metavar="N",
+                        type=number_argument(int, "an integer >= 0, the first N collisions "
+                                             "shown (0: all)", lambda n: n >= 0),
                         help=f"collisions (discrete: impacts per shock) shown in the table, "
                              f"the first N (default {SHOWN}; 0: all)")
-
-
-def _count(text: str) -> int:
-    """``--collisions``: a count >= 0 (argparse says the refusal in one line)."""
-    try:
-        value = int(text)
-    except ValueError:
-        raise argparse.ArgumentTypeError(f"{text!r} is no integer (allowed: 0, 1, 2, ...)"
-                                         ) from None
-    if value < 0:
-        raise argparse.ArgumentTypeError(f"{value} (allowed: 0 for all, or a count >= 1)")
-    return value
 
 
 def main(args: argparse.Namespace) -> int:

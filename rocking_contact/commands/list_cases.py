@@ -36,7 +36,7 @@ def _print_cases(cases: dict[str, Path], width: int) -> None:
             info = read_toml(path).get("case", {})
             title, kind = info.get("title", "?"), info.get("kind", "?")
             if not isinstance(title, str):  # as run and validate refuse it, not "True"
-                title = f"(case.title: expected a string, got {toml_text(title)})"
+                title = f"(case.title: got {toml_text(title)}, allowed: a string)"
         except CaseError as exc:
             title, kind = f"(unreadable: {exc.problem})", "?"
         print(f"{name.ljust(width)}  {f'[{kind}]'.ljust(kind_width)}  {title}")

@@ -54,6 +54,9 @@ def _check_kind(kind: Any, file: str) -> Kind:
 def case_kind(data: Mapping[str, Any], file: str) -> str:
     """The checked ``case.kind`` of parsed case data (one of :data:`KINDS`)."""
     info = data.get("case")
+    if info is not None and not isinstance(info, Mapping):  # ``case = 3``: no [case] table
+        raise CaseError(file, "case", f"got {short_text(info)}, allowed: a table [case] "
+                                      f"with kind = one of {', '.join(KINDS)}")
     if not isinstance(info, Mapping) or "kind" not in info:
         raise CaseError(file, "case.kind", f"missing (allowed: {', '.join(KINDS)})")
     _check_kind(info["kind"], file)

@@ -212,7 +212,8 @@ def read_case_data(path: Path, _seen: tuple[Path, ...] = (),
             _record_origins(data, (path, *_seen[::-1]), origins)
         return data
     if not isinstance(parent, str):
-        raise CaseError(str(path), "extends", f"expected a file name, got {short_text(parent)}")
+        raise CaseError(str(path), "extends", f"got {short_text(parent)}, allowed: a string, a "
+                        "case file relative to this file or a shipped case's name")
     base = path.parent / parent  # not resolved: messages name it as the user would
     shipped = {**variant_cases(), **shipped_cases()}
     if not base.is_file() and parent in shipped:

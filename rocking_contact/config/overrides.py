@@ -46,7 +46,9 @@ def key_path(key: str) -> list[str]:
     # any bracketed text, not only digits: ``shock[-1]`` is then refused as an index
     path = re.sub(r"\[([^\[\]]*)\]", r".\1", key.strip()).split(".")
     if any(not p for p in path):
-        raise CaseError("--set", key, "empty component in the dotted key")
+        raise CaseError("--set", key, "empty component in the dotted key (allowed: names "
+                                      "joined by single dots, such as time.step or "
+                                      "model.shock.0.kn)")
     return path
 
 

@@ -252,16 +252,17 @@ WITH_UNIT = re.compile(r"([-+]?(?:\d+\.?\d*|\.\d+)(?:[eE][-+]?\d+)?)\s*([^\W\d_]
 
 
 def _misread(tp: Any, value: Any, unit: str = "") -> str:
-    """What a string given for a number or a list says it meant, as the "allowed:" end of
-    the type's refusal: ``0,2`` (a decimal comma, as some locales write 0.2), ``'3e10'``
-    (a number in quotes), ``1,0,0`` (a list without its brackets), ``0.3,0.6`` for a
-    number (several values, as ``sweep --set`` takes them), ``10ms`` (a number with a
-    unit: the key's ``unit`` is said, which a case file's numbers are read in), ``[0.3,
-    0.6]`` for a number (a list of numbers: several values, which a sweep takes without
-    brackets); '' otherwise."""
+    """What a string given for a number or a list says it meant, as the "allowed:" part of the
+    type's refusal (in place of the key's values, :func:`_allowed_text`): ``0,2`` (a decimal
+    comma, as some locales write 0.2), ``'3e10'`` (a number in quotes), ``1,0,0`` (a list
+    without its brackets), ``0.3,0.6`` for a number (several values, as ``sweep --set``
+    takes them), ``10ms`` (a number with a unit: the key's ``unit`` is said, which a case
+    file's numbers are read in), ``[0.3, 0.6]`` for a number (a list of numbers: several
+    values, which a sweep takes without brackets); for a choice, its options and those close
+    to the value; '' otherwise."""
     if tp in (float, int) and isinstance(value, list | tuple) and len(value) > 1 and all(
             isinstance(v, numbers.Real) and not isinstance(v, bool) for v in value):
-        return ("; allowed: one number, not a list (rocking-contact sweep runs a case once "
+        return ("one number, not a list (rocking-contact sweep runs a case once "
                 "per value: --set KEY=V1,V2,... without brackets)")
     if not isinstance(value, str):
         return ""
@@ -271,16 +272,16 @@ def _misread(tp: Any, value: Any, unit: str = "") -> str:
     point = re.sub(r"^([-+]?)\.", r"\g<1>0.", text.replace(",", "."))
     if tp in (float, int) and THOUSANDS.fullmatch(text):  # 1,000 and 1,000,000
         decimal = f"{point}, or " if tp is float and DECIMAL_COMMA.fullmatch(text) else ""
-        return (f"; allowed: {_type_name(tp)}, such as {decimal}{text.replace(',', '')} if "
+        return (f"{_type_name(tp)}, such as {decimal}{text.replace(',', '')} if "
                 f"the comma separates thousands (a comma separates the items of a list)")
     if tp is float and DECIMAL_COMMA.fullmatch(text):
-        return (f"; allowed: a number with a decimal point, such as {point} (a comma "
+        return (f"a number with a decimal point, such as {point} (a comma "
                 f"separates the items of a list)")
     if tp is float and _numbers(text.split(",")):  # sweep's V1,V2,... given to run
-        return ("; allowed: one number (a comma separates the items of a list; "
+        return ("one number (a comma separates the items of a list; "
                 "rocking-contact sweep runs a case once per value)")
     if tp in (float, int) and _numbers(text.split()):  # its 'e-4 2e-4' no unit (below)
-        return ("; allowed: one number (rocking-contact sweep runs a case once per value: "
+        return ("one number (rocking-contact sweep runs a case once per value: "
                 "--set KEY=V1,V2,..., separated by commas)")
     if tp in (float, int):
         try:
@@ -288,16 +289,16 @@ def _misread(tp: Any, value: Any, unit: str = "") -> str:
         except ValueError:
             given = WITH_UNIT.fullmatch(text)
             if given is None or not unit:
-                return ""  # "expected a number" says it
-            return f"; allowed: {_type_name(tp)} alone, read in {unit}{_such(tp, given, unit)}"
+                return ""  # the key's values say it
+            return f"{_type_name(tp)} alone, read in {unit}{_such(tp, given, unit)}"
         if not math.isfinite(number):
             return ""  # no key takes it (_convert)
-        return f"; allowed: {_type_name(tp)}, not a string: {text} without quotes"
+        return f"{_type_name(tp)}, not a string: {text} without quotes"
     if origin in (list, tuple) and "," in text and len(text) <= 40:
-        return f"; allowed: {_type_name(tp)} in brackets, such as [{text}]"
-    if origin is Literal:
+        return f"{_type_name(tp)} in brackets, such as [{text}]"
+    if origin is Literal:  # its options, and those close to it ('HHT': 'hht', close_names)
         options = [repr(a) for a in typing.get_args(tp)]
-        return close_hint(repr(value), options)  # ('HHT': 'hht', close_names)
+        return f"{_type_name(tp)}{close_hint(repr(value), options)}"
     return ""
 
 
@@ -323,24 +324,31 @@ def _such(tp: Any, given: re.Match[str], unit: str) -> str:
     return f", such as {given[1] if typed else repr(number)}"
 
 
-def _convert(tp: Any, value: Any, key: str, file: str, unit: str = "") -> Any:
-    """Convert one TOML value to the annotated type, or raise a CaseError (which names
-    ``unit``, the key's, for a number given with a unit)."""
+def _convert(tp: Any, value: Any, key: str, file: str, unit: str = "",
+             check: Check | None = None) -> Any:
+    """Convert one TOML value to the annotated type, or raise a CaseError: ``got VALUE,
+    allowed: ...``, what the value seems to have meant (:func:`_misread`: a number with
+    ``unit``, the key's, in place of a bare number) or else the values of the key's type,
+    ``check`` (each item's, for a list) and ``unit`` (:func:`_allowed_text`)."""
     origin = typing.get_origin(tp)
 
     def fail() -> typing.NoReturn:
-        raise CaseError(file, key, f"expected {_type_name(tp)}, got {short_text(value)}"
-                                   f"{_misread(tp, value, unit)}")
+        allowed = _misread(tp, value, unit) or _allowed_text(tp, check, unit)
+        # TOML's 1e3 and 2.0 are floats: the integer meant, if the key takes it
+        if (tp is int and isinstance(value, float) and value.is_integer()
+                and (check is None or check.test(int(value)))):
+            allowed += f" ({int(value)}, written without a point or an exponent)"
+        raise CaseError(file, key, f"got {short_text(value)}, allowed: {allowed}")
 
     if origin in (typing.Union, types.UnionType):
         members = [a for a in typing.get_args(tp) if a is not type(None)]
         if value is None:
             return None
         if len(members) == 1:  # optional: the inner type's own error is the useful one
-            return _convert(members[0], value, key, file, unit)
+            return _convert(members[0], value, key, file, unit, check)
         for arg in members:
             try:
-                return _convert(arg, value, key, file, unit)
+                return _convert(arg, value, key, file, unit, check)
             except CaseError:
                 continue
         fail()
@@ -377,10 +385,11 @@ def _convert(tp: Any, value: Any, key: str, file: str, unit: str = "") -> Any:
             if len(value) != len(args):
                 fail()
             return tuple(
-                _convert(a, v, f"{key}[{i}]", file, unit)
+                _convert(a, v, f"{key}[{i}]", file, unit, check)
                 for i, (a, v) in enumerate(zip(args, value))
             )
-        items = [_convert(args[0], v, f"{key}[{i}]", file, unit) for i, v in enumerate(value)]
+        items = [_convert(args[0], v, f"{key}[{i}]", file, unit, check)
+                 for i, v in enumerate(value)]
         return tuple(items) if origin is tuple else items
     if isinstance(tp, type) and dataclasses.is_dataclass(tp):
         if not isinstance(value, Mapping):
@@ -407,15 +416,38 @@ def _takes_none(tp: Any) -> bool:
 
 
 def _values_allowed(tp: Any, f: dataclasses.Field[Any]) -> str:
-    """The values a field takes, as a refusal states them: its check (each item's, for a
-    list) or else its type, and the :data:`SCALES` of its unit (``a number > 0, |x| <=
-    1e+06 s``)."""
-    check: Check | None = f.metadata.get("check")
-    what = (_type_name(tp) if check is None else
-            f"{_type_name(tp)}, each {check.allowed}" if typing.get_origin(tp) in (list, tuple)
-            else check.allowed)
-    scale = SCALES.get(f.metadata.get("unit", ""))
-    return what if scale is None else f"{what}, |x| <= {scale.limit:g} {f.metadata['unit']}"
+    """The values a field takes, as a refusal states them (:func:`_allowed_text`)."""
+    return _allowed_text(tp, f.metadata.get("check"), f.metadata.get("unit", ""))
+
+
+def _allowed_text(tp: Any, check: Check | None, unit: str) -> str:
+    """The values of type ``tp`` with the constraint ``check`` (each item's, for a list)
+    in ``unit``, as a refusal states them: the check, said of an integer for an integer
+    (``an integer > 0``), or else the type; and the :data:`SCALES` of the unit (``a number
+    > 0, |x| <= 1e+06 s``); a table's keys (``a table with keys start, end, step``)."""
+    table = _table_type(tp)
+    if table is not None:
+        return f"a table with keys {', '.join(f.name for f in dataclasses.fields(table))}"
+    item = _table_type(typing.get_args(tp)[0]) if typing.get_origin(tp) is list else None
+    if item is not None:
+        names = ", ".join(f.name for f in dataclasses.fields(item))
+        return f"a list of tables, each with keys {names}"
+    if check is None:
+        what = _type_name(tp)
+    elif typing.get_origin(tp) in (list, tuple):
+        what = f"{_type_name(tp)}, each {_checked(typing.get_args(tp)[0], check)}"
+    else:
+        what = _checked(tp, check)
+    scale = SCALES.get(unit)
+    return what if scale is None else f"{what}, |x| <= {scale.limit:g} {unit}"
+
+
+def _checked(tp: Any, check: Check) -> str:
+    """``check``'s words for a value of type ``tp``: ``an integer > 0`` for an integer
+    (the checks speak of ``a number``)."""
+    if tp is int and check.allowed.startswith("a number"):
+        return "an integer" + check.allowed.removeprefix("a number")
+    return check.allowed
 
 
 def _table_type(tp: Any) -> type | None:
@@ -519,7 +551,8 @@ def build[T](cls: type[T], data: Mapping[str, Any], *, file: str, prefix: str = 
                     raise CaseError(file, key, f"required, cannot be unset with --set {key}= "
                                                f"or None (allowed: "
                                                f"{_values_allowed(hints[name], f)})")
-                raise CaseError(file, key, f"missing (expected {_type_name(hints[name])})")
+                raise CaseError(file, key, f"missing (required; allowed: "
+                                           f"{_values_allowed(hints[name], f)})")
             continue
         raw = data[name]
         if (isinstance(raw, Mapping) and dataclasses.is_dataclass(hints[name])
@@ -527,8 +560,8 @@ def build[T](cls: type[T], data: Mapping[str, Any], *, file: str, prefix: str = 
             # A partial table completes the default one (``--set material.block.young=1e9``
             # keeps the other default block properties).
             raw = merge(dataclasses.asdict(f.default_factory()), raw)
-        value = _convert(hints[name], raw, key, file, f.metadata.get("unit", ""))
         check: Check | None = f.metadata.get("check")
+        value = _convert(hints[name], raw, key, file, f.metadata.get("unit", ""), check)
         if check is not None and value is not None:
             for i, item in enumerate(value if isinstance(value, list | tuple) else [value]):
                 if not check.test(item):

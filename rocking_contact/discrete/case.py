@@ -142,9 +142,10 @@ class Relation:
     def validate(self) -> None:
         if len(self.dofs) != len(self.coefficients) or not self.dofs:
             raise ValueError(
-                f"coefficients: {len(self.coefficients)} given for {len(self.dofs)} dofs")
+                f"coefficients: {len(self.coefficients)} given for {len(self.dofs)} dofs "
+                "(allowed: one coefficient per dof, at least one dof)")
         if all(c == 0 for c in self.coefficients):
-            raise ValueError("coefficients: all zero")
+            raise ValueError("coefficients: all zero (allowed: at least one that is not 0)")
 
 
 @dataclass(kw_only=True)
@@ -267,14 +268,16 @@ class Model:
             raise ValueError("node: at least one node is needed")
         for i, node in enumerate(self.node):
             if node.name in names[:i]:
-                raise ValueError(f"node[{i}].name: {node.name!r} defined twice")
+                raise ValueError(f"node[{i}].name: {node.name!r} defined twice (allowed: a "
+                                 "name no other node has)")
             if node.free and node.mass <= 0:
                 raise ValueError(
                     f"node[{i}].mass: got {node.mass:g}, allowed: a number > 0 "
                     f"(a node with free dofs needs mass; fix all its dofs to make a support)")
         for i, s in enumerate(self.spring):
             if not 1 <= len(s.nodes) <= 2:
-                raise ValueError(f"spring[{i}].nodes: give one node (to ground) or two")
+                raise ValueError(f"spring[{i}].nodes: {len(s.nodes)} given (allowed: one node, "
+                                 "a spring to ground, or two)")
             for name in s.nodes:
                 if name not in nodes:
                     raise ValueError(f"spring[{i}].nodes: unknown node {name!r} "
@@ -294,12 +297,14 @@ class Model:
         shock_names = [s.name for s in self.shock]
         for i, shock in enumerate(self.shock):
             if shock.name in shock_names[:i]:
-                raise ValueError(f"shock[{i}].name: {shock.name!r} defined twice")
+                raise ValueError(f"shock[{i}].name: {shock.name!r} defined twice (allowed: a "
+                                 "name no other shock has)")
             if shock.node not in nodes:
                 raise ValueError(f"shock[{i}].node: unknown node {shock.node!r} "
                                  f"(nodes: {', '.join(names)})")
             if not nodes[shock.node].free:
-                raise ValueError(f"shock[{i}].node: {shock.node!r} has no free dof")
+                raise ValueError(f"shock[{i}].node: {shock.node!r} has no free dof (allowed: "
+                                 "a node that moves: not all of DX, DY, DZ in its fixed)")
         self._check_shocks_can_close(nodes)
         self._check_support_moves(nodes)
 

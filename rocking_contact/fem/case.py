@@ -178,7 +178,8 @@ class BlockTime:
         for (s0, e0, i0), (s1, _, i1) in zip(spans, spans[1:]):
             if s1 < e0:
                 raise ValueError(f"window[{i1}].start: {s1:g} overlaps window[{i0}] "
-                                 f"[{s0:g}, {e0:g}]")
+                                 f"[{s0:g}, {e0:g}] (allowed: a start >= {e0:g} s, where "
+                                 "the other ends)")
         self._check_step_count()
         for i, w in enumerate(self.window):
             # A window refines (or switches alpha or scheme at the same step): a longer

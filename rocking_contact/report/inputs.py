@@ -144,8 +144,8 @@ def _named_dirs(results_dir: Path, cases: Sequence[str]) -> list[Path]:
         candidates = [p for p in (Path(case), results_dir / case) if p.exists()]
         ready = [p for p in candidates if (p / results_io.RESULTS_FILE).is_file()]
         if not candidates and Path(case).name != case:  # a path, not a case name
-            raise ReportError(f"{case}: no such directory (give a results directory, or "
-                              f"a case name under --results {results_dir})")
+            raise ReportError(f"{case}: no such directory ({results_io.RESULTS_DIRECTORY}, "
+                              f"or a case name under --results {results_dir})")
         if not candidates:
             raise ReportError(f"{case}: no results in {results_dir / case} "
                               f"{run_first_hint(case, results_dir)}")
@@ -172,8 +172,9 @@ def find_results(results_dir: Path,
 
     """
     if not cases and not Path(results_dir).is_dir():  # not "no results": nothing there
-        raise ReportError(f"{results_dir}: no such directory (give --results the directory "
-                          "the runs wrote under, `results` by default; no run yet: run "
+        what = "not a directory" if Path(results_dir).exists() else "no such directory"
+        raise ReportError(f"{results_dir}: {what} (allowed: for --results, the directory the "
+                          "runs wrote under, `results` by default; no run yet: run "
                           "`rocking-contact validate` first)")
     dirs = _named_dirs(results_dir, cases) if cases else _run_dirs(results_dir)
     if not dirs and not cases and (Path(results_dir) / results_io.RESULTS_FILE).is_file():

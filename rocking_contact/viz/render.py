@@ -91,7 +91,7 @@ def open_scene(result_dir: Path, options: ViewOptions = ViewOptions()) -> Scene:
         ViewError: no results there, or nothing this viewer can draw.
 
     """
-    from rocking_contact.config.loading import run_first_hint
+    from rocking_contact.config.loading import run_first_hint, shipped_cases, variant_cases
     from rocking_contact.viz.block_scene import BlockScene, FieldMotion, RigidMotion
     from rocking_contact.viz.discrete_scene import DiscreteScene
     from rocking_contact.viz.fields import FieldSeries
@@ -100,11 +100,15 @@ def open_scene(result_dir: Path, options: ViewOptions = ViewOptions()) -> Scene:
     if result_dir.exists() and not result_dir.is_dir():
         raise ViewError(f"{result_dir}: not a directory (allowed: a results directory, or a "
                         "case name for results/<case>/)")
-    if not result_dir.exists():  # not run yet: say how to, as the report does
-        if result_dir.parent == Path("results"):
+    if not result_dir.exists():
+        # a case's results not run yet: say how to, as the report does; any other path
+        # (results/nothing too) is a directory that is not there, not a case name
+        if result_dir.parent == Path("results") and result_dir.name in {
+                **variant_cases(), **shipped_cases()}:
             raise ViewError(f"{result_dir}: no results {run_first_hint(result_dir.name)}")
-        raise ViewError(f"{result_dir}: no results (run `rocking-contact run CASE --out "
-                        f"{result_dir}` first)")
+        raise ViewError(f"{result_dir}: no such directory ({results_io.RESULTS_DIRECTORY}, "
+                        "or a case name whose results/<case>/ holds one; `rocking-contact "
+                        f"run CASE --out {result_dir}` writes one there)")
     if not (result_dir / results_io.RESULTS_FILE).is_file():
         raise ViewError(f"{result_dir}: no {results_io.RESULTS_FILE}{_not_a_run(result_dir)}")
     data, history = results_io.load(result_dir)
@@ -230,14 +234,18 @@ def check_movie(path: Path, frames: int, window_size: tuple[int, int]) -> None:
             MP4 of odd width or height (H.264 in yuv420p needs even ones).
 
     """
+    from rocking_contact.viz.cli import FRAMES  # what the option takes, as --frames says it
+
     suffix = path.suffix.lower()
     if suffix not in (".gif", ".mp4"):
-        raise ViewError(f"{path}: a movie is a .gif or an .mp4")
+        raise ViewError(f"{path}: a movie is a .gif or an .mp4 (allowed: FILE.gif or "
+                        "FILE.mp4, any case)")
     if frames < 2:
-        raise ViewError(f"--frames {frames}: a movie needs at least 2 frames")
+        raise ViewError(f"--frames {frames}: a movie needs at least 2 frames (allowed: "
+                        f"{FRAMES})")
     if suffix == ".mp4" and any(n % 2 for n in window_size):
         raise ViewError(f"--window-size {window_size[0]} {window_size[1]}: an .mp4 needs "
-                        "an even width and height")
+                        "an even width and height (allowed: even sizes, or a .gif)")
 
 
 def movie(scene: Scene, path: Path, *, frames: int = 100, fps: int = 20,

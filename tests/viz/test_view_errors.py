@@ -172,7 +172,16 @@ def test_a_movie_it_cannot_write_is_refused_before_the_result_is_read(tmp_path, 
                  "--window-size", "91", "90"]) == 2
     one_error_line(capfd, "even width and height")
     assert main(["view", str(missing), "--movie", str(tmp_path / "m.gif"), "--frames", "1"]) == 2
-    one_error_line(capfd, "at least 2 frames")
+    one_error_line(capfd, "--frames 1: a movie needs at least 2 frames (allowed: an integer "
+                          ">= 2, the movie's frames)")
+    # each says what it takes (they said 'must be > 0' and 'at least 16 x 16 pixels' alone)
+    assert main(["view", str(missing), "--movie", str(tmp_path / "m.gif"), "--fps", "0"]) == 2
+    one_error_line(capfd, "--fps 0: must be > 0 (allowed: an integer > 0, the movie's frames "
+                          "per second)")
+    assert main(["view", str(missing), "--movie", str(tmp_path / "m.gif"),
+                 "--window-size", "8", "900"]) == 2
+    one_error_line(capfd, "--window-size 8 900: at least 16 x 16 pixels (allowed: two "
+                          "integers >= 16, the width and height in pixels)")
     assert not (tmp_path / "m.mp4").exists() and not (tmp_path / "m.gif").exists()
 
 
@@ -181,7 +190,7 @@ def test_results_refused_leave_no_directory_for_the_output(tmp_path, capfd, opti
     """``view results/x --screenshot v/x.png`` made v/ before it found no results there."""
     out = tmp_path / "made" / "here" / name
     assert main(["view", str(tmp_path / "no_such_result"), option, str(out)]) == 2
-    one_error_line(capfd, "no_such_result", "no results")
+    one_error_line(capfd, "no_such_result: no such directory (allowed: a results directory")
     assert not (tmp_path / "made").exists()
 
 
@@ -236,6 +245,17 @@ def test_a_case_not_run_yet_says_how_to_run_it(tmp_path, monkeypatch, capfd):
     one_error_line(capfd, "error: results/sdnv105: no results (sdnv105 is no shipped case or "
                           "variant; allowed: a results directory, or the name of a case run "
                           "into results/<case>/; close: sdnv105d, sdnv105c, sdnv105b)")
+    # a path typed with a slash is a directory that is not there, not a case name (it was
+    # told 'nothing is no shipped case or variant'); a case's own results/<case> is told
+    # how to run it, however typed
+    assert main(["view", "results/nothing", "--screenshot", "s.png"]) == 2
+    one_error_line(capfd, "error: results/nothing: no such directory (allowed: a results "
+                          "directory written by run, validate, rigid, sweep or rc.run, or a "
+                          "case name whose results/<case>/ holds one; `rocking-contact run "
+                          "CASE --out results/nothing` writes one there)")
+    assert main(["view", "results/sdnv105b", "--screenshot", "s.png"]) == 2
+    one_error_line(capfd, "error: results/sdnv105b: no results (run `rocking-contact run "
+                          "sdnv105b` first)")
     (tmp_path / "empty").mkdir()  # a directory that is there is not a run to be
     assert main(["view", "empty", "--screenshot", "s.png"]) == 2
     one_error_line(capfd, "error: empty: no results.json (not a results directory)")

@@ -82,8 +82,8 @@ def test_view_command_writes_a_screenshot(block_dir, tmp_path, capsys):
 
 
 @pytest.mark.parametrize("args, message", [
-    (["view", "{missing}", "--screenshot", "{out}"], "nothing: no results (run "
-                                                     "`rocking-contact run CASE --out "),
+    (["view", "{missing}", "--screenshot", "{out}"], "nothing: no such directory (allowed: "
+                                                     "a results directory written by run, "),
     # it said '--time -1 is outside the run [0, 0.1] s', no 'allowed:' (audit, session 35)
     (["view", "{block}", "--screenshot", "{out}", "--time", "5"],
      "--time 5: outside the run (allowed: a time in [0, "),

@@ -59,7 +59,7 @@ def test_a_folder_without_runs_and_other_files_are_refused(sweep, capsys, tmp_pa
     try:
         cases = [
             ([tmp_path / "none"], f"error: {tmp_path / 'none'}: no results.json in it, nor in "
-             "its folders (allowed: a results directory written by run, rigid, sweep or "
+             "its folders (allowed: a results directory written by run, validate, rigid, sweep or "
              "rc.run, or a folder of them such as a sweep's)"),
             ([tmp_path / "alone" / "sweep.csv"], f"error: {tmp_path / 'alone' / 'sweep.csv'}: "
              "a file, not a directory"),

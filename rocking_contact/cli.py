@@ -392,8 +392,7 @@ def _command(args: argparse.Namespace, argv: Sequence[str] | None) -> int:
 #: dofs per rank below which a block ``run`` or ``sweep`` under mpiexec says that fewer
 #: ranks may be faster: the coarse SDNV105 mesh (50 dofs, 25 per rank on 2) gains nothing
 #: from a second rank and loses on a loaded machine, the 0.02 m mesh (1928 dofs, 964 per
-#: rank) gains
-#: (README, the wall times under mpiexec)
+#: rank) gains (README, the wall times under mpiexec)
 FEW_DOFS_PER_RANK = 100
 
 
